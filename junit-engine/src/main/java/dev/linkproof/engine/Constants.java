@@ -1,0 +1,45 @@
+package dev.linkproof.engine;
+
+/**
+ * Every configuration key the engine reads. Keys come from JUnit configuration parameters, which
+ * include system properties, so {@code mvn test -Dlinkproof.peer=host:7471} works as it is.
+ */
+public final class Constants {
+    /** The engine's id, in unique ids and in Surefire's {@code includeJUnit5Engines}. */
+    public static final String ENGINE_ID = "linkproof";
+
+    /** {@code host:port} of an agent already running on the target host; unset = start a local agent. */
+    public static final String PEER = "linkproof.peer";
+
+    /** The token that agent was started with (its {@code --token}, or the one it printed). */
+    public static final String TOKEN = "linkproof.token";
+
+    /** Transport for sweeps that name none. Default {@value #DEFAULT_TRANSPORT}. */
+    public static final String TRANSPORT = "linkproof.transport";
+    public static final String DEFAULT_TRANSPORT = "tcp";
+
+    /** Multiplies every point's automatic and explicit iteration count (e.g. 0.1 on slow emulated hosts). Default 1. */
+    public static final String ITERATIONS_SCALE = "linkproof.iterations.scale";
+
+    /** How long a local agent may take to start. Default 30s. Durations: {@code 30s}, {@code 500ms}, {@code PT1M}. */
+    public static final String TIMEOUT_AGENT_START = "linkproof.timeout.agentStart";
+
+    /** How long one control request may take. Default 30s. */
+    public static final String TIMEOUT_CONTROL = "linkproof.timeout.control";
+
+    /** A data transfer that makes no progress for this long fails the point. Default 10s. */
+    public static final String TIMEOUT_PROGRESS = "linkproof.timeout.progress";
+
+    /** JVM options for a local agent, space-separated. Default {@value #DEFAULT_AGENT_JVM_ARGS}. */
+    public static final String AGENT_JVM_ARGS = "linkproof.agent.jvmArgs";
+    public static final String DEFAULT_AGENT_JVM_ARGS = "-Xmx256m";
+
+    /** File that receives a local agent's output. Default {@code target/linkproof-agent.log}. */
+    public static final String AGENT_LOG = "linkproof.agent.log";
+
+    /** Print one line per finished point on the console. Default true. */
+    public static final String PROGRESS = "linkproof.progress";
+
+    private Constants() {
+    }
+}

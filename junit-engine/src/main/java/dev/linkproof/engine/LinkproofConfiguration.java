@@ -1,0 +1,86 @@
+package dev.linkproof.engine;
+
+import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.junit.platform.engine.ConfigurationParameters;
+
+/** The engine's settings, read once from the configuration parameters (see {@link Constants}). */
+public record LinkproofConfiguration(
+        Optional<String> peer,
+        Optional<String> token,
+        String defaultTransport,
+        double iterationScale,
+        Timeouts timeouts,
+        List<String> agentJvmArgs,
+        Path agentLog,
+        boolean progress) {
+
+    public static LinkproofConfiguration from(ConfigurationParameters p) {
+        double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
+        Timeouts t = new Timeouts(
+                duration(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
+                duration(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
+                new IoSettings(duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10)),
+                        duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10))));
+        String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
+        Path log = p.get(Constants.AGENT_LOG).map(Path::of)
+                .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")
+                        : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log"));
+        return new LinkproofConfiguration(
+                p.get(Constants.PEER).filter(s -> !s.isBlank()),
+                p.get(Constants.TOKEN).filter(s -> !s.isBlank()),
+                p.get(Constants.TRANSPORT).filter(s -> !s.isBlank()).orElse(Constants.DEFAULT_TRANSPORT),
+                scale, t,
+                jvm.isEmpty() ? List.of() : Arrays.asList(jvm.split("\\s+")),
+                log,
+                p.getBoolean(Constants.PROGRESS).orElse(true));
+    }
+
+    private static double parseScale(String v) {
+        try {
+            double d = Double.parseDouble(v);
+            if (d > 0 && d <= 1000) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(Constants.ITERATIONS_SCALE + "=" + v + " must be a number in (0, 1000]");
+    }
+
+    /** Parses {@code 10s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT10S}). */
+    static Duration duration(ConfigurationParameters p, String key, Duration fallback) {
+        Optional<String> v = p.get(key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        String s = v.get().trim().toLowerCase(Locale.ROOT);
+        try {
+            Duration d;
+            if (s.startsWith("pt")) {
+                d = Duration.parse(s.toUpperCase(Locale.ROOT));
+            } else if (s.endsWith("ms")) {
+                d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+            } else if (s.endsWith("s")) {
+                d = Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+            } else if (s.endsWith("m")) {
+                d = Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()) * 60);
+            } else {
+                d = Duration.ofSeconds(Long.parseLong(s));
+            }
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("must be positive");
+            }
+            return d;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(key + "=" + v.get() + " is not a duration (e.g. 10s, 500ms, PT1M)");
+        }
+    }
+}

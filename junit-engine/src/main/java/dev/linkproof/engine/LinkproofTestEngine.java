@@ -1,0 +1,58 @@
+package dev.linkproof.engine;
+
+import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
+import dev.linkproof.engine.descriptor.SweepPointDescriptor;
+import dev.linkproof.engine.discovery.LinkproofDiscovery;
+import dev.linkproof.engine.discovery.SweepExpander;
+import dev.linkproof.engine.execution.LinkproofExecutionContext;
+import dev.linkproof.engine.execution.ProgressPrinter;
+import dev.linkproof.engine.execution.SessionProvider;
+import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.Transports;
+import java.util.Optional;
+import org.junit.platform.engine.EngineDiscoveryRequest;
+import org.junit.platform.engine.ExecutionRequest;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.hierarchical.HierarchicalTestEngine;
+
+/**
+ * The {@value Constants#ENGINE_ID} test engine. Discovery expands every {@code @TransferTest} sweep
+ * into its points; execution runs them in order against one pair of ranks.
+ */
+public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofExecutionContext> {
+    @Override
+    public String getId() {
+        return Constants.ENGINE_ID;
+    }
+
+    @Override
+    public Optional<String> getGroupId() {
+        return Optional.of("dev.linkproof");
+    }
+
+    @Override
+    public Optional<String> getArtifactId() {
+        return Optional.of("junit-engine");
+    }
+
+    @Override
+    public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
+        LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
+        Transports transports = Transports.discover();
+        SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
+                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"));
+        LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId);
+        new LinkproofDiscovery(expander).discover(request, engine);
+        return engine;
+    }
+
+    @Override
+    protected LinkproofExecutionContext createExecutionContext(ExecutionRequest request) {
+        LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
+        int points = (int) request.getRootTestDescriptor().getDescendants().stream()
+                .filter(d -> d instanceof SweepPointDescriptor).count();
+        return new LinkproofExecutionContext(config, new SessionProvider(config), Transports.discover(),
+                request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.linkproof.engine.api;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Units;
+import java.time.Duration;
+import org.assertj.core.api.AbstractAssert;
+
+/** AssertJ assertions on a point's {@link Measurement}; failures quote the measured figure. */
+public final class MeasurementAssert extends AbstractAssert<MeasurementAssert, Measurement> {
+    MeasurementAssert(Measurement actual) {
+        super(actual, MeasurementAssert.class);
+    }
+
+    /** The verification pass's checksums matched on every slot. */
+    public MeasurementAssert isValid() {
+        isNotNull();
+        if (!actual.isValid()) {
+            failWithMessage("%s", actual.validation().describe());
+        }
+        return this;
+    }
+
+    public MeasurementAssert hasBandwidthAtLeast(double gbps) {
+        isNotNull();
+        if (!(actual.bandwidthGBps() >= gbps)) {
+            failWithMessage("measured %s < required %s", Units.formatGBps(actual.bandwidthGBps()), Units.formatGBps(gbps));
+        }
+        return this;
+    }
+
+    public MeasurementAssert hasAverageLatencyAtMost(Duration limit) {
+        isNotNull();
+        if (actual.latency().average().compareTo(limit) > 0) {
+            failWithMessage("measured average latency %s > allowed %s",
+                    Units.formatMicros(actual.latency().averageNanos() / 1e3), Units.formatMicros(limit.toNanos() / 1e3));
+        }
+        return this;
+    }
+
+    public MeasurementAssert movedBytes(long bytes) {
+        isNotNull();
+        if (actual.bytes() != bytes) {
+            failWithMessage("moved %d bytes, expected %d", actual.bytes(), bytes);
+        }
+        return this;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.linkproof.engine.api;
+
+import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.Op;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.platform.commons.annotation.Testable;
+
+/**
+ * A sweep of transfers between the two ranks. The engine expands the cross product of
+ * {@code op × sizes × batch × qps × pipeline × offset × memory × transport} into one test per
+ * point; each point is provisioned, timed, validated, and then the method runs with what it asks
+ * for ({@code Measurement}, {@link SweepPoint}, {@code TransferSpec}, {@code TransferSession}).
+ * A method without parameters passes when its data validates.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Testable
+public @interface TransferTest {
+    Op[] op() default Op.WRITE;
+
+    Sweep sizes() default @Sweep(values = "64KiB");
+
+    /** Transfers per iteration, each into its own slot. */
+    int[] batch() default 1;
+
+    /** Queue pairs (verbs), connections (tcp) or endpoints (ucx) used in parallel. */
+    int[] qps() default 1;
+
+    /** Batches in flight; 1 = stop-and-wait, as nixlbench and MORI-IO measure by default. */
+    int[] pipeline() default 1;
+
+    /** Misalignment of every slot's start in bytes (0..4095), on both ranks. */
+    long[] offset() default 0;
+
+    /** Memory placement, {@code "host"} or {@code "initiator->target"}, e.g. {@code "host->gpu:1"}. */
+    String[] memory() default "host";
+
+    /** Transport ids; empty = the run's default ({@code linkproof.transport}, tcp unless set). */
+    String[] transport() default {};
+
+    Mode mode() default Mode.BANDWIDTH;
+
+    Layout layout() default Layout.CONTIGUOUS;
+
+    /** Timed iterations; 0 = chosen from the point's size (about 256 MiB moved, 10..1000). */
+    int iterations() default 0;
+
+    /** Untimed iterations before the timer starts; -1 = a tenth of the iterations, at least 2. */
+    int warmup() default -1;
+
+    /** Transport settings given to both ranks, as {@code "KEY=value"}. */
+    String[] settings() default {};
+}

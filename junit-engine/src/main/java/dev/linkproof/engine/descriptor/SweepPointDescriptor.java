@@ -1,0 +1,114 @@
+package dev.linkproof.engine.descriptor;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.execution.LinkproofExecutionContext;
+import dev.linkproof.engine.execution.MethodInvoker;
+import dev.linkproof.engine.execution.TransferFailure;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.spi.Availability;
+import java.lang.reflect.Method;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.engine.support.hierarchical.Node;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * One point of a sweep: provision on both ranks, warm up, time, verify, then run the test method.
+ * A point whose transport or memory kind is missing is skipped with the reason; corrupted data
+ * fails naming slot and byte offset; a dead or silent peer fails within the deadline and the next
+ * point gets a fresh pair.
+ */
+public final class SweepPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+    public static final String SEGMENT = "point";
+
+    private final Class<?> testClass;
+    private final Method method;
+    private final SweepPoint point;
+    private Measurement measurement;
+
+    public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
+        super(id, point.displayName(), MethodSource.from(testClass, method));
+        this.testClass = testClass;
+        this.method = method;
+        this.point = point;
+    }
+
+    public SweepPoint point() {
+        return point;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.TEST;
+    }
+
+    /** {@code method[write 4 KiB ×8 · 4 conn · tcp]}: unique within a class, for reports that key on names. */
+    @Override
+    public String getLegacyReportingName() {
+        return method.getName() + "[" + point.displayName() + "]";
+    }
+
+    @Override
+    public Set<TestTag> getTags() {
+        Set<TestTag> tags = new LinkedHashSet<>(Tags.of(testClass));
+        tags.addAll(Tags.of(method));
+        tags.add(TestTag.create(point.spec().transport()));
+        tags.add(TestTag.create(point.spec().op().label()));
+        return tags;
+    }
+
+    @Override
+    public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
+        Availability local = context.localAvailability(point.spec());
+        return local.available() ? SkipResult.doNotSkip() : SkipResult.skip(local.reason());
+    }
+
+    @Override
+    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
+        TransferSession session;
+        try {
+            session = context.sessions().acquire();
+        } catch (TransferException e) {
+            throw new TransferFailure(point.displayName() + ": no target rank: " + e.getMessage(), e);
+        }
+        Availability there = session.supports(point.spec());
+        if (!there.available()) {
+            throw new TestAbortedException(there.reason());
+        }
+        try {
+            measurement = session.run(point.spec());
+        } catch (PeerFailureException e) {
+            context.sessions().invalidate();
+            throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage(), e);
+        } catch (TransferException e) {
+            throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
+        }
+        context.publish(this, measurement);
+        if (!measurement.isValid()) {
+            throw new AssertionFailedError(point.displayName() + ": " + measurement.validation().describe());
+        }
+        MethodInvoker.invoke(testClass, method, measurement, point, session);
+        return context;
+    }
+
+    @Override
+    public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
+                             TestExecutionResult result) {
+        context.progress().finished(point, measurement, result);
+    }
+
+    @Override
+    public void nodeSkipped(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
+                            SkipResult result) {
+        context.progress().skipped(point, result.getReason().orElse("skipped"));
+    }
+}

@@ -1,0 +1,68 @@
+package dev.linkproof.engine.descriptor;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.execution.LinkproofExecutionContext;
+import java.lang.reflect.Method;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/** A {@code @TransferTest} method: the container of its sweep's points. */
+public final class TransferMethodDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+    public static final String SEGMENT = "method";
+
+    private final Class<?> testClass;
+    private final Method method;
+    private final List<SweepPoint> points;
+
+    public TransferMethodDescriptor(UniqueId id, Class<?> testClass, Method method, List<SweepPoint> points) {
+        super(id, method.getName(), MethodSource.from(testClass, method));
+        this.testClass = testClass;
+        this.method = method;
+        this.points = List.copyOf(points);
+    }
+
+    /** The unique-id segment value of a method: its name and parameter types, like Jupiter's. */
+    public static String segmentValue(Method m) {
+        StringBuilder sb = new StringBuilder(m.getName()).append('(');
+        Class<?>[] types = m.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(types[i].getName());
+        }
+        return sb.append(')').toString();
+    }
+
+    public List<SweepPoint> points() {
+        return points;
+    }
+
+    public Optional<SweepPoint> point(String segment) {
+        return points.stream().filter(p -> p.segment().equals(segment)).findFirst();
+    }
+
+    public Class<?> testClass() {
+        return testClass;
+    }
+
+    public Method method() {
+        return method;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    @Override
+    public Set<TestTag> getTags() {
+        Set<TestTag> tags = new LinkedHashSet<>(Tags.of(testClass));
+        tags.addAll(Tags.of(method));
+        return tags;
+    }
+}

@@ -1,0 +1,289 @@
+package dev.linkproof.engine.discovery;
+
+import dev.linkproof.engine.api.Sweep;
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.api.TransferTest;
+import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Expands a {@link TransferTest} into its points, statically, at discovery time, so every point is a
+ * test with a stable unique id before anything runs. A sweep that cannot be expanded yields an
+ * {@link InvalidSweepException} naming the attribute and the value.
+ */
+public final class SweepExpander {
+    /** Largest number of points one method may expand to: a typo in a range must not make a million tests. */
+    public static final int MAX_POINTS = 10_000;
+
+    private final String defaultTransport;
+    private final double iterationScale;
+    private final java.util.function.Function<String, String> connectionNoun;
+
+    /**
+     * @param connectionNoun what a transport calls a queue pair ("conn", "QP", "ep"), for display names
+     */
+    public SweepExpander(String defaultTransport, double iterationScale, java.util.function.Function<String, String> connectionNoun) {
+        this.defaultTransport = defaultTransport;
+        this.iterationScale = iterationScale;
+        this.connectionNoun = connectionNoun;
+    }
+
+    public List<SweepPoint> expand(Method method, TransferTest t) throws InvalidSweepException {
+        List<Long> sizes = sizes(t.sizes());
+        int[] batches = positive("batch", t.batch(), TransferSpec.MAX_BATCH);
+        int[] qps = positive("qps", t.qps(), TransferSpec.MAX_CONNECTIONS);
+        int[] depths = positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE);
+        if (t.op().length == 0) {
+            throw new InvalidSweepException("op is empty");
+        }
+        if (t.offset().length == 0) {
+            throw new InvalidSweepException("offset is empty");
+        }
+        for (long o : t.offset()) {
+            if (o < 0 || o > 4095) {
+                throw new InvalidSweepException("offset " + o + " out of range 0..4095");
+            }
+        }
+        if (t.mode() == Mode.LATENCY) {
+            for (int d : depths) {
+                if (d != 1) {
+                    throw new InvalidSweepException("pipeline " + d + " with mode = LATENCY: latency mode is stop-and-wait (pipeline 1)");
+                }
+            }
+        }
+        if (t.iterations() < 0) {
+            throw new InvalidSweepException("iterations " + t.iterations() + " must be >= 0 (0 = automatic)");
+        }
+        if (t.warmup() < -1) {
+            throw new InvalidSweepException("warmup " + t.warmup() + " must be >= 0 (-1 = automatic)");
+        }
+        List<MemoryPlacement[]> memories = new ArrayList<>();
+        for (String m : t.memory()) {
+            memories.add(memory(m));
+        }
+        if (memories.isEmpty()) {
+            throw new InvalidSweepException("memory is empty");
+        }
+        String[] transports = t.transport().length == 0 ? new String[] {defaultTransport} : t.transport();
+        Map<String, String> settings = settings(t.settings());
+
+        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
+                * t.offset().length * memories.size() * transports.length;
+        if (count > MAX_POINTS) {
+            throw new InvalidSweepException("the sweep expands to " + count + " points, more than " + MAX_POINTS);
+        }
+        String methodKey = method.getDeclaringClass().getName() + "#" + method.getName();
+        List<SweepPoint> points = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (String transport : transports) {
+            for (Op op : t.op()) {
+                for (MemoryPlacement[] mem : memories) {
+                    for (int q : qps) {
+                        for (int depth : depths) {
+                            for (int batch : batches) {
+                                for (long offset : t.offset()) {
+                                    for (long size : sizes) {
+                                        String segment = segment(op, size, batch, q, depth, mem, transport, offset, t);
+                                        if (!seen.add(segment)) {
+                                            continue; // a value listed twice is one point
+                                        }
+                                        int iters = iterations(t, size, batch);
+                                        int warmup = t.warmup() >= 0 ? t.warmup() : Math.max(2, iters / 10);
+                                        TransferSpec spec;
+                                        try {
+                                            spec = new TransferSpec(methodKey + "[" + segment + "]", transport, op, t.mode(),
+                                                    size, batch, q, depth, iters, warmup, t.layout(), offset, mem[0], mem[1], settings);
+                                        } catch (IllegalArgumentException e) {
+                                            throw new InvalidSweepException("point " + segment + ": " + e.getMessage());
+                                        }
+                                        points.add(new SweepPoint(spec, displayName(spec), segment));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return points;
+    }
+
+    private int iterations(TransferTest t, long size, int batch) {
+        int base;
+        if (t.iterations() > 0) {
+            base = t.iterations();
+        } else {
+            long perIteration = size * batch;
+            base = (int) Math.max(10, Math.min(1000, (256L << 20) / perIteration));
+        }
+        return (int) Math.max(1, Math.round(base * iterationScale));
+    }
+
+    static List<Long> sizes(Sweep s) throws InvalidSweepException {
+        boolean range = !s.from().isEmpty() || !s.to().isEmpty();
+        if (range && s.values().length > 0) {
+            throw new InvalidSweepException("sizes: give either values or from/to, not both");
+        }
+        List<Long> out = new ArrayList<>();
+        if (!range) {
+            if (s.values().length == 0) {
+                throw new InvalidSweepException("sizes: no values");
+            }
+            for (String v : s.values()) {
+                out.add(size(v));
+            }
+            return out;
+        }
+        if (s.from().isEmpty() || s.to().isEmpty()) {
+            throw new InvalidSweepException("sizes: a range needs both from and to");
+        }
+        long from = size(s.from());
+        long to = size(s.to());
+        if (from > to) {
+            throw new InvalidSweepException("sizes: from " + s.from() + " is larger than to " + s.to() + " (empty range)");
+        }
+        String step = s.step().trim();
+        if (step.startsWith("x") || step.startsWith("×") || step.startsWith("*")) {
+            long factor;
+            try {
+                factor = Long.parseLong(step.substring(1).trim());
+            } catch (NumberFormatException e) {
+                throw new InvalidSweepException("sizes: bad step '" + s.step() + "' (expected x2, x4 or +4KiB)");
+            }
+            if (factor < 2) {
+                throw new InvalidSweepException("sizes: step '" + s.step() + "' must multiply by at least 2");
+            }
+            for (long v = from; v <= to; v = Math.multiplyExact(v, factor)) {
+                out.add(v);
+                if (v > Long.MAX_VALUE / factor) {
+                    break;
+                }
+            }
+        } else if (step.startsWith("+")) {
+            long inc = size(step.substring(1));
+            if (inc <= 0) {
+                throw new InvalidSweepException("sizes: step '" + s.step() + "' must be positive");
+            }
+            for (long v = from; v <= to; v += inc) {
+                out.add(v);
+                if (out.size() > MAX_POINTS) {
+                    throw new InvalidSweepException("sizes: " + s.from() + ".." + s.to() + " step " + s.step()
+                            + " gives more than " + MAX_POINTS + " sizes");
+                }
+            }
+        } else {
+            throw new InvalidSweepException("sizes: bad step '" + s.step() + "' (expected x2, x4 or +4KiB)");
+        }
+        return out;
+    }
+
+    private static long size(String text) throws InvalidSweepException {
+        try {
+            long v = Units.parseSize(text);
+            if (v < 1 || v > TransferSpec.MAX_SIZE) {
+                throw new InvalidSweepException("sizes: " + text + " out of range 1 B.." + Units.formatSize(TransferSpec.MAX_SIZE));
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSweepException("sizes: " + e.getMessage());
+        }
+    }
+
+    private static int[] positive(String what, int[] values, int max) throws InvalidSweepException {
+        if (values.length == 0) {
+            throw new InvalidSweepException(what + " is empty");
+        }
+        for (int v : values) {
+            if (v < 1 || v > max) {
+                throw new InvalidSweepException(what + " " + v + " out of range 1.." + max);
+            }
+        }
+        return values;
+    }
+
+    private static MemoryPlacement[] memory(String text) throws InvalidSweepException {
+        try {
+            String[] sides = text.split("->|→", -1);
+            if (sides.length == 1) {
+                MemoryPlacement m = MemoryPlacement.parse(sides[0]);
+                return new MemoryPlacement[] {m, m};
+            }
+            if (sides.length == 2) {
+                return new MemoryPlacement[] {MemoryPlacement.parse(sides[0]), MemoryPlacement.parse(sides[1])};
+            }
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSweepException("memory: " + e.getMessage());
+        }
+        throw new InvalidSweepException("memory: bad placement '" + text + "' (expected e.g. host or host->gpu:1)");
+    }
+
+    private static Map<String, String> settings(String[] pairs) throws InvalidSweepException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String p : pairs) {
+            int eq = p.indexOf('=');
+            if (eq <= 0) {
+                throw new InvalidSweepException("settings: '" + p + "' is not KEY=value");
+            }
+            out.put(p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+        }
+        return out;
+    }
+
+    private static String segment(Op op, long size, int batch, int qps, int depth, MemoryPlacement[] mem,
+                                  String transport, long offset, TransferTest t) {
+        StringBuilder sb = new StringBuilder()
+                .append("op=").append(op.label())
+                .append(",size=").append(size)
+                .append(",batch=").append(batch)
+                .append(",qps=").append(qps)
+                .append(",depth=").append(depth)
+                .append(",mem=").append(mem[0]).append("->").append(mem[1])
+                .append(",transport=").append(transport);
+        if (offset != 0) {
+            sb.append(",offset=").append(offset);
+        }
+        if (t.layout() != Layout.CONTIGUOUS) {
+            sb.append(",layout=").append(t.layout().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (t.mode() != Mode.BANDWIDTH) {
+            sb.append(",mode=").append(t.mode().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return sb.toString();
+    }
+
+    /** {@code write 4 KiB ×8 · 4 conn · tcp}, with the non-default dimensions appended. */
+    public String displayName(TransferSpec s) {
+        StringBuilder sb = new StringBuilder()
+                .append(s.op().label()).append(' ').append(Units.formatSize(s.size()))
+                .append(" ×").append(s.batch())
+                .append(" · ").append(s.connections()).append(' ').append(connectionNoun.apply(s.transport()))
+                .append(" · ").append(s.transport());
+        if (s.pipelineDepth() > 1) {
+            sb.append(" · depth ").append(s.pipelineDepth());
+        }
+        if (s.offset() != 0) {
+            sb.append(" · +").append(s.offset()).append(" B offset");
+        }
+        if (s.layout() != Layout.CONTIGUOUS) {
+            sb.append(" · strided");
+        }
+        if (s.mode() == Mode.LATENCY) {
+            sb.append(" · latency");
+        }
+        if (!s.initiatorMemory().equals(MemoryPlacement.HOST) || !s.targetMemory().equals(MemoryPlacement.HOST)) {
+            sb.append(" · ").append(s.initiatorMemory()).append('→').append(s.targetMemory());
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.Transports;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
+
+/** What every node of a run shares: configuration, the pair, the transports, the listener. */
+public final class LinkproofExecutionContext implements EngineExecutionContext {
+    private final LinkproofConfiguration config;
+    private final SessionProvider sessions;
+    private final Transports transports;
+    private final EngineExecutionListener listener;
+    private final ProgressPrinter progress;
+
+    public LinkproofExecutionContext(LinkproofConfiguration config, SessionProvider sessions, Transports transports,
+                                     EngineExecutionListener listener, ProgressPrinter progress) {
+        this.config = config;
+        this.sessions = sessions;
+        this.transports = transports;
+        this.listener = listener;
+        this.progress = progress;
+    }
+
+    public LinkproofConfiguration config() {
+        return config;
+    }
+
+    public SessionProvider sessions() {
+        return sessions;
+    }
+
+    public ProgressPrinter progress() {
+        return progress;
+    }
+
+    /** Availability of a point's transport on this side, before any rank is provisioned. */
+    public Availability localAvailability(TransferSpec spec) {
+        Optional<Transport> t = transports.find(spec.transport());
+        if (t.isEmpty()) {
+            return Availability.no("transport '" + spec.transport() + "' is not on the class path (known: "
+                    + String.join(", ", transports.all().keySet()) + ")");
+        }
+        Availability a = t.get().supports(spec);
+        return a.available() ? a : Availability.no(spec.transport() + " unavailable: " + a.reason());
+    }
+
+    /** The measured figures as a report entry (Surefire and IDEs show them beside the test). */
+    public void publish(TestDescriptor descriptor, Measurement m) {
+        Map<String, String> entry = new LinkedHashMap<>();
+        entry.put("bandwidth.GBps", String.format(Locale.ROOT, "%.4f", m.bandwidthGBps()));
+        entry.put("latency.avg.us", String.format(Locale.ROOT, "%.3f", m.latency().averageNanos() / 1e3));
+        if (m.latency().hasPercentiles()) {
+            entry.put("latency.p50.us", String.format(Locale.ROOT, "%.3f", m.latency().p50Nanos() / 1e3));
+            entry.put("latency.p99.us", String.format(Locale.ROOT, "%.3f", m.latency().p99Nanos() / 1e3));
+            entry.put("latency.p999.us", String.format(Locale.ROOT, "%.3f", m.latency().p999Nanos() / 1e3));
+            entry.put("latency.max.us", String.format(Locale.ROOT, "%.3f", m.latency().maxNanos() / 1e3));
+        }
+        entry.put("bytes", Long.toString(m.bytes()));
+        entry.put("iterations", Integer.toString(m.spec().iterations()));
+        entry.put("validation", m.validation().describe());
+        listener.reportingEntryPublished(descriptor, ReportEntry.from(entry));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.transfer.Measurement;
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.platform.engine.TestExecutionResult;
+
+/** One console line per finished point, so a long sweep shows where it is. */
+public final class ProgressPrinter {
+    private final PrintStream out;
+    private final boolean enabled;
+    private final int total;
+    private final AtomicInteger done = new AtomicInteger();
+
+    public ProgressPrinter(PrintStream out, boolean enabled, int total) {
+        this.out = out;
+        this.enabled = enabled;
+        this.total = total;
+    }
+
+    public void finished(SweepPoint point, Measurement m, TestExecutionResult result) {
+        String outcome = switch (result.getStatus()) {
+            case SUCCESSFUL -> "PASS";
+            case ABORTED -> "SKIP";
+            case FAILED -> "FAIL";
+        };
+        String figure = m == null ? "" : "  " + m.summary();
+        String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
+                : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
+        line(outcome, point, figure + why);
+    }
+
+    public void skipped(SweepPoint point, String reason) {
+        line("SKIP", point, "  — " + reason);
+    }
+
+    private void line(String outcome, SweepPoint point, String rest) {
+        int n = done.incrementAndGet();
+        if (enabled) {
+            out.printf("[linkproof %d/%d] %s %s%s%n", n, total, outcome, point.displayName(), rest);
+            out.flush();
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

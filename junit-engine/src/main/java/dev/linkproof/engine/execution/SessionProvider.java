@@ -1,0 +1,106 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.engine.Constants;
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.session.Session;
+import java.util.Optional;
+
+/**
+ * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
+ * Without {@code linkproof.peer} it starts (and after a failure, restarts) a local agent; with it,
+ * it connects to the agent already running there. An agent that cannot be started at all is not
+ * retried for every point: the first cause is repeated at once.
+ */
+public final class SessionProvider implements AutoCloseable {
+    private final LinkproofConfiguration config;
+    private LocalAgent agent;
+    private Session session;
+    private TransferException startFailure;
+    private int provisions;
+
+    public SessionProvider(LinkproofConfiguration config) {
+        this.config = config;
+    }
+
+    public synchronized TransferSession acquire() throws TransferException {
+        if (session != null && session.usable()) {
+            return session;
+        }
+        if (startFailure != null) {
+            throw new TransferException("the target agent could not be started earlier in this run: "
+                    + startFailure.getMessage(), startFailure);
+        }
+        closeSession();
+        if (config.peer().isPresent()) {
+            session = openRemote(config.peer().get());
+        } else {
+            if (agent == null || !agent.alive()) {
+                closeAgent();
+                try {
+                    agent = LocalAgent.start(config.agentJvmArgs(), config.agentLog(), config.timeouts().agentStart());
+                } catch (PeerFailureException e) {
+                    startFailure = e;
+                    throw e;
+                }
+            }
+            session = Session.open(agent.host(), agent.port(), agent.token(), config.timeouts());
+        }
+        provisions++;
+        return session;
+    }
+
+    private Session openRemote(String peer) throws TransferException {
+        int colon = peer.lastIndexOf(':');
+        if (colon <= 0 || colon == peer.length() - 1) {
+            throw new TransferException(Constants.PEER + "=" + peer + " is not host:port");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(peer.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new TransferException(Constants.PEER + "=" + peer + ": bad port");
+        }
+        String token = config.token().orElseThrow(() -> new TransferException(Constants.PEER + " is set but "
+                + Constants.TOKEN + " is not: give the token the agent was started with (it prints it)"));
+        return Session.open(peer.substring(0, colon), port, token, config.timeouts());
+    }
+
+    /** Drops the pair after a peer failure: the next point gets a new session (and a new local agent). */
+    public synchronized void invalidate() {
+        closeSession();
+        closeAgent();
+    }
+
+    /** How many times a pair was provisioned in this run. */
+    public synchronized int provisions() {
+        return provisions;
+    }
+
+    public synchronized Optional<Long> localAgentPid() {
+        return agent == null ? Optional.empty() : Optional.of(agent.pid());
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    private void closeAgent() {
+        if (agent != null) {
+            agent.close();
+            agent = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closeSession();
+        closeAgent();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.linkproof.transfer;
+
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.validate.Validation;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What one sweep point measured: the exact spec it ran, the timing, the validation outcome, and the
+ * stack it ran on (both ranks).
+ *
+ * @param bytes           bytes moved in the timed loop (size × batch × iterations)
+ * @param totalNanos      whole-loop time of the timed iterations
+ * @param bandwidthGBps   bytes / total, GB = 10^9
+ * @param environment     facts about both ranks (hosts, JDK, transport details), for reports
+ */
+public record Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
+                          LatencyStats latency, Validation validation, Map<String, String> environment) {
+
+    public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
+                                 Validation validation, Map<String, String> environment) {
+        long bytes = spec.bytesPerIteration() * timing.iterations();
+        double gbps = timing.totalNanos() == 0 ? 0 : bytes / (double) timing.totalNanos();
+        return new Measurement(spec, bytes, timing.totalNanos(), gbps, timing.latency(), validation, Map.copyOf(environment));
+    }
+
+    public boolean isValid() {
+        return validation.passed();
+    }
+
+    /** "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs". */
+    public String summary() {
+        if (latency.hasPercentiles()) {
+            return String.format(Locale.ROOT, "p50 %s · p99 %s · max %s",
+                    Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),
+                    Units.formatMicros(latency.maxNanos() / 1e3));
+        }
+        return Units.formatGBps(bandwidthGBps) + " · " + Units.formatMicros(latency.averageNanos() / 1e3);
+    }
+}

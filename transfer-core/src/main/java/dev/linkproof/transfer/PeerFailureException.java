@@ -1,0 +1,15 @@
+package dev.linkproof.transfer;
+
+/**
+ * The other rank is gone or silent: a closed connection, a reset, or no progress within the
+ * deadline. The session that saw it is no longer usable; the next point re-provisions.
+ */
+public class PeerFailureException extends TransferException {
+    public PeerFailureException(String message) {
+        super(message);
+    }
+
+    public PeerFailureException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.linkproof.transfer;
+
+import dev.linkproof.transfer.control.ControlChannel;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.spi.Availability;
+
+/**
+ * A live pair of ranks: this process as initiator, a target agent on the other side. Tests that
+ * script unusual sequences get one as a parameter and drive it directly.
+ */
+public interface TransferSession extends AutoCloseable {
+    /** Provisions, runs (warmup, timed loop, verification pass) and releases one point. */
+    Measurement run(TransferSpec spec) throws TransferException;
+
+    /** Whether {@code spec}'s transport and memory kinds can run on both ranks, and if not, why. */
+    Availability supports(TransferSpec spec);
+
+    /** What the agent said about itself when the session opened. */
+    Messages.Welcome agent();
+
+    /** False once the peer failed; the owner must open a new session. */
+    boolean usable();
+
+    /** The raw control connection, for tests that speak the protocol themselves. */
+    ControlChannel control();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,64 @@
+package dev.linkproof.transfer;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parsing and printing of byte sizes ("4KiB", "1 MiB", "1000003") and rates. */
+public final class Units {
+    private static final Pattern SIZE = Pattern.compile("\\s*(\\d+)\\s*(B|KiB|MiB|GiB|K|M|G|KB|MB|GB)?\\s*", Pattern.CASE_INSENSITIVE);
+
+    private Units() {
+    }
+
+    /**
+     * Parses a size. Binary suffixes only: {@code K}, {@code KB} and {@code KiB} all mean 1024, so
+     * a sweep written either way lands on the same points.
+     */
+    public static long parseSize(String text) {
+        Matcher m = SIZE.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("bad size '" + text + "' (expected e.g. 4096, 4KiB, 1MiB)");
+        }
+        long value;
+        try {
+            value = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("size '" + text + "' is too large");
+        }
+        String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
+        int shift = switch (unit.charAt(0)) {
+            case 'K' -> 10;
+            case 'M' -> 20;
+            case 'G' -> 30;
+            default -> 0;
+        };
+        if (value > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("size '" + text + "' is too large");
+        }
+        return value << shift;
+    }
+
+    /** "4 KiB", "1 MiB", "4097 B": a binary unit only where the size is a whole multiple of it. */
+    public static String formatSize(long bytes) {
+        if (bytes >= (1L << 30) && bytes % (1L << 30) == 0) {
+            return (bytes >> 30) + " GiB";
+        }
+        if (bytes >= (1L << 20) && bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        if (bytes >= 1024 && bytes % 1024 == 0) {
+            return (bytes >> 10) + " KiB";
+        }
+        return bytes + " B";
+    }
+
+    /** Bandwidth in GB/s with GB = 10^9 bytes, as nixlbench and MORI-IO print it. */
+    public static String formatGBps(double gbps) {
+        return String.format(Locale.ROOT, gbps >= 10 ? "%.1f GB/s" : gbps >= 0.1 ? "%.2f GB/s" : "%.4f GB/s", gbps);
+    }
+
+    public static String formatMicros(double micros) {
+        return String.format(Locale.ROOT, micros >= 100 ? "%.0f µs" : micros >= 10 ? "%.1f µs" : "%.2f µs", micros);
+    }
+}

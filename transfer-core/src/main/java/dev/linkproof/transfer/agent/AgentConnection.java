@@ -1,0 +1,248 @@
+package dev.linkproof.transfer.agent;
+
+import dev.linkproof.transfer.Ranks;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.Frame;
+import dev.linkproof.transfer.control.FrameCodec;
+import dev.linkproof.transfer.control.MessageType;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.control.ProtocolException;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.HostMemory;
+import dev.linkproof.transfer.memory.MemoryKind;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.Transports;
+import dev.linkproof.transfer.validate.Checksums;
+import dev.linkproof.transfer.validate.Mismatch;
+import dev.linkproof.transfer.validate.SlotPatterns;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One initiator's session with the agent. It follows the initiator's per-point requests: allocate
+ * and serve a region, fill it with the pattern, checksum it, locate a corrupt byte, release it.
+ * Every refused request gets an ERROR naming the cause; points still held when the connection
+ * ends are released, so a dead initiator leaks nothing.
+ */
+final class AgentConnection implements Runnable {
+    private static final Logger LOG = Logger.getLogger(AgentConnection.class.getName());
+    /** How many points one session may hold at once: enough for tests that script overlaps, small enough to bound memory. */
+    static final int MAX_POINTS = 4;
+
+    private final Socket socket;
+    private final String token;
+    private final Transports transports;
+    private final IoSettings io;
+    private final Consumer<AgentConnection> onClose;
+    private final Map<String, PointState> points = new HashMap<>();
+    private boolean authenticated;
+
+    private record PointState(TransferSpec spec, Buffer region, TargetPoint served) { }
+
+    AgentConnection(Socket socket, String token, Transports transports, IoSettings io, Consumer<AgentConnection> onClose) {
+        this.socket = socket;
+        this.token = token;
+        this.transports = transports;
+        this.io = io;
+        this.onClose = onClose;
+    }
+
+    @Override
+    public void run() {
+        try (socket) {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            while (true) {
+                Frame frame;
+                try {
+                    frame = FrameCodec.read(in);
+                } catch (ProtocolException e) {
+                    reply(out, MessageType.ERROR, new Messages.Error(e.code(), e.getMessage()));
+                    if (e.fatal()) {
+                        return;
+                    }
+                    continue;
+                }
+                if (frame == null || frame.type() == MessageType.BYE) {
+                    return;
+                }
+                try {
+                    if (!handle(frame, out)) {
+                        return;
+                    }
+                } catch (ProtocolException e) {
+                    reply(out, MessageType.ERROR, new Messages.Error(e.code(), e.getMessage()));
+                } catch (TransferException | RuntimeException | OutOfMemoryError e) {
+                    LOG.log(Level.FINE, "request failed", e);
+                    reply(out, MessageType.ERROR, new Messages.Error("failed", frame.type() + " failed: " + e.getMessage()));
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "control connection ended", e);
+        } finally {
+            for (PointState p : points.values()) {
+                release(p);
+            }
+            points.clear();
+            onClose.accept(this);
+        }
+    }
+
+    /** Returns false when the connection must close. */
+    private boolean handle(Frame frame, DataOutputStream out) throws IOException, ProtocolException, TransferException {
+        if (!authenticated && frame.type() != MessageType.HELLO) {
+            reply(out, MessageType.ERROR, new Messages.Error("unauthenticated", "the first message must be HELLO with the session token, not " + frame.type()));
+            return false;
+        }
+        switch (frame.type()) {
+            case HELLO -> {
+                Messages.Hello hello = Messages.decode(frame, Messages.Hello.class);
+                if (hello.token() == null || !MessageDigest.isEqual(hello.token().getBytes(StandardCharsets.UTF_8),
+                        token.getBytes(StandardCharsets.UTF_8))) {
+                    reply(out, MessageType.ERROR, new Messages.Error("bad-token", "wrong session token"));
+                    return false;
+                }
+                if (hello.protocolVersion() != FrameCodec.VERSION) {
+                    reply(out, MessageType.ERROR, new Messages.Error("bad-version", "initiator speaks protocol "
+                            + hello.protocolVersion() + ", this agent " + FrameCodec.VERSION));
+                    return false;
+                }
+                authenticated = true;
+                reply(out, MessageType.WELCOME, welcome());
+            }
+            case PREPARE -> reply(out, MessageType.PREPARED, prepare(Messages.decode(frame, Messages.Prepare.class).spec()));
+            case FILL -> {
+                Messages.Fill fill = Messages.decode(frame, Messages.Fill.class);
+                PointState p = point(fill.pointId());
+                SlotPatterns.fill(p.region().segment(), p.spec(), Ranks.TARGET, fill.generation());
+                reply(out, MessageType.CHECKSUMS, new Messages.Checksums(fill.pointId(),
+                        Checksums.ofSlots(p.region().segment(), p.spec().slots())));
+            }
+            case CHECKSUM -> {
+                Messages.Checksum c = Messages.decode(frame, Messages.Checksum.class);
+                PointState p = point(c.pointId());
+                reply(out, MessageType.CHECKSUMS, new Messages.Checksums(c.pointId(),
+                        Checksums.ofSlots(p.region().segment(), p.spec().slots())));
+            }
+            case LOCATE -> {
+                Messages.Locate l = Messages.decode(frame, Messages.Locate.class);
+                PointState p = point(l.pointId());
+                if (l.slot() < 0 || l.slot() >= p.spec().batch()) {
+                    throw new ProtocolException("out-of-range", "slot " + l.slot() + " out of range 0.."
+                            + (p.spec().batch() - 1) + " for point " + l.pointId(), false);
+                }
+                if (l.ownerRank() != Ranks.INITIATOR && l.ownerRank() != Ranks.TARGET) {
+                    throw new ProtocolException("out-of-range", "rank " + l.ownerRank() + " is neither 0 nor 1", false);
+                }
+                Optional<Mismatch> m = SlotPatterns.locate(p.region().segment(), p.spec(), l.slot(), l.ownerRank(), l.generation());
+                reply(out, MessageType.LOCATED, m.map(x -> new Messages.Located(l.pointId(), x.slot(), x.offset(), x.expected(), x.actual()))
+                        .orElse(new Messages.Located(l.pointId(), l.slot(), -1, 0, 0)));
+            }
+            case RELEASE -> {
+                Messages.Release r = Messages.decode(frame, Messages.Release.class);
+                PointState p = points.remove(r.pointId());
+                if (p == null) {
+                    throw new ProtocolException("unknown-point", "no point '" + r.pointId() + "' is prepared", false);
+                }
+                release(p);
+                reply(out, MessageType.RELEASED, new Messages.Released(r.pointId()));
+            }
+            case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
+            default -> throw new ProtocolException("unexpected", frame.type() + " is a reply, not a request", false);
+        }
+        return true;
+    }
+
+    private Messages.Prepared prepare(TransferSpec spec) throws ProtocolException, TransferException {
+        if (points.containsKey(spec.pointId())) {
+            throw new ProtocolException("duplicate-point", "point '" + spec.pointId() + "' is already prepared", false);
+        }
+        if (points.size() >= MAX_POINTS) {
+            throw new ProtocolException("too-many-points", "this session already holds " + points.size()
+                    + " points; release one first", false);
+        }
+        Transport transport = transports.find(spec.transport()).orElseThrow(() -> new ProtocolException("unknown-transport",
+                "this agent has no transport '" + spec.transport() + "'", false));
+        Availability a = transport.supports(spec);
+        if (!a.available()) {
+            throw new ProtocolException("unavailable", "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
+        }
+        if (spec.targetMemory().kind() == MemoryKind.GPU) {
+            throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: no GPU runtime is bound yet", false);
+        }
+        Buffer region = HostMemory.allocate(spec.targetMemory(), spec.slots().regionBytes());
+        try {
+            TargetPoint served = transport.serve(spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
+            points.put(spec.pointId(), new PointState(spec, region, served));
+            return new Messages.Prepared(spec.pointId(), region.size(), served.endpoint());
+        } catch (TransferException | RuntimeException e) {
+            region.close();
+            throw e;
+        }
+    }
+
+    private PointState point(String id) throws ProtocolException {
+        PointState p = points.get(id);
+        if (p == null) {
+            throw new ProtocolException("unknown-point", "no point '" + id + "' is prepared", false);
+        }
+        return p;
+    }
+
+    private Messages.Welcome welcome() {
+        List<Messages.TransportInfo> list = new ArrayList<>();
+        for (Transport t : transports.all().values()) {
+            Availability a = t.availability();
+            list.add(new Messages.TransportInfo(t.id(), a.available(), a.reason()));
+        }
+        return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
+                System.getProperty("java.vm.vendor") + " " + Runtime.version(), list);
+    }
+
+    static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static void release(PointState p) {
+        try {
+            p.served().close();
+        } finally {
+            p.region().close();
+        }
+    }
+
+    private static void reply(DataOutputStream out, MessageType type, Object body) throws IOException {
+        FrameCodec.write(out, type, Messages.encode(body));
+    }
+
+    void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.linkproof.transfer.agent;
+
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The target rank: accepts control connections, each served on its own thread by an
+ * {@link AgentConnection}. A connection that breaks the protocol is answered and, if it cannot be
+ * reframed, closed; the server itself keeps accepting.
+ */
+public final class AgentServer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(AgentServer.class.getName());
+
+    private final ServerSocket server;
+    private final String token;
+    private final Transports transports;
+    private final IoSettings io;
+    private final Set<AgentConnection> live = ConcurrentHashMap.newKeySet();
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    private AgentServer(ServerSocket server, String token, Transports transports, IoSettings io) {
+        this.server = server;
+        this.token = token;
+        this.transports = transports;
+        this.io = io;
+        this.acceptor = Thread.ofPlatform().name("agent-accept").unstarted(this::acceptLoop);
+    }
+
+    /** Binds and starts accepting. Port 0 picks a free port. */
+    public static AgentServer start(String bindHost, int port, String token, IoSettings io) throws IOException {
+        if (token == null || token.length() < 16) {
+            throw new IllegalArgumentException("the session token must have at least 16 characters");
+        }
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 16);
+        AgentServer agent = new AgentServer(s, token, Transports.discover(), io);
+        agent.acceptor.start();
+        return agent;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public String host() {
+        return server.getInetAddress().getHostAddress();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket s = server.accept();
+                s.setTcpNoDelay(true);
+                AgentConnection c = new AgentConnection(s, token, transports, io, live::remove);
+                live.add(c);
+                Thread.ofPlatform().name("agent-control-" + s.getPort()).start(c);
+            } catch (SocketException e) {
+                if (!closed) {
+                    LOG.log(Level.WARNING, "agent listener failed", e);
+                }
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "accept failed", e);
+            }
+        }
+    }
+
+    /** Blocks until the server is closed. */
+    public void awaitClose() throws InterruptedException {
+        acceptor.join();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        for (AgentConnection c : live) {
+            c.close();
+        }
+    }
+}

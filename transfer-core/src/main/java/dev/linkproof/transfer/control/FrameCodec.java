@@ -1,0 +1,68 @@
+package dev.linkproof.transfer.control;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+
+/**
+ * Length-prefixed control frames: {@code [int magic "LKPF"][short version][short type][int length][body]},
+ * big-endian, body at most {@link #MAX_BODY} bytes of UTF-8 JSON. The version is checked on every
+ * frame, so a mismatched peer gets a clear error instead of misparsed messages.
+ */
+public final class FrameCodec {
+    public static final int MAGIC = 0x4C4B5046; // "LKPF"
+    public static final int VERSION = 1;
+    public static final int MAX_BODY = 1 << 20;
+    public static final int HEADER_BYTES = 12;
+
+    private FrameCodec() {
+    }
+
+    public static void write(DataOutputStream out, MessageType type, byte[] body) throws IOException {
+        if (body.length > MAX_BODY) {
+            throw new IllegalArgumentException("control message of " + body.length + " bytes exceeds " + MAX_BODY);
+        }
+        out.writeInt(MAGIC);
+        out.writeShort(VERSION);
+        out.writeShort(type.code);
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    /**
+     * Reads one frame. A clean end of stream before a frame gives {@code null}. Malformed frames
+     * throw {@link ProtocolException}; the body of a frame with a sound header is always consumed,
+     * so a non-fatal error leaves the stream framed.
+     */
+    public static Frame read(DataInputStream in) throws IOException, ProtocolException {
+        int magic;
+        try {
+            magic = in.readInt();
+        } catch (EOFException e) {
+            return null;
+        }
+        if (magic != MAGIC) {
+            throw new ProtocolException("bad-magic", String.format(
+                    "bad frame magic 0x%08x (expected 0x%08x \"LKPF\"): not a Linkproof control stream", magic, MAGIC), true);
+        }
+        int version = in.readUnsignedShort();
+        int typeCode = in.readUnsignedShort();
+        int length = in.readInt();
+        if (length < 0 || length > MAX_BODY) {
+            throw new ProtocolException("bad-length", "frame length " + length + " out of range 0.." + MAX_BODY, true);
+        }
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new EOFException("control stream ended inside a frame (" + body.length + " of " + length + " bytes)");
+        }
+        if (version != VERSION) {
+            throw new ProtocolException("bad-version", "protocol version " + version + " not supported (this side speaks "
+                    + VERSION + ")", false);
+        }
+        MessageType type = MessageType.of(typeCode).orElseThrow(() -> new ProtocolException("bad-type",
+                "unknown message type " + typeCode, false));
+        return new Frame(type, body);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.linkproof.transfer.control;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.TransferSpec;
+import java.util.List;
+import java.util.Map;
+
+/** The bodies of control messages, and their JSON codec. */
+public final class Messages {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+
+    private Messages() {
+    }
+
+    /** First message of a session; the agent answers WELCOME or ERROR and closes on a bad token. */
+    public record Hello(String token, int protocolVersion, String initiatorHost) { }
+
+    public record TransportInfo(String id, boolean available, String reason) { }
+
+    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports) { }
+
+    public record Prepare(TransferSpec spec) { }
+
+    /** The target's memory and transport endpoint for a point. */
+    public record Prepared(String pointId, long regionBytes, Map<String, String> endpoint) { }
+
+    /** Owner-side request: write generation {@code generation} of the pattern; reply CHECKSUMS. */
+    public record Fill(String pointId, int generation) { }
+
+    /** Receiver-side request: checksum every slot as it is now; reply CHECKSUMS. */
+    public record Checksum(String pointId) { }
+
+    public record Checksums(String pointId, long[] checksums) { }
+
+    /** Find the first byte of {@code slot} that differs from {@code ownerRank}'s pattern of {@code generation}. */
+    public record Locate(String pointId, int slot, int ownerRank, int generation) { }
+
+    /** {@code offset} is -1 when the slot matches. */
+    public record Located(String pointId, int slot, long offset, int expected, int actual) { }
+
+    public record Release(String pointId) { }
+
+    public record Released(String pointId) { }
+
+    public record Ping(long nonce) { }
+
+    public record Pong(long nonce) { }
+
+    public record Bye(String reason) { }
+
+    /** A refused request. {@code code} is stable (for programs); {@code message} names the cause (for people). */
+    public record Error(String code, String message) { }
+
+    public static byte[] encode(Object message) {
+        try {
+            return JSON.writeValueAsBytes(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Decodes a body; a body that does not parse, or fails the record's own checks, is a non-fatal protocol error. */
+    public static <T> T decode(Frame frame, Class<T> type) throws ProtocolException {
+        try {
+            return JSON.readValue(frame.body(), type);
+        } catch (java.io.IOException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String why = root instanceof IllegalArgumentException ? root.getMessage() : firstLine(String.valueOf(e.getMessage()));
+            throw new ProtocolException(root instanceof IllegalArgumentException ? "bad-request" : "bad-body",
+                    "malformed " + frame.type() + " body: " + why, false);
+        }
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.linkproof.transfer.measure;
+
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The timed loop, matching nixlbench and MORI-IO's bench_engine so numbers compare: untimed warmup,
+ * one whole-loop timer, at most {@code pipelineDepth} batches in flight. Latency mode times each
+ * stop-and-wait iteration into a histogram instead. Nothing here allocates per iteration.
+ */
+public final class MeasurementLoop {
+    private static final long HISTOGRAM_MAX_NANOS = 3_600_000_000_000L;
+
+    private MeasurementLoop() {
+    }
+
+    public static Timing run(DataPath path, TransferSpec spec) throws TransferException {
+        if (spec.mode() == Mode.LATENCY) {
+            return latency(path, spec);
+        }
+        pipelined(path, spec.warmup(), spec.pipelineDepth());
+        long start = System.nanoTime();
+        pipelined(path, spec.iterations(), spec.pipelineDepth());
+        long total = System.nanoTime() - start;
+        double perTransfer = (double) total / ((double) spec.iterations() * spec.batch());
+        return new Timing(total, spec.iterations(), LatencyStats.averageOnly(perTransfer));
+    }
+
+    /** Runs exactly one more batch, stop-and-wait: the verification pass. */
+    public static void once(DataPath path) throws TransferException {
+        path.post();
+        path.awaitOldest();
+    }
+
+    private static void pipelined(DataPath path, int iterations, int depth) throws TransferException {
+        int inFlight = 0;
+        for (int i = 0; i < iterations; i++) {
+            if (inFlight == depth) {
+                path.awaitOldest();
+                inFlight--;
+            }
+            path.post();
+            inFlight++;
+        }
+        while (inFlight > 0) {
+            path.awaitOldest();
+            inFlight--;
+        }
+    }
+
+    private static Timing latency(DataPath path, TransferSpec spec) throws TransferException {
+        for (int i = 0; i < spec.warmup(); i++) {
+            path.post();
+            path.awaitOldest();
+        }
+        Histogram histogram = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
+        long total = 0;
+        for (int i = 0; i < spec.iterations(); i++) {
+            long t0 = System.nanoTime();
+            path.post();
+            path.awaitOldest();
+            long dt = System.nanoTime() - t0;
+            total += dt;
+            histogram.recordValue(Math.max(1, Math.min(dt, HISTOGRAM_MAX_NANOS)));
+        }
+        // A latency sample covers one whole batch; per-transfer figures divide by the batch.
+        double perTransfer = (double) total / ((double) spec.iterations() * spec.batch());
+        return new Timing(total, spec.iterations(), LatencyStats.of(histogram, perTransfer));
+    }
+}

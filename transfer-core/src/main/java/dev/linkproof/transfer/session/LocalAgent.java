@@ -1,0 +1,172 @@
+package dev.linkproof.transfer.session;
+
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.agent.AgentMain;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A target agent in its own JVM on this host, started from this JVM's runtime and class path (so
+ * transports on the test class path, fault injectors included, are there too). Its output goes
+ * to a log file; the token travels in its environment, not on its command line.
+ */
+public final class LocalAgent implements AutoCloseable {
+    private final Process process;
+    private final String host;
+    private final int port;
+    private final String token;
+    private final Path log;
+
+    private LocalAgent(Process process, String host, int port, String token, Path log) {
+        this.process = process;
+        this.host = host;
+        this.port = port;
+        this.token = token;
+        this.log = log;
+    }
+
+    /**
+     * Starts an agent and waits for its ready line.
+     *
+     * @param jvmArgs extra JVM options for the agent (heap, CPU pinning wrappers go elsewhere)
+     * @param log     file that receives the agent's output
+     */
+    public static LocalAgent start(List<String> jvmArgs, Path log, Duration startTimeout) throws PeerFailureException {
+        byte[] raw = new byte[16];
+        new SecureRandom().nextBytes(raw);
+        String token = HexFormat.of().formatHex(raw);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-Xshare:auto");
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(AgentMain.class.getName());
+        cmd.add("--bind=127.0.0.1");
+        cmd.add("--port=0");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put(AgentMain.TOKEN_ENV, token);
+        Process p;
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            p = pb.start();
+        } catch (IOException e) {
+            throw new PeerFailureException("cannot start the target agent (" + cmd.getFirst() + "): " + e.getMessage(), e);
+        }
+        BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);
+        Process started = p;
+        Thread.ofPlatform().daemon().name("agent-output-" + p.pid()).start(() -> pump(started, log, ready));
+        String line;
+        try {
+            line = ready.poll(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new PeerFailureException("interrupted while starting the target agent");
+        }
+        if (line == null || line.isEmpty()) {
+            p.destroyForcibly();
+            throw new PeerFailureException("the target agent did not get ready within " + startTimeout.toSeconds()
+                    + " s" + (p.isAlive() ? "" : " (it exited with " + exitCode(p) + ")") + "; see " + log.toAbsolutePath());
+        }
+        int port = Integer.parseInt(field(line, "port"));
+        return new LocalAgent(p, field(line, "host"), port, token, log);
+    }
+
+    private static void pump(Process p, Path log, BlockingQueue<String> ready) {
+        boolean signalled = false;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            w.write("--- agent pid " + p.pid() + " ---\n");
+            String line;
+            while ((line = r.readLine()) != null) {
+                w.write(line);
+                w.write('\n');
+                w.flush();
+                if (!signalled && line.startsWith(AgentMain.READY)) {
+                    signalled = ready.offer(line);
+                }
+            }
+        } catch (IOException e) {
+            // the agent's output is best effort; its health is judged by the control channel
+        } finally {
+            if (!signalled) {
+                ready.offer("");
+            }
+        }
+    }
+
+    private static String field(String line, String name) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        throw new IllegalStateException("agent ready line lacks " + name + ": " + line);
+    }
+
+    private static String exitCode(Process p) {
+        try {
+            return Integer.toString(p.exitValue());
+        } catch (IllegalThreadStateException e) {
+            return "?";
+        }
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String token() {
+        return token;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Stops the agent: politely first, then forcibly; bounded. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(3, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}

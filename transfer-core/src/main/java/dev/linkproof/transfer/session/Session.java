@@ -1,0 +1,265 @@
+package dev.linkproof.transfer.session;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.Ranks;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.ControlChannel;
+import dev.linkproof.transfer.control.FrameCodec;
+import dev.linkproof.transfer.control.MessageType;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.measure.MeasurementLoop;
+import dev.linkproof.transfer.measure.Timing;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.HostMemory;
+import dev.linkproof.transfer.memory.MemoryKind;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.Transports;
+import dev.linkproof.transfer.validate.Checksums;
+import dev.linkproof.transfer.validate.Mismatch;
+import dev.linkproof.transfer.validate.SlotPatterns;
+import dev.linkproof.transfer.validate.Validation;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The initiator's session with one target agent. For every point it is the single source of truth:
+ * it sends the spec, both sides allocate and register, it drives warmup and the timed loop, then a
+ * verification pass with a fresh pattern generation whose per-slot checksums are compared across
+ * the ranks.
+ */
+public final class Session implements TransferSession {
+    /** Generation of the pattern moved during warmup and the timed loop. */
+    static final int TIMED_GENERATION = 0;
+    /** Fresh generation written just before the verification pass, so stale data cannot pass. */
+    static final int VERIFY_GENERATION = 1;
+
+    private final ControlChannel control;
+    private final Messages.Welcome welcome;
+    private final Transports transports;
+    private final Timeouts timeouts;
+    private final String peerHost;
+    private volatile boolean usable = true;
+
+    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost) {
+        this.control = control;
+        this.welcome = welcome;
+        this.transports = transports;
+        this.timeouts = timeouts;
+        this.peerHost = peerHost;
+    }
+
+    /** Connects to an agent, presents the token and reads what the agent offers. */
+    public static Session open(String host, int port, String token, Timeouts timeouts) throws TransferException {
+        ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
+        try {
+            Messages.Welcome welcome = control.call(MessageType.HELLO,
+                    new Messages.Hello(token, FrameCodec.VERSION, localHost()), MessageType.WELCOME,
+                    Messages.Welcome.class, timeouts.control());
+            return new Session(control, welcome, Transports.discover(), timeouts, host);
+        } catch (TransferException | RuntimeException e) {
+            control.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Messages.Welcome agent() {
+        return welcome;
+    }
+
+    @Override
+    public boolean usable() {
+        return usable && !control.broken();
+    }
+
+    @Override
+    public ControlChannel control() {
+        return control;
+    }
+
+    @Override
+    public Availability supports(TransferSpec spec) {
+        Optional<Transport> local = transports.find(spec.transport());
+        if (local.isEmpty()) {
+            return Availability.no("no transport '" + spec.transport() + "' on the class path (known: "
+                    + String.join(", ", transports.all().keySet()) + ")");
+        }
+        Availability here = local.get().supports(spec);
+        if (!here.available()) {
+            return Availability.no(spec.transport() + " unavailable on the initiator: " + here.reason());
+        }
+        Optional<Messages.TransportInfo> there = welcome.transports().stream()
+                .filter(t -> t.id().equals(spec.transport())).findFirst();
+        if (there.isEmpty()) {
+            return Availability.no("the target agent has no transport '" + spec.transport() + "'");
+        }
+        if (!there.get().available()) {
+            return Availability.no(spec.transport() + " unavailable on the target: " + there.get().reason());
+        }
+        for (var side : new dev.linkproof.transfer.memory.MemoryPlacement[] {spec.initiatorMemory(), spec.targetMemory()}) {
+            if (side.kind() == MemoryKind.HUGEPAGE) {
+                Optional<String> why = HostMemory.hugepagesUnavailable();
+                if (why.isPresent()) {
+                    return Availability.no("hugepages unavailable: " + why.get());
+                }
+            }
+            if (side.kind() == MemoryKind.GPU) {
+                return Availability.no("GPU memory unavailable: no GPU runtime is bound in this build");
+            }
+        }
+        return here;
+    }
+
+    @Override
+    public Measurement run(TransferSpec spec) throws TransferException {
+        try {
+            return runPoint(spec);
+        } catch (PeerFailureException e) {
+            usable = false;
+            throw e;
+        }
+    }
+
+    private Measurement runPoint(TransferSpec spec) throws TransferException {
+        Transport transport = transports.require(spec.transport());
+        Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
+                MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
+        TransferException failure = null;
+        try (Buffer local = HostMemory.allocate(spec.initiatorMemory(), spec.slots().regionBytes())) {
+            Map<String, String> endpoint = new HashMap<>(prepared.endpoint());
+            endpoint.put("peer.host", peerHost);
+            boolean initiatorOwns = spec.op().ownerRank() == Ranks.INITIATOR;
+            if (initiatorOwns) {
+                SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, TIMED_GENERATION);
+            } else {
+                fillTarget(spec, TIMED_GENERATION);
+            }
+            Timing timing;
+            Validation validation;
+            try (DataPath path = transport.connect(spec, local, endpoint, timeouts.io())) {
+                timing = MeasurementLoop.run(path, spec);
+                validation = verify(spec, local, path, initiatorOwns);
+            }
+            return Measurement.of(spec, timing, validation, environment(spec, transport));
+        } catch (TransferException e) {
+            failure = e;
+            if (e instanceof PeerFailureException) {
+                usable = false;
+            }
+            throw e;
+        } finally {
+            if (usable()) {
+                try {
+                    control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()), MessageType.RELEASED,
+                            Messages.Released.class, timeouts.control());
+                } catch (TransferException e) {
+                    if (failure == null) {
+                        throw e;
+                    }
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    /** One more batch with a fresh pattern generation; the receiver's checksums against the owner's. */
+    private Validation verify(TransferSpec spec, Buffer local, DataPath path, boolean initiatorOwns) throws TransferException {
+        long[] expected;
+        long[] actual;
+        if (initiatorOwns) {
+            SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, VERIFY_GENERATION);
+            expected = Checksums.ofSlots(local.segment(), spec.slots());
+            MeasurementLoop.once(path);
+            actual = control.call(MessageType.CHECKSUM, new Messages.Checksum(spec.pointId()), MessageType.CHECKSUMS,
+                    Messages.Checksums.class, timeouts.control()).checksums();
+        } else {
+            expected = fillTarget(spec, VERIFY_GENERATION);
+            MeasurementLoop.once(path);
+            actual = Checksums.ofSlots(local.segment(), spec.slots());
+        }
+        if (expected.length != spec.batch() || actual.length != spec.batch()) {
+            throw new TransferException("checksum count mismatch: expected " + spec.batch() + " slots, got "
+                    + expected.length + " and " + actual.length);
+        }
+        int bad = 0;
+        int firstBad = -1;
+        for (int slot = 0; slot < spec.batch(); slot++) {
+            if (expected[slot] != actual[slot]) {
+                bad++;
+                if (firstBad < 0) {
+                    firstBad = slot;
+                }
+            }
+        }
+        Optional<Mismatch> where = Optional.empty();
+        if (firstBad >= 0) {
+            where = initiatorOwns ? locateOnTarget(spec, firstBad)
+                    : SlotPatterns.locate(local.segment(), spec, firstBad, Ranks.TARGET, VERIFY_GENERATION);
+        }
+        return new Validation(spec.batch(), spec.bytesPerIteration(), bad, where);
+    }
+
+    private long[] fillTarget(TransferSpec spec, int generation) throws TransferException {
+        return control.call(MessageType.FILL, new Messages.Fill(spec.pointId(), generation), MessageType.CHECKSUMS,
+                Messages.Checksums.class, timeouts.control()).checksums();
+    }
+
+    private Optional<Mismatch> locateOnTarget(TransferSpec spec, int slot) throws TransferException {
+        Messages.Located l = control.call(MessageType.LOCATE,
+                new Messages.Locate(spec.pointId(), slot, Ranks.INITIATOR, VERIFY_GENERATION), MessageType.LOCATED,
+                Messages.Located.class, timeouts.control());
+        return l.offset() < 0 ? Optional.empty() : Optional.of(new Mismatch(l.slot(), l.offset(), l.expected(), l.actual()));
+    }
+
+    private Map<String, String> environment(TransferSpec spec, Transport transport) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("initiator.host", localHost());
+        env.put("initiator.jdk", Runtime.version().toString());
+        env.put("target.host", welcome.host());
+        env.put("target.pid", Long.toString(welcome.pid()));
+        env.put("target.agent", welcome.agentVersion());
+        env.put("target.jdk", welcome.jdk());
+        env.put("peer", control.peer());
+        env.put("transport", spec.transport());
+        env.putAll(transport.describe());
+        return env;
+    }
+
+    private static String localHost() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!control.broken()) {
+            try {
+                control.writeRaw(byeFrame());
+            } catch (java.io.IOException ignored) {
+                // the agent is gone already
+            }
+        }
+        control.close();
+    }
+
+    private static byte[] byeFrame() {
+        var bytes = new java.io.ByteArrayOutputStream();
+        try (var out = new java.io.DataOutputStream(bytes)) {
+            FrameCodec.write(out, MessageType.BYE, Messages.encode(new Messages.Bye("session closed")));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+}

@@ -1,0 +1,45 @@
+package dev.linkproof.transfer.spi;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.memory.Buffer;
+import java.util.Map;
+
+/**
+ * A data path between the two ranks, found through {@link java.util.ServiceLoader}. The same class
+ * serves both sides: the target agent calls {@link #serve}, the initiator {@link #connect}.
+ * A transport whose native library is missing reports it through {@link #availability()} and is
+ * never asked to do anything else.
+ */
+public interface Transport {
+    /** Short id used in specs, unique ids and reports, e.g. {@code tcp}. */
+    String id();
+
+    /** How the transport calls a queue pair in display names: "conn", "QP", "ep". */
+    default String connectionNoun() {
+        return "conn";
+    }
+
+    /** Availability in this process. Must not throw, and must not load a missing library eagerly. */
+    Availability availability();
+
+    /**
+     * Whether this transport can run {@code spec} (its op, memory kinds, settings); checked on the
+     * initiator before a point is provisioned, so an unsupported combination is skipped, not failed.
+     */
+    default Availability supports(TransferSpec spec) {
+        return availability();
+    }
+
+    /** Target side: registers {@code region} and starts serving it for {@code spec}. */
+    TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException;
+
+    /** Initiator side: connects to {@code endpoint} and pre-builds the batch over {@code local}. */
+    DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io) throws TransferException;
+
+    /** Facts for reports: library versions, settings in force. */
+    default Map<String, String> describe() {
+        return Map.of();
+    }
+}

@@ -1,0 +1,375 @@
+package dev.linkproof.transfer.tcp;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.SlotLayout;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The initiator's side of a tcp point: non-blocking channels driven by one thread. {@link #post()}
+ * queues a batch; {@link #awaitOldest()} pumps every connection (writes what fits, reads what has
+ * arrived) and sleeps in the selector only when nothing moved, so reads and writes on all
+ * connections interleave and no direction can deadlock the other. All buffers are built in
+ * {@link #connect}; the loop allocates nothing.
+ *
+ * <p>Transfers are spread over the connections round-robin. When the batch is smaller than the
+ * connection count, each transfer is striped into {@code connections / batch} pieces so every
+ * connection carries data, the way multi-QP RDMA tools stripe one message.
+ */
+final class TcpDataPath implements DataPath {
+    private static final Consumer<SelectionKey> IGNORE = k -> { };
+
+    private final TransferSpec spec;
+    private final Selector selector;
+    private final Conn[] conns;
+    private final long progressTimeoutNanos;
+    private long posted;
+    private long completed;
+
+    private TcpDataPath(TransferSpec spec, Selector selector, Conn[] conns, IoSettings io) {
+        this.spec = spec;
+        this.selector = selector;
+        this.conns = conns;
+        this.progressTimeoutNanos = io.progressTimeout().toNanos();
+    }
+
+    static TcpDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        String host = endpoint.containsKey("tcp.host") ? endpoint.get("tcp.host") : require(endpoint, "peer.host");
+        int port = Integer.parseInt(require(endpoint, "tcp.port"));
+        long key = HexFormat.fromHexDigitsToLong(require(endpoint, "tcp.key"));
+        boolean write = spec.op() != Op.READ;
+
+        SlotLayout slots = spec.slots();
+        int stripes = spec.batch() >= spec.connections() ? 1
+                : (int) Math.max(1, Math.min(spec.size(), spec.connections() / spec.batch()));
+        int ops = spec.batch() * stripes;
+        int active = Math.min(spec.connections(), ops);
+        List<List<Integer>> perConn = new ArrayList<>();
+        for (int c = 0; c < active; c++) {
+            perConn.add(new ArrayList<>());
+        }
+        for (int k = 0; k < ops; k++) {
+            perConn.get(k % active).add(k);
+        }
+
+        List<SocketChannel> opened = new ArrayList<>();
+        Selector selector = null;
+        try {
+            selector = Selector.open();
+            Conn[] conns = new Conn[active];
+            ByteBuffer localView = local.segment().asByteBuffer();
+            for (int c = 0; c < active; c++) {
+                SocketChannel ch = SocketChannel.open();
+                opened.add(ch);
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.socket().connect(new InetSocketAddress(host, port), (int) io.connectTimeout().toMillis());
+                ByteBuffer k = ByteBuffer.allocate(TcpWire.KEY_BYTES).putLong(0, key);
+                while (k.hasRemaining()) {
+                    ch.write(k);
+                }
+                ch.configureBlocking(false);
+                SelectionKey sk = ch.register(selector, 0);
+                List<Integer> mine = perConn.get(c);
+                ByteBuffer[][] sends = new ByteBuffer[mine.size()][];
+                ByteBuffer[] payloads = new ByteBuffer[mine.size()];
+                boolean[] answered = new boolean[mine.size()];
+                int responses = 0;
+                for (int i = 0; i < mine.size(); i++) {
+                    int op = mine.get(i);
+                    int slot = op / stripes;
+                    int stripe = op % stripes;
+                    long piece = spec.size() / stripes;
+                    long start = slots.slotOffset(slot) + stripe * piece;
+                    long length = stripe == stripes - 1 ? spec.size() - stripe * piece : piece;
+                    boolean last = i == mine.size() - 1;
+                    boolean signal = !write || last;
+                    ByteBuffer header = ByteBuffer.allocateDirect(TcpWire.REQUEST_BYTES);
+                    header.putInt(0, write ? TcpWire.OP_WRITE : TcpWire.OP_READ)
+                            .putInt(4, signal ? TcpWire.FLAG_SIGNAL : 0)
+                            .putLong(8, start)
+                            .putLong(16, length);
+                    ByteBuffer payload = localView.slice((int) start, (int) length);
+                    payloads[i] = payload;
+                    sends[i] = write ? new ByteBuffer[] {header, payload} : new ByteBuffer[] {header};
+                    answered[i] = signal;
+                    if (signal) {
+                        responses++;
+                    }
+                }
+                int[] responseOps = new int[responses];
+                for (int i = 0, r = 0; i < answered.length; i++) {
+                    if (answered[i]) {
+                        responseOps[r++] = i;
+                    }
+                }
+                conns[c] = new Conn(c, ch, sk, sends, payloads, responseOps, !write);
+            }
+            return new TcpDataPath(spec, selector, conns, io);
+        } catch (IOException | RuntimeException e) {
+            for (SocketChannel ch : opened) {
+                try {
+                    ch.close();
+                } catch (IOException ignored) {
+                    // closing what we opened
+                }
+            }
+            if (selector != null) {
+                try {
+                    selector.close();
+                } catch (IOException ignored) {
+                    // closing what we opened
+                }
+            }
+            throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String require(Map<String, String> endpoint, String key) throws TransferException {
+        String v = endpoint.get(key);
+        if (v == null) {
+            throw new TransferException("tcp endpoint lacks '" + key + "': " + endpoint);
+        }
+        return v;
+    }
+
+    @Override
+    public void post() throws TransferException {
+        posted++;
+        for (Conn c : conns) {
+            c.pumpWrites(posted);
+        }
+    }
+
+    @Override
+    public void awaitOldest() throws TransferException {
+        if (completed >= posted) {
+            throw new IllegalStateException("awaitOldest() with no batch in flight");
+        }
+        long target = completed + 1;
+        long lastProgress = 0;
+        while (!done(target)) {
+            boolean moved = false;
+            for (Conn c : conns) {
+                moved |= c.pumpWrites(posted);
+                moved |= c.pumpReads();
+            }
+            if (moved) {
+                lastProgress = 0;
+                continue;
+            }
+            long now = System.nanoTime();
+            if (lastProgress == 0) {
+                lastProgress = now;
+            } else if (now - lastProgress >= progressTimeoutNanos) {
+                throw new PeerFailureException("no progress on the tcp data connections for "
+                        + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point " + spec.pointId()
+                        + "): the target rank is hung or unreachable");
+            }
+            for (Conn c : conns) {
+                c.updateInterest(posted);
+            }
+            long waitMs = Math.max(1, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000);
+            try {
+                selector.select(IGNORE, waitMs);
+            } catch (IOException e) {
+                throw new PeerFailureException("selector failed: " + e.getMessage(), e);
+            }
+        }
+        completed = target;
+    }
+
+    private boolean done(long batch) {
+        for (Conn c : conns) {
+            if (c.receivedBatches < batch) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        for (Conn c : conns) {
+            try {
+                c.ch.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+
+    /** One data connection: a send cursor and a response cursor over its share of every batch. */
+    private static final class Conn {
+        final int index;
+        final SocketChannel ch;
+        final SelectionKey key;
+        final ByteBuffer[][] sends;
+        final ByteBuffer[] payloads;
+        final int[] responseOps;
+        final boolean readsPayload;
+        final ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
+
+        long sentBatches;
+        int sendIndex;
+        boolean sending;
+        long receivedBatches;
+        int responseIndex;
+        boolean inPayload;
+        int interest = -1;
+
+        Conn(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads,
+             int[] responseOps, boolean readsPayload) {
+            this.index = index;
+            this.ch = ch;
+            this.key = key;
+            this.sends = sends;
+            this.payloads = payloads;
+            this.responseOps = responseOps;
+            this.readsPayload = readsPayload;
+        }
+
+        /** Writes as much of the posted batches as the socket takes. */
+        boolean pumpWrites(long posted) throws PeerFailureException {
+            boolean moved = false;
+            try {
+                while (sentBatches < posted) {
+                    ByteBuffer[] bufs = sends[sendIndex];
+                    if (!sending) {
+                        for (ByteBuffer b : bufs) {
+                            b.clear();
+                        }
+                        sending = true;
+                    }
+                    long n = ch.write(bufs);
+                    moved |= n > 0;
+                    if (bufs[bufs.length - 1].hasRemaining()) {
+                        return moved;
+                    }
+                    sending = false;
+                    if (++sendIndex == sends.length) {
+                        sendIndex = 0;
+                        sentBatches++;
+                    }
+                }
+                return moved;
+            } catch (IOException e) {
+                throw new PeerFailureException("tcp data connection " + index + " failed while sending: "
+                        + e.getMessage() + " (did the target rank die?)", e);
+            }
+        }
+
+        /** Reads whatever responses (and read payloads) have arrived. */
+        boolean pumpReads() throws TransferException {
+            boolean moved = false;
+            try {
+                while (receivedBatches < sentBatches || (receivedBatches == sentBatches && responsePending())) {
+                    if (!inPayload) {
+                        int n = ch.read(response);
+                        if (n < 0) {
+                            throw eof();
+                        }
+                        moved |= n > 0;
+                        if (response.hasRemaining()) {
+                            return moved;
+                        }
+                        int status = response.getInt(0);
+                        if (status != TcpWire.STATUS_OK) {
+                            throw refused(status, response.getInt(4));
+                        }
+                        response.clear();
+                        if (readsPayload) {
+                            payloads[responseOps[responseIndex]].clear();
+                            inPayload = true;
+                        } else {
+                            advance();
+                            continue;
+                        }
+                    }
+                    ByteBuffer payload = payloads[responseOps[responseIndex]];
+                    int n = ch.read(payload);
+                    if (n < 0) {
+                        throw eof();
+                    }
+                    moved |= n > 0;
+                    if (payload.hasRemaining()) {
+                        return moved;
+                    }
+                    inPayload = false;
+                    advance();
+                }
+                return moved;
+            } catch (IOException e) {
+                throw new PeerFailureException("tcp data connection " + index + " failed while receiving: "
+                        + e.getMessage() + " (did the target rank die?)", e);
+            }
+        }
+
+        /** Whether an op already sent in the current (partly sent) batch still owes a response. */
+        private boolean responsePending() {
+            return responseIndex < responseOps.length && responseOps[responseIndex] < sendIndex;
+        }
+
+        private void advance() {
+            if (++responseIndex == responseOps.length) {
+                responseIndex = 0;
+                receivedBatches++;
+            }
+        }
+
+        void updateInterest(long posted) {
+            int want = SelectionKey.OP_READ;
+            if (sentBatches < posted) {
+                want |= SelectionKey.OP_WRITE;
+            }
+            if (want != interest) {
+                key.interestOps(want);
+                interest = want;
+            }
+        }
+
+        private PeerFailureException eof() {
+            return new PeerFailureException("the target rank closed tcp data connection " + index
+                    + " mid-transfer (did it die?)");
+        }
+
+        private TransferException refused(int status, int messageLength) throws IOException {
+            // The message follows the header at once; the channel stays non-blocking (it is
+            // registered with the selector), so poll briefly for it.
+            ByteBuffer text = ByteBuffer.allocate(Math.max(0, Math.min(messageLength, 4096)));
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while (text.hasRemaining() && System.nanoTime() < deadline) {
+                if (ch.read(text) < 0) {
+                    break;
+                }
+                if (text.hasRemaining()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+            }
+            return new TransferException("the target refused a request on connection " + index + " ("
+                    + TcpWire.statusName(status) + "): " + new String(text.array(), 0, text.position(), StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package dev.linkproof.transfer.tcp;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The target's side of a tcp point: a listener on an ephemeral port and one platform thread per
+ * data connection, serving requests straight into and out of the registered region. A request
+ * outside the region is refused with a message and the connection keeps serving.
+ */
+final class TcpTargetPoint implements TargetPoint {
+    private static final Logger LOG = Logger.getLogger(TcpTargetPoint.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final ServerSocketChannel server;
+    private final Buffer region;
+    private final long key;
+    private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
+    private final List<Thread> servers = new CopyOnWriteArrayList<>();
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    private TcpTargetPoint(ServerSocketChannel server, Buffer region, String name) {
+        this.server = server;
+        this.region = region;
+        this.key = RANDOM.nextLong();
+        this.acceptor = Thread.ofPlatform().daemon().name("tcp-accept-" + name).unstarted(this::acceptLoop);
+    }
+
+    static TcpTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        try {
+            ServerSocketChannel server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(context.bindAddress(), 0), spec.connections() + 8);
+            TcpTargetPoint point = new TcpTargetPoint(server, region, spec.pointId());
+            point.acceptor.start();
+            return point;
+        } catch (IOException e) {
+            throw new TransferException("tcp target cannot listen on " + context.bindAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Map<String, String> endpoint() {
+        InetSocketAddress local;
+        try {
+            local = (InetSocketAddress) server.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("listener has no address", e);
+        }
+        return Map.of("tcp.port", Integer.toString(local.getPort()),
+                "tcp.key", HexFormat.of().toHexDigits(key));
+    }
+
+    private void acceptLoop() {
+        int n = 0;
+        while (!closed) {
+            try {
+                SocketChannel ch = server.accept();
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                connections.add(ch);
+                int index = n++;
+                servers.add(Thread.ofPlatform().daemon().name("tcp-serve-" + index).start(() -> serve(ch)));
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(Level.WARNING, "accept failed", e);
+                }
+                return;
+            }
+        }
+    }
+
+    private void serve(SocketChannel ch) {
+        ByteBuffer request = ByteBuffer.allocateDirect(TcpWire.REQUEST_BYTES);
+        ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
+        ByteBuffer view = region.segment().asByteBuffer();
+        long regionBytes = region.size();
+        try {
+            ByteBuffer keyBuf = ByteBuffer.allocate(TcpWire.KEY_BYTES);
+            if (!readFully(ch, keyBuf, true) || keyBuf.getLong(0) != key) {
+                LOG.warning("tcp data connection with a wrong key refused");
+                return;
+            }
+            ByteBuffer[] readReply = {response, view};
+            while (!closed) {
+                request.clear();
+                if (!readFully(ch, request, true)) {
+                    return;
+                }
+                int op = request.getInt(0);
+                int flags = request.getInt(4);
+                long offset = request.getLong(8);
+                long length = request.getLong(16);
+                String refusal = check(op, offset, length, regionBytes);
+                if (refusal != null) {
+                    int status = op == TcpWire.OP_WRITE || op == TcpWire.OP_READ ? TcpWire.STATUS_OUT_OF_RANGE : TcpWire.STATUS_BAD_REQUEST;
+                    refuse(ch, response, status, refusal, length);
+                    if (op == TcpWire.OP_WRITE) {
+                        if (length < 0 || length > TcpWire.DRAIN_LIMIT) {
+                            return; // cannot skip the payload: drop the connection, keep the agent
+                        }
+                        drain(ch, length);
+                    }
+                    continue;
+                }
+                view.clear();
+                view.position((int) offset).limit((int) (offset + length));
+                if (op == TcpWire.OP_WRITE) {
+                    if (!readFully(ch, view, false)) {
+                        return;
+                    }
+                    if ((flags & TcpWire.FLAG_SIGNAL) != 0) {
+                        response.clear();
+                        response.putInt(0, TcpWire.STATUS_OK).putInt(4, 0).putLong(8, length);
+                        writeFully(ch, response);
+                    }
+                } else {
+                    response.clear();
+                    response.putInt(0, TcpWire.STATUS_OK).putInt(4, 0).putLong(8, length);
+                    while (view.hasRemaining()) {
+                        ch.write(readReply);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            if (!closed) {
+                LOG.log(Level.FINE, "tcp data connection ended", e);
+            }
+        } finally {
+            close(ch);
+        }
+    }
+
+    private static String check(int op, long offset, long length, long regionBytes) {
+        if (op != TcpWire.OP_WRITE && op != TcpWire.OP_READ) {
+            return "unknown op code " + op + " (expected 1 = write, 2 = read)";
+        }
+        if (length <= 0) {
+            return "length " + length + " must be positive";
+        }
+        if (offset < 0 || offset > regionBytes - length) {
+            return "remote range [" + offset + ", " + offset + "+" + length + ") lies outside the region of "
+                    + regionBytes + " bytes";
+        }
+        return null;
+    }
+
+    private static void refuse(SocketChannel ch, ByteBuffer response, int status, String message, long length) throws IOException {
+        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        response.clear();
+        response.putInt(0, status).putInt(4, text.length).putLong(8, length);
+        writeFully(ch, response);
+        writeFully(ch, ByteBuffer.wrap(text));
+    }
+
+    private static void drain(SocketChannel ch, long length) throws IOException {
+        ByteBuffer scratch = ByteBuffer.allocate((int) Math.min(length, 1 << 16));
+        long left = length;
+        while (left > 0) {
+            scratch.clear().limit((int) Math.min(left, scratch.capacity()));
+            int n = ch.read(scratch);
+            if (n < 0) {
+                throw new EOFException("connection closed while draining a refused write");
+            }
+            left -= n;
+        }
+    }
+
+    /** Returns false on a clean end of stream before the first byte when {@code eofOk}. */
+    private static boolean readFully(SocketChannel ch, ByteBuffer buf, boolean eofOk) throws IOException {
+        boolean first = true;
+        while (buf.hasRemaining()) {
+            int n = ch.read(buf);
+            if (n < 0) {
+                if (eofOk && first) {
+                    return false;
+                }
+                throw new EOFException("initiator closed the data connection mid-transfer");
+            }
+            first = first && n == 0;
+        }
+        return true;
+    }
+
+    private static void writeFully(SocketChannel ch, ByteBuffer buf) throws IOException {
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+
+    private static void close(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+        for (SocketChannel ch : connections) {
+            close(ch);
+        }
+        // The region is freed after this returns: no serving thread may still be inside it.
+        try {
+            acceptor.join(2000);
+            for (Thread t : servers) {
+                t.join(5000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.linkproof.transfer.tcp;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.MemoryKind;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.spi.Transport;
+import java.util.Map;
+
+/**
+ * Pure-Java TCP (NIO): the reference transport that runs everywhere. WRITE pushes into the
+ * target's region, READ pulls from it; several connections per pair stand in for queue pairs.
+ */
+public final class TcpTransport implements Transport {
+    public static final String ID = "tcp";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public Availability availability() {
+        return Availability.yes("java.nio sockets");
+    }
+
+    @Override
+    public Availability supports(TransferSpec spec) {
+        if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
+            return Availability.no("tcp supports write and read, not " + spec.op().label());
+        }
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+            return Availability.no("tcp moves host memory only; GPU memory needs a GPU runtime to stage through");
+        }
+        return availability();
+    }
+
+    @Override
+    public TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        return TcpTargetPoint.open(spec, region, context);
+    }
+
+    @Override
+    public DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        return TcpDataPath.connect(spec, local, endpoint, io);
+    }
+
+    @Override
+    public Map<String, String> describe() {
+        return Map.of("tcp.nodelay", "true");
+    }
+}
