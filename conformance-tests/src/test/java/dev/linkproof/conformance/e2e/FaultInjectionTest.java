@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.linkproof.conformance.e2e.fixtures.CorruptedInTransit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -12,6 +13,7 @@ import org.junit.platform.testkit.engine.EventType;
 import java.util.List;
 
 /** (a) One flipped byte in transit fails the point, and the failure names slot and offset. */
+@Tag("e2e")
 class FaultInjectionTest {
     @Test
     void flippedByteFailsThePointNamingSlotAndOffset() {

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -23,6 +24,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * (b) The target rank is SIGKILLed while the second point runs: that point fails within 10 s with
  * a message saying the peer failed, and the remaining points pass on a freshly provisioned agent.
  */
+@Tag("e2e")
 class KilledTargetTest {
     @Test
     void killedTargetFailsThePointFastAndTheSweepRecovers() {

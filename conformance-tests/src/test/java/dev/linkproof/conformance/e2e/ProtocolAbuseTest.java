@@ -27,12 +27,14 @@ import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * (c) Malformed control frames and out-of-range requests get error replies naming the problem, and
  * the agent keeps serving: after each abuse, a full validated point still runs against it.
  */
+@Tag("e2e")
 class ProtocolAbuseTest {
     private static final Duration T = Duration.ofSeconds(10);
     private static LocalAgent agent;

@@ -18,6 +18,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * a write sweep passes over the veth link. Needs root and iproute2; skips with the reason otherwise.
  * The addresses are from TEST-NET-2 and exist only inside the namespaces this test creates.
  */
+@Tag("e2e")
 class TwoHostsTest {
     static final String TARGET_NS = "lp-e2e-target";
     static final String INITIATOR_NS = "lp-e2e-initiator";

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Linkproof needs on a fresh Debian machine of this kind, from Debian's packages only,
+# and checks for the JDK 25 that maven-toolchains-plugin selects. Idempotent: a second run installs
+# nothing. Packages:
+#   maven, iproute2           build; network namespaces for the two-host end-to-end test
+#   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
+set -euo pipefail
+
+packages=(maven iproute2 iperf3)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)
+if [ -z "$jdk" ] && [ -z "${JAVA_HOME:-}" ]; then
+  echo "setup: no JDK 25 found under /usr/lib/jvm; install one (e.g. Temurin 25) so maven-toolchains-plugin can select it" >&2
+  exit 1
+fi
+echo "setup: ready (JDK 25 at ${jdk:-$JAVA_HOME}; $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
