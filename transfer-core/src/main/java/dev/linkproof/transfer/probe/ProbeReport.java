@@ -1,0 +1,63 @@
+package dev.linkproof.transfer.probe;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What {@link HardwareProbe} found on one host. Plain data: a profile matcher, a report writer or a
+ * person can read it without touching the machine again.
+ *
+ * @param root           the directory that stood for {@code /} (not {@code /} only in tests)
+ * @param hostname       the host's name ({@code /proc/sys/kernel/hostname}), or empty
+ * @param rdmaDevices    {@code /sys/class/infiniband}, in name order
+ * @param netInterfaces  {@code /sys/class/net}, in name order
+ * @param gpus           GPUs and accelerators on the PCI bus, in address order
+ * @param cpu            processors and NUMA nodes
+ * @param hugePages      the default huge page pool
+ * @param stack          software versions
+ */
+public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDevices, List<NetInterface> netInterfaces,
+                          List<GpuDevice> gpus, CpuLayout cpu, HugePages hugePages, StackVersions stack) {
+    public ProbeReport {
+        rdmaDevices = List.copyOf(rdmaDevices);
+        netInterfaces = List.copyOf(netInterfaces);
+        gpus = List.copyOf(gpus);
+    }
+
+    public Optional<RdmaDevice> rdmaDevice(String name) {
+        return rdmaDevices.stream().filter(d -> d.name().equals(name)).findFirst();
+    }
+
+    public Optional<NetInterface> netInterface(String name) {
+        return netInterfaces.stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
+    /** Flat facts for a report's environment section ({@code rdma.mlx5_0 = ConnectX-7 fw 28.39.1002 ...}). */
+    public Map<String, String> environment() {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (!hostname.isEmpty()) {
+            m.put("host", hostname);
+        }
+        for (RdmaDevice d : rdmaDevices) {
+            StringBuilder sb = new StringBuilder(d.model());
+            if (!d.firmware().isEmpty()) {
+                sb.append(" fw ").append(d.firmware());
+            }
+            sb.append(" driver ").append(d.driver().isEmpty() ? "none" : d.driver());
+            for (RdmaPort p : d.ports()) {
+                sb.append(" port ").append(p.number()).append(' ').append(p.state()).append(' ').append(p.rate());
+            }
+            m.put("rdma." + d.name(), sb.toString());
+        }
+        for (GpuDevice g : gpus) {
+            m.put("gpu." + g.index(), g.vendor() + " " + g.model() + " @" + g.pci().address());
+        }
+        m.put("cpu", cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
+        m.put("numa nodes", String.valueOf(cpu.nodes().size()));
+        m.put("hugepages", hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
+        stack.asMap().forEach((k, v) -> m.put("stack." + k, v));
+        return m;
+    }
+}
