@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 mvn -B -q install -DskipTests
 # The suite only: the product's own end-to-end tests (tag e2e) belong to scripts/test.sh.
-mvn -B -pl conformance-tests surefire:test -DexcludedGroups=e2e "$@"
+mvn -B -pl conformance-tests test -DexcludedGroups=e2e "$@"
 echo "conformance: Surefire reports in conformance-tests/target/surefire-reports/"

@@ -130,6 +130,12 @@ final class AgentConnection implements Runnable {
                 reply(out, MessageType.WELCOME, welcome());
             }
             case PREPARE -> reply(out, MessageType.PREPARED, prepare(Messages.decode(frame, Messages.Prepare.class).spec()));
+            case CONNECT -> {
+                Messages.Connect c = Messages.decode(frame, Messages.Connect.class);
+                PointState p = point(c.pointId());
+                reply(out, MessageType.CONNECTED, new Messages.Connected(c.pointId(),
+                        p.served().accept(c.endpoint() == null ? Map.of() : c.endpoint())));
+            }
             case FILL -> {
                 Messages.Fill fill = Messages.decode(frame, Messages.Fill.class);
                 PointState p = point(fill.pointId());

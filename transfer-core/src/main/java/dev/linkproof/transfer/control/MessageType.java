@@ -12,6 +12,7 @@ public enum MessageType {
     RELEASE(11), RELEASED(12),
     PING(13), PONG(14),
     BYE(15),
+    CONNECT(16), CONNECTED(17),
     ERROR(99);
 
     public final int code;

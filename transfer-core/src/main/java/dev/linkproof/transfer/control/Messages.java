@@ -28,6 +28,11 @@ public final class Messages {
     /** The target's memory and transport endpoint for a point. */
     public record Prepared(String pointId, long regionBytes, Map<String, String> endpoint) { }
 
+    /** The initiator's half of a two-phase connection (RC queue pairs); reply CONNECTED with the target's answer. */
+    public record Connect(String pointId, Map<String, String> endpoint) { }
+
+    public record Connected(String pointId, Map<String, String> endpoint) { }
+
     /** Owner-side request: write generation {@code generation} of the pattern; reply CHECKSUMS. */
     public record Fill(String pointId, int generation) { }
 

@@ -17,6 +17,7 @@ import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
 import dev.linkproof.transfer.validate.Checksums;
@@ -143,9 +144,14 @@ public final class Session implements TransferSession {
             }
             Timing timing;
             Validation validation;
-            try (DataPath path = transport.connect(spec, local, endpoint, timeouts.io())) {
-                timing = MeasurementLoop.run(path, spec);
-                validation = verify(spec, local, path, initiatorOwns);
+            try (InitiatorPoint point = transport.open(spec, local, endpoint, timeouts.io())) {
+                Map<String, String> reply = point.endpoint().isEmpty() ? Map.of()
+                        : control.call(MessageType.CONNECT, new Messages.Connect(spec.pointId(), point.endpoint()),
+                                MessageType.CONNECTED, Messages.Connected.class, timeouts.control()).endpoint();
+                try (DataPath path = point.start(reply)) {
+                    timing = MeasurementLoop.run(path, spec);
+                    validation = verify(spec, local, path, initiatorOwns);
+                }
             }
             return Measurement.of(spec, timing, validation, environment(spec, transport));
         } catch (TransferException e) {

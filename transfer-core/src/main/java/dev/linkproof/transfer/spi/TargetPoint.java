@@ -10,6 +10,14 @@ public interface TargetPoint extends AutoCloseable {
     /** What the initiator needs to reach this point (addresses, keys), as strings. */
     Map<String, String> endpoint();
 
+    /**
+     * Takes the initiator's half of a two-phase connection (CONNECT) and answers with what the
+     * initiator still needs; one-way transports never receive it.
+     */
+    default Map<String, String> accept(Map<String, String> initiatorEndpoint) throws dev.linkproof.transfer.TransferException {
+        throw new dev.linkproof.transfer.TransferException("this transport connects in one phase: no CONNECT expected");
+    }
+
     /** Stops serving and releases what the transport holds. Idempotent. */
     @Override
     void close();

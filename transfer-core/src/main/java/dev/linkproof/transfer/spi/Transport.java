@@ -32,11 +32,28 @@ public interface Transport {
         return availability();
     }
 
-    /** Target side: registers {@code region} and starts serving it for {@code spec}. */
+    /**
+     * Target side: registers {@code region} and starts serving it for {@code spec}. Two-phase
+     * transports finish in {@link TargetPoint#accept} once the initiator's endpoint arrives.
+     */
     TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException;
 
-    /** Initiator side: connects to {@code endpoint} and pre-builds the batch over {@code local}. */
-    DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io) throws TransferException;
+    /**
+     * Initiator side, phase one: sets up this side for {@code endpoint} (the target's PREPARED reply).
+     * The default suits one-way transports: it defers to {@link #connect} when the session starts
+     * the point. Transports that must tell the target about themselves return an
+     * {@link InitiatorPoint} with a non-empty endpoint.
+     */
+    default InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        return InitiatorPoint.direct(() -> connect(spec, local, endpoint, io));
+    }
+
+    /** Initiator side of a one-way transport: connects to {@code endpoint} and pre-builds the batch over {@code local}. */
+    default DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        throw new UnsupportedOperationException(id() + " connects in two phases: use open() and InitiatorPoint.start()");
+    }
 
     /** Facts for reports: library versions, settings in force. */
     default Map<String, String> describe() {
