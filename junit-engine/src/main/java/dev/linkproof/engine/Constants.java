@@ -37,6 +37,15 @@ public final class Constants {
     /** File that receives a local agent's output. Default {@code target/linkproof-agent.log}. */
     public static final String AGENT_LOG = "linkproof.agent.log";
 
+    /** JSON-lines results file, one object per point (schema {@code linkproof.results/1}). Default {@code target/linkproof-results.jsonl}. */
+    public static final String RESULTS = "linkproof.results";
+
+    /** A previous run's results file (or a folder of them): points that regress against it fail. Unset = no comparison. */
+    public static final String BASELINE = "linkproof.baseline";
+
+    /** Allowed regression against the baseline, as a fraction. Default 0.05 (5 %). */
+    public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

@@ -13,6 +13,10 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
 
     @Override
     public void after(LinkproofExecutionContext context) {
-        context.sessions().close();
+        try {
+            context.sessions().close();
+        } finally {
+            context.reporter().close();
+        }
     }
 }

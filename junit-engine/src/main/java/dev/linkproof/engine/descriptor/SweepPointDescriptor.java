@@ -18,7 +18,6 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.engine.support.hierarchical.Node;
-import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -34,6 +33,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private Measurement measurement;
+    private java.util.List<String> verdicts = java.util.List.of();
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -74,6 +74,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
+        context.reporter().pointStarted(sweepId(), point);
         TransferSession session;
         try {
             session = context.sessions().acquire();
@@ -93,9 +94,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
         }
         context.publish(this, measurement);
-        if (!measurement.isValid()) {
-            throw new AssertionFailedError(point.displayName() + ": " + measurement.validation().describe());
-        }
+        var judgement = context.reporter().judge(getUniqueId().toString(), point, measurement);
+        verdicts = judgement.verdicts();
+        judgement.enforce();
         MethodInvoker.invoke(testClass, method, measurement, point, session);
         return context;
     }
@@ -104,11 +105,19 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                              TestExecutionResult result) {
         context.progress().finished(point, measurement, result);
+        context.reporter().pointFinished(getUniqueId().toString(), sweepId(), testClass, method.getName(), point,
+                measurement, verdicts, result);
+    }
+
+    private String sweepId() {
+        return getUniqueId().removeLastSegment().toString();
     }
 
     @Override
     public void nodeSkipped(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                             SkipResult result) {
         context.progress().skipped(point, result.getReason().orElse("skipped"));
+        context.reporter().pointSkipped(getUniqueId().toString(), sweepId(), testClass, method.getName(), point,
+                result.getReason().orElse("skipped"));
     }
 }

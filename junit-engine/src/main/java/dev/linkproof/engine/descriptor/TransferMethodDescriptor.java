@@ -59,6 +59,13 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
         return Type.CONTAINER;
     }
 
+    /** Once every point ran: the sweep's chart and CSV. */
+    @Override
+    public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
+                             org.junit.platform.engine.TestExecutionResult result) {
+        context.reporter().sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName());
+    }
+
     @Override
     public Set<TestTag> getTags() {
         Set<TestTag> tags = new LinkedHashSet<>(Tags.of(testClass));

@@ -1,0 +1,125 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.reports.allure.AllureBridge;
+import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.reports.baseline.Baseline;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.probe.HardwareProbe;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.platform.engine.TestExecutionResult;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * Everything a run reports besides Surefire's view: the JSON-lines results, the Allure labels,
+ * parameters, steps and attachments of each point, a chart and CSV per sweep, the run-level
+ * Allure files, and the baseline comparison.
+ */
+public final class RunReporter implements AutoCloseable {
+    /** The epic of every point until hardware profiles judge the run. */
+    static final String PROFILE = "loopback (no profile)";
+
+    private final ResultsFile results;
+    private final Optional<Baseline> baseline;
+    private final double tolerance;
+    private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
+    private volatile boolean anyPoint;
+
+    public RunReporter(LinkproofConfiguration config) {
+        this.results = ResultsFile.create(config.results());
+        this.baseline = config.baseline().map(Baseline::load);
+        this.tolerance = config.baselineTolerance();
+    }
+
+    public void pointStarted(String sweepId, SweepPoint point) {
+        anyPoint = true;
+        AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
+        AllureBridge.pointStarted(point.spec(), PROFILE);
+    }
+
+    /** Judges a measured point: the verdict lines, and the failure (if any) the point must end with. */
+    public Judgement judge(String uniqueId, SweepPoint point, Measurement m) {
+        List<String> verdicts = new ArrayList<>();
+        verdicts.add(point.displayName() + ": " + m.validation().describe());
+        Optional<String> failure = Optional.empty();
+        if (!m.isValid()) {
+            failure = Optional.of(point.displayName() + ": " + m.validation().describe());
+        } else {
+            verdicts.add(point.displayName() + ": " + m.summary() + " — no criterion applies: passes on validation alone");
+            Optional<String> regression = baseline.flatMap(b -> b.regression(uniqueId, m, tolerance));
+            if (regression.isPresent()) {
+                verdicts.add(point.displayName() + ": " + regression.get());
+                failure = Optional.of(point.displayName() + ": " + regression.get());
+            } else if (baseline.isPresent()) {
+                verdicts.add(point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
+            }
+        }
+        AllureBridge.pointMeasured(m, verdicts);
+        return new Judgement(verdicts, failure);
+    }
+
+    /** What the judge said of a point. */
+    public record Judgement(List<String> verdicts, Optional<String> failure) {
+        public void enforce() {
+            if (failure.isPresent()) {
+                throw new AssertionFailedError(failure.get());
+            }
+        }
+    }
+
+    public void pointFinished(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point,
+                              Measurement m, List<String> verdicts, TestExecutionResult result) {
+        String status = switch (result.getStatus()) {
+            case SUCCESSFUL -> "passed";
+            case ABORTED -> "skipped";
+            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
+        };
+        String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m, status,
+                message, verdicts, null, null));
+    }
+
+    public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), null,
+                "skipped", reason, List.of(), null, null));
+    }
+
+    private void record(PointRecord r) {
+        results.append(r);
+        sweeps.computeIfAbsent(r.sweep(), k -> new ArrayList<>()).add(r);
+    }
+
+    public void sweepFinished(String sweepId, String name) {
+        List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
+        List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
+        AllureBridge.sweepFinished(name, uuids, points);
+    }
+
+    /** Writes the run-level files; a run that ran no point writes none. */
+    @Override
+    public void close() {
+        results.close();
+        if (!anyPoint) {
+            return;
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("profile", PROFILE);
+        try {
+            env.putAll(HardwareProbe.system().probe().environment());
+        } catch (RuntimeException e) {
+            env.put("probe", "failed: " + e.getMessage());
+        }
+        env.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
+        RunFiles.writeAll(RunFiles.resultsDirectory(), env, System.getenv());
+    }
+
+}
