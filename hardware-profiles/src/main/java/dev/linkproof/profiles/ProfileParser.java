@@ -224,7 +224,7 @@ final class ProfileParser {
         YMap m = map(node, "a criterion");
         Fields f = new Fields(m, "criterion", CRITERION);
         String name = f.requiredString("name");
-        Location nameAt = f.location("name");
+        Location nameAt = f.scalar("name").orElseThrow().location();
         if (!NAME.matcher(name).matches()) {
             throw new ProfileException(nameAt, "bad criterion name '" + name
                     + "' (lower-case letters, digits, '_' and '-'; no dots, so linkproof.criteria.<name>.<key> can name it)");

@@ -20,6 +20,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Turns YAML text into a {@link YNode} tree with SnakeYAML Engine's compose step (nodes with start
@@ -35,6 +36,9 @@ final class YamlReader {
     static YNode read(String source, String text) {
         LoadSettings settings = LoadSettings.builder()
                 .setLabel(source)
+                // YAML 1.2 core schema: ~, null and an empty value are null (the default JSON schema
+                // knows only "null"); an overlay uses null to delete a key.
+                .setSchema(new CoreSchema())
                 .setAllowDuplicateKeys(false)
                 .setAllowRecursiveKeys(false)
                 .setMaxAliasesForCollections(20)
