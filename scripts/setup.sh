@@ -4,9 +4,10 @@
 # nothing. Packages:
 #   maven, iproute2           build; network namespaces for the two-host end-to-end test
 #   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
+#   chromium                  the headless browser the report test opens the Allure report in
 set -euo pipefail
 
-packages=(maven iproute2 iperf3)
+packages=(maven iproute2 iperf3 chromium)
 
 missing=()
 for p in "${packages[@]}"; do

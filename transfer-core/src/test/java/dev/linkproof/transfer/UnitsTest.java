@@ -94,7 +94,9 @@ class UnitsTest {
         assertThat(Units.formatGBps(3.214)).isEqualTo("3.21 GB/s");
         assertThat(Units.formatGBps(0.1)).isEqualTo("0.10 GB/s");
         assertThat(Units.formatGBps(0.012345)).isEqualTo("0.0123 GB/s");
-        assertThat(Units.formatGBps(0)).isEqualTo("0.0000 GB/s");
+        assertThat(Units.formatGBps(0)).isEqualTo("0.00 MB/s");
+        assertThat(Units.formatGBps(0.0000069)).isEqualTo("0.00690 MB/s");
+        assertThat(Units.formatGBps(0.00512)).isEqualTo("5.12 MB/s");
     }
 
     @Test

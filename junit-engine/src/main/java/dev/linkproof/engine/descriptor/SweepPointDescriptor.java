@@ -74,7 +74,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
-        context.reporter().pointStarted(sweepId(), point);
+        context.reporter().pointStarted(sweepId(), method.getName(), point);
         TransferSession session;
         try {
             session = context.sessions().acquire();

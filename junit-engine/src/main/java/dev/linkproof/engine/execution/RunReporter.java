@@ -40,10 +40,10 @@ public final class RunReporter implements AutoCloseable {
         this.tolerance = config.baselineTolerance();
     }
 
-    public void pointStarted(String sweepId, SweepPoint point) {
+    public void pointStarted(String sweepId, String method, SweepPoint point) {
         anyPoint = true;
         AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
-        AllureBridge.pointStarted(point.spec(), PROFILE);
+        AllureBridge.pointStarted(point.spec(), PROFILE, method);
     }
 
     /** Judges a measured point: the verdict lines, and the failure (if any) the point must end with. */
@@ -115,6 +115,13 @@ public final class RunReporter implements AutoCloseable {
         env.put("profile", PROFILE);
         try {
             env.putAll(HardwareProbe.system().probe().environment());
+            // Say so when there is no NIC or GPU, rather than leave the reader to guess.
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
+                env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");
+            }
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("gpu."))) {
+                env.put("gpu", "none");
+            }
         } catch (RuntimeException e) {
             env.put("probe", "failed: " + e.getMessage());
         }

@@ -52,13 +52,14 @@ public final class AllureBridge {
     }
 
     /** Labels and the point's dimensions, as soon as the point starts. */
-    public static void pointStarted(TransferSpec spec, String profile) {
+    public static void pointStarted(TransferSpec spec, String profile, String method) {
         Optional<String> uuid = currentTestCase();
         if (uuid.isEmpty()) {
             return;
         }
         lifecycle().updateTestCase(uuid.get(), r -> {
             r.getLabels().add(new Label().setName("epic").setValue(profile));
+            r.getLabels().add(new Label().setName("subSuite").setValue(method));
             r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
             r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
         });

@@ -116,7 +116,23 @@ public final class RunFiles {
         return k.replace("\\", "\\\\").replace(" ", "\\ ").replace("=", "\\=").replace(":", "\\:");
     }
 
+    /** Properties files are ISO-8859-1: everything else is written as a \\uXXXX escape, as Allure reads it. */
     private static String escapeValue(String v) {
-        return v == null ? "" : v.replace("\\", "\\\\").replace("\n", "\\n");
+        if (v == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (char c : v.toCharArray()) {
+            if (c == '\\') {
+                sb.append("\\\\");
+            } else if (c == '\n') {
+                sb.append("\\n");
+            } else if (c < 0x20 || c > 0x7e) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }
