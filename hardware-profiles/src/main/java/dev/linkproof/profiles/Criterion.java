@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * @param batch             batch sizes covered
  * @param minBandwidth      bandwidth floor
  * @param maxAverageLatency ceiling on average latency per transfer (total / (iterations × batch))
- * @param maxP99Latency     ceiling on the 99th percentile (latency-mode points only measure it)
+ * @param maxP99Latency     ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
+ *                          batch; latency-mode points only measure it)
  * @param maxDropPercent    curve rule: from one swept size to the next, bandwidth may fall by at most this many percent
  * @param location          where the criterion was written
  */

@@ -41,9 +41,4 @@ public record HardwareProfile(String id, String vendor, String description, List
     public Optional<Criterion> criterion(String name) {
         return criteria.stream().filter(c -> c.name().equals(name)).findFirst();
     }
-
-    HardwareProfile withLayers(List<String> newLayers) {
-        return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, criteria,
-                newLayers);
-    }
 }

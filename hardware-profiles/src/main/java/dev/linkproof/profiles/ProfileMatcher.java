@@ -95,7 +95,8 @@ public final class ProfileMatcher {
         }
         String need = rule.minCount() > 1 ? "needs " + rule.minCount() + " matching RDMA devices, " + good.size() + " match"
                 : "no RDMA device matches";
-        reasons.add("nic: " + need + (bad.isEmpty() ? "" : " — " + String.join("; ", bad)));
+        reasons.add("nic: " + need);
+        bad.forEach(b -> reasons.add("  " + b));
         return false;
     }
 

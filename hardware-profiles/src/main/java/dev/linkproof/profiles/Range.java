@@ -42,6 +42,13 @@ public record Range(long min, long max) {
         return describe(false);
     }
 
+    /** 8388607 → "<8 MiB", as written with "..<"; 4194304 → "4 MiB". */
+    private static String upper(long max) {
+        String inclusive = Units.formatSize(max);
+        String next = Units.formatSize(max + 1);
+        return inclusive.endsWith(" B") && !next.endsWith(" B") ? "<" + next : inclusive;
+    }
+
     private String describe(boolean sizes) {
         if (isAny()) {
             return "any";
@@ -50,7 +57,7 @@ public record Range(long min, long max) {
         if (min == max) {
             return lo;
         }
-        String hi = max == Long.MAX_VALUE ? "" : sizes ? Units.formatSize(max) : String.valueOf(max);
+        String hi = max == Long.MAX_VALUE ? "" : sizes ? upper(max) : String.valueOf(max);
         return (min == 1 ? "" : lo) + ".." + hi;
     }
 }

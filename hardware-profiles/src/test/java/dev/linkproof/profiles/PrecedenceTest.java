@@ -112,7 +112,7 @@ class PrecedenceTest {
         HardwareProfile withProps = load(props);
         assertThat(floor(withProps, "write-large")).isEqualTo("30.0 GB/s");
         assertThat(withProps.criterion("read-large").orElseThrow().describeSelector())
-                .isEqualTo("write, read · any · sizes ..8388607 B · batch any");
+                .isEqualTo("write, read · any · sizes ..<8 MiB · batch any");
         assertThat(withProps.layers()).endsWith("overlay " + overlay, "property linkproof.criteria.read-large.op",
                 "property linkproof.criteria.read-large.sizes", "property linkproof.criteria.write-large.min-bandwidth");
     }
