@@ -46,6 +46,15 @@ public final class Constants {
     /** Allowed regression against the baseline, as a fraction. Default 0.05 (5 %). */
     public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
 
+    /**
+     * The hardware profile: a built-in id, a path to a YAML file, or {@code auto} (the default:
+     * matched against the probe). Overlays: {@code linkproof.profile.overlay}; single criteria:
+     * {@code linkproof.criteria.<name>.<key>} (see hardware-profiles/README.md).
+     */
+    public static final String PROFILE = dev.linkproof.profiles.ProfileProperties.PROFILE;
+    public static final String PROFILE_OVERLAY = dev.linkproof.profiles.ProfileProperties.OVERLAY;
+    public static final String CRITERIA_PREFIX = dev.linkproof.profiles.ProfileProperties.CRITERIA_PREFIX;
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

@@ -63,6 +63,9 @@ public final class Units {
     }
 
     public static String formatMicros(double micros) {
+        if (micros < 0.1) {
+            return String.format(Locale.ROOT, "%.0f ns", micros * 1e3);
+        }
         return String.format(Locale.ROOT, micros >= 100 ? "%.0f µs" : micros >= 10 ? "%.1f µs" : "%.2f µs", micros);
     }
 }

@@ -104,5 +104,7 @@ class UnitsTest {
         assertThat(Units.formatMicros(123.4)).isEqualTo("123 µs");
         assertThat(Units.formatMicros(20.44)).isEqualTo("20.4 µs");
         assertThat(Units.formatMicros(1.234)).isEqualTo("1.23 µs");
+        assertThat(Units.formatMicros(0.064)).isEqualTo("64 ns");
+        assertThat(Units.formatMicros(0.001)).isEqualTo("1 ns");
     }
 }

@@ -3,6 +3,7 @@ package dev.linkproof.engine.descriptor;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.MethodInvoker;
+import dev.linkproof.engine.execution.RunReporter;
 import dev.linkproof.engine.execution.TransferFailure;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.PeerFailureException;
@@ -33,7 +34,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private Measurement measurement;
-    private java.util.List<String> verdicts = java.util.List.of();
+    private RunReporter.Judgement judgement;
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -69,7 +70,10 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
         Availability local = context.localAvailability(point.spec());
-        return local.available() ? SkipResult.doNotSkip() : SkipResult.skip(local.reason());
+        if (!local.available()) {
+            return SkipResult.skip(local.reason());
+        }
+        return context.reporter().profile().unavailable(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
     }
 
     @Override
@@ -94,8 +98,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
         }
         context.publish(this, measurement);
-        var judgement = context.reporter().judge(getUniqueId().toString(), point, measurement);
-        verdicts = judgement.verdicts();
+        judgement = context.reporter().judge(getUniqueId().toString(), sweepId(), point, measurement);
         judgement.enforce();
         MethodInvoker.invoke(testClass, method, measurement, point, session);
         return context;
@@ -104,9 +107,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                              TestExecutionResult result) {
-        context.progress().finished(point, measurement, result);
+        context.progress().finished(point, measurement, judgement == null ? "" : judgement.headline(), result);
         context.reporter().pointFinished(getUniqueId().toString(), sweepId(), testClass, method.getName(), point,
-                measurement, verdicts, result);
+                measurement, judgement, result);
     }
 
     private String sweepId() {
