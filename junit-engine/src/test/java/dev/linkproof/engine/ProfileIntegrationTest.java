@@ -92,6 +92,7 @@ class ProfileIntegrationTest {
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, results.toString())
+                .configurationParameter(Constants.PROFILE, "auto")
                 .selectors(selector);
         for (int i = 0; i < config.length; i += 2) {
             kit = kit.configurationParameter(config[i], config[i + 1]);

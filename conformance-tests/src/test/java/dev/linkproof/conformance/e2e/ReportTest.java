@@ -45,7 +45,7 @@ class ReportTest {
         List<JsonNode> tests = jsonFiles(results, "-result.json");
         assertThat(tests).hasSize(POINTS);
         for (JsonNode t : tests) {
-            assertThat(labels(t)).contains("epic=loopback-tcp", "feature=write", "story=host → host",
+            assertThat(labels(t)).contains("epic=validation-only", "feature=write", "story=host → host",
                     "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
             assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
                     "memory", "bandwidth", "avg latency");
@@ -171,6 +171,7 @@ class ReportTest {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
                 "-Dallure.results.directory=" + results,
+                "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
                 "-Dlinkproof.results=" + WORK.resolve(name + ".jsonl"),
                 "-Dlinkproof.agent.log=" + WORK.resolve(name + "-agent.log")));
         if (baseline != null) {
