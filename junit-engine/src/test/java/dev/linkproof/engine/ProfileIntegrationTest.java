@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.TestExecutionResult;
@@ -77,6 +78,30 @@ class ProfileIntegrationTest {
                 && e.getTestDescriptor().getUniqueId().getSegments().size() == 1).findFirst().orElseThrow();
         String m = message(engine);
         assertThat(m).contains("broken.yaml:10:5").contains("configuration error").contains("min-bandwith");
+    }
+
+    @Test
+    void theProfilesTransportSettingsReachEveryPointBeneathThePointsOwn() throws Exception {
+        Path profile = dir.resolve("with-settings.yaml");
+        Files.writeString(profile, """
+                id: with-settings
+                vendor: test
+                description: transport settings for every point
+                sources:
+                  - "test"
+                match:
+                  fallback: true
+                transport:
+                  settings:
+                    shared: from-profile
+                    profile-only: "yes"
+                criteria: []
+                """);
+        ProfileFixture.SETTINGS.clear();
+        run(dir.resolve("r.jsonl"), selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.Measurement"),
+                "linkproof.profile", profile.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
+        assertThat(ProfileFixture.SETTINGS).singleElement().isEqualTo(Map.of("shared", "from-point", "own", "mine",
+                "profile-only", "yes"));
     }
 
     @Test

@@ -20,7 +20,9 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) {
         try {
-            context.reporter().useProfile(ProfileJudge.load(context.config().profileProperties()));
+            ProfileJudge profile = ProfileJudge.load(context.config().profileProperties());
+            context.reporter().useProfile(profile);
+            context.sessions().agentEnvironment(profile.agentEnvironment());
         } catch (ProfileException e) {
             throw new ProfileException(e.location(), "configuration error: " + e.problem(), e);
         }

@@ -85,12 +85,13 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         } catch (TransferException e) {
             throw new TransferFailure(point.displayName() + ": no target rank: " + e.getMessage(), e);
         }
-        Availability there = session.supports(point.spec());
+        var spec = context.reporter().profile().apply(point.spec());
+        Availability there = session.supports(spec);
         if (!there.available()) {
             throw new TestAbortedException(there.reason());
         }
         try {
-            measurement = session.run(point.spec());
+            measurement = session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
             throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage(), e);

@@ -51,6 +51,16 @@ public final class ProfileJudge {
         return loaded.describe();
     }
 
+    /** The point's spec with the profile's transport settings beneath its own (e.g. {@code UCX_TLS}). */
+    public TransferSpec apply(TransferSpec spec) {
+        return spec.withDefaultSettings(loaded.profile().transport().settings());
+    }
+
+    /** Environment variables a local agent gets from the profile. */
+    public Map<String, String> agentEnvironment() {
+        return loaded.profile().transport().environment();
+    }
+
     public Optional<String> unavailable(TransferSpec spec) {
         return plan.unavailable(spec);
     }
