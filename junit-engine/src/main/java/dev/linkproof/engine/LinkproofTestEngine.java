@@ -42,10 +42,22 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
         Transports transports = Transports.discover();
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
-                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"));
+                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config));
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId);
         new LinkproofDiscovery(expander).discover(request, engine);
         return engine;
+    }
+
+    /**
+     * The profile's defaults for what annotations leave unset. A profile that does not load gives
+     * none here: the run reports its error, with file, line and column, before any point runs.
+     */
+    private static dev.linkproof.profiles.Defaults profileDefaults(LinkproofConfiguration config) {
+        try {
+            return new dev.linkproof.profiles.ProfileLoader(config.profileProperties()).load().profile().defaults();
+        } catch (RuntimeException e) {
+            return dev.linkproof.profiles.Defaults.NONE;
+        }
     }
 
     @Override

@@ -105,6 +105,38 @@ class ProfileIntegrationTest {
     }
 
     @Test
+    void theProfilesDefaultsFillWhatTheAnnotationLeavesUnset() throws Exception {
+        Path profile = dir.resolve("with-defaults.yaml");
+        Files.writeString(profile, """
+                id: with-defaults
+                vendor: test
+                description: defaults for unset sweep attributes
+                sources:
+                  - "test"
+                match:
+                  fallback: true
+                defaults:
+                  qps: 2
+                  batch: 3
+                  iterations: 7
+                  warmup: 4
+                criteria: []
+                """);
+        var discovered = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROFILE, profile.toString())
+                .selectors(selectMethod(ProfileFixture.class, "defaulted", "")).discover();
+        var points = discovered.getEngineDescriptor().getDescendants().stream()
+                .filter(d -> d instanceof dev.linkproof.engine.descriptor.SweepPointDescriptor)
+                .map(d -> ((dev.linkproof.engine.descriptor.SweepPointDescriptor) d).point().spec()).toList();
+        assertThat(points).singleElement().satisfies(s -> {
+            assertThat(s.connections()).isEqualTo(2);
+            assertThat(s.batch()).isEqualTo(3);
+            assertThat(s.iterations()).isEqualTo(7);
+            assertThat(s.warmup()).isEqualTo(4);
+        });
+    }
+
+    @Test
     void aPointNeedingHugePagesTheHostLacksIsSkippedWithTheReason() throws Exception {
         assumeTrue(HostMemory.hugepagesUnavailable().isPresent(), "this host has huge pages; the point would run");
         var events = run(dir.resolve("r.jsonl"), selectMethod(ProfileFixture.class, "hugepages", "")).testEvents();

@@ -26,11 +26,11 @@ public @interface TransferTest {
 
     Sweep sizes() default @Sweep(values = "64KiB");
 
-    /** Transfers per iteration, each into its own slot. */
-    int[] batch() default 1;
+    /** Transfers per iteration, each into its own slot; empty = the profile's default, else 1. */
+    int[] batch() default {};
 
-    /** Queue pairs (verbs), connections (tcp) or endpoints (ucx) used in parallel. */
-    int[] qps() default 1;
+    /** Queue pairs (verbs), connections (tcp) or endpoints (ucx) used in parallel; empty = the profile's default, else 1. */
+    int[] qps() default {};
 
     /** Batches in flight; 1 = stop-and-wait, as nixlbench and MORI-IO measure by default. */
     int[] pipeline() default 1;
@@ -48,10 +48,10 @@ public @interface TransferTest {
 
     Layout layout() default Layout.CONTIGUOUS;
 
-    /** Timed iterations; 0 = chosen from the point's size (about 256 MiB moved, 10..1000). */
+    /** Timed iterations; 0 = the profile's default, else chosen from the point's size (about 256 MiB moved, 10..1000). */
     int iterations() default 0;
 
-    /** Untimed iterations before the timer starts; -1 = a tenth of the iterations, at least 2. */
+    /** Untimed iterations before the timer starts; -1 = the profile's default, else a tenth of the iterations, at least 2. */
     int warmup() default -1;
 
     /** Transport settings given to both ranks, as {@code "KEY=value"}. */

@@ -34,15 +34,26 @@ public final class SweepExpander {
      * @param connectionNoun what a transport calls a queue pair ("conn", "QP", "ep"), for display names
      */
     public SweepExpander(String defaultTransport, double iterationScale, java.util.function.Function<String, String> connectionNoun) {
+        this(defaultTransport, iterationScale, connectionNoun, dev.linkproof.profiles.Defaults.NONE);
+    }
+
+    /** @param defaults the profile's values for what an annotation leaves unset */
+    public SweepExpander(String defaultTransport, double iterationScale, java.util.function.Function<String, String> connectionNoun,
+                         dev.linkproof.profiles.Defaults defaults) {
         this.defaultTransport = defaultTransport;
         this.iterationScale = iterationScale;
         this.connectionNoun = connectionNoun;
+        this.defaults = defaults;
     }
+
+    private final dev.linkproof.profiles.Defaults defaults;
 
     public List<SweepPoint> expand(Method method, TransferTest t) throws InvalidSweepException {
         List<Long> sizes = sizes(t.sizes());
-        int[] batches = positive("batch", t.batch(), TransferSpec.MAX_BATCH);
-        int[] qps = positive("qps", t.qps(), TransferSpec.MAX_CONNECTIONS);
+        int[] batches = positive("batch", t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(),
+                TransferSpec.MAX_BATCH);
+        int[] qps = positive("qps", t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(),
+                TransferSpec.MAX_CONNECTIONS);
         int[] depths = positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE);
         if (t.op().length == 0) {
             throw new InvalidSweepException("op is empty");
@@ -106,7 +117,9 @@ public final class SweepExpander {
                                             continue; // a value listed twice is one point
                                         }
                                         int iters = iterations(t, size, batch);
-                                        int warmup = t.warmup() >= 0 ? t.warmup() : Math.max(2, iters / 10);
+                                        int warmup = t.warmup() >= 0 ? t.warmup()
+                                                : defaults.warmup().isPresent() ? defaults.warmup().getAsInt()
+                                                : Math.max(2, iters / 10);
                                         TransferSpec spec;
                                         try {
                                             spec = new TransferSpec(methodKey + "[" + segment + "]", transport, op, t.mode(),
@@ -130,6 +143,8 @@ public final class SweepExpander {
         int base;
         if (t.iterations() > 0) {
             base = t.iterations();
+        } else if (defaults.iterations().isPresent()) {
+            base = defaults.iterations().getAsInt();
         } else {
             long perIteration = size * batch;
             base = (int) Math.max(10, Math.min(1000, (256L << 20) / perIteration));
