@@ -123,7 +123,7 @@ class SoftRoceSuite {
     private static String guestScript(String classPath) {
         // C1 only and no CDS: under TCG the JVM starts in ~2 s that way (a CDS archive stalled 10 s);
         // deadlines 6x the host's, the iteration counts are the test classes' own (functional sizes).
-        String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+        String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
         return """
                 up() { cut -d' ' -f1 /proc/uptime; }
                 echo "[guest $(up)s] verbs suite on $(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"

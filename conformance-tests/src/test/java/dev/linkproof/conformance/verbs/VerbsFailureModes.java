@@ -39,7 +39,7 @@ class VerbsFailureModes {
             max = d.queryPort(1).maxMessageSize();
         }
         assumeTrue(max < (16L << 20), device + "'s max_msg_sz is " + max + ": a 16 MiB merged write fits");
-        var events = EngineTestKit.engine("linkproof").selectors(selectClass(OversizedMergedWrite.class)).execute().testEvents();
+        var events = run(OversizedMergedWrite.class);
         events.assertStatistics(s -> s.started(1).failed(1));
         assertThat(messages(events)).singleElement().satisfies(m -> assertThat(m)
                 .contains("a merged work request of 16777216 bytes (16 MiB: 16 contiguous transfers of 1 MiB)")
@@ -50,7 +50,7 @@ class VerbsFailureModes {
 
     @Test
     void flippedByteFailsThePointNamingSlotAndOffset() {
-        var events = EngineTestKit.engine("linkproof").selectors(selectClass(VerbsCorruptedInTransit.class)).execute().testEvents();
+        var events = run(VerbsCorruptedInTransit.class);
         events.assertStatistics(s -> s.started(3).failed(3).succeeded(0));
         List<String> messages = messages(events);
         assertThat(messages).hasSize(3).allSatisfy(m -> assertThat(m)
@@ -58,6 +58,17 @@ class VerbsFailureModes {
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("read 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("send 4097 B ×3"));
+    }
+
+    /** EngineTestKit does not read system properties: hand on the run's linkproof.* keys (timeouts, agent JVM options). */
+    private static org.junit.platform.testkit.engine.Events run(Class<?> fixture) {
+        var kit = EngineTestKit.engine("linkproof").selectors(selectClass(fixture));
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("linkproof.")) {
+                kit = kit.configurationParameter(key, System.getProperty(key));
+            }
+        }
+        return kit.execute().testEvents();
     }
 
     private static List<String> messages(org.junit.platform.testkit.engine.Events events) {

@@ -243,8 +243,9 @@ public final class VerbsDevice implements AutoCloseable {
     public CompletionQueue createCq(int cqe, CompletionChannel channel) throws TransferException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibIbverbs.newCapture(arena);
-            MemorySegment cq = (MemorySegment) lib.createCq.invokeExact(capture, context, cqe, MemorySegment.NULL,
-                    channel == null ? MemorySegment.NULL : channel.segment, 0);
+            // A local, not a ?: inside invokeExact: its static type must be exactly MemorySegment.
+            MemorySegment ch = channel == null ? MemorySegment.NULL : channel.segment;
+            MemorySegment cq = (MemorySegment) lib.createCq.invokeExact(capture, context, cqe, MemorySegment.NULL, ch, 0);
             if (cq.address() == 0) {
                 throw new TransferException("ibv_create_cq(" + cqe + " entries) failed: "
                         + lib.strerror(LibIbverbs.errno(capture)) + " (device max_cqe " + attributes.maxCqe() + ")");
