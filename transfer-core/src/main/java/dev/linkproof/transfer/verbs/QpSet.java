@@ -168,6 +168,10 @@ final class QpSet implements AutoCloseable {
         return out;
     }
 
+    String where() {
+        return device.name() + " port " + settings.port();
+    }
+
     String describe() {
         return device.name() + " port " + settings.port() + " (max_msg_sz " + port.maxMessageSize() + ")";
     }

@@ -48,7 +48,7 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
                 sendWr * plan.activeQps() + 16, settings.eventMode());
         try {
             long max = Math.min(set.port.maxMessageSize(), targetMax);
-            plan.checkMaxMessage(max, set.describe() + (targetMax < set.port.maxMessageSize()
+            plan.checkMaxMessage(max, set.where() + (targetMax < set.port.maxMessageSize()
                     ? " / the target's port (max_msg_sz " + targetMax + ")" : ""), spec, settings);
             return new VerbsInitiatorPoint(spec, settings, plan, set, target, io);
         } catch (TransferException | RuntimeException e) {

@@ -24,8 +24,8 @@ import java.util.logging.Logger;
  * The target's side of a verbs point: the region registered, the QPs in INIT with their numbers
  * published in PREPARED; {@link #accept} takes them to RTR/RTS. For one-sided ops (WRITE, READ) the
  * target then does nothing at all — the NIC serves. For SEND and WRITE_WITH_IMM it keeps receives
- * posted: the same plan the initiator posts from ({@link WorkPlan}), {@code pipeline + 1} rounds
- * of it per QP, each completed receive re-posted at once by one thread that sleeps on the
+ * posted: the same plan the initiator posts from ({@link WorkPlan}), {@code pipeline + 1} rounds or more
+ * of it per QP (at least 16 rounds where the receive queue holds them), each completed receive re-posted at once by one thread that sleeps on the
  * completion channel (never busy-polls, so it cannot starve the initiator or Soft-RoCE's kernel
  * work of a CPU).
  */
@@ -53,15 +53,17 @@ final class VerbsTargetPoint implements TargetPoint {
         WorkPlan plan = WorkPlan.of(spec, settings);
         boolean twoSided = spec.op() == Op.SEND || spec.op() == Op.WRITE_WITH_IMM;
         int maxPerQp = plan.perQp().stream().mapToInt(List::size).max().orElse(1);
-        int rounds = spec.pipelineDepth() + 1;
-        int recvDepth = twoSided ? rounds * maxPerQp : 1;
+        // Receives for several batches ahead: the re-posting thread sleeps on the channel and may
+        // wake late (a busy host, or TCG); RNR retries would cover a gap, but cost a timer each.
+        int rounds = Math.max(spec.pipelineDepth() + 1, 16);
+        int recvDepth = twoSided ? Math.min(rounds * maxPerQp, Math.max(4096, (spec.pipelineDepth() + 1) * maxPerQp)) : 1;
         QpSet set = new QpSet(spec, settings, region, plan.activeQps(), 1, recvDepth, 0,
                 twoSided ? recvDepth * plan.activeQps() + 16 : 1, twoSided);
         VerbsTargetPoint point = new VerbsTargetPoint(spec, set, twoSided);
         try {
-            plan.checkMaxMessage(set.port.maxMessageSize(), set.describe() + " on the target", spec, settings);
+            plan.checkMaxMessage(set.port.maxMessageSize(), set.where() + " on the target", spec, settings);
             if (twoSided) {
-                point.postReceives(plan);
+                point.postReceives(plan, recvDepth);
             }
             return point;
         } catch (TransferException | RuntimeException e) {
@@ -71,7 +73,7 @@ final class VerbsTargetPoint implements TargetPoint {
     }
 
     /** Builds one receive per planned WR and posts as many rounds of them as the RQ holds (in INIT: allowed). */
-    private void postReceives(WorkPlan plan) throws TransferException {
+    private void postReceives(WorkPlan plan, int recvDepth) throws TransferException {
         boolean withData = spec.op() == Op.SEND;
         long base = set.mr.address();
         recvWrs = new MemorySegment[plan.activeQps()][];
@@ -92,7 +94,8 @@ final class VerbsTargetPoint implements TargetPoint {
                 recvWrs[q][i] = wr;
             }
             VerbsDevice.QueuePair qp = set.qps.get(q);
-            int rounds = Math.max(1, Math.min(spec.pipelineDepth() + 1, qp.maxRecvWr() / Math.max(1, pieces.size())));
+            // No more than asked for (the CQ is sized by that), no more than the provider granted.
+            int rounds = Math.max(1, Math.min(recvDepth, qp.maxRecvWr()) / Math.max(1, pieces.size()));
             for (int r = 0; r < rounds; r++) {
                 for (MemorySegment wr : recvWrs[q]) {
                     post(qp, wr);
