@@ -57,8 +57,13 @@ if [ ! -f udebs/.ok ]; then
   touch udebs/.ok
 fi
 
+# What steps 4 and 5 build depends on this script and the JDK: rebuild when either changed, judged
+# by content (a fresh clone gives the script a new mtime, which must not cost a rebuild).
+STAMP="$(sha256sum "$0" | cut -c1-16) $("$JDK/bin/java" -version 2>&1 | head -n 1)"
+if [ "$(cat .stamp 2>/dev/null)" != "$STAMP" ]; then rm -f initrd.img jre.cpio.zst initrd-full.img; fi
+
 # ---- 4. initramfs
-if [ ! -f initrd.img ] || [ "$0" -nt initrd.img ]; then
+if [ ! -f initrd.img ]; then
   ts "build initramfs"
   R=initrd-root; rm -rf $R && mkdir -p $R/bin
   for d in udebs/*.deb; do dpkg-deb -x "$d" $R; done
@@ -98,7 +103,7 @@ EOF
 fi
 
 # ---- 5. optional JRE (jlink from the host JDK, with its own CDS archive), appended as 2nd cpio
-if [ -n "$JRE_MODULES" ] && [ -x "$JDK/bin/jlink" ] && { [ ! -f jre.cpio.zst ] || [ "$0" -nt jre.cpio.zst ]; }; then
+if [ -n "$JRE_MODULES" ] && [ -x "$JDK/bin/jlink" ] && [ ! -f jre.cpio.zst ]; then
   ts "jlink JRE ($JRE_MODULES)"
   rm -rf jre-root && mkdir -p jre-root/opt
   "$JDK/bin/jlink" --add-modules "$JRE_MODULES" --strip-debug --no-header-files --no-man-pages \
@@ -109,6 +114,7 @@ fi
 if [ -n "$JRE_MODULES" ] && [ -f jre.cpio.zst ]; then
   [ -f initrd-full.img ] || cat initrd.img jre.cpio.zst > initrd-full.img; INITRD=initrd-full.img
 else INITRD=initrd.img; fi
+echo "$STAMP" > .stamp
 [ "${1:-}" = "--build-only" ] && { ts "built $INITRD"; exit 0; }
 
 # ---- 6. guest script

@@ -20,8 +20,8 @@ import java.util.Map;
  * with perftest on the same device in the same run: a local target agent, one session, one point per
  * size, one machine-readable line per point.
  *
- * <pre>VerbsBenchMain bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]   e.g. bw 4096:20000,65536:4000
- * VerbsBenchMain lat SIZE:ITERATIONS[,...]</pre>
+ * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]]
+ * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000</pre>
  *
  * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 64 separate WRs,
  * two batches in flight), one signaled completion per 64 WRs (perftest's CQ moderation is 100), one
@@ -33,11 +33,14 @@ public final class VerbsBenchMain {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean bw = args[0].equals("bw");
+        List<String> modes = new ArrayList<>();
         List<long[]> points = new ArrayList<>();
-        for (String p : args[1].split(",")) {
-            String[] kv = p.split(":");
-            points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1])});
+        for (int a = 0; a + 1 < args.length; a += 2) {
+            for (String p : args[a + 1].split(",")) {
+                String[] kv = p.split(":");
+                modes.add(args[a]);
+                points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1])});
+            }
         }
         List<String> agentArgs = List.of(System.getProperty("linkproof.agent.jvmArgs", "-Xmx256m").trim().split("\\s+"));
         Timeouts t = new Timeouts(Duration.ofSeconds(120), Duration.ofSeconds(300),
@@ -45,10 +48,11 @@ public final class VerbsBenchMain {
         try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty("linkproof.agent.log", "bench-agent.log")),
                 t.agentStart());
              Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
-            int n = 0;
-            for (long[] p : points) {
+            for (int n = 0; n < points.size(); n++) {
+                long[] p = points.get(n);
+                boolean bw = modes.get(n).equals("bw");
                 long size = p[0];
-                TransferSpec.Builder b = TransferSpec.builder().pointId("bench-" + n++).transport(VerbsTransport.ID)
+                TransferSpec.Builder b = TransferSpec.builder().pointId("bench-" + n).transport(VerbsTransport.ID)
                         .op(Op.WRITE).size(size);
                 if (bw) {
                     int batch = 64;
@@ -65,7 +69,7 @@ public final class VerbsBenchMain {
                 }
                 var l = m.latency();
                 System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f%n",
-                        args[0], size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
+                        modes.get(n), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
                         l.averageNanos() / 1e3, l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
                         l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN);
             }
