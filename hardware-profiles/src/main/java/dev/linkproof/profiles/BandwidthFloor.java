@@ -1,0 +1,88 @@
+package dev.linkproof.profiles;
+
+import dev.linkproof.transfer.Units;
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/**
+ * A minimum bandwidth: an absolute figure ({@code 45 GB/s}), a fraction of the profile's link rate
+ * ({@code 0.90 × link}), or a fraction of the host memory-copy baseline measured at the start of the
+ * run ({@code 0.10 × memcpy}).
+ */
+public sealed interface BandwidthFloor {
+    /** The floor in GB/s (10^9 bytes per second). */
+    double resolve(Context context);
+
+    /** Why the floor is what it is, for a verdict: "0.90 × 400 Gb/s link"; empty for an absolute one. */
+    String explain(Context context);
+
+    /** How it was written, normalised: "45.0 GB/s", "0.90 × link", "0.10 × memcpy". */
+    String written();
+
+    /** What a floor is resolved against. */
+    record Context(double linkGbps, double memcpyGBps) {
+    }
+
+    record Absolute(double gbps) implements BandwidthFloor {
+        @Override
+        public double resolve(Context c) {
+            return gbps;
+        }
+
+        @Override
+        public String explain(Context c) {
+            return "";
+        }
+
+        @Override
+        public String written() {
+            return Units.formatGBps(gbps);
+        }
+    }
+
+    /** {@code fraction} of the link's bit rate, converted to bytes: 0.90 × 400 Gb/s = 45.0 GB/s. */
+    record OfLink(double fraction) implements BandwidthFloor {
+        @Override
+        public double resolve(Context c) {
+            return fraction * c.linkGbps() / 8;
+        }
+
+        @Override
+        public String explain(Context c) {
+            return formatFraction(fraction) + " × " + gbits(c.linkGbps()) + " link";
+        }
+
+        @Override
+        public String written() {
+            return formatFraction(fraction) + " × link";
+        }
+    }
+
+    record OfMemcpy(double fraction) implements BandwidthFloor {
+        @Override
+        public double resolve(Context c) {
+            return fraction * c.memcpyGBps();
+        }
+
+        @Override
+        public String explain(Context c) {
+            return formatFraction(fraction) + " × memcpy baseline " + Units.formatGBps(c.memcpyGBps());
+        }
+
+        @Override
+        public String written() {
+            return formatFraction(fraction) + " × memcpy";
+        }
+    }
+
+    /** 0.9 → "0.90", 0.925 → "0.925". */
+    static String formatFraction(double f) {
+        BigDecimal d = BigDecimal.valueOf(f).stripTrailingZeros();
+        return d.scale() <= 2 ? String.format(Locale.ROOT, "%.2f", f) : d.toPlainString();
+    }
+
+    /** 400 → "400 Gb/s", 2.5 → "2.5 Gb/s". */
+    static String gbits(double gbps) {
+        return BigDecimal.valueOf(gbps).stripTrailingZeros().toPlainString() + " Gb/s";
+    }
+}

@@ -1,0 +1,107 @@
+package dev.linkproof.profiles;
+
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What points a criterion covers (op × memory × mode × message-size range × batch range) and the
+ * thresholds it sets for them. At most one criterion may set a given threshold for any point; the
+ * parser rejects overlaps.
+ *
+ * @param name              unique within the profile; {@code linkproof.criteria.<name>.<key>} overrides it
+ * @param ops               ops covered
+ * @param memory            memory pairs covered (any one matching is enough)
+ * @param mode              timing mode covered, empty for both
+ * @param sizes             message sizes covered, bytes
+ * @param batch             batch sizes covered
+ * @param minBandwidth      bandwidth floor
+ * @param maxAverageLatency ceiling on average latency per transfer (total / (iterations × batch))
+ * @param maxP99Latency     ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
+ *                          batch; latency-mode points only measure it)
+ * @param maxDropPercent    curve rule: from one swept size to the next, bandwidth may fall by at most this many percent
+ * @param location          where the criterion was written
+ */
+public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,
+                        Range batch, Optional<BandwidthFloor> minBandwidth, Optional<Duration> maxAverageLatency,
+                        Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, Location location) {
+
+    /** The thresholds a criterion can set; two criteria overlap only if they share one. */
+    public enum Threshold {
+        MIN_BANDWIDTH("min-bandwidth"),
+        MAX_AVG_LATENCY("max-avg-latency"),
+        MAX_P99_LATENCY("max-p99-latency"),
+        MAX_DROP("max-drop");
+
+        private final String key;
+
+        Threshold(String key) {
+            this.key = key;
+        }
+
+        /** The key it is written with in a profile. */
+        public String key() {
+            return key;
+        }
+    }
+
+    public Criterion {
+        ops = ops.isEmpty() ? EnumSet.noneOf(Op.class) : EnumSet.copyOf(ops);
+        ops = java.util.Collections.unmodifiableSet(ops);
+        memory = List.copyOf(memory);
+    }
+
+    public Set<Threshold> thresholds() {
+        Set<Threshold> t = EnumSet.noneOf(Threshold.class);
+        minBandwidth.ifPresent(x -> t.add(Threshold.MIN_BANDWIDTH));
+        maxAverageLatency.ifPresent(x -> t.add(Threshold.MAX_AVG_LATENCY));
+        maxP99Latency.ifPresent(x -> t.add(Threshold.MAX_P99_LATENCY));
+        if (maxDropPercent.isPresent()) {
+            t.add(Threshold.MAX_DROP);
+        }
+        return t;
+    }
+
+    /** Whether this criterion covers the point the spec describes (its size and batch included). */
+    public boolean appliesTo(TransferSpec spec) {
+        return coversShape(spec) && sizes.contains(spec.size());
+    }
+
+    /** Whether it covers the spec's op, memory, mode and batch, whatever the size (for curve rules). */
+    public boolean coversShape(TransferSpec spec) {
+        return ops.contains(spec.op())
+                && memory.stream().anyMatch(m -> m.matches(spec.initiatorMemory(), spec.targetMemory()))
+                && mode.map(m -> m == spec.mode()).orElse(true)
+                && batch.contains(spec.batch());
+    }
+
+    /** Whether some point is covered by both criteria (threshold kinds aside). */
+    public boolean overlaps(Criterion o) {
+        return ops.stream().anyMatch(o.ops::contains)
+                && memory.stream().anyMatch(m -> o.memory.stream().anyMatch(m::overlaps))
+                && (mode.isEmpty() || o.mode.isEmpty() || mode.equals(o.mode))
+                && sizes.overlaps(o.sizes)
+                && batch.overlaps(o.batch);
+    }
+
+    /** "write, read · host · sizes 8 MiB..64 MiB · batch 1". */
+    public String describeSelector() {
+        List<String> parts = new ArrayList<>();
+        parts.add(ops.size() == Op.values().length ? "any op"
+                : ops.stream().map(Op::label).collect(Collectors.joining(", ")));
+        parts.add(memory.stream().map(MemoryPair::toString).collect(Collectors.joining(", ")));
+        mode.ifPresent(m -> parts.add(m.name().toLowerCase(Locale.ROOT) + " mode"));
+        parts.add("sizes " + sizes.describeSizes());
+        parts.add("batch " + batch.describeCounts());
+        return String.join(" · ", parts);
+    }
+}

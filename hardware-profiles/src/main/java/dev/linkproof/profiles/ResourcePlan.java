@@ -1,0 +1,140 @@
+package dev.linkproof.profiles;
+
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.MemoryKind;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.probe.GpuDevice;
+import dev.linkproof.transfer.probe.HugePages;
+import dev.linkproof.transfer.probe.NumaNode;
+import dev.linkproof.transfer.probe.ProbeReport;
+import dev.linkproof.transfer.probe.RdmaDevice;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a run may use on this host: the profile's {@code resources} resolved against the probe. It
+ * also says why a point cannot run here ({@link #unavailable}), so the engine can skip it with the
+ * reason instead of failing it.
+ *
+ * @param profileId   the profile the plan is for
+ * @param nics        RDMA devices to use, NUMA-local first ({@code auto}) or as named
+ * @param gpus        GPUs to use
+ * @param cpuCores    cores to pin to; empty = no pinning
+ * @param hugePages   the host's huge page pool
+ * @param hugepages   free huge pages the profile asks a hugepage point to find, at least
+ * @param notes       what could not be resolved as the profile asked (a named NIC that is absent, ...)
+ */
+public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevice> gpus, List<Integer> cpuCores,
+                           HugePages hugePages, long hugepages, List<String> notes) {
+    /** Transports that move data through an RDMA device. */
+    public static final Set<String> RDMA_TRANSPORTS = Set.of("verbs");
+
+    public ResourcePlan {
+        nics = List.copyOf(nics);
+        gpus = List.copyOf(gpus);
+        cpuCores = List.copyOf(cpuCores);
+        notes = List.copyOf(notes);
+    }
+
+    public static ResourcePlan of(HardwareProfile profile, ProbeReport probe) {
+        ResourceSpec spec = profile.resources();
+        List<String> notes = new ArrayList<>();
+
+        List<GpuDevice> gpus;
+        if (spec.gpusAuto()) {
+            gpus = profile.match().gpu().map(rule -> ProfileMatcher.matchingGpus(rule, probe)).orElse(probe.gpus());
+        } else {
+            gpus = new ArrayList<>();
+            for (int i : spec.gpus()) {
+                if (i < probe.gpus().size()) {
+                    gpus.add(probe.gpus().get(i));
+                } else {
+                    notes.add("GPU " + i + " named in resources.gpus is absent (the probe found " + probe.gpus().size() + ")");
+                }
+            }
+        }
+
+        List<Integer> cores = new ArrayList<>();
+        Set<Integer> online = probe.cpu().nodes().stream().flatMap(n -> n.cpus().stream()).collect(Collectors.toSet());
+        for (int c : spec.cpuCores()) {
+            if (online.isEmpty() || online.contains(c)) {
+                cores.add(c);
+            } else {
+                notes.add("cpu " + c + " named in resources.cpu-cores is not online");
+            }
+        }
+
+        List<RdmaDevice> nics = new ArrayList<>();
+        if (!spec.nicsAuto()) {
+            for (String name : spec.nics()) {
+                Optional<RdmaDevice> d = probe.rdmaDevice(name);
+                if (d.isPresent()) {
+                    nics.add(d.get());
+                } else {
+                    notes.add("RDMA device " + name + " named in resources.nics is absent");
+                }
+            }
+        } else {
+            List<RdmaDevice> candidates = profile.match().nic()
+                    .map(rule -> ProfileMatcher.matchingNics(rule, probe))
+                    .orElse(probe.rdmaDevices().stream().filter(RdmaDevice::hasActivePort).toList());
+            Set<Integer> local = new LinkedHashSet<>();
+            gpus.stream().map(GpuDevice::numaNode).filter(n -> n >= 0).forEach(local::add);
+            if (local.isEmpty()) {
+                for (NumaNode n : probe.cpu().nodes()) {
+                    if (n.cpus().stream().anyMatch(cores::contains)) {
+                        local.add(n.id());
+                    }
+                }
+            }
+            List<RdmaDevice> near = candidates.stream().filter(d -> local.contains(d.numaNode())).toList();
+            if (local.isEmpty() || near.isEmpty()) {
+                nics.addAll(candidates);
+                if (!local.isEmpty() && !candidates.isEmpty()) {
+                    notes.add("no matching RDMA device on NUMA node(s) " + local + "; using all matching devices");
+                }
+            } else {
+                nics.addAll(near);
+            }
+        }
+        return new ResourcePlan(profile.id(), nics, gpus, cores, probe.hugePages(), spec.hugepages(), notes);
+    }
+
+    /** Why the point cannot run on this host with this profile; empty when it can. */
+    public Optional<String> unavailable(TransferSpec spec) {
+        if (RDMA_TRANSPORTS.contains(spec.transport()) && nics.isEmpty()) {
+            return Optional.of("transport " + spec.transport() + " needs an RDMA device, and profile '" + profileId
+                    + "' resolves none on this host");
+        }
+        long hugeSides = 0;
+        for (MemoryPlacement side : List.of(spec.initiatorMemory(), spec.targetMemory())) {
+            if (side.kind() == MemoryKind.GPU) {
+                if (gpus.isEmpty()) {
+                    return Optional.of("needs GPU memory (" + side + "), and profile '" + profileId + "' provides no GPU on this host");
+                }
+                if (side.device() >= gpus.size()) {
+                    return Optional.of("needs " + side + ", and profile '" + profileId + "' provides " + gpus.size() + " GPU(s)");
+                }
+            } else if (side.kind() == MemoryKind.HUGEPAGE) {
+                hugeSides++;
+            }
+        }
+        if (hugeSides > 0) {
+            if (hugePages.pageSizeKiB() <= 0 || hugePages.total() == 0) {
+                return Optional.of("needs huge pages, and the host reserves none (HugePages_Total 0)");
+            }
+            long pageBytes = hugePages.pageSizeKiB() * 1024;
+            long perSide = (spec.slots().regionBytes() + pageBytes - 1) / pageBytes;
+            long needed = Math.max(hugepages, perSide * hugeSides);
+            if (hugePages.free() < needed) {
+                return Optional.of("needs " + needed + " free huge pages of " + hugePages.pageSizeKiB() + " KiB, and the host has "
+                        + hugePages.free() + " free of " + hugePages.total());
+            }
+        }
+        return Optional.empty();
+    }
+}

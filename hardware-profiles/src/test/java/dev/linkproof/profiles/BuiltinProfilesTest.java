@@ -1,0 +1,79 @@
+package dev.linkproof.profiles;
+
+import static dev.linkproof.profiles.CriteriaEvaluatorTest.point;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The shipped profiles parse, cite their figures, and pass the figures they were built from. */
+class BuiltinProfilesTest {
+    static final BuiltinProfiles BUILTINS = BuiltinProfiles.standard();
+    static final MemoryPlacement HOST = MemoryPlacement.HOST;
+    static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
+
+    @Test
+    void everyBuiltinParsesAndCitesItsSources() {
+        assertThat(BUILTINS.ids()).containsExactly("cx7-400g", "thor2-400g", "cx6dx-100g", "mi300x-thor2-gpu",
+                "h100-cx7-gpu", "softroce", "loopback-tcp");
+        for (String id : BUILTINS.ids()) {
+            HardwareProfile p = BUILTINS.profile(id);
+            assertThat(p.id()).isEqualTo(id);
+            assertThat(p.sources()).as(id).isNotEmpty();
+            assertThat(p.description()).as(id).isNotBlank();
+            assertThat(BUILTINS.text(id).orElseThrow()).as(id).contains("# Where the figures come from").contains("threshold");
+        }
+        assertThat(BUILTINS.profile("loopback-tcp").match().fallback()).isTrue();
+        assertThat(BUILTINS.profile("loopback-tcp").needsMemoryCopyBaseline()).isTrue();
+        assertThat(BUILTINS.profile("cx7-400g").needsMemoryCopyBaseline()).isFalse();
+        assertThat(BUILTINS.profile("softroce").criteria()).isEmpty();
+        assertThat(BUILTINS.profile("cx7-400g").linkRateGbps()).hasValue(400);
+    }
+
+    @Test
+    void gpuProfilesExtendTheirNicProfile() {
+        HardwareProfile h100 = BUILTINS.profile("h100-cx7-gpu");
+        assertThat(h100.layers()).containsExactly("built-in cx7-400g", "built-in h100-cx7-gpu");
+        assertThat(h100.match().nic().orElseThrow().pciDevices()).containsExactly(0x1021);
+        assertThat(h100.match().gpu().orElseThrow().models()).containsExactly("H100", "H200");
+        assertThat(h100.criteria()).extracting(Criterion::name).contains("write-large", "curve", "gpu-large", "gpu-batched");
+        assertThat(h100.transport().environment()).containsEntry("UCX_TLS", "rc_x,cuda_copy,cuda_ipc,gdr_copy,self");
+        assertThat(h100.resources().gpusAuto()).isTrue();
+        HardwareProfile amd = BUILTINS.profile("mi300x-thor2-gpu");
+        assertThat(amd.defaults().batch()).hasValue(128);
+        assertThat(amd.criteria()).extracting(Criterion::name).contains("write-batched-large", "gpu-write-batched-large");
+    }
+
+    static boolean passes(String profile, Measurement m) {
+        CriteriaEvaluator e = new CriteriaEvaluator(BUILTINS.profile(profile), EvaluationContext.none());
+        List<Verdict> v = e.evaluate(m);
+        return CriteriaEvaluator.passed(v) && v.stream().anyMatch(x -> x.kind() == Verdict.Kind.MIN_BANDWIDTH
+                || x.kind() == Verdict.Kind.MAX_AVG_LATENCY);
+    }
+
+    @Test
+    void publishedFiguresPassAndHalfOfThemFail() {
+        // Thor2 (MORI-IO): write 1 MiB ×128 at 48.32 GB/s average, 64 KiB ×128 at 41.39; read 256 KiB ×256 at 45.08.
+        assertThat(passes("thor2-400g", point(Op.WRITE, 1 << 20, 128, 48.32, 21.7, HOST))).isTrue();
+        assertThat(passes("thor2-400g", point(Op.WRITE, 64 << 10, 128, 41.39, 1.6, HOST))).isTrue();
+        assertThat(passes("thor2-400g", point(Op.READ, 256 << 10, 256, 45.08, 5.8, HOST))).isTrue();
+        assertThat(passes("thor2-400g", point(Op.WRITE, 1024, 1, 0.09, 11.10, HOST))).isTrue();
+        assertThat(passes("thor2-400g", point(Op.WRITE, 1 << 20, 128, 24.2, 43, HOST))).isFalse();
+        // ConnectX-6 Dx (stride-perf): 97.43 Gb/s at 4 KiB, 97.99 Gb/s at 1 MiB, with 128 in flight.
+        assertThat(passes("cx6dx-100g", point(Op.WRITE, 4096, 128, 97.43 / 8, 0.34, HOST))).isTrue();
+        assertThat(passes("cx6dx-100g", point(Op.WRITE, 1 << 20, 128, 97.99 / 8, 85.6, HOST))).isTrue();
+        assertThat(passes("cx6dx-100g", point(Op.WRITE, 2048, 128, 94.92 / 8, 0.17, HOST))).isTrue();
+        assertThat(passes("cx6dx-100g", point(Op.WRITE, 4096, 128, 48.7 / 8, 0.67, HOST))).isFalse();
+        // H100 + CX7 (DLSlime GDRDMA): 128 MiB ×1 at 48.2 GB/s, 1 MiB ×64 at 46.5 GB/s, 1 MiB ×1 in 62 µs.
+        assertThat(passes("h100-cx7-gpu", point(Op.WRITE, 128 << 20, 1, 48.235, 2783, GPU))).isTrue();
+        assertThat(passes("h100-cx7-gpu", point(Op.READ, 1 << 20, 64, 46.51, 22.5, GPU))).isTrue();
+        assertThat(passes("h100-cx7-gpu", point(Op.WRITE, 1 << 20, 1, 17.0, 62, GPU))).isTrue();
+        assertThat(passes("h100-cx7-gpu", point(Op.WRITE, 128 << 20, 1, 24.1, 5566, GPU))).isFalse();
+        // MI300X + Thor2: the Thor2 write figure on GPU memory.
+        assertThat(passes("mi300x-thor2-gpu", point(Op.WRITE, 1 << 20, 128, 48.32, 21.7, GPU))).isTrue();
+        assertThat(passes("mi300x-thor2-gpu", point(Op.WRITE, 1 << 20, 128, 24.2, 43, GPU))).isFalse();
+    }
+}

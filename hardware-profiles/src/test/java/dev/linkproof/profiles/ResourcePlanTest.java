@@ -1,0 +1,76 @@
+package dev.linkproof.profiles;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.probe.GpuDevice;
+import dev.linkproof.transfer.probe.RdmaDevice;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Resources resolved against the probe, and the reasons a point cannot run. */
+class ResourcePlanTest {
+    static final BuiltinProfiles BUILTINS = BuiltinProfiles.standard();
+
+    @Test
+    void autoNicsAreTheMatchingActiveOnes() {
+        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("cx6dx-100g"), FakeHosts.probe("cx6dx-host"));
+        assertThat(plan.nics()).extracting(RdmaDevice::name).containsExactly("rocep81s0f0", "rocep81s0f1");
+        assertThat(plan.gpus()).isEmpty();
+        assertThat(plan.notes()).isEmpty();
+        TransferSpec verbs = TransferSpec.builder().transport("verbs").build();
+        assertThat(plan.unavailable(verbs)).isEmpty();
+        assertThat(plan.unavailable(TransferSpec.builder().initiatorMemory(MemoryPlacement.parse("gpu")).build()))
+                .hasValue("needs GPU memory (gpu), and profile 'cx6dx-100g' provides no GPU on this host");
+        assertThat(plan.unavailable(TransferSpec.builder().targetMemory(MemoryPlacement.parse("hugepage")).build()))
+                .hasValue("needs huge pages, and the host reserves none (HugePages_Total 0)");
+    }
+
+    @Test
+    void autoNicsAreNumaLocalToTheGpus() {
+        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("mi300x-thor2-gpu"), FakeHosts.probe("mi300x-thor2-host"));
+        assertThat(plan.gpus()).extracting(GpuDevice::model).containsExactly("MI300X", "MI300X");
+        assertThat(plan.nics()).extracting(RdmaDevice::name).containsExactly("bnxt_re0");
+        assertThat(plan.unavailable(TransferSpec.builder().initiatorMemory(MemoryPlacement.parse("gpu:1"))
+                .targetMemory(MemoryPlacement.parse("gpu")).build())).isEmpty();
+        assertThat(plan.unavailable(TransferSpec.builder().initiatorMemory(MemoryPlacement.parse("gpu:2")).build()))
+                .hasValue("needs gpu:2, and profile 'mi300x-thor2-gpu' provides 2 GPU(s)");
+    }
+
+    @Test
+    void pinnedCoresPickTheirNodesNicAndNamedDevicesMustExist() {
+        HardwareProfile p = new ProfileLoader(Map.of("linkproof.profile", "cx7-400g")).load(() -> null).profile();
+        HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
+                p.defaults(), p.criteria(), p.layers());
+        ResourcePlan plan = ResourcePlan.of(pinned, FakeHosts.probe("cx7-host"));
+        assertThat(plan.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_1");
+        assertThat(plan.cpuCores()).containsExactly(40, 41);
+
+        HardwareProfile named = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of("mlx5_0", "mlx5_9"), java.util.List.of(), false, java.util.List.of(), 512),
+                p.transport(), p.defaults(), p.criteria(), p.layers());
+        ResourcePlan plan2 = ResourcePlan.of(named, FakeHosts.probe("cx7-host"));
+        assertThat(plan2.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_0");
+        assertThat(plan2.notes()).containsExactly("RDMA device mlx5_9 named in resources.nics is absent");
+        // The cx7 host has 2048 free 2 MiB pages: enough for the 512 this plan asks.
+        assertThat(plan2.unavailable(TransferSpec.builder().size(64 << 20).initiatorMemory(MemoryPlacement.parse("hugepage"))
+                .build())).isEmpty();
+        HardwareProfile greedy = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(), 4096),
+                p.transport(), p.defaults(), p.criteria(), p.layers());
+        assertThat(ResourcePlan.of(greedy, FakeHosts.probe("cx7-host")).unavailable(TransferSpec.builder()
+                .initiatorMemory(MemoryPlacement.parse("hugepage")).build()))
+                .hasValue("needs 4096 free huge pages of 2048 KiB, and the host has 2048 free of 2048");
+    }
+
+    @Test
+    void verbsWithoutAnRdmaDeviceIsUnavailable() {
+        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback-tcp"),
+                new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());
+        assertThat(plan.unavailable(TransferSpec.builder().transport("verbs").build()))
+                .hasValue("transport verbs needs an RDMA device, and profile 'loopback-tcp' resolves none on this host");
+        assertThat(plan.unavailable(TransferSpec.builder().build())).isEmpty();
+    }
+}

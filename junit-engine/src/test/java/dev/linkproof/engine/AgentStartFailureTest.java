@@ -1,0 +1,40 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import dev.linkproof.engine.fixtures.RunFixture;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/** A local agent that cannot start fails every point with the cause, and is not retried for each one. */
+@Timeout(60)
+class AgentStartFailureTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyPointFailsWithTheFirstCause() {
+        Path log = dir.resolve("agent.log");
+        EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.AGENT_JVM_ARGS, "-XX:+ThisOptionDoesNotExist")
+                .configurationParameter(Constants.AGENT_LOG, log.toString())
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""),
+                        selectMethod(RunFixture.class, "throwsAnException", ""))
+                .execute();
+        r.testEvents().assertStatistics(s -> s.started(2).failed(2).succeeded(0));
+        List<String> messages = r.testEvents().failed().stream()
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
+                .toList();
+        assertThat(messages.get(0)).contains("no target rank").contains("did not get ready").contains(log.toAbsolutePath().toString());
+        assertThat(messages.get(1)).contains("could not be started earlier in this run").contains("did not get ready");
+        assertThat(log).content().contains("ThisOptionDoesNotExist");
+    }
+}

@@ -1,0 +1,113 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.platform.engine.ConfigurationParameters;
+
+class LinkproofConfigurationTest {
+    record Params(Map<String, String> map) implements ConfigurationParameters {
+        @Override
+        public Optional<String> get(String key) {
+            return Optional.ofNullable(map.get(key));
+        }
+
+        @Override
+        public Optional<Boolean> getBoolean(String key) {
+            return get(key).map(Boolean::parseBoolean);
+        }
+
+        @Override
+        public Set<String> keySet() {
+            return map.keySet();
+        }
+    }
+
+    private static LinkproofConfiguration config(Map<String, String> map) {
+        return LinkproofConfiguration.from(new Params(map));
+    }
+
+    @Test
+    void defaults() {
+        LinkproofConfiguration c = config(Map.of());
+        assertThat(c.peer()).isEmpty();
+        assertThat(c.token()).isEmpty();
+        assertThat(c.defaultTransport()).isEqualTo("tcp");
+        assertThat(c.iterationScale()).isEqualTo(1.0);
+        assertThat(c.timeouts().agentStart()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.timeouts().control()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.timeouts().io().progressTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.agentJvmArgs()).containsExactly("-Xmx256m");
+        assertThat(c.agentLog().getFileName().toString()).isEqualTo("linkproof-agent.log");
+        assertThat(c.progress()).isTrue();
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        LinkproofConfiguration c = config(Map.of(
+                Constants.PEER, "target:7471",
+                Constants.TOKEN, "tok",
+                Constants.TRANSPORT, "ucx",
+                Constants.ITERATIONS_SCALE, "0.25",
+                Constants.TIMEOUT_AGENT_START, "5s",
+                Constants.TIMEOUT_CONTROL, "2m",
+                Constants.TIMEOUT_PROGRESS, "500ms",
+                Constants.AGENT_JVM_ARGS, "  -Xmx64m   -Dx=y ",
+                Constants.AGENT_LOG, "/tmp/x/agent.log",
+                Constants.PROGRESS, "false"));
+        assertThat(c.peer()).contains("target:7471");
+        assertThat(c.token()).contains("tok");
+        assertThat(c.defaultTransport()).isEqualTo("ucx");
+        assertThat(c.iterationScale()).isEqualTo(0.25);
+        assertThat(c.timeouts().agentStart()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.timeouts().control()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.timeouts().io().progressTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.agentJvmArgs()).containsExactly("-Xmx64m", "-Dx=y");
+        assertThat(c.agentLog()).isEqualTo(Path.of("/tmp/x/agent.log"));
+        assertThat(c.progress()).isFalse();
+    }
+
+    @Test
+    void blankValuesMeanUnset() {
+        LinkproofConfiguration c = config(Map.of(Constants.PEER, " ", Constants.TOKEN, "", Constants.TRANSPORT, " ",
+                Constants.AGENT_JVM_ARGS, "  "));
+        assertThat(c.peer()).isEmpty();
+        assertThat(c.token()).isEmpty();
+        assertThat(c.defaultTransport()).isEqualTo("tcp");
+        assertThat(c.agentJvmArgs()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} = {1} ms")
+    @CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000", "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
+    void durations(String text, long millis) {
+        assertThat(LinkproofConfiguration.duration(new Params(Map.of("k", text)), "k", Duration.ZERO))
+                .isEqualTo(Duration.ofMillis(millis));
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"0s", "-1s", "abc", "10 parsecs", "PT-1S", ""})
+    void badDurationsNameTheKey(String text) {
+        assertThatThrownBy(() -> LinkproofConfiguration.duration(new Params(Map.of("linkproof.timeout.x", text)),
+                "linkproof.timeout.x", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("linkproof.timeout.x=" + text)
+                .hasMessageContaining("not a duration");
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"0", "-1", "1001", "fast", "NaN"})
+    void badIterationScalesAreRefused(String text) {
+        assertThatThrownBy(() -> config(Map.of(Constants.ITERATIONS_SCALE, text)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Constants.ITERATIONS_SCALE + "=" + text);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+
+import dev.linkproof.engine.fixtures.RunFixture;
+import dev.linkproof.transfer.agent.AgentServer;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+
+/** {@code linkproof.peer}: the engine connects to an agent that is already running (here, in this JVM). */
+@Timeout(60)
+class RemotePeerTest {
+    private static final String TOKEN = "remote-peer-test-token-0123456789";
+    private static AgentServer agent;
+
+    @BeforeAll
+    static void start() throws Exception {
+        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
+    }
+
+    @AfterAll
+    static void stop() {
+        agent.close();
+    }
+
+    private static EngineExecutionResults run(String peer, String token, DiscoverySelector selector) {
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.PEER, peer)
+                .selectors(selector);
+        if (token != null) {
+            kit.configurationParameter(Constants.TOKEN, token);
+        }
+        return kit.execute();
+    }
+
+    private static final String POINT = "[engine:linkproof]/[class:" + RunFixture.class.getName() + "]"
+            + "/[method:resolvesEveryParameterType(dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
+            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession)]"
+            + "/[point:op=read,size=4096,batch=3,qps=2,depth=1,mem=host->host,transport=tcp]";
+
+    @Test
+    void aSinglePointSelectedByUniqueIdRunsAgainstThePeer() {
+        RunFixture.SEEN.clear();
+        EngineExecutionResults r = run("127.0.0.1:" + agent.port(), TOKEN, selectUniqueId(POINT));
+        r.testEvents().assertStatistics(s -> s.started(1).succeeded(1).failed(0).skipped(0));
+        assertThat(r.testEvents().started().list().getFirst().getTestDescriptor().getUniqueId().toString()).isEqualTo(POINT);
+        assertThat(RunFixture.SEEN).singleElement().satisfies(seen -> {
+            assertThat(seen.measurement().isValid()).isTrue();
+            assertThat(seen.session().agent().pid()).as("the in-process agent served it").isEqualTo(ProcessHandle.current().pid());
+            assertThat(seen.measurement().environment()).containsEntry("peer", "127.0.0.1:" + agent.port());
+        });
+    }
+
+    private static String failure(EngineExecutionResults r) {
+        List<Event> failed = r.testEvents().failed().list();
+        assertThat(failed).hasSize(1);
+        return failed.getFirst().getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage();
+    }
+
+    @Test
+    void aPeerWithoutATokenFailsThePointSayingSo() {
+        String message = failure(run("127.0.0.1:" + agent.port(), null,
+                selectMethod(RunFixture.class, "passesWithoutParameters", "")));
+        assertThat(message).contains("no target rank").contains(Constants.TOKEN);
+    }
+
+    @Test
+    void aWrongTokenFailsThePointSayingSo() {
+        String message = failure(run("127.0.0.1:" + agent.port(), "wrong-token-wrong-token",
+                selectMethod(RunFixture.class, "passesWithoutParameters", "")));
+        assertThat(message).contains("wrong session token");
+    }
+
+    @Test
+    void aMalformedPeerFailsThePointSayingSo() {
+        String message = failure(run("localhost", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));
+        assertThat(message).contains("linkproof.peer=localhost is not host:port");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.linkproof.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Timing;
+import dev.linkproof.transfer.validate.Validation;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+
+class ProgressPrinterTest {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    private final SweepPoint point = new SweepPoint(TransferSpec.builder().size(4096).build(), "write 4 KiB ×1 · 1 conn · tcp", "seg");
+
+    private String printed() {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void oneLinePerPointWithCountOutcomeAndFigure() {
+        ProgressPrinter p = new ProgressPrinter(out, true, 3);
+        Measurement m = Measurement.of(point.spec(), new Timing(1_000_000, 100, LatencyStats.averageOnly(10_000)),
+                new Validation(1, 4096, 0, Optional.empty()), Map.of());
+        p.finished(point, m, TestExecutionResult.successful());
+        p.finished(point, null, TestExecutionResult.failed(new AssertionError("first line\nsecond line")));
+        p.skipped(point, "no such transport");
+        assertThat(printed().lines()).containsExactly(
+                "[linkproof 1/3] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary(),
+                "[linkproof 2/3] FAIL write 4 KiB ×1 · 1 conn · tcp  — first line",
+                "[linkproof 3/3] SKIP write 4 KiB ×1 · 1 conn · tcp  — no such transport");
+    }
+
+    @Test
+    void abortedPointsShowAsSkipped() {
+        ProgressPrinter p = new ProgressPrinter(out, true, 1);
+        p.finished(point, null, TestExecutionResult.aborted(new org.opentest4j.TestAbortedException("hugepages unavailable")));
+        assertThat(printed()).isEqualTo("[linkproof 1/1] SKIP write 4 KiB ×1 · 1 conn · tcp  — hugepages unavailable"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void disabledPrintsNothing() {
+        ProgressPrinter p = new ProgressPrinter(out, false, 1);
+        p.finished(point, null, TestExecutionResult.successful());
+        p.skipped(point, "x");
+        assertThat(printed()).isEmpty();
+    }
+}

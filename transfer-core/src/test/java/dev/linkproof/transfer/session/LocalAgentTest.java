@@ -1,0 +1,53 @@
+package dev.linkproof.transfer.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent in a JVM of its own, as the engine starts it for local runs. */
+@Timeout(60)
+class LocalAgentTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void startsServesAndStops() throws Exception {
+        Path log = dir.resolve("logs/agent.log");
+        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofSeconds(30))) {
+            assertThat(agent.alive()).isTrue();
+            assertThat(agent.port()).isPositive();
+            assertThat(agent.host()).isEqualTo("127.0.0.1");
+            assertThat(agent.token()).matches("[0-9a-f]{32}");
+            assertThat(agent.pid()).isNotEqualTo(ProcessHandle.current().pid());
+            try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
+                assertThat(s.agent().pid()).isEqualTo(agent.pid());
+                Measurement m = s.run(TransferSpec.builder().pointId("LocalAgentTest#read").op(Op.READ).size(4097).batch(2)
+                        .iterations(5).warmup(1).build());
+                assertThat(m.isValid()).isTrue();
+            }
+            assertThat(log).content().contains("linkproof-agent ready").doesNotContain(agent.token());
+            agent.close();
+            assertThat(agent.alive()).isFalse();
+        }
+    }
+
+    @Test
+    void anAgentThatCannotStartSaysWhyAndWhere() {
+        Path log = dir.resolve("bad.log");
+        assertThatThrownBy(() -> LocalAgent.start(List.of("-XX:+ThisOptionDoesNotExist"), log, Duration.ofSeconds(20)))
+                .isInstanceOf(PeerFailureException.class)
+                .hasMessageContaining("did not get ready")
+                .hasMessageContaining(log.toAbsolutePath().toString());
+        assertThat(log).content().contains("ThisOptionDoesNotExist");
+    }
+}
