@@ -73,6 +73,7 @@ table=$(awk '
     for (i = 1; i <= nl; i++) { s = ls[i]; printf "| %s | %.2f | %.2f | %.2f |\n", s, plat[s], olat[s], (olat[s] > 0 ? plat[s] / (olat[s] / 2) : 0) }
   }' "$r")
 echo "$table"
+[ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
 {
   echo
   echo "## verbs WRITE vs perftest on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -21,6 +21,7 @@ JDK=${JDK:-${JAVA_HOME:?set JAVA_HOME or JDK to a JDK 25}}
 # java.instrument and jdk.management (JUnit, AssertJ); nothing graphical is used.
 JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.sql,java.desktop,java.instrument,java.naming,jdk.management,jdk.unsupported,jdk.zipfs}
 SMP=${SMP:-2}; MEM=${MEM:-4096}; KAPPEND=${KAPPEND-mitigations=off}; QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
+SELF=$(readlink -f "$0")   # before the cd: the stamp below hashes this file
 mkdir -p "$W" "$SHARE"; cd "$W"
 ts() { echo "[host $(date +%T) +$(( $(date +%s) - T0 ))s] $*"; }; T0=$(date +%s)
 
@@ -59,7 +60,7 @@ fi
 
 # What steps 4 and 5 build depends on this script and the JDK: rebuild when either changed, judged
 # by content (a fresh clone gives the script a new mtime, which must not cost a rebuild).
-STAMP="$(sha256sum "$0" | cut -c1-16) $("$JDK/bin/java" -version 2>&1 | head -n 1)"
+STAMP="$(sha256sum "$SELF" | cut -c1-16) $("$JDK/bin/java" -version 2>&1 | head -n 1)"
 if [ "$(cat .stamp 2>/dev/null)" != "$STAMP" ]; then rm -f initrd.img jre.cpio.zst initrd-full.img; fi
 
 # ---- 4. initramfs

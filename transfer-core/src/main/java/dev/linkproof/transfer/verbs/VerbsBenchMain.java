@@ -23,8 +23,8 @@ import java.util.Map;
  * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]]
  * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000</pre>
  *
- * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 64 separate WRs,
- * two batches in flight), one signaled completion per 64 WRs (perftest's CQ moderation is 100), one
+ * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs,
+ * four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is 100), one
  * QP; GB = 10^9. Latency is stop-and-wait, one 8-byte-class WRITE per sample, inline as perftest does.
  * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
  */
@@ -55,10 +55,13 @@ public final class VerbsBenchMain {
                 TransferSpec.Builder b = TransferSpec.builder().pointId("bench-" + n).transport(VerbsTransport.ID)
                         .op(Op.WRITE).size(size);
                 if (bw) {
-                    int batch = 64;
+                    // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
+                    // perftest's continuous refill; warmup long enough for C2 to compile the loop.
+                    int batch = 32;
                     int iterations = (int) Math.max(1, p[1] / batch);
-                    b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(2).iterations(iterations).warmup(Math.max(2, iterations / 10))
-                            .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "64", "verbs.postList", "1",
+                    b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations)
+                            .warmup(Math.max(iterations / 4, (int) Math.min(iterations, 5000 / batch)))
+                            .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
                                     "verbs.txDepth", "128"));
                 } else {
                     b.mode(Mode.LATENCY).batch(1).iterations((int) p[1]).warmup((int) Math.max(10, p[1] / 10));
