@@ -5,9 +5,16 @@
 #   maven, iproute2           build; network namespaces for the two-host end-to-end test
 #   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
 #   chromium                  the headless browser the report test opens the Allure report in
+#   gcc, libibverbs-dev       the layout check: transfer-core's VerbsAbiTest compiles a C program
+#                             against <infiniband/verbs.h> and compares every offset the FFM bindings use
+#   libibverbs1, ibverbs-providers  the verbs transport's library and its providers (rxe, mlx5, ...)
+#   qemu-system-x86, busybox-static, cpio, zstd, kmod
+#                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), since these
+#                             machines have no RDMA NIC and their kernel no RDMA; the verbs suite runs there
 set -euo pipefail
 
-packages=(maven iproute2 iperf3 chromium)
+packages=(maven iproute2 iperf3 chromium gcc libibverbs-dev libibverbs1 ibverbs-providers
+          qemu-system-x86 busybox-static cpio zstd kmod)
 
 missing=()
 for p in "${packages[@]}"; do

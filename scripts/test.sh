@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's tests: unit tests, engine tests, the conformance suite and the end-to-end tests of
-# the whole product (injected corruption, a killed target, protocol abuse, two network namespaces).
+# the whole product (injected corruption, a killed target, protocol abuse, two network namespaces),
+# and the verbs suite for real on Soft-RoCE inside a QEMU/TCG VM (conformance-tests' SoftRoceSuite,
+# enabled by -Dlinkproof.softroce=true; a few minutes; pass -Dlinkproof.softroce=false to leave it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-mvn -B verify "$@"
+mvn -B verify -Dlinkproof.softroce=true "$@"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Our verbs WRITE bandwidth and latency against perftest's ib_write_bw / ib_write_lat, on the same
+# device (Soft-RoCE rxe0 inside the QEMU/TCG VM of scripts/softroce-vm.sh), same sizes, same run.
+# Prints one table with the ratios (target: ours >= 0.9 x ib_write_bw) and appends it to
+# bench/RESULTS.md with the command, the date and the machine.
+#
+#   bench/verbs-vs-perftest.sh                 build (mvn install -DskipTests), boot the VM, measure
+#   SIZES="4096:20000 65536:4000" bench/verbs-vs-perftest.sh      size:transfers pairs for bandwidth
+#
+# perftest runs before and after ours and its better figure counts. Both move SIZE-byte RDMA WRITEs over one RC QP with 128 WRs outstanding;
+# perftest's iteration count (-n) equals our transfers. Latency: ib_write_lat is a ping-pong and
+# reports half a round trip; ours is a stop-and-wait WRITE from post to completion (the ACK), one
+# whole round trip, so the fair ratio halves ours — both figures are printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+SIZES=${SIZES:-"4096:20000 65536:4000 1048576:400"}
+LAT=${LAT:-"8:2000"}
+JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+scripts/setup.sh >/dev/null
+[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
+work=$root/transfer-core/target/verbs-bench; share=$work/share
+rm -rf "$share"; mkdir -p "$share/cp"
+mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$work/cp.txt" >/dev/null
+cp transfer-core/target/classes -r "$share/cp/classes"
+cp_vm=/mnt/share/cp/classes
+for j in $(tr ':' ' ' < "$work/cp.txt"); do cp "$j" "$share/cp/"; cp_vm="$cp_vm:/mnt/share/cp/$(basename "$j")"; done
+
+cat > "$share/bench.sh" <<GUEST
+set -u
+cd /mnt/share; ulimit -l unlimited
+up() { cut -d' ' -f1 /proc/uptime; }
+: > results.txt
+perftest_bw() {
+  for p in $SIZES; do
+    s=\${p%%:*}; n=\${p##*:}
+    ib_write_bw -d rxe0 -x 1 -F -s \$s -n \$n --report_gbits >/tmp/bw.srv 2>&1 & sleep 1
+    ib_write_bw -d rxe0 -x 1 -F -s \$s -n \$n --report_gbits 127.0.0.1 > /tmp/bw.cli 2>&1; wait
+    awk -v s=\$s '\$1==s && NF>=5 {printf "perftest-bw size=%s transfers=%s Gbps=%s\n", \$1, \$2, \$4}' /tmp/bw.cli | tee -a results.txt
+  done
+}
+# perftest before and after ours; the table takes perftest's better run (the ratio errs against us).
+perftest_bw
+for p in $LAT; do
+  s=\${p%%:*}; n=\${p##*:}
+  ib_write_lat -d rxe0 -x 1 -F -s \$s -n \$n >/tmp/lat.srv 2>&1 & sleep 1
+  ib_write_lat -d rxe0 -x 1 -F -s \$s -n \$n 127.0.0.1 > /tmp/lat.cli 2>&1; wait
+  awk -v s=\$s '\$1==s && NF>=7 {printf "perftest-lat size=%s iterations=%s typical_us=%s avg_us=%s p99_us=%s\n", \$1, \$2, \$5, \$6, \$8}' /tmp/lat.cli | tee -a results.txt
+done
+# One JVM, one local agent for both modes; heaps bounded (the VM's root file system lives in its RAM).
+java -Xshare:off -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
+  "-Dlinkproof.agent.jvmArgs=-Xshare:off -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
+  dev.linkproof.transfer.verbs.VerbsBenchMain bw "$(echo $SIZES | tr ' ' ',')" lat "$(echo $LAT | tr ' ' ',')" | tee -a results.txt
+dmesg | grep -i -E "killed|oom" | tail -3
+perftest_bw
+echo "[guest \$(up)s] bench done"
+GUEST
+
+SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/bench.sh"
+r=$share/results.txt
+table=$(awk '
+  /^perftest-bw/ { split($2,a,"="); split($4,g,"="); if (g[2] / 8 > pbw[a[2]]) pbw[a[2]] = g[2] / 8 }
+  /^perftest-lat/ { split($2,a,"="); split($5,v,"="); plat[a[2]] = v[2] }
+  /^linkproof-bench mode=bw/ { split($3,a,"="); split($5,g,"="); obw[a[2]] = g[2]; bs[++nb] = a[2] }
+  /^linkproof-bench mode=lat/ { split($3,a,"="); split($6,v,"="); olat[a[2]] = v[2]; ls[++nl] = a[2] }
+  END {
+    print "| WRITE size (B) | ib_write_bw GB/s | linkproof GB/s | ratio linkproof / ib_write_bw |"
+    print "|---:|---:|---:|---:|"
+    for (i = 1; i <= nb; i++) { s = bs[i]; printf "| %s | %.4f | %.4f | %.2f |\n", s, pbw[s], obw[s], (pbw[s] > 0 ? obw[s] / pbw[s] : 0) }
+    print ""
+    print "| WRITE size (B) | ib_write_lat avg µs (half RTT) | linkproof avg µs (post → completion, 1 RTT) | ratio ib_write_lat / (linkproof / 2) |"
+    print "|---:|---:|---:|---:|"
+    for (i = 1; i <= nl; i++) { s = ls[i]; printf "| %s | %.2f | %.2f | %.2f |\n", s, plat[s], olat[s], (olat[s] > 0 ? plat[s] / (olat[s] / 2) : 0) }
+  }' "$r")
+echo "$table"
+[ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
+{
+  echo
+  echo "## verbs WRITE vs perftest on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "Command: \`SIZES=\"$SIZES\" LAT=\"$LAT\" bench/verbs-vs-perftest.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || apt-cache policy perftest | awk '/Candidate/{print $2}'), JDK $("$JDK/bin/java" -version 2>&1 | head -1 | cut -d'"' -f2)."
+  echo "Same VM boot, same device, one after the other; GB = 10^9. Under TCG everything is software-emulated:"
+  echo "the figures compare the two stacks on one device, they say nothing of real NICs."
+  echo
+  echo "$table"
+  echo
+  echo "Raw lines:"
+  echo '```'
+  cat "$r"
+  echo '```'
+} >> bench/RESULTS.md
+echo "appended to bench/RESULTS.md"

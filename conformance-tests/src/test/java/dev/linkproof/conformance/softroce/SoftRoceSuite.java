@@ -1,0 +1,244 @@
+package dev.linkproof.conformance.softroce;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+import org.opentest4j.TestAbortedException;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The verbs part of the conformance suite for real, on Soft-RoCE: boots scripts/softroce-vm.sh
+ * (QEMU/TCG, 2 vCPUs, Debian's kernel with rdma_rxe, rxe0 on a dummy netdev inside the VM), runs
+ * {@link #CLASSES} there with {@link VmSuiteMain} on this build's test class path and a jlinked
+ * JDK 25, reads back the Surefire-style XML it wrote, and turns each of its test cases into a
+ * dynamic test here — so the VM's results land in this module's Surefire report and fail the
+ * build when one failed.
+ *
+ * <p>It runs when asked ({@code -Dlinkproof.softroce=true}, which scripts/test.sh passes, so CI runs
+ * it) and qemu-system-x86_64 is there (scripts/setup.sh installs it); otherwise it is skipped with
+ * the reason. It takes minutes (everything is about ten times slower under TCG), hence opt-in for
+ * a developer's plain {@code mvn test}. The VM's reports stay in {@code target/softroce/}.
+ */
+@Tag("softroce")
+class SoftRoceSuite {
+    static final String ENABLE = "linkproof.softroce";
+    static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
+            "dev.linkproof.conformance.verbs.VerbsFailureModes");
+    /** The whole VM part: image build (cached), boot, the suite, power-off. */
+    static final long VM_TIMEOUT_SECONDS = 20 * 60;
+
+    @TestFactory
+    Stream<DynamicTest> verbsSuiteOnSoftRoce() throws Exception {
+        if (!Boolean.parseBoolean(System.getProperty(ENABLE, System.getenv().getOrDefault("LINKPROOF_SOFTROCE", "false")))) {
+            return skipped("the Soft-RoCE VM run was not requested: -D" + ENABLE + "=true (scripts/test.sh and CI pass it)");
+        }
+        Path script = Path.of("..", "scripts", "softroce-vm.sh").toAbsolutePath().normalize();
+        if (!Files.isRegularFile(script)) {
+            return skipped("no " + script);
+        }
+        if (!onPath("qemu-system-x86_64")) {
+            return skipped("qemu-system-x86_64 is not installed (scripts/setup.sh installs qemu-system-x86): the Soft-RoCE VM cannot run");
+        }
+        Path jdk = Path.of(System.getProperty("java.home"));
+        if (!Files.isExecutable(jdk.resolve("bin/jlink"))) {
+            return skipped("the test JVM's runtime " + jdk + " has no jlink: the VM's JDK 25 runtime cannot be built");
+        }
+        Path work = Files.createDirectories(Path.of("target/softroce").toAbsolutePath());
+        Path share = work.resolve("share");
+        deleteTree(share);
+        Files.createDirectories(share);
+        String classPath = stageClassPath(share);
+        Files.writeString(share.resolve("suite.sh"), guestScript(classPath), StandardCharsets.UTF_8);
+
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), share.resolve("suite.sh").toString())
+                .redirectErrorStream(true);
+        pb.environment().put("SHARE", share.toString());
+        pb.environment().put("JDK", jdk.toString());
+        pb.environment().put("QEMU_TIMEOUT", Long.toString(VM_TIMEOUT_SECONDS));
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        Path log = work.resolve("vm.log");
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             var w = Files.newBufferedWriter(log)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                System.out.println("[softroce] " + line);
+                w.write(line);
+                w.newLine();
+            }
+        }
+        if (!p.waitFor(VM_TIMEOUT_SECONDS + 60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("the Soft-RoCE VM did not finish within " + VM_TIMEOUT_SECONDS + " s; see " + log);
+        }
+        int rc = p.exitValue();
+        System.out.printf("[softroce] VM part took %d s, guest rc=%d%n", (System.nanoTime() - t0) / 1_000_000_000L, rc);
+        Path reports = share.resolve("reports");
+        List<DynamicTest> tests = readReports(reports);
+        copyOut(share, work);
+        if (tests.isEmpty()) {
+            fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
+        }
+        return tests.stream();
+    }
+
+    /** One visible skipped test with the reason (an aborted factory would leave Surefire's count at 0). */
+    private static Stream<DynamicTest> skipped(String reason) {
+        return Stream.of(DynamicTest.dynamicTest("verbs suite on Soft-RoCE", () -> abort(reason)));
+    }
+
+    /** The class path entries, copied under the share (jars as they are, class directories as trees). */
+    private static String stageClassPath(Path share) throws IOException {
+        Path cp = Files.createDirectories(share.resolve("cp"));
+        List<String> inVm = new ArrayList<>();
+        int n = 0;
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path src = Path.of(entry);
+            if (!Files.exists(src) || src.getFileName().toString().startsWith("surefire")) {
+                continue;
+            }
+            String name = String.format("%02d-%s", n++, src.getFileName());
+            Path dst = cp.resolve(name);
+            if (Files.isDirectory(src)) {
+                copyTree(src, dst);
+            } else {
+                Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+            }
+            inVm.add("/mnt/share/cp/" + name);
+        }
+        return String.join(":", inVm);
+    }
+
+    private static String guestScript(String classPath) {
+        // C1 only and no CDS: under TCG the JVM starts in ~2 s that way (a CDS archive stalled 10 s);
+        // deadlines 6x the host's, the iteration counts are the test classes' own (functional sizes).
+        String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
+        return """
+                up() { cut -d' ' -f1 /proc/uptime; }
+                echo "[guest $(up)s] verbs suite on $(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
+                ulimit -l unlimited
+                cd /mnt/share
+                java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
+                  -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
+                  "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
+                  -cp "%s" dev.linkproof.conformance.softroce.VmSuiteMain /mnt/share/reports %s
+                rc=$?
+                echo "[guest $(up)s] suite rc=$rc"
+                exit $rc
+                """.formatted(jvm, jvm, classPath, String.join(" ", CLASSES));
+    }
+
+    private static List<DynamicTest> readReports(Path reports) throws Exception {
+        List<DynamicTest> tests = new ArrayList<>();
+        if (!Files.isDirectory(reports)) {
+            return tests;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(reports)) {
+            files = s.filter(f -> f.getFileName().toString().endsWith(".xml")).sorted().toList();
+        }
+        var factory = DocumentBuilderFactory.newInstance();
+        for (Path f : files) {
+            var doc = factory.newDocumentBuilder().parse(f.toFile());
+            NodeList cases = doc.getElementsByTagName("testcase");
+            for (int i = 0; i < cases.getLength(); i++) {
+                Element c = (Element) cases.item(i);
+                String cls = c.getAttribute("classname");
+                String name = cls.substring(cls.lastIndexOf('.') + 1) + " › " + c.getAttribute("name");
+                String failure = firstText(c, "failure", "error");
+                String skipped = firstText(c, "skipped");
+                tests.add(DynamicTest.dynamicTest(name, () -> {
+                    if (failure != null) {
+                        fail("in the Soft-RoCE VM: " + failure);
+                    }
+                    if (skipped != null) {
+                        throw new TestAbortedException("skipped in the Soft-RoCE VM: " + skipped);
+                    }
+                }));
+            }
+        }
+        return tests;
+    }
+
+    private static String firstText(Element c, String... tags) {
+        for (String tag : tags) {
+            NodeList l = c.getElementsByTagName(tag);
+            if (l.getLength() > 0) {
+                Element e = (Element) l.item(0);
+                String m = e.getAttribute("message");
+                return m.isEmpty() ? e.getTextContent().strip().lines().findFirst().orElse(tag) : m;
+            }
+        }
+        return null;
+    }
+
+    /** Reports (and any allure-results the run wrote) next to this module's Surefire reports. */
+    private static void copyOut(Path share, Path work) throws IOException {
+        for (String d : new String[] {"reports", "allure-results"}) {
+            Path src = share.resolve(d);
+            if (Files.isDirectory(src)) {
+                Path dst = work.resolve(d);
+                deleteTree(dst);
+                copyTree(src, dst);
+            }
+        }
+        for (String f : new String[] {"agent.log"}) {
+            if (Files.exists(share.resolve(f))) {
+                Files.copy(share.resolve(f), work.resolve(f), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Path allure = share.resolve("allure-results");
+        if (Files.isDirectory(allure)) {
+            copyTree(allure, Files.createDirectories(Path.of("target/allure-results")));
+        }
+    }
+
+    private static boolean onPath(String exe) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, exe))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void copyTree(Path src, Path dst) throws IOException {
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : s.toList()) {
+                Path t = dst.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

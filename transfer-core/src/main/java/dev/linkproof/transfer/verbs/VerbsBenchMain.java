@@ -1,0 +1,81 @@
+package dev.linkproof.transfer.verbs;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Our verbs WRITE bandwidth and latency, measured the way bench/verbs-vs-perftest.sh compares them
+ * with perftest on the same device in the same run: a local target agent, one session, one point per
+ * size, one machine-readable line per point.
+ *
+ * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]]
+ * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000</pre>
+ *
+ * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs,
+ * four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is 100), one
+ * QP; GB = 10^9. Latency is stop-and-wait, one 8-byte-class WRITE per sample, inline as perftest does.
+ * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
+ */
+public final class VerbsBenchMain {
+    private VerbsBenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> modes = new ArrayList<>();
+        List<long[]> points = new ArrayList<>();
+        for (int a = 0; a + 1 < args.length; a += 2) {
+            for (String p : args[a + 1].split(",")) {
+                String[] kv = p.split(":");
+                modes.add(args[a]);
+                points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1])});
+            }
+        }
+        List<String> agentArgs = List.of(System.getProperty("linkproof.agent.jvmArgs", "-Xmx256m").trim().split("\\s+"));
+        Timeouts t = new Timeouts(Duration.ofSeconds(120), Duration.ofSeconds(300),
+                new IoSettings(Duration.ofSeconds(60), Duration.ofSeconds(60)));
+        try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty("linkproof.agent.log", "bench-agent.log")),
+                t.agentStart());
+             Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
+            for (int n = 0; n < points.size(); n++) {
+                long[] p = points.get(n);
+                boolean bw = modes.get(n).equals("bw");
+                long size = p[0];
+                TransferSpec.Builder b = TransferSpec.builder().pointId("bench-" + n).transport(VerbsTransport.ID)
+                        .op(Op.WRITE).size(size);
+                if (bw) {
+                    // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
+                    // perftest's continuous refill; warmup long enough for C2 to compile the loop.
+                    int batch = 32;
+                    int iterations = (int) Math.max(1, p[1] / batch);
+                    b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations)
+                            .warmup(Math.max(iterations / 4, (int) Math.min(iterations, 5000 / batch)))
+                            .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
+                                    "verbs.txDepth", "128"));
+                } else {
+                    b.mode(Mode.LATENCY).batch(1).iterations((int) p[1]).warmup((int) Math.max(10, p[1] / 10));
+                }
+                Measurement m = session.run(b.build());
+                if (!m.isValid()) {
+                    throw new IllegalStateException("bench point failed validation: " + m.validation().describe());
+                }
+                var l = m.latency();
+                System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f%n",
+                        modes.get(n), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
+                        l.averageNanos() / 1e3, l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
+                        l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN);
+            }
+        }
+    }
+}

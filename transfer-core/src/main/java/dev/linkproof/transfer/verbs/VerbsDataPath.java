@@ -1,0 +1,234 @@
+package dev.linkproof.transfer.verbs;
+
+import static dev.linkproof.transfer.verbs.VerbsAbi.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.DataPath;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * The initiator's verbs data path. Every work request of a batch is pre-built in native memory
+ * when the path is made: per QP, the plan's pieces as {@code ibv_send_wr}s with their SGEs, chained
+ * through {@code next} into post lists of {@code verbs.postList} WRs, one WR in
+ * {@code verbs.signalEvery} signaled and always the last of the batch on that QP. {@link #post()}
+ * hands the lists to the provider through the context's {@code post_send} op, never more than
+ * the send-queue depth outstanding on a QP; {@link #awaitOldest()} polls the shared CQ
+ * ({@code verbs.cqBatch} completions per call) or, in event mode, sleeps on the completion
+ * channel. Nothing is allocated per batch.
+ *
+ * <p>A signaled WR's {@code wr_id} says which QP it belongs to, how many WRs its completion
+ * retires (the unsignaled ones before it), and whether it ends that QP's share of a batch.
+ */
+final class VerbsDataPath implements DataPath {
+    private static final long LAST_OF_BATCH = 1L << 31;
+
+    private final TransferSpec spec;
+    private final QpSet set;
+    private final Arena arena = Arena.ofShared();
+    private final VerbsDevice.QueuePair[] qps;
+    /** Per QP: the first WR of each post list, and its length. */
+    private final MemorySegment[][] lists;
+    private final int[][] listLengths;
+    private final int[] outstanding;
+    private final long[] batchesDone;
+    private final int depth;
+    private final int cqBatch;
+    private final boolean event;
+    private final MemorySegment wcs;
+    private final long progressTimeoutNanos;
+    private long posted;
+    private long completed;
+    private long lastProgress;
+
+    VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
+                  long progressTimeoutNanos) {
+        this.spec = spec;
+        this.set = set;
+        this.progressTimeoutNanos = progressTimeoutNanos;
+        this.event = settings.eventMode();
+        this.cqBatch = settings.cqBatch();
+        this.depth = Math.max(1, set.sendDepth());
+        // Clamp the knobs so a full send queue always holds a signaled WR (else nothing could free it).
+        int postList = Math.max(1, Math.min(settings.postList(), depth > 1 ? depth / 2 : 1));
+        int signalEvery = Math.max(1, Math.min(settings.signalEvery(), depth - postList > 0 ? depth - postList : 1));
+        int opcode = switch (spec.op()) {
+            case WRITE -> (int) WR_RDMA_WRITE;
+            case READ -> (int) WR_RDMA_READ;
+            case SEND -> (int) WR_SEND;
+            case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
+        };
+        int inline = spec.op() == Op.READ ? 0 : settings.inlineMax() ? set.inlineGranted()
+                : Math.min(settings.inlineBytes(), set.inlineGranted());
+        long localBase = set.mr.address();
+        int lkey = set.mr.lkey();
+        int n = plan.activeQps();
+        qps = set.qps.toArray(VerbsDevice.QueuePair[]::new);
+        lists = new MemorySegment[n][];
+        listLengths = new int[n][];
+        outstanding = new int[n];
+        batchesDone = new long[n];
+        for (int q = 0; q < n; q++) {
+            List<WorkPlan.Piece> pieces = plan.perQp().get(q);
+            int w = pieces.size();
+            MemorySegment wrs = arena.allocate(SEND_WR_SIZE * w, 8);
+            MemorySegment sges = arena.allocate(SGE_SIZE * w, 8);
+            int groups = (w + postList - 1) / postList;
+            lists[q] = new MemorySegment[groups];
+            listLengths[q] = new int[groups];
+            int lastSignal = -1;
+            for (int k = 0; k < w; k++) {
+                WorkPlan.Piece p = pieces.get(k);
+                MemorySegment wr = wrs.asSlice(k * SEND_WR_SIZE, SEND_WR_SIZE);
+                MemorySegment sge = sges.asSlice(k * SGE_SIZE, SGE_SIZE);
+                sge.set(JAVA_LONG, SGE_ADDR, localBase + p.offset());
+                sge.set(JAVA_INT, SGE_LENGTH, (int) p.length());
+                sge.set(JAVA_INT, SGE_LKEY, lkey);
+                boolean last = k == w - 1;
+                boolean signaled = last || (k + 1) % signalEvery == 0;
+                long id = q;
+                if (signaled) {
+                    id |= (long) (k - lastSignal) << 32;
+                    lastSignal = k;
+                }
+                if (last) {
+                    id |= LAST_OF_BATCH;
+                }
+                boolean endOfList = (k + 1) % postList == 0 || last;
+                wr.set(JAVA_LONG, SEND_WR_WR_ID, id);
+                wr.set(ADDRESS, SEND_WR_NEXT, endOfList ? MemorySegment.NULL : wrs.asSlice((k + 1) * SEND_WR_SIZE));
+                wr.set(ADDRESS, SEND_WR_SG_LIST, sge);
+                wr.set(JAVA_INT, SEND_WR_NUM_SGE, 1);
+                wr.set(JAVA_INT, SEND_WR_OPCODE, opcode);
+                int flags = (signaled ? (int) SEND_SIGNALED : 0) | (p.length() <= inline ? (int) SEND_INLINE : 0);
+                wr.set(JAVA_INT, SEND_WR_SEND_FLAGS, flags);
+                wr.set(JAVA_INT, SEND_WR_IMM_DATA, k);
+                wr.set(JAVA_LONG, SEND_WR_RDMA_REMOTE_ADDR, remoteBase + p.offset());
+                wr.set(JAVA_INT, SEND_WR_RDMA_RKEY, rkey);
+                if (k % postList == 0) {
+                    lists[q][k / postList] = wr;
+                }
+                listLengths[q][k / postList]++;
+            }
+        }
+        wcs = arena.allocate(WC_SIZE * cqBatch, 8);
+    }
+
+    @Override
+    public void post() throws TransferException {
+        lastProgress = System.nanoTime();
+        for (int q = 0; q < qps.length; q++) {
+            MemorySegment[] l = lists[q];
+            int[] len = listLengths[q];
+            for (int g = 0; g < l.length; g++) {
+                while (outstanding[q] + len[g] > depth) {
+                    if (drain() == 0) {
+                        waitForCompletion();
+                    }
+                }
+                int rc = qps[q].postSend(l[g]);
+                if (rc != 0) {
+                    throw new TransferException("ibv_post_send on QP " + qps[q].qpNum() + " failed: "
+                            + set.device.lib().strerror(rc) + " (" + len[g] + " WRs, " + outstanding[q]
+                            + " outstanding of a send queue of " + depth + ")");
+                }
+                outstanding[q] += len[g];
+            }
+        }
+        posted++;
+    }
+
+    @Override
+    public void awaitOldest() throws TransferException {
+        if (completed >= posted) {
+            throw new IllegalStateException("awaitOldest() with no batch in flight");
+        }
+        long target = completed + 1;
+        lastProgress = System.nanoTime();
+        while (!done(target)) {
+            if (drain() == 0) {
+                waitForCompletion();
+            }
+        }
+        completed = target;
+    }
+
+    private boolean done(long batch) {
+        for (long d : batchesDone) {
+            if (d < batch) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Takes what the CQ holds; returns how many completions it took. */
+    private int drain() throws TransferException {
+        int n = set.cq.poll(cqBatch, wcs);
+        if (n < 0) {
+            throw new TransferException("ibv_poll_cq failed (" + n + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            long base = i * WC_SIZE;
+            int status = wcs.get(JAVA_INT, base + WC_STATUS);
+            long id = wcs.get(JAVA_LONG, base + WC_WR_ID);
+            if (status != WC_SUCCESS) {
+                throw failed(status, id, wcs.get(JAVA_INT, base + WC_VENDOR_ERR));
+            }
+            int q = (int) (id & 0xffff);
+            outstanding[q] -= (int) (id >>> 32);
+            if ((id & LAST_OF_BATCH) != 0) {
+                batchesDone[q]++;
+            }
+        }
+        if (n > 0) {
+            lastProgress = System.nanoTime();
+        }
+        return n;
+    }
+
+    /** Nothing was there: spin (poll mode) or sleep on the channel (event mode), within the deadline. */
+    private void waitForCompletion() throws TransferException {
+        long now = System.nanoTime();
+        long left = progressTimeoutNanos - (now - lastProgress);
+        if (left <= 0) {
+            throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
+                    + progressTimeoutNanos / 1_000_000 + " ms (batch " + (completed + 1) + " of point " + spec.pointId()
+                    + ", " + posted + " posted): the target rank is hung or unreachable");
+        }
+        if (!event) {
+            Thread.onSpinWait();
+            return;
+        }
+        set.cq.arm();
+        if (drain() > 0) {
+            return; // it completed between the empty poll and the arm
+        }
+        set.cq.awaitEvent((int) Math.max(1, Math.min(left / 1_000_000, 1000)));
+    }
+
+    private TransferException failed(int status, long id, int vendorErr) {
+        String what = "work completion with error on QP " + qps[(int) (id & 0xffff)].qpNum() + ": "
+                + set.device.lib().wcStatus(status) + ", vendor error 0x" + Integer.toHexString(vendorErr)
+                + " (point " + spec.pointId() + ", " + spec.op().label() + ")";
+        if (status == WC_RETRY_EXC_ERR || status == WC_RNR_RETRY_EXC_ERR) {
+            return new PeerFailureException(what + ": the target rank stopped answering (did it die?)");
+        }
+        return new TransferException(what);
+    }
+
+    @Override
+    public void close() {
+        set.close();
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.linkproof.transfer.verbs;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.spi.InitiatorPoint;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.util.Map;
+
+/**
+ * The initiator's side of a verbs point between PREPARED and the data path: its QPs are in INIT
+ * and their numbers go to the target in CONNECT; once the target answers (its QPs are in RTR by
+ * then), {@link #start} takes these QPs to RTR/RTS against the target's half from PREPARED and
+ * builds the data path.
+ */
+final class VerbsInitiatorPoint implements InitiatorPoint {
+    private final TransferSpec spec;
+    private final VerbsSettings settings;
+    private final WorkPlan plan;
+    private final QpSet set;
+    private final Map<String, String> target;
+    private final IoSettings io;
+    private boolean started;
+
+    private VerbsInitiatorPoint(TransferSpec spec, VerbsSettings settings, WorkPlan plan, QpSet set,
+                                Map<String, String> target, IoSettings io) {
+        this.spec = spec;
+        this.settings = settings;
+        this.plan = plan;
+        this.set = set;
+        this.target = target;
+        this.io = io;
+    }
+
+    static VerbsInitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> target, IoSettings io)
+            throws TransferException {
+        VerbsSettings settings = VerbsTransport.settings(spec);
+        WorkPlan plan = WorkPlan.of(spec, settings);
+        // Check against the smaller of the two ports' limits before a single resource is made.
+        long targetMax = Long.parseLong(QpSet.require(target, "verbs.maxMsg"));
+        int inline = spec.op() == Op.READ ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
+        int perQp = plan.perQp().stream().mapToInt(java.util.List::size).max().orElse(1);
+        // The send queue holds what one batch needs on a QP, times the pipeline, up to verbs.txDepth.
+        int sendWr = Math.max(1, Math.min(settings.txDepth(), perQp * spec.pipelineDepth()));
+        QpSet set = new QpSet(spec, settings, local, plan.activeQps(), sendWr, 1, inline,
+                sendWr * plan.activeQps() + 16, settings.eventMode());
+        try {
+            long max = Math.min(set.port.maxMessageSize(), targetMax);
+            plan.checkMaxMessage(max, set.where() + (targetMax < set.port.maxMessageSize()
+                    ? " / the target's port (max_msg_sz " + targetMax + ")" : ""), spec, settings);
+            return new VerbsInitiatorPoint(spec, settings, plan, set, target, io);
+        } catch (TransferException | RuntimeException e) {
+            set.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Map<String, String> endpoint() {
+        return set.endpoint();
+    }
+
+    @Override
+    public DataPath start(Map<String, String> targetReply) throws TransferException {
+        Map<String, String> peer = new java.util.HashMap<>(target);
+        peer.putAll(targetReply); // the MTU the target settled on
+        set.connect(peer);
+        long remoteBase = Long.parseUnsignedLong(QpSet.require(target, "verbs.addr"), 16);
+        int rkey = Integer.parseUnsignedInt(QpSet.require(target, "verbs.rkey"));
+        DataPath path = new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos());
+        started = true;
+        return path;
+    }
+
+    @Override
+    public void close() {
+        if (!started) {
+            set.close();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.linkproof.transfer.verbs;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.MemoryKind;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.InitiatorPoint;
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.spi.Transport;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * RDMA verbs over RC queue pairs, straight on libibverbs through FFM: WRITE, READ, SEND/RECV and
+ * WRITE_WITH_IMM, N QPs per point, with perftest's and MORI-IO's knobs ({@link VerbsSettings}).
+ * The connection is two-phase: the target publishes its QPs, region address and rkey in PREPARED,
+ * the initiator answers with its QPs in CONNECT, both go INIT → RTR → RTS.
+ *
+ * <p>{@link #availability()} looks at sysfs first and loads nothing when there is no RDMA device
+ * ("no RDMA device: ..."); only then does it load libibverbs, whose absence is a reason too.
+ */
+public final class VerbsTransport implements Transport {
+    public static final String ID = "verbs";
+    private volatile Availability cached;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String connectionNoun() {
+        return "QP";
+    }
+
+    @Override
+    public Availability availability() {
+        Availability a = cached;
+        if (a == null) {
+            a = probe();
+            cached = a;
+        }
+        return a;
+    }
+
+    private static Availability probe() {
+        try {
+            DeviceChooser sysfs = DeviceChooser.system();
+            String none = sysfs.noDeviceReason();
+            if (none != null) {
+                return Availability.no(none);
+            }
+            var why = LibIbverbs.unavailable();
+            if (why.isPresent()) {
+                return Availability.no("unavailable: " + why.get());
+            }
+            List<String> listed = VerbsDevice.deviceNames();
+            if (listed.isEmpty()) {
+                return Availability.no("no RDMA device: libibverbs lists none although sysfs has " + sysfs.devices()
+                        + " (is the provider package ibverbs-providers installed?)");
+            }
+            return Availability.yes("libibverbs: " + String.join(", ", listed));
+        } catch (TransferException | RuntimeException | LinkageError e) {
+            return Availability.no("unavailable: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public Availability supports(TransferSpec spec) {
+        Availability a = availability();
+        if (!a.available()) {
+            return a;
+        }
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+            return Availability.no("GPU memory needs a GPU runtime to export it as a dma-buf (ibv_reg_dmabuf_mr); none is bound yet");
+        }
+        return a;
+    }
+
+    /** The point's verbs settings; a bad one fails the point naming the key. */
+    static VerbsSettings settings(TransferSpec spec) throws TransferException {
+        try {
+            return VerbsSettings.of(spec);
+        } catch (IllegalArgumentException e) {
+            throw new TransferException("bad verbs setting: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        return VerbsTargetPoint.open(spec, region, context);
+    }
+
+    @Override
+    public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        return VerbsInitiatorPoint.open(spec, local, endpoint, io);
+    }
+
+    @Override
+    public Map<String, String> describe() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("verbs.library", LibIbverbs.LIBRARY);
+        d.put("verbs.availability", availability().reason());
+        return d;
+    }
+}

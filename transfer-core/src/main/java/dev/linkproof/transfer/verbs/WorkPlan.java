@@ -1,0 +1,128 @@
+package dev.linkproof.transfer.verbs;
+
+import dev.linkproof.transfer.SlotLayout;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which work requests one batch becomes, on which queue pair: a pure function of the spec and the
+ * settings, so the target (which must post matching receives for SEND and WRITE_WITH_IMM) computes
+ * exactly what the initiator will post without being told.
+ *
+ * <ol>
+ * <li>one transfer per slot; slot i of the initiator pairs with slot i of the target, and both
+ *     ranks use the same layout, so a transfer's local and remote offsets are equal;</li>
+ * <li>merge (MORI-IO): transfers contiguous on both ranks become one WR;</li>
+ * <li>chunk: pieces of at most {@code chunkBytes}, but at most {@code maxChunks} pieces per WR;</li>
+ * <li>stripe: with fewer pieces than QPs, pieces are split so every QP carries data;</li>
+ * <li>spread: QP q takes a contiguous block of the pieces, in order.</li>
+ * </ol>
+ */
+public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
+    /** One work request: {@code length} bytes at {@code offset} in both regions. */
+    public record Piece(long offset, long length, int transfers) {
+    }
+
+    public WorkPlan {
+        perQp = perQp.stream().map(List::copyOf).toList();
+    }
+
+    public static WorkPlan of(TransferSpec spec, VerbsSettings settings) {
+        SlotLayout slots = spec.slots();
+        List<Piece> pieces = new ArrayList<>();
+        for (int slot = 0; slot < spec.batch(); slot++) {
+            long off = slots.slotOffset(slot);
+            if (settings.merge() && !pieces.isEmpty()) {
+                Piece last = pieces.getLast();
+                if (last.offset() + last.length() == off) {
+                    pieces.set(pieces.size() - 1, new Piece(last.offset(), last.length() + spec.size(), last.transfers() + 1));
+                    continue;
+                }
+            }
+            pieces.add(new Piece(off, spec.size(), 1));
+        }
+        int merged = 0;
+        for (Piece p : pieces) {
+            merged = Math.max(merged, p.transfers());
+        }
+        if (settings.chunkBytes() > 0) {
+            List<Piece> chunked = new ArrayList<>();
+            for (Piece p : pieces) {
+                long n = (p.length() + settings.chunkBytes() - 1) / settings.chunkBytes();
+                if (settings.maxChunks() > 0 && n > settings.maxChunks()) {
+                    n = settings.maxChunks();
+                }
+                split(p, n, chunked);
+            }
+            pieces = chunked;
+        }
+        int qps = spec.connections();
+        if (pieces.size() < qps) {
+            long per = (qps + pieces.size() - 1) / pieces.size();
+            List<Piece> striped = new ArrayList<>();
+            for (Piece p : pieces) {
+                split(p, Math.min(per, p.length()), striped);
+            }
+            pieces = striped;
+        }
+        int active = Math.min(qps, pieces.size());
+        List<List<Piece>> perQp = new ArrayList<>();
+        for (int q = 0; q < active; q++) {
+            int from = (int) ((long) q * pieces.size() / active);
+            int to = (int) ((long) (q + 1) * pieces.size() / active);
+            perQp.add(new ArrayList<>(pieces.subList(from, to)));
+        }
+        return new WorkPlan(perQp, merged);
+    }
+
+    private static void split(Piece p, long n, List<Piece> out) {
+        long base = p.length() / n;
+        long extra = p.length() % n;
+        long at = p.offset();
+        for (long i = 0; i < n; i++) {
+            long len = base + (i < extra ? 1 : 0);
+            out.add(new Piece(at, len, p.transfers()));
+            at += len;
+        }
+    }
+
+    /** QPs that carry work; the rest of the spec's QPs stay idle (fewer pieces than QPs). */
+    public int activeQps() {
+        return perQp.size();
+    }
+
+    public int workRequests() {
+        return perQp.stream().mapToInt(List::size).sum();
+    }
+
+    public long largest() {
+        return perQp.stream().flatMap(List::stream).mapToLong(Piece::length).max().orElse(0);
+    }
+
+    /**
+     * Fails before anything is posted when a WR exceeds the port's {@code max_msg_sz}, as MORI-IO
+     * does, naming the sizes and the ways out.
+     */
+    public void checkMaxMessage(long maxMsgSize, String where, TransferSpec spec, VerbsSettings settings)
+            throws TransferException {
+        for (List<Piece> qp : perQp) {
+            for (Piece p : qp) {
+                if (p.length() > maxMsgSize) {
+                    String what = p.transfers() > 1
+                            ? "a merged work request of " + p.length() + " bytes (" + Units.formatSize(p.length()) + ": "
+                              + p.transfers() + " contiguous transfers of " + Units.formatSize(spec.size()) + ")"
+                            : "a work request of " + p.length() + " bytes (" + Units.formatSize(p.length()) + ")";
+                    throw new TransferException(what + " exceeds max_msg_sz " + maxMsgSize + " bytes ("
+                            + Units.formatSize(maxMsgSize) + ") of " + where + "; nothing was posted. Ways out: "
+                            + VerbsSettings.CHUNK_BYTES + "=" + maxMsgSize + " (or less) to split work requests"
+                            + (p.transfers() > 1 ? ", " + VerbsSettings.MERGE + "=false to post one per transfer" : "")
+                            + (settings.maxChunks() > 0 ? ", a larger " + VerbsSettings.MAX_CHUNKS : "")
+                            + ", more QPs (qps), or a smaller " + (p.transfers() > 1 ? "batch or size" : "size"));
+                }
+            }
+        }
+    }
+}
