@@ -4,9 +4,12 @@
 # nothing. Packages:
 #   maven, iproute2           build; network namespaces for the two-host end-to-end test
 #   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
+#   libucx0, libucx-dev       the ucx transport's library (libucp.so.0) and the headers its layout
+#                             check compiles against with gcc
+#   ucx-utils                 ucx_perftest, the peer tool bench/ucx-vs-perftest.sh compares against
 set -euo pipefail
 
-packages=(maven iproute2 iperf3)
+packages=(maven iproute2 iperf3 libucx0 libucx-dev ucx-utils)
 
 missing=()
 for p in "${packages[@]}"; do
