@@ -35,6 +35,7 @@ public final class Ucx {
     public static final byte UCS_OK = 0;
     public static final byte UCS_INPROGRESS = 1;
     public static final long UCS_ERR_LAST = -100;
+    public static final byte UCS_ERR_UNREACHABLE = -6;
 
     // ucp_params_t field mask and features
     public static final long UCP_PARAM_FIELD_FEATURES = 1L;
@@ -63,7 +64,7 @@ public final class Ucx {
     // ucs_memory_type_t: ready for GPU memory once a GPU runtime is bound
     public static final int UCS_MEMORY_TYPE_HOST = 0;
     public static final int UCS_MEMORY_TYPE_CUDA = 1;
-    public static final int UCS_MEMORY_TYPE_ROCM = 4;
+    public static final int UCS_MEMORY_TYPE_ROCM = 3;
 
     /** API version requested from ucp_init_version (ucp_init is static inline). */
     public static final int API_MAJOR = 1;
@@ -153,6 +154,7 @@ public final class Ucx {
         facts.put("const UCS_MEMORY_TYPE_HOST", (long) UCS_MEMORY_TYPE_HOST);
         facts.put("const UCS_MEMORY_TYPE_CUDA", (long) UCS_MEMORY_TYPE_CUDA);
         facts.put("const UCS_MEMORY_TYPE_ROCM", (long) UCS_MEMORY_TYPE_ROCM);
+        facts.put("const UCS_ERR_UNREACHABLE", (long) UCS_ERR_UNREACHABLE);
         return facts;
     }
 

@@ -47,8 +47,6 @@ final class UcxWorker implements AutoCloseable {
         }
     }
 
-    private static final byte UCS_ERR_UNREACHABLE = -6;
-
     final MemorySegment handle;
     private final Arena arena = Arena.ofShared();
     /** op_attr_mask = 0: contiguous bytes, no callback; shared by every put, get and flush. */
@@ -126,7 +124,7 @@ final class UcxWorker implements AutoCloseable {
             E_ARG.set(params, 0L, errorSlot);
             MemorySegment out = a.allocate(ADDRESS);
             byte st = (byte) lib().epCreate.invokeExact(handle, params, out);
-            if (st == UCS_ERR_UNREACHABLE) {
+            if (st == Ucx.UCS_ERR_UNREACHABLE) {
                 // UCX 1.13's shared-memory transports cannot detect peer failure: without peer
                 // error handling they connect, and a dead peer shows as a missed deadline instead.
                 E_MASK.set(params, 0L, Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
