@@ -40,6 +40,8 @@ public final class Ucx {
     // ucp_params_t field mask and features
     public static final long UCP_PARAM_FIELD_FEATURES = 1L;
     public static final long UCP_FEATURE_RMA = 1L << 1;
+    public static final long UCP_FEATURE_WAKEUP = 1L << 4;
+    public static final byte UCS_ERR_BUSY = -15;
     // ucp_worker_params_t
     public static final long UCP_WORKER_PARAM_FIELD_THREAD_MODE = 1L;
     public static final int UCS_THREAD_MODE_SINGLE = 0;
@@ -135,6 +137,8 @@ public final class Ucx {
         facts.put("const UCS_ERR_LAST", UCS_ERR_LAST);
         facts.put("const UCP_PARAM_FIELD_FEATURES", UCP_PARAM_FIELD_FEATURES);
         facts.put("const UCP_FEATURE_RMA", UCP_FEATURE_RMA);
+        facts.put("const UCP_FEATURE_WAKEUP", UCP_FEATURE_WAKEUP);
+        facts.put("const UCS_ERR_BUSY", (long) UCS_ERR_BUSY);
         facts.put("const UCP_WORKER_PARAM_FIELD_THREAD_MODE", UCP_WORKER_PARAM_FIELD_THREAD_MODE);
         facts.put("const UCS_THREAD_MODE_SINGLE", (long) UCS_THREAD_MODE_SINGLE);
         facts.put("const UCP_EP_PARAM_FIELD_REMOTE_ADDRESS", UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
@@ -253,6 +257,9 @@ public final class Ucx {
         final MethodHandle workerReleaseAddress;
         final MethodHandle workerProgress;
         final MethodHandle workerFlush;
+        final MethodHandle workerGetEfd;
+        final MethodHandle workerArm;
+        final MethodHandle poll;
         final MethodHandle epCreate;
         final MethodHandle epClose;
         final MethodHandle epFlush;
@@ -293,6 +300,10 @@ public final class Ucx {
             workerReleaseAddress = d.h("ucp_worker_release_address", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
             workerProgress = d.h("ucp_worker_progress", FunctionDescriptor.of(JAVA_INT, ADDRESS));
             workerFlush = d.h("ucp_worker_flush_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+            workerGetEfd = d.h("ucp_worker_get_efd", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
+            workerArm = d.h("ucp_worker_arm", FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
+            poll = linker.downcallHandle(linker.defaultLookup().find("poll").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
             epCreate = d.h("ucp_ep_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             epClose = d.h("ucp_ep_close_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
             epFlush = d.h("ucp_ep_flush_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));

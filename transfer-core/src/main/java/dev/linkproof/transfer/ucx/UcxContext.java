@@ -46,7 +46,8 @@ final class UcxContext implements AutoCloseable {
                 }
                 MemorySegment params = a.allocate(Ucx.PARAMS);
                 P_MASK.set(params, 0L, Ucx.UCP_PARAM_FIELD_FEATURES);
-                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA);
+                // WAKEUP lets a target sleep in poll(2) on the worker's event fd instead of spinning.
+                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA | Ucx.UCP_FEATURE_WAKEUP);
                 MemorySegment ctxOut = a.allocate(ADDRESS);
                 check((byte) l.init.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, ctxOut), "ucp_init");
                 return new UcxContext(ctxOut.get(ADDRESS, 0), Map.copyOf(settings));

@@ -5,6 +5,9 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,9 +24,14 @@ import java.util.concurrent.locks.LockSupport;
  * emulate RMA with active messages (tcp) do, and so do wireup and endpoint close.
  */
 final class UcxTargetPoint implements TargetPoint {
-    /** After this long without events the progress thread starts to doze between polls. */
-    private static final long SPIN_NANOS = 200_000;
+    /** After this long without events the progress thread sleeps on the worker's event fd. */
+    private static final long SPIN_NANOS = 50_000;
+    /** The longest sleep, which bounds how late a close is noticed. */
+    private static final int SLEEP_MILLIS = 10;
+    /** Where the transports offer no event fd: doze this long between polls instead. */
     private static final long DOZE_NANOS = 20_000;
+
+    private static final short POLLIN = 1;
 
     private final UcxRegion region;
     private final Thread thread;
@@ -85,17 +93,27 @@ final class UcxTargetPoint implements TargetPoint {
     }
 
     private static void serveLoop(UcxWorker worker, AtomicBoolean stop) {
-        long idleSince = 0;
-        while (!stop.get()) {
-            if (worker.progress() != 0) {
-                idleSince = 0;
-                continue;
-            }
-            long now = System.nanoTime();
-            if (idleSince == 0) {
-                idleSince = now;
-            } else if (now - idleSince > SPIN_NANOS) {
-                LockSupport.parkNanos(DOZE_NANOS);
+        int fd = worker.eventFd();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pollFd = a.allocate(8);
+            pollFd.set(ValueLayout.JAVA_INT, 0, fd);
+            pollFd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
+            long idleSince = 0;
+            while (!stop.get()) {
+                if (worker.progress() != 0) {
+                    idleSince = 0;
+                    continue;
+                }
+                long now = System.nanoTime();
+                if (idleSince == 0) {
+                    idleSince = now;
+                } else if (now - idleSince > SPIN_NANOS) {
+                    if (fd >= 0) {
+                        worker.sleep(pollFd, SLEEP_MILLIS);
+                    } else {
+                        LockSupport.parkNanos(DOZE_NANOS);
+                    }
+                }
             }
         }
     }

@@ -107,6 +107,32 @@ final class UcxWorker implements AutoCloseable {
         }
     }
 
+    /** The worker's event fd, or -1 where its transports cannot wake a sleeper. */
+    int eventFd() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fd = a.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
+            byte st = (byte) lib().workerGetEfd.invokeExact(handle, fd);
+            return st == Ucx.UCS_OK ? fd.get(java.lang.foreign.ValueLayout.JAVA_INT, 0) : -1;
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    /**
+     * Arms the worker and sleeps in poll(2) on {@code pollFd} (a struct pollfd for the event fd)
+     * for at most {@code timeoutMillis}; returns at once when events are already pending.
+     */
+    void sleep(MemorySegment pollFd, int timeoutMillis) {
+        try {
+            byte st = (byte) lib().workerArm.invokeExact(handle);
+            if (st == Ucx.UCS_OK) {
+                int ignored = (int) lib().poll.invokeExact(pollFd, 1L, timeoutMillis);
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("ucp_worker_arm/poll failed", t);
+        }
+    }
+
     /**
      * An endpoint to the worker at {@code remoteAddress}, in peer error-handling mode; a failure is
      * recorded in {@code errorSlot} (one byte, non-zero once the endpoint has failed).
