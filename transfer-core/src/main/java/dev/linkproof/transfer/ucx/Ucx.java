@@ -175,6 +175,22 @@ public final class Ucx {
         return l;
     }
 
+    /**
+     * The downcalls of the measured loop as static finals, so the JIT treats them as constants and
+     * inlines the native call; initialised on first use, which only happens once libucp loaded.
+     */
+    static final class Hot {
+        static final MethodHandle PUT = lib().put;
+        static final MethodHandle GET = lib().get;
+        static final MethodHandle WORKER_FLUSH = lib().workerFlush;
+        static final MethodHandle WORKER_PROGRESS = lib().workerProgress;
+        static final MethodHandle REQUEST_CHECK_STATUS = lib().requestCheckStatus;
+        static final MethodHandle REQUEST_FREE = lib().requestFree;
+
+        private Hot() {
+        }
+    }
+
     /** Loads the library once, on first use; keeps the reason when it cannot. */
     private static final class Holder {
         static final Lib LIB;

@@ -13,7 +13,6 @@ import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.HexFormat;
 import java.util.Map;
 
@@ -34,7 +33,7 @@ final class UcxDataPath implements DataPath {
     private final MemorySegment[] eps;
     private final MemorySegment[] rkeys;
     private final MemorySegment errorSlots;
-    private final MethodHandle op;
+    private final boolean read;
     private final MemorySegment[] opEp;
     private final MemorySegment[] opRkey;
     private final MemorySegment[] opLocal;
@@ -56,7 +55,7 @@ final class UcxDataPath implements DataPath {
         this.eps = new MemorySegment[endpoints];
         this.rkeys = new MemorySegment[endpoints];
         this.errorSlots = arena.allocate(endpoints);
-        this.op = spec.op() == Op.READ ? lib().get : lib().put;
+        this.read = spec.op() == Op.READ;
         this.flushes = new MemorySegment[spec.pipelineDepth()];
         this.timeoutNanos = io.progressTimeout().toNanos();
         this.closeTimeoutNanos = Math.min(timeoutNanos, 2_000_000_000L);
@@ -111,8 +110,9 @@ final class UcxDataPath implements DataPath {
             MemorySegment packed = a.allocate(rkey.length);
             packed.copyFrom(MemorySegment.ofArray(rkey));
             MemorySegment out = a.allocate(ADDRESS);
+            boolean peerErrors = UcxTransport.mayDetectPeerFailure(spec);
             for (int e = 0; e < eps.length; e++) {
-                eps[e] = worker.connect(address, errorSlots.asSlice(e, 1));
+                eps[e] = worker.connect(address, errorSlots.asSlice(e, 1), peerErrors);
                 Ucx.check((byte) lib().rkeyUnpack.invokeExact(eps[e], packed, out), "ucp_ep_rkey_unpack");
                 rkeys[e] = out.get(ADDRESS, 0);
             }
@@ -151,8 +151,9 @@ final class UcxDataPath implements DataPath {
         MemorySegment params = worker.noParams;
         try {
             for (int k = 0; k < opEp.length; k++) {
-                MemorySegment r = (MemorySegment) op.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k],
-                        opRkey[k], params);
+                MemorySegment r = read
+                        ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
+                        : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
                 if (r.address() != 0) {
                     if (Ucx.isError(r)) {
                         failed = true;
@@ -160,7 +161,7 @@ final class UcxDataPath implements DataPath {
                                 + " failed: " + Ucx.statusString(Ucx.ptrStatus(r)) + UcxWorker.failedEndpoints(errorSlots));
                     }
                     // Released by UCX when it completes; the batch's flush covers its completion.
-                    lib().requestFree.invokeExact(r);
+                    Ucx.Hot.REQUEST_FREE.invokeExact(r);
                 }
             }
             MemorySegment f = worker.flush();

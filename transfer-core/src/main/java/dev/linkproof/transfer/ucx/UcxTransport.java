@@ -69,6 +69,24 @@ public final class UcxTransport implements Transport {
         return Map.copyOf(m);
     }
 
+    /** UCX 1.13's shared-memory transports have no peer failure handler: peer mode would be refused. */
+    private static final java.util.Set<String> SHARED_MEMORY_TLS = java.util.Set.of("shm", "posix", "sysv", "cma",
+            "xpmem", "knem", "self", "sm", "mm");
+
+    /** False when UCX_TLS names shared-memory transports only, so endpoints skip peer error mode. */
+    static boolean mayDetectPeerFailure(TransferSpec spec) {
+        String tls = spec.settings().get("UCX_TLS");
+        if (tls == null || tls.isBlank() || tls.startsWith("^")) {
+            return true;
+        }
+        for (String t : tls.split(",")) {
+            if (!SHARED_MEMORY_TLS.contains(t.trim())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Host memory comes from {@code ucp_mem_map(ALLOCATE)}; huge pages are allocated as usual and
      * registered in place.

@@ -134,23 +134,25 @@ final class UcxWorker implements AutoCloseable {
     }
 
     /**
-     * An endpoint to the worker at {@code remoteAddress}, in peer error-handling mode; a failure is
-     * recorded in {@code errorSlot} (one byte, non-zero once the endpoint has failed).
+     * An endpoint to the worker at {@code remoteAddress}, in peer error-handling mode when
+     * {@code peerErrors}; a failure is then recorded in {@code errorSlot} (one byte, non-zero once
+     * the endpoint has failed). Where the transports cannot detect peer failure, UCX refuses peer
+     * mode and the endpoint is created without it: a dead peer then shows as a missed deadline.
      */
-    MemorySegment connect(byte[] remoteAddress, MemorySegment errorSlot) throws TransferException {
+    MemorySegment connect(byte[] remoteAddress, MemorySegment errorSlot, boolean peerErrors) throws TransferException {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment address = a.allocate(remoteAddress.length);
             address.copyFrom(MemorySegment.ofArray(remoteAddress));
             MemorySegment params = a.allocate(Ucx.EP_PARAMS);
-            E_MASK.set(params, 0L, Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
-                    | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLER);
+            E_MASK.set(params, 0L, peerErrors ? Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
+                    | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLER : Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
             E_ADDRESS.set(params, 0L, address);
             E_MODE.set(params, 0L, Ucx.UCP_ERR_HANDLING_MODE_PEER);
             E_CB.set(params, 0L, ERROR_HANDLER);
             E_ARG.set(params, 0L, errorSlot);
             MemorySegment out = a.allocate(ADDRESS);
             byte st = (byte) lib().epCreate.invokeExact(handle, params, out);
-            if (st == Ucx.UCS_ERR_UNREACHABLE) {
+            if (st == Ucx.UCS_ERR_UNREACHABLE && peerErrors) {
                 // UCX 1.13's shared-memory transports cannot detect peer failure: without peer
                 // error handling they connect, and a dead peer shows as a missed deadline instead.
                 E_MASK.set(params, 0L, Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
@@ -168,7 +170,7 @@ final class UcxWorker implements AutoCloseable {
     /** ucp_worker_flush_nbx: a request (or NULL when done at once) covering every op posted so far. */
     MemorySegment flush() throws TransferException {
         try {
-            MemorySegment r = (MemorySegment) lib().workerFlush.invokeExact(handle, noParams);
+            MemorySegment r = (MemorySegment) Ucx.Hot.WORKER_FLUSH.invokeExact(handle, noParams);
             Ucx.checkPtr(r, "ucp_worker_flush_nbx");
             return r;
         } catch (TransferException | RuntimeException e) {
@@ -186,20 +188,19 @@ final class UcxWorker implements AutoCloseable {
         if (request.address() == 0) {
             return;
         }
-        Ucx.Lib l = lib();
         try {
             long start = 0;
             int idle = 0;
             while (true) {
-                byte st = (byte) l.requestCheckStatus.invokeExact(request);
+                byte st = (byte) Ucx.Hot.REQUEST_CHECK_STATUS.invokeExact(request);
                 if (st != Ucx.UCS_INPROGRESS) {
-                    l.requestFree.invokeExact(request);
+                    Ucx.Hot.REQUEST_FREE.invokeExact(request);
                     if (st != Ucx.UCS_OK) {
                         throw new PeerFailureException(what + " failed: " + Ucx.statusString(st) + " (did the target rank die?)");
                     }
                     return;
                 }
-                int n = (int) l.workerProgress.invokeExact(handle);
+                int n = (int) Ucx.Hot.WORKER_PROGRESS.invokeExact(handle);
                 if (n == 0 && (++idle & 0x3ff) == 0) {
                     long now = System.nanoTime();
                     if (start == 0) {
