@@ -30,6 +30,8 @@ import java.util.Map;
  */
 public final class Ucx {
     public static final String LIBRARY = "libucp.so.0";
+    /** Overrides the library name (tests use it to see the transport without UCX). */
+    public static final String LIBRARY_PROPERTY = "linkproof.ucx.library";
 
     // ucs_status_t
     public static final byte UCS_OK = 0;
@@ -297,11 +299,12 @@ public final class Ucx {
             clearErrorSignals(linker);
             SymbolLookup ucp;
             SymbolLookup ucs;
+            String name = System.getProperty(LIBRARY_PROPERTY, LIBRARY);
             try {
-                ucp = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+                ucp = SymbolLookup.libraryLookup(name, Arena.global());
                 ucs = SymbolLookup.libraryLookup("libucs.so.0", Arena.global());
             } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(LIBRARY + " not found (apt-get install libucx0)", e);
+                throw new IllegalStateException(name + " not found (apt-get install libucx0)", e);
             }
             Down d = new Down(linker, ucp);
             configRead = d.h("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
