@@ -15,7 +15,8 @@
 #
 # Environment knobs (defaults in brackets):
 #   REPS [3]   DEPTH [32]   TLS [shm]   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [13500]
-#   RESULTS [bench/RESULTS.md]: the table is appended there as a new section; APPEND=0 to skip
+#   RESULTS [bench/RESULTS.md]: the table is appended there as a new top-level section (the other
+#     sections are kept); APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 set -euo pipefail
 
@@ -122,14 +123,13 @@ echo "ours: $(wc -l < "$OUT_DIR/ours.txt") points, $invalid not validated; raw o
 (( invalid == 0 )) || die "$invalid of our points did not validate"
 
 if [[ "$APPEND" == 1 ]]; then
-  [[ -f "$RESULTS" ]] || printf '# Benchmark results\n\nEach section is appended by the script it names; older sections are kept.\n' > "$RESULTS"
   {
     echo
-    echo "## ucx vs ucx_perftest — $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "# ucx vs ucx_perftest — $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo "Command: \`REPS=$REPS DEPTH=$DEPTH TLS=$TLS CPU_INITIATOR=$CPU_I CPU_TARGET=$CPU_T bench/ucx-vs-perftest.sh\`  "
     echo "Machine: $(hostname), $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end  "
-    echo "Stack: UCX $(ucx_info -v 2>/dev/null | sed -n 's/.*Library version: *//p' | head -n 1), $("$JAVA" -version 2>&1 | head -n 1), $(uname -sr)  "
+    echo "Stack: UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version *//p' | head -n 1), $("$JAVA" -version 2>&1 | head -n 1), $(uname -sr)  "
     echo "Medians of $REPS; initiator on CPU $CPU_I, target on CPU $CPU_T; UCX_TLS=$TLS for both tools; ours at pipeline depth $DEPTH, every point validated."
     echo
     cat "$table"

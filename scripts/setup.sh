@@ -7,9 +7,10 @@
 #   libucx0, libucx-dev       the ucx transport's library (libucp.so.0) and the headers its layout
 #                             check compiles against with gcc
 #   ucx-utils                 ucx_perftest, the peer tool bench/ucx-vs-perftest.sh compares against
+#   chromium                  the headless browser the report test opens the Allure report in
 set -euo pipefail
 
-packages=(maven iproute2 iperf3 libucx0 libucx-dev ucx-utils)
+packages=(maven iproute2 iperf3 libucx0 libucx-dev ucx-utils chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -94,7 +94,7 @@ class CriteriaEvaluatorTest {
         Validation validation = valid ? new Validation(batch, size * batch, 0, Optional.empty())
                 : new Validation(batch, size * batch, 1, Optional.of(new Mismatch(0, 17, 0x5a, 0x00)));
         long bytes = size * batch * 100;
-        return new Measurement(spec, bytes, Math.round(bytes / gbps), gbps, latency, validation, Map.of());
+        return new Measurement(spec, bytes, Math.round(bytes / gbps), gbps, latency, validation, Map.of(), List.of());
     }
 
     static List<Verdict> judged(List<Verdict> verdicts) {

@@ -37,6 +37,24 @@ public final class Constants {
     /** File that receives a local agent's output. Default {@code target/linkproof-agent.log}. */
     public static final String AGENT_LOG = "linkproof.agent.log";
 
+    /** JSON-lines results file, one object per point (schema {@code linkproof.results/1}). Default {@code target/linkproof-results.jsonl}. */
+    public static final String RESULTS = "linkproof.results";
+
+    /** A previous run's results file (or a folder of them): points that regress against it fail. Unset = no comparison. */
+    public static final String BASELINE = "linkproof.baseline";
+
+    /** Allowed regression against the baseline, as a fraction. Default 0.05 (5 %). */
+    public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
+
+    /**
+     * The hardware profile: a built-in id, a path to a YAML file, or {@code auto} (the default:
+     * matched against the probe). Overlays: {@code linkproof.profile.overlay}; single criteria:
+     * {@code linkproof.criteria.<name>.<key>} (see hardware-profiles/README.md).
+     */
+    public static final String PROFILE = dev.linkproof.profiles.ProfileProperties.PROFILE;
+    public static final String PROFILE_OVERLAY = dev.linkproof.profiles.ProfileProperties.OVERLAY;
+    public static final String CRITERIA_PREFIX = dev.linkproof.profiles.ProfileProperties.CRITERIA_PREFIX;
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

@@ -20,7 +20,11 @@ public record LinkproofConfiguration(
         Timeouts timeouts,
         List<String> agentJvmArgs,
         Path agentLog,
-        boolean progress) {
+        boolean progress,
+        Path results,
+        Optional<Path> baseline,
+        double baselineTolerance,
+        java.util.Map<String, String> profileProperties) {
 
     public static LinkproofConfiguration from(ConfigurationParameters p) {
         double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
@@ -40,7 +44,37 @@ public record LinkproofConfiguration(
                 scale, t,
                 jvm.isEmpty() ? List.of() : Arrays.asList(jvm.split("\\s+")),
                 log,
-                p.getBoolean(Constants.PROGRESS).orElse(true));
+                p.getBoolean(Constants.PROGRESS).orElse(true),
+                p.get(Constants.RESULTS).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
+                        ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
+                p.get(Constants.BASELINE).filter(s -> !s.isBlank()).map(Path::of),
+                p.get(Constants.BASELINE_TOLERANCE).map(LinkproofConfiguration::parseTolerance).orElse(0.05),
+                profileProperties(p));
+    }
+
+    /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */
+    static java.util.Map<String, String> profileProperties(ConfigurationParameters p) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        java.util.Set<String> keys = new java.util.TreeSet<>(p.keySet());
+        keys.addAll(System.getProperties().stringPropertyNames());
+        for (String k : keys) {
+            if (k.startsWith("linkproof.profile") || k.startsWith("linkproof.criteria.") || k.startsWith("linkproof.probe.")) {
+                p.get(k).or(() -> Optional.ofNullable(System.getProperty(k))).ifPresent(v -> out.put(k, v));
+            }
+        }
+        return out;
+    }
+
+    private static double parseTolerance(String v) {
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= 0 && d < 1) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(Constants.BASELINE_TOLERANCE + "=" + v + " must be a fraction in [0, 1), e.g. 0.05");
     }
 
     private static double parseScale(String v) {

@@ -6,6 +6,7 @@ import dev.linkproof.engine.discovery.LinkproofDiscovery;
 import dev.linkproof.engine.discovery.SweepExpander;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.ProgressPrinter;
+import dev.linkproof.engine.execution.RunReporter;
 import dev.linkproof.engine.execution.SessionProvider;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
@@ -53,6 +54,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof SweepPointDescriptor).count();
         return new LinkproofExecutionContext(config, new SessionProvider(config), Transports.discover(),
-                request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points));
+                request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
+                new RunReporter(config));
     }
 }

@@ -37,7 +37,7 @@ class DiscoveryIssuesTest {
 
     @Test
     void everyBrokenMethodIsOneErrorIssueWithItsMethodSource() {
-        assertThat(results.getDiscoveryIssues()).hasSize(17);
+        assertThat(results.getDiscoveryIssues()).hasSize(19);
         assertThat(results.getDiscoveryIssues()).allSatisfy(i -> {
             assertThat(i.severity()).isEqualTo(DiscoveryIssue.Severity.ERROR);
             assertThat(i.source()).containsInstanceOf(MethodSource.class);
@@ -77,6 +77,8 @@ class DiscoveryIssuesTest {
             "unsupportedParameter|has a parameter of type java.lang.String that the engine cannot supply",
             "staticMethod|must not be static",
             "returnsSomething|must return void, not int",
+            "transportThatIsNoTag|has an invalid sweep: transport 'warp drive' is not a valid transport id",
+            "zeroStep|has an invalid sweep: sizes: step '+0' must be positive",
     })
     void issueNamesTheCause(String method, String expected) {
         assertThat(byMethod).containsKey(method);

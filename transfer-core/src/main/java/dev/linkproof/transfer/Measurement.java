@@ -1,6 +1,7 @@
 package dev.linkproof.transfer;
 
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.Locale;
 import java.util.Map;
@@ -13,15 +14,23 @@ import java.util.Map;
  * @param totalNanos      whole-loop time of the timed iterations
  * @param bandwidthGBps   bytes / total, GB = 10^9
  * @param environment     facts about both ranks (hosts, JDK, transport details), for reports
+ * @param phases          when provisioning, connecting, warmup, the timed loop and verification ran
  */
 public record Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
-                          LatencyStats latency, Validation validation, Map<String, String> environment) {
+                          LatencyStats latency, Validation validation, Map<String, String> environment,
+                          java.util.List<Phases.Phase> phases) {
 
     public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
                                  Validation validation, Map<String, String> environment) {
+        return of(spec, timing, validation, environment, java.util.List.of());
+    }
+
+    public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
+                                 Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases) {
         long bytes = spec.bytesPerIteration() * timing.iterations();
         double gbps = timing.totalNanos() == 0 ? 0 : bytes / (double) timing.totalNanos();
-        return new Measurement(spec, bytes, timing.totalNanos(), gbps, timing.latency(), validation, Map.copyOf(environment));
+        return new Measurement(spec, bytes, timing.totalNanos(), gbps, timing.latency(), validation,
+                Map.copyOf(environment), java.util.List.copyOf(phases));
     }
 
     public boolean isValid() {

@@ -80,6 +80,17 @@ public record TransferSpec(
                 warmup, layout, offset, initiatorMemory, targetMemory, settings);
     }
 
+    /** This spec with {@code defaults} under its own settings: its own keys win. */
+    public TransferSpec withDefaultSettings(Map<String, String> defaults) {
+        if (defaults.isEmpty()) {
+            return this;
+        }
+        Map<String, String> merged = new TreeMap<>(defaults);
+        merged.putAll(settings);
+        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
+                warmup, layout, offset, initiatorMemory, targetMemory, merged);
+    }
+
     public TransferSpec withIterations(int newIterations, int newWarmup) {
         return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth,
                 newIterations, newWarmup, layout, offset, initiatorMemory, targetMemory, settings);

@@ -55,10 +55,17 @@ public final class Units {
 
     /** Bandwidth in GB/s with GB = 10^9 bytes, as nixlbench and MORI-IO print it. */
     public static String formatGBps(double gbps) {
+        if (gbps < 0.01) {
+            // tiny messages: GB/s with four decimals would read 0.0000; three significant digits in MB/s say more
+            return String.format(Locale.ROOT, "%.3g MB/s", gbps * 1000);
+        }
         return String.format(Locale.ROOT, gbps >= 10 ? "%.1f GB/s" : gbps >= 0.1 ? "%.2f GB/s" : "%.4f GB/s", gbps);
     }
 
     public static String formatMicros(double micros) {
+        if (micros < 0.1) {
+            return String.format(Locale.ROOT, "%.0f ns", micros * 1e3);
+        }
         return String.format(Locale.ROOT, micros >= 100 ? "%.0f µs" : micros >= 10 ? "%.1f µs" : "%.2f µs", micros);
     }
 }

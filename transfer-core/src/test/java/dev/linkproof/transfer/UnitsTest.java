@@ -94,7 +94,9 @@ class UnitsTest {
         assertThat(Units.formatGBps(3.214)).isEqualTo("3.21 GB/s");
         assertThat(Units.formatGBps(0.1)).isEqualTo("0.10 GB/s");
         assertThat(Units.formatGBps(0.012345)).isEqualTo("0.0123 GB/s");
-        assertThat(Units.formatGBps(0)).isEqualTo("0.0000 GB/s");
+        assertThat(Units.formatGBps(0)).isEqualTo("0.00 MB/s");
+        assertThat(Units.formatGBps(0.0000069)).isEqualTo("0.00690 MB/s");
+        assertThat(Units.formatGBps(0.00512)).isEqualTo("5.12 MB/s");
     }
 
     @Test
@@ -102,5 +104,7 @@ class UnitsTest {
         assertThat(Units.formatMicros(123.4)).isEqualTo("123 µs");
         assertThat(Units.formatMicros(20.44)).isEqualTo("20.4 µs");
         assertThat(Units.formatMicros(1.234)).isEqualTo("1.23 µs");
+        assertThat(Units.formatMicros(0.064)).isEqualTo("64 ns");
+        assertThat(Units.formatMicros(0.001)).isEqualTo("1 ns");
     }
 }

@@ -18,6 +18,7 @@ class FaultInjectionTest {
     @Test
     void flippedByteFailsThePointNamingSlotAndOffset() {
         var events = EngineTestKit.engine("linkproof")
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .selectors(selectClass(CorruptedInTransit.class))
                 .execute()
                 .testEvents();

@@ -67,6 +67,7 @@ class KilledTargetTest {
         var request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(KilledMidSweep.class))
                 .filters(includeEngines("linkproof"))
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .build();
         LauncherFactory.create().execute(request, listener);
 

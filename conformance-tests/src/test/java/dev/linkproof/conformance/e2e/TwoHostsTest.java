@@ -78,7 +78,8 @@ class TwoHostsTest {
 
             List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", INITIATOR_NS, java,
                     "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
-                    "-Dlinkproof.peer=" + peer, "-Dlinkproof.token=" + token, "-cp", cp,
+                    "-Dlinkproof.peer=" + peer, "-Dlinkproof.token=" + token, "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
+                    "-cp", cp,
                     RemoteSweepMain.class.getName(), TwoHostWrites.class.getName()));
             Path initiatorLog = Path.of("target", "two-hosts-initiator.log");
             Process initiator = new ProcessBuilder(cmd).redirectErrorStream(true)

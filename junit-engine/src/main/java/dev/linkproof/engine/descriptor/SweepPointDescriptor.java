@@ -3,6 +3,7 @@ package dev.linkproof.engine.descriptor;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.MethodInvoker;
+import dev.linkproof.engine.execution.RunReporter;
 import dev.linkproof.engine.execution.TransferFailure;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.PeerFailureException;
@@ -18,7 +19,6 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.engine.support.hierarchical.Node;
-import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -34,6 +34,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private Measurement measurement;
+    private RunReporter.Judgement judgement;
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -69,23 +70,28 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
         Availability local = context.localAvailability(point.spec());
-        return local.available() ? SkipResult.doNotSkip() : SkipResult.skip(local.reason());
+        if (!local.available()) {
+            return SkipResult.skip(local.reason());
+        }
+        return context.reporter().profile().unavailable(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
     }
 
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
+        context.reporter().pointStarted(sweepId(), method.getName(), point);
         TransferSession session;
         try {
             session = context.sessions().acquire();
         } catch (TransferException e) {
             throw new TransferFailure(point.displayName() + ": no target rank: " + e.getMessage(), e);
         }
-        Availability there = session.supports(point.spec());
+        var spec = context.reporter().profile().apply(point.spec());
+        Availability there = session.supports(spec);
         if (!there.available()) {
             throw new TestAbortedException(there.reason());
         }
         try {
-            measurement = session.run(point.spec());
+            measurement = session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
             throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage(), e);
@@ -93,9 +99,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
         }
         context.publish(this, measurement);
-        if (!measurement.isValid()) {
-            throw new AssertionFailedError(point.displayName() + ": " + measurement.validation().describe());
-        }
+        judgement = context.reporter().judge(getUniqueId().toString(), sweepId(), point, measurement);
+        judgement.enforce();
         MethodInvoker.invoke(testClass, method, measurement, point, session);
         return context;
     }
@@ -103,12 +108,20 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                              TestExecutionResult result) {
-        context.progress().finished(point, measurement, result);
+        context.progress().finished(point, measurement, judgement == null ? "" : judgement.headline(), result);
+        context.reporter().pointFinished(getUniqueId().toString(), sweepId(), testClass, method.getName(), point,
+                measurement, judgement, result);
+    }
+
+    private String sweepId() {
+        return getUniqueId().removeLastSegment().toString();
     }
 
     @Override
     public void nodeSkipped(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                             SkipResult result) {
         context.progress().skipped(point, result.getReason().orElse("skipped"));
+        context.reporter().pointSkipped(getUniqueId().toString(), sweepId(), testClass, method.getName(), point,
+                result.getReason().orElse("skipped"));
     }
 }

@@ -59,6 +59,23 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
         return Type.CONTAINER;
     }
 
+    /** The profile's curve rules judge the sweep as a whole once its points ran. */
+    @Override
+    public void after(LinkproofExecutionContext context) {
+        java.util.List<String> failed = context.reporter().judgeSweep(getUniqueId().toString());
+        if (!failed.isEmpty()) {
+            throw new org.opentest4j.AssertionFailedError("below criterion (curve rule) of profile '"
+                    + context.reporter().profile().id() + "': " + String.join("; ", failed));
+        }
+    }
+
+    /** Once every point ran: the sweep's chart and CSV. */
+    @Override
+    public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
+                             org.junit.platform.engine.TestExecutionResult result) {
+        context.reporter().sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName());
+    }
+
     @Override
     public Set<TestTag> getTags() {
         Set<TestTag> tags = new LinkedHashSet<>(Tags.of(testClass));

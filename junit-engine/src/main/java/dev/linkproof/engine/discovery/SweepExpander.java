@@ -76,6 +76,13 @@ public final class SweepExpander {
             throw new InvalidSweepException("memory is empty");
         }
         String[] transports = t.transport().length == 0 ? new String[] {defaultTransport} : t.transport();
+        for (String id : transports) {
+            // A transport id becomes a tag of its points, so it must be a valid JUnit tag.
+            if (!org.junit.platform.engine.TestTag.isValid(id)) {
+                throw new InvalidSweepException("transport '" + id + "' is not a valid transport id (no blanks, commas, "
+                        + "parentheses, &, | or !)");
+            }
+        }
         Map<String, String> settings = settings(t.settings());
 
         long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
@@ -154,7 +161,7 @@ public final class SweepExpander {
             throw new InvalidSweepException("sizes: from " + s.from() + " is larger than to " + s.to() + " (empty range)");
         }
         String step = s.step().trim();
-        if (step.startsWith("x") || step.startsWith("×") || step.startsWith("*")) {
+        if (step.startsWith("x") || step.startsWith("X") || step.startsWith("×") || step.startsWith("*")) {
             long factor;
             try {
                 factor = Long.parseLong(step.substring(1).trim());
@@ -171,7 +178,12 @@ public final class SweepExpander {
                 }
             }
         } else if (step.startsWith("+")) {
-            long inc = size(step.substring(1));
+            long inc;
+            try {
+                inc = Units.parseSize(step.substring(1));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSweepException("sizes: bad step '" + s.step() + "': " + e.getMessage());
+            }
             if (inc <= 0) {
                 throw new InvalidSweepException("sizes: step '" + s.step() + "' must be positive");
             }

@@ -22,14 +22,20 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     private final Transports transports;
     private final EngineExecutionListener listener;
     private final ProgressPrinter progress;
+    private final RunReporter reporter;
 
     public LinkproofExecutionContext(LinkproofConfiguration config, SessionProvider sessions, Transports transports,
-                                     EngineExecutionListener listener, ProgressPrinter progress) {
+                                     EngineExecutionListener listener, ProgressPrinter progress, RunReporter reporter) {
         this.config = config;
         this.sessions = sessions;
         this.transports = transports;
         this.listener = listener;
         this.progress = progress;
+        this.reporter = reporter;
+    }
+
+    public RunReporter reporter() {
+        return reporter;
     }
 
     public LinkproofConfiguration config() {

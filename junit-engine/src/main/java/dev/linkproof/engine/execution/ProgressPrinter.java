@@ -20,12 +20,17 @@ public final class ProgressPrinter {
     }
 
     public void finished(SweepPoint point, Measurement m, TestExecutionResult result) {
+        finished(point, m, "", result);
+    }
+
+    /** {@code verdict}: what the profile said of the point, printed after the figures when not empty. */
+    public void finished(SweepPoint point, Measurement m, String verdict, TestExecutionResult result) {
         String outcome = switch (result.getStatus()) {
             case SUCCESSFUL -> "PASS";
             case ABORTED -> "SKIP";
             case FAILED -> "FAIL";
         };
-        String figure = m == null ? "" : "  " + m.summary();
+        String figure = (m == null ? "" : "  " + m.summary()) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
         line(outcome, point, figure + why);

@@ -21,9 +21,15 @@ public final class SessionProvider implements AutoCloseable {
     private Session session;
     private TransferException startFailure;
     private int provisions;
+    private java.util.Map<String, String> agentEnvironment = java.util.Map.of();
 
     public SessionProvider(LinkproofConfiguration config) {
         this.config = config;
+    }
+
+    /** Environment variables the next local agent starts with (the profile's transport environment). */
+    public synchronized void agentEnvironment(java.util.Map<String, String> env) {
+        this.agentEnvironment = java.util.Map.copyOf(env);
     }
 
     public synchronized TransferSession acquire() throws TransferException {
@@ -41,7 +47,8 @@ public final class SessionProvider implements AutoCloseable {
             if (agent == null || !agent.alive()) {
                 closeAgent();
                 try {
-                    agent = LocalAgent.start(config.agentJvmArgs(), config.agentLog(), config.timeouts().agentStart());
+                    agent = LocalAgent.start(config.agentJvmArgs(), agentEnvironment, config.agentLog(),
+                            config.timeouts().agentStart());
                 } catch (PeerFailureException e) {
                     startFailure = e;
                     throw e;

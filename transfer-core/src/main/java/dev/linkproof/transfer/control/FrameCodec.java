@@ -37,12 +37,14 @@ public final class FrameCodec {
      * so a non-fatal error leaves the stream framed.
      */
     public static Frame read(DataInputStream in) throws IOException, ProtocolException {
-        int magic;
-        try {
-            magic = in.readInt();
-        } catch (EOFException e) {
+        // Only an end of stream before the first byte is a clean close; one inside the magic is a truncated frame.
+        int first = in.read();
+        if (first < 0) {
             return null;
         }
+        byte[] rest = new byte[3];
+        in.readFully(rest);
+        int magic = (first << 24) | ((rest[0] & 0xFF) << 16) | ((rest[1] & 0xFF) << 8) | (rest[2] & 0xFF);
         if (magic != MAGIC) {
             throw new ProtocolException("bad-magic", String.format(
                     "bad frame magic 0x%08x (expected 0x%08x \"LKPF\"): not a Linkproof control stream", magic, MAGIC), true);

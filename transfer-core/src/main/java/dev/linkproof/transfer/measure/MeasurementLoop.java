@@ -17,13 +17,28 @@ public final class MeasurementLoop {
     }
 
     public static Timing run(DataPath path, TransferSpec spec) throws TransferException {
+        return run(path, spec, new Phases());
+    }
+
+    /** As {@link #run(DataPath, TransferSpec)}, recording the warmup and timed phases. */
+    public static Timing run(DataPath path, TransferSpec spec, Phases phases) throws TransferException {
+        phases.begin("warmup");
         if (spec.mode() == Mode.LATENCY) {
-            return latency(path, spec);
+            for (int i = 0; i < spec.warmup(); i++) {
+                path.post();
+                path.awaitOldest();
+            }
+            phases.begin("timed loop");
+            Timing t = latency(path, spec);
+            phases.end();
+            return t;
         }
         pipelined(path, spec.warmup(), spec.pipelineDepth());
+        phases.begin("timed loop");
         long start = System.nanoTime();
         pipelined(path, spec.iterations(), spec.pipelineDepth());
         long total = System.nanoTime() - start;
+        phases.end();
         double perTransfer = (double) total / ((double) spec.iterations() * spec.batch());
         return new Timing(total, spec.iterations(), LatencyStats.averageOnly(perTransfer));
     }
@@ -51,10 +66,6 @@ public final class MeasurementLoop {
     }
 
     private static Timing latency(DataPath path, TransferSpec spec) throws TransferException {
-        for (int i = 0; i < spec.warmup(); i++) {
-            path.post();
-            path.awaitOldest();
-        }
         Histogram histogram = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
         long total = 0;
         for (int i = 0; i < spec.iterations(); i++) {

@@ -46,6 +46,15 @@ public final class LocalAgent implements AutoCloseable {
      * @param log     file that receives the agent's output
      */
     public static LocalAgent start(List<String> jvmArgs, Path log, Duration startTimeout) throws PeerFailureException {
+        return start(jvmArgs, java.util.Map.of(), log, startTimeout);
+    }
+
+    /**
+     * As {@link #start(List, Path, Duration)}, with extra environment variables for the agent (a
+     * profile's transport environment, e.g. {@code UCX_NET_DEVICES}).
+     */
+    public static LocalAgent start(List<String> jvmArgs, java.util.Map<String, String> environment, Path log,
+                                   Duration startTimeout) throws PeerFailureException {
         byte[] raw = new byte[16];
         new SecureRandom().nextBytes(raw);
         String token = HexFormat.of().formatHex(raw);
@@ -61,6 +70,7 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("--bind=127.0.0.1");
         cmd.add("--port=0");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().putAll(environment);
         pb.environment().put(AgentMain.TOKEN_ENV, token);
         Process p;
         try {

@@ -12,6 +12,7 @@ import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.measure.MeasurementLoop;
+import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
@@ -130,6 +131,8 @@ public final class Session implements TransferSession {
 
     private Measurement runPoint(TransferSpec spec) throws TransferException {
         Transport transport = transports.require(spec.transport());
+        Phases phases = new Phases();
+        phases.begin("provision");
         Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
                 MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
         TransferException failure = null;
@@ -144,16 +147,19 @@ public final class Session implements TransferSession {
             }
             Timing timing;
             Validation validation;
+            phases.begin("register and connect");
             try (InitiatorPoint point = transport.open(spec, local, endpoint, timeouts.io())) {
                 Map<String, String> reply = point.endpoint().isEmpty() ? Map.of()
                         : control.call(MessageType.CONNECT, new Messages.Connect(spec.pointId(), point.endpoint()),
                                 MessageType.CONNECTED, Messages.Connected.class, timeouts.control()).endpoint();
                 try (DataPath path = point.start(reply)) {
-                    timing = MeasurementLoop.run(path, spec);
+                    timing = MeasurementLoop.run(path, spec, phases);
+                    phases.begin("verify");
                     validation = verify(spec, local, path, initiatorOwns);
+                    phases.end();
                 }
             }
-            return Measurement.of(spec, timing, validation, environment(spec, transport));
+            return Measurement.of(spec, timing, validation, environment(spec, transport), phases.list());
         } catch (TransferException e) {
             failure = e;
             if (e instanceof PeerFailureException) {

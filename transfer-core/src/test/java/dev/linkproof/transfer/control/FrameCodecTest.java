@@ -159,4 +159,11 @@ class FrameCodecTest {
         byte[] headerOnly = java.util.Arrays.copyOf(whole, 6);
         assertThatThrownBy(() -> FrameCodec.read(in(headerOnly))).isInstanceOf(EOFException.class);
     }
+
+    @Test
+    void aStreamEndingInsideTheMagicIsATruncatedFrameNotACleanEnd() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FrameCodec.read(new java.io.DataInputStream(
+                        new java.io.ByteArrayInputStream(new byte[] {0x4C, 0x4B}))))
+                .isInstanceOf(java.io.EOFException.class);
+    }
 }

@@ -1,0 +1,176 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.reports.allure.AllureBridge;
+import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.reports.baseline.Baseline;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.profiles.Verdict;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.probe.HardwareProbe;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.platform.engine.TestExecutionResult;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * Everything a run reports besides Surefire's view: the JSON-lines results, the Allure labels,
+ * parameters, steps and attachments of each point, a chart and CSV per sweep, the run-level
+ * Allure files, and the baseline comparison.
+ */
+public final class RunReporter implements AutoCloseable {
+    private final ResultsFile results;
+    private final Optional<Baseline> baseline;
+    private final double tolerance;
+    private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
+    private final Map<String, List<Measurement>> sweepMeasurements = new ConcurrentHashMap<>();
+    private volatile ProfileJudge profile;
+    private volatile boolean anyPoint;
+
+    public RunReporter(LinkproofConfiguration config) {
+        this.results = ResultsFile.create(config.results());
+        this.baseline = config.baseline().map(Baseline::load);
+        this.tolerance = config.baselineTolerance();
+    }
+
+    /** The profile every point is judged by, loaded once before the first point. */
+    public void useProfile(ProfileJudge judge) {
+        this.profile = judge;
+    }
+
+    public ProfileJudge profile() {
+        return profile;
+    }
+
+    public void pointStarted(String sweepId, String method, SweepPoint point) {
+        anyPoint = true;
+        AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
+        AllureBridge.pointStarted(point.spec(), profile.id(), method);
+    }
+
+    /**
+     * Judges a measured point: validation first, then the profile's criteria ("measured vs
+     * criterion"), then the baseline. Returns the verdict lines and the failure the point ends with.
+     */
+    public Judgement judge(String uniqueId, String sweepId, SweepPoint point, Measurement m) {
+        sweepMeasurements.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(m);
+        List<String> verdicts = new ArrayList<>();
+        Optional<String> failure = Optional.empty();
+        Double criterion = null;
+        String headline = null;
+        List<Verdict> judged = profile.evaluate(m);
+        for (Verdict v : judged) {
+            verdicts.add(v.toString());
+            if (v.kind() == Verdict.Kind.MIN_BANDWIDTH && !Double.isNaN(v.threshold())) {
+                criterion = v.threshold();
+            }
+            if (headline == null && v.kind() != Verdict.Kind.VALIDATION) {
+                int colon = v.text().indexOf(": ");
+                headline = colon < 0 ? v.text() : v.text().substring(colon + 2);
+            }
+        }
+        if (!m.isValid()) {
+            failure = Optional.of(point.displayName() + ": " + m.validation().describe());
+        } else {
+            List<Verdict> failed = judged.stream().filter(Verdict::failed).toList();
+            if (!failed.isEmpty()) {
+                failure = Optional.of("below criterion of profile '" + profile.id() + "': "
+                        + String.join("; ", failed.stream().map(Verdict::text).toList()));
+            }
+            Optional<String> regression = baseline.flatMap(b -> b.regression(uniqueId, m, tolerance));
+            if (regression.isPresent()) {
+                verdicts.add("FAIL " + point.displayName() + ": " + regression.get());
+                failure = Optional.of(failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
+            } else if (baseline.isPresent()) {
+                verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
+            }
+        }
+        AllureBridge.pointMeasured(m, verdicts);
+        return new Judgement(verdicts, failure, criterion, headline == null ? "" : headline);
+    }
+
+    /** The profile's curve rules over a finished sweep; the failures, if any. */
+    public List<String> judgeSweep(String sweepId) {
+        List<Measurement> ms = sweepMeasurements.getOrDefault(sweepId, List.of());
+        if (ms.size() < 2) {
+            return List.of();
+        }
+        return profile.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
+    }
+
+    /** What the judge said of a point. */
+    /** {@code headline}: the first criterion's verdict, for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (...)"). */
+    public record Judgement(List<String> verdicts, Optional<String> failure, Double criterionGBps, String headline) {
+        public void enforce() {
+            if (failure.isPresent()) {
+                throw new AssertionFailedError(failure.get());
+            }
+        }
+    }
+
+    public void pointFinished(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point,
+                              Measurement m, Judgement judgement, TestExecutionResult result) {
+        String status = switch (result.getStatus()) {
+            case SUCCESSFUL -> "passed";
+            case ABORTED -> "skipped";
+            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
+        };
+        String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m, status,
+                message, judgement == null ? List.of() : judgement.verdicts(),
+                judgement == null ? null : judgement.criterionGBps(), linkGBps()));
+    }
+
+    public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), null,
+                "skipped", reason, List.of(), null, linkGBps()));
+    }
+
+    private Double linkGBps() {
+        return profile == null ? null : profile.linkGBps().orElse(null);
+    }
+
+    private void record(PointRecord r) {
+        results.append(r);
+        sweeps.computeIfAbsent(r.sweep(), k -> new ArrayList<>()).add(r);
+    }
+
+    public void sweepFinished(String sweepId, String name) {
+        List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
+        List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
+        AllureBridge.sweepFinished(name, uuids, points);
+    }
+
+    /** Writes the run-level files; a run that ran no point writes none. */
+    @Override
+    public void close() {
+        results.close();
+        if (!anyPoint) {
+            return;
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("profile", profile == null ? "none" : profile.describe());
+        try {
+            env.putAll(HardwareProbe.system().probe().environment());
+            // Say so when there is no NIC or GPU, rather than leave the reader to guess.
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
+                env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");
+            }
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("gpu."))) {
+                env.put("gpu", "none");
+            }
+        } catch (RuntimeException e) {
+            env.put("probe", "failed: " + e.getMessage());
+        }
+        env.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
+        RunFiles.writeAll(RunFiles.resultsDirectory(), env, System.getenv());
+    }
+
+}

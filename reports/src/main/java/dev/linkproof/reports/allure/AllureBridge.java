@@ -1,0 +1,197 @@
+package dev.linkproof.reports.allure;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.linkproof.reports.chart.BandwidthChart;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.SweepCsv;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.measure.Phases;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.model.Attachment;
+import io.qameta.allure.model.FixtureResult;
+import io.qameta.allure.model.Label;
+import io.qameta.allure.model.Stage;
+import io.qameta.allure.model.Status;
+import io.qameta.allure.model.StepResult;
+import io.qameta.allure.model.TestResultContainer;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Writes what Allure's JUnit Platform listener cannot know: per point the labels (epic = profile,
+ * feature = op, story = memory kinds), the parameters (the point's dimensions and its measured
+ * figures: parameters do not enter Allure's history id), the phases as steps, the measurement as a
+ * JMH-shaped JSON attachment and the verdicts as text; per sweep a container whose tear-down
+ * carries the sweep's CSV and SVG chart, so every point of the sweep shows them. Every call runs
+ * on the point's own thread and does nothing when no Allure test case is running there (no
+ * listener on the class path, or a test kit run).
+ */
+public final class AllureBridge {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private AllureBridge() {
+    }
+
+    /** The uuid of the Allure test case running on this thread, if any. */
+    public static Optional<String> currentTestCase() {
+        try {
+            return lifecycle().getCurrentTestCase();
+        } catch (RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Labels and the point's dimensions, as soon as the point starts. */
+    public static void pointStarted(TransferSpec spec, String profile, String method) {
+        Optional<String> uuid = currentTestCase();
+        if (uuid.isEmpty()) {
+            return;
+        }
+        lifecycle().updateTestCase(uuid.get(), r -> {
+            r.getLabels().add(new Label().setName("epic").setValue(profile));
+            r.getLabels().add(new Label().setName("subSuite").setValue(method));
+            r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
+            r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
+        });
+        String size = Units.formatSize(spec.size());
+        parameter("size", size.endsWith(" B") ? size : size + " (" + spec.size() + " B)");
+        parameter("batch", Integer.toString(spec.batch()));
+        parameter("QPs", Integer.toString(spec.connections()));
+        parameter("pipeline depth", Integer.toString(spec.pipelineDepth()));
+        parameter("transport", spec.transport());
+        parameter("memory", spec.initiatorMemory() + " → " + spec.targetMemory());
+        parameter("mode", spec.mode().name().toLowerCase(Locale.ROOT));
+        parameter("iterations", spec.iterations() + " (+" + spec.warmup() + " warmup)");
+        if (spec.offset() != 0) {
+            parameter("offset", spec.offset() + " B");
+        }
+    }
+
+    /** The measured figures, the phases as steps, the measurement and the verdicts as attachments. */
+    public static void pointMeasured(Measurement m, List<String> verdicts) {
+        Optional<String> uuid = currentTestCase();
+        if (uuid.isEmpty()) {
+            return;
+        }
+        parameter("bandwidth", Units.formatGBps(m.bandwidthGBps()));
+        parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3));
+        if (m.latency().hasPercentiles()) {
+            parameter("p50", Units.formatMicros(m.latency().p50Nanos() / 1e3));
+            parameter("p99", Units.formatMicros(m.latency().p99Nanos() / 1e3));
+            parameter("p99.9", Units.formatMicros(m.latency().p999Nanos() / 1e3));
+            parameter("max", Units.formatMicros(m.latency().maxNanos() / 1e3));
+        }
+        lifecycle().updateTestCase(uuid.get(), r -> {
+            for (Phases.Phase p : m.phases()) {
+                r.getSteps().add(new StepResult().setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
+                        .setStatus(Status.PASSED).setStage(Stage.FINISHED)
+                        .setStart(p.startEpochMillis()).setStop(p.stopEpochMillis()));
+            }
+            long now = System.currentTimeMillis();
+            r.getSteps().add(new StepResult().setName("judge: " + (m.isValid() ? "data valid" : "data corruption"))
+                    .setStatus(m.isValid() ? Status.PASSED : Status.FAILED).setStage(Stage.FINISHED).setStart(now).setStop(now));
+        });
+        lifecycle().addAttachment("measurement.json", "application/json", ".json",
+                json(jmhShaped(m)).getBytes(StandardCharsets.UTF_8));
+        lifecycle().addAttachment("verdicts.txt", "text/plain", ".txt",
+                (String.join("\n", verdicts) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Writes a container over the sweep's points whose tear-down holds the sweep's CSV and chart.
+     *
+     * @param pointUuids the Allure test-case uuids of the sweep's points
+     */
+    public static void sweepFinished(String name, List<String> pointUuids, List<PointRecord> points) {
+        if (pointUuids.isEmpty() || points.isEmpty()) {
+            return;
+        }
+        AllureLifecycle l = lifecycle();
+        String csvSource = UUID.randomUUID() + "-attachment.csv";
+        String svgSource = UUID.randomUUID() + "-attachment.svg";
+        l.writeAttachment(csvSource, new ByteArrayInputStream(SweepCsv.of(points).getBytes(StandardCharsets.UTF_8)));
+        l.writeAttachment(svgSource, new ByteArrayInputStream(BandwidthChart.svg(name, points).getBytes(StandardCharsets.UTF_8)));
+        long now = System.currentTimeMillis();
+        FixtureResult sweep = new FixtureResult().setName("sweep: " + name + " (" + points.size() + " points)")
+                .setStatus(Status.PASSED).setStage(Stage.FINISHED).setStart(now).setStop(now);
+        sweep.getAttachments().add(new Attachment().setName("bandwidth chart").setType("image/svg+xml").setSource(svgSource));
+        sweep.getAttachments().add(new Attachment().setName("sweep.csv").setType("text/csv").setSource(csvSource));
+        String uuid = UUID.randomUUID().toString();
+        TestResultContainer c = new TestResultContainer().setUuid(uuid).setName("sweep " + name)
+                .setChildren(List.copyOf(pointUuids)).setStart(now).setStop(now);
+        c.getAfters().add(sweep);
+        l.startTestContainer(c);
+        l.stopTestContainer(uuid);
+        l.writeTestContainer(uuid);
+    }
+
+    private static void parameter(String name, String value) {
+        Allure.parameter(name, value);
+    }
+
+    /** The measurement in the shape of a JMH result: primary metric with score, percentiles, raw data. */
+    static Map<String, Object> jmhShaped(Measurement m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        TransferSpec s = m.spec();
+        out.put("benchmark", s.pointId());
+        out.put("mode", s.mode().name().toLowerCase(Locale.ROOT));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("op", s.op().label());
+        params.put("size", s.size());
+        params.put("batch", s.batch());
+        params.put("qps", s.connections());
+        params.put("pipeline", s.pipelineDepth());
+        params.put("transport", s.transport());
+        params.put("memory", s.initiatorMemory() + "->" + s.targetMemory());
+        params.put("iterations", s.iterations());
+        params.put("warmup", s.warmup());
+        out.put("params", params);
+        Map<String, Object> primary = new LinkedHashMap<>();
+        primary.put("score", m.bandwidthGBps());
+        primary.put("scoreError", Double.NaN);
+        primary.put("scoreUnit", "GB/s");
+        primary.put("rawData", List.of(List.of(m.bandwidthGBps())));
+        out.put("primaryMetric", primary);
+        Map<String, Object> latency = new LinkedHashMap<>();
+        latency.put("score", m.latency().averageNanos() / 1e3);
+        latency.put("scoreUnit", "us/op");
+        if (m.latency().hasPercentiles()) {
+            Map<String, Object> pct = new LinkedHashMap<>();
+            pct.put("0.0", m.latency().minNanos() / 1e3);
+            pct.put("50.0", m.latency().p50Nanos() / 1e3);
+            pct.put("99.0", m.latency().p99Nanos() / 1e3);
+            pct.put("99.9", m.latency().p999Nanos() / 1e3);
+            pct.put("100.0", m.latency().maxNanos() / 1e3);
+            latency.put("scorePercentiles", pct);
+            latency.put("samples", m.latency().samples());
+        }
+        out.put("secondaryMetrics", Map.of("latency", latency));
+        out.put("bytes", m.bytes());
+        out.put("totalNanos", m.totalNanos());
+        out.put("validation", m.validation().describe());
+        out.put("environment", m.environment());
+        return out;
+    }
+
+    private static String json(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static AllureLifecycle lifecycle() {
+        return Allure.getLifecycle();
+    }
+}

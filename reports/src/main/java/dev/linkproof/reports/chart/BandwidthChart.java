@@ -1,0 +1,202 @@
+package dev.linkproof.reports.chart;
+
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.transfer.Units;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.ToLongFunction;
+
+/**
+ * An SVG chart of one sweep: bandwidth against message size on a log-2 axis (or against batch,
+ * QPs or depth when the size does not vary), one line per combination of the other dimensions,
+ * the criterion and the link rate as dashed lines, failed points marked with a red cross. A small
+ * writer rather than a charting library: the chart is a few dozen elements, and writing them
+ * directly keeps the axis exactly as perftest users read it (powers of two).
+ */
+public final class BandwidthChart {
+    private static final int W = 760;
+    private static final int H = 420;
+    private static final int LEFT = 70;
+    private static final int RIGHT = 190;
+    private static final int TOP = 40;
+    private static final int BOTTOM = 60;
+    private static final String[] COLORS = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f"};
+
+    private BandwidthChart() {
+    }
+
+    private record Axis(String label, ToLongFunction<PointRecord> value, boolean bytes) { }
+
+    public static String svg(String title, List<PointRecord> all) {
+        List<PointRecord> points = all.stream().filter(p -> p.bandwidthGBps() != null || p.failed()).toList();
+        Axis x = chooseAxis(points);
+        long minX = points.stream().mapToLong(x.value()).min().orElse(1);
+        long maxX = points.stream().mapToLong(x.value()).max().orElse(1);
+        double lo = log2(Math.max(1, minX));
+        double hi = Math.max(lo + 1, log2(Math.max(1, maxX)));
+        OptionalDouble criterion = points.stream().filter(p -> p.criterionGBps() != null).mapToDouble(PointRecord::criterionGBps).max();
+        OptionalDouble link = points.stream().filter(p -> p.linkGBps() != null).mapToDouble(PointRecord::linkGBps).max();
+        double top = points.stream().filter(p -> p.bandwidthGBps() != null).mapToDouble(PointRecord::bandwidthGBps).max().orElse(0);
+        top = Math.max(top, Math.max(criterion.orElse(0), link.orElse(0)));
+        double yMax = niceCeiling(top * 1.1);
+
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "font-family=\"sans-serif\" font-size=\"12\">%n", W, H, W, H));
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, esc(title)));
+        int plotW = W - LEFT - RIGHT;
+        int plotH = H - TOP - BOTTOM;
+        // grid and axes
+        for (int i = 0; i <= 5; i++) {
+            double v = yMax * i / 5;
+            double y = TOP + plotH - plotH * i / 5.0;
+            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>%n", LEFT, y, LEFT + plotW, y));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT - 6, y + 4, trim(v)));
+        }
+        int firstTick = (int) Math.floor(lo);
+        int lastTick = (int) Math.ceil(hi);
+        int stepTick = Math.max(1, (lastTick - firstTick) / 12 + 1);
+        for (int e = firstTick; e <= lastTick; e += stepTick) {
+            double px = xPos(e, lo, hi, plotW);
+            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>%n", px, TOP, px, TOP + plotH));
+            String label = x.bytes() ? Units.formatSize(1L << e).replace(" ", "") : Long.toString(1L << e);
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", px, TOP + plotH + 18, esc(label)));
+        }
+        s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>%n", LEFT, TOP, plotW, plotH));
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (log₂)</text>%n", LEFT + plotW / 2, H - 18, esc(x.label())));
+        s.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%d\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">bandwidth (GB/s, 10⁹ B/s)</text>%n",
+                TOP + plotH / 2, TOP + plotH / 2));
+
+        int legendY = TOP + 10;
+        if (link.isPresent()) {
+            double y = yPos(link.getAsDouble(), yMax, plotH);
+            s.append(String.format(Locale.ROOT, "<line class=\"link-rate\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>%n", LEFT, y, LEFT + plotW, y));
+            legendY = legend(s, legendY, "#555", "2,3", "link rate " + trim(link.getAsDouble()) + " GB/s");
+        }
+        if (criterion.isPresent()) {
+            double y = yPos(criterion.getAsDouble(), yMax, plotH);
+            s.append(String.format(Locale.ROOT, "<line class=\"criterion\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#d62728\" stroke-dasharray=\"6,4\"/>%n", LEFT, y, LEFT + plotW, y));
+            legendY = legend(s, legendY, "#d62728", "6,4", "criterion " + trim(criterion.getAsDouble()) + " GB/s");
+        }
+
+        Map<String, List<PointRecord>> series = new LinkedHashMap<>();
+        for (PointRecord p : points) {
+            series.computeIfAbsent(seriesKey(p, x), k -> new ArrayList<>()).add(p);
+        }
+        int c = 0;
+        for (var entry : series.entrySet()) {
+            String color = COLORS[c++ % COLORS.length];
+            List<PointRecord> line = new ArrayList<>(entry.getValue());
+            line.sort(Comparator.comparingLong(x.value()));
+            StringBuilder poly = new StringBuilder();
+            for (PointRecord p : line) {
+                if (p.bandwidthGBps() != null) {
+                    poly.append(String.format(Locale.ROOT, "%.1f,%.1f ", xPos(log2(x.value().applyAsLong(p)), lo, hi, plotW),
+                            yPos(p.bandwidthGBps(), yMax, plotH)));
+                }
+            }
+            s.append(String.format("<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>%n",
+                    poly.toString().trim(), color));
+            for (PointRecord p : line) {
+                double px = xPos(log2(x.value().applyAsLong(p)), lo, hi, plotW);
+                double py = p.bandwidthGBps() == null ? TOP + plotH : yPos(p.bandwidthGBps(), yMax, plotH);
+                String tip = esc(p.name() + ": " + (p.bandwidthGBps() == null ? "no measurement" : trim(p.bandwidthGBps()) + " GB/s")
+                        + " (" + p.status() + ")");
+                if (p.failed()) {
+                    s.append(String.format(Locale.ROOT, "<g class=\"failed\"><title>%s</title><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" "
+                            + "stroke=\"#d62728\" stroke-width=\"2.5\" transform=\"translate(-4 -4)\"/></g>%n", tip, px, py));
+                } else {
+                    s.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s</title></circle>%n",
+                            px, py, color, tip));
+                }
+            }
+            legendY = legend(s, legendY, color, null, entry.getKey());
+        }
+        if (points.stream().anyMatch(PointRecord::failed)) {
+            s.append(String.format(Locale.ROOT, "<path d=\"M%d %dl8 8m0 -8l-8 8\" stroke=\"#d62728\" stroke-width=\"2.5\"/>%n",
+                    W - RIGHT + 16, legendY - 4));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">failed point</text>%n", W - RIGHT + 32, legendY + 4));
+        }
+        s.append("</svg>\n");
+        return s.toString();
+    }
+
+    private static Axis chooseAxis(List<PointRecord> points) {
+        List<Axis> axes = List.of(new Axis("message size", PointRecord::size, true), new Axis("batch", PointRecord::batch, false),
+                new Axis("queue pairs", PointRecord::qps, false), new Axis("pipeline depth", PointRecord::pipeline, false));
+        for (Axis a : axes) {
+            if (points.stream().mapToLong(a.value()).distinct().count() > 1) {
+                return a;
+            }
+        }
+        return axes.getFirst();
+    }
+
+    private static String seriesKey(PointRecord p, Axis x) {
+        StringBuilder k = new StringBuilder(p.op());
+        if (!x.label().equals("message size")) {
+            k.append(' ').append(Units.formatSize(p.size()));
+        }
+        if (!x.label().equals("batch")) {
+            k.append(" ×").append(p.batch());
+        }
+        if (!x.label().equals("queue pairs")) {
+            k.append(" · ").append(p.qps()).append(" QP");
+        }
+        if (!x.label().equals("pipeline depth") && p.pipeline() > 1) {
+            k.append(" · depth ").append(p.pipeline());
+        }
+        return k.toString();
+    }
+
+    private static int legend(StringBuilder s, int y, String color, String dash, String text) {
+        int x0 = W - RIGHT + 12;
+        s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+                x0, y, x0 + 16, y, color, dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x0 + 20, y + 4, esc(text)));
+        return y + 18;
+    }
+
+    private static double xPos(double log, double lo, double hi, int plotW) {
+        return LEFT + (log - lo) / (hi - lo) * plotW;
+    }
+
+    private static double yPos(double v, double yMax, int plotH) {
+        return TOP + plotH - (yMax == 0 ? 0 : v / yMax * plotH);
+    }
+
+    static double log2(long v) {
+        return Math.log(v) / Math.log(2);
+    }
+
+    private static double niceCeiling(double v) {
+        if (v <= 0) {
+            return 1;
+        }
+        double mag = Math.pow(10, Math.floor(Math.log10(v)));
+        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * mag >= v) {
+                return m * mag;
+            }
+        }
+        return 10 * mag;
+    }
+
+    private static String trim(double v) {
+        if (v == 0) {
+            return "0";
+        }
+        return v >= 10 ? String.format(Locale.ROOT, "%.0f", v) : v >= 1 ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.linkproof.reports.results;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import java.util.List;
+
+/**
+ * One point's result as machines read it: the line of the JSON-lines results file, a row of the
+ * sweep CSV, a dot on the chart, and what a later run's baseline compares with. The schema is
+ * versioned ({@link #SCHEMA}); readers refuse lines of another major version.
+ *
+ * @param uniqueId    the point's JUnit unique id: the key baselines match on
+ * @param sweep       the method's unique id: points of one sweep share it
+ * @param status      passed, failed, broken (could not run) or skipped
+ * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
+ * @param linkGBps    the link rate, when the profile knows it
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PointRecord(
+        String schema,
+        String uniqueId,
+        String sweep,
+        String testClass,
+        String method,
+        String name,
+        String op,
+        long size,
+        int batch,
+        int qps,
+        int pipeline,
+        String transport,
+        String memory,
+        String mode,
+        int iterations,
+        int warmup,
+        String status,
+        String message,
+        Double bandwidthGBps,
+        Double avgLatencyUs,
+        Double p50Us,
+        Double p99Us,
+        Double p999Us,
+        Double maxUs,
+        String validation,
+        List<String> verdicts,
+        Double criterionGBps,
+        Double linkGBps,
+        String timestamp) {
+
+    public static final String SCHEMA = "linkproof.results/1";
+
+    /** A record of a point that has (or has not) been measured. */
+    public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
+                                 TransferSpec spec, Measurement m, String status, String message,
+                                 List<String> verdicts, Double criterionGBps, Double linkGBps) {
+        boolean pct = m != null && m.latency().hasPercentiles();
+        return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
+                spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
+                spec.initiatorMemory() + "->" + spec.targetMemory(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
+                spec.iterations(), spec.warmup(), status, message,
+                m == null ? null : m.bandwidthGBps(),
+                m == null ? null : m.latency().averageNanos() / 1e3,
+                pct ? m.latency().p50Nanos() / 1e3 : null,
+                pct ? m.latency().p99Nanos() / 1e3 : null,
+                pct ? m.latency().p999Nanos() / 1e3 : null,
+                pct ? m.latency().maxNanos() / 1e3 : null,
+                m == null ? null : m.validation().describe(),
+                List.copyOf(verdicts), criterionGBps, linkGBps, java.time.Instant.now().toString());
+    }
+
+    public boolean failed() {
+        return "failed".equals(status) || "broken".equals(status);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.linkproof.reports.results;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One sweep as CSV, columns in the spirit of MORI-IO's bench_engine and perftest output, so a
+ * spreadsheet or a plotting script reads it as it reads theirs.
+ */
+public final class SweepCsv {
+    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
+
+    private SweepCsv() {
+    }
+
+    public static String of(List<PointRecord> points) {
+        StringBuilder sb = new StringBuilder(HEADER).append('\n');
+        for (PointRecord p : points) {
+            sb.append(p.size()).append(',')
+                    .append(p.batch()).append(',')
+                    .append(p.qps()).append(',')
+                    .append(p.pipeline()).append(',')
+                    .append(p.op()).append(',')
+                    .append(p.transport()).append(',')
+                    .append(p.iterations()).append(',')
+                    .append(num(p.bandwidthGBps(), "%.4f")).append(',')
+                    .append(num(p.avgLatencyUs(), "%.3f")).append(',')
+                    .append(num(p.p50Us(), "%.3f")).append(',')
+                    .append(num(p.p99Us(), "%.3f")).append(',')
+                    .append(num(p.p999Us(), "%.3f")).append(',')
+                    .append(num(p.maxUs(), "%.3f")).append(',')
+                    .append(p.status()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String num(Double v, String format) {
+        return v == null ? "" : String.format(Locale.ROOT, format, v);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.linkproof.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.reports.baseline.Baseline;
+import dev.linkproof.reports.chart.BandwidthChart;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.reports.results.SweepCsv;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Timing;
+import dev.linkproof.transfer.validate.Validation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportsTest {
+    @TempDir
+    Path dir;
+
+    private static TransferSpec spec(long size, Mode mode) {
+        return TransferSpec.builder().pointId("p" + size).size(size).mode(mode).iterations(10).warmup(1).build();
+    }
+
+    /** A measurement of {@code gbps} (bandwidth mode) or with p50 {@code p50Nanos} (latency mode). */
+    private static Measurement m(long size, double gbps, long p50Nanos) {
+        Mode mode = p50Nanos > 0 ? Mode.LATENCY : Mode.BANDWIDTH;
+        TransferSpec s = spec(size, mode);
+        long total = Math.round(s.bytesPerIteration() * 10 / gbps);
+        LatencyStats l = p50Nanos > 0 ? new LatencyStats(p50Nanos, 10, p50Nanos, p50Nanos, p50Nanos, p50Nanos, p50Nanos)
+                : LatencyStats.averageOnly(total / 10.0);
+        return Measurement.of(s, new Timing(total, 10, l), new Validation(1, size, 0, Optional.empty()), Map.of());
+    }
+
+    private static PointRecord record(String id, Measurement m, String status) {
+        return PointRecord.of(id, "sweep", "C", "m", "write " + m.spec().size(), m.spec(), m, status, null, List.of(), 1.0, 5.0);
+    }
+
+    @Test
+    void resultsFileRoundTripsAndRejectsForeignLinesWithFileAndLine() throws Exception {
+        Path f = dir.resolve("r.jsonl");
+        try (ResultsFile out = ResultsFile.create(f)) {
+            out.append(record("a", m(4096, 2.0, 0), "passed"));
+            out.append(record("b", m(8, 0.1, 30_000), "failed"));
+        }
+        List<PointRecord> back = ResultsFile.read(f);
+        assertThat(back).extracting(PointRecord::uniqueId).containsExactly("a", "b");
+        assertThat(back.get(0).bandwidthGBps()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(back.get(1).p50Us()).isEqualTo(30.0);
+        assertThat(ResultsFile.read(dir)).hasSize(2);
+
+        Files.writeString(f, Files.readString(f) + "{\"schema\":\"other/9\",\"uniqueId\":\"x\"}\n");
+        assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:3: schema 'other/9' is not linkproof.results/1");
+        Files.writeString(f, "not json\n");
+        assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:1: not a results line");
+        assertThatThrownBy(() -> ResultsFile.read(dir.resolve("missing.jsonl"))).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void baselineFailsBandwidthAndLatencyRegressionsBeyondTheToleranceOnly() throws Exception {
+        Path f = dir.resolve("base.jsonl");
+        try (ResultsFile out = ResultsFile.create(f)) {
+            out.append(record("bw", m(4096, 10.0, 0), "passed"));
+            out.append(record("lat", m(8, 0.1, 20_000), "passed"));
+        }
+        Baseline b = Baseline.load(f);
+        assertThat(b.regression("bw", m(4096, 9.6, 0), 0.05)).isEmpty();
+        assertThat(b.regression("bw", m(4096, 9.4, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
+                .startsWith("performance regression: 9.40 GB/s is 6.0 % below the baseline's 10.0 GB/s (tolerance 5.0 %"));
+        assertThat(b.regression("lat", m(8, 0.1, 20_900), 0.05)).isEmpty();
+        assertThat(b.regression("lat", m(8, 0.1, 25_000), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
+                .contains("p50 latency 25.0 µs is 25.0 % above the baseline's 20.0 µs"));
+        assertThat(b.regression("unknown", m(4096, 0.001, 0), 0.05)).as("a point the baseline lacks").isEmpty();
+    }
+
+    @Test
+    void chartHasALog2AxisTheCriterionAndLinkLinesAndMarksFailedPoints() {
+        List<PointRecord> points = List.of(record("1", m(4096, 1.0, 0), "passed"), record("2", m(65536, 3.0, 0), "passed"),
+                record("3", m(1 << 20, 0.5, 0), "failed"));
+        String svg = BandwidthChart.svg("W & R <sweep>", points);
+        assertThat(svg).startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"").endsWith("</svg>\n")
+                .contains("W &amp; R &lt;sweep&gt;")
+                .contains(">4KiB<").contains(">64KiB<").contains(">1MiB<").contains("message size (log₂)")
+                .contains("class=\"criterion\"").contains("class=\"link-rate\"")
+                .contains("<g class=\"failed\">").contains("failed point");
+        assertThat(svg.split("<circle class=\"point\"", -1)).hasSize(3);
+    }
+
+    @Test
+    void csvHasPerftestStyleColumnsAndOneRowPerPoint() {
+        String csv = SweepCsv.of(List.of(record("1", m(4096, 1.5, 0), "passed"), record("2", m(8, 0.1, 12_500), "failed")));
+        List<String> rows = csv.lines().toList();
+        assertThat(rows.getFirst()).isEqualTo(SweepCsv.HEADER);
+        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,tcp,10,1.5000,").endsWith(",passed");
+        assertThat(rows.get(2)).startsWith("8,1,1,1,write,tcp,10,").contains(",12.500,12.500,12.500,12.500,").endsWith(",failed");
+    }
+
+    @Test
+    void executorComesFromTheCiVariables() {
+        assertThat(RunFiles.executor(Map.of("GITHUB_ACTIONS", "true", "GITHUB_REPOSITORY", "o/r", "GITHUB_RUN_ID", "7",
+                "GITHUB_RUN_NUMBER", "3", "GITHUB_WORKFLOW", "ci")))
+                .containsEntry("type", "github").containsEntry("buildName", "ci #3")
+                .containsEntry("buildUrl", "https://github.com/o/r/actions/runs/7");
+        assertThat(RunFiles.executor(Map.of("GITLAB_CI", "true", "CI_JOB_NAME", "hw", "CI_PIPELINE_IID", "9",
+                "CI_JOB_URL", "u"))).containsEntry("type", "gitlab").containsEntry("buildName", "hw #9").containsEntry("buildUrl", "u");
+        assertThat(RunFiles.executor(Map.of("JENKINS_URL", "j", "BUILD_NUMBER", "5", "BUILD_TAG", "t", "BUILD_URL", "b")))
+                .containsEntry("type", "jenkins").containsEntry("buildOrder", "5");
+        assertThat(RunFiles.executor(Map.of("HOSTNAME", "h"))).containsEntry("type", "local").containsEntry("buildName", "local run on h");
+    }
+
+    @Test
+    void runFilesAreWrittenAndEnvironmentValuesAreLatin1Safe() throws Exception {
+        RunFiles.writeAll(dir, Map.of("cpu", "EPYC · 2", "numa nodes", "1"), Map.of());
+        String env = Files.readString(dir.resolve("environment.properties"));
+        assertThat(env).contains("cpu=EPYC \\u00b7 2").contains("numa\\ nodes=1");
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newInputStream(dir.resolve("environment.properties"))) {
+            p.load(in);
+        }
+        assertThat(p.getProperty("cpu")).isEqualTo("EPYC · 2");
+        assertThat(Files.readString(dir.resolve("categories.json"))).contains("Data corruption");
+        assertThat(dir.resolve("executor.json")).exists();
+    }
+}

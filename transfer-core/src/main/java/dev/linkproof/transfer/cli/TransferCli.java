@@ -1,0 +1,536 @@
+package dev.linkproof.transfer.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Mode;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.agent.AgentMain;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Runs transfer points against a target agent from the command line and prints one line per point,
+ * in the spirit of perftest's {@code ib_write_bw}: size, batch, connections, pipeline depth,
+ * iterations, bandwidth (GB = 10^9 bytes), average latency per transfer and the validation outcome.
+ * A thin layer over {@link Session} and {@link TransferSpec}: each point is a spec, run exactly as
+ * the engine runs it (warmup, one whole-loop timer, a fresh-pattern verification pass).
+ *
+ * <p>It connects to a running agent ({@code --peer host:port --token T}) or starts a local one;
+ * {@code --agent-cpus} starts that local agent under {@code taskset -c}, so a benchmark on one host
+ * keeps the two ranks on different CPUs (pin this process itself by starting it under taskset).
+ *
+ * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
+ * could not run, 2 for bad arguments.
+ */
+@Command(name = "linkproof-transfer", mixinStandardHelpOptions = true, version = AgentMain.VERSION, sortOptions = false,
+        description = {"Runs Linkproof transfer points against a target agent and prints one line per point.",
+                "Every list option takes comma-separated values; the points are their cross product."},
+        footer = {"", "Examples:",
+                "  linkproof-transfer --op write --size 64KiB,1MiB,16MiB --depth 16 --duration 2s --agent-cpus 1",
+                "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000"})
+public final class TransferCli implements Callable<Integer> {
+
+    /** How the result lines are printed. */
+    public enum Format { TABLE, CSV, JSON }
+
+    /** A {@code --peer} value. */
+    record Peer(String host, int port) { }
+
+    @Option(names = {"-o", "--op"}, defaultValue = "write", converter = OpConverter.class,
+            description = "Operation: write, read, send, write-with-imm (default ${DEFAULT-VALUE}).")
+    Op op;
+
+    @Option(names = {"-s", "--size"}, split = ",", defaultValue = "64KiB", converter = SizeConverter.class, paramLabel = "SIZE",
+            description = "Bytes per transfer, e.g. 4096, 64KiB, 1MiB (binary units; default ${DEFAULT-VALUE}).")
+    List<Long> sizes;
+
+    @Option(names = {"-b", "--batch"}, split = ",", defaultValue = "1", paramLabel = "N",
+            description = "Transfers per iteration, each into its own slot (default ${DEFAULT-VALUE}).")
+    List<Integer> batches;
+
+    @Option(names = {"-q", "--qps", "--connections"}, split = ",", defaultValue = "1", paramLabel = "N",
+            description = "Queue pairs / connections used in parallel (default ${DEFAULT-VALUE}).")
+    List<Integer> connections;
+
+    @Option(names = {"-d", "--depth"}, split = ",", defaultValue = "1", paramLabel = "N",
+            description = "Iterations in flight; 1 = stop-and-wait (default ${DEFAULT-VALUE}).")
+    List<Integer> depths;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "1000",
+            description = "Timed iterations per point (default ${DEFAULT-VALUE}); see --duration.")
+    int iterations;
+
+    @Option(names = {"-w", "--warmup"}, defaultValue = "20", description = "Untimed warmup iterations (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = {"-D", "--duration"}, converter = DurationConverter.class,
+            description = "Instead of --iters: calibrate each point with a short probe, then run as many iterations "
+                    + "as fill about this long (e.g. 2s, 500ms, PT3S).")
+    Duration duration;
+
+    @Option(names = {"-m", "--mode"}, defaultValue = "bandwidth",
+            description = "bandwidth (one whole-loop timer) or latency (stop-and-wait, per-iteration percentiles); "
+                    + "default ${DEFAULT-VALUE}.")
+    Mode mode;
+
+    @Option(names = {"-t", "--transport"}, defaultValue = "tcp", description = "Transport id (default ${DEFAULT-VALUE}).")
+    String transport;
+
+    @Option(names = "--layout", defaultValue = "contiguous", description = "contiguous or strided slots (default ${DEFAULT-VALUE}).")
+    Layout layout;
+
+    @Option(names = "--offset", defaultValue = "0", description = "Misalignment of every slot, 0..4095 bytes (default ${DEFAULT-VALUE}).")
+    long offset;
+
+    @Option(names = "--initiator-mem", defaultValue = "host", converter = MemoryConverter.class,
+            description = "Initiator memory: host, hugepage, gpu[:N] (default ${DEFAULT-VALUE}).")
+    MemoryPlacement initiatorMemory;
+
+    @Option(names = "--target-mem", defaultValue = "host", converter = MemoryConverter.class,
+            description = "Target memory: host, hugepage, gpu[:N] (default ${DEFAULT-VALUE}).")
+    MemoryPlacement targetMemory;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A transport setting, given to both ranks (repeatable).")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = {"-r", "--repeat"}, defaultValue = "1", description = "Run every point this many times (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = {"-f", "--format"}, defaultValue = "table",
+            description = "table (ib_write_bw style), csv or json (one object a line); default ${DEFAULT-VALUE}.")
+    Format format;
+
+    @Option(names = "--peer", converter = PeerConverter.class, paramLabel = "HOST:PORT",
+            description = "Connect to the agent running there instead of starting a local one.")
+    Peer peer;
+
+    @Option(names = "--token", description = "Token of the agent at --peer (default: $" + AgentMain.TOKEN_ENV + ").")
+    String token;
+
+    @Option(names = "--agent-cpus", paramLabel = "CPUS",
+            description = "Start the local agent under taskset -c CPUS (e.g. 1 or 2-3), away from this process.")
+    String agentCpus;
+
+    @Option(names = "--agent-jvm-arg", paramLabel = "ARG", description = "Extra JVM option for the local agent (repeatable).")
+    List<String> agentJvmArgs = new ArrayList<>();
+
+    @Option(names = "--agent-log", description = "Where the local agent's output goes (default: a file in java.io.tmpdir).")
+    Path agentLog;
+
+    @Option(names = "--progress-timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Fail a point whose data path makes no progress for this long (default ${DEFAULT-VALUE}).")
+    Duration progressTimeout;
+
+    @CommandLine.Spec
+    CommandSpec commandSpec;
+
+    private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
+    /** Bytes a calibration probe moves at least, so its rate is not all start-up. */
+    private static final long PROBE_BYTES = 128L << 20;
+
+    /** The command line with this tool's conventions: case-insensitive enums, terse usage errors. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new TransferCli());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("linkproof-transfer: " + ex.getMessage());
+            err.println("Run with --help for the options.");
+            err.flush();
+            return ex.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
+        });
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<TransferSpec> points = points();
+        checkTarget();
+        PrintWriter out = commandSpec.commandLine().getOut();
+        PrintWriter err = commandSpec.commandLine().getErr();
+        Timeouts timeouts = new Timeouts(Timeouts.DEFAULT.agentStart(), Timeouts.DEFAULT.control(),
+                new IoSettings(progressTimeout, IoSettings.DEFAULT.connectTimeout()));
+        Path log = agentLog != null ? agentLog
+                : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
+        LocalAgent local = null;
+        PinnedAgent pinned = null;
+        int rc = 0;
+        try {
+            Session session;
+            if (peer != null) {
+                session = Session.open(peer.host(), peer.port(), resolvedToken(), timeouts);
+            } else if (agentCpus != null) {
+                pinned = PinnedAgent.start(agentCpus, agentJvmArgs, log, timeouts.agentStart());
+                session = Session.open(pinned.host, pinned.port, pinned.token, timeouts);
+            } else {
+                local = LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
+                session = Session.open(local.host(), local.port(), local.token(), timeouts);
+            }
+            try (session) {
+                Printer printer = new Printer(format, out, err, repeat > 1);
+                printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
+                        : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
+                for (TransferSpec point : points) {
+                    Availability can = session.supports(point);
+                    if (!can.available()) {
+                        printer.skipped(point, can.reason());
+                        continue;
+                    }
+                    for (int r = 0; r < repeat; r++) {
+                        TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
+                        try {
+                            Measurement m = session.run(duration == null ? spec : calibrated(session, spec));
+                            printer.result(m, r);
+                            if (!m.isValid()) {
+                                rc = 1;
+                            }
+                        } catch (TransferException e) {
+                            rc = 1;
+                            printer.failed(spec, r, e.getMessage());
+                            if (!session.usable()) {
+                                err.println("linkproof-transfer: the target is gone; stopping (" + e.getMessage() + ")");
+                                err.flush();
+                                return 1;
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (TransferException e) {
+            err.println("linkproof-transfer: " + e.getMessage());
+            err.flush();
+            return 1;
+        } finally {
+            if (pinned != null) {
+                pinned.close();
+            }
+            if (local != null) {
+                local.close();
+            }
+            out.flush();
+        }
+        return rc;
+    }
+
+    /**
+     * Every point of the cross product, in the order they run (size outermost), validated here so a
+     * bad combination is a usage error before any agent is started.
+     */
+    List<TransferSpec> points() {
+        requireArg(repeat >= 1, "--repeat must be at least 1, was " + repeat);
+        requireArg(duration == null || !duration.isNegative() && !duration.isZero(), "--duration must be positive");
+        requireArg(progressTimeout != null && !progressTimeout.isNegative() && !progressTimeout.isZero(),
+                "--progress-timeout must be positive");
+        List<TransferSpec> points = new ArrayList<>();
+        for (long size : sizes) {
+            for (int batch : batches) {
+                for (int qps : connections) {
+                    for (int depth : depths) {
+                        String id = String.format(Locale.ROOT, "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d",
+                                transport, op.label(), size, batch, qps, depth);
+                        try {
+                            points.add(new TransferSpec(id, transport, op, mode, size, batch, qps, depth, iterations, warmup,
+                                    layout, offset, initiatorMemory, targetMemory, settings));
+                        } catch (IllegalArgumentException e) {
+                            throw new ParameterException(commandSpec.commandLine(), "invalid point (size "
+                                    + Units.formatSize(size) + ", batch " + batch + ", qps " + qps + ", depth " + depth
+                                    + "): " + e.getMessage(), e);
+                        }
+                    }
+                }
+            }
+        }
+        return points;
+    }
+
+    private void checkTarget() {
+        requireArg(peer == null || agentCpus == null, "--peer and --agent-cpus exclude each other: "
+                + "pin a remote agent where it is started (taskset -c N linkproof-agent ...)");
+        requireArg(agentCpus == null || CPU_LIST.matcher(agentCpus).matches(),
+                "--agent-cpus '" + agentCpus + "' is not a CPU list like 1, 2-3 or 1,3");
+        requireArg(peer == null || resolvedToken() != null, "--peer needs the agent's token: --token T or $"
+                + AgentMain.TOKEN_ENV + " (the agent prints it when it generates one)");
+    }
+
+    private String resolvedToken() {
+        String t = token != null ? token : System.getenv(AgentMain.TOKEN_ENV);
+        return t == null || t.isEmpty() ? null : t;
+    }
+
+    /** Runs a short probe of {@code spec} (not printed) and sizes the iterations to fill {@link #duration}. */
+    private TransferSpec calibrated(Session session, TransferSpec spec) throws TransferException {
+        long perIteration = spec.bytesPerIteration();
+        long probeIterations = Math.max(2L * spec.pipelineDepth(), (PROBE_BYTES + perIteration - 1) / perIteration);
+        probeIterations = Math.min(probeIterations, 1_000_000);
+        TransferSpec probe = spec.withPointId(spec.pointId() + "/probe").withIterations((int) probeIterations, spec.warmup());
+        Measurement m = session.run(probe);
+        double nanosPerIteration = (double) m.totalNanos() / probeIterations;
+        long wanted = Math.round(duration.toNanos() / Math.max(1.0, nanosPerIteration));
+        int iters = (int) Math.max(Math.max(1, spec.pipelineDepth()), Math.min(wanted, 1_000_000_000L));
+        return spec.withIterations(iters, spec.warmup());
+    }
+
+    private void requireArg(boolean ok, String message) {
+        if (!ok) {
+            throw new ParameterException(commandSpec.commandLine(), message);
+        }
+    }
+
+    /** The result lines, in the chosen format. Banners and notes go to stderr in csv and json. */
+    private static final class Printer {
+        private static final ObjectMapper JSON = new ObjectMapper();
+        private final Format format;
+        private final PrintWriter out;
+        private final PrintWriter notes;
+        private final boolean showRep;
+        private boolean latencyColumns;
+
+        Printer(Format format, PrintWriter out, PrintWriter err, boolean showRep) {
+            this.format = format;
+            this.out = out;
+            this.notes = format == Format.TABLE ? out : err;
+            this.showRep = showRep;
+        }
+
+        void banner(TransferSpec first, Session session, String target) {
+            var agent = session.agent();
+            latencyColumns = first.mode() == Mode.LATENCY;
+            String rule = "-".repeat(latencyColumns ? 118 : 86);
+            notes.println(rule);
+            notes.printf(Locale.ROOT, " linkproof %s %s · transport %s · %s%n", first.op().label(),
+                    first.mode().name().toLowerCase(Locale.ROOT), first.transport(), target);
+            notes.printf(Locale.ROOT, " agent %s on %s (pid %d, JDK %s) · initiator JDK %s%n", agent.agentVersion(),
+                    agent.host(), agent.pid(), agent.jdk(), Runtime.version());
+            notes.printf(Locale.ROOT, " memory %s → %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
+                    first.initiatorMemory(), first.targetMemory(), first.layout().name().toLowerCase(Locale.ROOT),
+                    first.offset(), first.warmup());
+            notes.println(rule);
+            notes.flush();
+            switch (format) {
+                case TABLE -> {
+                    out.printf(Locale.ROOT, " %-10s %6s %4s %5s %10s %10s %10s", "#bytes", "batch", "qps", "depth",
+                            "#iters", "BW[GB/s]", "avg[usec]");
+                    if (latencyColumns) {
+                        out.printf(Locale.ROOT, " %9s %9s %9s %9s", "p50[usec]", "p99[usec]", "p99.9[us]", "max[usec]");
+                    }
+                    out.println(showRep ? "  rep  validation" : "  validation");
+                }
+                case CSV -> out.println("op,transport,size,batch,qps,depth,iters,warmup,rep,bytes,total_ns,gbps,avg_us,"
+                        + "p50_us,p99_us,p999_us,max_us,valid,validation");
+                case JSON -> { }
+            }
+            out.flush();
+        }
+
+        void result(Measurement m, int rep) {
+            TransferSpec s = m.spec();
+            LatencyStats l = m.latency();
+            double avgUs = l.averageNanos() / 1e3;
+            String validation = m.isValid() ? "ok" : m.validation().describe();
+            switch (format) {
+                case TABLE -> {
+                    out.printf(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %10.2f", s.size(), s.batch(), s.connections(),
+                            s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), avgUs);
+                    if (latencyColumns) {
+                        out.printf(Locale.ROOT, " %9s %9s %9s %9s", us(l, l.p50Nanos()), us(l, l.p99Nanos()),
+                                us(l, l.p999Nanos()), us(l, l.maxNanos()));
+                    }
+                    out.println((showRep ? String.format(Locale.ROOT, "  %3d", rep) : "") + "  " + validation);
+                }
+                case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
+                        Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
+                        Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
+                        Long.toString(m.bytes()), Long.toString(m.totalNanos()),
+                        String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()), String.format(Locale.ROOT, "%.3f", avgUs),
+                        us(l, l.p50Nanos()), us(l, l.p99Nanos()), us(l, l.p999Nanos()), us(l, l.maxNanos()),
+                        Boolean.toString(m.isValid()), csv(validation)));
+                case JSON -> {
+                    Map<String, Object> row = row(s, rep);
+                    row.put("bytes", m.bytes());
+                    row.put("total_ns", m.totalNanos());
+                    row.put("gbps", m.bandwidthGBps());
+                    row.put("avg_us", avgUs);
+                    if (l.hasPercentiles()) {
+                        row.put("p50_us", l.p50Nanos() / 1e3);
+                        row.put("p99_us", l.p99Nanos() / 1e3);
+                        row.put("p999_us", l.p999Nanos() / 1e3);
+                        row.put("max_us", l.maxNanos() / 1e3);
+                    }
+                    row.put("valid", m.isValid());
+                    row.put("validation", m.validation().describe());
+                    json(row);
+                }
+            }
+            out.flush();
+        }
+
+        void skipped(TransferSpec s, String reason) {
+            line(s, 0, "skipped", reason);
+        }
+
+        void failed(TransferSpec s, int rep, String message) {
+            line(s, rep, "failed", message);
+        }
+
+        private void line(TransferSpec s, int rep, String outcome, String why) {
+            switch (format) {
+                case TABLE -> out.printf(Locale.ROOT, " %-10d %6d %4d %5d %10s %10s %10s%s  %s: %s%n", s.size(), s.batch(),
+                        s.connections(), s.pipelineDepth(), "-", "-", "-", showRep ? String.format(Locale.ROOT, "  %3d", rep) : "",
+                        outcome, why);
+                case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
+                        Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
+                        Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
+                        "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why)));
+                case JSON -> {
+                    Map<String, Object> row = row(s, rep);
+                    row.put("valid", false);
+                    row.put(outcome, why);
+                    json(row);
+                }
+            }
+            out.flush();
+        }
+
+        private static Map<String, Object> row(TransferSpec s, int rep) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("op", s.op().label());
+            row.put("transport", s.transport());
+            row.put("mode", s.mode().name().toLowerCase(Locale.ROOT));
+            row.put("size", s.size());
+            row.put("batch", s.batch());
+            row.put("qps", s.connections());
+            row.put("depth", s.pipelineDepth());
+            row.put("iters", s.iterations());
+            row.put("warmup", s.warmup());
+            row.put("rep", rep);
+            return row;
+        }
+
+        private void json(Map<String, Object> row) {
+            try {
+                out.println(JSON.writeValueAsString(row));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private static String us(LatencyStats l, long nanos) {
+            return l.hasPercentiles() ? String.format(Locale.ROOT, "%.2f", nanos / 1e3) : "";
+        }
+
+        private static String csv(String text) {
+            return text.contains(",") || text.contains("\"") ? '"' + text.replace("\"", "\"\"") + '"' : text;
+        }
+    }
+
+    static final class SizeConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Units.parseSize(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class OpConverter implements ITypeConverter<Op> {
+        @Override
+        public Op convert(String value) {
+            try {
+                return Op.parse(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class MemoryConverter implements ITypeConverter<MemoryPlacement> {
+        @Override
+        public MemoryPlacement convert(String value) {
+            try {
+                return MemoryPlacement.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class PeerConverter implements ITypeConverter<Peer> {
+        @Override
+        public Peer convert(String value) {
+            int colon = value.lastIndexOf(':');
+            if (colon <= 0 || colon == value.length() - 1) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not host:port");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(value.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "': bad port");
+            }
+            if (port < 1 || port > 65535) {
+                throw new CommandLine.TypeConversionException("'" + value + "': port out of range 1..65535");
+            }
+            String host = value.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            return new Peer(host, port);
+        }
+    }
+
+    /** "2s", "500ms", "1m", or ISO-8601 ("PT2S"). */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m)", Pattern.CASE_INSENSITIVE);
+
+        @Override
+        public Duration convert(String value) {
+            Matcher m = SHORT.matcher(value.trim());
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    default -> Duration.ofMinutes(n);
+                };
+            }
+            try {
+                return Duration.parse(value.trim());
+            } catch (DateTimeParseException e) {
+                throw new CommandLine.TypeConversionException("bad duration '" + value + "' (expected e.g. 2s, 500ms, PT3S)");
+            }
+        }
+    }
+}
