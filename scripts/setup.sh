@@ -4,6 +4,9 @@
 # nothing. Packages:
 #   maven, iproute2           build; network namespaces for the two-host end-to-end test
 #   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
+#   libucx0, libucx-dev       the ucx transport's library (libucp.so.0) and the headers its layout
+#                             check compiles against with gcc
+#   ucx-utils                 ucx_perftest, the peer tool bench/ucx-vs-perftest.sh compares against
 #   chromium                  the headless browser the report test opens the Allure report in
 #   gcc, libibverbs-dev       the layout check: transfer-core's VerbsAbiTest compiles a C program
 #                             against <infiniband/verbs.h> and compares every offset the FFM bindings use
@@ -14,7 +17,7 @@
 set -euo pipefail
 
 packages=(maven iproute2 iperf3 chromium gcc libibverbs-dev libibverbs1 ibverbs-providers
-          qemu-system-x86 busybox-static cpio zstd kmod)
+          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -226,7 +226,8 @@ class DiscoveryTest {
         SweepPointDescriptor p = points(r).getFirst();
         assertThat(p.point().spec().transport()).isEqualTo("ucx");
         assertThat(p.point().segment()).endsWith(",transport=ucx");
-        assertThat(p.getDisplayName()).isEqualTo("write 4 KiB ×1 · 1 conn · ucx");
+        // ucx is a real transport now: its connection noun is "ep".
+        assertThat(p.getDisplayName()).isEqualTo("write 4 KiB ×1 · 1 ep · ucx");
     }
 
     @Test

@@ -9,7 +9,6 @@ import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.HostMemory;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
@@ -195,7 +194,7 @@ final class AgentConnection implements Runnable {
         if (spec.targetMemory().kind() == MemoryKind.GPU) {
             throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: no GPU runtime is bound yet", false);
         }
-        Buffer region = HostMemory.allocate(spec.targetMemory(), spec.slots().regionBytes());
+        Buffer region = transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
         try {
             TargetPoint served = transport.serve(spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
             points.put(spec.pointId(), new PointState(spec, region, served));

@@ -136,7 +136,7 @@ public final class Session implements TransferSession {
         Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
                 MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
         TransferException failure = null;
-        try (Buffer local = HostMemory.allocate(spec.initiatorMemory(), spec.slots().regionBytes())) {
+        try (Buffer local = transport.allocate(spec, spec.initiatorMemory(), spec.slots().regionBytes())) {
             Map<String, String> endpoint = new HashMap<>(prepared.endpoint());
             endpoint.put("peer.host", peerHost);
             boolean initiatorOwns = spec.op().ownerRank() == Ranks.INITIATOR;

@@ -4,6 +4,8 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.HostMemory;
+import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.Map;
 
 /**
@@ -30,6 +32,17 @@ public interface Transport {
      */
     default Availability supports(TransferSpec spec) {
         return availability();
+    }
+
+    /**
+     * Allocates a buffer of {@code bytes} for {@code spec}, on either rank: the initiator's local
+     * buffer and the target's region both come from here. The default is plain {@link HostMemory};
+     * a transport whose library must own the memory for RMA to be one-sided (UCX maps it with
+     * {@code ucp_mem_map(ALLOCATE)}) supplies its own, and finds it again in {@link #serve} and
+     * {@link #open}. GPU placements are refused by the caller until a GPU runtime is bound.
+     */
+    default Buffer allocate(TransferSpec spec, MemoryPlacement placement, long bytes) throws TransferException {
+        return HostMemory.allocate(placement, bytes);
     }
 
     /**

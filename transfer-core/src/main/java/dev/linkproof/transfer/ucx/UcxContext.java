@@ -1,0 +1,75 @@
+package dev.linkproof.transfer.ucx;
+
+import static dev.linkproof.transfer.ucx.Ucx.check;
+import static dev.linkproof.transfer.ucx.Ucx.lib;
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import dev.linkproof.transfer.TransferException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+
+/**
+ * A UCP context with RMA, configured from the point's settings: every {@code UCX_*} key is applied
+ * with {@code ucp_config_modify} (so both ranks run the same configuration whatever their
+ * environments hold). Closed with {@code ucp_cleanup} once every memory map and worker is gone.
+ */
+final class UcxContext implements AutoCloseable {
+    private static final VarHandle P_MASK = Ucx.PARAMS.varHandle(groupElement("field_mask"));
+    private static final VarHandle P_FEATURES = Ucx.PARAMS.varHandle(groupElement("features"));
+
+    final MemorySegment handle;
+    final Map<String, String> settings;
+    private boolean closed;
+
+    private UcxContext(MemorySegment handle, Map<String, String> settings) {
+        this.handle = handle;
+        this.settings = settings;
+    }
+
+    static UcxContext create(Map<String, String> settings) throws TransferException {
+        Ucx.Lib l = lib();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment configOut = a.allocate(ADDRESS);
+            check((byte) l.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut), "ucp_config_read");
+            MemorySegment config = configOut.get(ADDRESS, 0);
+            try {
+                for (var e : settings.entrySet()) {
+                    if (!e.getKey().startsWith("UCX_")) {
+                        continue;
+                    }
+                    String name = e.getKey().substring(4);
+                    byte st = (byte) l.configModify.invokeExact(config, a.allocateFrom(name), a.allocateFrom(e.getValue()));
+                    check(st, "ucp_config_modify(" + e.getKey() + "=" + e.getValue() + ")");
+                }
+                MemorySegment params = a.allocate(Ucx.PARAMS);
+                P_MASK.set(params, 0L, Ucx.UCP_PARAM_FIELD_FEATURES);
+                // WAKEUP lets a target sleep in poll(2) on the worker's event fd instead of spinning.
+                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA | Ucx.UCP_FEATURE_WAKEUP);
+                MemorySegment ctxOut = a.allocate(ADDRESS);
+                check((byte) l.init.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, ctxOut), "ucp_init");
+                return new UcxContext(ctxOut.get(ADDRESS, 0), Map.copyOf(settings));
+            } finally {
+                l.configRelease.invokeExact(config);
+            }
+        } catch (TransferException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new TransferException("ucx downcall failed: " + t, t);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            try {
+                lib().cleanup.invokeExact(handle);
+            } catch (Throwable t) {
+                throw new IllegalStateException("ucp_cleanup failed", t);
+            }
+        }
+    }
+}
