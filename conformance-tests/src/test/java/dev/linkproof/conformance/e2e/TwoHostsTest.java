@@ -79,6 +79,7 @@ class TwoHostsTest {
             List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", INITIATOR_NS, java,
                     "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
                     "-Dlinkproof.peer=" + peer, "-Dlinkproof.token=" + token, "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
+                    "-Dallure.results.directory=" + Path.of("target", "two-hosts-allure-results").toAbsolutePath(),
                     "-cp", cp,
                     RemoteSweepMain.class.getName(), TwoHostWrites.class.getName()));
             Path initiatorLog = Path.of("target", "two-hosts-initiator.log");
