@@ -184,15 +184,15 @@ public final class TransferCli implements Callable<Integer> {
         Path log = agentLog != null ? agentLog
                 : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
         LocalAgent local = null;
-        PinnedAgent pinned = null;
         int rc = 0;
         try {
             Session session;
             if (peer != null) {
                 session = Session.open(peer.host(), peer.port(), resolvedToken(), timeouts);
             } else if (agentCpus != null) {
-                pinned = PinnedAgent.start(agentCpus, agentJvmArgs, log, timeouts.agentStart());
-                session = Session.open(pinned.host, pinned.port, pinned.token, timeouts);
+                local = LocalAgent.start(List.of("taskset", "-c", agentCpus), agentJvmArgs, java.util.Map.of(), log,
+                        timeouts.agentStart());
+                session = Session.open(local.host(), local.port(), local.token(), timeouts);
             } else {
                 local = LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
                 session = Session.open(local.host(), local.port(), local.token(), timeouts);
@@ -232,9 +232,6 @@ public final class TransferCli implements Callable<Integer> {
             err.flush();
             return 1;
         } finally {
-            if (pinned != null) {
-                pinned.close();
-            }
             if (local != null) {
                 local.close();
             }

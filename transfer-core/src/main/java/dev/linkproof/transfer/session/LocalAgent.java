@@ -55,10 +55,19 @@ public final class LocalAgent implements AutoCloseable {
      */
     public static LocalAgent start(List<String> jvmArgs, java.util.Map<String, String> environment, Path log,
                                    Duration startTimeout) throws PeerFailureException {
+        return start(List.of(), jvmArgs, environment, log, startTimeout);
+    }
+
+    /**
+     * As {@link #start(List, java.util.Map, Path, Duration)}, run through {@code launcher}: a command
+     * prefix such as {@code taskset -c 1}, so a benchmark's agent runs on other CPUs than its initiator.
+     */
+    public static LocalAgent start(List<String> launcher, List<String> jvmArgs, java.util.Map<String, String> environment,
+                                   Path log, Duration startTimeout) throws PeerFailureException {
         byte[] raw = new byte[16];
         new SecureRandom().nextBytes(raw);
         String token = HexFormat.of().formatHex(raw);
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(launcher);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
