@@ -25,7 +25,7 @@ import org.w3c.dom.NodeList;
 /**
  * The verbs part of the conformance suite for real, on Soft-RoCE: boots scripts/softroce-vm.sh
  * (QEMU/TCG, 2 vCPUs, Debian's kernel with rdma_rxe, rxe0 on a dummy netdev inside the VM), runs
- * {@link #CLASSES} there with {@link VmSuiteMain} on this build's test class path and a jlinked
+ * {@link #CLASSES} there with {@link dev.linkproof.conformance.runner.SuiteMain} on this build's test class path and a jlinked
  * JDK 25, reads back the Surefire-style XML it wrote, and turns each of its test cases into a
  * dynamic test here — so the VM's results land in this module's Surefire report and fail the
  * build when one failed.
@@ -137,7 +137,7 @@ class SoftRoceSuite {
                 java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
                   -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
                   "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
-                  -cp "%s" dev.linkproof.conformance.softroce.VmSuiteMain /mnt/share/reports %s
+                  -cp "%s" dev.linkproof.conformance.runner.SuiteMain /mnt/share/reports %s
                 rc=$?
                 echo "[guest $(up)s] suite rc=$rc"
                 exit $rc

@@ -1,4 +1,4 @@
-package dev.linkproof.conformance.softroce;
+package dev.linkproof.conformance.runner;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -16,11 +16,12 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
 
 /**
  * Runs test classes on the JUnit Platform in one JVM (the linkproof engine and Jupiter) and writes
- * Surefire-style XML reports: what the Soft-RoCE VM runs, because there is no Maven inside it.
- * {@code VmSuiteMain <reports-dir> <class>...}; exits 0 when nothing failed and something ran.
+ * Surefire-style XML reports, where there is no Maven: inside the Soft-RoCE VM (SoftRoceSuite) and
+ * on a GPU machine (scripts/gpu-check.sh).
+ * {@code SuiteMain <reports-dir> <class>...}; exits 0 when nothing failed and something ran.
  */
-public final class VmSuiteMain {
-    private VmSuiteMain() {
+public final class SuiteMain {
+    private SuiteMain() {
     }
 
     public static void main(String[] args) throws Exception {
@@ -35,7 +36,7 @@ public final class VmSuiteMain {
         LauncherFactory.create().execute(request, summary, new LegacyXmlReportGeneratingListener(reports, out));
         TestExecutionSummary s = summary.getSummary();
         s.printFailuresTo(out, 20);
-        out.printf("vm-suite: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),
+        out.printf("suite: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),
                 s.getTestsFailedCount(), s.getTestsSkippedCount() + s.getTestsAbortedCount());
         System.exit(s.getTestsFailedCount() > 0 || s.getTestsSucceededCount() == 0 ? 1 : 0);
     }
