@@ -1,0 +1,23 @@
+package dev.linkproof.conformance.gpu;
+
+import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
+
+import dev.linkproof.engine.api.Sweep;
+import dev.linkproof.engine.api.TransferTest;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Op;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The figure scripts/gpu-check.sh puts beside a PyTorch/CuPy device-to-device copy of the same size
+ * (256 MiB, 50 timed copies after 5 warmup ones, as bench/gpu-d2d-peer.py does), validated like
+ * every point.
+ */
+@Tag("gpu")
+class GpuIpcBandwidth {
+    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = Op.WRITE, sizes = @Sweep(values = "256MiB"),
+            iterations = 50, warmup = 5)
+    void deviceToDevice256MiB(Measurement m) {
+        assertThat(m).isValid();
+    }
+}
