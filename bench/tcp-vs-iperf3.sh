@@ -7,7 +7,7 @@
 # printed side by side with the ratio linkproof / iperf3. GB = 10^9 bytes in both columns.
 #
 # Environment knobs (defaults in brackets):
-#   SIZES [64KiB 1MiB 16MiB]   REPS [3]   SECONDS_PER_POINT [2]   DEPTH [16]
+#   SIZES [64KiB 1MiB 16MiB]   REPS [3]   SECONDS_PER_POINT [2]   DEPTH [auto: about 4 MiB in flight per point]
 #   CPU_INITIATOR [0]   CPU_TARGET [1]   IPERF_PORT [5201]   LINKPROOF_JAVA [JDK 25]
 #   OUT_DIR [a fresh temporary directory]: raw iperf3 JSON, linkproof CSV, the table
 #
@@ -21,7 +21,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 read -r -a SIZES <<< "${SIZES:-64KiB 1MiB 16MiB}"
 REPS=${REPS:-3}
 SECS=${SECONDS_PER_POINT:-2}
-DEPTH=${DEPTH:-16}
+DEPTH=${DEPTH:-auto}
 CPU_I=${CPU_INITIATOR:-0}
 CPU_T=${CPU_TARGET:-1}
 PORT=${IPERF_PORT:-5201}

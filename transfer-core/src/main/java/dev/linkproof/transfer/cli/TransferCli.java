@@ -79,9 +79,31 @@ public final class TransferCli implements Callable<Integer> {
             description = "Queue pairs / connections used in parallel (default ${DEFAULT-VALUE}).")
     List<Integer> connections;
 
-    @Option(names = {"-d", "--depth"}, split = ",", defaultValue = "1", paramLabel = "N",
-            description = "Iterations in flight; 1 = stop-and-wait (default ${DEFAULT-VALUE}).")
-    List<Integer> depths;
+    @Option(names = {"-d", "--depth"}, split = ",", defaultValue = "1", paramLabel = "N|auto",
+            description = "Iterations in flight; 1 = stop-and-wait; auto = enough to keep about 4 MiB in flight"
+                    + " per point (default ${DEFAULT-VALUE}).")
+    List<String> depths;
+
+    /**
+     * What {@code --depth auto} keeps in flight. A fixed depth that suits 1 MiB (16 × 1 MiB) leaves a
+     * 64 KiB point with 1 MiB outstanding, too little to cover the round trip of a loaded host; iperf3
+     * keeps its socket buffer (several MiB) full whatever the write size.
+     */
+    static final long AUTO_DEPTH_BYTES = 4L << 20;
+
+    static int depthFor(String depth, long bytesPerIteration, Mode mode) {
+        if ("auto".equalsIgnoreCase(depth.trim())) {
+            if (mode == Mode.LATENCY) {
+                return 1;
+            }
+            return (int) Math.clamp(AUTO_DEPTH_BYTES / bytesPerIteration, 1, TransferSpec.MAX_PIPELINE);
+        }
+        try {
+            return Integer.parseInt(depth.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--depth takes a number or 'auto', not '" + depth + "'");
+        }
+    }
 
     @Option(names = {"-n", "--iters"}, defaultValue = "1000",
             description = "Timed iterations per point (default ${DEFAULT-VALUE}); see --duration.")
@@ -253,7 +275,13 @@ public final class TransferCli implements Callable<Integer> {
         for (long size : sizes) {
             for (int batch : batches) {
                 for (int qps : connections) {
-                    for (int depth : depths) {
+                    for (String depthText : depths) {
+                        int depth;
+                        try {
+                            depth = depthFor(depthText, size * batch, mode);
+                        } catch (IllegalArgumentException e) {
+                            throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
+                        }
                         String id = String.format(Locale.ROOT, "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d",
                                 transport, op.label(), size, batch, qps, depth);
                         try {

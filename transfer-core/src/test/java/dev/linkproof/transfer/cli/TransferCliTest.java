@@ -55,6 +55,24 @@ class TransferCliTest {
     }
 
     @Test
+    void depthAutoKeepsAboutFourMebibytesInFlight() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("-s", "4KiB,64KiB,1MiB,16MiB", "-d", "auto", "-b", "1");
+        List<TransferSpec> points = ((TransferCli) cl.getCommand()).points();
+        assertThat(points).extracting(TransferSpec::pipelineDepth).containsExactly(1024, 64, 4, 1);
+    }
+
+    @Test
+    void depthAutoIsStopAndWaitInLatencyModeAndOtherWordsAreUsageErrors() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--mode", "latency", "-s", "8", "-d", "auto");
+        assertThat(((TransferCli) cl.getCommand()).points()).extracting(TransferSpec::pipelineDepth).containsExactly(1);
+        Run r = run("--depth", "deep");
+        assertThat(r.rc()).isEqualTo(2);
+        assertThat(r.err()).contains("--depth takes a number or 'auto', not 'deep'");
+    }
+
+    @Test
     void peerMustBeHostColonPortAndNeedsAToken() {
         assertThat(run("--peer", "localhost").err()).contains("'localhost' is not host:port");
         assertThat(run("--peer", "localhost:http").err()).contains("bad port");
