@@ -1,0 +1,431 @@
+package dev.linkproof.transfer.gpu.cuda;
+
+import static dev.linkproof.transfer.gpu.Downcalls.call;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.linkproof.transfer.gpu.EventRingStream;
+import dev.linkproof.transfer.gpu.GpuDeviceInfo;
+import dev.linkproof.transfer.gpu.GpuException;
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuStream;
+import dev.linkproof.transfer.gpu.NativeLibrary;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * The CUDA driver API ({@code libcuda.so.1}) through hand-written FFM bindings: no CUDA toolkit,
+ * no runtime library, nothing compiled. Each device is used through its primary context, made
+ * current on the calling thread before every call, so any thread may use any device.
+ *
+ * <p>Symbols are the versioned ones {@code cuda.h} maps its names to ({@code cuMemAlloc} is
+ * {@code cuMemAlloc_v2}, {@code cuIpcOpenMemHandle} is {@code cuIpcOpenMemHandle_v2}); the
+ * constants are checked against {@code cuda.h} by {@code CudaAbiTest}. Device pointers, host
+ * addresses, streams and events travel as {@code long}: on the x86-64 and AArch64 calling
+ * conventions a pointer and a 64-bit integer are passed alike, and a {@code long} needs no
+ * {@code MemorySegment} wrapper, so the copy path allocates nothing.
+ */
+public final class CudaRuntime implements GpuRuntime {
+    private static final Logger LOG = Logger.getLogger(CudaRuntime.class.getName());
+
+    public static final String API = "cuda";
+    public static final String LIBRARY = "libcuda.so.1";
+
+    // CUresult
+    public static final int CUDA_SUCCESS = 0;
+    public static final int CUDA_ERROR_NOT_READY = 600;
+    // flags
+    public static final int CU_STREAM_NON_BLOCKING = 1;
+    public static final int CU_EVENT_DISABLE_TIMING = 2;
+    public static final int CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1;
+    public static final int CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 1;
+    public static final int CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124;
+    public static final int CU_IPC_HANDLE_SIZE = 64;
+    // ucs_memory_type_t of CUDA device memory
+    public static final int UCS_MEMORY_TYPE_CUDA = 1;
+
+    /** {@code CUipcMemHandle}: 64 opaque bytes, passed by value to cuIpcOpenMemHandle. */
+    static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(CU_IPC_HANDLE_SIZE, JAVA_BYTE).withName("reserved")).withName("CUipcMemHandle");
+
+    private final String library;
+    private final Calls cu;
+    private final int driverVersion;
+    private final List<GpuDeviceInfo> devices;
+    /** Primary contexts, retained on first use and kept for the life of the process. */
+    private final Map<Integer, Long> contexts = new ConcurrentHashMap<>();
+
+    private CudaRuntime(String library, Calls cu, int driverVersion, List<GpuDeviceInfo> devices) {
+        this.library = library;
+        this.cu = cu;
+        this.driverVersion = driverVersion;
+        this.devices = devices;
+    }
+
+    /**
+     * Loads {@code library}, initialises the driver and lists the devices. Fails with the reason
+     * (library absent, {@code cuInit} refused, no device) as an {@link IllegalStateException}.
+     */
+    public static CudaRuntime load(String library) {
+        NativeLibrary lib = NativeLibrary.open(List.of(library), "the NVIDIA driver provides it; none is installed here");
+        Calls cu = new Calls(lib);
+        try {
+            cu.check(call(cu.init, 0), "cuInit");
+            int version;
+            int count;
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment out = a.allocate(JAVA_INT);
+                cu.check(call(cu.driverGetVersion, out), "cuDriverGetVersion");
+                version = out.get(JAVA_INT, 0);
+                cu.check(call(cu.deviceGetCount, out), "cuDeviceGetCount");
+                count = out.get(JAVA_INT, 0);
+            }
+            if (count == 0) {
+                throw new IllegalStateException("cuDeviceGetCount found no CUDA device");
+            }
+            List<GpuDeviceInfo> devices = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                devices.add(cu.deviceInfo(i));
+            }
+            return new CudaRuntime(lib.name(), cu, version, List.copyOf(devices));
+        } catch (GpuException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String api() {
+        return API;
+    }
+
+    @Override
+    public String vendor() {
+        return "nvidia";
+    }
+
+    @Override
+    public String describe() {
+        return "CUDA driver API " + driverVersion / 1000 + "." + driverVersion % 1000 / 10 + " (" + library + ")";
+    }
+
+    @Override
+    public List<GpuDeviceInfo> devices() {
+        return devices;
+    }
+
+    @Override
+    public long allocate(int device, long bytes) throws GpuException {
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            cu.check(call(cu.memAlloc, out, bytes), "cuMemAlloc_v2(" + bytes + " bytes on device " + device + ")");
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    @Override
+    public void free(int device, long pointer) {
+        try {
+            bind(device);
+            cu.check(call(cu.memFree, pointer), "cuMemFree_v2");
+        } catch (GpuException e) {
+            LOG.warning("cannot free device memory 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public GpuStream openStream(int device, int markers) throws GpuException {
+        return EventRingStream.open(new StreamCalls(cu, bind(device)), device, markers);
+    }
+
+    @Override
+    public byte[] exportIpc(int device, long pointer) throws GpuException {
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment handle = a.allocate(IPC_HANDLE);
+            cu.check(call(cu.ipcGetMemHandle, handle, pointer), "cuIpcGetMemHandle");
+            return handle.toArray(JAVA_BYTE);
+        }
+    }
+
+    @Override
+    public long openIpc(int device, byte[] handle) throws GpuException {
+        if (handle.length != CU_IPC_HANDLE_SIZE) {
+            throw new GpuException(API, "a CUDA IPC handle has " + CU_IPC_HANDLE_SIZE + " bytes, this one " + handle.length);
+        }
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(IPC_HANDLE);
+            MemorySegment.copy(handle, 0, h, JAVA_BYTE, 0, handle.length);
+            MemorySegment out = a.allocate(JAVA_LONG);
+            cu.check(call(cu.ipcOpenMemHandle, out, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle_v2");
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    @Override
+    public void closeIpc(int device, long pointer) {
+        try {
+            bind(device);
+            cu.check(call(cu.ipcCloseMemHandle, pointer), "cuIpcCloseMemHandle");
+        } catch (GpuException e) {
+            LOG.warning("cannot close the IPC mapping 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public int exportDmabuf(int device, long pointer, long bytes) throws GpuException {
+        if (cu.getHandleForAddressRange.isEmpty()) {
+            throw new GpuException(API, library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer");
+        }
+        if (!devices.get(device).dmabufSupported()) {
+            throw new GpuException(API, "device " + device + " (" + devices.get(device).name()
+                    + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open, is needed for dma-buf)");
+        }
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fd = a.allocate(JAVA_INT);
+            cu.check(call(cu.getHandleForAddressRange.get(), fd, pointer, bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0L), "cuMemGetHandleForAddressRange(DMA_BUF_FD)");
+            return fd.get(JAVA_INT, 0);
+        }
+    }
+
+    @Override
+    public int ucxMemoryType() {
+        return UCS_MEMORY_TYPE_CUDA;
+    }
+
+    /** Makes {@code device}'s primary context current on this thread; returns it. */
+    private long bind(int device) throws GpuException {
+        if (device < 0 || device >= devices.size()) {
+            throw new GpuException(API, "no CUDA device " + device + " (this process sees " + devices.size() + ")");
+        }
+        Long ctx = contexts.get(device);
+        if (ctx == null) {
+            synchronized (contexts) {
+                ctx = contexts.get(device);
+                if (ctx == null) {
+                    ctx = cu.retainPrimaryContext(device);
+                    contexts.put(device, ctx);
+                }
+            }
+        }
+        cu.check(cu.ctxSetCurrent(ctx), "cuCtxSetCurrent");
+        return ctx;
+    }
+
+    /** A stream's calls: its context is made current before each, so any thread may drive it. */
+    private record StreamCalls(Calls cu, long context) implements EventRingStream.Vendor {
+        @Override
+        public String api() {
+            return API;
+        }
+
+        @Override
+        public int makeCurrent() {
+            return cu.ctxSetCurrent(context);
+        }
+
+        @Override
+        public int copy(int direction, long dst, long src, long bytes, long stream) {
+            return switch (direction) {
+                case EventRingStream.HOST_TO_DEVICE -> call(cu.memcpyHtoDAsync, dst, src, bytes, stream);
+                case EventRingStream.DEVICE_TO_HOST -> call(cu.memcpyDtoHAsync, dst, src, bytes, stream);
+                default -> call(cu.memcpyDtoDAsync, dst, src, bytes, stream);
+            };
+        }
+
+        @Override
+        public String copyCall(int direction) {
+            return switch (direction) {
+                case EventRingStream.HOST_TO_DEVICE -> "cuMemcpyHtoDAsync_v2";
+                case EventRingStream.DEVICE_TO_HOST -> "cuMemcpyDtoHAsync_v2";
+                default -> "cuMemcpyDtoDAsync_v2";
+            };
+        }
+
+        @Override
+        public int record(long event, long stream) {
+            return call(cu.eventRecord, event, stream);
+        }
+
+        @Override
+        public int queryEvent(long event) {
+            return call(cu.eventQuery, event);
+        }
+
+        @Override
+        public int queryStream(long stream) {
+            return call(cu.streamQuery, stream);
+        }
+
+        @Override
+        public int createStream(MemorySegment out) {
+            return call(cu.streamCreate, out, CU_STREAM_NON_BLOCKING);
+        }
+
+        @Override
+        public int createEvent(MemorySegment out) {
+            return call(cu.eventCreate, out, CU_EVENT_DISABLE_TIMING);
+        }
+
+        @Override
+        public int destroyEvent(long event) {
+            return call(cu.eventDestroy, event);
+        }
+
+        @Override
+        public int destroyStream(long stream) {
+            return call(cu.streamDestroy, stream);
+        }
+
+        @Override
+        public int notReady() {
+            return CUDA_ERROR_NOT_READY;
+        }
+
+        @Override
+        public GpuException error(int status, String call) {
+            return cu.error(status, call);
+        }
+    }
+
+    /** The downcalls, with the error-code translation every caller needs. */
+    static final class Calls {
+        final MethodHandle init;
+        final MethodHandle driverGetVersion;
+        final MethodHandle deviceGetCount;
+        final MethodHandle deviceGet;
+        final MethodHandle deviceGetName;
+        final MethodHandle deviceGetPciBusId;
+        final MethodHandle deviceTotalMem;
+        final MethodHandle deviceGetAttribute;
+        final MethodHandle primaryCtxRetain;
+        final MethodHandle ctxSetCurrent;
+        final MethodHandle memAlloc;
+        final MethodHandle memFree;
+        final MethodHandle streamCreate;
+        final MethodHandle streamDestroy;
+        final MethodHandle streamQuery;
+        final MethodHandle eventCreate;
+        final MethodHandle eventDestroy;
+        final MethodHandle eventRecord;
+        final MethodHandle eventQuery;
+        final MethodHandle memcpyHtoDAsync;
+        final MethodHandle memcpyDtoHAsync;
+        final MethodHandle memcpyDtoDAsync;
+        final MethodHandle ipcGetMemHandle;
+        final MethodHandle ipcOpenMemHandle;
+        final MethodHandle ipcCloseMemHandle;
+        final MethodHandle getErrorName;
+        final MethodHandle getErrorString;
+        final Optional<MethodHandle> getHandleForAddressRange;
+
+        Calls(NativeLibrary lib) {
+            FunctionDescriptor intOut = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+            init = lib.require("cuInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            driverGetVersion = lib.require("cuDriverGetVersion", intOut);
+            deviceGetCount = lib.require("cuDeviceGetCount", intOut);
+            deviceGet = lib.require("cuDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetName = lib.require("cuDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceGetPciBusId = lib.require("cuDeviceGetPCIBusId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceTotalMem = lib.require("cuDeviceTotalMem_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetAttribute = lib.require("cuDeviceGetAttribute", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            primaryCtxRetain = lib.require("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            ctxSetCurrent = lib.require("cuCtxSetCurrent", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            memAlloc = lib.require("cuMemAlloc_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            memFree = lib.require("cuMemFree_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            streamCreate = lib.require("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            streamDestroy = lib.require("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            streamQuery = lib.require("cuStreamQuery", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            eventCreate = lib.require("cuEventCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            eventDestroy = lib.require("cuEventDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            eventRecord = lib.require("cuEventRecord", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+            eventQuery = lib.require("cuEventQuery", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            FunctionDescriptor copy = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+            memcpyHtoDAsync = lib.require("cuMemcpyHtoDAsync_v2", copy);
+            memcpyDtoHAsync = lib.require("cuMemcpyDtoHAsync_v2", copy);
+            memcpyDtoDAsync = lib.require("cuMemcpyDtoDAsync_v2", copy);
+            ipcGetMemHandle = lib.require("cuIpcGetMemHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            ipcOpenMemHandle = lib.require("cuIpcOpenMemHandle_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, IPC_HANDLE, JAVA_INT));
+            ipcCloseMemHandle = lib.require("cuIpcCloseMemHandle", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            getErrorName = lib.require("cuGetErrorName", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            getErrorString = lib.require("cuGetErrorString", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            getHandleForAddressRange = lib.optional("cuMemGetHandleForAddressRange",
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+        }
+
+        void check(int result, String call) throws GpuException {
+            if (result != CUDA_SUCCESS) {
+                throw error(result, call);
+            }
+        }
+
+        GpuException error(int result, String call) {
+            return new GpuException(API, call, result, text(getErrorName, result, "CUDA_ERROR_" + result),
+                    text(getErrorString, result, "no description"));
+        }
+
+        private static String text(MethodHandle lookup, int result, String fallback) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment out = a.allocate(ADDRESS);
+                int rc = (int) lookup.invokeExact(result, out);
+                MemorySegment s = out.get(ADDRESS, 0);
+                return rc == CUDA_SUCCESS && !s.equals(MemorySegment.NULL) ? s.reinterpret(512).getString(0) : fallback;
+            } catch (Throwable t) {
+                return fallback;
+            }
+        }
+
+        GpuDeviceInfo deviceInfo(int ordinal) throws GpuException {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment dev = a.allocate(JAVA_INT);
+                check(call(deviceGet, dev, ordinal), "cuDeviceGet(" + ordinal + ")");
+                int handle = dev.get(JAVA_INT, 0);
+                MemorySegment name = a.allocate(256);
+                check(call(deviceGetName, name, 256, handle), "cuDeviceGetName");
+                MemorySegment bus = a.allocate(64);
+                check(call(deviceGetPciBusId, bus, 64, handle), "cuDeviceGetPCIBusId");
+                MemorySegment total = a.allocate(JAVA_LONG);
+                check(call(deviceTotalMem, total, handle), "cuDeviceTotalMem_v2");
+                MemorySegment attr = a.allocate(JAVA_INT);
+                boolean dmabuf = getHandleForAddressRange.isPresent()
+                        && attribute(attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, handle) == CUDA_SUCCESS
+                        && attr.get(JAVA_INT, 0) != 0;
+                return new GpuDeviceInfo(ordinal, name.getString(0), bus.getString(0).toLowerCase(Locale.ROOT),
+                        total.get(JAVA_LONG, 0), dmabuf);
+            }
+        }
+
+        long retainPrimaryContext(int device) throws GpuException {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment dev = a.allocate(JAVA_INT);
+                check(call(deviceGet, dev, device), "cuDeviceGet(" + device + ")");
+                MemorySegment ctx = a.allocate(JAVA_LONG);
+                check(call(primaryCtxRetain, ctx, dev.get(JAVA_INT, 0)), "cuDevicePrimaryCtxRetain");
+                return ctx.get(JAVA_LONG, 0);
+            }
+        }
+
+        int attribute(MemorySegment out, int attribute, int device) {
+            return call(deviceGetAttribute, out, attribute, device);
+        }
+
+        int ctxSetCurrent(long ctx) {
+            return call(ctxSetCurrent, ctx);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package dev.linkproof.transfer.gpu.hip;
+
+import static dev.linkproof.transfer.gpu.Downcalls.call;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.linkproof.transfer.gpu.Downcalls;
+import dev.linkproof.transfer.gpu.EventRingStream;
+import dev.linkproof.transfer.gpu.GpuDeviceInfo;
+import dev.linkproof.transfer.gpu.GpuException;
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuStream;
+import dev.linkproof.transfer.gpu.NativeLibrary;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+/**
+ * HIP ({@code libamdhip64.so}, ROCm 5 and 6) through hand-written FFM bindings: the same operations
+ * as the CUDA binding, so the transports above cannot tell them apart. HIP keeps a current device
+ * per thread; every call sets it first.
+ *
+ * <p>One difference between ROCm releases matters: {@code hipIpcMemLazyEnablePeerAccess} is 0 in
+ * ROCm 5's headers and 1 in ROCm 6's, and ROCm 6 refuses any other flag, so the flag follows the
+ * loaded runtime's version. Constants are checked against Debian's {@code libamdhip64-dev}
+ * headers by {@code HipAbiTest}.
+ */
+public final class HipRuntime implements GpuRuntime {
+    private static final Logger LOG = Logger.getLogger(HipRuntime.class.getName());
+
+    public static final String API = "hip";
+
+    // hipError_t
+    public static final int HIP_SUCCESS = 0;
+    public static final int HIP_ERROR_NOT_READY = 600;
+    // hipMemcpyKind
+    public static final int HIP_MEMCPY_HOST_TO_DEVICE = 1;
+    public static final int HIP_MEMCPY_DEVICE_TO_HOST = 2;
+    public static final int HIP_MEMCPY_DEVICE_TO_DEVICE = 3;
+    // flags
+    public static final int HIP_STREAM_NON_BLOCKING = 1;
+    public static final int HIP_EVENT_DISABLE_TIMING = 2;
+    public static final int HIP_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 1;
+    public static final int HIP_IPC_HANDLE_SIZE = 64;
+    /** HIP_VERSION of ROCm 6.0: from there on hipIpcMemLazyEnablePeerAccess is 1. */
+    static final int ROCM6 = 60_000_000;
+    // ucs_memory_type_t of ROCm device memory
+    public static final int UCS_MEMORY_TYPE_ROCM = 3;
+
+    /** {@code hipIpcMemHandle_t}: 64 opaque bytes, passed by value to hipIpcOpenMemHandle. */
+    static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(HIP_IPC_HANDLE_SIZE, JAVA_BYTE).withName("reserved")).withName("hipIpcMemHandle_t");
+
+    private final String library;
+    private final Calls hip;
+    private final int runtimeVersion;
+    private final List<GpuDeviceInfo> devices;
+
+    private HipRuntime(String library, Calls hip, int runtimeVersion, List<GpuDeviceInfo> devices) {
+        this.library = library;
+        this.hip = hip;
+        this.runtimeVersion = runtimeVersion;
+        this.devices = devices;
+    }
+
+    /** Loads the first of {@code libraries} found, initialises HIP and lists the devices; fails with the reason. */
+    public static HipRuntime load(List<String> libraries) {
+        NativeLibrary lib = NativeLibrary.open(libraries, "ROCm provides it; Debian: apt-get install libamdhip64-5");
+        Calls hip = new Calls(lib);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            int init = call(hip.init, 0);
+            if (init != HIP_SUCCESS) {
+                // hipInit reports a missing GPU as an invalid device; the count says it plainly.
+                int rc = call(hip.getDeviceCount, out);
+                String count = rc == HIP_SUCCESS ? "" : "; hipGetDeviceCount: " + hip.name(rc) + " (" + hip.text(rc) + ")";
+                throw new IllegalStateException("hipInit: " + hip.name(init) + " (" + hip.text(init) + ")" + count);
+            }
+            hip.check(call(hip.runtimeGetVersion, out), "hipRuntimeGetVersion");
+            int version = out.get(JAVA_INT, 0);
+            hip.check(call(hip.getDeviceCount, out), "hipGetDeviceCount");
+            int count = out.get(JAVA_INT, 0);
+            if (count == 0) {
+                throw new IllegalStateException("hipGetDeviceCount found no HIP device");
+            }
+            List<GpuDeviceInfo> devices = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                devices.add(hip.deviceInfo(a, i));
+            }
+            return new HipRuntime(lib.name(), hip, version, List.copyOf(devices));
+        } catch (GpuException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String api() {
+        return API;
+    }
+
+    @Override
+    public String vendor() {
+        return "amd";
+    }
+
+    @Override
+    public String describe() {
+        return "HIP " + runtimeVersion / 10_000_000 + "." + runtimeVersion / 100_000 % 100 + " (" + library + ")";
+    }
+
+    @Override
+    public List<GpuDeviceInfo> devices() {
+        return devices;
+    }
+
+    /** The flag hipIpcOpenMemHandle accepts from this runtime. */
+    int lazyPeerAccessFlag() {
+        return runtimeVersion >= ROCM6 ? 1 : 0;
+    }
+
+    @Override
+    public long allocate(int device, long bytes) throws GpuException {
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            hip.check(call(hip.malloc, out, bytes), "hipMalloc(" + bytes + " bytes on device " + device + ")");
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    @Override
+    public void free(int device, long pointer) {
+        try {
+            bind(device);
+            hip.check(call(hip.free, pointer), "hipFree");
+        } catch (GpuException e) {
+            LOG.warning("cannot free device memory 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public GpuStream openStream(int device, int markers) throws GpuException {
+        bind(device);
+        return EventRingStream.open(new StreamCalls(hip, device), device, markers);
+    }
+
+    @Override
+    public byte[] exportIpc(int device, long pointer) throws GpuException {
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment handle = a.allocate(IPC_HANDLE);
+            hip.check(call(hip.ipcGetMemHandle, handle, pointer), "hipIpcGetMemHandle");
+            return handle.toArray(JAVA_BYTE);
+        }
+    }
+
+    @Override
+    public long openIpc(int device, byte[] handle) throws GpuException {
+        if (handle.length != HIP_IPC_HANDLE_SIZE) {
+            throw new GpuException(API, "a HIP IPC handle has " + HIP_IPC_HANDLE_SIZE + " bytes, this one " + handle.length);
+        }
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(IPC_HANDLE);
+            MemorySegment.copy(handle, 0, h, JAVA_BYTE, 0, handle.length);
+            MemorySegment out = a.allocate(JAVA_LONG);
+            hip.check(call(hip.ipcOpenMemHandle, out, h, lazyPeerAccessFlag()), "hipIpcOpenMemHandle");
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    @Override
+    public void closeIpc(int device, long pointer) {
+        try {
+            bind(device);
+            hip.check(call(hip.ipcCloseMemHandle, pointer), "hipIpcCloseMemHandle");
+        } catch (GpuException e) {
+            LOG.warning("cannot close the IPC mapping 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public int exportDmabuf(int device, long pointer, long bytes) throws GpuException {
+        if (hip.getHandleForAddressRange.isEmpty()) {
+            throw new GpuException(API, library + " (" + describe() + ") lacks hipMemGetHandleForAddressRange: dma-buf export needs ROCm 6.2 or newer");
+        }
+        bind(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fd = a.allocate(JAVA_INT);
+            hip.check(call(hip.getHandleForAddressRange.get(), fd, pointer, bytes, HIP_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0L),
+                    "hipMemGetHandleForAddressRange(DmaBufFd)");
+            return fd.get(JAVA_INT, 0);
+        }
+    }
+
+    @Override
+    public int ucxMemoryType() {
+        return UCS_MEMORY_TYPE_ROCM;
+    }
+
+    private void bind(int device) throws GpuException {
+        if (device < 0 || device >= devices.size()) {
+            throw new GpuException(API, "no HIP device " + device + " (this process sees " + devices.size() + ")");
+        }
+        hip.check(call(hip.setDevice, device), "hipSetDevice(" + device + ")");
+    }
+
+    /** A stream's calls: its device is set current before each, so any thread may drive it. */
+    private record StreamCalls(Calls hip, int device) implements EventRingStream.Vendor {
+        @Override
+        public String api() {
+            return API;
+        }
+
+        @Override
+        public int makeCurrent() {
+            return call(hip.setDevice, device);
+        }
+
+        @Override
+        public int copy(int direction, long dst, long src, long bytes, long stream) {
+            int kind = switch (direction) {
+                case EventRingStream.HOST_TO_DEVICE -> HIP_MEMCPY_HOST_TO_DEVICE;
+                case EventRingStream.DEVICE_TO_HOST -> HIP_MEMCPY_DEVICE_TO_HOST;
+                default -> HIP_MEMCPY_DEVICE_TO_DEVICE;
+            };
+            return call(hip.memcpyAsync, dst, src, bytes, kind, stream);
+        }
+
+        @Override
+        public String copyCall(int direction) {
+            return switch (direction) {
+                case EventRingStream.HOST_TO_DEVICE -> "hipMemcpyAsync(HostToDevice)";
+                case EventRingStream.DEVICE_TO_HOST -> "hipMemcpyAsync(DeviceToHost)";
+                default -> "hipMemcpyAsync(DeviceToDevice)";
+            };
+        }
+
+        @Override
+        public int record(long event, long stream) {
+            return call(hip.eventRecord, event, stream);
+        }
+
+        @Override
+        public int queryEvent(long event) {
+            return call(hip.eventQuery, event);
+        }
+
+        @Override
+        public int queryStream(long stream) {
+            return call(hip.streamQuery, stream);
+        }
+
+        @Override
+        public int createStream(MemorySegment out) {
+            return call(hip.streamCreateWithFlags, out, HIP_STREAM_NON_BLOCKING);
+        }
+
+        @Override
+        public int createEvent(MemorySegment out) {
+            return call(hip.eventCreateWithFlags, out, HIP_EVENT_DISABLE_TIMING);
+        }
+
+        @Override
+        public int destroyEvent(long event) {
+            return call(hip.eventDestroy, event);
+        }
+
+        @Override
+        public int destroyStream(long stream) {
+            return call(hip.streamDestroy, stream);
+        }
+
+        @Override
+        public int notReady() {
+            return HIP_ERROR_NOT_READY;
+        }
+
+        @Override
+        public GpuException error(int status, String call) {
+            return hip.error(status, call);
+        }
+    }
+
+    /** The downcalls, with the error-code translation every caller needs. */
+    static final class Calls {
+        final MethodHandle init;
+        final MethodHandle runtimeGetVersion;
+        final MethodHandle getDeviceCount;
+        final MethodHandle deviceGet;
+        final MethodHandle deviceGetName;
+        final MethodHandle deviceGetPciBusId;
+        final MethodHandle deviceTotalMem;
+        final MethodHandle setDevice;
+        final MethodHandle malloc;
+        final MethodHandle free;
+        final MethodHandle streamCreateWithFlags;
+        final MethodHandle streamDestroy;
+        final MethodHandle streamQuery;
+        final MethodHandle eventCreateWithFlags;
+        final MethodHandle eventDestroy;
+        final MethodHandle eventRecord;
+        final MethodHandle eventQuery;
+        final MethodHandle memcpyAsync;
+        final MethodHandle ipcGetMemHandle;
+        final MethodHandle ipcOpenMemHandle;
+        final MethodHandle ipcCloseMemHandle;
+        final MethodHandle getErrorName;
+        final MethodHandle getErrorString;
+        final Optional<MethodHandle> getHandleForAddressRange;
+
+        Calls(NativeLibrary lib) {
+            FunctionDescriptor intOut = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+            FunctionDescriptor onLong = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
+            init = lib.require("hipInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            runtimeGetVersion = lib.require("hipRuntimeGetVersion", intOut);
+            getDeviceCount = lib.require("hipGetDeviceCount", intOut);
+            deviceGet = lib.require("hipDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetName = lib.require("hipDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceGetPciBusId = lib.require("hipDeviceGetPCIBusId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceTotalMem = lib.require("hipDeviceTotalMem", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            setDevice = lib.require("hipSetDevice", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            malloc = lib.require("hipMalloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            free = lib.require("hipFree", onLong);
+            streamCreateWithFlags = lib.require("hipStreamCreateWithFlags", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            streamDestroy = lib.require("hipStreamDestroy", onLong);
+            streamQuery = lib.require("hipStreamQuery", onLong);
+            eventCreateWithFlags = lib.require("hipEventCreateWithFlags", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            eventDestroy = lib.require("hipEventDestroy", onLong);
+            eventRecord = lib.require("hipEventRecord", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+            eventQuery = lib.require("hipEventQuery", onLong);
+            memcpyAsync = lib.require("hipMemcpyAsync",
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+            ipcGetMemHandle = lib.require("hipIpcGetMemHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            ipcOpenMemHandle = lib.require("hipIpcOpenMemHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, IPC_HANDLE, JAVA_INT));
+            ipcCloseMemHandle = lib.require("hipIpcCloseMemHandle", onLong);
+            getErrorName = lib.require("hipGetErrorName", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+            getErrorString = lib.require("hipGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+            getHandleForAddressRange = lib.optional("hipMemGetHandleForAddressRange",
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+        }
+
+        String name(int rc) {
+            return Downcalls.string(getErrorName, rc, "hipError " + rc);
+        }
+
+        String text(int rc) {
+            return Downcalls.string(getErrorString, rc, "no description");
+        }
+
+        void check(int rc, String call) throws GpuException {
+            if (rc != HIP_SUCCESS) {
+                throw error(rc, call);
+            }
+        }
+
+        GpuException error(int rc, String call) {
+            return new GpuException(API, call, rc, name(rc), text(rc));
+        }
+
+        GpuDeviceInfo deviceInfo(Arena a, int ordinal) throws GpuException {
+            MemorySegment dev = a.allocate(JAVA_INT);
+            check(call(deviceGet, dev, ordinal), "hipDeviceGet(" + ordinal + ")");
+            int handle = dev.get(JAVA_INT, 0);
+            MemorySegment name = a.allocate(256);
+            check(call(deviceGetName, name, 256, handle), "hipDeviceGetName");
+            MemorySegment bus = a.allocate(64);
+            check(call(deviceGetPciBusId, bus, 64, ordinal), "hipDeviceGetPCIBusId");
+            MemorySegment total = a.allocate(JAVA_LONG);
+            check(call(deviceTotalMem, total, handle), "hipDeviceTotalMem");
+            return new GpuDeviceInfo(ordinal, name.getString(0), bus.getString(0).toLowerCase(Locale.ROOT),
+                    total.get(JAVA_LONG, 0), getHandleForAddressRange.isPresent());
+        }
+    }
+}
