@@ -57,9 +57,65 @@ public final class CudaRuntime implements GpuRuntime {
     // ucs_memory_type_t of CUDA device memory
     public static final int UCS_MEMORY_TYPE_CUDA = 1;
 
+    /**
+     * The exported symbol {@code cuda.h} maps each API name to: the binding looks up these, and
+     * {@code CudaAbiTest} checks every pair against the header's macros.
+     */
+    static final Map<String, String> SYMBOLS = Map.ofEntries(
+            Map.entry("cuInit", "cuInit"),
+            Map.entry("cuDriverGetVersion", "cuDriverGetVersion"),
+            Map.entry("cuDeviceGetCount", "cuDeviceGetCount"),
+            Map.entry("cuDeviceGet", "cuDeviceGet"),
+            Map.entry("cuDeviceGetName", "cuDeviceGetName"),
+            Map.entry("cuDeviceGetPCIBusId", "cuDeviceGetPCIBusId"),
+            Map.entry("cuDeviceTotalMem", "cuDeviceTotalMem_v2"),
+            Map.entry("cuDeviceGetAttribute", "cuDeviceGetAttribute"),
+            Map.entry("cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain"),
+            Map.entry("cuCtxSetCurrent", "cuCtxSetCurrent"),
+            Map.entry("cuMemAlloc", "cuMemAlloc_v2"),
+            Map.entry("cuMemFree", "cuMemFree_v2"),
+            Map.entry("cuStreamCreate", "cuStreamCreate"),
+            Map.entry("cuStreamDestroy", "cuStreamDestroy_v2"),
+            Map.entry("cuStreamQuery", "cuStreamQuery"),
+            Map.entry("cuEventCreate", "cuEventCreate"),
+            Map.entry("cuEventDestroy", "cuEventDestroy_v2"),
+            Map.entry("cuEventRecord", "cuEventRecord"),
+            Map.entry("cuEventQuery", "cuEventQuery"),
+            Map.entry("cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2"),
+            Map.entry("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2"),
+            Map.entry("cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2"),
+            Map.entry("cuIpcGetMemHandle", "cuIpcGetMemHandle"),
+            Map.entry("cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2"),
+            Map.entry("cuIpcCloseMemHandle", "cuIpcCloseMemHandle"),
+            Map.entry("cuGetErrorName", "cuGetErrorName"),
+            Map.entry("cuGetErrorString", "cuGetErrorString"),
+            Map.entry("cuMemGetHandleForAddressRange", "cuMemGetHandleForAddressRange"));
+
     /** {@code CUipcMemHandle}: 64 opaque bytes, passed by value to cuIpcOpenMemHandle. */
     static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
             MemoryLayout.sequenceLayout(CU_IPC_HANDLE_SIZE, JAVA_BYTE).withName("reserved")).withName("CUipcMemHandle");
+
+    /** The constants and sizes the binding depends on, as {@code CudaAbiTest} compares them with cuda.h. */
+    static Map<String, Long> abiFacts() {
+        Map<String, Long> f = new java.util.LinkedHashMap<>();
+        f.put("const.CUDA_SUCCESS", (long) CUDA_SUCCESS);
+        f.put("const.CUDA_ERROR_NOT_READY", (long) CUDA_ERROR_NOT_READY);
+        f.put("const.CU_STREAM_NON_BLOCKING", (long) CU_STREAM_NON_BLOCKING);
+        f.put("const.CU_EVENT_DISABLE_TIMING", (long) CU_EVENT_DISABLE_TIMING);
+        f.put("const.CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", (long) CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        f.put("const.CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD", (long) CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD);
+        f.put("const.CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", (long) CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
+        f.put("const.CU_IPC_HANDLE_SIZE", (long) CU_IPC_HANDLE_SIZE);
+        f.put("sizeof.CUipcMemHandle", IPC_HANDLE.byteSize());
+        // Passed as JAVA_LONG (pointers, device pointers, handles) and JAVA_INT (CUdevice, CUresult).
+        f.put("sizeof.CUdeviceptr", JAVA_LONG.byteSize());
+        f.put("sizeof.CUdevice", JAVA_INT.byteSize());
+        f.put("sizeof.CUstream", JAVA_LONG.byteSize());
+        f.put("sizeof.CUevent", JAVA_LONG.byteSize());
+        f.put("sizeof.CUcontext", JAVA_LONG.byteSize());
+        f.put("sizeof.CUresult", JAVA_INT.byteSize());
+        return f;
+    }
 
     private final String library;
     private final Calls cu;
@@ -336,35 +392,35 @@ public final class CudaRuntime implements GpuRuntime {
 
         Calls(NativeLibrary lib) {
             FunctionDescriptor intOut = FunctionDescriptor.of(JAVA_INT, ADDRESS);
-            init = lib.require("cuInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-            driverGetVersion = lib.require("cuDriverGetVersion", intOut);
-            deviceGetCount = lib.require("cuDeviceGetCount", intOut);
-            deviceGet = lib.require("cuDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            deviceGetName = lib.require("cuDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            deviceGetPciBusId = lib.require("cuDeviceGetPCIBusId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            deviceTotalMem = lib.require("cuDeviceTotalMem_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            deviceGetAttribute = lib.require("cuDeviceGetAttribute", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            primaryCtxRetain = lib.require("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            ctxSetCurrent = lib.require("cuCtxSetCurrent", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            memAlloc = lib.require("cuMemAlloc_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-            memFree = lib.require("cuMemFree_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            streamCreate = lib.require("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            streamDestroy = lib.require("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            streamQuery = lib.require("cuStreamQuery", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            eventCreate = lib.require("cuEventCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            eventDestroy = lib.require("cuEventDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            eventRecord = lib.require("cuEventRecord", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-            eventQuery = lib.require("cuEventQuery", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            init = lib.require(SYMBOLS.get("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+            driverGetVersion = lib.require(SYMBOLS.get("cuDriverGetVersion"), intOut);
+            deviceGetCount = lib.require(SYMBOLS.get("cuDeviceGetCount"), intOut);
+            deviceGet = lib.require(SYMBOLS.get("cuDeviceGet"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetName = lib.require(SYMBOLS.get("cuDeviceGetName"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceGetPciBusId = lib.require(SYMBOLS.get("cuDeviceGetPCIBusId"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            deviceTotalMem = lib.require(SYMBOLS.get("cuDeviceTotalMem"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetAttribute = lib.require(SYMBOLS.get("cuDeviceGetAttribute"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            primaryCtxRetain = lib.require(SYMBOLS.get("cuDevicePrimaryCtxRetain"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            ctxSetCurrent = lib.require(SYMBOLS.get("cuCtxSetCurrent"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            memAlloc = lib.require(SYMBOLS.get("cuMemAlloc"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            memFree = lib.require(SYMBOLS.get("cuMemFree"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            streamCreate = lib.require(SYMBOLS.get("cuStreamCreate"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            streamDestroy = lib.require(SYMBOLS.get("cuStreamDestroy"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            streamQuery = lib.require(SYMBOLS.get("cuStreamQuery"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            eventCreate = lib.require(SYMBOLS.get("cuEventCreate"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            eventDestroy = lib.require(SYMBOLS.get("cuEventDestroy"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            eventRecord = lib.require(SYMBOLS.get("cuEventRecord"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+            eventQuery = lib.require(SYMBOLS.get("cuEventQuery"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
             FunctionDescriptor copy = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
-            memcpyHtoDAsync = lib.require("cuMemcpyHtoDAsync_v2", copy);
-            memcpyDtoHAsync = lib.require("cuMemcpyDtoHAsync_v2", copy);
-            memcpyDtoDAsync = lib.require("cuMemcpyDtoDAsync_v2", copy);
-            ipcGetMemHandle = lib.require("cuIpcGetMemHandle", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-            ipcOpenMemHandle = lib.require("cuIpcOpenMemHandle_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, IPC_HANDLE, JAVA_INT));
-            ipcCloseMemHandle = lib.require("cuIpcCloseMemHandle", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            getErrorName = lib.require("cuGetErrorName", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-            getErrorString = lib.require("cuGetErrorString", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-            getHandleForAddressRange = lib.optional("cuMemGetHandleForAddressRange",
+            memcpyHtoDAsync = lib.require(SYMBOLS.get("cuMemcpyHtoDAsync"), copy);
+            memcpyDtoHAsync = lib.require(SYMBOLS.get("cuMemcpyDtoHAsync"), copy);
+            memcpyDtoDAsync = lib.require(SYMBOLS.get("cuMemcpyDtoDAsync"), copy);
+            ipcGetMemHandle = lib.require(SYMBOLS.get("cuIpcGetMemHandle"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            ipcOpenMemHandle = lib.require(SYMBOLS.get("cuIpcOpenMemHandle"), FunctionDescriptor.of(JAVA_INT, ADDRESS, IPC_HANDLE, JAVA_INT));
+            ipcCloseMemHandle = lib.require(SYMBOLS.get("cuIpcCloseMemHandle"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+            getErrorName = lib.require(SYMBOLS.get("cuGetErrorName"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            getErrorString = lib.require(SYMBOLS.get("cuGetErrorString"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            getHandleForAddressRange = lib.optional(SYMBOLS.get("cuMemGetHandleForAddressRange"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
         }
 

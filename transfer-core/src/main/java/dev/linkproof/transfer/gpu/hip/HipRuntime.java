@@ -61,6 +61,27 @@ public final class HipRuntime implements GpuRuntime {
     static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
             MemoryLayout.sequenceLayout(HIP_IPC_HANDLE_SIZE, JAVA_BYTE).withName("reserved")).withName("hipIpcMemHandle_t");
 
+    /** The constants and sizes the binding depends on, as {@code HipAbiTest} compares them with hip_runtime_api.h. */
+    static java.util.Map<String, Long> abiFacts(int headerVersion) {
+        java.util.Map<String, Long> f = new java.util.LinkedHashMap<>();
+        f.put("const.hipSuccess", (long) HIP_SUCCESS);
+        f.put("const.hipErrorNotReady", (long) HIP_ERROR_NOT_READY);
+        f.put("const.hipMemcpyHostToDevice", (long) HIP_MEMCPY_HOST_TO_DEVICE);
+        f.put("const.hipMemcpyDeviceToHost", (long) HIP_MEMCPY_DEVICE_TO_HOST);
+        f.put("const.hipMemcpyDeviceToDevice", (long) HIP_MEMCPY_DEVICE_TO_DEVICE);
+        f.put("const.hipStreamNonBlocking", (long) HIP_STREAM_NON_BLOCKING);
+        f.put("const.hipEventDisableTiming", (long) HIP_EVENT_DISABLE_TIMING);
+        f.put("const.HIP_IPC_HANDLE_SIZE", (long) HIP_IPC_HANDLE_SIZE);
+        f.put("const.hipIpcMemLazyEnablePeerAccess", (long) lazyPeerAccessFlag(headerVersion));
+        f.put("sizeof.hipIpcMemHandle_t", IPC_HANDLE.byteSize());
+        // Passed as JAVA_LONG (pointers, streams, events) and JAVA_INT (hipError_t, hipDevice_t).
+        f.put("sizeof.hipStream_t", JAVA_LONG.byteSize());
+        f.put("sizeof.hipEvent_t", JAVA_LONG.byteSize());
+        f.put("sizeof.hipError_t", JAVA_INT.byteSize());
+        f.put("sizeof.hipDevice_t", JAVA_INT.byteSize());
+        return f;
+    }
+
     private final String library;
     private final Calls hip;
     private final int runtimeVersion;
@@ -123,9 +144,9 @@ public final class HipRuntime implements GpuRuntime {
         return devices;
     }
 
-    /** The flag hipIpcOpenMemHandle accepts from this runtime. */
-    int lazyPeerAccessFlag() {
-        return runtimeVersion >= ROCM6 ? 1 : 0;
+    /** The flag hipIpcOpenMemHandle accepts from a runtime of {@code version} (HIP_VERSION). */
+    static int lazyPeerAccessFlag(int version) {
+        return version >= ROCM6 ? 1 : 0;
     }
 
     @Override
@@ -174,7 +195,7 @@ public final class HipRuntime implements GpuRuntime {
             MemorySegment h = a.allocate(IPC_HANDLE);
             MemorySegment.copy(handle, 0, h, JAVA_BYTE, 0, handle.length);
             MemorySegment out = a.allocate(JAVA_LONG);
-            hip.check(call(hip.ipcOpenMemHandle, out, h, lazyPeerAccessFlag()), "hipIpcOpenMemHandle");
+            hip.check(call(hip.ipcOpenMemHandle, out, h, lazyPeerAccessFlag(runtimeVersion)), "hipIpcOpenMemHandle");
             return out.get(JAVA_LONG, 0);
         }
     }
