@@ -53,13 +53,11 @@ class GpuSuiteOnFakeRuntimeTest {
     void gpuClassesRunAndValidateOnEitherRuntime(String api) throws Exception {
         Path lib = build(api);
         String libKey = "linkproof.gpu." + api + ".library";
-        // The initiator is this JVM; the target agent gets the same choice on its command line.
+        // The initiator is this JVM; the local agent it starts is handed the same choice.
         set("linkproof.gpu.runtime", api);
         set(libKey, lib.toString());
         Events events = EngineTestKit.engine("linkproof")
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
-                .configurationParameter("linkproof.agent.jvmArgs",
-                        "-Xmx256m -Dlinkproof.gpu.runtime=" + api + " -D" + libKey + "=" + lib)
                 .configurationParameter("linkproof.results", "target/gpu-fake-" + api + ".jsonl")
                 .selectors(selectClass(GPU + "GpuIpcCorrectness"), selectClass(GPU + "GpuMemoryCorrectness"),
                         selectClass(GPU + "GpuIpcBandwidth"))

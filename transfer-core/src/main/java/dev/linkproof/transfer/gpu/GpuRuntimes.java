@@ -80,6 +80,22 @@ public final class GpuRuntimes {
         return Availability.yes(rt.describe() + ": " + rt.devices().get(device).name());
     }
 
+    /**
+     * This JVM's GPU settings as {@code -Dkey=value} options, for a target agent started on the same
+     * host: both ranks then load the same runtime. Only keys set as system properties; environment
+     * variables reach a child process by themselves.
+     */
+    public static List<String> jvmOptions() {
+        List<String> out = new ArrayList<>();
+        for (String key : List.of(RUNTIME, CUDA_LIBRARY, HIP_LIBRARY)) {
+            String v = System.getProperty(key);
+            if (v != null && !v.isBlank()) {
+                out.add("-D" + key + "=" + v);
+            }
+        }
+        return out;
+    }
+
     private static Resolution resolve() {
         return RESOLVED.computeIfAbsent(Config.current(), GpuRuntimes::load);
     }
