@@ -1,9 +1,12 @@
 package dev.linkproof.transfer.gpu;
 
+import static dev.linkproof.transfer.gpu.Downcalls.call;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
 
 /**
  * A {@link GpuStream} over a vendor stream and a ring of timing-free events. What differs between
@@ -11,43 +14,40 @@ import java.lang.foreign.MemorySegment;
  * {@link Vendor}; the ring, the status handling and the close order are here once.
  */
 public final class EventRingStream implements GpuStream {
-    /** Copy directions, as {@link Vendor#copy} receives them. */
+    /** Copy directions, as {@link Copy#copy} receives them. */
     public static final int HOST_TO_DEVICE = 1;
     public static final int DEVICE_TO_HOST = 2;
     public static final int DEVICE_TO_DEVICE = 3;
 
-    /** One vendor's stream calls; each returns the runtime's status code. */
-    public interface Vendor {
-        String api();
+    /**
+     * One vendor's stream and event calls (each returns the runtime's status code), the flags it
+     * creates them with, how it makes a device current on the calling thread (the runtimes keep it
+     * per thread), how it copies, and how it names its errors.
+     *
+     * @param copyCalls the vendor call behind each direction, indexed by it, for error messages
+     */
+    public record Vendor(String api, int notReady,
+                         MethodHandle streamCreate, int streamFlags, MethodHandle streamDestroy, MethodHandle streamQuery,
+                         MethodHandle eventCreate, int eventFlags, MethodHandle eventDestroy, MethodHandle eventRecord,
+                         MethodHandle eventQuery, Current current, Copy copy, List<String> copyCalls, Errors errors) {
+    }
 
-        /** Makes the stream's device current on the calling thread (the runtimes keep it per thread). */
+    /** Makes the stream's device current on the calling thread; returns the status. */
+    @FunctionalInterface
+    public interface Current {
         int makeCurrent();
+    }
 
+    /** Queues one copy in {@code direction} ({@link #HOST_TO_DEVICE}, ...); returns the status. */
+    @FunctionalInterface
+    public interface Copy {
         int copy(int direction, long dst, long src, long bytes, long stream);
+    }
 
-        int record(long event, long stream);
-
-        int queryEvent(long event);
-
-        int queryStream(long stream);
-
-        /** Creates a non-blocking stream into {@code out}. */
-        int createStream(MemorySegment out);
-
-        /** Creates a timing-free event into {@code out}. */
-        int createEvent(MemorySegment out);
-
-        int destroyEvent(long event);
-
-        int destroyStream(long stream);
-
-        /** The status code for "still running" (CUDA_ERROR_NOT_READY, hipErrorNotReady). */
-        int notReady();
-
+    /** Turns a status into the vendor's exception, naming the call. */
+    @FunctionalInterface
+    public interface Errors {
         GpuException error(int status, String call);
-
-        /** The name of the vendor call behind {@code direction}, for error messages. */
-        String copyCall(int direction);
     }
 
     private final Vendor vendor;
@@ -71,23 +71,23 @@ public final class EventRingStream implements GpuStream {
         long[] events = new long[markers];
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            int rc = vendor.makeCurrent();
+            int rc = vendor.current().makeCurrent();
             if (rc != 0) {
-                throw vendor.error(rc, "making device " + device + " current");
+                throw vendor.errors().error(rc, "making device " + device + " current");
             }
-            rc = vendor.createStream(out);
+            rc = call(vendor.streamCreate(), out, vendor.streamFlags());
             if (rc != 0) {
-                throw vendor.error(rc, vendor.api() + " stream create");
+                throw vendor.errors().error(rc, vendor.api() + " stream create");
             }
             long stream = out.get(JAVA_LONG, 0);
             for (int made = 0; made < markers; made++) {
-                rc = vendor.createEvent(out);
+                rc = call(vendor.eventCreate(), out, vendor.eventFlags());
                 if (rc != 0) {
                     for (int i = 0; i < made; i++) {
-                        vendor.destroyEvent(events[i]);
+                        call(vendor.eventDestroy(), events[i]);
                     }
-                    vendor.destroyStream(stream);
-                    throw vendor.error(rc, vendor.api() + " event create");
+                    call(vendor.streamDestroy(), stream);
+                    throw vendor.errors().error(rc, vendor.api() + " event create");
                 }
                 events[made] = out.get(JAVA_LONG, 0);
             }
@@ -127,30 +127,30 @@ public final class EventRingStream implements GpuStream {
 
     private void copy(int direction, long dst, long src, long bytes) throws GpuException {
         current();
-        int rc = vendor.copy(direction, dst, src, bytes, stream);
+        int rc = vendor.copy().copy(direction, dst, src, bytes, stream);
         if (rc != 0) {
-            throw vendor.error(rc, vendor.copyCall(direction) + "(" + bytes + " bytes)");
+            throw vendor.errors().error(rc, vendor.copyCalls().get(direction) + "(" + bytes + " bytes)");
         }
     }
 
     @Override
     public void mark(int slot) throws GpuException {
         current();
-        int rc = vendor.record(events[slot], stream);
+        int rc = call(vendor.eventRecord(), events[slot], stream);
         if (rc != 0) {
-            throw vendor.error(rc, vendor.api() + " event record");
+            throw vendor.errors().error(rc, vendor.api() + " event record");
         }
     }
 
     @Override
     public boolean reached(int slot) throws GpuException {
-        return done(vendor.queryEvent(events[slot]), "event query");
+        return done(call(vendor.eventQuery(), events[slot]), "event query");
     }
 
     @Override
     public boolean idle() throws GpuException {
         current();
-        return done(vendor.queryStream(stream), "stream query");
+        return done(call(vendor.streamQuery(), stream), "stream query");
     }
 
     private boolean done(int rc, String what) throws GpuException {
@@ -160,13 +160,13 @@ public final class EventRingStream implements GpuStream {
         if (rc == vendor.notReady()) {
             return false;
         }
-        throw vendor.error(rc, vendor.api() + " " + what);
+        throw vendor.errors().error(rc, vendor.api() + " " + what);
     }
 
     private void current() throws GpuException {
-        int rc = vendor.makeCurrent();
+        int rc = vendor.current().makeCurrent();
         if (rc != 0) {
-            throw vendor.error(rc, "making device " + device + " current");
+            throw vendor.errors().error(rc, "making device " + device + " current");
         }
     }
 
@@ -176,10 +176,10 @@ public final class EventRingStream implements GpuStream {
             return;
         }
         closed = true;
-        vendor.makeCurrent();
+        vendor.current().makeCurrent();
         for (long e : events) {
-            vendor.destroyEvent(e);
+            call(vendor.eventDestroy(), e);
         }
-        vendor.destroyStream(stream);
+        call(vendor.streamDestroy(), stream);
     }
 }

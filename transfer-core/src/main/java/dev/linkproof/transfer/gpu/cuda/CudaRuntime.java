@@ -9,9 +9,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.linkproof.transfer.gpu.EventRingStream;
 import dev.linkproof.transfer.gpu.GpuDeviceInfo;
 import dev.linkproof.transfer.gpu.GpuException;
-import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuStream;
 import dev.linkproof.transfer.gpu.NativeLibrary;
+import dev.linkproof.transfer.gpu.VendorRuntime;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
@@ -24,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
 
 /**
  * The CUDA driver API ({@code libcuda.so.1}) through hand-written FFM bindings: no CUDA toolkit,
@@ -38,9 +37,7 @@ import java.util.logging.Logger;
  * conventions a pointer and a 64-bit integer are passed alike, and a {@code long} needs no
  * {@code MemorySegment} wrapper, so the copy path allocates nothing.
  */
-public final class CudaRuntime implements GpuRuntime {
-    private static final Logger LOG = Logger.getLogger(CudaRuntime.class.getName());
-
+public final class CudaRuntime extends VendorRuntime {
     public static final String API = "cuda";
     public static final String LIBRARY = "libcuda.so.1";
 
@@ -120,15 +117,18 @@ public final class CudaRuntime implements GpuRuntime {
     private final String library;
     private final Calls cu;
     private final int driverVersion;
-    private final List<GpuDeviceInfo> devices;
+    private final Memory memory;
     /** Primary contexts, retained on first use and kept for the life of the process. */
     private final Map<Integer, Long> contexts = new ConcurrentHashMap<>();
 
     private CudaRuntime(String library, Calls cu, int driverVersion, List<GpuDeviceInfo> devices) {
+        super(devices);
         this.library = library;
         this.cu = cu;
         this.driverVersion = driverVersion;
-        this.devices = devices;
+        this.memory = new Memory(cu.memAlloc, "cuMemAlloc_v2", cu.memFree, "cuMemFree_v2",
+                cu.ipcGetMemHandle, "cuIpcGetMemHandle", cu.ipcOpenMemHandle, "cuIpcOpenMemHandle_v2",
+                cu.ipcCloseMemHandle, "cuIpcCloseMemHandle", IPC_HANDLE, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     }
 
     /**
@@ -178,68 +178,35 @@ public final class CudaRuntime implements GpuRuntime {
     }
 
     @Override
-    public List<GpuDeviceInfo> devices() {
-        return devices;
+    protected Memory memory() {
+        return memory;
     }
 
     @Override
-    public long allocate(int device, long bytes) throws GpuException {
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(JAVA_LONG);
-            cu.check(call(cu.memAlloc, out, bytes), "cuMemAlloc_v2(" + bytes + " bytes on device " + device + ")");
-            return out.get(JAVA_LONG, 0);
-        }
+    protected String deviceNoun() {
+        return "CUDA device";
     }
 
     @Override
-    public void free(int device, long pointer) {
-        try {
-            bind(device);
-            cu.check(call(cu.memFree, pointer), "cuMemFree_v2");
-        } catch (GpuException e) {
-            LOG.warning("cannot free device memory 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
-        }
+    protected GpuException error(int status, String call) {
+        return cu.error(status, call);
     }
 
     @Override
     public GpuStream openStream(int device, int markers) throws GpuException {
-        return EventRingStream.open(new StreamCalls(cu, bind(device)), device, markers);
-    }
-
-    @Override
-    public byte[] exportIpc(int device, long pointer) throws GpuException {
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment handle = a.allocate(IPC_HANDLE);
-            cu.check(call(cu.ipcGetMemHandle, handle, pointer), "cuIpcGetMemHandle");
-            return handle.toArray(JAVA_BYTE);
-        }
-    }
-
-    @Override
-    public long openIpc(int device, byte[] handle) throws GpuException {
-        if (handle.length != CU_IPC_HANDLE_SIZE) {
-            throw new GpuException(API, "a CUDA IPC handle has " + CU_IPC_HANDLE_SIZE + " bytes, this one " + handle.length);
-        }
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(IPC_HANDLE);
-            MemorySegment.copy(handle, 0, h, JAVA_BYTE, 0, handle.length);
-            MemorySegment out = a.allocate(JAVA_LONG);
-            cu.check(call(cu.ipcOpenMemHandle, out, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle_v2");
-            return out.get(JAVA_LONG, 0);
-        }
-    }
-
-    @Override
-    public void closeIpc(int device, long pointer) {
-        try {
-            bind(device);
-            cu.check(call(cu.ipcCloseMemHandle, pointer), "cuIpcCloseMemHandle");
-        } catch (GpuException e) {
-            LOG.warning("cannot close the IPC mapping 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
-        }
+        checkDevice(device);
+        long context = context(device);
+        cu.check(cu.ctxSetCurrent(context), "cuCtxSetCurrent");
+        return EventRingStream.open(new EventRingStream.Vendor(API, CUDA_ERROR_NOT_READY,
+                cu.streamCreate, CU_STREAM_NON_BLOCKING, cu.streamDestroy, cu.streamQuery,
+                cu.eventCreate, CU_EVENT_DISABLE_TIMING, cu.eventDestroy, cu.eventRecord, cu.eventQuery,
+                () -> cu.ctxSetCurrent(context),
+                (direction, dst, src, bytes, stream) -> call(switch (direction) {
+                    case EventRingStream.HOST_TO_DEVICE -> cu.memcpyHtoDAsync;
+                    case EventRingStream.DEVICE_TO_HOST -> cu.memcpyDtoHAsync;
+                    default -> cu.memcpyDtoDAsync;
+                }, dst, src, bytes, stream),
+                List.of("", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2"), cu::error), device, markers);
     }
 
     @Override
@@ -247,8 +214,9 @@ public final class CudaRuntime implements GpuRuntime {
         if (cu.getHandleForAddressRange.isEmpty()) {
             throw new GpuException(API, library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer");
         }
-        if (!devices.get(device).dmabufSupported()) {
-            throw new GpuException(API, "device " + device + " (" + devices.get(device).name()
+        checkDevice(device);
+        if (!devices().get(device).dmabufSupported()) {
+            throw new GpuException(API, "device " + device + " (" + devices().get(device).name()
                     + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open, is needed for dma-buf)");
         }
         bind(device);
@@ -264,11 +232,13 @@ public final class CudaRuntime implements GpuRuntime {
         return UCS_MEMORY_TYPE_CUDA;
     }
 
-    /** Makes {@code device}'s primary context current on this thread; returns it. */
-    private long bind(int device) throws GpuException {
-        if (device < 0 || device >= devices.size()) {
-            throw new GpuException(API, "no CUDA device " + device + " (this process sees " + devices.size() + ")");
-        }
+    @Override
+    protected void makeCurrent(int device) throws GpuException {
+        cu.check(cu.ctxSetCurrent(context(device)), "cuCtxSetCurrent");
+    }
+
+    /** {@code device}'s primary context, retained on first use. */
+    private long context(int device) throws GpuException {
         Long ctx = contexts.get(device);
         if (ctx == null) {
             synchronized (contexts) {
@@ -279,84 +249,7 @@ public final class CudaRuntime implements GpuRuntime {
                 }
             }
         }
-        cu.check(cu.ctxSetCurrent(ctx), "cuCtxSetCurrent");
         return ctx;
-    }
-
-    /** A stream's calls: its context is made current before each, so any thread may drive it. */
-    private record StreamCalls(Calls cu, long context) implements EventRingStream.Vendor {
-        @Override
-        public String api() {
-            return API;
-        }
-
-        @Override
-        public int makeCurrent() {
-            return cu.ctxSetCurrent(context);
-        }
-
-        @Override
-        public int copy(int direction, long dst, long src, long bytes, long stream) {
-            return switch (direction) {
-                case EventRingStream.HOST_TO_DEVICE -> call(cu.memcpyHtoDAsync, dst, src, bytes, stream);
-                case EventRingStream.DEVICE_TO_HOST -> call(cu.memcpyDtoHAsync, dst, src, bytes, stream);
-                default -> call(cu.memcpyDtoDAsync, dst, src, bytes, stream);
-            };
-        }
-
-        @Override
-        public String copyCall(int direction) {
-            return switch (direction) {
-                case EventRingStream.HOST_TO_DEVICE -> "cuMemcpyHtoDAsync_v2";
-                case EventRingStream.DEVICE_TO_HOST -> "cuMemcpyDtoHAsync_v2";
-                default -> "cuMemcpyDtoDAsync_v2";
-            };
-        }
-
-        @Override
-        public int record(long event, long stream) {
-            return call(cu.eventRecord, event, stream);
-        }
-
-        @Override
-        public int queryEvent(long event) {
-            return call(cu.eventQuery, event);
-        }
-
-        @Override
-        public int queryStream(long stream) {
-            return call(cu.streamQuery, stream);
-        }
-
-        @Override
-        public int createStream(MemorySegment out) {
-            return call(cu.streamCreate, out, CU_STREAM_NON_BLOCKING);
-        }
-
-        @Override
-        public int createEvent(MemorySegment out) {
-            return call(cu.eventCreate, out, CU_EVENT_DISABLE_TIMING);
-        }
-
-        @Override
-        public int destroyEvent(long event) {
-            return call(cu.eventDestroy, event);
-        }
-
-        @Override
-        public int destroyStream(long stream) {
-            return call(cu.streamDestroy, stream);
-        }
-
-        @Override
-        public int notReady() {
-            return CUDA_ERROR_NOT_READY;
-        }
-
-        @Override
-        public GpuException error(int status, String call) {
-            return cu.error(status, call);
-        }
     }
 
     /** The downcalls, with the error-code translation every caller needs. */

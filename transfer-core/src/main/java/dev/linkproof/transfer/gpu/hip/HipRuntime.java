@@ -10,9 +10,9 @@ import dev.linkproof.transfer.gpu.Downcalls;
 import dev.linkproof.transfer.gpu.EventRingStream;
 import dev.linkproof.transfer.gpu.GpuDeviceInfo;
 import dev.linkproof.transfer.gpu.GpuException;
-import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuStream;
 import dev.linkproof.transfer.gpu.NativeLibrary;
+import dev.linkproof.transfer.gpu.VendorRuntime;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.logging.Logger;
 
 /**
  * HIP ({@code libamdhip64.so}, ROCm 5 and 6) through hand-written FFM bindings: the same operations
@@ -35,9 +34,7 @@ import java.util.logging.Logger;
  * loaded runtime's version. Constants are checked against Debian's {@code libamdhip64-dev}
  * headers by {@code HipAbiTest}.
  */
-public final class HipRuntime implements GpuRuntime {
-    private static final Logger LOG = Logger.getLogger(HipRuntime.class.getName());
-
+public final class HipRuntime extends VendorRuntime {
     public static final String API = "hip";
 
     // hipError_t
@@ -47,6 +44,14 @@ public final class HipRuntime implements GpuRuntime {
     public static final int HIP_MEMCPY_HOST_TO_DEVICE = 1;
     public static final int HIP_MEMCPY_DEVICE_TO_HOST = 2;
     public static final int HIP_MEMCPY_DEVICE_TO_DEVICE = 3;
+    /** hipMemcpyKind by EventRingStream's copy direction. */
+    private static final int[] KIND = new int[4];
+
+    static {
+        KIND[EventRingStream.HOST_TO_DEVICE] = HIP_MEMCPY_HOST_TO_DEVICE;
+        KIND[EventRingStream.DEVICE_TO_HOST] = HIP_MEMCPY_DEVICE_TO_HOST;
+        KIND[EventRingStream.DEVICE_TO_DEVICE] = HIP_MEMCPY_DEVICE_TO_DEVICE;
+    }
     // flags
     public static final int HIP_STREAM_NON_BLOCKING = 1;
     public static final int HIP_EVENT_DISABLE_TIMING = 2;
@@ -85,13 +90,16 @@ public final class HipRuntime implements GpuRuntime {
     private final String library;
     private final Calls hip;
     private final int runtimeVersion;
-    private final List<GpuDeviceInfo> devices;
+    private final Memory memory;
 
     private HipRuntime(String library, Calls hip, int runtimeVersion, List<GpuDeviceInfo> devices) {
+        super(devices);
         this.library = library;
         this.hip = hip;
         this.runtimeVersion = runtimeVersion;
-        this.devices = devices;
+        this.memory = new Memory(hip.malloc, "hipMalloc", hip.free, "hipFree", hip.ipcGetMemHandle, "hipIpcGetMemHandle",
+                hip.ipcOpenMemHandle, "hipIpcOpenMemHandle", hip.ipcCloseMemHandle, "hipIpcCloseMemHandle", IPC_HANDLE,
+                lazyPeerAccessFlag(runtimeVersion));
     }
 
     /** Loads the first of {@code libraries} found, initialises HIP and lists the devices; fails with the reason. */
@@ -140,8 +148,18 @@ public final class HipRuntime implements GpuRuntime {
     }
 
     @Override
-    public List<GpuDeviceInfo> devices() {
-        return devices;
+    protected Memory memory() {
+        return memory;
+    }
+
+    @Override
+    protected String deviceNoun() {
+        return "HIP device";
+    }
+
+    @Override
+    protected GpuException error(int status, String call) {
+        return hip.error(status, call);
     }
 
     /** The flag hipIpcOpenMemHandle accepts from a runtime of {@code version} (HIP_VERSION). */
@@ -150,64 +168,15 @@ public final class HipRuntime implements GpuRuntime {
     }
 
     @Override
-    public long allocate(int device, long bytes) throws GpuException {
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(JAVA_LONG);
-            hip.check(call(hip.malloc, out, bytes), "hipMalloc(" + bytes + " bytes on device " + device + ")");
-            return out.get(JAVA_LONG, 0);
-        }
-    }
-
-    @Override
-    public void free(int device, long pointer) {
-        try {
-            bind(device);
-            hip.check(call(hip.free, pointer), "hipFree");
-        } catch (GpuException e) {
-            LOG.warning("cannot free device memory 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
-        }
-    }
-
-    @Override
     public GpuStream openStream(int device, int markers) throws GpuException {
         bind(device);
-        return EventRingStream.open(new StreamCalls(hip, device), device, markers);
-    }
-
-    @Override
-    public byte[] exportIpc(int device, long pointer) throws GpuException {
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment handle = a.allocate(IPC_HANDLE);
-            hip.check(call(hip.ipcGetMemHandle, handle, pointer), "hipIpcGetMemHandle");
-            return handle.toArray(JAVA_BYTE);
-        }
-    }
-
-    @Override
-    public long openIpc(int device, byte[] handle) throws GpuException {
-        if (handle.length != HIP_IPC_HANDLE_SIZE) {
-            throw new GpuException(API, "a HIP IPC handle has " + HIP_IPC_HANDLE_SIZE + " bytes, this one " + handle.length);
-        }
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(IPC_HANDLE);
-            MemorySegment.copy(handle, 0, h, JAVA_BYTE, 0, handle.length);
-            MemorySegment out = a.allocate(JAVA_LONG);
-            hip.check(call(hip.ipcOpenMemHandle, out, h, lazyPeerAccessFlag(runtimeVersion)), "hipIpcOpenMemHandle");
-            return out.get(JAVA_LONG, 0);
-        }
-    }
-
-    @Override
-    public void closeIpc(int device, long pointer) {
-        try {
-            bind(device);
-            hip.check(call(hip.ipcCloseMemHandle, pointer), "hipIpcCloseMemHandle");
-        } catch (GpuException e) {
-            LOG.warning("cannot close the IPC mapping 0x" + Long.toHexString(pointer) + ": " + e.getMessage());
-        }
+        return EventRingStream.open(new EventRingStream.Vendor(API, HIP_ERROR_NOT_READY,
+                hip.streamCreateWithFlags, HIP_STREAM_NON_BLOCKING, hip.streamDestroy, hip.streamQuery,
+                hip.eventCreateWithFlags, HIP_EVENT_DISABLE_TIMING, hip.eventDestroy, hip.eventRecord, hip.eventQuery,
+                () -> call(hip.setDevice, device),
+                (direction, dst, src, bytes, stream) -> call(hip.memcpyAsync, dst, src, bytes, KIND[direction], stream),
+                List.of("", "hipMemcpyAsync(HostToDevice)", "hipMemcpyAsync(DeviceToHost)", "hipMemcpyAsync(DeviceToDevice)"),
+                hip::error), device, markers);
     }
 
     @Override
@@ -229,88 +198,9 @@ public final class HipRuntime implements GpuRuntime {
         return UCS_MEMORY_TYPE_ROCM;
     }
 
-    private void bind(int device) throws GpuException {
-        if (device < 0 || device >= devices.size()) {
-            throw new GpuException(API, "no HIP device " + device + " (this process sees " + devices.size() + ")");
-        }
+    @Override
+    protected void makeCurrent(int device) throws GpuException {
         hip.check(call(hip.setDevice, device), "hipSetDevice(" + device + ")");
-    }
-
-    /** A stream's calls: its device is set current before each, so any thread may drive it. */
-    private record StreamCalls(Calls hip, int device) implements EventRingStream.Vendor {
-        @Override
-        public String api() {
-            return API;
-        }
-
-        @Override
-        public int makeCurrent() {
-            return call(hip.setDevice, device);
-        }
-
-        @Override
-        public int copy(int direction, long dst, long src, long bytes, long stream) {
-            int kind = switch (direction) {
-                case EventRingStream.HOST_TO_DEVICE -> HIP_MEMCPY_HOST_TO_DEVICE;
-                case EventRingStream.DEVICE_TO_HOST -> HIP_MEMCPY_DEVICE_TO_HOST;
-                default -> HIP_MEMCPY_DEVICE_TO_DEVICE;
-            };
-            return call(hip.memcpyAsync, dst, src, bytes, kind, stream);
-        }
-
-        @Override
-        public String copyCall(int direction) {
-            return switch (direction) {
-                case EventRingStream.HOST_TO_DEVICE -> "hipMemcpyAsync(HostToDevice)";
-                case EventRingStream.DEVICE_TO_HOST -> "hipMemcpyAsync(DeviceToHost)";
-                default -> "hipMemcpyAsync(DeviceToDevice)";
-            };
-        }
-
-        @Override
-        public int record(long event, long stream) {
-            return call(hip.eventRecord, event, stream);
-        }
-
-        @Override
-        public int queryEvent(long event) {
-            return call(hip.eventQuery, event);
-        }
-
-        @Override
-        public int queryStream(long stream) {
-            return call(hip.streamQuery, stream);
-        }
-
-        @Override
-        public int createStream(MemorySegment out) {
-            return call(hip.streamCreateWithFlags, out, HIP_STREAM_NON_BLOCKING);
-        }
-
-        @Override
-        public int createEvent(MemorySegment out) {
-            return call(hip.eventCreateWithFlags, out, HIP_EVENT_DISABLE_TIMING);
-        }
-
-        @Override
-        public int destroyEvent(long event) {
-            return call(hip.eventDestroy, event);
-        }
-
-        @Override
-        public int destroyStream(long stream) {
-            return call(hip.streamDestroy, stream);
-        }
-
-        @Override
-        public int notReady() {
-            return HIP_ERROR_NOT_READY;
-        }
-
-        @Override
-        public GpuException error(int status, String call) {
-            return hip.error(status, call);
-        }
     }
 
     /** The downcalls, with the error-code translation every caller needs. */
