@@ -15,7 +15,7 @@ import java.util.OptionalDouble;
  * @param resources    NICs, GPUs, cores and huge pages a run may use
  * @param transport    transport settings and environment
  * @param defaults     sweep defaults
- * @param criteria     thresholds, by op × memory × size × batch
+ * @param criteria     thresholds, by op × memory × mode × size × batch × transport (and its settings)
  * @param layers       where it was assembled from, lowest precedence first
  *                     ({@code built-in cx7-400g}, {@code file ...}, {@code overlay ...}, {@code property ...})
  */

@@ -50,8 +50,8 @@ class MalformedProfileTest {
         assertThat(e.line()).isEqualTo(10);
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":10:5: unknown key 'min-bandwith' in criterion, did you mean "
-                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, min-bandwidth, max-avg-latency, "
-                + "max-p99-latency, max-drop, enabled)");
+                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, transport, settings, min-bandwidth, "
+                + "max-avg-latency, max-p99-latency, max-drop, enabled)");
     }
 
     @Test
@@ -133,7 +133,7 @@ class MalformedProfileTest {
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":12:5: criterion 'huge' overlaps criterion 'large' (at " + file()
                 + ":8:5): both set min-bandwidth for write, sizes 32 MiB..64 MiB, batch ..8; a point may have one "
-                + "criterion per threshold");
+                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, transport or settings)");
     }
 
     @Test

@@ -67,10 +67,10 @@ class ResourcePlanTest {
 
     @Test
     void verbsWithoutAnRdmaDeviceIsUnavailable() {
-        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback-tcp"),
+        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback"),
                 new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());
         assertThat(plan.unavailable(TransferSpec.builder().transport("verbs").build()))
-                .hasValue("transport verbs needs an RDMA device, and profile 'loopback-tcp' resolves none on this host");
+                .hasValue("transport verbs needs an RDMA device, and profile 'loopback' resolves none on this host");
         assertThat(plan.unavailable(TransferSpec.builder().build())).isEmpty();
     }
 }

@@ -66,6 +66,7 @@ public final class RunReporter implements AutoCloseable {
         Double criterion = null;
         String headline = null;
         List<Verdict> judged = profile.evaluate(m);
+        List<String> criteria = judged.stream().map(Verdict::criterion).filter(c -> !c.isEmpty()).distinct().toList();
         for (Verdict v : judged) {
             verdicts.add(v.toString());
             if (v.kind() == Verdict.Kind.MIN_BANDWIDTH && !Double.isNaN(v.threshold())) {
@@ -92,8 +93,8 @@ public final class RunReporter implements AutoCloseable {
                 verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
             }
         }
-        AllureBridge.pointMeasured(m, verdicts);
-        return new Judgement(verdicts, failure, criterion, headline == null ? "" : headline);
+        AllureBridge.pointMeasured(m, verdicts, criteria);
+        return new Judgement(verdicts, criteria, failure, criterion, headline == null ? "" : headline);
     }
 
     /** The profile's curve rules over a finished sweep; the failures, if any. */
@@ -105,9 +106,13 @@ public final class RunReporter implements AutoCloseable {
         return profile.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
     }
 
-    /** What the judge said of a point. */
-    /** {@code headline}: the first criterion's verdict, for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (...)"). */
-    public record Judgement(List<String> verdicts, Optional<String> failure, Double criterionGBps, String headline) {
+    /**
+     * What the judge said of a point. {@code criteria}: the names of the profile's criteria that judged
+     * it; {@code headline}: the first criterion's verdict, for the console line
+     * ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
+     */
+    public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, Double criterionGBps,
+                            String headline) {
         public void enforce() {
             if (failure.isPresent()) {
                 throw new AssertionFailedError(failure.get());
@@ -125,6 +130,7 @@ public final class RunReporter implements AutoCloseable {
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
         record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m, status,
                 message, judgement == null ? List.of() : judgement.verdicts(),
+                judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps()));
     }
 
