@@ -37,7 +37,7 @@ final class ProfileParser {
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     static final List<String> TOP = List.of("id", "vendor", "description", "sources", "match", "resources", "transport",
-            "defaults", "criteria");
+            "defaults", "baseline", "criteria");
     static final List<String> MATCH = List.of("fallback", "nic", "gpu");
     static final List<String> NIC = List.of("pci-vendor", "pci-device", "driver", "link-rate", "link-layer",
             "min-firmware", "min-count");
@@ -45,6 +45,7 @@ final class ProfileParser {
     static final List<String> RESOURCES = List.of("nics", "gpus", "cpu-cores", "hugepages");
     static final List<String> TRANSPORT = List.of("settings", "environment");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
+    static final List<String> BASELINE = List.of("tolerance");
     static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "transport",
             "settings", "min-bandwidth", "max-avg-latency", "max-p99-latency", "max-drop", "enabled");
     static final List<String> SETTING_MATCH = List.of("not");
@@ -69,6 +70,7 @@ final class ProfileParser {
         ResourceSpec resources = top.node("resources").map(ProfileParser::resources).orElse(ResourceSpec.AUTO);
         TransportConfig transport = top.node("transport").map(ProfileParser::transport).orElse(TransportConfig.NONE);
         Defaults defaults = top.node("defaults").map(ProfileParser::defaults).orElse(Defaults.NONE);
+        BaselineSettings baseline = top.node("baseline").map(ProfileParser::baseline).orElse(BaselineSettings.NONE);
 
         List<Criterion> criteria = new ArrayList<>();
         Map<String, Location> names = new LinkedHashMap<>();
@@ -81,7 +83,8 @@ final class ProfileParser {
             }
         }
         checkOverlaps(criteria);
-        return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, criteria, layers);
+        return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, baseline,
+                criteria, layers);
     }
 
     // ---- sections ----------------------------------------------------------------------------
@@ -205,6 +208,13 @@ final class ProfileParser {
         return new Defaults(bounded(f, "qps", 1, TransferSpec.MAX_CONNECTIONS),
                 bounded(f, "iterations", 1, 1_000_000_000), bounded(f, "warmup", 0, 1_000_000_000),
                 bounded(f, "batch", 1, TransferSpec.MAX_BATCH));
+    }
+
+    private static BaselineSettings baseline(YNode node) {
+        Fields f = new Fields(map(node, "baseline"), "baseline", BASELINE);
+        OptionalDouble tolerance = f.scalar("tolerance").map(s -> OptionalDouble.of(ProfileUnits.tolerance(s.value(), s.location())))
+                .orElse(OptionalDouble.empty());
+        return new BaselineSettings(tolerance);
     }
 
     private static OptionalInt bounded(Fields f, String key, int min, int max) {

@@ -154,6 +154,17 @@ class MalformedProfileTest {
     }
 
     @Test
+    void aBaselineToleranceIsAFractionBelowOne() throws IOException {
+        for (String bad : new String[] {"5", "1.0", "-0.1", "100%", "lots"}) {
+            ProfileException e = load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nbaseline:\n  tolerance: " + bad + "\n");
+            assertThat(e.getMessage()).as(bad).isEqualTo(file() + ":5:14: bad tolerance '" + bad + "' (expected a fraction in "
+                    + "[0, 1) such as 0.08, or a percentage below 100% such as 8%)");
+        }
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nbaseline:\n  tolerence: 0.1\n").getMessage())
+                .isEqualTo(file() + ":5:3: unknown key 'tolerence' in baseline, did you mean 'tolerance'? (allowed: tolerance)");
+    }
+
+    @Test
     void otherMistakes() throws IOException {
         assertThat(load("id: lab\nvendor: Lab\nvendor: Again\nmatch: {fallback: true}\n").getMessage())
                 .isEqualTo(file() + ":3:1: duplicate key 'vendor' (first at " + file() + ":2:1)");

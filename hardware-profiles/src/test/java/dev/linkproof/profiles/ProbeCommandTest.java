@@ -76,6 +76,15 @@ class ProbeCommandTest {
     }
 
     @Test
+    void printsTheProfilesBaselineTolerance(@TempDir Path dir) throws Exception {
+        Path lab = dir.resolve("lab.yaml");
+        Files.writeString(lab, "extends: thor2-400g\nid: lab\nbaseline:\n  tolerance: 0.075\n");
+        Run r = run("--root", FakeHosts.root("thor2-host").toString(), "--no-baseline", "--profile", lab.toString());
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("  baseline tolerance 7.5% (-Dlinkproof.baseline.tolerance overrides it)");
+    }
+
+    @Test
     void propertiesPassThrough() {
         Run r = run("--root", FakeHosts.root("cx7-host").toString(), "--no-baseline",
                 "-Dlinkproof.criteria.write-large.min-bandwidth=40 GB/s");

@@ -43,8 +43,12 @@ public final class Constants {
     /** A previous run's results file (or a folder of them): points that regress against it fail. Unset = no comparison. */
     public static final String BASELINE = "linkproof.baseline";
 
-    /** Allowed regression against the baseline, as a fraction. Default 0.05 (5 %). */
+    /**
+     * Allowed regression against the baseline, as a fraction. Wins over the profile's
+     * {@code baseline.tolerance}, which wins over the default 0.05 (5 %).
+     */
     public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
+
 
     /**
      * The hardware profile: a built-in id, a path to a YAML file, or {@code auto} (the default:

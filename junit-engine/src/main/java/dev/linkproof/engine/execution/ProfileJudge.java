@@ -13,6 +13,7 @@ import dev.linkproof.transfer.TransferSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The run's hardware profile, loaded once before any transfer: what the host may use (the
@@ -54,6 +55,11 @@ public final class ProfileJudge {
     /** The point's spec with the profile's transport settings beneath its own (e.g. {@code UCX_TLS}). */
     public TransferSpec apply(TransferSpec spec) {
         return spec.withDefaultSettings(loaded.profile().transport().settings());
+    }
+
+    /** The profile's baseline tolerance, when it sets one. */
+    public OptionalDouble baselineTolerance() {
+        return loaded.profile().baseline().tolerance();
     }
 
     /** Environment variables a local agent gets from the profile. */

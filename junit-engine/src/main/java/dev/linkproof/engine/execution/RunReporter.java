@@ -27,7 +27,8 @@ import org.opentest4j.AssertionFailedError;
 public final class RunReporter implements AutoCloseable {
     private final ResultsFile results;
     private final Optional<Baseline> baseline;
-    private final double tolerance;
+    private final LinkproofConfiguration config;
+    private volatile double tolerance;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
     private final Map<String, List<Measurement>> sweepMeasurements = new ConcurrentHashMap<>();
@@ -37,12 +38,22 @@ public final class RunReporter implements AutoCloseable {
     public RunReporter(LinkproofConfiguration config) {
         this.results = ResultsFile.create(config.results());
         this.baseline = config.baseline().map(Baseline::load);
-        this.tolerance = config.baselineTolerance();
+        this.config = config;
+        this.tolerance = config.baselineTolerance(java.util.OptionalDouble.empty());
     }
 
-    /** The profile every point is judged by, loaded once before the first point. */
+    /**
+     * The profile every point is judged by, loaded once before the first point; its baseline
+     * tolerance applies unless the command line sets one.
+     */
     public void useProfile(ProfileJudge judge) {
         this.profile = judge;
+        this.tolerance = config.baselineTolerance(judge.baselineTolerance());
+    }
+
+    /** The allowed regression against the baseline this run uses. */
+    public double baselineTolerance() {
+        return tolerance;
     }
 
     public ProfileJudge profile() {
