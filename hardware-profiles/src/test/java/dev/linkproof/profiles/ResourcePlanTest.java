@@ -66,6 +66,31 @@ class ResourcePlanTest {
     }
 
     @Test
+    void thePlansNicBecomesTheVerbsDeviceOfVerbsPointsOnly() {
+        TransferSpec verbs = TransferSpec.builder().transport("verbs").build();
+        ResourcePlan rxe = ResourcePlan.of(BUILTINS.profile("softroce"), FakeHosts.probe("rxe-host"));
+        assertThat(rxe.settingsFor(verbs)).containsExactly(Map.entry("verbs.device", "rxe0"));
+        assertThat(rxe.settingsFor(TransferSpec.builder().transport("tcp").build())).isEmpty();
+        assertThat(rxe.settingsFor(TransferSpec.builder().transport("ucx").build())).isEmpty();
+
+        // auto on the MI300X host: the Thor2 NIC on the GPUs' NUMA node.
+        ResourcePlan gpu = ResourcePlan.of(BUILTINS.profile("mi300x-thor2-gpu"), FakeHosts.probe("mi300x-thor2-host"));
+        assertThat(gpu.settingsFor(verbs)).containsExactly(Map.entry("verbs.device", "bnxt_re0"));
+
+        // Cores pinned on node 1 of the CX7 host: its NIC there, not the first by name.
+        HardwareProfile p = BUILTINS.profile("cx7-400g");
+        HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
+                p.defaults(), p.baseline(), p.criteria(), p.layers());
+        assertThat(ResourcePlan.of(pinned, FakeHosts.probe("cx7-host")).settingsFor(verbs))
+                .containsExactly(Map.entry("verbs.device", "mlx5_1"));
+
+        ResourcePlan none = ResourcePlan.of(BUILTINS.profile("loopback"),
+                new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());
+        assertThat(none.settingsFor(verbs)).isEmpty();
+    }
+
+    @Test
     void verbsWithoutAnRdmaDeviceIsUnavailable() {
         ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback"),
                 new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());

@@ -16,6 +16,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * The engine's settings, read once from the configuration parameters (see {@link Constants}).
  *
  * @param baselineTolerance {@code linkproof.baseline.tolerance} when given; see {@link #baselineTolerance(OptionalDouble)}
+ * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -29,6 +30,7 @@ public record LinkproofConfiguration(
         Path results,
         Optional<Path> baseline,
         OptionalDouble baselineTolerance,
+        Optional<String> verbsDevice,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -57,6 +59,8 @@ public record LinkproofConfiguration(
                         ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
                 p.get(Constants.BASELINE).filter(s -> !s.isBlank()).map(Path::of),
                 p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v))).orElse(OptionalDouble.empty()),
+                p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
+                        .map(String::strip).filter(s -> !s.isEmpty()),
                 profileProperties(p));
     }
 

@@ -58,7 +58,7 @@ class BaselineToleranceTest {
 
     /** What the engine does with the loaded profile and the configuration (RunReporter.useProfile). */
     private static double tolerance(LinkproofConfiguration config) {
-        return config.baselineTolerance(ProfileJudge.load(config.profileProperties()).baselineTolerance());
+        return config.baselineTolerance(ProfileJudge.load(config).baselineTolerance());
     }
 
     @Test
