@@ -44,8 +44,7 @@ class TransportScopeTest {
               - name: ucx-shm-bulk
                 op: write
                 transport: ucx
-                settings:
-                  UCX_TLS: [shm, posix]
+                settings: {UCX_TLS: [shm, posix]}
                 sizes: 1MiB..
                 min-bandwidth: 10 GB/s
               - name: ucx-other-bulk
@@ -162,16 +161,17 @@ class TransportScopeTest {
     }
 
     @ParameterizedTest(name = "{0} vs {1}: {2}")
-    @CsvSource(delimiter = ';', value = {
-            "tcp; tcp; true",
-            "tcp; shm; false",
-            "tcp|shm; shm|posix; true",
-            "tcp; !tcp; false",
-            "shm; !tcp; true",
-            "shm|posix; !shm|posix; false",
-            "shm|tcp; !shm; true",
-            "!shm; !tcp; true",
-    })
+    @CsvSource(delimiter = ';', textBlock = """
+            # a          b             overlap
+            tcp;         tcp;          true
+            tcp;         shm;          false
+            tcp|shm;     shm|posix;    true
+            tcp;         !tcp;         false
+            shm;         !tcp;         true
+            shm|posix;   !shm|posix;   false
+            shm|tcp;     !shm;         true
+            !shm;        !tcp;         true
+            """)
     void settingMatchesOverlapWhenSomeValueOrTheAbsenceSatisfiesBoth(String a, String b, boolean overlap) {
         assertThat(match(a).overlaps(match(b))).isEqualTo(overlap);
         assertThat(match(b).overlaps(match(a))).isEqualTo(overlap);
