@@ -23,6 +23,9 @@ import java.util.TreeMap;
  * Build one per run, after the profile is loaded and (if it needs it) the memory-copy baseline is
  * measured; it holds no state between calls.
  *
+ * Every verdict names the criterion that gave it, in brackets after the threshold
+ * ("… ≥ criterion 0.87 GB/s (bulk: 0.10 × memcpy baseline 8.74 GB/s)"), and in {@link Verdict#criterion()}.
+ *
  * <ul>
  *   <li>{@link #evaluate(Measurement)}: one point. The list starts with the point's validation
  *       verdict, then one verdict per threshold of every criterion that covers the point; when none
@@ -53,7 +56,11 @@ public final class CriteriaEvaluator {
         return profile;
     }
 
-    /** The criteria that cover a point (any threshold), in profile order. */
+    /**
+     * The criteria that cover a point (any threshold), in profile order. Give it the spec the point ran
+     * with (its settings merged with the profile's), as {@link Measurement#spec()} is: criteria scoped
+     * by transport settings look at them.
+     */
     public List<Criterion> criteriaFor(TransferSpec spec) {
         return profile.criteria().stream().filter(c -> c.appliesTo(spec)).toList();
     }
@@ -84,7 +91,8 @@ public final class CriteriaEvaluator {
                 } else {
                     out.add(new Verdict(spec.pointId(), Kind.MAX_P99_LATENCY, Outcome.NOT_APPLICABLE, c.name(), Double.NaN,
                             limit, "µs", label + ": p99 latency is not measured in " + mode(spec.mode())
-                            + " mode; criterion " + Units.formatMicros(limit) + " judges latency-mode points only"));
+                            + " mode; criterion " + Units.formatMicros(limit) + " (" + c.name()
+                            + ") judges latency-mode points only"));
                 }
             }
         }
@@ -108,7 +116,8 @@ public final class CriteriaEvaluator {
             b = String.format(Locale.ROOT, "%.3f GB/s", limit);
         }
         String explain = floor.explain(context);
-        String text = label + ": " + a + (pass ? " ≥ " : " < ") + "criterion " + b + (explain.isEmpty() ? "" : " (" + explain + ")");
+        String text = label + ": " + a + (pass ? " ≥ " : " < ") + "criterion " + b + " (" + c.name()
+                + (explain.isEmpty() ? "" : ": " + explain) + ")";
         return new Verdict(m.spec().pointId(), Kind.MIN_BANDWIDTH, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measured,
                 limit, "GB/s", text);
     }
@@ -123,7 +132,7 @@ public final class CriteriaEvaluator {
             b = String.format(Locale.ROOT, "%.3f µs", limitMicros);
         }
         return new Verdict(spec.pointId(), kind, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measuredMicros, limitMicros,
-                "µs", label + ": " + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b);
+                "µs", label + ": " + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b + " (" + c.name() + ")");
     }
 
     /**
@@ -166,7 +175,8 @@ public final class CriteriaEvaluator {
         String change = drop > 0 ? String.format(Locale.ROOT, "drop %.1f%%", drop)
                 : String.format(Locale.ROOT, "%+.1f%%", -drop);
         String text = label + ": " + Units.formatGBps(from) + " → " + Units.formatGBps(to) + ", " + change
-                + (pass ? " within" : " >") + " criterion max drop " + BandwidthFloor.gbits(limit).replace(" Gb/s", "") + "%";
+                + (pass ? " within" : " >") + " criterion max drop " + BandwidthFloor.gbits(limit).replace(" Gb/s", "") + "% ("
+                + c.name() + ")";
         return new Verdict(s.pointId(), Kind.CURVE, pass ? Outcome.PASS : Outcome.FAIL, c.name(), drop, limit, "%", text);
     }
 

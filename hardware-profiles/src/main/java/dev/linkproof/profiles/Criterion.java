@@ -5,18 +5,22 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * What points a criterion covers (op × memory × mode × message-size range × batch range) and the
- * thresholds it sets for them. At most one criterion may set a given threshold for any point; the
- * parser rejects overlaps.
+ * What points a criterion covers (op × memory × mode × message-size range × batch range × transport
+ * × transport settings) and the thresholds it sets for them. At most one criterion may set a given
+ * threshold for any point; the parser rejects overlaps.
  *
  * @param name              unique within the profile; {@code linkproof.criteria.<name>.<key>} overrides it
  * @param ops               ops covered
@@ -24,6 +28,8 @@ import java.util.stream.Collectors;
  * @param mode              timing mode covered, empty for both
  * @param sizes             message sizes covered, bytes
  * @param batch             batch sizes covered
+ * @param transports        transport ids covered ({@code tcp}, {@code ucx}, {@code verbs}); empty for any
+ * @param settings          what the point's transport settings must hold, by key ({@code UCX_TLS}); empty for anything
  * @param minBandwidth      bandwidth floor
  * @param maxAverageLatency ceiling on average latency per transfer (total / (iterations × batch))
  * @param maxP99Latency     ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
@@ -32,7 +38,8 @@ import java.util.stream.Collectors;
  * @param location          where the criterion was written
  */
 public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,
-                        Range batch, Optional<BandwidthFloor> minBandwidth, Optional<Duration> maxAverageLatency,
+                        Range batch, Set<String> transports, Map<String, SettingMatch> settings,
+                        Optional<BandwidthFloor> minBandwidth, Optional<Duration> maxAverageLatency,
                         Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, Location location) {
 
     /** The thresholds a criterion can set; two criteria overlap only if they share one. */
@@ -58,6 +65,8 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         ops = ops.isEmpty() ? EnumSet.noneOf(Op.class) : EnumSet.copyOf(ops);
         ops = java.util.Collections.unmodifiableSet(ops);
         memory = List.copyOf(memory);
+        transports = Collections.unmodifiableSet(new TreeSet<>(transports));
+        settings = Collections.unmodifiableMap(new TreeMap<>(settings));
     }
 
     public Set<Threshold> thresholds() {
@@ -76,24 +85,49 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         return coversShape(spec) && sizes.contains(spec.size());
     }
 
-    /** Whether it covers the spec's op, memory, mode and batch, whatever the size (for curve rules). */
+    /**
+     * Whether it covers the spec's op, memory, mode, batch, transport and settings, whatever the size
+     * (for curve rules).
+     */
     public boolean coversShape(TransferSpec spec) {
         return ops.contains(spec.op())
                 && memory.stream().anyMatch(m -> m.matches(spec.initiatorMemory(), spec.targetMemory()))
                 && mode.map(m -> m == spec.mode()).orElse(true)
-                && batch.contains(spec.batch());
+                && batch.contains(spec.batch())
+                && (transports.isEmpty() || transports.contains(spec.transport()))
+                && settings.entrySet().stream().allMatch(e ->
+                        e.getValue().matches(Optional.ofNullable(spec.settings().get(e.getKey()))));
     }
 
-    /** Whether some point is covered by both criteria (threshold kinds aside). */
+    /**
+     * Whether some point is covered by both criteria (threshold kinds aside). Every dimension is
+     * independent, so they overlap when they overlap in each: a criterion for {@code transport: tcp}
+     * and one for {@code transport: ucx} never do, nor do {@code UCX_TLS: shm} and {@code UCX_TLS: {not: shm}}.
+     */
     public boolean overlaps(Criterion o) {
         return ops.stream().anyMatch(o.ops::contains)
                 && memory.stream().anyMatch(m -> o.memory.stream().anyMatch(m::overlaps))
                 && (mode.isEmpty() || o.mode.isEmpty() || mode.equals(o.mode))
                 && sizes.overlaps(o.sizes)
-                && batch.overlaps(o.batch);
+                && batch.overlaps(o.batch)
+                && (transports.isEmpty() || o.transports.isEmpty() || transports.stream().anyMatch(o.transports::contains))
+                && settings.entrySet().stream().allMatch(e -> {
+                    SettingMatch other = o.settings.get(e.getKey());
+                    return other == null || e.getValue().overlaps(other);
+                });
     }
 
-    /** "write, read · host · sizes 8 MiB..64 MiB · batch 1". */
+    /** "ucx · UCX_TLS=tcp", "" when it covers every transport with any settings. */
+    public String describeTransport() {
+        List<String> parts = new ArrayList<>();
+        if (!transports.isEmpty()) {
+            parts.add(String.join(", ", transports));
+        }
+        settings.forEach((k, v) -> parts.add(v.describe(k)));
+        return String.join(" · ", parts);
+    }
+
+    /** "write, read · host · sizes 8 MiB..64 MiB · batch 1", then " · transport ucx · UCX_TLS=tcp" when scoped. */
     public String describeSelector() {
         List<String> parts = new ArrayList<>();
         parts.add(ops.size() == Op.values().length ? "any op"
@@ -102,6 +136,10 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         mode.ifPresent(m -> parts.add(m.name().toLowerCase(Locale.ROOT) + " mode"));
         parts.add("sizes " + sizes.describeSizes());
         parts.add("batch " + batch.describeCounts());
+        String transport = describeTransport();
+        if (!transport.isEmpty()) {
+            parts.add("transport " + transport);
+        }
         return String.join(" · ", parts);
     }
 }

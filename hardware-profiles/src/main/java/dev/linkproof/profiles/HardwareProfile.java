@@ -15,13 +15,14 @@ import java.util.OptionalDouble;
  * @param resources    NICs, GPUs, cores and huge pages a run may use
  * @param transport    transport settings and environment
  * @param defaults     sweep defaults
- * @param criteria     thresholds, by op × memory × size × batch
+ * @param baseline     how points compare with a baseline run (its tolerance)
+ * @param criteria     thresholds, by op × memory × mode × size × batch × transport (and its settings)
  * @param layers       where it was assembled from, lowest precedence first
  *                     ({@code built-in cx7-400g}, {@code file ...}, {@code overlay ...}, {@code property ...})
  */
 public record HardwareProfile(String id, String vendor, String description, List<String> sources, MatchRules match,
                               ResourceSpec resources, TransportConfig transport, Defaults defaults,
-                              List<Criterion> criteria, List<String> layers) {
+                              BaselineSettings baseline, List<Criterion> criteria, List<String> layers) {
     public HardwareProfile {
         sources = List.copyOf(sources);
         criteria = List.copyOf(criteria);

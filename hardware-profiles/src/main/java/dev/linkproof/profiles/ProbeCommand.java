@@ -104,6 +104,9 @@ public final class ProbeCommand implements Callable<Integer> {
             for (String s : p.sources()) {
                 out.println("  source: " + s);
             }
+            p.baseline().tolerance().ifPresent(t -> out.println("  baseline tolerance "
+                    + new java.math.BigDecimal(t * 100).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
+                    .toPlainString() + "% (-Dlinkproof.baseline.tolerance overrides it)"));
             BandwidthFloor.Context ctx = new BandwidthFloor.Context(p.linkRateGbps().orElse(Double.NaN),
                     base.map(MemoryCopyBaseline::bestGBps).orElse(Double.NaN));
             if (p.criteria().isEmpty()) {

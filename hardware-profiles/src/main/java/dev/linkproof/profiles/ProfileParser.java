@@ -9,6 +9,7 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.probe.CpuList;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,7 +37,7 @@ final class ProfileParser {
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     static final List<String> TOP = List.of("id", "vendor", "description", "sources", "match", "resources", "transport",
-            "defaults", "criteria");
+            "defaults", "baseline", "criteria");
     static final List<String> MATCH = List.of("fallback", "nic", "gpu");
     static final List<String> NIC = List.of("pci-vendor", "pci-device", "driver", "link-rate", "link-layer",
             "min-firmware", "min-count");
@@ -44,8 +45,11 @@ final class ProfileParser {
     static final List<String> RESOURCES = List.of("nics", "gpus", "cpu-cores", "hugepages");
     static final List<String> TRANSPORT = List.of("settings", "environment");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
-    static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "min-bandwidth",
-            "max-avg-latency", "max-p99-latency", "max-drop", "enabled");
+    static final List<String> BASELINE = List.of("tolerance");
+    static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "transport",
+            "settings", "min-bandwidth", "max-avg-latency", "max-p99-latency", "max-drop", "enabled");
+    static final List<String> SETTING_MATCH = List.of("not");
+    private static final Pattern TRANSPORT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
     private ProfileParser() {
     }
@@ -66,6 +70,7 @@ final class ProfileParser {
         ResourceSpec resources = top.node("resources").map(ProfileParser::resources).orElse(ResourceSpec.AUTO);
         TransportConfig transport = top.node("transport").map(ProfileParser::transport).orElse(TransportConfig.NONE);
         Defaults defaults = top.node("defaults").map(ProfileParser::defaults).orElse(Defaults.NONE);
+        BaselineSettings baseline = top.node("baseline").map(ProfileParser::baseline).orElse(BaselineSettings.NONE);
 
         List<Criterion> criteria = new ArrayList<>();
         Map<String, Location> names = new LinkedHashMap<>();
@@ -78,7 +83,8 @@ final class ProfileParser {
             }
         }
         checkOverlaps(criteria);
-        return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, criteria, layers);
+        return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, baseline,
+                criteria, layers);
     }
 
     // ---- sections ----------------------------------------------------------------------------
@@ -204,6 +210,13 @@ final class ProfileParser {
                 bounded(f, "batch", 1, TransferSpec.MAX_BATCH));
     }
 
+    private static BaselineSettings baseline(YNode node) {
+        Fields f = new Fields(map(node, "baseline"), "baseline", BASELINE);
+        OptionalDouble tolerance = f.scalar("tolerance").map(s -> OptionalDouble.of(ProfileUnits.tolerance(s.value(), s.location())))
+                .orElse(OptionalDouble.empty());
+        return new BaselineSettings(tolerance);
+    }
+
     private static OptionalInt bounded(Fields f, String key, int min, int max) {
         return f.scalar(key).map(s -> {
             try {
@@ -245,6 +258,9 @@ final class ProfileParser {
         });
         Range sizes = f.scalar("sizes").map(s -> ProfileUnits.range(s.value(), s.location(), true)).orElse(Range.ANY);
         Range batch = f.scalar("batch").map(s -> ProfileUnits.range(s.value(), s.location(), false)).orElse(Range.ANY);
+        Set<String> transports = f.node("transport").map(ProfileParser::transports).orElse(Set.of());
+        Map<String, SettingMatch> settings = f.node("settings").map(n -> settingMatches(n, "criterion '" + name + "' key 'settings'"))
+                .orElse(Map.of());
 
         Optional<BandwidthFloor> bw = f.scalar("min-bandwidth").map(s -> {
             BandwidthFloor b = ProfileUnits.bandwidth(s.value(), s.location());
@@ -264,7 +280,8 @@ final class ProfileParser {
         OptionalDouble drop = f.scalar("max-drop").map(s -> OptionalDouble.of(ProfileUnits.percent(s.value(), s.location())))
                 .orElse(OptionalDouble.empty());
         boolean enabled = f.optionalBoolean("enabled").orElse(true);
-        Criterion c = new Criterion(name, ops, memory, mode, sizes, batch, bw, avg, p99, drop, m.location());
+        Criterion c = new Criterion(name, ops, memory, mode, sizes, batch, transports, settings, bw, avg, p99, drop,
+                m.location());
         if (c.thresholds().isEmpty()) {
             throw new ProfileException(m.location(), "criterion '" + name + "' sets no threshold (one of min-bandwidth, "
                     + "max-avg-latency, max-p99-latency, max-drop)");
@@ -287,6 +304,55 @@ final class ProfileParser {
             }
         }
         return ops;
+    }
+
+    /**
+     * {@code tcp}, {@code [tcp, ucx]}, {@code tcp, ucx} or {@code any} (empty: every transport). A name
+     * no transport on the class path has is an error: a misspelt transport would leave the criterion
+     * judging nothing, and its points passing on validation alone.
+     */
+    private static Set<String> transports(YNode n) {
+        Set<String> known = Transports.discover().all().keySet();
+        Set<String> out = new java.util.TreeSet<>();
+        for (YScalar s : words(n, "transport")) {
+            String t = s.value().strip().toLowerCase(Locale.ROOT);
+            if (t.equals("any")) {
+                return Set.of();
+            }
+            if (!TRANSPORT_ID.matcher(t).matches() || !known.contains(t)) {
+                throw new ProfileException(s.location(), "unknown transport '" + s.value() + "'"
+                        + suggestion(t, known) + " (transports on the class path: "
+                        + String.join(", ", new java.util.TreeSet<>(known)) + "; or any)");
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    /** {@code {UCX_TLS: tcp}}, {@code {UCX_TLS: [shm, posix]}}, {@code {UCX_TLS: {not: tcp}}}; see {@link SettingMatch}. */
+    private static Map<String, SettingMatch> settingMatches(YNode n, String what) {
+        Map<String, SettingMatch> out = new LinkedHashMap<>();
+        for (Entry e : map(n, what).entries().values()) {
+            String key = e.key().strip();
+            if (key.isEmpty()) {
+                throw new ProfileException(e.keyLocation(), "empty setting name in " + what);
+            }
+            String entryWhat = what.replace("key 'settings'", "setting '" + key + "'");
+            YNode v = e.value();
+            boolean negated = false;
+            if (v instanceof YMap m) {
+                Fields f = new Fields(m, entryWhat, SETTING_MATCH);
+                v = f.node("not").orElseThrow(() -> new ProfileException(m.location(), entryWhat
+                        + " needs a value, a list of values, or {not: value(s)}"));
+                negated = true;
+            }
+            List<String> values = new ArrayList<>();
+            for (YScalar s : scalars(v, entryWhat)) {
+                values.add(s.value().strip());
+            }
+            out.put(key, new SettingMatch(new LinkedHashSet<>(values), negated));
+        }
+        return out;
     }
 
     private static List<MemoryPair> memory(YNode n) {
@@ -334,10 +400,41 @@ final class ProfileParser {
                             + " for " + ops.stream().map(Op::label).collect(Collectors.joining(", "))
                             + ", sizes " + a.sizes().intersect(b.sizes()).describeSizes()
                             + ", batch " + a.batch().intersect(b.batch()).describeCounts()
-                            + "; a point may have one criterion per threshold");
+                            + sharedTransport(a, b)
+                            + "; a point may have one criterion per threshold (scope them apart by op, memory, "
+                            + "mode, sizes, batch, transport or settings)");
                 }
             }
         }
+    }
+
+    /** ", transport ucx, settings UCX_TLS=tcp / UCX_TLS≠shm" for an overlap message; empty when neither is scoped. */
+    private static String sharedTransport(Criterion a, Criterion b) {
+        StringBuilder sb = new StringBuilder();
+        if (!a.transports().isEmpty() || !b.transports().isEmpty()) {
+            Set<String> t = new java.util.TreeSet<>(a.transports().isEmpty() ? b.transports() : a.transports());
+            if (!a.transports().isEmpty() && !b.transports().isEmpty()) {
+                t.retainAll(b.transports());
+            }
+            sb.append(", transport ").append(String.join(", ", t));
+        }
+        Set<String> keys = new java.util.TreeSet<>(a.settings().keySet());
+        keys.addAll(b.settings().keySet());
+        List<String> parts = new ArrayList<>();
+        for (String k : keys) {
+            List<String> both = new ArrayList<>();
+            if (a.settings().containsKey(k)) {
+                both.add(a.settings().get(k).describe(k));
+            }
+            if (b.settings().containsKey(k)) {
+                both.add(b.settings().get(k).describe(k));
+            }
+            parts.add(String.join(" and ", new LinkedHashSet<>(both)));
+        }
+        if (!parts.isEmpty()) {
+            sb.append(", settings ").append(String.join(", ", parts));
+        }
+        return sb.toString();
     }
 
     // ---- node helpers ------------------------------------------------------------------------

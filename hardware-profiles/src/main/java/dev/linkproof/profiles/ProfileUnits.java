@@ -119,6 +119,25 @@ final class ProfileUnits {
         return v;
     }
 
+    /**
+     * An allowed regression as a fraction in [0, 1): {@code 0.08} or {@code 8%}. A bare number of 1
+     * or more is refused rather than guessed at (is {@code 5} five percent, or 500 %?).
+     */
+    static double tolerance(String text, Location at) {
+        String t = text.strip();
+        double v;
+        try {
+            v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100 : Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            v = Double.NaN;
+        }
+        if (!(v >= 0 && v < 1)) {
+            throw new ProfileException(at, "bad tolerance '" + text + "' (expected a fraction in [0, 1) such as 0.08, "
+                    + "or a percentage below 100% such as 8%)");
+        }
+        return v;
+    }
+
     /** A byte size: {@code 4096}, {@code 4KiB}, {@code 1 MiB}; never zero. */
     static long size(String text, Location at) {
         long v;

@@ -8,9 +8,11 @@ import dev.linkproof.transfer.probe.HugePages;
 import dev.linkproof.transfer.probe.NumaNode;
 import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.probe.RdmaDevice;
+import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -102,6 +104,20 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             }
         }
         return new ResourcePlan(profile.id(), nics, gpus, cores, probe.hugePages(), spec.hugepages(), notes);
+    }
+
+    /**
+     * Settings this plan gives a point so that its transport uses the resources chosen here: for an
+     * RDMA transport, {@code verbs.device} = the plan's first NIC (under {@code nics: auto} the
+     * NUMA-local one, else the first named that exists). Empty for other transports, or when the plan
+     * has no NIC. The caller lays them beneath the point's own settings and the profile's, so either
+     * of those still names another device; one device per point, as the verbs transport opens one.
+     */
+    public Map<String, String> settingsFor(TransferSpec spec) {
+        if (!RDMA_TRANSPORTS.contains(spec.transport()) || nics.isEmpty()) {
+            return Map.of();
+        }
+        return Map.of(VerbsSettings.DEVICE, nics.getFirst().name());
     }
 
     /** Why the point cannot run on this host with this profile; empty when it can. */

@@ -18,7 +18,7 @@ class BuiltinProfilesTest {
     @Test
     void everyBuiltinParsesAndCitesItsSources() {
         assertThat(BUILTINS.ids()).containsExactly("cx7-400g", "thor2-400g", "cx6dx-100g", "mi300x-thor2-gpu",
-                "h100-cx7-gpu", "softroce", "loopback-tcp");
+                "h100-cx7-gpu", "softroce", "loopback");
         for (String id : BUILTINS.ids()) {
             HardwareProfile p = BUILTINS.profile(id);
             assertThat(p.id()).isEqualTo(id);
@@ -26,8 +26,8 @@ class BuiltinProfilesTest {
             assertThat(p.description()).as(id).isNotBlank();
             assertThat(BUILTINS.text(id).orElseThrow()).as(id).contains("# Where the figures come from").contains("threshold");
         }
-        assertThat(BUILTINS.profile("loopback-tcp").match().fallback()).isTrue();
-        assertThat(BUILTINS.profile("loopback-tcp").needsMemoryCopyBaseline()).isTrue();
+        assertThat(BUILTINS.profile("loopback").match().fallback()).isTrue();
+        assertThat(BUILTINS.profile("loopback").needsMemoryCopyBaseline()).isTrue();
         assertThat(BUILTINS.profile("cx7-400g").needsMemoryCopyBaseline()).isFalse();
         assertThat(BUILTINS.profile("softroce").criteria()).isEmpty();
         assertThat(BUILTINS.profile("cx7-400g").linkRateGbps()).hasValue(400);

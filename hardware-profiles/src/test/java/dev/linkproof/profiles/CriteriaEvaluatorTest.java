@@ -110,13 +110,13 @@ class CriteriaEvaluatorTest {
         assertThat(pass.get(0).kind()).isEqualTo(Kind.VALIDATION);
         assertThat(pass.get(0).outcome()).isEqualTo(Outcome.PASS);
         Verdict v = pass.get(1);
-        assertThat(v.text()).isEqualTo("write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (0.90 × 400 Gb/s link)");
+        assertThat(v.text()).isEqualTo("write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (write-link: 0.90 × 400 Gb/s link)");
         assertThat(v).extracting(Verdict::kind, Verdict::outcome, Verdict::criterion, Verdict::threshold, Verdict::unit)
                 .containsExactly(Kind.MIN_BANDWIDTH, Outcome.PASS, "write-link", 45.0, "GB/s");
         assertThat(CriteriaEvaluator.passed(pass)).isTrue();
 
         List<Verdict> fail = lab.evaluate(point(Op.WRITE, 1 << 20, 1, 38.9, 26.9, HOST));
-        assertThat(fail.get(1).text()).isEqualTo("write 1 MiB ×1: 38.9 GB/s < criterion 45.0 GB/s (0.90 × 400 Gb/s link)");
+        assertThat(fail.get(1).text()).isEqualTo("write 1 MiB ×1: 38.9 GB/s < criterion 45.0 GB/s (write-link: 0.90 × 400 Gb/s link)");
         assertThat(fail.get(1).failed()).isTrue();
         assertThat(CriteriaEvaluator.failures(fail)).containsExactly(fail.get(1));
     }
@@ -125,13 +125,13 @@ class CriteriaEvaluatorTest {
     void minBandwidthAbsoluteAndGpuMemory() {
         assertThat(judged(lab.evaluate(point(Op.READ, 8 << 20, 4, 43.4, 0, HOST))))
                 .singleElement().extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("read 8 MiB ×4: 43.4 GB/s ≥ criterion 40.0 GB/s", Outcome.PASS);
+                .containsExactly("read 8 MiB ×4: 43.4 GB/s ≥ criterion 40.0 GB/s (read-absolute)", Outcome.PASS);
         assertThat(judged(lab.evaluate(point(Op.READ, 8 << 20, 4, 39.99, 0, HOST))))
                 .singleElement().extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("read 8 MiB ×4: 39.990 GB/s < criterion 40.000 GB/s", Outcome.FAIL);
+                .containsExactly("read 8 MiB ×4: 39.990 GB/s < criterion 40.000 GB/s (read-absolute)", Outcome.FAIL);
         assertThat(judged(lab.evaluate(point(Op.WRITE, 4 << 20, 64, 41.0, 0, GPU))))
                 .singleElement().extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("write 4 MiB ×64 · gpu→gpu: 41.0 GB/s < criterion 42.5 GB/s", Outcome.FAIL);
+                .containsExactly("write 4 MiB ×64 · gpu→gpu: 41.0 GB/s < criterion 42.5 GB/s (gpu-write)", Outcome.FAIL);
     }
 
     @Test
@@ -140,10 +140,10 @@ class CriteriaEvaluatorTest {
         CriteriaEvaluator loop = new CriteriaEvaluator(LOOPBACK, EvaluationContext.of(baseline));
         assertThat(judged(loop.evaluate(point(Op.WRITE, 4 << 20, 1, 3.2, 1300, HOST)))).singleElement()
                 .extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("write 4 MiB ×1: 3.20 GB/s ≥ criterion 1.00 GB/s (0.10 × memcpy baseline 10.0 GB/s)", Outcome.PASS);
+                .containsExactly("write 4 MiB ×1: 3.20 GB/s ≥ criterion 1.00 GB/s (bulk: 0.10 × memcpy baseline 10.0 GB/s)", Outcome.PASS);
         assertThat(judged(loop.evaluate(point(Op.READ, 4 << 20, 1, 0.4, 10000, HOST)))).singleElement()
                 .extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("read 4 MiB ×1: 0.40 GB/s < criterion 1.00 GB/s (0.10 × memcpy baseline 10.0 GB/s)", Outcome.FAIL);
+                .containsExactly("read 4 MiB ×1: 0.40 GB/s < criterion 1.00 GB/s (bulk: 0.10 × memcpy baseline 10.0 GB/s)", Outcome.FAIL);
 
         assertThat(LOOPBACK.needsMemoryCopyBaseline()).isTrue();
         assertThatThrownBy(() -> new CriteriaEvaluator(LOOPBACK, EvaluationContext.none()))
@@ -154,25 +154,25 @@ class CriteriaEvaluatorTest {
     void maxAverageLatency() {
         assertThat(judged(lab.evaluate(point(Op.WRITE, 1024, 1, 0.17, 5.87, HOST)))).first()
                 .extracting(Verdict::kind, Verdict::text, Verdict::outcome)
-                .containsExactly(Kind.MAX_AVG_LATENCY, "write 1 KiB ×1: avg latency 5.87 µs ≤ criterion 7.50 µs", Outcome.PASS);
+                .containsExactly(Kind.MAX_AVG_LATENCY, "write 1 KiB ×1: avg latency 5.87 µs ≤ criterion 7.50 µs (small-latency)", Outcome.PASS);
         assertThat(judged(lab.evaluate(point(Op.READ, 4096, 1, 0.4, 9.6, HOST)))).first()
                 .extracting(Verdict::text, Verdict::outcome)
-                .containsExactly("read 4 KiB ×1: avg latency 9.60 µs > criterion 7.50 µs", Outcome.FAIL);
+                .containsExactly("read 4 KiB ×1: avg latency 9.60 µs > criterion 7.50 µs (small-latency)", Outcome.FAIL);
     }
 
     @Test
     void maxP99LatencyInLatencyModeAndNotApplicableInBandwidthMode() {
         List<Verdict> pass = judged(lab.evaluate(measurement(Op.WRITE, 8, 1, 0.001, 5.0, 12.0, true, HOST)));
         assertThat(pass).extracting(Verdict::text).containsExactly(
-                "write 8 B ×1: avg latency 5.00 µs ≤ criterion 7.50 µs",
-                "write 8 B ×1: p99 latency 12.0 µs ≤ criterion 15.0 µs");
+                "write 8 B ×1: avg latency 5.00 µs ≤ criterion 7.50 µs (small-latency)",
+                "write 8 B ×1: p99 latency 12.0 µs ≤ criterion 15.0 µs (small-latency)");
         List<Verdict> fail = judged(lab.evaluate(measurement(Op.WRITE, 8, 1, 0.001, 5.0, 31.5, true, HOST)));
         assertThat(fail.get(1)).extracting(Verdict::kind, Verdict::outcome, Verdict::text)
-                .containsExactly(Kind.MAX_P99_LATENCY, Outcome.FAIL, "write 8 B ×1: p99 latency 31.5 µs > criterion 15.0 µs");
+                .containsExactly(Kind.MAX_P99_LATENCY, Outcome.FAIL, "write 8 B ×1: p99 latency 31.5 µs > criterion 15.0 µs (small-latency)");
 
         List<Verdict> bw = judged(lab.evaluate(point(Op.WRITE, 8, 1, 0.001, 5.0, HOST)));
         assertThat(bw.get(1)).extracting(Verdict::outcome, Verdict::text).containsExactly(Outcome.NOT_APPLICABLE,
-                "write 8 B ×1: p99 latency is not measured in bandwidth mode; criterion 15.0 µs judges latency-mode points only");
+                "write 8 B ×1: p99 latency is not measured in bandwidth mode; criterion 15.0 µs (small-latency) judges latency-mode points only");
         assertThat(bw.get(1).failed()).isFalse();
     }
 
@@ -214,9 +214,9 @@ class CriteriaEvaluatorTest {
                 point(Op.READ, 256 << 10, 1, 1.0, 1, HOST));     // read: no curve rule
         List<Verdict> v = lab.evaluateSweep(sweep);
         assertThat(v).extracting(Verdict::text).containsExactly(
-                "write 64 KiB → 128 KiB ×1: 9.10 GB/s → 15.4 GB/s, +69.2% within criterion max drop 5%",
-                "write 128 KiB → 256 KiB ×1: 15.4 GB/s → 12.0 GB/s, drop 22.1% > criterion max drop 5%",
-                "write 256 KiB → 512 KiB ×1: 12.0 GB/s → 11.8 GB/s, drop 1.7% within criterion max drop 5%");
+                "write 64 KiB → 128 KiB ×1: 9.10 GB/s → 15.4 GB/s, +69.2% within criterion max drop 5% (curve)",
+                "write 128 KiB → 256 KiB ×1: 15.4 GB/s → 12.0 GB/s, drop 22.1% > criterion max drop 5% (curve)",
+                "write 256 KiB → 512 KiB ×1: 12.0 GB/s → 11.8 GB/s, drop 1.7% within criterion max drop 5% (curve)");
         assertThat(v).extracting(Verdict::outcome).containsExactly(Outcome.PASS, Outcome.FAIL, Outcome.PASS);
         assertThat(v.get(1)).extracting(Verdict::kind, Verdict::pointId, Verdict::criterion, Verdict::unit)
                 .containsExactly(Kind.CURVE, "write-262144-1", "curve", "%");
@@ -235,6 +235,6 @@ class CriteriaEvaluatorTest {
         assertThat(CriteriaEvaluator.passed(cx7.evaluate(point(Op.READ, 1024, 1, 0.15, 6.74, HOST)))).isTrue();
         // A CX7 in a PCIe Gen4 x16 slot tops out near 25 GB/s and fails.
         Verdict gen4 = judged(cx7.evaluate(point(Op.WRITE, 64 << 20, 1, 24.8, 2700, HOST))).getFirst();
-        assertThat(gen4.text()).isEqualTo("write 64 MiB ×1: 24.8 GB/s < criterion 45.0 GB/s (0.90 × 400 Gb/s link)");
+        assertThat(gen4.text()).isEqualTo("write 64 MiB ×1: 24.8 GB/s < criterion 45.0 GB/s (write-large: 0.90 × 400 Gb/s link)");
     }
 }

@@ -50,8 +50,8 @@ class MalformedProfileTest {
         assertThat(e.line()).isEqualTo(10);
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":10:5: unknown key 'min-bandwith' in criterion, did you mean "
-                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, min-bandwidth, max-avg-latency, "
-                + "max-p99-latency, max-drop, enabled)");
+                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, transport, settings, min-bandwidth, "
+                + "max-avg-latency, max-p99-latency, max-drop, enabled)");
     }
 
     @Test
@@ -133,7 +133,7 @@ class MalformedProfileTest {
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":12:5: criterion 'huge' overlaps criterion 'large' (at " + file()
                 + ":8:5): both set min-bandwidth for write, sizes 32 MiB..64 MiB, batch ..8; a point may have one "
-                + "criterion per threshold");
+                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, transport or settings)");
     }
 
     @Test
@@ -151,6 +151,17 @@ class MalformedProfileTest {
         HardwareProfile p = new ProfileLoader(Map.of(ProfileProperties.PROFILE, file.toString())).load(() -> null).profile();
         assertThat(p.criteria()).extracting(Criterion::name).containsExactly("large", "curve");
         assertThat(p.layers()).containsExactly("file " + file);
+    }
+
+    @Test
+    void aBaselineToleranceIsAFractionBelowOne() throws IOException {
+        for (String bad : new String[] {"5", "1.0", "-0.1", "100%", "lots"}) {
+            ProfileException e = load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nbaseline:\n  tolerance: " + bad + "\n");
+            assertThat(e.getMessage()).as(bad).isEqualTo(file() + ":5:14: bad tolerance '" + bad + "' (expected a fraction in "
+                    + "[0, 1) such as 0.08, or a percentage below 100% such as 8%)");
+        }
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nbaseline:\n  tolerence: 0.1\n").getMessage())
+                .isEqualTo(file() + ":5:3: unknown key 'tolerence' in baseline, did you mean 'tolerance'? (allowed: tolerance)");
     }
 
     @Test

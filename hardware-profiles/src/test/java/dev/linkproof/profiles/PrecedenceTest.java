@@ -118,6 +118,20 @@ class PrecedenceTest {
     }
 
     @Test
+    void theBaselineToleranceIsPerProfileAndLayersLikeTheRest() throws IOException {
+        assertThat(load(Map.of(ProfileProperties.PROFILE, "base")).baseline().tolerance()).isEmpty();
+        Path file = write("tolerant.yaml", "extends: base\nid: tolerant\nbaseline:\n  tolerance: 0.08\n");
+        HardwareProfile p = load(Map.of(ProfileProperties.PROFILE, file.toString()));
+        assertThat(p.baseline().tolerance()).hasValue(0.08);
+        Path overlay = write("stricter.yaml", "baseline: {tolerance: 3%}\n");
+        HardwareProfile o = load(Map.of(ProfileProperties.PROFILE, file.toString(), ProfileProperties.OVERLAY, overlay.toString()));
+        assertThat(o.baseline().tolerance()).hasValue(0.03);
+        Path removes = write("default.yaml", "baseline: {tolerance: ~}\n");
+        assertThat(load(Map.of(ProfileProperties.PROFILE, file.toString(), ProfileProperties.OVERLAY, removes.toString()))
+                .baseline().tolerance()).isEmpty();
+    }
+
+    @Test
     void aFileWithoutExtendsStandsAlone() throws IOException {
         Path file = write("alone.yaml", "id: alone\nvendor: Lab\nmatch: {fallback: true}\n");
         HardwareProfile p = load(Map.of(ProfileProperties.PROFILE, file.toString()));

@@ -43,7 +43,7 @@ class ProbeCommandTest {
                                       mlx5_1 (ConnectX-7 15b3:1021): PCI vendor 0x15b3, not 0x14e4, driver mlx5_core, not bnxt_en
                         """)
                 .contains("""
-                          fits      loopback-tcp
+                          fits      loopback
                                     fallback profile, chosen when no hardware-specific profile matches
                                     not needed: cx7-400g matches
                         """)
@@ -54,12 +54,14 @@ class ProbeCommandTest {
 
     @Test
     void measuresTheBaselineAndResolvesMemcpyFractions() {
-        Run r = run("--root", FakeHosts.root("rxe-host").toString(), "--profile", "loopback-tcp");
+        Run r = run("--root", FakeHosts.root("rxe-host").toString(), "--profile", "loopback");
         assertThat(r.status()).isZero();
         assertThat(r.out()).containsPattern("Memory-copy baseline: [0-9.]+ GB/s \\(best of 5 × 64 MiB MemorySegment.copy")
                 .contains("  selected  softroce\n            nic: rxe0")
-                .contains("Profile in use: loopback-tcp (built-in loopback-tcp; built-in loopback-tcp)")
-                .containsPattern("bulk +write, read · host · sizes 1 MiB.. · batch any +≥ 0.10 × memcpy = [0-9.]+ GB/s");
+                .contains("Profile in use: loopback (built-in loopback; built-in loopback)")
+                .containsPattern("tcp-bulk +write, read · host · sizes 1 MiB.. · batch any · transport tcp +≥ 0.10 × memcpy = [0-9.]+ GB/s")
+                .containsPattern("ucx-tcp-bulk +write, read · host · sizes 1 MiB.. · batch any · transport ucx · "
+                        + "UCX_TLS≠shm\\|sm\\|posix\\|sysv\\|cma\\|shm,self\\|sm,self +≥ 0.005 × memcpy = [0-9.]+ GB/s");
     }
 
     @Test
@@ -71,6 +73,15 @@ class ProbeCommandTest {
         assertThat(r.err()).isEqualTo("profile error: " + bad + ":6:12: empty range '2KiB..1KiB': nothing is at least 2 KiB "
                 + "and at most 1 KiB" + System.lineSeparator());
         assertThat(r.out()).contains("  selected  thor2-400g");
+    }
+
+    @Test
+    void printsTheProfilesBaselineTolerance(@TempDir Path dir) throws Exception {
+        Path lab = dir.resolve("lab.yaml");
+        Files.writeString(lab, "extends: thor2-400g\nid: lab\nbaseline:\n  tolerance: 0.075\n");
+        Run r = run("--root", FakeHosts.root("thor2-host").toString(), "--no-baseline", "--profile", lab.toString());
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("  baseline tolerance 7.5% (-Dlinkproof.baseline.tolerance overrides it)");
     }
 
     @Test

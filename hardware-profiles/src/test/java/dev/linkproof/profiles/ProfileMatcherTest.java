@@ -37,7 +37,7 @@ class ProfileMatcherTest {
                 .doesNotContain("older");
         assertThat(why(r, "h100-cx7-gpu")).contains("nic: mlx5_0, mlx5_1").contains("gpu: needs 1 × nvidia GPU (model H100 or H200), found no GPU");
         assertThat(why(r, "softroce")).contains("driver mlx5_core, not rdma_rxe");
-        assertThat(why(r, "loopback-tcp")).contains("not needed: cx7-400g matches");
+        assertThat(why(r, "loopback")).contains("not needed: cx7-400g matches");
         assertThat(r.explain()).contains("selected    cx7-400g: nic: mlx5_0").contains("no match    thor2-400g: nic: no RDMA device matches");
     }
 
@@ -69,10 +69,10 @@ class ProfileMatcherTest {
         Files.writeString(root.resolve("sys/class/infiniband/rocep81s0f0/fw_ver"), "22.41.1000\n");
         Files.writeString(root.resolve("sys/class/infiniband/rocep81s0f1/ports/1/state"), "1: DOWN\n");
         MatchReport r = select(new HardwareProbe(root).probe());
-        assertThat(r.selected()).hasValue("loopback-tcp");
+        assertThat(r.selected()).hasValue("loopback");
         assertThat(why(r, "cx6dx-100g")).contains("rocep81s0f0 (ConnectX-6 Dx 15b3:101d): firmware 22.41.1000 older than 22.43.2566")
                 .contains("rocep81s0f1 (ConnectX-6 Dx 15b3:101d): no ACTIVE port (port 1 DOWN)");
-        assertThat(why(r, "loopback-tcp")).startsWith("fallback profile");
+        assertThat(why(r, "loopback")).startsWith("fallback profile");
     }
 
     @Test
@@ -103,10 +103,10 @@ class ProfileMatcherTest {
         ProbeReport probe = HardwareProbe.system().probe();
         assumeTrue(probe.rdmaDevices().isEmpty(), "this machine has RDMA devices");
         MatchReport r = select(probe);
-        assertThat(r.selected()).hasValue("loopback-tcp");
+        assertThat(r.selected()).hasValue("loopback");
         assertThat(why(r, "cx7-400g")).isEqualTo("nic: no RDMA devices (/sys/class/infiniband is empty or absent)");
         LoadedProfile loaded = new ProfileLoader(java.util.Map.of()).load(() -> probe);
-        assertThat(loaded.profile().id()).isEqualTo("loopback-tcp");
+        assertThat(loaded.profile().id()).isEqualTo("loopback");
         assertThat(loaded.selection()).isEqualTo("auto");
         assertThat(loaded.match()).isPresent();
     }

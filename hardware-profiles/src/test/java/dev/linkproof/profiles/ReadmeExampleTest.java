@@ -31,5 +31,11 @@ class ReadmeExampleTest {
         assertThat(p.criterion("write-large").orElseThrow().minBandwidth().orElseThrow().written()).isEqualTo("0.93 × link");
         assertThat(p.criterion("read-small-latency")).isEmpty();
         assertThat(p.criteria()).extracting(Criterion::name).contains("gpu-write", "gpu-small", "gpu-curve", "curve");
+        assertThat(p.baseline().tolerance()).hasValue(0.08);
+        assertThat(p.criterion("gpu-write").orElseThrow().transports()).containsExactly("verbs");
+        assertThat(p.criterion("gpu-write-ucx").orElseThrow().settings())
+                .containsExactly(Map.entry("UCX_TLS", SettingMatch.is("rc_x,cuda_copy,self")));
+        assertThat(p.criterion("gpu-write-ucx-other").orElseThrow().settings())
+                .containsExactly(Map.entry("UCX_TLS", SettingMatch.not("rc_x,cuda_copy,self")));
     }
 }

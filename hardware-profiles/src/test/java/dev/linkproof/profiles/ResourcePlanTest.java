@@ -43,14 +43,14 @@ class ResourcePlanTest {
         HardwareProfile p = new ProfileLoader(Map.of("linkproof.profile", "cx7-400g")).load(() -> null).profile();
         HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
-                p.defaults(), p.criteria(), p.layers());
+                p.defaults(), p.baseline(), p.criteria(), p.layers());
         ResourcePlan plan = ResourcePlan.of(pinned, FakeHosts.probe("cx7-host"));
         assertThat(plan.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_1");
         assertThat(plan.cpuCores()).containsExactly(40, 41);
 
         HardwareProfile named = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of("mlx5_0", "mlx5_9"), java.util.List.of(), false, java.util.List.of(), 512),
-                p.transport(), p.defaults(), p.criteria(), p.layers());
+                p.transport(), p.defaults(), p.baseline(), p.criteria(), p.layers());
         ResourcePlan plan2 = ResourcePlan.of(named, FakeHosts.probe("cx7-host"));
         assertThat(plan2.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_0");
         assertThat(plan2.notes()).containsExactly("RDMA device mlx5_9 named in resources.nics is absent");
@@ -59,18 +59,43 @@ class ResourcePlanTest {
                 .build())).isEmpty();
         HardwareProfile greedy = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(), 4096),
-                p.transport(), p.defaults(), p.criteria(), p.layers());
+                p.transport(), p.defaults(), p.baseline(), p.criteria(), p.layers());
         assertThat(ResourcePlan.of(greedy, FakeHosts.probe("cx7-host")).unavailable(TransferSpec.builder()
                 .initiatorMemory(MemoryPlacement.parse("hugepage")).build()))
                 .hasValue("needs 4096 free huge pages of 2048 KiB, and the host has 2048 free of 2048");
     }
 
     @Test
+    void thePlansNicBecomesTheVerbsDeviceOfVerbsPointsOnly() {
+        TransferSpec verbs = TransferSpec.builder().transport("verbs").build();
+        ResourcePlan rxe = ResourcePlan.of(BUILTINS.profile("softroce"), FakeHosts.probe("rxe-host"));
+        assertThat(rxe.settingsFor(verbs)).containsExactly(Map.entry("verbs.device", "rxe0"));
+        assertThat(rxe.settingsFor(TransferSpec.builder().transport("tcp").build())).isEmpty();
+        assertThat(rxe.settingsFor(TransferSpec.builder().transport("ucx").build())).isEmpty();
+
+        // auto on the MI300X host: the Thor2 NIC on the GPUs' NUMA node.
+        ResourcePlan gpu = ResourcePlan.of(BUILTINS.profile("mi300x-thor2-gpu"), FakeHosts.probe("mi300x-thor2-host"));
+        assertThat(gpu.settingsFor(verbs)).containsExactly(Map.entry("verbs.device", "bnxt_re0"));
+
+        // Cores pinned on node 1 of the CX7 host: its NIC there, not the first by name.
+        HardwareProfile p = BUILTINS.profile("cx7-400g");
+        HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
+                p.defaults(), p.baseline(), p.criteria(), p.layers());
+        assertThat(ResourcePlan.of(pinned, FakeHosts.probe("cx7-host")).settingsFor(verbs))
+                .containsExactly(Map.entry("verbs.device", "mlx5_1"));
+
+        ResourcePlan none = ResourcePlan.of(BUILTINS.profile("loopback"),
+                new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());
+        assertThat(none.settingsFor(verbs)).isEmpty();
+    }
+
+    @Test
     void verbsWithoutAnRdmaDeviceIsUnavailable() {
-        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback-tcp"),
+        ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("loopback"),
                 new dev.linkproof.transfer.probe.HardwareProbe(java.nio.file.Path.of("/nonexistent")).probe());
         assertThat(plan.unavailable(TransferSpec.builder().transport("verbs").build()))
-                .hasValue("transport verbs needs an RDMA device, and profile 'loopback-tcp' resolves none on this host");
+                .hasValue("transport verbs needs an RDMA device, and profile 'loopback' resolves none on this host");
         assertThat(plan.unavailable(TransferSpec.builder().build())).isEmpty();
     }
 }

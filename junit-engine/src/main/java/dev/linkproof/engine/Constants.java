@@ -43,8 +43,20 @@ public final class Constants {
     /** A previous run's results file (or a folder of them): points that regress against it fail. Unset = no comparison. */
     public static final String BASELINE = "linkproof.baseline";
 
-    /** Allowed regression against the baseline, as a fraction. Default 0.05 (5 %). */
+    /**
+     * Allowed regression against the baseline, as a fraction. Wins over the profile's
+     * {@code baseline.tolerance}, which wins over the default 0.05 (5 %).
+     */
     public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
+
+    /**
+     * The RDMA device verbs points use, when neither the point's nor the profile's settings name one
+     * ({@code verbs.device}). On a local pair the engine hands it to both ranks, over the profile's
+     * NIC choice; with {@code linkproof.peer} each rank reads its own (this key as a system property,
+     * or {@link #VERBS_DEVICE_ENV}). Unset: the profile's NIC (local pair), else the NUMA-local device.
+     */
+    public static final String VERBS_DEVICE = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE_PROPERTY;
+    public static final String VERBS_DEVICE_ENV = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE_ENV;
 
     /**
      * The hardware profile: a built-in id, a path to a YAML file, or {@code auto} (the default:

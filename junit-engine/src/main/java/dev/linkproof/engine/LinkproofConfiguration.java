@@ -9,9 +9,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.platform.engine.ConfigurationParameters;
 
-/** The engine's settings, read once from the configuration parameters (see {@link Constants}). */
+/**
+ * The engine's settings, read once from the configuration parameters (see {@link Constants}).
+ *
+ * @param baselineTolerance {@code linkproof.baseline.tolerance} when given; see {@link #baselineTolerance(OptionalDouble)}
+ * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
+ */
 public record LinkproofConfiguration(
         Optional<String> peer,
         Optional<String> token,
@@ -23,8 +29,12 @@ public record LinkproofConfiguration(
         boolean progress,
         Path results,
         Optional<Path> baseline,
-        double baselineTolerance,
+        OptionalDouble baselineTolerance,
+        Optional<String> verbsDevice,
         java.util.Map<String, String> profileProperties) {
+
+    /** The tolerance when neither the command line nor the profile sets one: 5 %. */
+    public static final double DEFAULT_BASELINE_TOLERANCE = 0.05;
 
     public static LinkproofConfiguration from(ConfigurationParameters p) {
         double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
@@ -48,8 +58,22 @@ public record LinkproofConfiguration(
                 p.get(Constants.RESULTS).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
                         ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
                 p.get(Constants.BASELINE).filter(s -> !s.isBlank()).map(Path::of),
-                p.get(Constants.BASELINE_TOLERANCE).map(LinkproofConfiguration::parseTolerance).orElse(0.05),
+                p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v))).orElse(OptionalDouble.empty()),
+                p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
+                        .map(String::strip).filter(s -> !s.isEmpty()),
                 profileProperties(p));
+    }
+
+    /**
+     * The allowed regression against a baseline, by precedence: built-in default
+     * ({@value #DEFAULT_BASELINE_TOLERANCE}) &lt; the profile's {@code baseline.tolerance} &lt;
+     * {@code -Dlinkproof.baseline.tolerance}.
+     */
+    public double baselineTolerance(OptionalDouble profile) {
+        if (baselineTolerance.isPresent()) {
+            return baselineTolerance.getAsDouble();
+        }
+        return profile.orElse(DEFAULT_BASELINE_TOLERANCE);
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */

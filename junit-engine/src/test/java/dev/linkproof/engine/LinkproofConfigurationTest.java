@@ -86,6 +86,24 @@ class LinkproofConfigurationTest {
         assertThat(c.agentJvmArgs()).isEmpty();
     }
 
+    /** The device choice the engine makes from the configuration: a local pair gets the command line's device or the plan's NIC. */
+    @Test
+    void theVerbsDeviceAndThePeerDecideWhichDeviceVerbsPointsAreGiven() {
+        String rxeHost = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "rxe-host")
+                .toAbsolutePath().normalize().toString();
+        var verbs = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build();
+        LinkproofConfiguration plan = config(Map.of("linkproof.probe.root", rxeHost));
+        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(plan).apply(verbs).settings())
+                .containsEntry("verbs.device", "rxe0");
+        LinkproofConfiguration named = config(Map.of("linkproof.probe.root", rxeHost, Constants.VERBS_DEVICE, " rxe5 "));
+        assertThat(named.verbsDevice()).contains("rxe5");
+        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(named).apply(verbs).settings())
+                .containsEntry("verbs.device", "rxe5");
+        LinkproofConfiguration remote = config(Map.of("linkproof.probe.root", rxeHost, Constants.PEER, "target:7471"));
+        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(remote).apply(verbs).settings())
+                .doesNotContainKey("verbs.device");
+    }
+
     @ParameterizedTest(name = "{0} = {1} ms")
     @CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000", "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
     void durations(String text, long millis) {

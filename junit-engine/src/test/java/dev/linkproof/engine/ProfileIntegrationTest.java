@@ -37,23 +37,25 @@ class ProfileIntegrationTest {
         List<JsonNode> lines = lines(results);
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0).get("verdicts").toString()).contains("PASS write 4 KiB ×1: avg latency")
-                .contains("≤ criterion 2000 µs");
-        assertThat(lines.get(1).get("verdicts").toString()).contains("≥ criterion").contains("× memcpy baseline");
+                .contains("≤ criterion 2000 µs (tcp-small-latency)");
+        assertThat(lines.get(1).get("verdicts").toString()).contains("≥ criterion").contains("(tcp-bulk: 0.10 × memcpy baseline");
         assertThat(lines.get(1).get("criterionGBps").asDouble()).isPositive();
+        assertThat(lines.get(0).get("criteria").toString()).isEqualTo("[\"tcp-small-latency\"]");
+        assertThat(lines.get(1).get("criteria").toString()).isEqualTo("[\"tcp-bulk\"]");
     }
 
     @Test
     void aCriterionTheHostCannotMeetFailsThePointNamingMeasuredAndCriterion() throws Exception {
         Path results = dir.resolve("r.jsonl");
         var events = run(results, selectMethod(ProfileFixture.class, "judged", ""),
-                "linkproof.criteria.small-latency.max-avg-latency", "1 ns",
-                "linkproof.criteria.bulk.min-bandwidth", "100 GB/s").testEvents();
+                "linkproof.criteria.tcp-small-latency.max-avg-latency", "1 ns",
+                "linkproof.criteria.tcp-bulk.min-bandwidth", "100 GB/s").testEvents();
         events.assertStatistics(s -> s.started(2).failed(2));
         List<String> messages = events.filter(e -> e.getType() == EventType.FINISHED).map(ProfileIntegrationTest::message).toList();
-        assertThat(messages.get(0)).startsWith("below criterion of profile 'loopback-tcp': write 4 KiB ×1: avg latency")
-                .contains("> criterion 1 ns");
-        assertThat(messages.get(1)).startsWith("below criterion of profile 'loopback-tcp': write 1 MiB ×1: ")
-                .contains("< criterion 100");
+        assertThat(messages.get(0)).startsWith("below criterion of profile 'loopback': write 4 KiB ×1: avg latency")
+                .contains("> criterion 1 ns (tcp-small-latency)");
+        assertThat(messages.get(1)).startsWith("below criterion of profile 'loopback': write 1 MiB ×1: ")
+                .contains("< criterion 100").contains("(tcp-bulk)");
     }
 
     @Test

@@ -20,7 +20,7 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) {
         try {
-            ProfileJudge profile = ProfileJudge.load(context.config().profileProperties());
+            ProfileJudge profile = ProfileJudge.load(context.config());
             context.reporter().useProfile(profile);
             context.sessions().agentEnvironment(profile.agentEnvironment());
         } catch (ProfileException e) {

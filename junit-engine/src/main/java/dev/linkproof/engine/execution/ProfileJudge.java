@@ -1,5 +1,6 @@
 package dev.linkproof.engine.execution;
 
+import dev.linkproof.engine.LinkproofConfiguration;
 import dev.linkproof.profiles.CriteriaEvaluator;
 import dev.linkproof.profiles.EvaluationContext;
 import dev.linkproof.profiles.HardwareProfile;
@@ -10,24 +11,43 @@ import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The run's hardware profile, loaded once before any transfer: what the host may use (the
- * resource plan, which skips points the profile or host cannot serve) and the criteria every point
- * is judged by.
+ * resource plan, which skips points the profile or host cannot serve and names the NIC verbs
+ * points use) and the criteria every point is judged by.
  */
 public final class ProfileJudge {
     private final LoadedProfile loaded;
     private final ResourcePlan plan;
     private final CriteriaEvaluator evaluator;
+    private final DeviceChoice devices;
 
-    private ProfileJudge(LoadedProfile loaded, ResourcePlan plan, CriteriaEvaluator evaluator) {
+    private ProfileJudge(LoadedProfile loaded, ResourcePlan plan, CriteriaEvaluator evaluator, DeviceChoice devices) {
         this.loaded = loaded;
         this.plan = plan;
         this.evaluator = evaluator;
+        this.devices = devices;
+    }
+
+    /**
+     * Which RDMA device the engine names in a verbs point's settings when neither the point nor the
+     * profile's {@code transport.settings} does.
+     *
+     * @param localPair  both ranks run on this host (no {@code linkproof.peer}): the plan, made from this
+     *                   host's probe, holds for both. With a remote peer the engine names none, and each
+     *                   rank picks its own ({@code linkproof.verbs.device} / {@code LINKPROOF_VERBS_DEVICE}
+     *                   on that host, else the device NUMA-local to it): device names differ between hosts.
+     * @param commandLine {@code linkproof.verbs.device} or {@code LINKPROOF_VERBS_DEVICE} as this JVM sees it;
+     *                   on a local pair it wins over the plan and reaches both ranks
+     */
+    public record DeviceChoice(boolean localPair, Optional<String> commandLine) {
+        public static final DeviceChoice REMOTE = new DeviceChoice(false, Optional.empty());
     }
 
     /**
@@ -35,12 +55,17 @@ public final class ProfileJudge {
      *
      * @throws ProfileException naming file, line and column of what is wrong
      */
-    public static ProfileJudge load(Map<String, String> properties) {
+    public static ProfileJudge load(Map<String, String> properties, DeviceChoice devices) {
         ProfileLoader loader = new ProfileLoader(properties);
         LoadedProfile loaded = loader.load();
         HardwareProfile p = loaded.profile();
         ResourcePlan plan = ResourcePlan.of(p, loader.probe().get());
-        return new ProfileJudge(loaded, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)));
+        return new ProfileJudge(loaded, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices);
+    }
+
+    /** The run's profile, with the device choice the configuration makes (local pair or remote peer). */
+    public static ProfileJudge load(LinkproofConfiguration config) {
+        return load(config.profileProperties(), new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()));
     }
 
     public String id() {
@@ -51,9 +76,31 @@ public final class ProfileJudge {
         return loaded.describe();
     }
 
-    /** The point's spec with the profile's transport settings beneath its own (e.g. {@code UCX_TLS}). */
+    /**
+     * The point's spec as it runs: its own settings, beneath them the profile's transport settings
+     * (e.g. {@code UCX_TLS}), beneath those the device this run chose for it (see {@link #deviceSettings}).
+     */
     public TransferSpec apply(TransferSpec spec) {
-        return spec.withDefaultSettings(loaded.profile().transport().settings());
+        TransferSpec withProfile = spec.withDefaultSettings(loaded.profile().transport().settings());
+        return withProfile.withDefaultSettings(deviceSettings(withProfile));
+    }
+
+    /**
+     * {@code verbs.device} for a verbs point on a local pair: the command line's device if given, else
+     * the resource plan's NIC (named in {@code resources.nics}, or NUMA-local under {@code auto}).
+     * Nothing with a remote peer, nor for other transports.
+     */
+    Map<String, String> deviceSettings(TransferSpec spec) {
+        Map<String, String> planned = plan.settingsFor(spec);
+        if (!devices.localPair() || !ResourcePlan.RDMA_TRANSPORTS.contains(spec.transport())) {
+            return Map.of();
+        }
+        return devices.commandLine().map(d -> Map.of(VerbsSettings.DEVICE, d)).orElse(planned);
+    }
+
+    /** The profile's baseline tolerance, when it sets one. */
+    public OptionalDouble baselineTolerance() {
+        return loaded.profile().baseline().tolerance();
     }
 
     /** Environment variables a local agent gets from the profile. */

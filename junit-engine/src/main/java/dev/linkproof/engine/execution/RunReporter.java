@@ -27,7 +27,8 @@ import org.opentest4j.AssertionFailedError;
 public final class RunReporter implements AutoCloseable {
     private final ResultsFile results;
     private final Optional<Baseline> baseline;
-    private final double tolerance;
+    private final LinkproofConfiguration config;
+    private volatile double tolerance;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
     private final Map<String, List<Measurement>> sweepMeasurements = new ConcurrentHashMap<>();
@@ -37,12 +38,22 @@ public final class RunReporter implements AutoCloseable {
     public RunReporter(LinkproofConfiguration config) {
         this.results = ResultsFile.create(config.results());
         this.baseline = config.baseline().map(Baseline::load);
-        this.tolerance = config.baselineTolerance();
+        this.config = config;
+        this.tolerance = config.baselineTolerance(java.util.OptionalDouble.empty());
     }
 
-    /** The profile every point is judged by, loaded once before the first point. */
+    /**
+     * The profile every point is judged by, loaded once before the first point; its baseline
+     * tolerance applies unless the command line sets one.
+     */
     public void useProfile(ProfileJudge judge) {
         this.profile = judge;
+        this.tolerance = config.baselineTolerance(judge.baselineTolerance());
+    }
+
+    /** The allowed regression against the baseline this run uses. */
+    public double baselineTolerance() {
+        return tolerance;
     }
 
     public ProfileJudge profile() {
@@ -66,6 +77,7 @@ public final class RunReporter implements AutoCloseable {
         Double criterion = null;
         String headline = null;
         List<Verdict> judged = profile.evaluate(m);
+        List<String> criteria = judged.stream().map(Verdict::criterion).filter(c -> !c.isEmpty()).distinct().toList();
         for (Verdict v : judged) {
             verdicts.add(v.toString());
             if (v.kind() == Verdict.Kind.MIN_BANDWIDTH && !Double.isNaN(v.threshold())) {
@@ -92,8 +104,8 @@ public final class RunReporter implements AutoCloseable {
                 verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
             }
         }
-        AllureBridge.pointMeasured(m, verdicts);
-        return new Judgement(verdicts, failure, criterion, headline == null ? "" : headline);
+        AllureBridge.pointMeasured(m, verdicts, criteria);
+        return new Judgement(verdicts, criteria, failure, criterion, headline == null ? "" : headline);
     }
 
     /** The profile's curve rules over a finished sweep; the failures, if any. */
@@ -105,9 +117,13 @@ public final class RunReporter implements AutoCloseable {
         return profile.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
     }
 
-    /** What the judge said of a point. */
-    /** {@code headline}: the first criterion's verdict, for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (...)"). */
-    public record Judgement(List<String> verdicts, Optional<String> failure, Double criterionGBps, String headline) {
+    /**
+     * What the judge said of a point. {@code criteria}: the names of the profile's criteria that judged
+     * it; {@code headline}: the first criterion's verdict, for the console line
+     * ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
+     */
+    public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, Double criterionGBps,
+                            String headline) {
         public void enforce() {
             if (failure.isPresent()) {
                 throw new AssertionFailedError(failure.get());
@@ -125,6 +141,7 @@ public final class RunReporter implements AutoCloseable {
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
         record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m, status,
                 message, judgement == null ? List.of() : judgement.verdicts(),
+                judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps()));
     }
 

@@ -79,10 +79,19 @@ public final class AllureBridge {
 
     /** The measured figures, the phases as steps, the measurement and the verdicts as attachments. */
     public static void pointMeasured(Measurement m, List<String> verdicts) {
+        pointMeasured(m, verdicts, List.of());
+    }
+
+    /**
+     * As {@link #pointMeasured(Measurement, List)}, with the names of the profile's criteria that
+     * judged the point as the parameter "criteria" ("none: validation only" when none did).
+     */
+    public static void pointMeasured(Measurement m, List<String> verdicts, List<String> criteria) {
         Optional<String> uuid = currentTestCase();
         if (uuid.isEmpty()) {
             return;
         }
+        parameter("criteria", criteria.isEmpty() ? "none: validation only" : String.join(", ", criteria));
         parameter("bandwidth", Units.formatGBps(m.bandwidthGBps()));
         parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3));
         if (m.latency().hasPercentiles()) {

@@ -13,6 +13,8 @@ import java.util.List;
  * @param uniqueId    the point's JUnit unique id: the key baselines match on
  * @param sweep       the method's unique id: points of one sweep share it
  * @param status      passed, failed, broken (could not run) or skipped
+ * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
+ *                    did (validation alone), absent when it was not measured
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
  * @param linkGBps    the link rate, when the profile knows it
  */
@@ -44,16 +46,24 @@ public record PointRecord(
         Double maxUs,
         String validation,
         List<String> verdicts,
+        List<String> criteria,
         Double criterionGBps,
         Double linkGBps,
         String timestamp) {
 
     public static final String SCHEMA = "linkproof.results/1";
 
-    /** A record of a point that has (or has not) been measured. */
+    /** A record of a point that has (or has not) been measured, without the names of the criteria that judged it. */
     public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
                                  TransferSpec spec, Measurement m, String status, String message,
                                  List<String> verdicts, Double criterionGBps, Double linkGBps) {
+        return of(uniqueId, sweep, testClass, method, name, spec, m, status, message, verdicts, null, criterionGBps, linkGBps);
+    }
+
+    /** A record of a point that has (or has not) been measured; {@code criteria} may be null (not judged). */
+    public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
+                                 TransferSpec spec, Measurement m, String status, String message,
+                                 List<String> verdicts, List<String> criteria, Double criterionGBps, Double linkGBps) {
         boolean pct = m != null && m.latency().hasPercentiles();
         return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
                 spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
@@ -66,7 +76,8 @@ public record PointRecord(
                 pct ? m.latency().p999Nanos() / 1e3 : null,
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
-                List.copyOf(verdicts), criterionGBps, linkGBps, java.time.Instant.now().toString());
+                List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
+                java.time.Instant.now().toString());
     }
 
     public boolean failed() {
