@@ -4,13 +4,13 @@ import static dev.linkproof.transfer.ucx.Ucx.lib;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.SlotLayout;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HexFormat;
@@ -42,6 +42,7 @@ final class UcxDataPath implements DataPath {
     private final MemorySegment[] flushes;
     private final long timeoutNanos;
     private final long closeTimeoutNanos;
+    private final PeerLiveness peer;
     private final String what;
     private long posted;
     private long completed;
@@ -59,6 +60,7 @@ final class UcxDataPath implements DataPath {
         this.flushes = new MemorySegment[spec.pipelineDepth()];
         this.timeoutNanos = io.progressTimeout().toNanos();
         this.closeTimeoutNanos = Math.min(timeoutNanos, 2_000_000_000L);
+        this.peer = io.peer();
         this.what = "ucx " + spec.op().label() + " batch of point " + spec.pointId();
         int stripes = stripes(spec, endpoints);
         int ops = spec.batch() * stripes;
@@ -157,8 +159,8 @@ final class UcxDataPath implements DataPath {
                 if (r.address() != 0) {
                     if (Ucx.isError(r)) {
                         failed = true;
-                        throw new PeerFailureException(what + ": " + (spec.op() == Op.READ ? "ucp_get_nbx" : "ucp_put_nbx")
-                                + " failed: " + Ucx.statusString(Ucx.ptrStatus(r)) + UcxWorker.failedEndpoints(errorSlots));
+                        throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
+                                + Ucx.statusString(Ucx.ptrStatus(r)), Ucx.ptrStatus(r), errorSlots);
                     }
                     // Released by UCX when it completes; the batch's flush covers its completion.
                     Ucx.Hot.REQUEST_FREE.invokeExact(r);
@@ -186,31 +188,45 @@ final class UcxDataPath implements DataPath {
         flushes[i] = null;
         completed++;
         try {
-            worker.await(f, timeoutNanos, errorSlots, what);
+            worker.await(f, timeoutNanos, errorSlots, peer, what);
         } catch (TransferException | RuntimeException e) {
             failed = true;
             throw e;
         }
     }
 
-    /** Teardown in UCX's order: outstanding flushes, rkeys, endpoints (progressing), worker, memory. */
+    /**
+     * Teardown in UCX's order: outstanding flushes, rkeys, endpoints (progressing), worker, memory;
+     * all of it within one close deadline. When the point failed or the target is known to be gone,
+     * nothing waits on the target: outstanding flushes are dropped and endpoints are closed forcibly.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        long deadline = System.nanoTime() + closeTimeoutNanos;
         try {
+            boolean abandon = failed || peer.goneBecause() != null;
             for (long b = completed; b < posted; b++) {
-                MemorySegment f = flushes[(int) (b % flushes.length)];
-                if (f != null && !failed) {
-                    try {
-                        worker.await(f, closeTimeoutNanos, errorSlots, what);
-                    } catch (TransferException e) {
-                        failed = true;
-                    }
+                int i = (int) (b % flushes.length);
+                MemorySegment f = flushes[i];
+                flushes[i] = null;
+                if (f == null || f.address() == 0) {
+                    continue;
+                }
+                if (abandon) {
+                    release(f);
+                    continue;
+                }
+                try {
+                    worker.await(f, Math.max(1, deadline - System.nanoTime()), errorSlots, peer, what);
+                } catch (TransferException e) {
+                    abandon = true;
                 }
             }
+            abandon |= peer.goneBecause() != null;
             for (MemorySegment k : rkeys) {
                 if (k != null) {
                     try {
@@ -222,7 +238,7 @@ final class UcxDataPath implements DataPath {
             }
             for (MemorySegment ep : eps) {
                 if (ep != null) {
-                    worker.closeEndpoint(ep, failed, closeTimeoutNanos);
+                    worker.closeEndpoint(ep, abandon, deadline, peer);
                 }
             }
             worker.close();
@@ -232,6 +248,15 @@ final class UcxDataPath implements DataPath {
             } finally {
                 arena.close();
             }
+        }
+    }
+
+    /** Lets go of a request this path will not wait for; UCX releases it when it completes. */
+    private static void release(MemorySegment request) {
+        try {
+            Ucx.Hot.REQUEST_FREE.invokeExact(request);
+        } catch (Throwable ignored) {
+            // closing
         }
     }
 }
