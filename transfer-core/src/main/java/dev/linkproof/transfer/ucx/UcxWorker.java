@@ -56,7 +56,11 @@ final class UcxWorker implements AutoCloseable {
 
     private UcxWorker(MemorySegment handle) {
         this.handle = handle;
-        this.noParams = arena.allocate(Ucx.REQUEST_PARAM);
+        // The arena owns the bytes; the hot downcalls get a view of them with the global scope,
+        // because a segment of a shared arena costs two atomic updates of its session per downcall
+        // (keeping it alive during the call). The view is used only while the worker is open.
+        MemorySegment owned = arena.allocate(Ucx.REQUEST_PARAM);
+        this.noParams = MemorySegment.ofAddress(owned.address()).reinterpret(owned.byteSize());
     }
 
     /** Never lets anything escape into native code: an escaping exception would kill the JVM. */
