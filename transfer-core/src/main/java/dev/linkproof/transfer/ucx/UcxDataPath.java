@@ -9,6 +9,7 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
@@ -129,7 +130,7 @@ final class UcxDataPath implements DataPath {
     }
 
     private void build(byte[] address, byte[] rkey, long base, int stripes) throws TransferException {
-        try (Arena a = Arena.ofConfined()) {
+        Downcalls.inArena("ucp_ep_create/ucp_ep_rkey_unpack downcall", a -> {
             MemorySegment packed = a.allocate(rkey.length);
             packed.copyFrom(MemorySegment.ofArray(rkey));
             MemorySegment out = a.allocate(ADDRESS);
@@ -139,11 +140,8 @@ final class UcxDataPath implements DataPath {
                 Ucx.check((byte) lib().rkeyUnpack.invokeExact(eps[e], packed, out), "ucp_ep_rkey_unpack");
                 rkeys[e] = out.get(ADDRESS, 0);
             }
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+            return null;
+        });
         SlotLayout slots = spec.slots();
         MemorySegment localRegion = region.memory().segment;
         long piece = spec.size() / stripes;

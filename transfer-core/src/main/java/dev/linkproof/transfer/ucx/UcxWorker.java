@@ -9,6 +9,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
 import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -73,23 +74,19 @@ final class UcxWorker implements AutoCloseable {
     }
 
     static UcxWorker create(UcxContext context) throws TransferException {
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_worker_create downcall", a -> {
             MemorySegment params = a.allocate(Ucx.WORKER_PARAMS);
             W_MASK.set(params, 0L, Ucx.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
             W_THREAD.set(params, 0L, Ucx.UCS_THREAD_MODE_SINGLE);
             MemorySegment out = a.allocate(ADDRESS);
             check((byte) lib().workerCreate.invokeExact(context.handle, params, out), "ucp_worker_create");
             return new UcxWorker(out.get(ADDRESS, 0));
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     byte[] address() throws TransferException {
         Ucx.Lib l = lib();
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_worker_get_address downcall", a -> {
             MemorySegment addr = a.allocate(ADDRESS);
             MemorySegment len = a.allocate(JAVA_LONG);
             check((byte) l.workerGetAddress.invokeExact(handle, addr, len), "ucp_worker_get_address");
@@ -97,11 +94,7 @@ final class UcxWorker implements AutoCloseable {
             byte[] bytes = p.toArray(JAVA_BYTE);
             l.workerReleaseAddress.invokeExact(handle, p);
             return bytes;
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     int progress() {
@@ -145,7 +138,7 @@ final class UcxWorker implements AutoCloseable {
      * mode and the endpoint is created without it: a dead peer then shows as a missed deadline.
      */
     MemorySegment connect(byte[] remoteAddress, MemorySegment errorSlot, boolean peerErrors) throws TransferException {
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_ep_create downcall", a -> {
             MemorySegment address = a.allocate(remoteAddress.length);
             address.copyFrom(MemorySegment.ofArray(remoteAddress));
             MemorySegment params = a.allocate(Ucx.EP_PARAMS);
@@ -165,11 +158,7 @@ final class UcxWorker implements AutoCloseable {
             }
             check(st, "ucp_ep_create");
             return out.get(ADDRESS, 0);
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     /** ucp_worker_flush_nbx: a request (or NULL when done at once) covering every op posted so far. */
