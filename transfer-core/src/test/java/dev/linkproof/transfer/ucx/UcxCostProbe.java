@@ -31,7 +31,8 @@ import java.util.Map;
  * its place comes round (ucx_perftest's put_bw and get with -O 32); {@code wflush}: op, then
  * ucp_worker_flush_nbx, 32 flushes in flight (the transport's WRITE at batch 1, depth 32);
  * {@code batch32}: 32 ops, then one worker flush, stop-and-wait; {@code path}: the transport's own
- * data path (batch 1, depth 32) under the measurement loop, its CPU time the loop's alone.
+ * data path (batch 1, depth 32) under the measurement loop, connected anew each round and warmed
+ * up with a quarter of the ops first, its CPU time the timed loop's alone.
  * (ucp_ep_flush_nbx per op instead of the worker flush measured 20-25 ns more per op at 8 B and
  * 4 KiB over shm: it allocates a request; the transport keeps the worker flush.)
  *
@@ -74,7 +75,7 @@ public final class UcxCostProbe {
             Probe p = new Probe(w, ep, out.get(ADDRESS, 0), ((UcxBuffer) local).memory.segment,
                     Long.parseUnsignedLong(e.get("ucx.base")), op, tls, t, local, e, new MemorySegment[DEPTH]);
             for (long size : sizes) {
-                measure(p, size, (int) Math.max(2000, Math.min(2_000_000, bytesPerRound / size)) / 32 * 32, rounds);
+                measure(p, size, (int) Math.max(256, Math.min(2_000_000, bytesPerRound / size)) / 32 * 32, rounds);
             }
             Ucx.lib().rkeyDestroy.invokeExact(p.rkey());
             w.closeEndpoint(ep, true, System.nanoTime() + 1_000_000_000L, PeerLiveness.UNWATCHED);
@@ -86,7 +87,8 @@ public final class UcxCostProbe {
         double[][] cpu = new double[POLICIES.length][rounds];
         double[] allocated = new double[POLICIES.length];
         for (int pol = 0; pol < POLICIES.length; pol++) {
-            p.run(pol, size, Math.max(n, 200_000)); // JIT warmup of this policy
+            // JIT warmup of this policy: enough calls to get it compiled, at most about 1 GiB moved
+            p.run(pol, size, (int) Math.max(n, Math.min(200_000, (1L << 30) / size)) / 32 * 32);
         }
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < POLICIES.length; i++) {
@@ -186,6 +188,10 @@ public final class UcxCostProbe {
             TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("probe-path").op(op).size(size)
                     .batch(1).pipelineDepth(DEPTH).iterations(n).warmup(0).settings(Map.of("UCX_TLS", tls)).build();
             try (var path = transport.connect(spec, local, endpoint, IoSettings.DEFAULT)) {
+                // A fresh endpoint maps the remote region anew: fault it in first, as a point's warmup does.
+                MeasurementLoop.run(path, TransferSpec.builder().transport("ucx").pointId("probe-path-warmup").op(op)
+                        .size(size).batch(1).pipelineDepth(DEPTH).iterations(Math.max(32, n / 4)).warmup(0)
+                        .settings(Map.of("UCX_TLS", tls)).build());
                 long c0 = THREADS.getCurrentThreadCpuTime();
                 MeasurementLoop.run(path, spec);
                 return THREADS.getCurrentThreadCpuTime() - c0;
