@@ -53,7 +53,8 @@ class KilledUcxTargetTest {
         assertThat(run.result(1).getStatus()).as(run.order().get(1)).isEqualTo(TestExecutionResult.Status.FAILED);
         assertThat(run.message(1))
                 .contains("peer failure")
-                .containsAnyOf("did the target rank die?", "did the target agent die?");
+                // the data path's words, or a control request's if the kill landed between batches
+                .containsAnyOf("did the target rank die?", "did the target agent die?", "did it die?");
         assertThat(run.secondsToFail()).as("seconds from SIGKILL to the point's failure: " + run.message(1))
                 .isLessThan(PROGRESS_DEADLINE_SECONDS);
         for (int i : new int[] {2, 3}) {
