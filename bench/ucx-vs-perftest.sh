@@ -1,27 +1,59 @@
 #!/usr/bin/env bash
 # Linkproof's ucx transport next to ucx_perftest, same machine, same run, same UCX_TLS.
 #
-#   put bandwidth   ours: WRITE (ucp_put_nbx), pipeline depth DEPTH, batch 1   vs  ucx_perftest -t ucp_put_bw
-#   get bandwidth   ours: READ  (ucp_get_nbx), pipeline depth DEPTH, batch 1   vs  ucx_perftest -t ucp_get
-#   8-byte latency  ours: WRITE, latency mode (put + flush, stop-and-wait)     vs  ucx_perftest -t ucp_put_lat
-# at 4 KiB, 64 KiB, 1 MiB and 16 MiB, REPS repetitions, medians printed with the ratio ours / perftest.
-# The initiator (our JVM, perftest's client) runs on CPU_INITIATOR, the target (our agent JVM, all
-# its threads; perftest's server) on CPU_TARGET. GB = 10^9 bytes in every column (ucx_perftest
-# reports MB = 2^20 bytes; converted). Every point of ours is also validated by checksum.
+# What each side does, so the two columns measure the same thing:
 #
-# Note on latency: ucx_perftest's ucp_put_lat is a ping-pong (half a round trip: each side puts
-# and polls memory); ours is put + ucp_worker_flush_nbx to completion on the initiator, per
-# transfer. The two are reported side by side, not as like for like.
+#   put bandwidth  ours: WRITE, batch 1 (one ucp_put_nbx per transfer), pipeline depth DEPTH: up to
+#                  DEPTH transfers in flight, each completed by one ucp_worker_flush_nbx (remote
+#                  completion of every transfer: the transport's definition of a finished batch).
+#                  ucx_perftest -t ucp_put_bw -O DEPTH: ucp_put_nbx with a completion callback, at
+#                  most DEPTH requests outstanding (only puts that return a request count), one
+#                  ucp_worker_flush at the very end. Over shared memory a put completes inside
+#                  ucp_put_nbx for both, so neither ever waits on the window; the difference is our
+#                  flush per transfer (11-15 ns on the 2-CPU VM: 1 % of a 64 KiB put).
+#   get bandwidth  ours: READ, batch 1, pipeline depth DEPTH; a get is finished when its own request
+#                  is (its data is then in local memory): no flush.
+#                  ucx_perftest -t ucp_get -O DEPTH: the same, window DEPTH. (Its default window for
+#                  ucp_get is 1, stop-and-wait; the figures before 2026-12-03 compared that with
+#                  our depth 32.)
+#   sizes, counts  the same message size (-s), the same iteration count for both (-n = ours:
+#                  2 GiB / size, within 200..200000); the same buffer and remote address every time.
+#                  Warmup: ours iterations/4 plus one untimed 64 B point for the JIT; perftest up
+#                  to 10000 iterations or 100 ms, whichever ends first (-w default; the time bound
+#                  is not an option).
+#   memory         both sides of both tools: ucp_mem_map(UCP_MEM_MAP_ALLOCATE), host memory (-m host),
+#                  contiguous datatype (-D contig); neither passes the memory handle with the op (no -z).
+#   transport      UCX_TLS=TLS for both ranks of both tools (ours through ucp_config_modify).
+#   timing         both: one timer around the whole measured loop, final completion included;
+#                  bandwidth = size × iterations / that time. perftest prints MB/s = 2^20 B/s (its
+#                  "overall" column); converted here to GB/s = 10^9 B/s like ours.
+#   target rank    perftest's server busy-polls (progress, then spins on the last byte of its buffer)
+#                  for the whole test; ours progresses and, after 50 µs idle, sleeps in poll(2) on
+#                  the worker's event fd (one-sided RMA over shm needs nothing from it). Where the
+#                  two CPUs are hyperthreads of one core, perftest's spinning server slows its client.
+#   latency        8 B get: ours READ latency mode (get, then its completion, stop-and-wait, p50 of
+#                  per-transfer samples) vs ucx_perftest -t ucp_get -O 1 (same loop; its p50
+#                  "typical" column; averages beside): like for like, except the clocks: each of our
+#                  samples includes one System.nanoTime (about 20 ns on a tsc clocksource), each of
+#                  perftest's one rdtsc, so the p50 of an 8 B get shows ours about 20-30 ns longer
+#                  (ours also counts the loop's bookkeeping). 8 B put, reported beside it, not like for like:
+#                  ours is put + ucp_worker_flush_nbx on the initiator, perftest's ucp_put_lat is half
+#                  the round trip of a put ping-pong (each side puts, then polls memory).
+#
+# Every repetition runs both tools on every size, alternating which tool goes first, so machine
+# noise hits both alike; the table has each tool's median over REPS with its min-max spread, the
+# ratio of the medians, and the spread of the per-repetition ratios. Each point of ours is validated
+# by checksum. The initiator (our JVM, perftest's client) runs on CPU_INITIATOR, the target (our
+# agent JVM, all its threads; perftest's server) on CPU_TARGET.
 #
 # Environment knobs (defaults in brackets):
-#   REPS [3]   DEPTH [32]   TLS [shm]   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [13500]
-#   RESULTS [bench/RESULTS.md]: the table is appended there as a new top-level section (the other
-#     sections are kept); APPEND=0 to skip
+#   REPS [5]   DEPTH [32]   TLS [shm]   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [13500]
+#   RESULTS [bench/RESULTS.md]: the section is appended there (the others are kept); APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 DEPTH=${DEPTH:-32}
 TLS=${TLS:-shm}
 CPU_I=${CPU_INITIATOR:-0}
@@ -47,6 +79,11 @@ if [[ -z "$JAVA" ]]; then
 fi
 "$JAVA" -version 2>&1 | grep -q 'version "2[5-9]' || die "$JAVA is not a JDK 25+ (set LINKPROOF_JAVA)"
 
+# "load average 1m 5m 15m, CPU pressure N %" (the share of the last 10 s some task waited for a CPU)
+load_now() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg)$( [[ -r /proc/pressure/cpu ]] && sed -n 's/^some avg10=\([0-9.]*\).*/, CPU pressure \1 %/p' /proc/pressure/cpu)"; }
+LOAD_START=$(load_now)
+STARTED=$(date -u '+%Y-%m-%d %H:%M UTC')
+
 note "building transfer-core (test classes hold the bench driver)"
 (cd "$ROOT" && mvn -B -q -pl transfer-core test-compile dependency:build-classpath \
     -Dmdep.outputFile="$OUT_DIR/cp.txt" >"$OUT_DIR/build.log" 2>&1) || { cat "$OUT_DIR/build.log" >&2; die "build failed"; }
@@ -55,66 +92,94 @@ CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$
 iters_for() { local n=$(( (2 << 30) / $1 )); (( n < 200 )) && n=200; (( n > 200000 )) && n=200000; echo "$n"; }
 sizes_csv=$(IFS=,; echo "${SIZES[*]}")
 
-# ours OP MODE -> "RESULT op mode size GBps avg_us p50_us valid" lines appended to ours.txt
+# ours REP OP MODE SIZES -> "RESULT op mode size GBps avg_us p50_us valid" lines, tagged with REP, in ours.txt
 ours() {
+  local rep=$1; shift
   timeout 600 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
     dev.linkproof.transfer.ucx.UcxBench "$1" "$2" "$3" "$DEPTH" "$CPU_T" "$TLS" \
-    2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' >> "$OUT_DIR/ours.txt" \
+    2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' | sed "s/^/$rep /" >> "$OUT_DIR/ours.txt" \
     || die "our run ($*) failed; see $OUT_DIR/ours.err"
 }
 
-# perftest TEST SIZE ITERS -> the client's Final line appended to perftest.txt, tagged
+# perftest REP TEST SIZE ITERS [ARGS...] -> "rep test size Final: iters p50 avg overall bw_avg bw_overall ..." in perftest.txt
 perftest() {
-  local test=$1 size=$2 iters=$3 port=$((PORT++))
+  local rep=$1 test=$2 size=$3 iters=$4 port=$((PORT++))
+  shift 4
   UCX_TLS=$TLS timeout 120 taskset -c "$CPU_T" ucx_perftest -p "$port" >>"$OUT_DIR/perftest-server.log" 2>&1 &
   local server=$!
   sleep 0.5
   local line
   line=$(UCX_TLS=$TLS timeout 120 taskset -c "$CPU_I" ucx_perftest 127.0.0.1 -p "$port" -t "$test" -s "$size" \
-           -n "$iters" 2>&1 | tee -a "$OUT_DIR/perftest.raw" | grep '^Final:' || true)
+           -n "$iters" -m host "$@" 2>&1 | tee -a "$OUT_DIR/perftest.raw" | grep '^Final:' || true)
   wait "$server" || true
   [[ -n "$line" ]] || die "ucx_perftest -t $test -s $size gave no result; see $OUT_DIR/perftest.raw"
-  echo "$test $size $line" >> "$OUT_DIR/perftest.txt"
+  echo "$rep $test $size $line" >> "$OUT_DIR/perftest.txt"
+}
+
+ours_all() {
+  ours "$1" write bw "$sizes_csv"
+  ours "$1" read bw "$sizes_csv"
+  ours "$1" read lat 8
+  ours "$1" write lat 8
+}
+
+perftest_all() {
+  for s in "${SIZES[@]}"; do
+    perftest "$1" ucp_put_bw "$s" "$(iters_for "$s")" -O "$DEPTH"
+    perftest "$1" ucp_get "$s" "$(iters_for "$s")" -O "$DEPTH"
+  done
+  perftest "$1" ucp_get 8 100000 -O 1
+  perftest "$1" ucp_put_lat 8 100000
 }
 
 for rep in $(seq 1 "$REPS"); do
-  note "repetition $rep of $REPS"
-  ours write bw "$sizes_csv"
-  ours read bw "$sizes_csv"
-  ours write lat 8
-  for s in "${SIZES[@]}"; do
-    perftest ucp_put_bw "$s" "$(iters_for "$s")"
-    perftest ucp_get "$s" "$(iters_for "$s")"
-  done
-  perftest ucp_put_lat 8 100000
+  note "repetition $rep of $REPS ($(load_now))"
+  if (( rep % 2 )); then ours_all "$rep"; perftest_all "$rep"; else perftest_all "$rep"; ours_all "$rep"; fi
 done
+LOAD_END=$(load_now)
 
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print v[(NR+1)/2]} else {print (v[NR/2]+v[NR/2+1])/2}}'; }
-# ours: RESULT op mode size GBps avg_us p50_us valid
-ours_bw() { awk -v op="$1" -v s="$2" '$2==op && $3=="bw" && $4==s {print $5}' "$OUT_DIR/ours.txt" | median; }
-ours_lat() { awk -v c="$1" '$2=="write" && $3=="lat" && $4==8 {print $c}' "$OUT_DIR/ours.txt" | median; }
-# perftest: test size Final: iters p50 avg overall bw_avg(MB/s) bw_overall(MB/s) ...
-pt_bw() { awk -v t="$1" -v s="$2" '$1==t && $2==s {printf "%.4f\n", $9 * 1048576 / 1e9}' "$OUT_DIR/perftest.txt" | median; }
-pt_lat() { awk -v c="$1" '$1=="ucp_put_lat" && $2==8 {print $c}' "$OUT_DIR/perftest.txt" | median; }
-invalid=$(awk '$8!="true"' "$OUT_DIR/ours.txt" | wc -l)
+# stats: reads "rep value" lines; prints "median min max"
+stats() { sort -k2,2g | awk '{v[NR]=$2} END {if (NR==0) {print "nan nan nan"} else {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}}'; }
+# ours.txt: rep RESULT op mode size GBps avg_us p50_us valid
+ours_vals() { awk -v op="$1" -v m="$2" -v s="$3" -v c="$4" '$3==op && $4==m && $5==s {print $1, $c}' "$OUT_DIR/ours.txt"; }
+# perftest.txt: rep test size Final: iters p50_us avg_us overall_us bw_avg(MB/s) bw_overall(MB/s) ...
+pt_bw_vals() { awk -v t="$1" -v s="$2" '$2==t && $3==s {printf "%s %.4f\n", $1, $10 * 1048576 / 1e9}' "$OUT_DIR/perftest.txt"; }
+pt_vals() { awk -v t="$1" -v s="$2" -v c="$3" '$2==t && $3==s {print $1, $c}' "$OUT_DIR/perftest.txt"; }
+# paired ratios per repetition: ours / perftest, "median min max"
+ratios() { join <(sort -k1,1 "$1") <(sort -k1,1 "$2") | awk '$3 > 0 {print $1, $2 / $3}' | stats; }
+invalid=$(awk '$9!="true"' "$OUT_DIR/ours.txt" | wc -l)
 
-human() { case $1 in 4096) echo "4 KiB";; 65536) echo "64 KiB";; 1048576) echo "1 MiB";; 16777216) echo "16 MiB";; *) echo "$1 B";; esac; }
+human() { case $1 in 8) echo "8 B";; 4096) echo "4 KiB";; 65536) echo "64 KiB";; 1048576) echo "1 MiB";; 16777216) echo "16 MiB";; *) echo "$1 B";; esac; }
+cell() { read -r m lo hi <<< "$1"; printf "%.${2}f (%.${2}f–%.${2}f)" "$m" "$lo" "$hi"; }
+row() { # name size ours-values-file perftest-values-file decimals
+  local o p r; o=$(stats < "$3"); p=$(stats < "$4"); r=$(ratios "$3" "$4")
+  read -r om _ <<< "$o"; read -r pm _ <<< "$p"
+  printf "| %s | %s | %s | %s | %s | %s |\n" "$1" "$(human "$2")" "$(cell "$o" "$5")" "$(cell "$p" "$5")" \
+    "$(awk -v a="$om" -v b="$pm" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "n/a"}')" "$(cell "$r" 2)"
+}
 table="$OUT_DIR/table.md"
 {
-  echo "| test | size | linkproof ucx | ucx_perftest | ratio |"
-  echo "|---|---|---|---|---|"
+  echo "| test | size | linkproof ucx: median (min–max) | ucx_perftest: median (min–max) | ratio of medians | per-repetition ratios: median (min–max) |"
+  echo "|---|---|---|---|---|---|"
   for pair in "put write ucp_put_bw" "get read ucp_get"; do
     read -r name op test <<< "$pair"
     for s in "${SIZES[@]}"; do
-      o=$(ours_bw "$op" "$s"); p=$(pt_bw "$test" "$s")
-      r=$(awk -v o="$o" -v p="$p" 'BEGIN {if (p > 0) printf "%.2f", o / p; else print "n/a"}')
-      printf "| %s bandwidth (GB/s) | %s | %.2f | %.2f | %s |\n" "$name" "$(human "$s")" "$o" "$p" "$r"
+      ours_vals "$op" bw "$s" 6 > "$OUT_DIR/o.tmp"; pt_bw_vals "$test" "$s" > "$OUT_DIR/p.tmp"
+      row "$name bandwidth (GB/s)" "$s" "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp" 2
     done
   done
-  o=$(ours_lat 6); oa=$(ours_lat 7); p=$(pt_lat 6); pa=$(pt_lat 5)
-  printf "| 8 B latency (µs): ours put+flush avg / p50; perftest ucp_put_lat avg / typical | 8 B | %.3f / %.3f | %.3f / %.3f | %s |\n" \
-    "$o" "$oa" "$p" "$pa" "$(awk -v o="$o" -v p="$p" 'BEGIN {printf "%.2f", o / p}')"
+  # ours: p50 is column 8, average column 7; perftest: p50 ("typical") column 6, average column 7
+  ours_vals read lat 8 8 > "$OUT_DIR/o.tmp"; pt_vals ucp_get 8 6 > "$OUT_DIR/p.tmp"
+  row "get latency p50 (µs): ours READ latency mode; perftest ucp_get -O 1" 8 "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp" 3
+  ours_vals read lat 8 7 > "$OUT_DIR/o.tmp"; pt_vals ucp_get 8 7 > "$OUT_DIR/p.tmp"
+  row "get latency average (µs): the same runs" 8 "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp" 3
+  ours_vals write lat 8 8 > "$OUT_DIR/o.tmp"; pt_vals ucp_put_lat 8 6 > "$OUT_DIR/p.tmp"
+  row "put latency p50 (µs), not like for like: ours put + flush; perftest ucp_put_lat half round trip" 8 \
+    "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp" 3
+  ours_vals write lat 8 7 > "$OUT_DIR/o.tmp"; pt_vals ucp_put_lat 8 7 > "$OUT_DIR/p.tmp"
+  row "put latency average (µs), not like for like: the same runs" 8 "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp" 3
 } > "$table"
+rm -f "$OUT_DIR/o.tmp" "$OUT_DIR/p.tmp"
 
 echo
 cat "$table"
@@ -125,12 +190,13 @@ echo "ours: $(wc -l < "$OUT_DIR/ours.txt") points, $invalid not validated; raw o
 if [[ "$APPEND" == 1 ]]; then
   {
     echo
-    echo "# ucx vs ucx_perftest — $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "# ucx vs ucx_perftest — $STARTED"
     echo
     echo "Command: \`REPS=$REPS DEPTH=$DEPTH TLS=$TLS CPU_INITIATOR=$CPU_I CPU_TARGET=$CPU_T bench/ucx-vs-perftest.sh\`  "
-    echo "Machine: $(hostname), $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end  "
+    echo "Machine: $(hostname), $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1); $(lscpu | sed -n 's/^Thread(s) per core: *//p' | head -n 1) thread(s) per core), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)  "
+    echo "Load: at the start $LOAD_START; at the end $LOAD_END  "
     echo "Stack: UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version *//p' | head -n 1), $("$JAVA" -version 2>&1 | head -n 1), $(uname -sr)  "
-    echo "Medians of $REPS; initiator on CPU $CPU_I, target on CPU $CPU_T; UCX_TLS=$TLS for both tools; ours at pipeline depth $DEPTH, every point validated."
+    echo "Method: see the header of bench/ucx-vs-perftest.sh. $REPS repetitions, tools alternating which goes first; initiator on CPU $CPU_I, target on CPU $CPU_T; UCX_TLS=$TLS for both tools; both at $DEPTH operations in flight (ours: pipeline depth, batch 1; perftest: -O $DEPTH); every point of ours validated."
     echo
     cat "$table"
   } >> "$RESULTS"

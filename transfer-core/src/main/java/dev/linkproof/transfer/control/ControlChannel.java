@@ -23,6 +23,8 @@ public final class ControlChannel implements AutoCloseable {
     private final DataOutputStream out;
     private final String peer;
     private volatile boolean broken;
+    /** Why {@link #peerGone()} found the connection gone, for the requests that come after. */
+    private volatile String goneBecause;
 
     private ControlChannel(Socket socket, String peer) throws IOException {
         this.socket = socket;
@@ -60,7 +62,8 @@ public final class ControlChannel implements AutoCloseable {
     public synchronized <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
                                    Duration timeout) throws TransferException {
         if (broken) {
-            throw new PeerFailureException("control connection to " + peer + " is closed");
+            String why = goneBecause;
+            throw new PeerFailureException(why != null ? why : "control connection to " + peer + " is closed");
         }
         try {
             socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
@@ -94,6 +97,41 @@ public final class ControlChannel implements AutoCloseable {
             throw new TransferException("the target agent at " + peer + " broke the protocol: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * Whether the agent has closed (or reset) the connection, judged between requests without
+     * consuming anything: a read of at most {@link #PEEK_MILLIS} ms whose byte, if one came, is put
+     * back for the next call. Returns why the agent is gone, or null while the connection is open.
+     * The session's watch calls this while a data path runs and the connection is otherwise idle.
+     */
+    public synchronized String peerGone() {
+        if (broken) {
+            String why = goneBecause;
+            return why != null ? why : "the control connection to the target agent at " + peer + " is closed";
+        }
+        try {
+            socket.setSoTimeout(PEEK_MILLIS);
+            in.mark(1);
+            if (in.read() < 0) {
+                goneBecause = "the target agent at " + peer + " closed the control connection (did the target agent die?)";
+                broken = true;
+                return goneBecause;
+            }
+            // An unsolicited byte: not this method's to judge; the next call reads it as a frame.
+            in.reset();
+            return null;
+        } catch (SocketTimeoutException e) {
+            return null;
+        } catch (IOException e) {
+            goneBecause = "the control connection to the target agent at " + peer + " failed: " + e.getMessage()
+                    + " (did the target agent die?)";
+            broken = true;
+            return goneBecause;
+        }
+    }
+
+    /** How long {@link #peerGone()} waits for a byte or an end of stream. */
+    static final int PEEK_MILLIS = 1;
 
     /** Writes raw bytes on the control connection: for tests that inject malformed frames. */
     public synchronized void writeRaw(byte[] bytes) throws IOException {

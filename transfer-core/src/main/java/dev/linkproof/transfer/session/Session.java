@@ -164,11 +164,14 @@ public final class Session implements TransferSession {
             Timing timing;
             Validation validation;
             phases.begin("register and connect");
-            try (InitiatorPoint point = transport.open(spec, local, endpoint, timeouts.io())) {
+            // From here to the data path's close the control connection is mostly idle: the watch
+            // looks at it, so a dead agent stops even transfers that cannot notice it themselves.
+            try (ControlWatch watch = ControlWatch.start(control);
+                 InitiatorPoint point = transport.open(spec, local, endpoint, timeouts.io().watchedBy(watch))) {
                 Map<String, String> reply = point.endpoint().isEmpty() ? Map.of()
                         : control.call(MessageType.CONNECT, new Messages.Connect(spec.pointId(), point.endpoint()),
                                 MessageType.CONNECTED, Messages.Connected.class, timeouts.control()).endpoint();
-                try (DataPath path = point.start(reply)) {
+                try (DataPath path = new WatchedDataPath(point.start(reply), watch)) {
                     timing = MeasurementLoop.run(path, spec, phases);
                     phases.begin("verify");
                     validation = verify(spec, local, path, initiatorOwns);

@@ -37,7 +37,16 @@ public final class Ucx {
     public static final byte UCS_OK = 0;
     public static final byte UCS_INPROGRESS = 1;
     public static final long UCS_ERR_LAST = -100;
+    public static final byte UCS_ERR_IO_ERROR = -3;
     public static final byte UCS_ERR_UNREACHABLE = -6;
+    public static final byte UCS_ERR_CANCELED = -16;
+    public static final byte UCS_ERR_TIMED_OUT = -20;
+    public static final byte UCS_ERR_REJECTED = -23;
+    public static final byte UCS_ERR_NOT_CONNECTED = -24;
+    public static final byte UCS_ERR_CONNECTION_RESET = -25;
+    /** Link failures are UCS_ERR_LAST_LINK_FAILURE (-59) ..-40, endpoint failures ..-60 (timeout -80) to -89. */
+    public static final byte UCS_ERR_FIRST_LINK_FAILURE = -40;
+    public static final byte UCS_ERR_LAST_ENDPOINT_FAILURE = -89;
 
     // ucp_params_t field mask and features
     public static final long UCP_PARAM_FIELD_FEATURES = 1L;
@@ -161,6 +170,14 @@ public final class Ucx {
         facts.put("const UCS_MEMORY_TYPE_CUDA", (long) UCS_MEMORY_TYPE_CUDA);
         facts.put("const UCS_MEMORY_TYPE_ROCM", (long) UCS_MEMORY_TYPE_ROCM);
         facts.put("const UCS_ERR_UNREACHABLE", (long) UCS_ERR_UNREACHABLE);
+        facts.put("const UCS_ERR_IO_ERROR", (long) UCS_ERR_IO_ERROR);
+        facts.put("const UCS_ERR_CANCELED", (long) UCS_ERR_CANCELED);
+        facts.put("const UCS_ERR_TIMED_OUT", (long) UCS_ERR_TIMED_OUT);
+        facts.put("const UCS_ERR_REJECTED", (long) UCS_ERR_REJECTED);
+        facts.put("const UCS_ERR_NOT_CONNECTED", (long) UCS_ERR_NOT_CONNECTED);
+        facts.put("const UCS_ERR_CONNECTION_RESET", (long) UCS_ERR_CONNECTION_RESET);
+        facts.put("const UCS_ERR_FIRST_LINK_FAILURE", (long) UCS_ERR_FIRST_LINK_FAILURE);
+        facts.put("const UCS_ERR_LAST_ENDPOINT_FAILURE", (long) UCS_ERR_LAST_ENDPOINT_FAILURE);
         return facts;
     }
 
@@ -232,6 +249,17 @@ public final class Ucx {
         } catch (Throwable t) {
             return "status " + status;
         }
+    }
+
+    /**
+     * Whether a status says the other side went away (reset, timed out, unreachable, a failed link or
+     * endpoint, or an operation cancelled because its endpoint failed) rather than a misuse here.
+     */
+    static boolean isPeerFailure(byte status) {
+        return status == UCS_ERR_IO_ERROR || status == UCS_ERR_UNREACHABLE || status == UCS_ERR_CANCELED
+                || status == UCS_ERR_TIMED_OUT || status == UCS_ERR_REJECTED || status == UCS_ERR_NOT_CONNECTED
+                || status == UCS_ERR_CONNECTION_RESET
+                || (status <= UCS_ERR_FIRST_LINK_FAILURE && status >= UCS_ERR_LAST_ENDPOINT_FAILURE);
     }
 
     static void check(byte status, String what) throws TransferException {

@@ -6,6 +6,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
@@ -31,7 +32,7 @@ final class UcxContext implements AutoCloseable {
 
     static UcxContext create(Map<String, String> settings) throws TransferException {
         Ucx.Lib l = lib();
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_init downcall", a -> {
             MemorySegment configOut = a.allocate(ADDRESS);
             check((byte) l.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut), "ucp_config_read");
             MemorySegment config = configOut.get(ADDRESS, 0);
@@ -54,11 +55,7 @@ final class UcxContext implements AutoCloseable {
             } finally {
                 l.configRelease.invokeExact(config);
             }
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     @Override

@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
@@ -53,7 +54,7 @@ final class UcxMemory {
 
     private static UcxMemory map(UcxContext context, MemorySegment address, long bytes, int flags) throws TransferException {
         Ucx.Lib l = lib();
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_mem_map downcall", a -> {
             MemorySegment params = a.allocate(Ucx.MEM_MAP_PARAMS);
             M_MASK.set(params, 0L, Ucx.UCP_MEM_MAP_PARAM_FIELD_ADDRESS | Ucx.UCP_MEM_MAP_PARAM_FIELD_LENGTH
                     | Ucx.UCP_MEM_MAP_PARAM_FIELD_FLAGS | Ucx.UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE);
@@ -79,17 +80,13 @@ final class UcxMemory {
                 throw new TransferException("ucp_mem_map gave " + length + " bytes, " + bytes + " asked for");
             }
             return new UcxMemory(context, memh, base.reinterpret(bytes), flags != 0);
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     /** The packed remote key for this memory. */
     byte[] packRkey() throws TransferException {
         Ucx.Lib l = lib();
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_rkey_pack downcall", a -> {
             MemorySegment buf = a.allocate(ADDRESS);
             MemorySegment size = a.allocate(JAVA_LONG);
             check((byte) l.rkeyPack.invokeExact(context.handle, memh, buf, size), "ucp_rkey_pack");
@@ -97,11 +94,7 @@ final class UcxMemory {
             byte[] bytes = packed.toArray(JAVA_BYTE);
             l.rkeyBufferRelease.invokeExact(packed);
             return bytes;
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     synchronized void unmap() {

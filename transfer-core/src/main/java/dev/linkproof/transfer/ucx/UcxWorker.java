@@ -9,6 +9,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
+import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -55,7 +57,11 @@ final class UcxWorker implements AutoCloseable {
 
     private UcxWorker(MemorySegment handle) {
         this.handle = handle;
-        this.noParams = arena.allocate(Ucx.REQUEST_PARAM);
+        // The arena owns the bytes; the hot downcalls get a view of them with the global scope,
+        // because a segment of a shared arena costs two atomic updates of its session per downcall
+        // (keeping it alive during the call). The view is used only while the worker is open.
+        MemorySegment owned = arena.allocate(Ucx.REQUEST_PARAM);
+        this.noParams = MemorySegment.ofAddress(owned.address()).reinterpret(owned.byteSize());
     }
 
     /** Never lets anything escape into native code: an escaping exception would kill the JVM. */
@@ -68,23 +74,19 @@ final class UcxWorker implements AutoCloseable {
     }
 
     static UcxWorker create(UcxContext context) throws TransferException {
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_worker_create downcall", a -> {
             MemorySegment params = a.allocate(Ucx.WORKER_PARAMS);
             W_MASK.set(params, 0L, Ucx.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
             W_THREAD.set(params, 0L, Ucx.UCS_THREAD_MODE_SINGLE);
             MemorySegment out = a.allocate(ADDRESS);
             check((byte) lib().workerCreate.invokeExact(context.handle, params, out), "ucp_worker_create");
             return new UcxWorker(out.get(ADDRESS, 0));
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     byte[] address() throws TransferException {
         Ucx.Lib l = lib();
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_worker_get_address downcall", a -> {
             MemorySegment addr = a.allocate(ADDRESS);
             MemorySegment len = a.allocate(JAVA_LONG);
             check((byte) l.workerGetAddress.invokeExact(handle, addr, len), "ucp_worker_get_address");
@@ -92,11 +94,7 @@ final class UcxWorker implements AutoCloseable {
             byte[] bytes = p.toArray(JAVA_BYTE);
             l.workerReleaseAddress.invokeExact(handle, p);
             return bytes;
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     int progress() {
@@ -140,7 +138,7 @@ final class UcxWorker implements AutoCloseable {
      * mode and the endpoint is created without it: a dead peer then shows as a missed deadline.
      */
     MemorySegment connect(byte[] remoteAddress, MemorySegment errorSlot, boolean peerErrors) throws TransferException {
-        try (Arena a = Arena.ofConfined()) {
+        return Downcalls.inArena("ucp_ep_create downcall", a -> {
             MemorySegment address = a.allocate(remoteAddress.length);
             address.copyFrom(MemorySegment.ofArray(remoteAddress));
             MemorySegment params = a.allocate(Ucx.EP_PARAMS);
@@ -160,11 +158,7 @@ final class UcxWorker implements AutoCloseable {
             }
             check(st, "ucp_ep_create");
             return out.get(ADDRESS, 0);
-        } catch (TransferException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ucx downcall failed: " + t, t);
-        }
+        });
     }
 
     /** ucp_worker_flush_nbx: a request (or NULL when done at once) covering every op posted so far. */
@@ -181,37 +175,52 @@ final class UcxWorker implements AutoCloseable {
     }
 
     /**
-     * Progresses until {@code request} completes (NULL = already done), then frees it. Fails when
-     * it does not complete within {@code timeoutNanos} or an endpoint reports an error.
+     * Progresses until {@code request} completes (NULL = already done), then frees it. Fails with a
+     * {@link PeerFailureException} when the worker makes no progress for {@code timeoutNanos} while
+     * the request is pending, when an endpoint reports an error, when {@code peer} says the target
+     * is gone, or when the request completes with a status that says so. The deadline, the endpoint
+     * slots and the peer are looked at every 1024 turns of the loop, so the fast path is two downcalls.
      */
-    void await(MemorySegment request, long timeoutNanos, MemorySegment errorSlots, String what) throws TransferException {
+    void await(MemorySegment request, long timeoutNanos, MemorySegment errorSlots, PeerLiveness peer, String what)
+            throws TransferException {
         if (request.address() == 0) {
             return;
         }
         try {
-            long start = 0;
-            int idle = 0;
+            long lastProgress = 0;
+            boolean progressed = false;
+            int turns = 0;
             while (true) {
                 byte st = (byte) Ucx.Hot.REQUEST_CHECK_STATUS.invokeExact(request);
                 if (st != Ucx.UCS_INPROGRESS) {
                     Ucx.Hot.REQUEST_FREE.invokeExact(request);
                     if (st != Ucx.UCS_OK) {
-                        throw new PeerFailureException(what + " failed: " + Ucx.statusString(st) + " (did the target rank die?)");
+                        throw failure(what + " failed: " + Ucx.statusString(st), st, errorSlots);
                     }
                     return;
                 }
-                int n = (int) Ucx.Hot.WORKER_PROGRESS.invokeExact(handle);
-                if (n == 0 && (++idle & 0x3ff) == 0) {
+                progressed |= (int) Ucx.Hot.WORKER_PROGRESS.invokeExact(handle) != 0;
+                if ((++turns & 0x3ff) == 0) {
                     long now = System.nanoTime();
-                    if (start == 0) {
-                        start = now;
-                    } else if (now - start > timeoutNanos) {
-                        throw new PeerFailureException(what + " made no progress for " + timeoutNanos / 1_000_000
-                                + " ms: the target rank is hung or unreachable" + failedEndpoints(errorSlots));
+                    if (progressed || lastProgress == 0) {
+                        lastProgress = now;
+                        progressed = false;
                     }
+                    String stop = null;
+                    String gone = peer.goneBecause();
                     String failed = failedEndpoints(errorSlots);
-                    if (!failed.isEmpty()) {
-                        throw new PeerFailureException(what + " cannot complete" + failed);
+                    if (gone != null) {
+                        stop = what + " stopped: " + gone + failed;
+                    } else if (!failed.isEmpty()) {
+                        stop = what + " cannot complete" + failed + " (did the target rank die?)";
+                    } else if (now - lastProgress > timeoutNanos) {
+                        stop = what + " made no progress for " + timeoutNanos / 1_000_000
+                                + " ms: the target rank is hung or unreachable (did the target rank die?)";
+                    }
+                    if (stop != null) {
+                        // Released by UCX once it completes (the endpoints' close cancels it).
+                        Ucx.Hot.REQUEST_FREE.invokeExact(request);
+                        throw new PeerFailureException(stop);
                     }
                 }
             }
@@ -220,6 +229,18 @@ final class UcxWorker implements AutoCloseable {
         } catch (Throwable t) {
             throw new TransferException("ucx downcall failed: " + t, t);
         }
+    }
+
+    /**
+     * The exception for a UCX operation that failed with {@code status}: a peer failure when the
+     * status or an endpoint says the other side went away, else an error of this side.
+     */
+    static TransferException failure(String message, byte status, MemorySegment errorSlots) {
+        String failed = failedEndpoints(errorSlots);
+        if (Ucx.isPeerFailure(status) || !failed.isEmpty()) {
+            return new PeerFailureException(message + failed + " (did the target rank die?)");
+        }
+        return new Ucx.UcxException(message + " (" + status + ")", status);
     }
 
     static String failedEndpoints(MemorySegment errorSlots) {
@@ -237,20 +258,27 @@ final class UcxWorker implements AutoCloseable {
         return b.toString();
     }
 
-    /** Closes an endpoint, flushing it unless {@code force}; progresses until done or the deadline. */
-    void closeEndpoint(MemorySegment ep, boolean force, long timeoutNanos) {
+    /**
+     * Closes an endpoint: flushing it first unless {@code force} (a dead or failed peer cannot take
+     * part in a flush; a forced close cancels what is outstanding and asks nothing of it). Progresses
+     * until the close completes, {@code deadlineNanos} (a {@link System#nanoTime()} value) passes, or
+     * {@code peer} reports the target gone; what is left is released when the worker is destroyed.
+     */
+    void closeEndpoint(MemorySegment ep, boolean force, long deadlineNanos, PeerLiveness peer) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment params = a.allocate(Ucx.REQUEST_PARAM);
             R_MASK.set(params, 0L, Ucx.UCP_OP_ATTR_FIELD_FLAGS);
             R_FLAGS.set(params, 0L, force ? Ucx.UCP_EP_CLOSE_FLAG_FORCE : 0);
             MemorySegment r = (MemorySegment) lib().epClose.invokeExact(ep, params);
             if (Ucx.isPointer(r)) {
-                long deadline = System.nanoTime() + timeoutNanos;
-                while ((byte) lib().requestCheckStatus.invokeExact(r) == Ucx.UCS_INPROGRESS
-                        && System.nanoTime() < deadline) {
+                int turns = 0;
+                while ((byte) lib().requestCheckStatus.invokeExact(r) == Ucx.UCS_INPROGRESS) {
                     int ignored = (int) lib().workerProgress.invokeExact(handle);
+                    if ((++turns & 0xff) == 0 && (System.nanoTime() - deadlineNanos > 0 || peer.goneBecause() != null && !force)) {
+                        break;
+                    }
                 }
-                // Freed even when the deadline passed: UCX releases it once it completes.
+                // Freed even when it is still pending: UCX releases it once it completes.
                 lib().requestFree.invokeExact(r);
             }
         } catch (Throwable t) {

@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.Downcalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -68,7 +69,7 @@ public final class VerbsDevice implements AutoCloseable {
     /** The names of the devices libibverbs lists (its providers found them). */
     public static List<String> deviceNames() throws TransferException {
         LibIbverbs lib = LibIbverbs.get();
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_get_device_list downcall", arena -> {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment count = arena.allocate(JAVA_INT);
             MemorySegment list = (MemorySegment) lib.getDeviceList.invokeExact(capture, count);
@@ -88,17 +89,13 @@ public final class VerbsDevice implements AutoCloseable {
             } finally {
                 lib.freeDeviceList.invokeExact(list);
             }
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_get_device_list downcall failed: " + t, t);
-        }
+        });
     }
 
     /** Opens the device called {@code wanted}. */
     public static VerbsDevice open(String wanted) throws TransferException {
         LibIbverbs lib = LibIbverbs.get();
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("opening RDMA device " + wanted, arena -> {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment count = arena.allocate(JAVA_INT);
             MemorySegment list = (MemorySegment) lib.getDeviceList.invokeExact(capture, count);
@@ -126,11 +123,7 @@ public final class VerbsDevice implements AutoCloseable {
             } finally {
                 lib.freeDeviceList.invokeExact(list);
             }
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("opening RDMA device " + wanted + " failed: " + t, t);
-        }
+        });
     }
 
     public String name() {
@@ -150,7 +143,7 @@ public final class VerbsDevice implements AutoCloseable {
     }
 
     private Attributes queryDevice() throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_query_device downcall", arena -> {
             MemorySegment a = arena.allocate(DEVICE_ATTR_SIZE, 8);
             int rc = (int) lib.queryDevice.invokeExact(context, a);
             check(rc, "ibv_query_device");
@@ -165,11 +158,7 @@ public final class VerbsDevice implements AutoCloseable {
                     a.get(JAVA_INT, DEVICE_ATTR_MAX_SGE), a.get(JAVA_INT, DEVICE_ATTR_MAX_CQE),
                     a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_RD_ATOM), a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_INIT_RD_ATOM),
                     Byte.toUnsignedInt(a.get(JAVA_BYTE, DEVICE_ATTR_PHYS_PORT_CNT)));
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_query_device downcall failed: " + t, t);
-        }
+        });
     }
 
     /**
@@ -179,7 +168,7 @@ public final class VerbsDevice implements AutoCloseable {
      * fields of that prefix only.
      */
     public PortAttributes queryPort(int port) throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_query_port downcall", arena -> {
             MemorySegment a = arena.allocate(PORT_ATTR_SIZE, 8); // Arena.allocate zeroes
             int rc = (int) lib.queryPort.invokeExact(context, (byte) port, a);
             check(rc, "ibv_query_port(" + name + ", port " + port + ")");
@@ -188,60 +177,44 @@ public final class VerbsDevice implements AutoCloseable {
                     Integer.toUnsignedLong(a.get(JAVA_INT, PORT_ATTR_MAX_MSG_SZ)),
                     Short.toUnsignedInt(a.get(JAVA_SHORT, PORT_ATTR_LID)),
                     Byte.toUnsignedInt(a.get(JAVA_BYTE, PORT_ATTR_LINK_LAYER)));
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_query_port downcall failed: " + t, t);
-        }
+        });
     }
 
     /** {@code ibv_query_gid}: the 16 raw bytes of one GID table entry. */
     public byte[] queryGid(int port, int index) throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_query_gid downcall", arena -> {
             MemorySegment gid = arena.allocate(GID_SIZE, 8);
             int rc = (int) lib.queryGid.invokeExact(context, (byte) port, index, gid);
             check(rc, "ibv_query_gid(" + name + ", port " + port + ", index " + index + ")");
             return gid.toArray(JAVA_BYTE);
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_query_gid downcall failed: " + t, t);
-        }
+        });
     }
 
     public ProtectionDomain allocPd() throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_alloc_pd downcall", arena -> {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment pd = (MemorySegment) lib.allocPd.invokeExact(capture, context);
             if (pd.address() == 0) {
                 throw new TransferException("ibv_alloc_pd(" + name + ") failed: " + lib.strerror(LibIbverbs.errno(capture)));
             }
             return new ProtectionDomain(pd);
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_alloc_pd downcall failed: " + t, t);
-        }
+        });
     }
 
     public CompletionChannel createCompletionChannel() throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_create_comp_channel downcall", arena -> {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment ch = (MemorySegment) lib.createCompChannel.invokeExact(capture, context);
             if (ch.address() == 0) {
                 throw new TransferException("ibv_create_comp_channel failed: " + lib.strerror(LibIbverbs.errno(capture)));
             }
             return new CompletionChannel(ch.reinterpret(COMP_CHANNEL_FD + 8));
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_create_comp_channel downcall failed: " + t, t);
-        }
+        });
     }
 
     /** {@code ibv_create_cq} with {@code cqe} entries; {@code channel} may be null (polling only). */
     public CompletionQueue createCq(int cqe, CompletionChannel channel) throws TransferException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Downcalls.inArena("ibv_create_cq downcall", arena -> {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             // A local, not a ?: inside invokeExact: its static type must be exactly MemorySegment.
             MemorySegment ch = channel == null ? MemorySegment.NULL : channel.segment;
@@ -251,11 +224,7 @@ public final class VerbsDevice implements AutoCloseable {
                         + lib.strerror(LibIbverbs.errno(capture)) + " (device max_cqe " + attributes.maxCqe() + ")");
             }
             return new CompletionQueue(cq, channel);
-        } catch (TransferException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new TransferException("ibv_create_cq downcall failed: " + t, t);
-        }
+        });
     }
 
     void check(int rc, String what) throws TransferException {
@@ -296,7 +265,7 @@ public final class VerbsDevice implements AutoCloseable {
 
         /** {@code ibv_reg_mr} over host memory. */
         public MemoryRegion register(MemorySegment memory, int access) throws TransferException {
-            try (Arena arena = Arena.ofConfined()) {
+            return Downcalls.inArena("ibv_reg_mr downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
                 MemorySegment mr = (MemorySegment) lib.regMr.invokeExact(capture, pd, memory, memory.byteSize(), access);
                 if (mr.address() == 0) {
@@ -305,11 +274,7 @@ public final class VerbsDevice implements AutoCloseable {
                             + (errno == 12 || errno == 1 ? " (locked-memory limit? raise it: ulimit -l unlimited)" : ""));
                 }
                 return new MemoryRegion(mr.reinterpret(MR_RKEY + 4));
-            } catch (TransferException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new TransferException("ibv_reg_mr downcall failed: " + t, t);
-            }
+            });
         }
 
         /**
@@ -318,7 +283,7 @@ public final class VerbsDevice implements AutoCloseable {
          * {@code hipMemGetHandleForAddressRange}), for GPUDirect RDMA without nvidia-peermem.
          */
         public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, int access) throws TransferException {
-            try (Arena arena = Arena.ofConfined()) {
+            return Downcalls.inArena("ibv_reg_dmabuf_mr downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
                 MemorySegment mr = (MemorySegment) lib.regDmabufMr.invokeExact(capture, pd, offset, length, iova, fd, access);
                 if (mr.address() == 0) {
@@ -326,17 +291,13 @@ public final class VerbsDevice implements AutoCloseable {
                             + lib.strerror(LibIbverbs.errno(capture)));
                 }
                 return new MemoryRegion(mr.reinterpret(MR_RKEY + 4));
-            } catch (TransferException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new TransferException("ibv_reg_dmabuf_mr downcall failed: " + t, t);
-            }
+            });
         }
 
         /** {@code ibv_create_qp} for an RC queue pair, then nothing more: it is in RESET. */
         public QueuePair createRcQp(CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr,
                                     int maxSge, int maxInline) throws TransferException {
-            try (Arena arena = Arena.ofConfined()) {
+            return Downcalls.inArena("ibv_create_qp downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
                 MemorySegment init = arena.allocate(QP_INIT_ATTR_SIZE, 8);
                 init.set(ADDRESS, QP_INIT_ATTR_SEND_CQ, sendCq.cq);
@@ -356,11 +317,7 @@ public final class VerbsDevice implements AutoCloseable {
                 }
                 return new QueuePair(qp.reinterpret(QP_STATE + 4), cap.get(JAVA_INT, QP_CAP_MAX_SEND_WR),
                         cap.get(JAVA_INT, QP_CAP_MAX_RECV_WR), cap.get(JAVA_INT, QP_CAP_MAX_INLINE_DATA));
-            } catch (TransferException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new TransferException("ibv_create_qp downcall failed: " + t, t);
-            }
+            });
         }
 
         @Override

@@ -1,0 +1,107 @@
+package dev.linkproof.transfer.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.control.ControlChannel;
+import dev.linkproof.transfer.control.MessageType;
+import dev.linkproof.transfer.measure.DataPath;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The watch on the control connection while a data path runs: it sees an agent that closes the
+ * connection (as a killed one's kernel does), says nothing while the agent is merely quiet, and
+ * the watched data path stops at its next batch once it has seen the agent go.
+ */
+@Timeout(30)
+class ControlWatchTest {
+    @Test
+    void quietAgentIsNotGoneAndAClosedOneIs() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+             Socket agent = server.accept();
+             ControlWatch watch = ControlWatch.start(control)) {
+            Thread.sleep(3 * ControlWatch.INTERVAL_NANOS / 1_000_000);
+            assertThat(watch.goneBecause()).as("a quiet agent").isNull();
+            assertThat(control.broken()).isFalse();
+
+            agent.close();
+            long t0 = System.nanoTime();
+            while (watch.goneBecause() == null && System.nanoTime() - t0 < 5_000_000_000L) {
+                Thread.sleep(5);
+            }
+            assertThat(watch.goneBecause()).as("an agent that closed the connection")
+                    .contains("closed the control connection").contains("did the target agent die?");
+            assertThat((System.nanoTime() - t0) / 1e6).as("ms to notice").isLessThan(1000);
+            assertThat(control.broken()).isTrue();
+            // The requests that come after say why, too.
+            assertThatThrownBy(() -> control.call(MessageType.CHECKSUM, java.util.Map.of(), MessageType.CHECKSUMS,
+                    Object.class, Duration.ofSeconds(1)))
+                    .isInstanceOf(PeerFailureException.class).hasMessageContaining("closed the control connection");
+        }
+    }
+
+    @Test
+    void aByteThatArrivesIsLeftForTheNextRead() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+             Socket agent = server.accept()) {
+            agent.getOutputStream().write(new byte[] {'L', 'K'});
+            agent.getOutputStream().flush();
+            Thread.sleep(50);
+            assertThat(control.peerGone()).isNull();
+            assertThat(control.peerGone()).isNull();
+            agent.close();
+            // The two bytes are still there (a truncated frame), then the end of the stream.
+            assertThatThrownBy(() -> control.readRaw(Duration.ofSeconds(1))).isInstanceOfAny(IOException.class,
+                    dev.linkproof.transfer.control.ProtocolException.class);
+        }
+    }
+
+    @Test
+    void theWatchedPathStopsAtTheNextBatchOnceTheAgentIsGone() throws Exception {
+        AtomicInteger posts = new AtomicInteger();
+        DataPath counting = new DataPath() {
+            @Override
+            public void post() {
+                posts.incrementAndGet();
+            }
+
+            @Override
+            public void awaitOldest() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+             Socket agent = server.accept();
+             ControlWatch watch = ControlWatch.start(control);
+             DataPath path = new WatchedDataPath(counting, watch)) {
+            path.post();
+            path.awaitOldest();
+            agent.close();
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> {
+                while (System.nanoTime() - t0 < 5_000_000_000L) {
+                    path.post();
+                    path.awaitOldest();
+                }
+            }).isInstanceOf(PeerFailureException.class).hasMessageContaining("the data transfer stopped")
+                    .hasMessageContaining("did the target agent die?");
+            int before = posts.get();
+            assertThatThrownBy(path::post).isInstanceOf(PeerFailureException.class);
+            assertThat(posts.get()).as("nothing posted once the agent is known gone").isEqualTo(before);
+        }
+    }
+}
