@@ -15,7 +15,12 @@
 # Results go to $OUT (default target/gpu-check-out): JUnit XML, linkproof-results.jsonl,
 # allure-results, peer.json, summary.txt. With the device tool:
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
-# Env: OUT, WORK (unpack dir), SIZE (bytes, default 256 MiB), MIN_RATIO (default 0.9), CLASSES.
+# Env: OUT, WORK (unpack dir), SIZE (bytes, default 256 MiB), MIN_RATIO (default 0.9), CLASSES,
+# PROFILE (linkproof.profile; default auto), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
+# LINKPROOF_GPU_CUDA_LIBRARY, ...), which both ranks read. A dry run of the whole script on a machine
+# without a GPU, on transfer-core's fake runtime (build it with its tests first):
+#   LINKPROOF_GPU_RUNTIME=cuda LINKPROOF_GPU_CUDA_LIBRARY=$PWD/transfer-core/target/fake-gpu/libfakegpu.so \
+#     PROFILE=conformance-tests/src/test/resources/profiles/validation-only.yaml scripts/gpu-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -57,9 +62,11 @@ run() {
   ts "host $(hostname); $(nproc) CPUs; $(nvidia-smi -L 2>/dev/null | head -n 4 | tr '\n' ';' || true)"
   ts "GPU classes: $CLASSES"
   local jvm="-XX:+UseSerialGC -Xmx2g --enable-native-access=ALL-UNNAMED"
+  local profile=()
+  [ -n "${PROFILE:-}" ] && profile=("-Dlinkproof.profile=$(readlink -f "$PROFILE" 2>/dev/null || echo "$PROFILE")")
   set +e
   # shellcheck disable=SC2086
-  timeout 360 "$java" $jvm -Dlinkproof.results="$out/linkproof-results.jsonl" \
+  timeout 360 "$java" $jvm "${profile[@]}" -Dlinkproof.results="$out/linkproof-results.jsonl" \
       -Dallure.results.directory="$out/allure-results" "-Dlinkproof.agent.jvmArgs=$jvm" \
       -Dlinkproof.agent.log="$out/agent.log" \
       -cp "$b/test-classes:$b/lib/*" dev.linkproof.conformance.runner.SuiteMain "$out/junit" $CLASSES \

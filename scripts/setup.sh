@@ -11,13 +11,16 @@
 #   gcc, libibverbs-dev       the layout check: transfer-core's VerbsAbiTest compiles a C program
 #                             against <infiniband/verbs.h> and compares every offset the FFM bindings use
 #   libibverbs1, ibverbs-providers  the verbs transport's library and its providers (rxe, mlx5, ...)
+#   libamdhip64-dev           HIP's headers for the GPU binding's ABI check (HipAbiTest), and with them Debian's
+#                             ROCm runtime (libamdhip64-5): on a machine without a GPU it reports ROCm's own
+#                             "no device" error, which the GPU runtime tests check
 #   qemu-system-x86, busybox-static, cpio, zstd, kmod
 #                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), since these
 #                             machines have no RDMA NIC and their kernel no RDMA; the verbs suite runs there
 set -euo pipefail
 
 packages=(maven iproute2 iperf3 chromium gcc libibverbs-dev libibverbs1 ibverbs-providers
-          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils)
+          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils libamdhip64-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,10 @@
 #define CONST(c) printf("const %s %lld\n", #c, (long long)(c))
 
 int main(void) {
+    SIZE(ucp_context_attr_t);
+    OFF(ucp_context_attr_t, field_mask);
+    OFF(ucp_context_attr_t, memory_types);
+
     SIZE(ucp_params_t);
     OFF(ucp_params_t, field_mask);
     OFF(ucp_params_t, features);
@@ -73,6 +77,7 @@ int main(void) {
     CONST(UCS_MEMORY_TYPE_HOST);
     CONST(UCS_MEMORY_TYPE_CUDA);
     CONST(UCS_MEMORY_TYPE_ROCM);
+    CONST(UCP_ATTR_FIELD_MEMORY_TYPES);
     CONST(UCS_ERR_UNREACHABLE);
     CONST(UCS_ERR_IO_ERROR);
     CONST(UCS_ERR_CANCELED);

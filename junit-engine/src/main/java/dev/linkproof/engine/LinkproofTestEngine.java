@@ -42,7 +42,8 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
         Transports transports = Transports.discover();
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
-                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config));
+                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config))
+                .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false));
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId);
         new LinkproofDiscovery(expander).discover(request, engine);
         return engine;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Tag;
 @Tag("gpu")
 class GpuIpcBandwidth {
     @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = Op.WRITE, sizes = @Sweep(values = "256MiB"),
-            iterations = 50, warmup = 5)
+            iterations = 50, warmup = 5, pipeline = {1, 4})
     void deviceToDevice256MiB(Measurement m) {
         assertThat(m).isValid();
     }

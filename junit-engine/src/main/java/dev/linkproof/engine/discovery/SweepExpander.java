@@ -47,6 +47,13 @@ public final class SweepExpander {
     }
 
     private final dev.linkproof.profiles.Defaults defaults;
+    private java.util.function.Predicate<String> stagesGpuMemory = id -> false;
+
+    /** Which transports move GPU memory through a host copy: their GPU points say "staged" in their names. */
+    public SweepExpander withGpuStaging(java.util.function.Predicate<String> stagesGpuMemory) {
+        this.stagesGpuMemory = stagesGpuMemory;
+        return this;
+    }
 
     public List<SweepPoint> expand(Method method, TransferTest t) throws InvalidSweepException {
         List<Long> sizes = sizes(t.sizes());
@@ -310,6 +317,11 @@ public final class SweepExpander {
         }
         if (!s.initiatorMemory().equals(MemoryPlacement.HOST) || !s.targetMemory().equals(MemoryPlacement.HOST)) {
             sb.append(" · ").append(s.initiatorMemory()).append('→').append(s.targetMemory());
+            boolean gpu = s.initiatorMemory().kind() == dev.linkproof.transfer.memory.MemoryKind.GPU
+                    || s.targetMemory().kind() == dev.linkproof.transfer.memory.MemoryKind.GPU;
+            if (gpu && stagesGpuMemory.test(s.transport())) {
+                sb.append(" (staged via host)");
+            }
         }
         return sb.toString();
     }

@@ -8,6 +8,8 @@ import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
@@ -139,12 +141,14 @@ final class AgentConnection implements Runnable {
                 Messages.Fill fill = Messages.decode(frame, Messages.Fill.class);
                 PointState p = point(fill.pointId());
                 SlotPatterns.fill(p.region().segment(), p.spec(), Ranks.TARGET, fill.generation());
+                p.region().pushHostView();
                 reply(out, MessageType.CHECKSUMS, new Messages.Checksums(fill.pointId(),
                         Checksums.ofSlots(p.region().segment(), p.spec().slots())));
             }
             case CHECKSUM -> {
                 Messages.Checksum c = Messages.decode(frame, Messages.Checksum.class);
                 PointState p = point(c.pointId());
+                p.region().pullHostView();
                 reply(out, MessageType.CHECKSUMS, new Messages.Checksums(c.pointId(),
                         Checksums.ofSlots(p.region().segment(), p.spec().slots())));
             }
@@ -158,6 +162,7 @@ final class AgentConnection implements Runnable {
                 if (l.ownerRank() != Ranks.INITIATOR && l.ownerRank() != Ranks.TARGET) {
                     throw new ProtocolException("out-of-range", "rank " + l.ownerRank() + " is neither 0 nor 1", false);
                 }
+                p.region().pullHostView();
                 Optional<Mismatch> m = SlotPatterns.locate(p.region().segment(), p.spec(), l.slot(), l.ownerRank(), l.generation());
                 reply(out, MessageType.LOCATED, m.map(x -> new Messages.Located(l.pointId(), x.slot(), x.offset(), x.expected(), x.actual()))
                         .orElse(new Messages.Located(l.pointId(), l.slot(), -1, 0, 0)));
@@ -192,7 +197,10 @@ final class AgentConnection implements Runnable {
             throw new ProtocolException("unavailable", "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
         }
         if (spec.targetMemory().kind() == MemoryKind.GPU) {
-            throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: no GPU runtime is bound yet", false);
+            Availability gpu = GpuRuntimes.availability(spec.targetMemory().device());
+            if (!gpu.available()) {
+                throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: " + gpu.reason(), false);
+            }
         }
         Buffer region = transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
         try {
@@ -219,8 +227,11 @@ final class AgentConnection implements Runnable {
             Availability a = t.availability();
             list.add(new Messages.TransportInfo(t.id(), a.available(), a.reason()));
         }
+        Availability gpu = GpuRuntimes.availability();
+        int gpus = GpuRuntimes.find().map(GpuRuntime::deviceCount).orElse(0);
         return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
-                System.getProperty("java.vm.vendor") + " " + Runtime.version(), list);
+                System.getProperty("java.vm.vendor") + " " + Runtime.version(), list,
+                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus));
     }
 
     static String hostName() {

@@ -21,7 +21,13 @@ public final class Messages {
 
     public record TransportInfo(String id, boolean available, String reason) { }
 
-    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports) { }
+    /**
+     * The agent's GPUs, so the initiator can skip a point whose target memory is on a GPU the
+     * target does not have, with the target's own reason.
+     */
+    public record GpuInfo(boolean available, String detail, int devices) { }
+
+    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus) { }
 
     public record Prepare(TransferSpec spec) { }
 

@@ -1,5 +1,7 @@
 package dev.linkproof.transfer.probe;
 
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,13 +13,16 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * Reads what a host has from sysfs and procfs, the way {@code ibv_devinfo}, {@code lspci} and
- * {@code numactl -H} would, without running any of them and without loading any native library.
- * Everything is read below a root directory that stands for {@code /}, so a test can hand it a
- * fake tree.
+ * {@code numactl -H} would, without running any of them. Everything is read below a root directory
+ * that stands for {@code /}, so a test can hand it a fake tree. The one native library it may use
+ * is a GPU runtime: probing the machine itself ({@link #system()}), GPUs are listed as the loaded
+ * runtime enumerates them (see {@link GpuInventory}); a fake tree is probed without one unless a
+ * test hands one in.
  *
  * <p>Attribute names follow the kernel's ABI documents: {@code Documentation/ABI/stable/sysfs-class-infiniband}
  * ({@code node_type}, {@code fw_ver}, {@code ports/N/state}, {@code rate}, {@code gids/I},
@@ -34,11 +39,21 @@ public final class HardwareProbe {
 
     private final Sysfs fs;
     private final PciNames names;
+    private final Supplier<Optional<GpuRuntime>> gpuRuntime;
 
-    /** A probe of the directory tree at {@code root} ({@code /} for the machine itself). */
+    /**
+     * A probe of the directory tree at {@code root}: {@code /} is this machine, and its GPUs are
+     * asked of the GPU runtime too; any other root is a tree of files alone.
+     */
     public HardwareProbe(Path root) {
+        this(root, root.toAbsolutePath().normalize().equals(Path.of("/")) ? GpuRuntimes::find : Optional::empty);
+    }
+
+    /** A probe of {@code root} whose GPU list is joined with what {@code gpuRuntime} supplies. */
+    public HardwareProbe(Path root, Supplier<Optional<GpuRuntime>> gpuRuntime) {
         this.fs = new Sysfs(root);
         this.names = new PciNames(fs);
+        this.gpuRuntime = gpuRuntime;
     }
 
     /** A probe of this machine. */
@@ -48,7 +63,7 @@ public final class HardwareProbe {
 
     public ProbeReport probe() {
         return new ProbeReport(fs.root().toString(), fs.read(fs.at("/proc/sys/kernel/hostname")).orElse(""),
-                rdmaDevices(), netInterfaces(), gpus(), cpu(), hugePages(), stack());
+                rdmaDevices(), netInterfaces(), GpuInventory.merge(gpus(), gpuRuntime.get()), cpu(), hugePages(), stack());
     }
 
     // ---- RDMA ------------------------------------------------------------------------------

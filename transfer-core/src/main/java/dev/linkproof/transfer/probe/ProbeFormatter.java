@@ -51,11 +51,14 @@ public final class ProbeFormatter {
         }
         sb.append(net.size() == 0 ? "  none\n" : net.render("  "));
 
-        sb.append("\nGPUs (/sys/class/drm, /sys/bus/pci/devices)\n");
-        TextTable gpu = new TextTable("#", "VENDOR", "MODEL", "PCI", "IDS", "DRIVER", "NUMA", "DRM");
+        sb.append("\nGPUs (/sys/class/drm, /sys/bus/pci/devices").append(r.gpus().stream().flatMap(g -> g.runtime().stream())
+                .findFirst().map(v -> "; " + v.runtime()).orElse("")).append(")\n");
+        TextTable gpu = new TextTable("#", "VENDOR", "MODEL", "PCI", "IDS", "DRIVER", "NUMA", "DRM", "MEMORY", "DMA-BUF");
         for (GpuDevice g : r.gpus()) {
             gpu.row(g.index(), g.vendor(), g.model(), g.pci().address(), g.pci().ids(), dash(g.driver()), g.numaNode(),
-                    g.drmCard().orElse("-"));
+                    g.drmCard().orElse("-"),
+                    g.runtime().map(v -> String.format(Locale.ROOT, "%.0f GiB", v.memoryBytes() / (double) (1L << 30))).orElse("-"),
+                    g.runtime().map(v -> v.dmabuf() ? "yes" : "no").orElse("-"));
         }
         sb.append(gpu.size() == 0 ? "  none\n" : gpu.render("  "));
 

@@ -52,7 +52,8 @@ public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDev
             m.put("rdma." + d.name(), sb.toString());
         }
         for (GpuDevice g : gpus) {
-            m.put("gpu." + g.index(), g.vendor() + " " + g.model() + " @" + g.pci().address());
+            m.put("gpu." + g.index(), g.vendor() + " " + g.model() + " @" + g.pci().address()
+                    + g.runtime().map(v -> " · " + v.runtime()).orElse(""));
         }
         m.put("cpu", cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
         m.put("numa nodes", String.valueOf(cpu.nodes().size()));

@@ -2,6 +2,7 @@ package dev.linkproof.transfer.session;
 
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.agent.AgentMain;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -72,6 +73,13 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Xshare:auto");
+        // The agent runs on this host: it loads the GPU runtime this JVM was told to (its own options win).
+        for (String option : GpuRuntimes.jvmOptions()) {
+            String key = option.substring(0, option.indexOf('=') + 1);
+            if (jvmArgs.stream().noneMatch(a -> a.startsWith(key))) {
+                cmd.add(option);
+            }
+        }
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

@@ -10,6 +10,7 @@ import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
@@ -112,8 +113,22 @@ public final class Session implements TransferSession {
                     return Availability.no("hugepages unavailable: " + why.get());
                 }
             }
-            if (side.kind() == MemoryKind.GPU) {
-                return Availability.no("GPU memory unavailable: no GPU runtime is bound in this build");
+        }
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU) {
+            Availability gpu = GpuRuntimes.availability(spec.initiatorMemory().device());
+            if (!gpu.available()) {
+                return Availability.no("GPU memory unavailable on the initiator: " + gpu.reason());
+            }
+        }
+        if (spec.targetMemory().kind() == MemoryKind.GPU) {
+            Messages.GpuInfo gpus = welcome.gpus();
+            if (gpus == null || !gpus.available()) {
+                return Availability.no("GPU memory unavailable on the target: "
+                        + (gpus == null ? "the agent reports no GPU facts" : gpus.detail()));
+            }
+            if (spec.targetMemory().device() >= gpus.devices()) {
+                return Availability.no("no GPU " + spec.targetMemory().device() + " on the target: it sees "
+                        + gpus.devices() + " (" + gpus.detail() + ")");
             }
         }
         return here;
@@ -142,6 +157,7 @@ public final class Session implements TransferSession {
             boolean initiatorOwns = spec.op().ownerRank() == Ranks.INITIATOR;
             if (initiatorOwns) {
                 SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, TIMED_GENERATION);
+                local.pushHostView();
             } else {
                 fillTarget(spec, TIMED_GENERATION);
             }
@@ -190,6 +206,7 @@ public final class Session implements TransferSession {
         long[] actual;
         if (initiatorOwns) {
             SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, VERIFY_GENERATION);
+            local.pushHostView();
             expected = Checksums.ofSlots(local.segment(), spec.slots());
             MeasurementLoop.once(path);
             actual = control.call(MessageType.CHECKSUM, new Messages.Checksum(spec.pointId()), MessageType.CHECKSUMS,
@@ -197,6 +214,7 @@ public final class Session implements TransferSession {
         } else {
             expected = fillTarget(spec, VERIFY_GENERATION);
             MeasurementLoop.once(path);
+            local.pullHostView();
             actual = Checksums.ofSlots(local.segment(), spec.slots());
         }
         if (expected.length != spec.batch() || actual.length != spec.batch()) {

@@ -3,8 +3,11 @@ package dev.linkproof.transfer.spi;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.gpu.GpuBuffer;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
+import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.Map;
 
@@ -23,6 +26,14 @@ public interface Transport {
         return "conn";
     }
 
+    /**
+     * Whether GPU memory moves through a host copy on this transport (tcp) rather than directly
+     * (gpu-ipc, verbs with a dma-buf, UCX with a memory type); point names say "staged" when so.
+     */
+    default boolean stagesGpuMemory() {
+        return false;
+    }
+
     /** Availability in this process. Must not throw, and must not load a missing library eagerly. */
     Availability availability();
 
@@ -39,9 +50,13 @@ public interface Transport {
      * buffer and the target's region both come from here. The default is plain {@link HostMemory};
      * a transport whose library must own the memory for RMA to be one-sided (UCX maps it with
      * {@code ucp_mem_map(ALLOCATE)}) supplies its own, and finds it again in {@link #serve} and
-     * {@link #open}. GPU placements are refused by the caller until a GPU runtime is bound.
+     * {@link #open}. GPU placements get device memory from this process's GPU runtime, seen
+     * through a host copy ({@link GpuBuffer}).
      */
     default Buffer allocate(TransferSpec spec, MemoryPlacement placement, long bytes) throws TransferException {
+        if (placement.kind() == MemoryKind.GPU) {
+            return GpuBuffer.allocate(GpuRuntimes.require(), placement.device(), bytes);
+        }
         return HostMemory.allocate(placement, bytes);
     }
 

@@ -39,14 +39,19 @@ final class TcpDataPath implements DataPath {
     private final TransferSpec spec;
     private final Selector selector;
     private final Conn[] conns;
+    /** GPU memory seen through a host copy: staged per transfer, inside the timed loop. */
+    private final Buffer staged;
+    private final boolean write;
     private final long progressTimeoutNanos;
     private long posted;
     private long completed;
 
-    private TcpDataPath(TransferSpec spec, Selector selector, Conn[] conns, IoSettings io) {
+    private TcpDataPath(TransferSpec spec, Selector selector, Conn[] conns, IoSettings io, Buffer local) {
         this.spec = spec;
         this.selector = selector;
         this.conns = conns;
+        this.staged = local.hostViewIsCopy() ? local : null;
+        this.write = spec.op() != Op.READ;
         this.progressTimeoutNanos = io.progressTimeout().toNanos();
     }
 
@@ -90,6 +95,7 @@ final class TcpDataPath implements DataPath {
                 List<Integer> mine = perConn.get(c);
                 ByteBuffer[][] sends = new ByteBuffer[mine.size()][];
                 ByteBuffer[] payloads = new ByteBuffer[mine.size()];
+                long[] starts = new long[mine.size()];
                 boolean[] answered = new boolean[mine.size()];
                 int responses = 0;
                 for (int i = 0; i < mine.size(); i++) {
@@ -108,6 +114,7 @@ final class TcpDataPath implements DataPath {
                             .putLong(16, length);
                     ByteBuffer payload = localView.slice((int) start, (int) length);
                     payloads[i] = payload;
+                    starts[i] = start;
                     sends[i] = write ? new ByteBuffer[] {header, payload} : new ByteBuffer[] {header};
                     answered[i] = signal;
                     if (signal) {
@@ -120,9 +127,10 @@ final class TcpDataPath implements DataPath {
                         responseOps[r++] = i;
                     }
                 }
-                conns[c] = new Conn(c, ch, sk, sends, payloads, responseOps, !write);
+                conns[c] = new Conn(c, ch, sk, sends, payloads, starts, responseOps, !write,
+                        local.hostViewIsCopy() ? local : null);
             }
-            return new TcpDataPath(spec, selector, conns, io);
+            return new TcpDataPath(spec, selector, conns, io, local);
         } catch (IOException | RuntimeException e) {
             for (SocketChannel ch : opened) {
                 try {
@@ -152,6 +160,9 @@ final class TcpDataPath implements DataPath {
 
     @Override
     public void post() throws TransferException {
+        if (staged != null && write) {
+            stageOut();
+        }
         posted++;
         for (Conn c : conns) {
             c.pumpWrites(posted);
@@ -196,6 +207,14 @@ final class TcpDataPath implements DataPath {
         completed = target;
     }
 
+    /** Copies every transfer of the batch out of GPU memory into the host copy the sockets send from. */
+    private void stageOut() throws TransferException {
+        SlotLayout slots = spec.slots();
+        for (int slot = 0; slot < spec.batch(); slot++) {
+            staged.pullHostView(slots.slotOffset(slot), spec.size());
+        }
+    }
+
     private boolean done(long batch) {
         for (Conn c : conns) {
             if (c.receivedBatches < batch) {
@@ -228,8 +247,11 @@ final class TcpDataPath implements DataPath {
         final SelectionKey key;
         final ByteBuffer[][] sends;
         final ByteBuffer[] payloads;
+        final long[] starts;
         final int[] responseOps;
         final boolean readsPayload;
+        /** Non-null for GPU memory: each read payload is pushed to the device once it has arrived. */
+        final Buffer staged;
         final ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
 
         long sentBatches;
@@ -240,15 +262,17 @@ final class TcpDataPath implements DataPath {
         boolean inPayload;
         int interest = -1;
 
-        Conn(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads,
-             int[] responseOps, boolean readsPayload) {
+        Conn(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads, long[] starts,
+             int[] responseOps, boolean readsPayload, Buffer staged) {
             this.index = index;
             this.ch = ch;
             this.key = key;
             this.sends = sends;
             this.payloads = payloads;
+            this.starts = starts;
             this.responseOps = responseOps;
             this.readsPayload = readsPayload;
+            this.staged = staged;
         }
 
         /** Writes as much of the posted batches as the socket takes. */
@@ -316,6 +340,10 @@ final class TcpDataPath implements DataPath {
                     moved |= n > 0;
                     if (payload.hasRemaining()) {
                         return moved;
+                    }
+                    if (staged != null) {
+                        int op = responseOps[responseIndex];
+                        staged.pushHostView(starts[op], payloads[op].capacity());
                     }
                     inPayload = false;
                     advance();

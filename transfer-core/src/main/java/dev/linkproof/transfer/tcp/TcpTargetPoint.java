@@ -129,12 +129,18 @@ final class TcpTargetPoint implements TargetPoint {
                     if (!readFully(ch, view, false)) {
                         return;
                     }
+                    if (!stage(ch, response, true, offset, length)) {
+                        continue;
+                    }
                     if ((flags & TcpWire.FLAG_SIGNAL) != 0) {
                         response.clear();
                         response.putInt(0, TcpWire.STATUS_OK).putInt(4, 0).putLong(8, length);
                         writeFully(ch, response);
                     }
                 } else {
+                    if (!stage(ch, response, false, offset, length)) {
+                        continue;
+                    }
                     response.clear();
                     response.putInt(0, TcpWire.STATUS_OK).putInt(4, 0).putLong(8, length);
                     while (view.hasRemaining()) {
@@ -148,6 +154,29 @@ final class TcpTargetPoint implements TargetPoint {
             }
         } finally {
             close(ch);
+        }
+    }
+
+    /**
+     * GPU memory moves through the region's host copy: a write's payload is pushed to the device
+     * once it has arrived, a read's is pulled before it is sent — per transfer, inside the
+     * initiator's timed loop, so the figures include the staging. Returns false (after refusing
+     * the request) when the GPU runtime fails.
+     */
+    private boolean stage(SocketChannel ch, ByteBuffer response, boolean push, long offset, long length) throws IOException {
+        if (!region.hostViewIsCopy()) {
+            return true;
+        }
+        try {
+            if (push) {
+                region.pushHostView(offset, length);
+            } else {
+                region.pullHostView(offset, length);
+            }
+            return true;
+        } catch (TransferException e) {
+            refuse(ch, response, TcpWire.STATUS_TARGET_ERROR, "staging through host memory failed: " + e.getMessage(), length);
+            return false;
         }
     }
 

@@ -5,7 +5,6 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
@@ -16,6 +15,8 @@ import java.util.Map;
 /**
  * Pure-Java TCP (NIO): the reference transport that runs everywhere. WRITE pushes into the
  * target's region, READ pulls from it; several connections per pair stand in for queue pairs.
+ * GPU memory on either side is staged through host memory, one transfer at a time inside the timed
+ * loop, and points say so ({@link #stagesGpuMemory()}).
  */
 public final class TcpTransport implements Transport {
     public static final String ID = "tcp";
@@ -35,9 +36,6 @@ public final class TcpTransport implements Transport {
         if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
             return Availability.no("tcp supports write and read, not " + spec.op().label());
         }
-        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
-            return Availability.no("tcp moves host memory only; GPU memory needs a GPU runtime to stage through");
-        }
         return availability();
     }
 
@@ -53,7 +51,12 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
+    public boolean stagesGpuMemory() {
+        return true;
+    }
+
+    @Override
     public Map<String, String> describe() {
-        return Map.of("tcp.nodelay", "true");
+        return Map.of("tcp.nodelay", "true", "tcp.gpu", "GPU memory staged through host memory per transfer");
     }
 }

@@ -22,6 +22,8 @@ public final class TcpWire {
     public static final int STATUS_OK = 0;
     public static final int STATUS_OUT_OF_RANGE = 1;
     public static final int STATUS_BAD_REQUEST = 2;
+    /** The target could not stage the transfer through its host copy of GPU memory. */
+    public static final int STATUS_TARGET_ERROR = 3;
 
     /** A refused write's payload up to this size is read and dropped, so the connection stays usable. */
     public static final long DRAIN_LIMIT = 64L << 20;
@@ -34,6 +36,7 @@ public final class TcpWire {
             case STATUS_OK -> "ok";
             case STATUS_OUT_OF_RANGE -> "out-of-range";
             case STATUS_BAD_REQUEST -> "bad-request";
+            case STATUS_TARGET_ERROR -> "target-error";
             default -> "status " + status;
         };
     }

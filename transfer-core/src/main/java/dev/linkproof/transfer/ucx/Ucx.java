@@ -74,10 +74,12 @@ public final class Ucx {
     // ucp_request_param_t
     public static final int UCP_OP_ATTR_FIELD_FLAGS = 1 << 4;
     public static final int UCP_OP_ATTR_FIELD_MEMORY_TYPE = 1 << 6;
-    // ucs_memory_type_t: ready for GPU memory once a GPU runtime is bound
+    // ucs_memory_type_t: a GPU runtime's memory is mapped with its type (GpuRuntime.ucxMemoryType)
     public static final int UCS_MEMORY_TYPE_HOST = 0;
     public static final int UCS_MEMORY_TYPE_CUDA = 1;
     public static final int UCS_MEMORY_TYPE_ROCM = 3;
+    // ucp_context_attr_t
+    public static final long UCP_ATTR_FIELD_MEMORY_TYPES = 1L << 2;
 
     /** API version requested from ucp_init_version (ucp_init is static inline). */
     public static final int API_MAJOR = 1;
@@ -112,6 +114,11 @@ public final class Ucx {
             ADDRESS.withName("address"),
             JAVA_LONG.withName("length"),
             MemoryLayout.paddingLayout(8)).withName("ucp_mem_attr_t");
+    public static final StructLayout CONTEXT_ATTR = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            MemoryLayout.paddingLayout(16),
+            JAVA_LONG.withName("memory_types"),
+            MemoryLayout.paddingLayout(32)).withName("ucp_context_attr_t");
     public static final StructLayout REQUEST_PARAM = MemoryLayout.structLayout(
             JAVA_INT.withName("op_attr_mask"),
             JAVA_INT.withName("flags"),
@@ -121,6 +128,7 @@ public final class Ucx {
 
     /** The structs and the fields the binding touches, as {@code struct.field}. */
     static final Map<StructLayout, String[]> FIELDS = Map.of(
+            CONTEXT_ATTR, new String[] {"field_mask", "memory_types"},
             PARAMS, new String[] {"field_mask", "features"},
             WORKER_PARAMS, new String[] {"field_mask", "thread_mode"},
             EP_PARAMS, new String[] {"field_mask", "address", "err_mode", "err_handler_cb", "err_handler_arg"},
@@ -169,6 +177,7 @@ public final class Ucx {
         facts.put("const UCS_MEMORY_TYPE_HOST", (long) UCS_MEMORY_TYPE_HOST);
         facts.put("const UCS_MEMORY_TYPE_CUDA", (long) UCS_MEMORY_TYPE_CUDA);
         facts.put("const UCS_MEMORY_TYPE_ROCM", (long) UCS_MEMORY_TYPE_ROCM);
+        facts.put("const UCP_ATTR_FIELD_MEMORY_TYPES", UCP_ATTR_FIELD_MEMORY_TYPES);
         facts.put("const UCS_ERR_UNREACHABLE", (long) UCS_ERR_UNREACHABLE);
         facts.put("const UCS_ERR_IO_ERROR", (long) UCS_ERR_IO_ERROR);
         facts.put("const UCS_ERR_CANCELED", (long) UCS_ERR_CANCELED);
@@ -312,6 +321,7 @@ public final class Ucx {
         final MethodHandle memMap;
         final MethodHandle memUnmap;
         final MethodHandle memQuery;
+        final MethodHandle contextQuery;
         final MethodHandle rkeyPack;
         final MethodHandle rkeyBufferRelease;
         final MethodHandle rkeyUnpack;
@@ -357,6 +367,7 @@ public final class Ucx {
             memMap = d.h("ucp_mem_map", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             memUnmap = d.h("ucp_mem_unmap", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
             memQuery = d.h("ucp_mem_query", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
+            contextQuery = d.h("ucp_context_query", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
             rkeyPack = d.h("ucp_rkey_pack", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
             rkeyBufferRelease = d.h("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
             rkeyUnpack = d.h("ucp_ep_rkey_unpack", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));

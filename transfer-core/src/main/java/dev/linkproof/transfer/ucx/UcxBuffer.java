@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.ucx;
 
+import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.lang.foreign.MemorySegment;
@@ -23,9 +24,29 @@ final class UcxBuffer implements Buffer {
         this.placement = placement;
     }
 
+    /** UCX's mapping, or for memory registered in place (huge pages, a GPU's) the backing buffer's view of it. */
     @Override
     public MemorySegment segment() {
-        return memory.segment;
+        return backing != null ? backing.segment() : memory.segment;
+    }
+
+    @Override
+    public boolean hostViewIsCopy() {
+        return backing != null && backing.hostViewIsCopy();
+    }
+
+    @Override
+    public void pushHostView(long offset, long length) throws TransferException {
+        if (backing != null) {
+            backing.pushHostView(offset, length);
+        }
+    }
+
+    @Override
+    public void pullHostView(long offset, long length) throws TransferException {
+        if (backing != null) {
+            backing.pullHostView(offset, length);
+        }
     }
 
     @Override

@@ -20,6 +20,8 @@ import java.util.Map;
 final class UcxContext implements AutoCloseable {
     private static final VarHandle P_MASK = Ucx.PARAMS.varHandle(groupElement("field_mask"));
     private static final VarHandle P_FEATURES = Ucx.PARAMS.varHandle(groupElement("features"));
+    private static final VarHandle A_MASK = Ucx.CONTEXT_ATTR.varHandle(groupElement("field_mask"));
+    private static final VarHandle A_TYPES = Ucx.CONTEXT_ATTR.varHandle(groupElement("memory_types"));
 
     final MemorySegment handle;
     final Map<String, String> settings;
@@ -55,6 +57,17 @@ final class UcxContext implements AutoCloseable {
             } finally {
                 l.configRelease.invokeExact(config);
             }
+        });
+    }
+
+    /** {@code ucp_context_query}'s memory types: bit {@code ucs_memory_type_t} set where UCX has a transport for it. */
+    long memoryTypes() throws TransferException {
+        Ucx.Lib l = lib();
+        return Downcalls.inArena("ucp_context_query downcall", a -> {
+            MemorySegment attr = a.allocate(Ucx.CONTEXT_ATTR);
+            A_MASK.set(attr, 0L, Ucx.UCP_ATTR_FIELD_MEMORY_TYPES);
+            check((byte) l.contextQuery.invokeExact(handle, attr), "ucp_context_query");
+            return (long) A_TYPES.get(attr, 0L);
         });
     }
 

@@ -44,15 +44,24 @@ final class UcxMemory {
 
     /** ucp_mem_map(ALLOCATE) of host memory, queried for its address. */
     static UcxMemory allocate(UcxContext context, long bytes) throws TransferException {
-        return map(context, MemorySegment.NULL, bytes, Ucx.UCP_MEM_MAP_ALLOCATE);
+        return map(context, MemorySegment.NULL, bytes, Ucx.UCP_MEM_MAP_ALLOCATE, Ucx.UCS_MEMORY_TYPE_HOST);
     }
 
-    /** ucp_mem_map of memory that already exists: registration, no copy. */
+    /** ucp_mem_map of host memory that already exists: registration, no copy. */
     static UcxMemory register(UcxContext context, MemorySegment existing) throws TransferException {
-        return map(context, existing, existing.byteSize(), 0);
+        return map(context, existing, existing.byteSize(), 0, Ucx.UCS_MEMORY_TYPE_HOST);
     }
 
-    private static UcxMemory map(UcxContext context, MemorySegment address, long bytes, int flags) throws TransferException {
+    /**
+     * ucp_mem_map of device memory, with its {@code ucs_memory_type_t}. The resulting
+     * {@link #segment} names device addresses: UCX reads it, Java never may.
+     */
+    static UcxMemory registerDevice(UcxContext context, long devicePointer, long bytes, int memoryType) throws TransferException {
+        return map(context, MemorySegment.ofAddress(devicePointer), bytes, 0, memoryType);
+    }
+
+    private static UcxMemory map(UcxContext context, MemorySegment address, long bytes, int flags, int memoryType)
+            throws TransferException {
         Ucx.Lib l = lib();
         return Downcalls.inArena("ucp_mem_map downcall", a -> {
             MemorySegment params = a.allocate(Ucx.MEM_MAP_PARAMS);
@@ -61,7 +70,7 @@ final class UcxMemory {
             M_ADDRESS.set(params, 0L, address);
             M_LENGTH.set(params, 0L, bytes);
             M_FLAGS.set(params, 0L, flags);
-            M_TYPE.set(params, 0L, Ucx.UCS_MEMORY_TYPE_HOST);
+            M_TYPE.set(params, 0L, memoryType);
             MemorySegment out = a.allocate(ADDRESS);
             check((byte) l.memMap.invokeExact(context.handle, params, out),
                     "ucp_mem_map of " + bytes + " bytes" + ((flags & Ucx.UCP_MEM_MAP_ALLOCATE) != 0 ? " (allocate)" : ""));

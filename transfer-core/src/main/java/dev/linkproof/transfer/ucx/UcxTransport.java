@@ -3,6 +3,9 @@ package dev.linkproof.transfer.ucx;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.gpu.GpuBuffer;
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
@@ -14,7 +17,9 @@ import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
 import dev.linkproof.transfer.spi.Transport;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * UCX (UCP) one-sided RMA through FFM: WRITE = {@code ucp_put_nbx}, READ = {@code ucp_get_nbx},
@@ -53,9 +58,60 @@ public final class UcxTransport implements Transport {
             return Availability.no("ucx supports write (put) and read (get), not " + spec.op().label());
         }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
-            return Availability.no("ucx GPU memory needs a GPU runtime to allocate it (UCS_MEMORY_TYPE_CUDA/ROCM); none is bound yet");
+            return gpuSupport(ucxSettings(spec));
         }
         return a;
+    }
+
+    /** What {@code ucp_context_query} said of each configuration's memory types: a context costs milliseconds. */
+    private final Map<Map<String, String>, Long> memoryTypes = new ConcurrentHashMap<>();
+
+    /**
+     * GPU memory moves only where UCX was built with the GPU runtime's transports (cuda_copy,
+     * cuda_ipc, rocm_copy, ...): its context lists the memory type then. Both ranks are assumed to
+     * run the same UCX; a target whose UCX lacks it refuses the point's PREPARE with the same reason.
+     */
+    private Availability gpuSupport(Map<String, String> settings) {
+        Optional<GpuRuntime> rt = GpuRuntimes.find();
+        if (rt.isEmpty()) {
+            return GpuRuntimes.availability();
+        }
+        long types;
+        try {
+            types = memoryTypes.computeIfAbsent(settings, s -> {
+                try (UcxContext context = UcxContext.create(s)) {
+                    return context.memoryTypes();
+                } catch (TransferException e) {
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
+            });
+        } catch (IllegalStateException e) {
+            return Availability.no("ucx cannot tell which memory types it supports: " + e.getMessage());
+        }
+        int type = rt.get().ucxMemoryType();
+        if ((types & (1L << type)) == 0) {
+            return Availability.no("UCX " + Ucx.lib().version() + " has no transport for " + memoryTypeName(type)
+                    + " memory: its context supports " + memoryTypeNames(types) + " (a UCX built with "
+                    + (type == Ucx.UCS_MEMORY_TYPE_CUDA ? "CUDA" : "ROCm") + " support is needed, e.g. NVIDIA's or AMD's UCX packages)");
+        }
+        return Availability.yes("UCX " + Ucx.lib().version() + " moves " + memoryTypeName(type) + " memory");
+    }
+
+    private static final String[] MEMORY_TYPES = {"host", "cuda", "cuda-managed", "rocm", "rocm-managed", "rdma", "ze-host",
+            "ze-device", "ze-managed"};
+
+    static String memoryTypeName(int type) {
+        return type >= 0 && type < MEMORY_TYPES.length ? MEMORY_TYPES[type] : "memory type " + type;
+    }
+
+    static String memoryTypeNames(long types) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (int t = 0; t < 64; t++) {
+            if ((types & (1L << t)) != 0) {
+                names.add(memoryTypeName(t));
+            }
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     /** The settings UCX sees: the {@code UCX_*} entries of the spec's settings. */
@@ -89,18 +145,20 @@ public final class UcxTransport implements Transport {
 
     /**
      * Host memory comes from {@code ucp_mem_map(ALLOCATE)}; huge pages are allocated as usual and
-     * registered in place.
+     * registered in place; GPU memory comes from the GPU runtime and is registered in place with its
+     * memory type (the host view it is validated through stays the GpuBuffer's).
      */
     @Override
     public Buffer allocate(TransferSpec spec, MemoryPlacement placement, long bytes) throws TransferException {
-        if (placement.kind() == MemoryKind.GPU) {
-            throw new TransferException("ucx cannot allocate GPU memory yet: no GPU runtime is bound");
-        }
         UcxContext context = UcxContext.create(ucxSettings(spec));
         Buffer backing = null;
         try {
             UcxMemory memory;
-            if (placement.kind() == MemoryKind.HUGEPAGE) {
+            if (placement.kind() == MemoryKind.GPU) {
+                GpuBuffer gpu = GpuBuffer.allocate(GpuRuntimes.require(), placement.device(), bytes);
+                backing = gpu;
+                memory = UcxMemory.registerDevice(context, gpu.devicePointer(), bytes, gpu.runtime().ucxMemoryType());
+            } else if (placement.kind() == MemoryKind.HUGEPAGE) {
                 backing = HostMemory.hugepages(bytes);
                 memory = UcxMemory.register(context, backing.segment());
             } else {

@@ -111,7 +111,7 @@ class FrameCodecTest {
     @Test
     void oversizeLengthIsFatal() throws IOException {
         ProtocolException e = catchThrowableOfType(ProtocolException.class,
-                () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, 1, 13, FrameCodec.MAX_BODY + 1, new byte[0]))));
+                () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 13, FrameCodec.MAX_BODY + 1, new byte[0]))));
         assertThat(e.fatal()).isTrue();
         assertThat(e.code()).isEqualTo("bad-length");
         assertThat(e.getMessage()).contains(Integer.toString(FrameCodec.MAX_BODY + 1));
@@ -120,7 +120,7 @@ class FrameCodecTest {
     @Test
     void negativeLengthIsFatal() throws IOException {
         ProtocolException e = catchThrowableOfType(ProtocolException.class,
-                () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, 1, 13, -1, new byte[0]))));
+                () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 13, -1, new byte[0]))));
         assertThat(e.fatal()).isTrue();
         assertThat(e.code()).isEqualTo("bad-length");
     }
@@ -128,12 +128,12 @@ class FrameCodecTest {
     @Test
     void badVersionIsNonFatalAndTheNextFrameStillReads() throws Exception {
         byte[] body = "{\"nonce\":1}".getBytes(StandardCharsets.UTF_8);
-        DataInputStream in = in(raw(FrameCodec.MAGIC, 2, MessageType.PING.code, body.length, body),
+        DataInputStream in = in(raw(FrameCodec.MAGIC, FrameCodec.VERSION + 1, MessageType.PING.code, body.length, body),
                 frame(MessageType.PING, "{\"nonce\":2}"));
         ProtocolException e = catchThrowableOfType(ProtocolException.class, () -> FrameCodec.read(in));
         assertThat(e.fatal()).isFalse();
         assertThat(e.code()).isEqualTo("bad-version");
-        assertThat(e.getMessage()).contains("version 2").contains("speaks 1");
+        assertThat(e.getMessage()).contains("version " + (FrameCodec.VERSION + 1)).contains("speaks " + FrameCodec.VERSION);
         Frame next = FrameCodec.read(in);
         assertThat(next.type()).isEqualTo(MessageType.PING);
         assertThat(new String(next.body(), StandardCharsets.UTF_8)).isEqualTo("{\"nonce\":2}");
@@ -142,7 +142,7 @@ class FrameCodecTest {
     @Test
     void unknownTypeIsNonFatalAndTheNextFrameStillReads() throws Exception {
         byte[] body = "{\"some\":\"thing\"}".getBytes(StandardCharsets.UTF_8);
-        DataInputStream in = in(raw(FrameCodec.MAGIC, 1, 777, body.length, body), frame(MessageType.BYE, "{}"));
+        DataInputStream in = in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 777, body.length, body), frame(MessageType.BYE, "{}"));
         ProtocolException e = catchThrowableOfType(ProtocolException.class, () -> FrameCodec.read(in));
         assertThat(e.fatal()).isFalse();
         assertThat(e.code()).isEqualTo("bad-type");

@@ -3,9 +3,14 @@ package dev.linkproof.transfer.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.gpu.GpuDeviceInfo;
+import dev.linkproof.transfer.gpu.GpuRuntime;
+import dev.linkproof.transfer.gpu.GpuStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -184,6 +189,43 @@ class HardwareProbeTest {
         assertThat(g.driver()).isEqualTo("nvidia");
         assertThat(g.drmCard()).isEmpty();
         assertThat(g.pci().address()).isEqualTo("0000:18:00.0");
+    }
+
+    @Test
+    void aLoadedGpuRuntimeGivesTheListItsOrdinalsAndFacts() {
+        GpuRuntime rt = new StubRuntime(List.of(
+                new GpuDeviceInfo(0, "NVIDIA H200", "0000:99:00.0", 141L << 30, false),
+                new GpuDeviceInfo(1, "NVIDIA H200", "0000:18:00.0", 141L << 30, true)));
+        ProbeReport r = new HardwareProbe(root, () -> Optional.of(rt)).probe();
+        assertThat(r.gpus()).hasSize(2);
+        GpuDevice onBus = r.gpus().get(1);
+        assertThat(onBus.index()).isEqualTo(1);
+        assertThat(onBus.model()).as("sysfs's model, which profiles match").isEqualTo("H200 SXM 141GB");
+        assertThat(onBus.numaNode()).isZero();
+        assertThat(onBus.runtime()).hasValue(new GpuDevice.RuntimeView("stub runtime 1.0", "NVIDIA H200", 141L << 30, true));
+        GpuDevice runtimeOnly = r.gpus().getFirst();
+        assertThat(runtimeOnly.model()).isEqualTo("NVIDIA H200");
+        assertThat(runtimeOnly.pci().address()).isEqualTo("0000:99:00.0");
+        assertThat(runtimeOnly.driver()).isEqualTo("stub");
+        assertThat(ProbeFormatter.format(r)).contains("GPUs (/sys/class/drm, /sys/bus/pci/devices; stub runtime 1.0)")
+                .containsPattern("1 +nvidia +H200 SXM 141GB +0000:18:00.0 .* 141 GiB +yes");
+        assertThat(r.environment()).containsEntry("gpu.1", "nvidia H200 SXM 141GB @0000:18:00.0 · stub runtime 1.0");
+        assertThat(new HardwareProbe(root).probe().gpus()).as("a tree of files is probed without a runtime").hasSize(1);
+    }
+
+    /** A runtime that lists devices and does nothing else: the probe only asks for the list. */
+    private record StubRuntime(List<GpuDeviceInfo> devices) implements GpuRuntime {
+        public String api() { return "stub"; }
+        public String vendor() { return "nvidia"; }
+        public String describe() { return "stub runtime 1.0"; }
+        public long allocate(int device, long bytes) { throw new UnsupportedOperationException(); }
+        public void free(int device, long pointer) { }
+        public GpuStream openStream(int device, int markers) { throw new UnsupportedOperationException(); }
+        public byte[] exportIpc(int device, long pointer) { throw new UnsupportedOperationException(); }
+        public long openIpc(int device, byte[] handle) { throw new UnsupportedOperationException(); }
+        public void closeIpc(int device, long pointer) { }
+        public int exportDmabuf(int device, long pointer, long bytes) { throw new UnsupportedOperationException(); }
+        public int ucxMemoryType() { return 1; }
     }
 
     @Test

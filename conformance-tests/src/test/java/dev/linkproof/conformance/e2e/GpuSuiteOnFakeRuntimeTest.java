@@ -1,0 +1,105 @@
+package dev.linkproof.conformance.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * The GPU part of the conformance suite, unchanged, on a machine without a GPU: both ranks load a
+ * strict fake of the vendor runtime (transfer-core's src/test/c/fake_gpu.c) instead of libcuda or
+ * libamdhip64, once as CUDA and once as HIP. Every gpu-ipc and tcp-staged point must run and
+ * validate on both — the suite does not know which vendor it runs on — and the points whose
+ * transport cannot move GPU memory here are skipped with their reason. This proves the engine,
+ * agent and transports end to end; the speed of real GPUs is scripts/gpu-check.sh's job.
+ */
+@Tag("e2e")
+@Timeout(600)
+class GpuSuiteOnFakeRuntimeTest {
+    private static final Path SOURCE = Path.of("..", "transfer-core", "src", "test", "c", "fake_gpu.c").toAbsolutePath().normalize();
+    private static final String GPU = "dev.linkproof.conformance.gpu.";
+    private final Map<String, String> saved = new HashMap<>();
+
+    @AfterEach
+    void restore() {
+        saved.forEach((k, v) -> {
+            if (v == null) {
+                System.clearProperty(k);
+            } else {
+                System.setProperty(k, v);
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"cuda", "hip"})
+    void gpuClassesRunAndValidateOnEitherRuntime(String api) throws Exception {
+        Path lib = build(api);
+        String libKey = "linkproof.gpu." + api + ".library";
+        // The initiator is this JVM; the local agent it starts is handed the same choice.
+        set("linkproof.gpu.runtime", api);
+        set(libKey, lib.toString());
+        Events events = EngineTestKit.engine("linkproof")
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
+                .configurationParameter("linkproof.results", "target/gpu-fake-" + api + ".jsonl")
+                .selectors(selectClass(GPU + "GpuIpcCorrectness"), selectClass(GPU + "GpuMemoryCorrectness"),
+                        selectClass(GPU + "GpuIpcBandwidth"))
+                .execute()
+                .testEvents();
+
+        List<String> failed = events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList();
+        assertThat(failed).as("failed GPU points on the fake " + api + " runtime").isEmpty();
+        List<String> passed = events.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+        assertThat(passed).filteredOn(n -> n.contains("· gpu-ipc")).hasSizeGreaterThanOrEqualTo(30);
+        assertThat(passed).filteredOn(n -> n.contains("· tcp")).hasSize(18)
+                .allSatisfy(n -> assertThat(n).contains("(staged via host)"));
+        assertThat(passed).anySatisfy(n -> assertThat(n).startsWith("write 256 MiB ×1 · 1 stream · gpu-ipc"));
+        Map<String, String> skipped = new HashMap<>();
+        events.skipped().stream().forEach(e -> skipped.put(e.getTestDescriptor().getDisplayName(),
+                e.getRequiredPayload(String.class)));
+        assertThat(skipped.keySet()).allSatisfy(n -> assertThat(n).containsAnyOf("· ucx", "· verbs"));
+        assertThat(skipped.values()).allSatisfy(reason -> assertThat(reason).isNotBlank());
+    }
+
+    private void set(String key, String value) {
+        if (!saved.containsKey(key)) {
+            saved.put(key, System.getProperty(key));
+        }
+        System.setProperty(key, value);
+    }
+
+    private static String describe(Event e) {
+        TestExecutionResult r = e.getRequiredPayload(TestExecutionResult.class);
+        return e.getTestDescriptor().getDisplayName() + ": " + r.getThrowable().map(Throwable::getMessage).orElse("?");
+    }
+
+    /** Compiles the fake runtime under the library name the binding of {@code api} loads. */
+    private static Path build(String api) throws IOException, InterruptedException {
+        assertThat(SOURCE).exists();
+        Path dir = Files.createDirectories(Path.of("target", "fake-gpu", api).toAbsolutePath());
+        Path lib = dir.resolve(api.equals("cuda") ? "libcuda.so.1" : "libamdhip64.so");
+        Process p = new ProcessBuilder("gcc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", lib.toString(),
+                SOURCE.toString(), "-lpthread").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("gcc: %s", out).isZero();
+        return lib;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.linkproof.transfer.gpu;
+
+import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
+import dev.linkproof.transfer.gpu.hip.HipRuntime;
+import dev.linkproof.transfer.spi.Availability;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Picks this process's GPU runtime once, by configuration: {@code linkproof.gpu.runtime} is
+ * {@code auto} (CUDA, then HIP: the first that loads and finds a device), {@code cuda}, {@code hip}
+ * or {@code none}; {@code linkproof.gpu.cuda.library} and {@code linkproof.gpu.hip.library} name the
+ * libraries (defaults {@code libcuda.so.1}, and {@code libamdhip64.so} with its ROCm 6 and 5
+ * sonames). The same keys work as environment variables ({@code LINKPROOF_GPU_RUNTIME}, ...), so a
+ * target agent started by hand picks the same runtime. A runtime that cannot be used is reported
+ * with every reason, e.g. {@code GPU unavailable: cuda: libcuda.so.1 not found (...); hip: hipInit:
+ * hipErrorNoDevice (...)} — never a crash, never a link error.
+ */
+public final class GpuRuntimes {
+    public static final String RUNTIME = "linkproof.gpu.runtime";
+    public static final String CUDA_LIBRARY = "linkproof.gpu.cuda.library";
+    public static final String HIP_LIBRARY = "linkproof.gpu.hip.library";
+
+    private static final List<String> HIP_DEFAULTS = List.of("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5");
+
+    /** One resolution per configuration: tests may point a later lookup at another library. */
+    private static final Map<Config, Resolution> RESOLVED = new ConcurrentHashMap<>();
+
+    private GpuRuntimes() {
+    }
+
+    /** What the configuration selects, from system properties, then the environment. */
+    record Config(String runtime, String cudaLibrary, List<String> hipLibraries) {
+        static Config current() {
+            String runtime = setting(RUNTIME).orElse("auto").trim().toLowerCase(Locale.ROOT);
+            String cuda = setting(CUDA_LIBRARY).orElse(CudaRuntime.LIBRARY);
+            List<String> hip = setting(HIP_LIBRARY).map(List::of).orElse(HIP_DEFAULTS);
+            return new Config(runtime, cuda, hip);
+        }
+    }
+
+    /** Either a runtime or why there is none. */
+    record Resolution(Optional<GpuRuntime> runtime, String reason) { }
+
+    /** The runtime, when one is usable here. */
+    public static Optional<GpuRuntime> find() {
+        return resolve().runtime();
+    }
+
+    /** The runtime, or a {@link GpuException} with every reason there is none. */
+    public static GpuRuntime require() throws GpuException {
+        Resolution r = resolve();
+        if (r.runtime().isEmpty()) {
+            throw new GpuException("none", "GPU unavailable: " + r.reason());
+        }
+        return r.runtime().get();
+    }
+
+    /** Whether GPU memory can be used in this process, and if not, why. */
+    public static Availability availability() {
+        Resolution r = resolve();
+        return r.runtime().map(rt -> Availability.yes(rt.describe() + ", " + rt.deviceCount() + " device(s)"))
+                .orElseGet(() -> Availability.no("GPU unavailable: " + r.reason()));
+    }
+
+    /** Whether {@code device} exists here. */
+    public static Availability availability(int device) {
+        Resolution r = resolve();
+        if (r.runtime().isEmpty()) {
+            return Availability.no("GPU unavailable: " + r.reason());
+        }
+        GpuRuntime rt = r.runtime().get();
+        if (device >= rt.deviceCount()) {
+            return Availability.no("no GPU " + device + ": " + rt.describe() + " sees " + rt.deviceCount() + " device(s)");
+        }
+        return Availability.yes(rt.describe() + ": " + rt.devices().get(device).name());
+    }
+
+    /**
+     * This JVM's GPU settings as {@code -Dkey=value} options, for a target agent started on the same
+     * host: both ranks then load the same runtime. Only keys set as system properties; environment
+     * variables reach a child process by themselves.
+     */
+    public static List<String> jvmOptions() {
+        List<String> out = new ArrayList<>();
+        for (String key : List.of(RUNTIME, CUDA_LIBRARY, HIP_LIBRARY)) {
+            String v = System.getProperty(key);
+            if (v != null && !v.isBlank()) {
+                out.add("-D" + key + "=" + v);
+            }
+        }
+        return out;
+    }
+
+    private static Resolution resolve() {
+        return RESOLVED.computeIfAbsent(Config.current(), GpuRuntimes::load);
+    }
+
+    private static Resolution load(Config config) {
+        List<String> reasons = new ArrayList<>();
+        switch (config.runtime()) {
+            case "none" -> {
+                return new Resolution(Optional.empty(), RUNTIME + "=none");
+            }
+            case "cuda" -> {
+                return tryCuda(config, reasons).map(GpuRuntimes::found).orElseGet(() -> missing(reasons));
+            }
+            case "hip" -> {
+                return tryHip(config, reasons).map(GpuRuntimes::found).orElseGet(() -> missing(reasons));
+            }
+            case "auto" -> {
+                Optional<GpuRuntime> rt = tryCuda(config, reasons);
+                if (rt.isEmpty()) {
+                    rt = tryHip(config, reasons);
+                }
+                return rt.map(GpuRuntimes::found).orElseGet(() -> missing(reasons));
+            }
+            default -> {
+                return new Resolution(Optional.empty(), "unknown " + RUNTIME + " '" + config.runtime()
+                        + "' (expected auto, cuda, hip or none)");
+            }
+        }
+    }
+
+    private static Optional<GpuRuntime> tryCuda(Config config, List<String> reasons) {
+        try {
+            return Optional.of(CudaRuntime.load(config.cudaLibrary()));
+        } catch (RuntimeException | LinkageError e) {
+            reasons.add("cuda: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<GpuRuntime> tryHip(Config config, List<String> reasons) {
+        try {
+            return Optional.of(HipRuntime.load(config.hipLibraries()));
+        } catch (RuntimeException | LinkageError e) {
+            reasons.add("hip: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Resolution found(GpuRuntime rt) {
+        return new Resolution(Optional.of(rt), "");
+    }
+
+    private static Resolution missing(List<String> reasons) {
+        return new Resolution(Optional.empty(), String.join("; ", reasons));
+    }
+
+    private static Optional<String> setting(String key) {
+        String v = System.getProperty(key);
+        if (v == null || v.isBlank()) {
+            v = System.getenv(key.toUpperCase(Locale.ROOT).replace('.', '_'));
+        }
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+    }
+}

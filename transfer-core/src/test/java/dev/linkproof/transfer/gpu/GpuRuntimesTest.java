@@ -1,0 +1,100 @@
+package dev.linkproof.transfer.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.linkproof.transfer.spi.Availability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the process picks its GPU runtime, and what it says when there is none: every reason, from
+ * the library that is not there to the vendor's own error for a GPU that is not there.
+ */
+class GpuRuntimesTest {
+    private final Map<String, String> saved = new HashMap<>();
+
+    private void set(String key, String value) {
+        if (!saved.containsKey(key)) {
+            saved.put(key, System.getProperty(key));
+        }
+        System.setProperty(key, value);
+    }
+
+    @AfterEach
+    void restore() {
+        saved.forEach((k, v) -> {
+            if (v == null) {
+                System.clearProperty(k);
+            } else {
+                System.setProperty(k, v);
+            }
+        });
+        FakeGpu.setenv("FAKE_GPU_INIT_ERROR", null);
+    }
+
+    @Test
+    void withNoLibraryEveryRuntimeSaysWhyAndNothingCrashes() {
+        set(GpuRuntimes.CUDA_LIBRARY, "/nonexistent/libcuda.so.1");
+        set(GpuRuntimes.HIP_LIBRARY, "/nonexistent/libamdhip64.so");
+        Availability a = GpuRuntimes.availability();
+        assertThat(a.available()).isFalse();
+        assertThat(a.reason()).isEqualTo("GPU unavailable: cuda: /nonexistent/libcuda.so.1 not found (the NVIDIA driver "
+                + "provides it; none is installed here); hip: /nonexistent/libamdhip64.so not found (ROCm provides it; "
+                + "Debian: apt-get install libamdhip64-5)");
+        assertThat(GpuRuntimes.find()).isEmpty();
+        assertThatThrownBy(GpuRuntimes::require).isInstanceOf(GpuException.class).hasMessage(a.reason());
+        assertThat(GpuRuntimes.availability(0).reason()).isEqualTo(a.reason());
+    }
+
+    @Test
+    void theRealHipLibraryWithoutAGpuGivesRocmsOwnReason() {
+        set(GpuRuntimes.RUNTIME, "hip");
+        Availability a = GpuRuntimes.availability();
+        assertThat(a.available()).isFalse();
+        boolean installed = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libamdhip64.so.5"))
+                || Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libamdhip64.so"));
+        if (installed) {
+            // Debian's libamdhip64-5 (scripts/setup.sh installs it): ROCm itself reports the missing GPU.
+            assertThat(a.reason()).startsWith("GPU unavailable: hip: hipInit: hipErrorInvalidDevice")
+                    .contains("hipGetDeviceCount: hipErrorNoDevice");
+        } else {
+            assertThat(a.reason()).startsWith("GPU unavailable: hip: libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5 not found");
+        }
+    }
+
+    @Test
+    void aDriverThatFindsNoDeviceIsReportedWithItsErrorName() throws Exception {
+        set(GpuRuntimes.RUNTIME, "cuda");
+        set(GpuRuntimes.CUDA_LIBRARY, FakeGpu.cuda().toString());
+        FakeGpu.setenv("FAKE_GPU_INIT_ERROR", "100");
+        assertThat(GpuRuntimes.availability().reason())
+                .isEqualTo("GPU unavailable: cuda: cuInit: CUDA_ERROR_NO_DEVICE (no GPU device is detected (fake runtime)) [cuda error 100]");
+    }
+
+    @Test
+    void autoTakesCudaFirstThenHip() throws Exception {
+        set(GpuRuntimes.CUDA_LIBRARY, "/nonexistent/libcuda.so.1");
+        set(GpuRuntimes.HIP_LIBRARY, FakeGpu.hip().toString());
+        assertThat(GpuRuntimes.find()).hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("hip"));
+        assertThat(GpuRuntimes.availability().reason()).startsWith("HIP 6.2 (").endsWith("1 device(s)");
+        set(GpuRuntimes.CUDA_LIBRARY, FakeGpu.cuda().toString());
+        assertThat(GpuRuntimes.find()).hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("cuda"));
+        assertThat(GpuRuntimes.availability(1).reason()).isEqualTo("no GPU 1: " + GpuRuntimes.find().get().describe()
+                + " sees 1 device(s)");
+        assertThat(GpuRuntimes.availability(0).reason()).endsWith(": Linkproof fake GPU 0 (test double)");
+    }
+
+    @Test
+    void noneAndUnknownRuntimesAreSaidPlainly() {
+        set(GpuRuntimes.RUNTIME, "none");
+        assertThat(GpuRuntimes.availability().reason()).isEqualTo("GPU unavailable: linkproof.gpu.runtime=none");
+        set(GpuRuntimes.RUNTIME, "opencl");
+        assertThat(GpuRuntimes.availability().reason())
+                .isEqualTo("GPU unavailable: unknown linkproof.gpu.runtime 'opencl' (expected auto, cuda, hip or none)");
+    }
+}
