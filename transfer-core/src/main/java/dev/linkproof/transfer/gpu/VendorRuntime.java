@@ -1,6 +1,6 @@
 package dev.linkproof.transfer.gpu;
 
-import static dev.linkproof.transfer.gpu.Downcalls.call;
+import static dev.linkproof.transfer.nativeaccess.StatusCalls.call;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 

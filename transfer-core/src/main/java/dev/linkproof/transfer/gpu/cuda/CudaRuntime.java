@@ -1,6 +1,6 @@
 package dev.linkproof.transfer.gpu.cuda;
 
-import static dev.linkproof.transfer.gpu.Downcalls.call;
+import static dev.linkproof.transfer.nativeaccess.StatusCalls.call;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -10,8 +10,8 @@ import dev.linkproof.transfer.gpu.EventRingStream;
 import dev.linkproof.transfer.gpu.GpuDeviceInfo;
 import dev.linkproof.transfer.gpu.GpuException;
 import dev.linkproof.transfer.gpu.GpuStream;
-import dev.linkproof.transfer.gpu.NativeLibrary;
 import dev.linkproof.transfer.gpu.VendorRuntime;
+import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;

@@ -1,18 +1,18 @@
 package dev.linkproof.transfer.gpu.hip;
 
-import static dev.linkproof.transfer.gpu.Downcalls.call;
+import static dev.linkproof.transfer.nativeaccess.StatusCalls.call;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.linkproof.transfer.gpu.Downcalls;
 import dev.linkproof.transfer.gpu.EventRingStream;
 import dev.linkproof.transfer.gpu.GpuDeviceInfo;
 import dev.linkproof.transfer.gpu.GpuException;
 import dev.linkproof.transfer.gpu.GpuStream;
-import dev.linkproof.transfer.gpu.NativeLibrary;
 import dev.linkproof.transfer.gpu.VendorRuntime;
+import dev.linkproof.transfer.nativeaccess.NativeLibrary;
+import dev.linkproof.transfer.nativeaccess.StatusCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
@@ -262,11 +262,11 @@ public final class HipRuntime extends VendorRuntime {
         }
 
         String name(int rc) {
-            return Downcalls.string(getErrorName, rc, "hipError " + rc);
+            return StatusCalls.string(getErrorName, rc, "hipError " + rc);
         }
 
         String text(int rc) {
-            return Downcalls.string(getErrorString, rc, "no description");
+            return StatusCalls.string(getErrorString, rc, "no description");
         }
 
         void check(int rc, String call) throws GpuException {

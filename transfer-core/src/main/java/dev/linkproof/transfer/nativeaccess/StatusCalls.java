@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.gpu;
+package dev.linkproof.transfer.nativeaccess;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -10,8 +10,8 @@ import java.lang.invoke.MethodHandle;
  * descriptors must match these shapes exactly; a mismatch is a {@code WrongMethodTypeException}
  * on the first call, which the runtimes' tests make.
  */
-public final class Downcalls {
-    private Downcalls() {
+public final class StatusCalls {
+    private StatusCalls() {
     }
 
     public static int call(MethodHandle h, int a) {

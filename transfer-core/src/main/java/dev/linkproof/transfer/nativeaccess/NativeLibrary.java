@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.gpu;
+package dev.linkproof.transfer.nativeaccess;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
