@@ -12,7 +12,8 @@ import java.io.IOException;
  */
 public final class FrameCodec {
     public static final int MAGIC = 0x4C4B5046; // "LKPF"
-    public static final int VERSION = 1;
+    /** 2: CHECKSUM names the batches run and CHECKSUMS carries the receiver's completion check. */
+    public static final int VERSION = 2;
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 
