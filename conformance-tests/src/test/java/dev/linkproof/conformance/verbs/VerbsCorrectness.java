@@ -31,11 +31,29 @@ class VerbsCorrectness {
         assertThat(m).isValid();
     }
 
-    /** RDMA WRITE with an immediate: the data by RDMA, a zero-length receive consumed per work request. */
+    /**
+     * RDMA WRITE with an immediate: the data by RDMA, a zero-length receive consumed per work request,
+     * its completion's opcode, byte count and immediate checked by the target.
+     */
     @TransferTest(op = Op.WRITE_WITH_IMM, sizes = @Sweep(values = {"8", "64KiB"}), batch = {1, 4}, transport = "verbs",
             iterations = 20, warmup = 2)
     void writeWithImmediate(Measurement m) {
         assertThat(m).isValid();
+        org.assertj.core.api.Assertions.assertThat(m.validation().completions().checked()).isPositive();
+    }
+
+    /**
+     * Immediates with several batches in flight over 1 and 2 QPs: each batch's immediates are
+     * written into the pre-built work requests while earlier batches are still outstanding, and the
+     * target checks every one against (point, batch, work request).
+     */
+    @TransferTest(op = Op.WRITE_WITH_IMM, sizes = @Sweep(values = "4KiB"), batch = 16, qps = {1, 2}, pipeline = 4,
+            transport = "verbs", iterations = 10, warmup = 2,
+            settings = {"verbs.merge=false", "verbs.postList=4", "verbs.signalEvery=4", "verbs.txDepth=32"})
+    void immediatesWithBatchesInFlight(Measurement m) {
+        assertThat(m).isValid();
+        org.assertj.core.api.Assertions.assertThat(m.validation().completions().checked())
+                .as("receive completions the target checked").isEqualTo((2 + 10 + 1) * 16L);
     }
 
     /** N QPs: merged batches striped over them in contiguous blocks; strided slots spread one WR each. */

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.linkproof.conformance.verbs.fixtures.OversizedMergedWrite;
+import dev.linkproof.conformance.e2e.VerbsImmediateFaultTransport;
 import dev.linkproof.conformance.verbs.fixtures.VerbsCorruptedInTransit;
+import dev.linkproof.conformance.verbs.fixtures.VerbsWrongImmediate;
 import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.verbs.VerbsDevice;
 import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,8 @@ import org.junit.platform.testkit.engine.EventType;
 /**
  * The verbs checks can fail: a merged work request over the port's max_msg_sz fails before
  * posting with the sizes and the ways out; one byte flipped in transit over real queue pairs fails
- * the point naming slot and offset. Skipped with the reason where there is no RDMA device.
+ * the point naming slot and offset; one wrong WRITE_WITH_IMM immediate fails it naming slot and
+ * both immediates. Skipped with the reason where there is no RDMA device.
  */
 @Tag("rdma")
 class VerbsFailureModes {
@@ -59,6 +64,33 @@ class VerbsFailureModes {
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("read 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("send 4097 B ×3"));
     }
+
+    /**
+     * The target checks every WRITE_WITH_IMM immediate: one flipped bit in one immediate of the
+     * verification pass (batch 11 = 1 warmup + 10 timed, 0-based) fails the point although the data
+     * is intact, naming the slot, the work request and both values.
+     */
+    @Test
+    void wrongImmediateFailsThePointNamingSlotAndBothValues() {
+        var events = run(VerbsWrongImmediate.class);
+        events.assertStatistics(s -> s.started(2).failed(2).succeeded(0));
+        List<String> messages = messages(events);
+        assertThat(messages).hasSize(2).allSatisfy(m -> {
+            assertThat(m).contains("completion mismatch: 1 of 48 receive completion(s) wrong")
+                    .contains("data valid: 4 slot(s)");
+            Matcher imm = IMMEDIATE.matcher(m);
+            assertThat(imm.find()).as("an immediate mismatch in: %s", m).isTrue();
+            long expected = Long.parseLong(imm.group(1), 16);
+            long found = Long.parseLong(imm.group(2), 16);
+            assertThat(expected ^ found).isEqualTo(1L << VerbsImmediateFaultTransport.FLIPPED_BIT);
+        });
+        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write-with-imm 4097 B ×4 · 1 QP")
+                .contains("slot 3 (batch 11, QP 0, work request 3): immediate expected 0x"));
+        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write-with-imm 4097 B ×4 · 2 QP")
+                .contains("slot 3 (batch 11, QP 1, work request 3): immediate expected 0x"));
+    }
+
+    private static final Pattern IMMEDIATE = Pattern.compile("immediate expected 0x([0-9a-f]{8}), found 0x([0-9a-f]{8})");
 
     /** EngineTestKit does not read system properties: hand on the run's linkproof.* keys (timeouts, agent JVM options). */
     private static org.junit.platform.testkit.engine.Events run(Class<?> fixture) {

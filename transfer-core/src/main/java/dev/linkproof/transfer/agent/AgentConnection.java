@@ -19,6 +19,7 @@ import dev.linkproof.transfer.spi.TargetPoint;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
 import dev.linkproof.transfer.validate.Checksums;
+import dev.linkproof.transfer.validate.CompletionCheck;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import java.io.BufferedInputStream;
@@ -148,9 +149,14 @@ final class AgentConnection implements Runnable {
             case CHECKSUM -> {
                 Messages.Checksum c = Messages.decode(frame, Messages.Checksum.class);
                 PointState p = point(c.pointId());
+                if (c.batches() < 0) {
+                    throw new ProtocolException("out-of-range", "batches " + c.batches() + " is negative", false);
+                }
+                // Completions first: the last receives may still be on their way to this rank's CQ.
+                CompletionCheck completions = p.served().completions(c.batches(), io.progressTimeout());
                 p.region().pullHostView();
                 reply(out, MessageType.CHECKSUMS, new Messages.Checksums(c.pointId(),
-                        Checksums.ofSlots(p.region().segment(), p.spec().slots())));
+                        Checksums.ofSlots(p.region().segment(), p.spec().slots()), completions));
             }
             case LOCATE -> {
                 Messages.Locate l = Messages.decode(frame, Messages.Locate.class);

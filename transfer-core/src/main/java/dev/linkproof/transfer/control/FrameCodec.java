@@ -12,8 +12,11 @@ import java.io.IOException;
  */
 public final class FrameCodec {
     public static final int MAGIC = 0x4C4B5046; // "LKPF"
-    /** 2: WELCOME carries the agent's GPUs. */
-    public static final int VERSION = 2;
+    /**
+     * 2: CHECKSUM names the batches run and CHECKSUMS carries the receiver's completion check.
+     * 3: WELCOME carries the agent's GPUs.
+     */
+    public static final int VERSION = 3;
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.validate.CompletionCheck;
 import java.util.List;
 import java.util.Map;
 
@@ -42,10 +43,24 @@ public final class Messages {
     /** Owner-side request: write generation {@code generation} of the pattern; reply CHECKSUMS. */
     public record Fill(String pointId, int generation) { }
 
-    /** Receiver-side request: checksum every slot as it is now; reply CHECKSUMS. */
-    public record Checksum(String pointId) { }
+    /**
+     * Receiver-side request after the verification pass: checksum every slot as it is now, and report
+     * what the receiver checked in the completions of the {@code batches} batches the initiator ran
+     * (a target that sees completions waits for them first, within its I/O deadline); reply CHECKSUMS.
+     */
+    public record Checksum(String pointId, long batches) {
+        /** For a caller that does not care about completions (none are waited for). */
+        public Checksum(String pointId) {
+            this(pointId, 0);
+        }
+    }
 
-    public record Checksums(String pointId, long[] checksums) { }
+    /** {@code completions} is null in a reply to FILL (the owner checks no completions). */
+    public record Checksums(String pointId, long[] checksums, CompletionCheck completions) {
+        public Checksums(String pointId, long[] checksums) {
+            this(pointId, checksums, null);
+        }
+    }
 
     /** Find the first byte of {@code slot} that differs from {@code ownerRank}'s pattern of {@code generation}. */
     public record Locate(String pointId, int slot, int ownerRank, int generation) { }

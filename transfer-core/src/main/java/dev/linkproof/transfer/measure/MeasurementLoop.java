@@ -43,6 +43,14 @@ public final class MeasurementLoop {
         return new Timing(total, spec.iterations(), LatencyStats.averageOnly(perTransfer));
     }
 
+    /**
+     * How many batches one point posts: warmup, the timed iterations and the verification pass
+     * ({@link #once}). The verification batch is the last of them (1-based: this number).
+     */
+    public static long batchesPerPoint(TransferSpec spec) {
+        return (long) spec.warmup() + spec.iterations() + 1;
+    }
+
     /** Runs exactly one more batch, stop-and-wait: the verification pass. */
     public static void once(DataPath path) throws TransferException {
         path.post();

@@ -23,6 +23,7 @@ import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
 import dev.linkproof.transfer.validate.Checksums;
+import dev.linkproof.transfer.validate.CompletionCheck;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import dev.linkproof.transfer.validate.Validation;
@@ -200,17 +201,26 @@ public final class Session implements TransferSession {
         }
     }
 
-    /** One more batch with a fresh pattern generation; the receiver's checksums against the owner's. */
+    /**
+     * One more batch with a fresh pattern generation; the receiver's checksums against the owner's,
+     * and, where the target receives (SEND, WRITE_WITH_IMM), what it found in its completions.
+     */
     private Validation verify(TransferSpec spec, Buffer local, DataPath path, boolean initiatorOwns) throws TransferException {
         long[] expected;
         long[] actual;
+        CompletionCheck completions = CompletionCheck.NONE;
         if (initiatorOwns) {
             SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, VERIFY_GENERATION);
             local.pushHostView();
             expected = Checksums.ofSlots(local.segment(), spec.slots());
             MeasurementLoop.once(path);
-            actual = control.call(MessageType.CHECKSUM, new Messages.Checksum(spec.pointId()), MessageType.CHECKSUMS,
-                    Messages.Checksums.class, timeouts.control()).checksums();
+            Messages.Checksums reply = control.call(MessageType.CHECKSUM,
+                    new Messages.Checksum(spec.pointId(), MeasurementLoop.batchesPerPoint(spec)), MessageType.CHECKSUMS,
+                    Messages.Checksums.class, timeouts.control());
+            actual = reply.checksums();
+            if (reply.completions() != null) {
+                completions = reply.completions();
+            }
         } else {
             expected = fillTarget(spec, VERIFY_GENERATION);
             MeasurementLoop.once(path);
@@ -236,7 +246,7 @@ public final class Session implements TransferSession {
             where = initiatorOwns ? locateOnTarget(spec, firstBad)
                     : SlotPatterns.locate(local.segment(), spec, firstBad, Ranks.TARGET, VERIFY_GENERATION);
         }
-        return new Validation(spec.batch(), spec.bytesPerIteration(), bad, where);
+        return new Validation(spec.batch(), spec.bytesPerIteration(), bad, where, completions);
     }
 
     private long[] fillTarget(TransferSpec spec, int generation) throws TransferException {

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.spi;
 
+import dev.linkproof.transfer.validate.CompletionCheck;
 import java.util.Map;
 
 /**
@@ -16,6 +17,16 @@ public interface TargetPoint extends AutoCloseable {
      */
     default Map<String, String> accept(Map<String, String> initiatorEndpoint) throws dev.linkproof.transfer.TransferException {
         throw new dev.linkproof.transfer.TransferException("this transport connects in one phase: no CONNECT expected");
+    }
+
+    /**
+     * After the verification pass, on the initiator's CHECKSUM request: waits until the completions
+     * of {@code batches} batches have arrived on this side (at most until {@code deadline}) and says
+     * what it found in them. The default suits transports whose target sees no completions of its
+     * own (one-sided RDMA, tcp, UCX RMA): nothing checked.
+     */
+    default CompletionCheck completions(long batches, java.time.Duration deadline) {
+        return CompletionCheck.NONE;
     }
 
     /** Stops serving and releases what the transport holds. Idempotent. */

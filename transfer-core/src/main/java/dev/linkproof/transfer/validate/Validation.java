@@ -3,23 +3,42 @@ package dev.linkproof.transfer.validate;
 import java.util.Optional;
 
 /**
- * Outcome of a point's verification pass: the receiver's per-slot checksums against the owner's.
+ * Outcome of a point's verification pass: the receiver's per-slot checksums against the owner's,
+ * and what the receiver found checking its completions ({@link CompletionCheck}; none for most
+ * transports).
  *
  * @param slots       slots compared
  * @param bytes       bytes covered by the comparison
  * @param badSlots    number of slots whose checksums differ
  * @param firstBad    the first bad byte, when any slot differs
+ * @param completions the receiving rank's completion check
  */
-public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad) {
+public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions) {
+    public Validation {
+        completions = completions == null ? CompletionCheck.NONE : completions;
+    }
+
+    /** A validation of the data alone. */
+    public Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad) {
+        this(slots, bytes, badSlots, firstBad, CompletionCheck.NONE);
+    }
+
     public boolean passed() {
-        return badSlots == 0;
+        return badSlots == 0 && completions.passed();
     }
 
     public String describe() {
-        if (passed()) {
-            return "data valid: " + slots + " slot(s), " + bytes + " bytes, checksums match";
+        String data = badSlots == 0
+                ? "data valid: " + slots + " slot(s), " + bytes + " bytes, checksums match"
+                : "data corruption: " + badSlots + " of " + slots + " slot(s) differ; first at "
+                        + firstBad.map(Mismatch::describe).orElse("an unlocated byte");
+        if (completions.checked() == 0 && completions.passed()) {
+            return data;
         }
-        return "data corruption: " + badSlots + " of " + slots + " slot(s) differ; first at "
-                + firstBad.map(Mismatch::describe).orElse("an unlocated byte");
+        if (!completions.passed()) {
+            // The completion failure first: it is why the point failed even when the data matched.
+            return completions.describe() + (badSlots == 0 ? " (" + data + ")" : "; " + data);
+        }
+        return data + "; " + completions.describe();
     }
 }

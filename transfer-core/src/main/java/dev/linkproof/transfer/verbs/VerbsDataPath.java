@@ -24,6 +24,9 @@ import java.util.List;
  * ({@code verbs.cqBatch} completions per call) or, in event mode, sleeps on the completion
  * channel. Nothing is allocated per batch.
  *
+ * <p>WRITE_WITH_IMM: before each batch is posted, every WR gets that batch's immediate
+ * ({@link Immediates}), which the target checks in its receive completions.
+ *
  * <p>A signaled WR's {@code wr_id} says which QP it belongs to, how many WRs its completion
  * retires (the unsignaled ones before it), and whether it ends that QP's share of a batch.
  */
@@ -44,13 +47,19 @@ final class VerbsDataPath implements DataPath {
     private final boolean event;
     private final MemorySegment wcs;
     private final long progressTimeoutNanos;
+    /** WRITE_WITH_IMM: per QP its block of WRs, and per WR its index in the batch and first slot. */
+    private final Immediates immediates;
+    private final MemorySegment[] wrBlocks;
+    private final int[][] wrIndex;
+    private final int[][] wrSlot;
     private long posted;
     private long completed;
     private long lastProgress;
 
     VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
-                  long progressTimeoutNanos) {
+                  long progressTimeoutNanos, Immediates immediates) {
         this.spec = spec;
+        this.immediates = spec.op() == Op.WRITE_WITH_IMM ? immediates : null;
         this.set = set;
         this.progressTimeoutNanos = progressTimeoutNanos;
         this.event = settings.eventMode();
@@ -75,11 +84,18 @@ final class VerbsDataPath implements DataPath {
         listLengths = new int[n][];
         outstanding = new int[n];
         batchesDone = new long[n];
+        wrBlocks = new MemorySegment[n];
+        wrIndex = new int[n][];
+        wrSlot = new int[n][];
         for (int q = 0; q < n; q++) {
             List<WorkPlan.Piece> pieces = plan.perQp().get(q);
             int w = pieces.size();
             MemorySegment wrs = arena.allocate(SEND_WR_SIZE * w, 8);
             MemorySegment sges = arena.allocate(SGE_SIZE * w, 8);
+            wrBlocks[q] = wrs;
+            wrIndex[q] = new int[w];
+            wrSlot[q] = new int[w];
+            int first = plan.firstWorkRequest(q);
             int groups = (w + postList - 1) / postList;
             lists[q] = new MemorySegment[groups];
             listLengths[q] = new int[groups];
@@ -109,7 +125,9 @@ final class VerbsDataPath implements DataPath {
                 wr.set(JAVA_INT, SEND_WR_OPCODE, opcode);
                 int flags = (signaled ? (int) SEND_SIGNALED : 0) | (p.length() <= inline ? (int) SEND_INLINE : 0);
                 wr.set(JAVA_INT, SEND_WR_SEND_FLAGS, flags);
-                wr.set(JAVA_INT, SEND_WR_IMM_DATA, k);
+                wrIndex[q][k] = first + k;
+                wrSlot[q][k] = p.slot();
+                wr.set(JAVA_INT, SEND_WR_IMM_DATA, 0); // WRITE_WITH_IMM: set per batch in post()
                 wr.set(JAVA_LONG, SEND_WR_RDMA_REMOTE_ADDR, remoteBase + p.offset());
                 wr.set(JAVA_INT, SEND_WR_RDMA_RKEY, rkey);
                 if (k % postList == 0) {
@@ -124,6 +142,9 @@ final class VerbsDataPath implements DataPath {
     @Override
     public void post() throws TransferException {
         lastProgress = System.nanoTime();
+        if (immediates != null) {
+            setImmediates(posted);
+        }
         for (int q = 0; q < qps.length; q++) {
             MemorySegment[] l = lists[q];
             int[] len = listLengths[q];
@@ -143,6 +164,21 @@ final class VerbsDataPath implements DataPath {
             }
         }
         posted++;
+    }
+
+    /**
+     * Writes batch {@code batch}'s immediates into the pre-built WRs. The provider copies a WR when
+     * it is posted, so the previous batch's posts (returned already) are not disturbed.
+     */
+    private void setImmediates(long batch) {
+        for (int q = 0; q < wrBlocks.length; q++) {
+            MemorySegment wrs = wrBlocks[q];
+            int[] index = wrIndex[q];
+            int[] slot = wrSlot[q];
+            for (int k = 0; k < index.length; k++) {
+                wrs.set(JAVA_INT, k * SEND_WR_SIZE + SEND_WR_IMM_DATA, immediates.immediate(batch, index[k], slot[k]));
+            }
+        }
     }
 
     @Override

@@ -22,20 +22,22 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
     private final QpSet set;
     private final Map<String, String> target;
     private final IoSettings io;
+    private final Immediates immediates;
     private boolean started;
 
     private VerbsInitiatorPoint(TransferSpec spec, VerbsSettings settings, WorkPlan plan, QpSet set,
-                                Map<String, String> target, IoSettings io) {
+                                Map<String, String> target, IoSettings io, Immediates immediates) {
         this.spec = spec;
         this.settings = settings;
         this.plan = plan;
         this.set = set;
         this.target = target;
         this.io = io;
+        this.immediates = immediates;
     }
 
-    static VerbsInitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> target, IoSettings io)
-            throws TransferException {
+    static VerbsInitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> target, IoSettings io,
+                                    Immediates immediates) throws TransferException {
         VerbsSettings settings = VerbsTransport.settings(spec);
         WorkPlan plan = WorkPlan.of(spec, settings);
         // Check against the smaller of the two ports' limits before a single resource is made.
@@ -50,7 +52,7 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
             long max = Math.min(set.port.maxMessageSize(), targetMax);
             plan.checkMaxMessage(max, set.where() + (targetMax < set.port.maxMessageSize()
                     ? " / the target's port (max_msg_sz " + targetMax + ")" : ""), spec, settings);
-            return new VerbsInitiatorPoint(spec, settings, plan, set, target, io);
+            return new VerbsInitiatorPoint(spec, settings, plan, set, target, io, immediates);
         } catch (TransferException | RuntimeException e) {
             set.close();
             throw e;
@@ -69,7 +71,8 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         set.connect(peer);
         long remoteBase = Long.parseUnsignedLong(QpSet.require(target, "verbs.addr"), 16);
         int rkey = Integer.parseUnsignedInt(QpSet.require(target, "verbs.rkey"));
-        DataPath path = new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos());
+        DataPath path = new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(),
+                immediates);
         started = true;
         return path;
     }

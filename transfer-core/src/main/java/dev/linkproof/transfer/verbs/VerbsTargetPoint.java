@@ -11,8 +11,10 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.validate.CompletionCheck;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +30,10 @@ import java.util.logging.Logger;
  * of it per QP (at least 16 rounds where the receive queue holds them), each completed receive re-posted at once by one thread that sleeps on the
  * completion channel (never busy-polls, so it cannot starve the initiator or Soft-RoCE's kernel
  * work of a CPU).
+ *
+ * <p>That thread also hands every receive completion to a {@link ReceiveChecker} (opcode, byte
+ * count, WRITE_WITH_IMM's immediate, against the plan); {@link #completions} reports what it found
+ * when the initiator asks for the checksums after the verification pass.
  */
 final class VerbsTargetPoint implements TargetPoint {
     private static final Logger LOG = Logger.getLogger(VerbsTargetPoint.class.getName());
@@ -40,12 +46,15 @@ final class VerbsTargetPoint implements TargetPoint {
     private MemorySegment[][] recvWrs;
     private Thread receiver;
     private volatile boolean closed;
-    private volatile long received;
+    /** Checks every receive completion against the plan; null for one-sided ops. */
+    private final ReceiveChecker checker;
+    private volatile boolean receiverDone;
 
-    private VerbsTargetPoint(TransferSpec spec, QpSet set, boolean twoSided) {
+    private VerbsTargetPoint(TransferSpec spec, QpSet set, WorkPlan plan, boolean twoSided) {
         this.spec = spec;
         this.set = set;
         this.twoSided = twoSided;
+        this.checker = twoSided ? new ReceiveChecker(spec, plan, Immediates.forPoint(spec)) : null;
     }
 
     static VerbsTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
@@ -59,7 +68,7 @@ final class VerbsTargetPoint implements TargetPoint {
         int recvDepth = twoSided ? Math.min(rounds * maxPerQp, Math.max(4096, (spec.pipelineDepth() + 1) * maxPerQp)) : 1;
         QpSet set = new QpSet(spec, settings, region, plan.activeQps(), 1, recvDepth, 0,
                 twoSided ? recvDepth * plan.activeQps() + 16 : 1, twoSided);
-        VerbsTargetPoint point = new VerbsTargetPoint(spec, set, twoSided);
+        VerbsTargetPoint point = new VerbsTargetPoint(spec, set, plan, twoSided);
         try {
             plan.checkMaxMessage(set.port.maxMessageSize(), set.where() + " on the target", spec, settings);
             if (twoSided) {
@@ -129,7 +138,7 @@ final class VerbsTargetPoint implements TargetPoint {
         return Map.of("verbs.mtu", Integer.toString(set.pathMtu), "verbs.connected", Integer.toString(set.qps.size()));
     }
 
-    /** Re-posts every completed receive; sleeps on the completion channel in between. */
+    /** Re-posts every completed receive and checks it; sleeps on the completion channel in between. */
     private void receiveLoop() {
         try (Arena local = Arena.ofConfined()) {
             MemorySegment wcs = local.allocate(WC_SIZE * WC_BATCH, 8);
@@ -148,27 +157,54 @@ final class VerbsTargetPoint implements TargetPoint {
                     }
                 }
                 for (int i = 0; i < n; i++) {
-                    MemorySegment wc = wcs.asSlice(i * WC_SIZE, WC_SIZE);
-                    int status = wc.get(JAVA_INT, WC_STATUS);
-                    long id = wc.get(JAVA_LONG, WC_WR_ID);
+                    long base = i * WC_SIZE;
+                    int status = wcs.get(JAVA_INT, base + WC_STATUS);
+                    long id = wcs.get(JAVA_LONG, base + WC_WR_ID);
+                    int q = (int) (id >>> 32);
                     if (status != WC_SUCCESS) {
                         if (!closed) {
                             LOG.warning("receive completion with error on the target: "
                                     + set.device.lib().wcStatus(status) + ", wr_id " + Long.toHexString(id));
+                            checker.failed(q, status);
                         }
                         return; // the QP is in error: the initiator sees it as a failed or silent peer
                     }
-                    received++;
-                    int q = (int) (id >>> 32);
-                    int k = (int) id;
-                    post(set.qps.get(q), recvWrs[q][k]);
+                    checker.accept(q, wcs.get(JAVA_INT, base + WC_OPCODE),
+                            Integer.toUnsignedLong(wcs.get(JAVA_INT, base + WC_BYTE_LEN)),
+                            (wcs.get(JAVA_INT, base + WC_WC_FLAGS) & (int) WC_FLAG_WITH_IMM) != 0,
+                            wcs.get(JAVA_INT, base + WC_IMM_DATA));
+                    post(set.qps.get(q), recvWrs[q][(int) id]);
                 }
             }
         } catch (TransferException | RuntimeException e) {
             if (!closed) {
                 LOG.log(Level.WARNING, "verbs receive loop failed", e);
             }
+        } finally {
+            receiverDone = true;
         }
+    }
+
+    /**
+     * Waits until the receives of {@code batches} batches have completed (or the receive thread
+     * stopped, or {@code deadline} passed) and reports what {@link ReceiveChecker} found; a short count is
+     * one more failure.
+     */
+    @Override
+    public CompletionCheck completions(long batches, Duration deadline) {
+        if (!twoSided) {
+            return CompletionCheck.NONE;
+        }
+        long end = System.nanoTime() + deadline.toNanos();
+        try {
+            while (receiver != null && checker.received() < checker.expected(batches) && !receiverDone
+                    && System.nanoTime() - end < 0) {
+                Thread.sleep(1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return checker.report(batches);
     }
 
     @Override
@@ -191,7 +227,7 @@ final class VerbsTargetPoint implements TargetPoint {
 
     @Override
     public String toString() {
-        return "verbs target " + spec.pointId() + " on " + set.describe() + ", " + received + " receives completed, rkey "
+        return "verbs target " + spec.pointId() + " on " + set.describe() + (checker == null ? "" : ", " + checker.received() + " receives completed") + ", rkey "
                 + HexFormat.of().toHexDigits(set.mr.rkey());
     }
 }

@@ -98,7 +98,17 @@ public final class VerbsTransport implements Transport {
     @Override
     public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        return VerbsInitiatorPoint.open(spec, local, endpoint, io);
+        return open(spec, local, endpoint, io, Immediates.forPoint(spec));
+    }
+
+    /**
+     * As {@link #open(TransferSpec, Buffer, Map, IoSettings)}, with the immediates the initiator sends
+     * for WRITE_WITH_IMM computed by {@code immediates} instead of {@link Immediates#forPoint}: the seam
+     * through which a test corrupts one and proves the target's check catches it.
+     */
+    public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io,
+                               Immediates immediates) throws TransferException {
+        return VerbsInitiatorPoint.open(spec, local, endpoint, io, immediates);
     }
 
     @Override

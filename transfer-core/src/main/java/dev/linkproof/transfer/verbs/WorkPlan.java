@@ -22,8 +22,11 @@ import java.util.List;
  * </ol>
  */
 public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
-    /** One work request: {@code length} bytes at {@code offset} in both regions. */
-    public record Piece(long offset, long length, int transfers) {
+    /**
+     * One work request: {@code length} bytes at {@code offset} in both regions, starting in slot
+     * {@code slot} (a merged piece spans {@code transfers} slots from there).
+     */
+    public record Piece(long offset, long length, int transfers, int slot) {
     }
 
     public WorkPlan {
@@ -38,11 +41,12 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             if (settings.merge() && !pieces.isEmpty()) {
                 Piece last = pieces.getLast();
                 if (last.offset() + last.length() == off) {
-                    pieces.set(pieces.size() - 1, new Piece(last.offset(), last.length() + spec.size(), last.transfers() + 1));
+                    pieces.set(pieces.size() - 1, new Piece(last.offset(), last.length() + spec.size(), last.transfers() + 1,
+                            last.slot()));
                     continue;
                 }
             }
-            pieces.add(new Piece(off, spec.size(), 1));
+            pieces.add(new Piece(off, spec.size(), 1, slot));
         }
         int merged = 0;
         for (Piece p : pieces) {
@@ -55,7 +59,7 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
                 if (settings.maxChunks() > 0 && n > settings.maxChunks()) {
                     n = settings.maxChunks();
                 }
-                split(p, n, chunked);
+                split(p, n, spec.size(), chunked);
             }
             pieces = chunked;
         }
@@ -64,7 +68,7 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             long per = (qps + pieces.size() - 1) / pieces.size();
             List<Piece> striped = new ArrayList<>();
             for (Piece p : pieces) {
-                split(p, Math.min(per, p.length()), striped);
+                split(p, Math.min(per, p.length()), spec.size(), striped);
             }
             pieces = striped;
         }
@@ -78,15 +82,26 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
         return new WorkPlan(perQp, merged);
     }
 
-    private static void split(Piece p, long n, List<Piece> out) {
+    /** Splits {@code p} into {@code n} pieces; a piece of a merged run starts in the slot its first byte is in. */
+    private static void split(Piece p, long n, long slotSize, List<Piece> out) {
         long base = p.length() / n;
         long extra = p.length() % n;
         long at = p.offset();
         for (long i = 0; i < n; i++) {
             long len = base + (i < extra ? 1 : 0);
-            out.add(new Piece(at, len, p.transfers()));
+            // Merged slots are contiguous, so the slot of a byte is a division away.
+            out.add(new Piece(at, len, p.transfers(), p.slot() + (int) ((at - p.offset()) / slotSize)));
             at += len;
         }
+    }
+
+    /** Index of the first work request of queue pair {@code q} in a batch (work requests counted QP by QP). */
+    public int firstWorkRequest(int q) {
+        int n = 0;
+        for (int i = 0; i < q; i++) {
+            n += perQp.get(i).size();
+        }
+        return n;
     }
 
     /** QPs that carry work; the rest of the spec's QPs stay idle (fewer pieces than QPs). */

@@ -10,6 +10,8 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.nio.charset.StandardCharsets;
+import dev.linkproof.transfer.validate.CompletionCheck;
+import dev.linkproof.transfer.validate.CompletionMismatch;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,17 @@ class MessagesTest {
         Messages.Checksums c = new Messages.Checksums("p", new long[] {1, -1, Long.MIN_VALUE});
         assertThat(Messages.decode(new Frame(MessageType.CHECKSUMS, Messages.encode(c)), Messages.Checksums.class).checksums())
                 .containsExactly(1, -1, Long.MIN_VALUE);
+        Messages.Checksums withCheck = new Messages.Checksums("p", new long[] {7}, new CompletionCheck(48, 1,
+                new CompletionMismatch(3, 11, 1, 3, CompletionMismatch.IMMEDIATE, 0xdeadbeefL, 0xdeafbeefL)));
+        Messages.Checksums back = Messages.decode(new Frame(MessageType.CHECKSUMS, Messages.encode(withCheck)),
+                Messages.Checksums.class);
+        assertThat(back.completions()).isEqualTo(withCheck.completions());
+        assertThat(back.checksums()).containsExactly(7);
+        assertThat(Messages.decode(new Frame(MessageType.CHECKSUMS, Messages.encode(c)), Messages.Checksums.class)
+                .completions()).isNull();
+        Messages.Checksum request = new Messages.Checksum("p", 12);
+        assertThat(Messages.decode(new Frame(MessageType.CHECKSUM, Messages.encode(request)), Messages.Checksum.class))
+                .isEqualTo(request);
         Messages.Located l = new Messages.Located("p", 2, -1, 0, 0);
         assertThat(Messages.decode(new Frame(MessageType.LOCATED, Messages.encode(l)), Messages.Located.class)).isEqualTo(l);
     }

@@ -96,4 +96,25 @@ class SlotPatternsTest {
                 "data corruption: 2 of 3 slot(s) differ; first at slot 1, byte offset 17: expected 0xab, found 0x00");
         assertThat(new Validation(1, 1, 1, Optional.empty()).describe()).endsWith("an unlocated byte");
     }
+
+    @Test
+    void aWrongCompletionFailsTheValidationEvenWhenTheDataMatches() {
+        CompletionMismatch imm = new CompletionMismatch(3, 11, 1, 3, CompletionMismatch.IMMEDIATE, 0x0a0b0c0dL, 0x0a0a0c0dL);
+        Validation bad = new Validation(4, 16388, 0, Optional.empty(), new CompletionCheck(48, 1, imm));
+        assertThat(bad.passed()).isFalse();
+        assertThat(bad.describe()).isEqualTo("completion mismatch: 1 of 48 receive completion(s) wrong; first at "
+                + "slot 3 (batch 11, QP 1, work request 3): immediate expected 0x0a0b0c0d, found 0x0a0a0c0d"
+                + " (data valid: 4 slot(s), 16388 bytes, checksums match)");
+
+        Validation both = new Validation(4, 16388, 1, Optional.of(new Mismatch(0, 5, 1, 2)), new CompletionCheck(48, 1,
+                new CompletionMismatch(-1, -1, -1, -1, CompletionMismatch.COUNT, 48, 47)));
+        assertThat(both.describe()).isEqualTo("completion mismatch: 1 of 48 receive completion(s) wrong; first at "
+                + "47 of 48 receive completions arrived (the rest did not come within the deadline)"
+                + "; data corruption: 1 of 4 slot(s) differ; first at slot 0, byte offset 5: expected 0x01, found 0x02");
+
+        Validation ok = new Validation(4, 16388, 0, Optional.empty(), new CompletionCheck(48, 0, null));
+        assertThat(ok.passed()).isTrue();
+        assertThat(ok.describe()).isEqualTo("data valid: 4 slot(s), 16388 bytes, checksums match; "
+                + "48 receive completion(s) as planned");
+    }
 }

@@ -1,0 +1,69 @@
+package dev.linkproof.conformance.e2e;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.InitiatorPoint;
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.spi.Transport;
+import java.util.Map;
+
+/**
+ * A transport under another id that does everything its delegate does: the base of the
+ * fault-injecting decorators, which override the initiator's side ({@link #open}) and leave the
+ * target's side plain, so the checks of an unmodified target are what catches the fault.
+ */
+public abstract class TransportDecorator implements Transport {
+    private final String id;
+    protected final Transport delegate;
+
+    protected TransportDecorator(String id, Transport delegate) {
+        this.id = id;
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String connectionNoun() {
+        return delegate.connectionNoun();
+    }
+
+    @Override
+    public Availability availability() {
+        return delegate.availability();
+    }
+
+    @Override
+    public Availability supports(TransferSpec spec) {
+        return delegate.supports(spec);
+    }
+
+    @Override
+    public Buffer allocate(TransferSpec spec, MemoryPlacement placement, long bytes) throws TransferException {
+        return delegate.allocate(spec, placement, bytes);
+    }
+
+    @Override
+    public TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        return delegate.serve(spec, region, context);
+    }
+
+    @Override
+    public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
+            throws TransferException {
+        return delegate.open(spec, local, endpoint, io);
+    }
+
+    @Override
+    public Map<String, String> describe() {
+        return delegate.describe();
+    }
+}
