@@ -9,6 +9,7 @@ import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.TransportDecorator;
 import dev.linkproof.transfer.tcp.TcpTransport;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;

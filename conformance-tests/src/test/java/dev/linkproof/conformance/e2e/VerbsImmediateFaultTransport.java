@@ -6,6 +6,7 @@ import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.TransportDecorator;
 import dev.linkproof.transfer.verbs.Immediates;
 import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.util.Map;

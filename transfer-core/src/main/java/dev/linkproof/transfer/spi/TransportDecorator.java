@@ -1,21 +1,17 @@
-package dev.linkproof.conformance.e2e;
+package dev.linkproof.transfer.spi;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryPlacement;
-import dev.linkproof.transfer.spi.Availability;
-import dev.linkproof.transfer.spi.InitiatorPoint;
-import dev.linkproof.transfer.spi.IoSettings;
-import dev.linkproof.transfer.spi.TargetContext;
-import dev.linkproof.transfer.spi.TargetPoint;
-import dev.linkproof.transfer.spi.Transport;
 import java.util.Map;
 
 /**
- * A transport under another id that does everything its delegate does: the base of the
- * fault-injecting decorators, which override the initiator's side ({@link #open}) and leave the
- * target's side plain, so the checks of an unmodified target are what catches the fault.
+ * A transport under another id that does everything its delegate does: the base of the test
+ * suites' fault-injecting decorators (a flipped byte, a wrong immediate, a truncated copy), which
+ * override the initiator's side ({@link #open}) and leave the target's side plain, so the checks of
+ * an unmodified target are what catches the fault. Registered like any transport, through
+ * {@code META-INF/services}.
  */
 public abstract class TransportDecorator implements Transport {
     private final String id;
@@ -60,6 +56,11 @@ public abstract class TransportDecorator implements Transport {
     public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
         return delegate.open(spec, local, endpoint, io);
+    }
+
+    @Override
+    public boolean stagesGpuMemory() {
+        return delegate.stagesGpuMemory();
     }
 
     @Override
