@@ -17,7 +17,8 @@
  *
  * Knobs (environment): FAKE_GPU_DEVICES (default 1), FAKE_GPU_INIT_ERROR (cuInit/hipInit return
  * it), FAKE_GPU_HANG=1 (streams and events never complete), FAKE_GPU_MEMORY (bytes per device,
- * default 8 GiB), FAKE_HIP_VERSION (hipRuntimeGetVersion, default 60200000).
+ * default 8 GiB), FAKE_GPU_NO_DMABUF=1 (CUDA devices say they cannot export dma-bufs),
+ * FAKE_HIP_VERSION (hipRuntimeGetVersion, default 60200000).
  *
  * Never a stand-in for the real check: scripts/gpu-check.sh runs the same classes on a GPU.
  */
@@ -343,7 +344,9 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
 CUresult cuDeviceGetAttribute(int *v, int attribute, CUdevice d) {
     if (!device_ok(d)) return INVALID_DEVICE;
     if (!v) return INVALID_VALUE;
-    *v = attribute == 124 /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */ ? 1 : 0;
+    long no_dmabuf;
+    env_int("FAKE_GPU_NO_DMABUF", 0, &no_dmabuf);
+    *v = attribute == 124 /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */ && !no_dmabuf ? 1 : 0;
     return OK;
 }
 CUresult cuDevicePrimaryCtxRetain(long *ctx, CUdevice d) {

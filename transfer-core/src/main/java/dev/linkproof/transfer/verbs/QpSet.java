@@ -2,7 +2,10 @@ package dev.linkproof.transfer.verbs;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.memory.HostMemory;
+import dev.linkproof.transfer.nativeaccess.FileDescriptors;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -32,6 +35,8 @@ final class QpSet implements AutoCloseable {
     final List<VerbsDevice.QueuePair> qps = new ArrayList<>();
     final int[] psns;
     final int rdAtomic;
+    /** Whether the CPU can read the region (inline data is copied by it): not so for GPU memory. */
+    final boolean cpuReadable;
     int pathMtu;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
@@ -45,6 +50,7 @@ final class QpSet implements AutoCloseable {
     QpSet(TransferSpec spec, VerbsSettings settings, Buffer region, int qpCount, int sendWr, int recvWr, int inline,
           int cqEntries, boolean event) throws TransferException {
         this.settings = settings;
+        this.cpuReadable = !region.hostViewIsCopy();
         DeviceChooser chooser = DeviceChooser.system();
         String name = chooser.choose(settings);
         try {
@@ -62,7 +68,7 @@ final class QpSet implements AutoCloseable {
             pathMtu = Math.min(port.activeMtu(), settings.mtuBytes().isPresent()
                     ? VerbsSettings.mtuEnum(settings.mtuBytes().getAsInt()) : port.activeMtu());
             pd = own(device.allocPd());
-            mr = own(pd.register(region.segment(), ACCESS));
+            mr = own(region instanceof GpuBuffer gpu ? registerGpu(pd, gpu) : pd.register(region.segment(), ACCESS));
             channel = event ? own(device.createCompletionChannel()) : null;
             cq = own(device.createCq(Math.min(Math.max(cqEntries, 1), caps.maxCqe()), channel));
             int send = Math.min(Math.max(sendWr, 1), caps.maxQpWr());
@@ -77,6 +83,24 @@ final class QpSet implements AutoCloseable {
         } catch (TransferException | RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * GPU memory is registered as a dma-buf the GPU runtime exports (GPUDirect RDMA without
+     * nvidia-peermem), with the device address as its iova, so work requests name device addresses
+     * exactly as they name host ones. The file descriptor is closed once the MR holds the dma-buf.
+     */
+    private static VerbsDevice.MemoryRegion registerGpu(VerbsDevice.ProtectionDomain pd, GpuBuffer gpu) throws TransferException {
+        long pages = (gpu.size() + HostMemory.PAGE - 1) / HostMemory.PAGE * HostMemory.PAGE;
+        int fd = gpu.runtime().exportDmabuf(gpu.device(), gpu.devicePointer(), pages);
+        try {
+            return pd.registerDmabuf(0, gpu.size(), gpu.devicePointer(), fd, ACCESS);
+        } catch (TransferException e) {
+            throw new TransferException("GPU " + gpu.device() + " memory cannot be registered for RDMA: " + e.getMessage()
+                    + " (the NIC's driver must import dma-bufs: mlx5 and bnxt_re do, rxe does not)", e);
+        } finally {
+            FileDescriptors.close(fd);
         }
     }
 

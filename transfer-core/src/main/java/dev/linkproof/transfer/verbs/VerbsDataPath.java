@@ -74,7 +74,7 @@ final class VerbsDataPath implements DataPath {
             case SEND -> (int) WR_SEND;
             case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
         };
-        int inline = spec.op() == Op.READ ? 0 : settings.inlineMax() ? set.inlineGranted()
+        int inline = spec.op() == Op.READ || !set.cpuReadable ? 0 : settings.inlineMax() ? set.inlineGranted()
                 : Math.min(settings.inlineBytes(), set.inlineGranted());
         long localBase = set.mr.address();
         int lkey = set.mr.lkey();

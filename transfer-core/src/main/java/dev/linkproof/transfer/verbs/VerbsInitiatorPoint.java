@@ -42,7 +42,8 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         WorkPlan plan = WorkPlan.of(spec, settings);
         // Check against the smaller of the two ports' limits before a single resource is made.
         long targetMax = Long.parseLong(QpSet.require(target, "verbs.maxMsg"));
-        int inline = spec.op() == Op.READ ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
+        // Inline data is copied by the CPU from the work request's address: never from GPU memory.
+        int inline = spec.op() == Op.READ || local.hostViewIsCopy() ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
         int perQp = plan.perQp().stream().mapToInt(java.util.List::size).max().orElse(1);
         // The send queue holds what one batch needs on a QP, times the pipeline, up to verbs.txDepth.
         int sendWr = Math.max(1, Math.min(settings.txDepth(), perQp * spec.pipelineDepth()));

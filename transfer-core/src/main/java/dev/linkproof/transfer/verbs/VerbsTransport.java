@@ -2,6 +2,8 @@ package dev.linkproof.transfer.verbs;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.gpu.GpuDeviceInfo;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
@@ -75,10 +77,26 @@ public final class VerbsTransport implements Transport {
         if (!a.available()) {
             return a;
         }
-        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
-            return Availability.no("GPU memory needs a GPU runtime to export it as a dma-buf (ibv_reg_dmabuf_mr); none is bound yet");
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU) {
+            // The target's GPU is checked on the target, where its memory is registered.
+            Availability gpu = dmabufCapable(spec.initiatorMemory().device());
+            if (!gpu.available()) {
+                return gpu;
+            }
         }
         return a;
+    }
+
+    /** Whether GPU {@code device}'s memory can be exported as a dma-buf for ibv_reg_dmabuf_mr. */
+    static Availability dmabufCapable(int device) {
+        Availability gpu = GpuRuntimes.availability(device);
+        if (!gpu.available()) {
+            return gpu;
+        }
+        GpuDeviceInfo info = GpuRuntimes.find().orElseThrow().devices().get(device);
+        return info.dmabufSupported() ? gpu : Availability.no("GPU " + device + " (" + info.name()
+                + ") cannot export its memory as a dma-buf, which RDMA to GPU memory needs here (CUDA: driver 515+ with the "
+                + "open kernel module; ROCm 6.2+)");
     }
 
     /** The point's verbs settings; a bad one fails the point naming the key. */
