@@ -38,7 +38,7 @@ class ProfileIntegrationTest {
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0).get("verdicts").toString()).contains("PASS write 4 KiB ×1: avg latency")
                 .contains("≤ criterion 2000 µs (tcp-small-latency)");
-        assertThat(lines.get(1).get("verdicts").toString()).contains("≥ criterion").contains("(tcp-bulk: 0.10 × memcpy baseline");
+        assertThat(lines.get(1).get("verdicts").toString()).contains("≥ criterion").contains("(tcp-bulk: 0.03 × memcpy baseline");
         assertThat(lines.get(1).get("criterionGBps").asDouble()).isPositive();
         assertThat(lines.get(0).get("criteria").toString()).isEqualTo("[\"tcp-small-latency\"]");
         assertThat(lines.get(1).get("criteria").toString()).isEqualTo("[\"tcp-bulk\"]");
