@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Our verbs WRITE bandwidth and latency against perftest's ib_write_bw / ib_write_lat, on the same
+# Our verbs WRITE bandwidth and latency against perftest's ib_write_bw / ib_write_lat / ib_read_lat, on the same
 # device (Soft-RoCE rxe0 inside the QEMU/TCG VM of scripts/softroce-vm.sh), same sizes, same run.
 # Prints one table with the ratios (target: ours >= 0.9 x ib_write_bw) and appends it to
 # bench/RESULTS.md with the command, the date and the machine.
 #
 #   bench/verbs-vs-perftest.sh                 build (mvn install -DskipTests), boot the VM, measure
 #   SIZES="4096:20000 65536:4000" bench/verbs-vs-perftest.sh      size:transfers pairs for bandwidth
+#   ROUNDS=3 TABLE_ONLY=1 bench/verbs-vs-perftest.sh   only the table, from the last run's results
 #
 # Under TCG one run of either tool swings by 2x, so the two alternate for ROUNDS rounds (default 3:
 # perftest, ours, perftest, ours, ...) and the table compares their medians; each round's ratio is
 # printed too. Both move SIZE-byte RDMA WRITEs over one RC QP with 128 WRs outstanding;
-# perftest's iteration count (-n) equals our transfers. Latency: ib_write_lat is a ping-pong and
-# reports half a round trip; ours is a stop-and-wait WRITE from post to completion (the ACK), one
-# whole round trip, so the fair ratio halves ours — both figures are printed.
+# perftest's iteration count (-n) equals our transfers. Latency: every round, ib_write_lat and
+# ib_read_lat against our stop-and-wait WRITE and READ (post to completion). READ is like for like
+# (ib_read_lat also times post to completion, a whole round trip, rtt_factor 1); ib_write_lat is a
+# ping-pong through memory polling and reports half of it, while our WRITE waits for the
+# responder's ACK, so that row is printed but is not a like-for-like ratio. Under TCG averages are
+# ruled by millisecond tails, so the ratio uses perftest's typical value and our p50.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -20,9 +24,11 @@ SIZES=${SIZES:-"4096:20000 65536:4000 1048576:400"}
 LAT=${LAT:-"8:2000"}
 ROUNDS=${ROUNDS:-3}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+work=$root/transfer-core/target/verbs-bench; share=$work/share
+# TABLE_ONLY=1: no build, no VM; render and append the table from the last run's results.txt.
+if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
 [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
-work=$root/transfer-core/target/verbs-bench; share=$work/share
 rm -rf "$share"; mkdir -p "$share/cp"
 mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$work/cp.txt" >/dev/null
 cp transfer-core/target/classes -r "$share/cp/classes"
@@ -42,28 +48,34 @@ perftest_bw() {
     awk -v s=\$s '\$1==s && NF>=5 {printf "perftest-bw size=%s transfers=%s Gbps=%s\n", \$1, \$2, \$4}' /tmp/bw.cli | tee -a results.txt
   done
 }
-# perftest before and after ours; the table takes perftest's better run (the ratio errs against us).
-for p in $LAT; do
-  s=\${p%%:*}; n=\${p##*:}
-  ib_write_lat -d rxe0 -x 1 -F -s \$s -n \$n >/tmp/lat.srv 2>&1 & sleep 1
-  ib_write_lat -d rxe0 -x 1 -F -s \$s -n \$n 127.0.0.1 > /tmp/lat.cli 2>&1; wait
-  awk -v s=\$s '\$1==s && NF>=7 {printf "perftest-lat size=%s iterations=%s typical_us=%s avg_us=%s p99_us=%s\n", \$1, \$2, \$5, \$6, \$8}' /tmp/lat.cli | tee -a results.txt
-done
-java -Xshare:off -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
-  "-Dlinkproof.agent.jvmArgs=-Xshare:off -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
-  dev.linkproof.transfer.verbs.VerbsBenchMain lat "$(echo $LAT | tr ' ' ',')" | tee -a results.txt
+perftest_lat() {
+  for tool in write read; do
+    for p in $LAT; do
+      s=\${p%%:*}; n=\${p##*:}
+      ib_\${tool}_lat -d rxe0 -x 1 -F -s \$s -n \$n >/tmp/lat.srv 2>&1 & sleep 1
+      ib_\${tool}_lat -d rxe0 -x 1 -F -s \$s -n \$n 127.0.0.1 > /tmp/lat.cli 2>&1; wait
+      awk -v s=\$s -v t=\$tool '\$1==s && NF>=7 {printf "perftest-lat op=%s size=%s iterations=%s typical_us=%s avg_us=%s p99_us=%s\n", t, \$1, \$2, \$5, \$6, \$8}' /tmp/lat.cli | tee -a results.txt
+    done
+  done
+}
 for r in \$(seq 1 $ROUNDS); do
   echo "round=\$r" >> results.txt
   perftest_bw
+  perftest_lat
+  # A crash or failure of ours is a result too: it is recorded, and the table says which round lost it.
   java -Xshare:off -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
     "-Dlinkproof.agent.jvmArgs=-Xshare:off -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
-    dev.linkproof.transfer.verbs.VerbsBenchMain bw "$(echo $SIZES | tr ' ' ',')" | tee -a results.txt
+    dev.linkproof.transfer.verbs.VerbsBenchMain bw "$(echo $SIZES | tr ' ' ',')" lat "$(echo $LAT | tr ' ' ',')" \
+    rlat "$(echo $LAT | tr ' ' ',')" > /tmp/ours.txt 2>&1; rc=\$?
+  grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt
+  [ \$rc = 0 ] || { echo "linkproof-bench-failed round=\$r rc=\$rc: \$(grep -m1 -E 'SIGSEGV|Exception|Error' /tmp/ours.txt)" | tee -a results.txt; cp /tmp/ours.txt ours-round\$r.txt; }
 done
 dmesg | grep -i -E "killed|oom" | tail -3
 echo "[guest \$(up)s] bench done"
 GUEST
 
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/bench.sh"
+fi
 r=$share/results.txt
 table=$(awk '
   function median(list,   n, v, i, j, t) {
@@ -72,21 +84,33 @@ table=$(awk '
   }
   /^round=/ { split($1, q, "="); round = q[2] }
   /^perftest-bw/ { split($2,a,"="); split($4,g,"="); pbw[a[2]] = pbw[a[2]] " " g[2] / 8; pr[a[2], round] = g[2] / 8 }
-  /^perftest-lat/ { split($2,a,"="); split($5,v,"="); plat[a[2]] = v[2] }
+  /^perftest-lat/ { split($2,w,"="); split($3,a,"="); split($5,t,"="); split($6,v,"="); k = w[2] SUBSEP a[2]
+                   ptyp[k] = ptyp[k] " " t[2]; pavg[k] = pavg[k] " " v[2] }
+  /^linkproof-bench-failed/ { failed = failed "\n- " $0 }
   /^linkproof-bench mode=bw/ { split($3,a,"="); split($5,g,"="); if (!(a[2] in obw)) bs[++nb] = a[2]; obw[a[2]] = obw[a[2]] " " g[2]; orr[a[2], round] = g[2] }
-  /^linkproof-bench mode=lat/ { split($3,a,"="); split($6,v,"="); olat[a[2]] = v[2]; ls[++nl] = a[2] }
+  /^linkproof-bench mode=r?lat/ { split($2,m,"="); split($3,a,"="); split($6,v,"="); split($7,q,"=")
+                   k = (m[2] == "rlat" ? "read" : "write") SUBSEP a[2]; if (!(k in oavg)) ls[++nl] = k
+                   oavg[k] = oavg[k] " " v[2]; op50[k] = op50[k] " " q[2] }
   END {
     print "| WRITE size (B) | ib_write_bw GB/s (median) | linkproof GB/s (median) | ratio of medians | ratio per round |"
     print "|---:|---:|---:|---:|---|"
     for (i = 1; i <= nb; i++) {
       s = bs[i]; p = median(pbw[s]); o = median(obw[s]); per = ""
-      for (r = 1; r <= round; r++) if (pr[s, r] > 0) per = per sprintf("%s%.2f", per == "" ? "" : ", ", orr[s, r] / pr[s, r])
+      for (r = 1; r <= round; r++) per = per (per == "" ? "" : ", ") (pr[s, r] > 0 && orr[s, r] > 0 ? sprintf("%.2f", orr[s, r] / pr[s, r]) : "–")
       printf "| %s | %.4f | %.4f | %.2f | %s |\n", s, p, o, (p > 0 ? o / p : 0), per
     }
     print ""
-    print "| WRITE size (B) | ib_write_lat avg µs (half RTT) | linkproof avg µs (post → completion, 1 RTT) | ratio ib_write_lat / (linkproof / 2) |"
-    print "|---:|---:|---:|---:|"
-    for (i = 1; i <= nl; i++) { s = ls[i]; printf "| %s | %.2f | %.2f | %.2f |\n", s, plat[s], olat[s], (olat[s] > 0 ? plat[s] / (olat[s] / 2) : 0) }
+    print "Latency, medians over the rounds (µs). READ is like for like: both tools time one RDMA READ from post to"
+    print "its completion. WRITE is not: ib_write_lat is a ping-pong through memory and reports half of it,"
+    print "ours times one WRITE from post to its completion (the responder'"'"'s ACK), a whole round trip."
+    print ""
+    print "| op, size (B) | perftest typical | perftest avg | linkproof p50 | linkproof avg | ratio perftest / linkproof (typical / p50) |"
+    print "|---|---:|---:|---:|---:|---:|"
+    for (i = 1; i <= nl; i++) {
+      k = ls[i]; split(k, kk, SUBSEP); pt = median(ptyp[k]); o = median(op50[k])
+      printf "| %s %s%s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", kk[1], kk[2], (kk[1] == "write" ? " (not like for like)" : ""), pt, median(pavg[k]), o, median(oavg[k]), (o > 0 ? pt / o : 0)
+    }
+    if (failed != "") print "\nRounds in which our run failed (their figures are missing above):" failed
   }' "$r")
 echo "$table"
 [ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md

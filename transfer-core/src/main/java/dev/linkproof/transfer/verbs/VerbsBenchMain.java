@@ -20,12 +20,14 @@ import java.util.Map;
  * with perftest on the same device in the same run: a local target agent, one session, one point per
  * size, one machine-readable line per point.
  *
- * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]]
- * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000</pre>
+ * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]] [rlat SIZE:ITERATIONS[,...]]
+ * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000 rlat 8:2000</pre>
  *
  * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs,
  * four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is 100), one
- * QP; GB = 10^9. Latency is stop-and-wait, one 8-byte-class WRITE per sample, inline as perftest does.
+ * QP; GB = 10^9. Latency ({@code lat}) is stop-and-wait, one 8-byte-class WRITE per sample, inline as
+ * perftest does, timed from post to its completion; {@code rlat} does the same with an RDMA READ, which
+ * is what ib_read_lat times too (ib_write_lat is a ping-pong through memory, not a completion).
  * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
  *
  * <p>Before the measured points, every point runs once at a quarter of its transfers and is not
@@ -54,13 +56,12 @@ public final class VerbsBenchMain {
                 t.agentStart());
              Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
             for (int n = 0; n < points.size(); n++) {
-                run(session, "warm-" + n, modes.get(n).equals("bw"), points.get(n)[0], Math.max(1, points.get(n)[1] / 4));
+                run(session, "warm-" + n, modes.get(n), points.get(n)[0], Math.max(1, points.get(n)[1] / 4));
             }
             for (int n = 0; n < points.size(); n++) {
                 long[] p = points.get(n);
-                boolean bw = modes.get(n).equals("bw");
                 long size = p[0];
-                Measurement m = run(session, "bench-" + n, bw, size, p[1]);
+                Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1]);
                 var l = m.latency();
                 System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f%n",
                         modes.get(n), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
@@ -70,9 +71,10 @@ public final class VerbsBenchMain {
         }
     }
 
-    private static Measurement run(Session session, String id, boolean bw, long size, long count) throws Exception {
-        TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID).op(Op.WRITE).size(size);
-        if (bw) {
+    private static Measurement run(Session session, String id, String mode, long size, long count) throws Exception {
+        TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
+                .op(mode.equals("rlat") ? Op.READ : Op.WRITE).size(size);
+        if (mode.equals("bw")) {
             // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
             // perftest's continuous refill; warmup long enough for C2 to compile the loop.
             int batch = 32;
@@ -81,8 +83,10 @@ public final class VerbsBenchMain {
                     .warmup(Math.max(iterations / 4, (int) Math.min(iterations, 5000 / batch)))
                     .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
                             "verbs.txDepth", "128"));
-        } else {
+        } else if (mode.equals("lat") || mode.equals("rlat")) {
             b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10));
+        } else {
+            throw new IllegalArgumentException("unknown mode '" + mode + "': bw, lat or rlat");
         }
         Measurement m = session.run(b.build());
         if (!m.isValid()) {
