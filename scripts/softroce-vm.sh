@@ -13,7 +13,7 @@
 # Inside the VM: rxe0 on dummy0 (10.11.12.13, GID index 1 = RoCEv2 ::ffff:10.11.12.13),
 # $SHARE mounted at /mnt/share (9p, read-write), a jlinked JRE at /opt/jre (PATH has it).
 # The guest script's exit status becomes this script's exit status.
-# Env: W (work dir), SHARE, JDK, JRE_MODULES (""=no JRE), SMP, MEM, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND
+# Env: W (work dir), SHARE, JDK, JRE_MODULES (""=no JRE), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND
 set -euo pipefail
 W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$W/share}
 JDK=${JDK:-${JAVA_HOME:?set JAVA_HOME or JDK to a JDK 25}}
@@ -25,6 +25,7 @@ JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.s
 # deadlines call) is an MMIO exit: 1.0 us per call measured in this VM, 80 ns on the TSC. TCG's TSC
 # comes from one host clock for all vCPUs, so it is in fact synchronized; perftest reads it directly.
 SMP=${SMP:-2}; MEM=${MEM:-4096}; KAPPEND=${KAPPEND-mitigations=off tsc=reliable}; QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
+ACCEL=${ACCEL:-tcg,thread=multi}
 SELF=$(readlink -f "$0")   # before the cd: the stamp below hashes this file
 mkdir -p "$W" "$SHARE"; cd "$W"
 ts() { echo "[host $(date +%T) +$(( $(date +%s) - T0 ))s] $*"; }; T0=$(date +%s)
@@ -145,7 +146,7 @@ fi
 cp "$GS" "$SHARE/.guest.sh"; rm -f "$SHARE/.guest.rc"
 
 ts "boot VM (TCG, $SMP vCPU, ${MEM}M, $INITRD)"
-timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
+timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -cpu max -smp "$SMP" -m "$MEM" \
   -nographic -no-reboot -nic none -kernel "$VMLINUZ" -initrd "$INITRD" \
   -append "console=ttyS0 quiet panic=-1 $KAPPEND guest=.guest.sh" \
   -virtfs local,path="$SHARE",mount_tag=share,security_model=none,id=share \
