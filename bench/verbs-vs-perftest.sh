@@ -24,9 +24,9 @@ SIZES=${SIZES:-"4096:20000 65536:4000 1048576:400"}
 LAT=${LAT:-"8:2000"}
 ROUNDS=${ROUNDS:-3}
 # Both of our JVMs run C1 only, as the Soft-RoCE suite's do: under multi-threaded TCG (QEMU 7.2) a tiered
-# JVM crashed in 4 of about 30 launches (SIGSEGV/SIGILL at the entry of a just-replaced compiled method,
-# or in the interpreter: code patched by one vCPU while another ran its stale translation), C1 only in
-# none of 19; see bench/RESULTS.md. JIT="" brings C2 back.
+# JVM crashed in 2 of 18 stress launches (SIGSEGV/SIGILL at the entry of freshly compiled code, or in the
+# interpreter: code patched by one vCPU while another ran its stale translation), C1 only in none of 19;
+# see bench/RESULTS.md. JIT="" brings C2 back.
 JIT=${JIT--XX:TieredStopAtLevel=1}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-bench; share=$work/share
@@ -70,10 +70,10 @@ for r in \$(seq 1 $ROUNDS); do
   # A crash or failure of ours is a result too: it is recorded, and the table says which round lost it.
   java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
     "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
-    dev.linkproof.transfer.verbs.VerbsBenchMain bw "$(echo $SIZES | tr ' ' ',')" lat "$(echo $LAT | tr ' ' ',')" \
-    rlat "$(echo $LAT | tr ' ' ',')" > /tmp/ours.txt 2>&1; rc=\$?
+    dev.linkproof.transfer.verbs.VerbsBenchMain bw "${SIZES// /,}" lat "${LAT// /,}" rlat "${LAT// /,}" \
+    > /tmp/ours.txt 2>&1; rc=\$?
   grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt
-  [ \$rc = 0 ] || { echo "linkproof-bench-failed round=\$r rc=\$rc: \$(grep -m1 -E 'SIGSEGV|Exception|Error' /tmp/ours.txt)" | tee -a results.txt; cp /tmp/ours.txt ours-round\$r.txt; }
+  [ \$rc = 0 ] || { echo "linkproof-bench-failed round=\$r rc=\$rc: \$(grep -m1 -E 'SIGSEGV|SIGILL|SIGBUS|Exception|Error' /tmp/ours.txt)" | tee -a results.txt; cp /tmp/ours.txt ours-round\$r.txt; }
 done
 dmesg | grep -i -E "killed|oom" | tail -3
 echo "[guest \$(up)s] bench done"

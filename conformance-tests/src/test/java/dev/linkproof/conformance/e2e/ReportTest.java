@@ -203,7 +203,8 @@ class ReportTest {
      * so there a missing tool fails instead of hiding the browser check behind a skip.
      */
     private static void needed(boolean present, String why) {
-        if (System.getenv("CI") != null && !System.getenv("CI").isBlank()) {
+        String ci = System.getenv("CI");
+        if (ci != null && !ci.isBlank()) {
             assertThat(present).as("CI is set: " + why).isTrue();
         }
         assumeTrue(present, why);

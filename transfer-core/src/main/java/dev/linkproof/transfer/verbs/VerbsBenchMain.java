@@ -39,13 +39,32 @@ public final class VerbsBenchMain {
     private VerbsBenchMain() {
     }
 
+    /** What a point measures; named on the command line and in the output line in lower case. */
+    private enum BenchMode {
+        BW, LAT, RLAT;
+
+        /** Read before the agent starts, so a typo costs nothing but this message. */
+        static BenchMode of(String name) {
+            for (BenchMode m : values()) {
+                if (m.label().equals(name)) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException("unknown mode '" + name + "': bw, lat or rlat");
+        }
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        List<String> modes = new ArrayList<>();
+        List<BenchMode> modes = new ArrayList<>();
         List<long[]> points = new ArrayList<>();
         for (int a = 0; a + 1 < args.length; a += 2) {
             for (String p : args[a + 1].split(",")) {
                 String[] kv = p.split(":");
-                modes.add(args[a]);
+                modes.add(BenchMode.of(args[a]));
                 points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1])});
             }
         }
@@ -64,29 +83,27 @@ public final class VerbsBenchMain {
                 Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1]);
                 var l = m.latency();
                 System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f%n",
-                        modes.get(n), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
+                        modes.get(n).label(), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
                         l.averageNanos() / 1e3, l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
                         l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN);
             }
         }
     }
 
-    private static Measurement run(Session session, String id, String mode, long size, long count) throws Exception {
+    private static Measurement run(Session session, String id, BenchMode mode, long size, long count) throws Exception {
         TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
-                .op(mode.equals("rlat") ? Op.READ : Op.WRITE).size(size);
-        if (mode.equals("bw")) {
+                .op(mode == BenchMode.RLAT ? Op.READ : Op.WRITE).size(size);
+        if (mode == BenchMode.BW) {
             // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
-            // perftest's continuous refill; warmup long enough for C2 to compile the loop.
+            // perftest's continuous refill; warmup long enough for the JIT to compile the loop.
             int batch = 32;
             int iterations = (int) Math.max(1, count / batch);
             b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations)
                     .warmup(Math.max(iterations / 4, (int) Math.min(iterations, 5000 / batch)))
                     .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
                             "verbs.txDepth", "128"));
-        } else if (mode.equals("lat") || mode.equals("rlat")) {
-            b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10));
         } else {
-            throw new IllegalArgumentException("unknown mode '" + mode + "': bw, lat or rlat");
+            b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10));
         }
         Measurement m = session.run(b.build());
         if (!m.isValid()) {
