@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Where our 8 B RDMA READ latency on Soft-RoCE parts from ib_read_lat's: perftest, a C program with
+# our exact QP/MR attributes (bench/c/rlat.c), the same C program with perftest's, and ours — in the
+# same VM, alternating, ROUNDS rounds. If the C program with our attributes matches perftest, the
+# attributes are not the cause and the rest is our process (JVM, FFM) under TCG; if it matches
+# ours, they are. Appends a table to bench/RESULTS.md with the command, the date and the machine.
+#
+#   bench/verbs-read-latency.sh               build, compile rlat.c (gcc, libibverbs-dev), boot, measure
+#   ROUNDS=4 N=8000 bench/verbs-read-latency.sh
+#   TABLE_ONLY=1 bench/verbs-read-latency.sh  only the table, from the last run's results
+# Env: ROUNDS (default 4), N (samples per tool and round, default 8000), JIT (our JVMs' JIT options,
+# default C1 only, as in bench/verbs-vs-perftest.sh), JDK, SKIP_BUILD=1 (use transfer-core as built).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+ROUNDS=${ROUNDS:-4}; N=${N:-8000}
+JIT=${JIT--XX:TieredStopAtLevel=1}
+JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+work=$root/transfer-core/target/verbs-read-latency; share=$work/share
+if [ "${TABLE_ONLY:-}" != 1 ]; then
+scripts/setup.sh >/dev/null
+[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
+rm -rf "$share"; mkdir -p "$share/cp"
+gcc -O2 -Wall -o "$share/rlat" bench/c/rlat.c -libverbs
+mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$work/cp.txt" >/dev/null
+cp -r transfer-core/target/classes "$share/cp/classes"
+cp_vm=/mnt/share/cp/classes
+for j in $(tr ':' ' ' < "$work/cp.txt"); do cp "$j" "$share/cp/"; cp_vm="$cp_vm:/mnt/share/cp/$(basename "$j")"; done
+cat > "$share/guest.sh" <<GUEST
+set -u
+cd /mnt/share; ulimit -l unlimited
+: > results.txt
+for r in \$(seq 1 $ROUNDS); do
+  echo "round=\$r" >> results.txt
+  ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N >/tmp/lat.srv 2>&1 & sleep 1
+  ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N 127.0.0.1 > /tmp/lat.cli 2>&1; wait
+  awk '\$1==8 && NF>=7 {printf "perftest op=read typical_us=%s avg_us=%s\n", \$5, \$6}' /tmp/lat.cli | tee -a results.txt
+  ./rlat -n $N | sed 's/^/ours-attrs /' | tee -a results.txt
+  ./rlat -n $N -c 1 -i 0 -r 12 -a | sed 's/^/perftest-attrs /' | tee -a results.txt
+  java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
+    "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
+    dev.linkproof.transfer.verbs.VerbsBenchMain rlat 8:$N > /tmp/ours.txt 2>&1 \
+    || echo "linkproof-bench-failed round=\$r: \$(grep -m1 -E 'SIGSEGV|SIGILL|SIGBUS|Exception|Error' /tmp/ours.txt)" | tee -a results.txt
+  grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt
+done
+GUEST
+SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/guest.sh"
+fi
+table=$(awk '
+  function median(list,   n, v, i, j, t) {
+    n = split(list, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+    return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
+  }
+  function field(name,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == name) return kv[2] } return "" }
+  /^perftest op=read/ { v["ib_read_lat (typical)"] = v["ib_read_lat (typical)"] " " field("typical_us") }
+  /^ours-attrs c-lat/ { v["C, our QP/MR attributes (p50)"] = v["C, our QP/MR attributes (p50)"] " " field("p50_us") }
+  /^perftest-attrs c-lat/ { v["C, perftest'"'"'s attributes (p50)"] = v["C, perftest'"'"'s attributes (p50)"] " " field("p50_us") }
+  /^linkproof-bench mode=rlat/ { v["Linkproof verbs transport (p50)"] = v["Linkproof verbs transport (p50)"] " " field("p50_us") }
+  /^linkproof-bench-failed/ { failed++ }
+  END {
+    base = median(v["ib_read_lat (typical)"])
+    print "| 8 B RDMA READ, post to completion | median µs | per round µs | ib_read_lat / this |"
+    print "|---|---:|---|---:|"
+    n = split("ib_read_lat (typical)|C, perftest'"'"'s attributes (p50)|C, our QP/MR attributes (p50)|Linkproof verbs transport (p50)", rows, "|")
+    for (k = 1; k <= n; k++) { m = median(v[rows[k]]); printf "| %s | %.1f |%s | %.2f |\n", rows[k], m, v[rows[k]], (m > 0 ? base / m : 0) }
+    if (failed) printf "\n%d round(s) of ours failed; see transfer-core/target/verbs-read-latency/share/results.txt\n", failed
+  }' "$share/results.txt")
+{
+  echo
+  echo "## verbs READ latency: perftest, C with our attributes, ours (rxe0 in the QEMU/TCG VM) — $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, 2 vCPUs."
+  echo
+  echo "$table"
+} | tee -a bench/RESULTS.md
