@@ -1,5 +1,6 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.file.Files;
@@ -38,11 +39,16 @@ public record LinkproofConfiguration(
 
     public static LinkproofConfiguration from(ConfigurationParameters p) {
         double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
+        Duration progress = duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
+        // The agent applies this deadline to its side too (HELLO carries it), and refuses more than its limit.
+        if (progress.toMillis() > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
+            throw new IllegalArgumentException(Constants.TIMEOUT_PROGRESS + "=" + p.get(Constants.TIMEOUT_PROGRESS).orElseThrow()
+                    + " is more than the agent accepts (" + Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) + ")");
+        }
         Timeouts t = new Timeouts(
                 duration(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
                 duration(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
-                new IoSettings(duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10)),
-                        duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10))));
+                new IoSettings(progress, progress));
         String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
         Path log = p.get(Constants.AGENT_LOG).map(Path::of)
                 .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")

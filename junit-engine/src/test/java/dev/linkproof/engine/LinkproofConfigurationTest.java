@@ -121,6 +121,15 @@ class LinkproofConfigurationTest {
                 .hasMessageContaining("not a duration");
     }
 
+    @Test
+    void aProgressDeadlineBeyondTheAgentsLimitNamesTheKey() {
+        assertThat(config(Map.of(Constants.TIMEOUT_PROGRESS, "60m")).timeouts().io().progressTimeout())
+                .isEqualTo(Duration.ofHours(1));
+        assertThatThrownBy(() -> config(Map.of(Constants.TIMEOUT_PROGRESS, "61m")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("linkproof.timeout.progress=61m is more than the agent accepts (PT1H)");
+    }
+
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"0", "-1", "1001", "fast", "NaN"})
     void badIterationScalesAreRefused(String text) {

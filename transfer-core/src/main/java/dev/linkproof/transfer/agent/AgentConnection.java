@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -53,7 +54,8 @@ final class AgentConnection implements Runnable {
     private final Socket socket;
     private final String token;
     private final Transports transports;
-    private final IoSettings io;
+    /** The agent's deadlines, the progress deadline replaced by the initiator's at HELLO. */
+    private IoSettings io;
     private final Consumer<AgentConnection> onClose;
     private final Map<String, PointState> points = new HashMap<>();
     private boolean authenticated;
@@ -128,6 +130,13 @@ final class AgentConnection implements Runnable {
                             + hello.protocolVersion() + ", this agent " + FrameCodec.VERSION));
                     return false;
                 }
+                long ms = hello.progressTimeoutMillis();
+                if (ms < 1 || ms > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
+                    reply(out, MessageType.ERROR, new Messages.Error("out-of-range", "progress timeout " + ms
+                            + " ms is outside 1.." + Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + " ms"));
+                    return false;
+                }
+                io = new IoSettings(Duration.ofMillis(ms), io.connectTimeout(), io.peer());
                 authenticated = true;
                 reply(out, MessageType.WELCOME, welcome());
             }
@@ -237,7 +246,7 @@ final class AgentConnection implements Runnable {
         int gpus = GpuRuntimes.find().map(GpuRuntime::deviceCount).orElse(0);
         return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
                 System.getProperty("java.vm.vendor") + " " + Runtime.version(), list,
-                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus));
+                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus), io.progressTimeout().toMillis());
     }
 
     static String hostName() {

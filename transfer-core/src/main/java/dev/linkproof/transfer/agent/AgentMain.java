@@ -2,7 +2,6 @@ package dev.linkproof.transfer.agent;
 
 import dev.linkproof.transfer.spi.IoSettings;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,10 +32,6 @@ public final class AgentMain implements Callable<Integer> {
             + ", else a random one that is printed).")
     String token;
 
-    @Option(names = "--progress-timeout", defaultValue = "PT10S",
-            description = "Fail a data transfer that makes no progress for this long (ISO-8601, default ${DEFAULT-VALUE}).")
-    Duration progressTimeout;
-
     @Override
     public Integer call() throws Exception {
         String t = token != null ? token : System.getenv(TOKEN_ENV);
@@ -46,8 +41,8 @@ public final class AgentMain implements Callable<Integer> {
             new SecureRandom().nextBytes(b);
             t = HexFormat.of().formatHex(b);
         }
-        IoSettings io = new IoSettings(progressTimeout, progressTimeout);
-        try (AgentServer server = AgentServer.start(bind, port, t, io)) {
+        // Each session's progress deadline is its initiator's (sent in HELLO, linkproof.timeout.progress).
+        try (AgentServer server = AgentServer.start(bind, port, t, IoSettings.DEFAULT)) {
             System.out.println(READY + " host=" + server.host() + " port=" + server.port() + " pid="
                     + ProcessHandle.current().pid());
             if (generated) {

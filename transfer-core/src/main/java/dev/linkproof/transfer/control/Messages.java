@@ -17,8 +17,15 @@ public final class Messages {
     private Messages() {
     }
 
-    /** First message of a session; the agent answers WELCOME or ERROR and closes on a bad token. */
-    public record Hello(String token, int protocolVersion, String initiatorHost) { }
+    /**
+     * First message of a session; the agent answers WELCOME or ERROR and closes on a bad token.
+     * {@code progressTimeoutMillis} is the initiator's progress deadline: the agent applies it to
+     * its side of every point of the session, so one setting on the initiator governs both ranks.
+     */
+    public record Hello(String token, int protocolVersion, String initiatorHost, long progressTimeoutMillis) {
+        /** The longest progress deadline an agent accepts: a stalled transfer is noticed within the hour. */
+        public static final long MAX_PROGRESS_TIMEOUT_MILLIS = 3_600_000;
+    }
 
     public record TransportInfo(String id, boolean available, String reason) { }
 
@@ -28,7 +35,9 @@ public final class Messages {
      */
     public record GpuInfo(boolean available, String detail, int devices) { }
 
-    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus) { }
+    /** The agent's answer to HELLO; {@code progressTimeoutMillis} is the deadline it applies for this session. */
+    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus,
+                          long progressTimeoutMillis) { }
 
     public record Prepare(TransferSpec spec) { }
 

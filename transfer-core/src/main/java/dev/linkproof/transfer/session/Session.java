@@ -64,7 +64,8 @@ public final class Session implements TransferSession {
         ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
         try {
             Messages.Welcome welcome = control.call(MessageType.HELLO,
-                    new Messages.Hello(token, FrameCodec.VERSION, localHost()), MessageType.WELCOME,
+                    new Messages.Hello(token, FrameCodec.VERSION, localHost(),
+                            timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
                     Messages.Welcome.class, timeouts.control());
             return new Session(control, welcome, Transports.discover(), timeouts, host);
         } catch (TransferException | RuntimeException e) {

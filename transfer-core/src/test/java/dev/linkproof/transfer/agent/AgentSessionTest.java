@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A target agent in this JVM and an initiator session against it, over real loopback sockets. */
 @Timeout(60)
@@ -81,6 +82,29 @@ class AgentSessionTest {
         assertThat(session.usable()).isTrue();
         assertThat(agent.port()).isPositive();
         assertThat(agent.host()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void theSessionTakesTheInitiatorsProgressDeadline() throws Exception {
+        // The agent was started with IoSettings.DEFAULT (10 s); each session says its own.
+        assertThat(session.agent().progressTimeoutMillis()).isEqualTo(10_000);
+        Timeouts patient = new Timeouts(TIMEOUTS.agentStart(), TIMEOUTS.control(),
+                new IoSettings(Duration.ofSeconds(95), Duration.ofSeconds(10)));
+        try (Session other = Session.open("127.0.0.1", agent.port(), TOKEN, patient)) {
+            assertThat(other.agent().progressTimeoutMillis()).isEqualTo(95_000);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, -5, Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + 1})
+    void anOutOfRangeProgressDeadlineIsRefusedByName(long millis) throws Exception {
+        try (ControlChannel raw = ControlChannel.connect("127.0.0.1", agent.port(), Duration.ofSeconds(5))) {
+            RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class, () -> raw.call(MessageType.HELLO,
+                    new Messages.Hello(TOKEN, FrameCodec.VERSION, "test", millis), MessageType.WELCOME,
+                    Messages.Welcome.class, Duration.ofSeconds(5)));
+            assertThat(e.code()).isEqualTo("out-of-range");
+            assertThat(e.getMessage()).contains("progress timeout " + millis + " ms is outside 1..3600000 ms");
+        }
     }
 
     static Stream<Arguments> specs() {

@@ -42,7 +42,7 @@ class MessagesTest {
     @Test
     void otherMessagesRoundTrip() throws Exception {
         Messages.Welcome w = new Messages.Welcome("0.1.0", "h", 42, "jdk", List.of(new Messages.TransportInfo("tcp", true, "ok")),
-                new Messages.GpuInfo(true, "CUDA driver API 12.8 (libcuda.so.1), 2 device(s)", 2));
+                new Messages.GpuInfo(true, "CUDA driver API 12.8 (libcuda.so.1), 2 device(s)", 2), 10_000);
         assertThat(Messages.decode(new Frame(MessageType.WELCOME, Messages.encode(w)), Messages.Welcome.class)).isEqualTo(w);
         Messages.Checksums c = new Messages.Checksums("p", new long[] {1, -1, Long.MIN_VALUE});
         assertThat(Messages.decode(new Frame(MessageType.CHECKSUMS, Messages.encode(c)), Messages.Checksums.class).checksums())
