@@ -48,6 +48,7 @@
 #
 # Environment knobs (defaults in brackets):
 #   REPS [5]   DEPTH [32]   TLS [shm]   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [13500]
+#   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java, else $JAVA_HOME/bin/java]: the java of both our ranks (25+)
 #   RESULTS [bench/RESULTS.md]: the section is appended there (the others are kept); APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 set -euo pipefail

@@ -7,6 +7,8 @@
 #   bench/verbs-vs-perftest.sh                 build (mvn install -DskipTests), boot the VM, measure
 #   SIZES="4096:20000 65536:4000" bench/verbs-vs-perftest.sh      size:transfers pairs for bandwidth
 #   ROUNDS=3 TABLE_ONLY=1 bench/verbs-vs-perftest.sh   only the table, from the last run's results
+#   LAT="8:2000" (size:iterations pairs for latency), JDK (default the first /usr/lib/jvm/*25*; it is
+#   jlinked into the VM), SKIP_BUILD=1 (no mvn install: use what transfer-core/target holds), JIT (below)
 #
 # Under TCG one run of either tool swings by 2x, so the two alternate for ROUNDS rounds (default 3:
 # perftest, ours, perftest, ours, ...) and the table compares their medians; each round's ratio is

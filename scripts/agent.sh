@@ -2,14 +2,26 @@
 # Starts a target agent on this host, for two-host runs. Arguments go to the agent, e.g.
 #   scripts/agent.sh --bind 0.0.0.0 --port 7471 [--token T]
 # It prints its ready line, and the token and the initiator's command when it made the token up.
+# Token: --token, else $LINKPROOF_TOKEN (read by the agent), else a random one it prints. The agent
+# takes each session's progress deadline from the initiator (linkproof.timeout.progress, sent in HELLO).
+# JDK: a JDK 25 under /usr/lib/jvm, else $JAVA_HOME if it is a JDK 25 (Maven may run on an older one
+# here, and the agent needs 25), else an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
+is25() { [[ "$("$1/bin/java" -version 2>&1 | head -n 1)" =~ \ version\ \"25(\"|\.) ]]; }
+jdk=
+for j in /usr/lib/jvm/*25* ${JAVA_HOME:+"$JAVA_HOME"}; do
+  if [ -x "$j/bin/java" ] && is25 "$j"; then jdk=$j; break; fi
+done
+if [ -z "$jdk" ]; then
+  echo "agent: no JDK 25 under /usr/lib/jvm, and JAVA_HOME (${JAVA_HOME:-unset}) is not one; install one or point JAVA_HOME at it" >&2
+  exit 1
+fi
 cp_file=transfer-core/target/agent.classpath
 if [ ! -f "$cp_file" ] || [ ! -d transfer-core/target/classes ]; then
   mvn -B -q -pl transfer-core -am install -DskipTests
   mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$PWD/$cp_file" -Dmdep.includeScope=runtime
 fi
-jdk=${JAVA_HOME:-$(ls -d /usr/lib/jvm/*25* | head -n 1)}
 exec "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -Xmx256m -XX:+UseSerialGC \
   -cp "transfer-core/target/classes:$(cat "$cp_file")" dev.linkproof.transfer.agent.AgentMain "$@"

@@ -16,6 +16,7 @@
 # allure-results, peer.json, summary.txt. With the device tool:
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
 # Env: OUT, WORK (unpack dir), SIZE (bytes, default 256 MiB), MIN_RATIO (default 0.9), CLASSES,
+# JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first /usr/lib/jvm/*25*),
 # PROFILE (linkproof.profile; default auto), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
 # LINKPROOF_GPU_CUDA_LIBRARY, ...), which both ranks read. A dry run of the whole script on a machine
 # without a GPU, on transfer-core's fake runtime (build it with its tests first):

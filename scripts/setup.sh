@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Linkproof needs on a fresh Debian machine of this kind, from Debian's packages only,
-# and checks for the JDK 25 that maven-toolchains-plugin selects. Idempotent: a second run installs
-# nothing. Packages:
+# and checks for the JDK 25 that maven-toolchains-plugin selects: the first /usr/lib/jvm/*25*, else
+# $JAVA_HOME; whichever it is, its bin/java -version must report 25 (Maven itself may run on an older
+# JDK, so a JAVA_HOME set for Maven is not taken on trust). Idempotent: a second run installs nothing.
+# Packages:
 #   maven, iproute2           build; network namespaces for the two-host end-to-end test
 #   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
 #   libucx0, libucx-dev       the ucx transport's library (libucp.so.0) and the headers its layout
@@ -34,8 +36,14 @@ if ((${#missing[@]})); then
 fi
 
 jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)
-if [ -z "$jdk" ] && [ -z "${JAVA_HOME:-}" ]; then
-  echo "setup: no JDK 25 found under /usr/lib/jvm; install one (e.g. Temurin 25) so maven-toolchains-plugin can select it" >&2
+jdk=${jdk:-${JAVA_HOME:-}}
+if [ -z "$jdk" ]; then
+  echo "setup: no JDK 25 found under /usr/lib/jvm and JAVA_HOME is unset; install one (e.g. Temurin 25) so maven-toolchains-plugin can select it" >&2
   exit 1
 fi
-echo "setup: ready (JDK 25 at ${jdk:-$JAVA_HOME}; $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
+version=$("$jdk/bin/java" -version 2>&1 | head -n 1 || true)
+if ! [[ "$version" =~ \ version\ \"25(\"|\.) ]]; then
+  echo "setup: $jdk is not a JDK 25 (its java -version says: ${version:-nothing}); install one under /usr/lib/jvm or point JAVA_HOME at one" >&2
+  exit 1
+fi
+echo "setup: ready (JDK 25 at $jdk; $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"

@@ -2,8 +2,10 @@
 # Soft-RoCE (rdma_rxe) test VM for a host whose kernel has no RDMA (CONFIG_INFINIBAND unset) and no
 # usable KVM: QEMU/TCG + Debian 12's own kernel 6.1 (extracted from linux-image-amd64, not installed)
 # + a busybox initramfs built from Debian packages + a JDK 25 runtime jlinked from the host's JDK.
-# Debian packages only; everything it builds is cached under $W (default ~/.cache/linkproof/softroce-vm)
-# and rebuilt only when this script changes. Adapted from shared/notes/softroce-vm.sh.
+# Debian packages only; everything it builds is cached under $W (default ~/.cache/linkproof/softroce-vm).
+# The kernel and the .debs are fetched once; the initramfs and the JRE are rebuilt when this script's
+# content or the JDK's version (its java -version line) changes. Adapted from a script in the team's
+# notes (not in this repository).
 #
 #   scripts/softroce-vm.sh                 build what is missing, boot, run the built-in verbs smoke test
 #   scripts/softroce-vm.sh my-test.sh      same, but run my-test.sh inside the VM (as root, after rxe0 is up)
@@ -13,7 +15,9 @@
 # Inside the VM: rxe0 on dummy0 (10.11.12.13, GID index 1 = RoCEv2 ::ffff:10.11.12.13),
 # $SHARE mounted at /mnt/share (9p, read-write), a jlinked JRE at /opt/jre (PATH has it).
 # The guest script's exit status becomes this script's exit status.
-# Env: W (work dir), SHARE, JDK, JRE_MODULES (""=no JRE), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND
+# Env: W (work dir), LINKPROOF_CACHE (W's parent when W is unset; default ~/.cache/linkproof), SHARE,
+# JDK (a JDK 25; default $JAVA_HOME), JRE_MODULES (""=no JRE), EXTRA_PKGS (more .debs for the guest, read
+# when the .debs are first fetched), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND
 set -euo pipefail
 W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$W/share}
 JDK=${JDK:-${JAVA_HOME:?set JAVA_HOME or JDK to a JDK 25}}
