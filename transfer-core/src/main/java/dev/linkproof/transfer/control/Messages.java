@@ -98,10 +98,17 @@ public final class Messages {
         }
     }
 
-    /** Decodes a body; a body that does not parse, or fails the record's own checks, is a non-fatal protocol error. */
+    /**
+     * Decodes a body; a body that does not parse, fails the record's own checks, or is JSON
+     * {@code null} (which Jackson maps to a null record) is a non-fatal protocol error.
+     */
     public static <T> T decode(Frame frame, Class<T> type) throws ProtocolException {
         try {
-            return JSON.readValue(frame.body(), type);
+            T message = JSON.readValue(frame.body(), type);
+            if (message == null) {
+                throw new ProtocolException("bad-body", "malformed " + frame.type() + " body: null, expected a JSON object", false);
+            }
+            return message;
         } catch (java.io.IOException e) {
             Throwable root = e;
             while (root.getCause() != null) {

@@ -72,6 +72,15 @@ class MessagesTest {
     }
 
     @Test
+    void aJsonNullBodyIsABadBodyNotANullMessage() {
+        ProtocolException e = catchThrowableOfType(ProtocolException.class,
+                () -> Messages.decode(frame(MessageType.RELEASE, "null"), Messages.Release.class));
+        assertThat(e.code()).isEqualTo("bad-body");
+        assertThat(e.fatal()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("malformed RELEASE body: null, expected a JSON object");
+    }
+
+    @Test
     void notJsonAtAllIsABadBody() {
         ProtocolException e = catchThrowableOfType(ProtocolException.class,
                 () -> Messages.decode(frame(MessageType.PING, "GET / HTTP/1.1"), Messages.Ping.class));
