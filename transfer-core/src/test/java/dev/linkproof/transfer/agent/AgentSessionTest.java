@@ -21,8 +21,6 @@ import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -245,31 +243,19 @@ class AgentSessionTest {
         assertThat(session.usable()).isTrue();
     }
 
-    private static byte[] rawFrame(int magic, int version, int type, byte[] body) throws Exception {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(magic);
-        out.writeShort(version);
-        out.writeShort(type);
-        out.writeInt(body.length);
-        out.write(body);
-        out.flush();
-        return bytes.toByteArray();
-    }
-
     @Test
     void aNonFatalBadFrameIsAnsweredAndTheConnectionKeepsServing() throws Exception {
         byte[] body = "{\"nonce\":5}".getBytes(StandardCharsets.UTF_8);
-        session.control().writeRaw(rawFrame(FrameCodec.MAGIC, 9, MessageType.PING.code, body));
+        session.control().writeRaw(RawFrames.frame(FrameCodec.MAGIC, 9, MessageType.PING.code, body));
         Frame reply = session.control().readRaw(Duration.ofSeconds(5));
         assertThat(reply.type()).isEqualTo(MessageType.ERROR);
         assertThat(Messages.decode(reply, Messages.Error.class).code()).isEqualTo("bad-version");
 
-        session.control().writeRaw(rawFrame(FrameCodec.MAGIC, FrameCodec.VERSION, 4242, body));
+        session.control().writeRaw(RawFrames.frame(FrameCodec.MAGIC, FrameCodec.VERSION, 4242, body));
         Frame unknownType = session.control().readRaw(Duration.ofSeconds(5));
         assertThat(Messages.decode(unknownType, Messages.Error.class).code()).isEqualTo("bad-type");
 
-        session.control().writeRaw(rawFrame(FrameCodec.MAGIC, FrameCodec.VERSION, MessageType.PREPARE.code,
+        session.control().writeRaw(RawFrames.frame(FrameCodec.MAGIC, FrameCodec.VERSION, MessageType.PREPARE.code,
                 "{\"spec\":{\"size\":0}}".getBytes(StandardCharsets.UTF_8)));
         Frame badBody = session.control().readRaw(Duration.ofSeconds(5));
         assertThat(badBody.type()).isEqualTo(MessageType.ERROR);
@@ -284,7 +270,7 @@ class AgentSessionTest {
     void aSpecWithAnOutOfRangeFieldIsRefusedNamingIt() throws Exception {
         String json = new String(Messages.encode(new Messages.Prepare(spec("range").size(4096).build())), StandardCharsets.UTF_8)
                 .replace("\"size\":4096", "\"size\":0");
-        session.control().writeRaw(rawFrame(FrameCodec.MAGIC, FrameCodec.VERSION, MessageType.PREPARE.code,
+        session.control().writeRaw(RawFrames.frame(FrameCodec.MAGIC, FrameCodec.VERSION, MessageType.PREPARE.code,
                 json.getBytes(StandardCharsets.UTF_8)));
         Messages.Error e = Messages.decode(session.control().readRaw(Duration.ofSeconds(5)), Messages.Error.class);
         assertThat(e.code()).isEqualTo("bad-request");

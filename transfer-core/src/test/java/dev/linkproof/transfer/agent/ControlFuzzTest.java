@@ -11,15 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Frame;
-import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,7 +94,7 @@ class ControlFuzzTest {
                     body = JSON.writeValueAsBytes(tree);
                 }
                 String what = "case " + i + " (seed " + SEED + "): " + t.type() + " with " + mutation;
-                session.control().writeRaw(frame(t.type(), body));
+                session.control().writeRaw(RawFrames.frame(t.type(), body));
                 Frame reply = session.control().readRaw(Duration.ofSeconds(15));
                 assertThat(reply).as(what + ": the agent closed the connection instead of answering").isNotNull();
                 if (reply.type() == MessageType.ERROR) {
@@ -220,17 +216,5 @@ class ControlFuzzTest {
     private static String preview(byte[] body) {
         String s = new String(body, StandardCharsets.UTF_8);
         return s.length() > 60 ? s.substring(0, 60) + "... (" + s.length() + " chars)" : s;
-    }
-
-    private static byte[] frame(MessageType type, byte[] body) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(FrameCodec.MAGIC);
-        out.writeShort(FrameCodec.VERSION);
-        out.writeShort(type.code);
-        out.writeInt(body.length);
-        out.write(body);
-        out.flush();
-        return bytes.toByteArray();
     }
 }
