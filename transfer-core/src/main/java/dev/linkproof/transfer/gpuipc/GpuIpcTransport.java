@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.gpuipc;
 
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -93,12 +94,7 @@ public final class GpuIpcTransport implements Transport {
             throw new TransferException("gpu-ipc needs the target in another process: an IPC handle cannot be opened "
                     + "by the process that exported it (run the target as an agent process)");
         }
-        byte[] handle;
-        try {
-            handle = HexFormat.of().parseHex(endpoint.getOrDefault(HANDLE, ""));
-        } catch (IllegalArgumentException e) {
-            throw new TransferException("malformed gpu-ipc handle from the target: " + e.getMessage());
-        }
+        byte[] handle = PeerEndpoint.of("gpu-ipc", endpoint).hex(HANDLE);
         return GpuIpcDataPath.open(spec, gpu, handle, io);
     }
 

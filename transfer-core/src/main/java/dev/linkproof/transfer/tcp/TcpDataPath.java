@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.tcp;
 
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.SlotLayout;
@@ -17,7 +18,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,9 +57,10 @@ final class TcpDataPath implements DataPath {
 
     static TcpDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        String host = endpoint.containsKey("tcp.host") ? endpoint.get("tcp.host") : require(endpoint, "peer.host");
-        int port = Integer.parseInt(require(endpoint, "tcp.port"));
-        long key = HexFormat.fromHexDigitsToLong(require(endpoint, "tcp.key"));
+        PeerEndpoint peer = PeerEndpoint.of("tcp", endpoint);
+        String host = endpoint.containsKey("tcp.host") ? peer.string("tcp.host") : peer.string("peer.host");
+        int port = (int) peer.number("tcp.port", 1, 65_535);
+        long key = peer.hexNumber("tcp.key");
         boolean write = spec.op() != Op.READ;
 
         SlotLayout slots = spec.slots();
@@ -148,14 +149,6 @@ final class TcpDataPath implements DataPath {
             }
             throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": " + e.getMessage(), e);
         }
-    }
-
-    private static String require(Map<String, String> endpoint, String key) throws TransferException {
-        String v = endpoint.get(key);
-        if (v == null) {
-            throw new TransferException("tcp endpoint lacks '" + key + "': " + endpoint);
-        }
-        return v;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.ucx;
 
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import static dev.linkproof.transfer.ucx.Ucx.lib;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -14,7 +15,6 @@ import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -99,11 +99,11 @@ final class UcxDataPath implements DataPath {
 
     static UcxDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        HexFormat hex = HexFormat.of();
-        byte[] address = hex.parseHex(require(endpoint, "ucx.address"));
-        byte[] rkey = hex.parseHex(require(endpoint, "ucx.rkey"));
-        long base = Long.parseUnsignedLong(require(endpoint, "ucx.base"));
-        long length = Long.parseLong(require(endpoint, "ucx.length"));
+        PeerEndpoint peer = PeerEndpoint.of("ucx", endpoint);
+        byte[] address = peer.hex("ucx.address");
+        byte[] rkey = peer.hex("ucx.rkey");
+        long base = peer.unsigned("ucx.base");
+        long length = peer.number("ucx.length", 0, Long.MAX_VALUE);
         if (length < spec.slots().regionBytes()) {
             throw new TransferException("the target's ucx region has " + length + " bytes, the point needs "
                     + spec.slots().regionBytes());
@@ -157,14 +157,6 @@ final class UcxDataPath implements DataPath {
             opLength[k] = len;
             opRemote[k] = base + start;
         }
-    }
-
-    private static String require(Map<String, String> endpoint, String key) throws TransferException {
-        String v = endpoint.get(key);
-        if (v == null) {
-            throw new TransferException("ucx endpoint lacks '" + key + "': " + endpoint.keySet());
-        }
-        return v;
     }
 
     @Override

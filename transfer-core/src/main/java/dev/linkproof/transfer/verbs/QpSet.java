@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.verbs;
 
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.GpuBuffer;
@@ -147,16 +148,20 @@ final class QpSet implements AutoCloseable {
 
     /** Moves every QP to RTR against the peer's half, then to RTS. */
     void connect(Map<String, String> peer) throws TransferException {
-        int[] qpn = ints(peer, "verbs.qpn");
-        int[] psn = ints(peer, "verbs.psn");
+        PeerEndpoint e = PeerEndpoint.of("verbs", peer);
+        int[] qpn = e.numbers("verbs.qpn", 0, 0xFF_FFFF);
+        int[] psn = e.numbers("verbs.psn", 0, 0xFF_FFFF);
         if (qpn.length != qps.size() || psn.length != qps.size()) {
             throw new TransferException("the peer has " + qpn.length + " QPs, this rank " + qps.size()
                     + " (the two ranks planned the point differently)");
         }
-        byte[] peerGid = HexFormat.of().parseHex(require(peer, "verbs.gid"));
-        int peerLid = Integer.parseInt(require(peer, "verbs.lid"));
-        pathMtu = Math.min(pathMtu, Integer.parseInt(require(peer, "verbs.mtu")));
-        int peerRd = Integer.parseInt(require(peer, "verbs.rdAtomic"));
+        byte[] peerGid = e.hex("verbs.gid");
+        if (peerGid.length != 16) {
+            throw new TransferException("verbs endpoint from the peer has a GID of " + peerGid.length + " bytes, not 16");
+        }
+        int peerLid = (int) e.number("verbs.lid", 0, 0xFFFF);
+        pathMtu = Math.min(pathMtu, (int) e.number("verbs.mtu", 1, 5)); // enum ibv_mtu: 256..4096 bytes
+        int peerRd = (int) e.number("verbs.rdAtomic", 1, 255);
         boolean global = port.ethernet() || settings.gidIndex().isPresent();
         for (int i = 0; i < qps.size(); i++) {
             VerbsDevice.QueuePair qp = qps.get(i);
@@ -172,24 +177,6 @@ final class QpSet implements AutoCloseable {
 
     int sendDepth() {
         return qps.isEmpty() ? 0 : qps.getFirst().maxSendWr();
-    }
-
-    static String require(Map<String, String> m, String key) throws TransferException {
-        String v = m.get(key);
-        if (v == null) {
-            throw new TransferException("verbs endpoint lacks '" + key + "': " + m.keySet());
-        }
-        return v;
-    }
-
-    private static int[] ints(Map<String, String> m, String key) throws TransferException {
-        String v = require(m, key);
-        String[] parts = v.split(",");
-        int[] out = new int[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = Integer.parseInt(parts[i].trim());
-        }
-        return out;
     }
 
     String where() {

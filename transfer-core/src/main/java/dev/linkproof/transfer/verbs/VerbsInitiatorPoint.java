@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.verbs;
 
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -41,7 +42,8 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         VerbsSettings settings = VerbsTransport.settings(spec);
         WorkPlan plan = WorkPlan.of(spec, settings);
         // Check against the smaller of the two ports' limits before a single resource is made.
-        long targetMax = Long.parseLong(QpSet.require(target, "verbs.maxMsg"));
+        PeerEndpoint peer = PeerEndpoint.of("verbs", target);
+        long targetMax = peer.number("verbs.maxMsg", 1, Long.MAX_VALUE);
         // Inline data is copied by the CPU from the work request's address: never from GPU memory.
         int inline = spec.op() == Op.READ || local.hostViewIsCopy() ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
         int perQp = plan.perQp().stream().mapToInt(java.util.List::size).max().orElse(1);
@@ -70,8 +72,9 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         Map<String, String> peer = new java.util.HashMap<>(target);
         peer.putAll(targetReply); // the MTU the target settled on
         set.connect(peer);
-        long remoteBase = Long.parseUnsignedLong(QpSet.require(target, "verbs.addr"), 16);
-        int rkey = Integer.parseUnsignedInt(QpSet.require(target, "verbs.rkey"));
+        PeerEndpoint e = PeerEndpoint.of("verbs", peer);
+        long remoteBase = e.hexNumber("verbs.addr");
+        int rkey = (int) e.number("verbs.rkey", 0, 0xFFFF_FFFFL);
         DataPath path = new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(),
                 immediates);
         started = true;

@@ -167,7 +167,7 @@ class TcpTransportTest {
                     .hasMessageContaining("cannot open tcp data connection to 127.0.0.1:" + closed);
             assertThatThrownBy(() -> tcp.connect(spec, local, Map.of("peer.host", "127.0.0.1", "tcp.key", "01"), FAST))
                     .isInstanceOf(TransferException.class)
-                    .hasMessageContaining("tcp endpoint lacks 'tcp.port'");
+                    .hasMessageContaining("tcp endpoint from the peer lacks 'tcp.port'");
         }
     }
 
