@@ -27,30 +27,71 @@ public final class Messages {
         public static final long MAX_PROGRESS_TIMEOUT_MILLIS = 3_600_000;
     }
 
-    public record TransportInfo(String id, boolean available, String reason) { }
+    public record TransportInfo(String id, boolean available, String reason) {
+        public TransportInfo {
+            required(id, "transport id");
+            reason = reason == null ? "" : reason;
+        }
+    }
 
     /**
      * The agent's GPUs, so the initiator can skip a point whose target memory is on a GPU the
      * target does not have, with the target's own reason.
      */
-    public record GpuInfo(boolean available, String detail, int devices) { }
+    public record GpuInfo(boolean available, String detail, int devices) {
+        public GpuInfo {
+            detail = detail == null ? "" : detail;
+        }
+    }
 
     /** The agent's answer to HELLO; {@code progressTimeoutMillis} is the deadline it applies for this session. */
     public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus,
-                          long progressTimeoutMillis) { }
+                          long progressTimeoutMillis) {
+        public Welcome {
+            required(agentVersion, "agentVersion");
+            required(host, "host");
+            required(jdk, "jdk");
+            required(transports, "transports");
+            required(gpus, "gpus");
+            for (TransportInfo t : transports) {
+                required(t, "transport");
+            }
+        }
+    }
 
-    public record Prepare(TransferSpec spec) { }
+    public record Prepare(TransferSpec spec) {
+        public Prepare {
+            required(spec, "spec");
+        }
+    }
 
     /** The target's memory and transport endpoint for a point. */
-    public record Prepared(String pointId, long regionBytes, Map<String, String> endpoint) { }
+    public record Prepared(String pointId, long regionBytes, Map<String, String> endpoint) {
+        public Prepared {
+            required(pointId, "pointId");
+            required(endpoint, "endpoint");
+        }
+    }
 
     /** The initiator's half of a two-phase connection (RC queue pairs); reply CONNECTED with the target's answer. */
-    public record Connect(String pointId, Map<String, String> endpoint) { }
+    public record Connect(String pointId, Map<String, String> endpoint) {
+        public Connect {
+            required(pointId, "pointId");
+        }
+    }
 
-    public record Connected(String pointId, Map<String, String> endpoint) { }
+    public record Connected(String pointId, Map<String, String> endpoint) {
+        public Connected {
+            required(endpoint, "endpoint");
+        }
+    }
 
     /** Owner-side request: write generation {@code generation} of the pattern; reply CHECKSUMS. */
-    public record Fill(String pointId, int generation) { }
+    public record Fill(String pointId, int generation) {
+        public Fill {
+            required(pointId, "pointId");
+        }
+    }
 
     /**
      * Receiver-side request after the verification pass: checksum every slot as it is now, and report
@@ -58,6 +99,10 @@ public final class Messages {
      * (a target that sees completions waits for them first, within its I/O deadline); reply CHECKSUMS.
      */
     public record Checksum(String pointId, long batches) {
+        public Checksum {
+            required(pointId, "pointId");
+        }
+
         /** For a caller that does not care about completions (none are waited for). */
         public Checksum(String pointId) {
             this(pointId, 0);
@@ -66,18 +111,30 @@ public final class Messages {
 
     /** {@code completions} is null in a reply to FILL (the owner checks no completions). */
     public record Checksums(String pointId, long[] checksums, CompletionCheck completions) {
+        public Checksums {
+            required(checksums, "checksums");
+        }
+
         public Checksums(String pointId, long[] checksums) {
             this(pointId, checksums, null);
         }
     }
 
     /** Find the first byte of {@code slot} that differs from {@code ownerRank}'s pattern of {@code generation}. */
-    public record Locate(String pointId, int slot, int ownerRank, int generation) { }
+    public record Locate(String pointId, int slot, int ownerRank, int generation) {
+        public Locate {
+            required(pointId, "pointId");
+        }
+    }
 
     /** {@code offset} is -1 when the slot matches. */
     public record Located(String pointId, int slot, long offset, int expected, int actual) { }
 
-    public record Release(String pointId) { }
+    public record Release(String pointId) {
+        public Release {
+            required(pointId, "pointId");
+        }
+    }
 
     public record Released(String pointId) { }
 
@@ -88,13 +145,29 @@ public final class Messages {
     public record Bye(String reason) { }
 
     /** A refused request. {@code code} is stable (for programs); {@code message} names the cause (for people). */
-    public record Error(String code, String message) { }
+    public record Error(String code, String message) {
+        public Error {
+            required(code, "code");
+            required(message, "message");
+        }
+    }
 
     public static byte[] encode(Object message) {
         try {
             return JSON.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * A field the receiver relies on, checked as the record is made: Jackson leaves a missing
+     * object field null, and a decoded null would otherwise surface as a NullPointerException in
+     * the handler instead of a bad-request answer naming the field.
+     */
+    static void required(Object value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " is required");
         }
     }
 

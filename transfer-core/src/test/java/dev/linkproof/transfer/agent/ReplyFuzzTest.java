@@ -1,0 +1,186 @@
+package dev.linkproof.transfer.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.Frame;
+import dev.linkproof.transfer.control.FrameCodec;
+import dev.linkproof.transfer.control.JsonMutator;
+import dev.linkproof.transfer.control.MessageType;
+import dev.linkproof.transfer.control.ProtocolException;
+import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.ucx.Ucx;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The initiator's side of malformed control messages: a proxy between a session and a real agent
+ * mutates one of the agent's replies ({@link JsonMutator}) — WELCOME, PREPARED, the CHECKSUMS of a
+ * fill or a verification, LOCATED. Whatever comes, opening the session and running a point either
+ * succeed or fail with a {@link TransferException} that says what broke; never a bare runtime
+ * exception, never a hang. Seeded, so a failure replays.
+ */
+@Timeout(180)
+class ReplyFuzzTest {
+    private static final String TOKEN = "0123456789abcdef-reply-fuzz";
+    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(5),
+            new IoSettings(Duration.ofSeconds(3), Duration.ofSeconds(3)));
+    private static final long SEED = 20261204L;
+    private static final int CASES = 400;
+    /**
+     * What no receiver can check, so the fuzz leaves it well-formed: the remote base address and
+     * UCX's own packed blobs (worker address, rkey), which only the library or the NIC can verify.
+     * A false but well-formed base is written through by UCX's software transports (measured: a
+     * base of 0x80000000 crashed the target's worker in a memcpy), as perftest or any one-sided
+     * tool would; the peer that published it is the one at fault.
+     */
+    private static final java.util.Set<String> TRUSTED = java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey",
+            "endpoint.ucx.address");
+    /** Each transport parses the target's endpoint its own way; ucx where libucp loads. */
+    private static final List<String> TRANSPORTS = Ucx.unavailableReason() == null ? List.of("tcp", "ucx") : List.of("tcp");
+    private static AgentServer agent;
+
+    @BeforeAll
+    static void startAgent() throws Exception {
+        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
+    }
+
+    @AfterAll
+    static void stopAgent() {
+        agent.close();
+    }
+
+    @Test
+    void aMalformedReplyFailsThePointByNameOrChangesNothing() throws Exception {
+        Random random = new Random(SEED);
+        List<String> outcomes = new ArrayList<>();
+        for (int i = 0; i < CASES; i++) {
+            // Reply 0 is WELCOME; a WRITE point then gets PREPARED, CHECKSUMS (verification) and, on a
+            // mismatch, LOCATED; a READ point gets PREPARED, CHECKSUMS (fill), CHECKSUMS (verification fill).
+            int victim = random.nextInt(4);
+            Op op = random.nextBoolean() ? Op.WRITE : Op.READ;
+            String transport = TRANSPORTS.get(random.nextInt(TRANSPORTS.size()));
+            TransferSpec spec = TransferSpec.builder().pointId("reply-fuzz#" + i).transport(transport).op(op).size(4096)
+                    .batch(2).iterations(2).warmup(1).build();
+            long caseSeed = random.nextLong();
+            String what = "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
+            try (MutatingProxy proxy = new MutatingProxy(agent.port(), victim, new Random(caseSeed))) {
+                try (Session session = Session.open("127.0.0.1", proxy.port(), TOKEN, TIMEOUTS)) {
+                    session.supports(spec);
+                    session.run(spec);
+                    outcomes.add("ok");
+                } catch (TransferException e) {
+                    assertThat(e.getMessage()).as(what + " with " + proxy.mutation()).isNotBlank()
+                            .doesNotContain("Cannot invoke", "NullPointerException", "is null");
+                    outcomes.add("refused");
+                } catch (RuntimeException e) {
+                    fail(what + " with " + proxy.mutation() + ": " + e, e);
+                }
+            }
+        }
+        assertThat(outcomes).contains("ok", "refused");
+    }
+
+    /**
+     * Forwards one session's control frames to the agent unchanged, and the agent's replies back
+     * with reply number {@code victim} mutated.
+     */
+    private static final class MutatingProxy implements AutoCloseable {
+        private final ServerSocket server;
+        private final int agentPort;
+        private final int victim;
+        private final Random random;
+        private final List<Socket> sockets = new ArrayList<>();
+        private volatile String mutation = "no mutation (the reply never came)";
+
+        MutatingProxy(int agentPort, int victim, Random random) throws IOException {
+            this.server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            this.agentPort = agentPort;
+            this.victim = victim;
+            this.random = random;
+            Thread.ofPlatform().daemon().name("proxy-accept").start(this::serve);
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        String mutation() {
+            return mutation;
+        }
+
+        private void serve() {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), agentPort);
+                synchronized (sockets) {
+                    sockets.add(client);
+                    sockets.add(upstream);
+                }
+                Thread.ofPlatform().daemon().name("proxy-up").start(() -> pump(client, upstream, false));
+                pump(upstream, client, true);
+            } catch (IOException e) {
+                // the session ended or never came
+            }
+        }
+
+        private void pump(Socket from, Socket to, boolean replies) {
+            try {
+                DataInputStream in = new DataInputStream(new BufferedInputStream(from.getInputStream()));
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(to.getOutputStream()));
+                for (int n = 0; ; n++) {
+                    Frame f = FrameCodec.read(in);
+                    if (f == null) {
+                        break;
+                    }
+                    byte[] body = f.body();
+                    if (replies && n == victim && f.type() != MessageType.ERROR) {
+                        JsonMutator.Mutation m = JsonMutator.mutate(body, random, path -> !TRUSTED.contains(path));
+                        mutation = f.type() + " " + m.description();
+                        body = m.body();
+                    }
+                    FrameCodec.write(out, f.type(), body);
+                }
+            } catch (IOException | ProtocolException | IllegalArgumentException e) {
+                // one side closed; the other notices
+            } finally {
+                closeQuietly(to);
+            }
+        }
+
+        private static void closeQuietly(Socket s) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            synchronized (sockets) {
+                sockets.forEach(MutatingProxy::closeQuietly);
+            }
+        }
+    }
+}
