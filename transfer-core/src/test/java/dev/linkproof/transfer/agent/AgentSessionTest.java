@@ -24,12 +24,11 @@ import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,22 +40,13 @@ class AgentSessionTest {
     private static final String TOKEN = "0123456789abcdef-test-token";
     private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(10),
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
-    private static AgentServer agent;
+    @RegisterExtension
+    static final InProcessAgent AGENT = new InProcessAgent(TOKEN);
     private Session session;
-
-    @BeforeAll
-    static void startAgent() throws Exception {
-        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        agent.close();
-    }
 
     @BeforeEach
     void open() throws Exception {
-        session = Session.open("127.0.0.1", agent.port(), TOKEN, TIMEOUTS);
+        session = Session.open("127.0.0.1", AGENT.port(), TOKEN, TIMEOUTS);
     }
 
     @AfterEach
@@ -78,8 +68,8 @@ class AgentSessionTest {
             assertThat(t.available()).isTrue();
         });
         assertThat(session.usable()).isTrue();
-        assertThat(agent.port()).isPositive();
-        assertThat(agent.host()).isEqualTo("127.0.0.1");
+        assertThat(AGENT.port()).isPositive();
+        assertThat(AGENT.host()).isEqualTo("127.0.0.1");
     }
 
     @Test
@@ -88,7 +78,7 @@ class AgentSessionTest {
         assertThat(session.agent().progressTimeoutMillis()).isEqualTo(10_000);
         Timeouts patient = new Timeouts(TIMEOUTS.agentStart(), TIMEOUTS.control(),
                 new IoSettings(Duration.ofSeconds(95), Duration.ofSeconds(10)));
-        try (Session other = Session.open("127.0.0.1", agent.port(), TOKEN, patient)) {
+        try (Session other = Session.open("127.0.0.1", AGENT.port(), TOKEN, patient)) {
             assertThat(other.agent().progressTimeoutMillis()).isEqualTo(95_000);
         }
     }
@@ -96,7 +86,7 @@ class AgentSessionTest {
     @ParameterizedTest
     @ValueSource(longs = {0, -5, Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + 1})
     void anOutOfRangeProgressDeadlineIsRefusedByName(long millis) throws Exception {
-        try (ControlChannel raw = ControlChannel.connect("127.0.0.1", agent.port(), Duration.ofSeconds(5))) {
+        try (ControlChannel raw = ControlChannel.connect("127.0.0.1", AGENT.port(), Duration.ofSeconds(5))) {
             RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class, () -> raw.call(MessageType.HELLO,
                     new Messages.Hello(TOKEN, FrameCodec.VERSION, "test", millis), MessageType.WELCOME,
                     Messages.Welcome.class, Duration.ofSeconds(5)));
@@ -172,7 +162,7 @@ class AgentSessionTest {
     @Test
     void aWrongTokenIsRefusedClearly() {
         RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class,
-                () -> Session.open("127.0.0.1", agent.port(), "not-the-right-token-at-all", TIMEOUTS));
+                () -> Session.open("127.0.0.1", AGENT.port(), "not-the-right-token-at-all", TIMEOUTS));
         assertThat(e.code()).isEqualTo("bad-token");
         assertThat(e.getMessage()).contains("refused HELLO").contains("wrong session token");
     }
@@ -197,7 +187,7 @@ class AgentSessionTest {
 
     @Test
     void requestsBeforeHelloAreRefused() throws Exception {
-        try (ControlChannel raw = ControlChannel.connect("127.0.0.1", agent.port(), Duration.ofSeconds(5))) {
+        try (ControlChannel raw = ControlChannel.connect("127.0.0.1", AGENT.port(), Duration.ofSeconds(5))) {
             RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class, () -> raw.call(MessageType.PING,
                     new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, Duration.ofSeconds(5)));
             assertThat(e.code()).isEqualTo("unauthenticated");
@@ -285,7 +275,7 @@ class AgentSessionTest {
         assertThat(Messages.decode(reply, Messages.Error.class).code()).isEqualTo("bad-magic");
         assertThat(session.control().readRaw(Duration.ofSeconds(5))).as("the agent closed the connection").isNull();
         // the agent itself keeps accepting
-        try (Session fresh = Session.open("127.0.0.1", agent.port(), TOKEN, TIMEOUTS)) {
+        try (Session fresh = Session.open("127.0.0.1", AGENT.port(), TOKEN, TIMEOUTS)) {
             assertThat(fresh.run(spec("after-bad-magic").size(100).build()).isValid()).isTrue();
         }
     }

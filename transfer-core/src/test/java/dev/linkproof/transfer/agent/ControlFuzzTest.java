@@ -16,10 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Malformed control requests, generated ({@link JsonMutator}) from a valid body of every
@@ -34,17 +33,8 @@ class ControlFuzzTest {
             new IoSettings(Duration.ofSeconds(5), Duration.ofSeconds(5)));
     private static final long SEED = 20261204L;
     private static final int CASES = 600;
-    private static AgentServer agent;
-
-    @BeforeAll
-    static void startAgent() throws Exception {
-        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        agent.close();
-    }
+    @RegisterExtension
+    static final InProcessAgent AGENT = new InProcessAgent(TOKEN);
 
     private record Request(MessageType type, MessageType reply, byte[] body) { }
 
@@ -66,7 +56,7 @@ class ControlFuzzTest {
         TransferSpec spec = TransferSpec.builder().pointId("fuzz#base").op(Op.WRITE).size(4096).batch(2)
                 .iterations(3).warmup(1).build();
         List<String> answered = new ArrayList<>();
-        try (Session session = Session.open("127.0.0.1", agent.port(), TOKEN, TIMEOUTS)) {
+        try (Session session = Session.open("127.0.0.1", AGENT.port(), TOKEN, TIMEOUTS)) {
             // A prepared point, so requests naming it reach the handlers behind the point lookup.
             session.control().call(MessageType.PREPARE, new Messages.Prepare(spec), MessageType.PREPARED,
                     Messages.Prepared.class, Duration.ofSeconds(10));

@@ -27,10 +27,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The initiator's side of malformed control messages: a proxy between a session and a real agent
@@ -57,17 +56,8 @@ class ReplyFuzzTest {
             "endpoint.ucx.address");
     /** Each transport parses the target's endpoint its own way; ucx where libucp loads. */
     private static final List<String> TRANSPORTS = Ucx.unavailableReason() == null ? List.of("tcp", "ucx") : List.of("tcp");
-    private static AgentServer agent;
-
-    @BeforeAll
-    static void startAgent() throws Exception {
-        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        agent.close();
-    }
+    @RegisterExtension
+    static final InProcessAgent AGENT = new InProcessAgent(TOKEN);
 
     @Test
     void aMalformedReplyFailsThePointByNameOrChangesNothing() throws Exception {
@@ -83,7 +73,7 @@ class ReplyFuzzTest {
                     .batch(2).iterations(2).warmup(1).build();
             long caseSeed = random.nextLong();
             String what = "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
-            try (MutatingProxy proxy = new MutatingProxy(agent.port(), victim, new Random(caseSeed))) {
+            try (MutatingProxy proxy = new MutatingProxy(AGENT.port(), victim, new Random(caseSeed))) {
                 try (Session session = Session.open("127.0.0.1", proxy.port(), TOKEN, TIMEOUTS)) {
                     session.supports(spec);
                     session.run(spec);
