@@ -96,7 +96,7 @@ public final class TransferCli implements Callable<Integer> {
             if (mode == Mode.LATENCY) {
                 return 1;
             }
-            return (int) Math.clamp(AUTO_DEPTH_BYTES / bytesPerIteration, 1, TransferSpec.MAX_PIPELINE);
+            return Math.clamp(AUTO_DEPTH_BYTES / bytesPerIteration, 1, TransferSpec.MAX_PIPELINE);
         }
         try {
             return Integer.parseInt(depth.trim());

@@ -99,7 +99,7 @@ public final class VerbsBenchMain {
             int batch = 32;
             int iterations = (int) Math.max(1, count / batch);
             b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations)
-                    .warmup(Math.max(iterations / 4, (int) Math.min(iterations, 5000 / batch)))
+                    .warmup(Math.max(iterations / 4, Math.min(iterations, 5000 / batch)))
                     .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
                             "verbs.txDepth", "128"));
         } else {

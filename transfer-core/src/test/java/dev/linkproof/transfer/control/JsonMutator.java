@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -86,8 +85,7 @@ public final class JsonMutator {
     private static void collect(JsonNode node, String path, List<String> paths, List<ContainerNode<?>> parents,
                                 List<Object> keys) {
         if (node instanceof ObjectNode o) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
                 String p = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
                 paths.add(p);
                 parents.add(o);

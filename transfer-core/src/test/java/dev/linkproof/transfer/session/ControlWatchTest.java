@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * the watched data path stops at its next batch once it has seen the agent go.
  */
 @Timeout(30)
+@SuppressWarnings("try") // the tests close the agent's socket inside the try, to see what the watch notices
 class ControlWatchTest {
     @Test
     void quietAgentIsNotGoneAndAClosedOneIs() throws Exception {

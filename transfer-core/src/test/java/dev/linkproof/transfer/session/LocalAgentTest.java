@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The agent in a JVM of its own, as the engine starts it for local runs. */
 @Timeout(60)
+@SuppressWarnings("try") // the tests close the agent inside the try, to check it is gone
 class LocalAgentTest {
     @TempDir
     Path dir;
