@@ -39,7 +39,7 @@ import org.w3c.dom.NodeList;
 class SoftRoceSuite {
     static final String ENABLE = "linkproof.softroce";
     static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
-            "dev.linkproof.conformance.verbs.VerbsFailureModes");
+            "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 

@@ -6,23 +6,11 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.control.Frame;
-import dev.linkproof.transfer.control.FrameCodec;
-import dev.linkproof.transfer.control.JsonMutator;
-import dev.linkproof.transfer.control.MessageType;
-import dev.linkproof.transfer.control.ProtocolException;
+import dev.linkproof.transfer.control.MutatingProxy;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.ucx.Ucx;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +61,8 @@ class ReplyFuzzTest {
                     .batch(2).iterations(2).warmup(1).build();
             long caseSeed = random.nextLong();
             String what = "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
-            try (MutatingProxy proxy = new MutatingProxy(AGENT.port(), victim, new Random(caseSeed))) {
+            try (MutatingProxy proxy = new MutatingProxy(AGENT.port(), victim, path -> !TRUSTED.contains(path),
+                    new Random(caseSeed))) {
                 try (Session session = Session.open("127.0.0.1", proxy.port(), TOKEN, TIMEOUTS)) {
                     session.supports(spec);
                     session.run(spec);
@@ -88,89 +77,5 @@ class ReplyFuzzTest {
             }
         }
         assertThat(outcomes).contains("ok", "refused");
-    }
-
-    /**
-     * Forwards one session's control frames to the agent unchanged, and the agent's replies back
-     * with reply number {@code victim} mutated.
-     */
-    private static final class MutatingProxy implements AutoCloseable {
-        private final ServerSocket server;
-        private final int agentPort;
-        private final int victim;
-        private final Random random;
-        private final List<Socket> sockets = new ArrayList<>();
-        private volatile String mutation = "no mutation (the reply never came)";
-
-        MutatingProxy(int agentPort, int victim, Random random) throws IOException {
-            this.server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-            this.agentPort = agentPort;
-            this.victim = victim;
-            this.random = random;
-            Thread.ofPlatform().daemon().name("proxy-accept").start(this::serve);
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        String mutation() {
-            return mutation;
-        }
-
-        private void serve() {
-            try {
-                Socket client = server.accept();
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), agentPort);
-                synchronized (sockets) {
-                    sockets.add(client);
-                    sockets.add(upstream);
-                }
-                Thread.ofPlatform().daemon().name("proxy-up").start(() -> pump(client, upstream, false));
-                pump(upstream, client, true);
-            } catch (IOException e) {
-                // the session ended or never came
-            }
-        }
-
-        private void pump(Socket from, Socket to, boolean replies) {
-            try {
-                DataInputStream in = new DataInputStream(new BufferedInputStream(from.getInputStream()));
-                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(to.getOutputStream()));
-                for (int n = 0; ; n++) {
-                    Frame f = FrameCodec.read(in);
-                    if (f == null) {
-                        break;
-                    }
-                    byte[] body = f.body();
-                    if (replies && n == victim && f.type() != MessageType.ERROR) {
-                        JsonMutator.Mutation m = JsonMutator.mutate(body, random, path -> !TRUSTED.contains(path));
-                        mutation = f.type() + " " + m.description();
-                        body = m.body();
-                    }
-                    FrameCodec.write(out, f.type(), body);
-                }
-            } catch (IOException | ProtocolException | IllegalArgumentException e) {
-                // one side closed; the other notices
-            } finally {
-                closeQuietly(to);
-            }
-        }
-
-        private static void closeQuietly(Socket s) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-            synchronized (sockets) {
-                sockets.forEach(MutatingProxy::closeQuietly);
-            }
-        }
     }
 }
