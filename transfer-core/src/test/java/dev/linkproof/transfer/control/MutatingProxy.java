@@ -1,5 +1,8 @@
 package dev.linkproof.transfer.control;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.transfer.TransferException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -90,6 +93,31 @@ public final class MutatingProxy implements AutoCloseable {
             s.close();
         } catch (IOException ignored) {
             // closing
+        }
+    }
+
+    /** What the initiator does through the proxy: open a session on {@link #port()}, run a point. */
+    @FunctionalInterface
+    public interface SessionWork {
+        void run(int port) throws TransferException;
+    }
+
+    /**
+     * Runs {@code work} through this proxy and says how it ended: "ok", or "refused" when it
+     * failed with a {@link TransferException} whose message names the cause. Anything else — a
+     * bare runtime exception, a message that is only a NullPointerException's text — fails the
+     * calling test with {@code what} and the mutation, so the case can be replayed.
+     */
+    public String outcome(String what, SessionWork work) {
+        try {
+            work.run(port());
+            return "ok";
+        } catch (TransferException e) {
+            assertThat(e.getMessage()).as(what + " with " + mutation).isNotBlank()
+                    .doesNotContain("Cannot invoke", "NullPointerException", "is null");
+            return "refused";
+        } catch (RuntimeException e) {
+            throw new AssertionError(what + " with " + mutation + ": " + e, e);
         }
     }
 
