@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
  * -Dlinkproof.token=...}.
  */
 @Command(name = "linkproof-agent", mixinStandardHelpOptions = true, version = AgentMain.VERSION,
-        description = "Serves the target rank of Linkproof transfer tests.")
+        description = "Serves the target rank of Linkproof transfer tests.",
+        footer = "Each session runs under its initiator's progress deadline (linkproof.timeout.progress, sent in HELLO).")
 public final class AgentMain implements Callable<Integer> {
     public static final String VERSION = "0.1.0";
     /** The line the launcher waits for on standard output. */
