@@ -20,12 +20,9 @@ work=$root/transfer-core/target/verbs-read-latency; share=$work/share
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
 [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
-rm -rf "$share"; mkdir -p "$share/cp"
+. bench/lib/vm-classpath.sh
+stage_vm_classpath "$work" "$share"
 gcc -O2 -Wall -o "$share/rlat" bench/c/rlat.c -libverbs
-mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$work/cp.txt" >/dev/null
-cp -r transfer-core/target/classes "$share/cp/classes"
-cp_vm=/mnt/share/cp/classes
-for j in $(tr ':' ' ' < "$work/cp.txt"); do cp "$j" "$share/cp/"; cp_vm="$cp_vm:/mnt/share/cp/$(basename "$j")"; done
 cat > "$share/guest.sh" <<GUEST
 set -u
 cd /mnt/share; ulimit -l unlimited
@@ -46,25 +43,22 @@ done
 GUEST
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/guest.sh"
 fi
-table=$(awk '
-  function median(list,   n, v, i, j, t) {
-    n = split(list, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-    return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-  }
+# Rows by number, labelled once in END: 1 perftest, 2 C with perftest's attributes, 3 C with ours, 4 ours.
+table=$(awk -f bench/lib/median.awk -f <(echo '
   function field(name,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == name) return kv[2] } return "" }
-  /^perftest op=read/ { v["ib_read_lat (typical)"] = v["ib_read_lat (typical)"] " " field("typical_us") }
-  /^ours-attrs c-lat/ { v["C, our QP/MR attributes (p50)"] = v["C, our QP/MR attributes (p50)"] " " field("p50_us") }
-  /^perftest-attrs c-lat/ { v["C, perftest'"'"'s attributes (p50)"] = v["C, perftest'"'"'s attributes (p50)"] " " field("p50_us") }
-  /^linkproof-bench mode=rlat/ { v["Linkproof verbs transport (p50)"] = v["Linkproof verbs transport (p50)"] " " field("p50_us") }
+  /^perftest op=read/ { v[1] = v[1] " " field("typical_us") }
+  /^perftest-attrs c-lat/ { v[2] = v[2] " " field("p50_us") }
+  /^ours-attrs c-lat/ { v[3] = v[3] " " field("p50_us") }
+  /^linkproof-bench mode=rlat/ { v[4] = v[4] " " field("p50_us") }
   /^linkproof-bench-failed/ { failed++ }
   END {
-    base = median(v["ib_read_lat (typical)"])
+    split("ib_read_lat (typical)|C, perftest'"'"'s attributes (p50)|C, our QP/MR attributes (p50)|Linkproof verbs transport (p50)", label, "|")
+    base = median(v[1])
     print "| 8 B RDMA READ, post to completion | median µs | per round µs | ib_read_lat / this |"
     print "|---|---:|---|---:|"
-    n = split("ib_read_lat (typical)|C, perftest'"'"'s attributes (p50)|C, our QP/MR attributes (p50)|Linkproof verbs transport (p50)", rows, "|")
-    for (k = 1; k <= n; k++) { m = median(v[rows[k]]); printf "| %s | %.1f |%s | %.2f |\n", rows[k], m, v[rows[k]], (m > 0 ? base / m : 0) }
+    for (k = 1; k <= 4; k++) { m = median(v[k]); printf "| %s | %.1f |%s | %.2f |\n", label[k], m, v[k], (m > 0 ? base / m : 0) }
     if (failed) printf "\n%d round(s) of ours failed; see transfer-core/target/verbs-read-latency/share/results.txt\n", failed
-  }' "$share/results.txt")
+  }') "$share/results.txt")
 {
   echo
   echo "## verbs READ latency: perftest, C with our attributes, ours (rxe0 in the QEMU/TCG VM) — $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -36,11 +36,8 @@ work=$root/transfer-core/target/verbs-bench; share=$work/share
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
 [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
-rm -rf "$share"; mkdir -p "$share/cp"
-mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$work/cp.txt" >/dev/null
-cp transfer-core/target/classes -r "$share/cp/classes"
-cp_vm=/mnt/share/cp/classes
-for j in $(tr ':' ' ' < "$work/cp.txt"); do cp "$j" "$share/cp/"; cp_vm="$cp_vm:/mnt/share/cp/$(basename "$j")"; done
+. bench/lib/vm-classpath.sh
+stage_vm_classpath "$work" "$share"
 
 cat > "$share/bench.sh" <<GUEST
 set -u
@@ -84,11 +81,7 @@ GUEST
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/bench.sh"
 fi
 r=$share/results.txt
-table=$(awk '
-  function median(list,   n, v, i, j, t) {
-    n = split(list, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-    return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-  }
+table=$(awk -f bench/lib/median.awk -f <(echo '
   /^round=/ { split($1, q, "="); round = q[2] }
   /^perftest-bw/ { split($2,a,"="); split($4,g,"="); pbw[a[2]] = pbw[a[2]] " " g[2] / 8; pr[a[2], round] = g[2] / 8 }
   /^perftest-lat/ { split($2,w,"="); split($3,a,"="); split($5,t,"="); split($6,v,"="); k = w[2] SUBSEP a[2]
@@ -118,7 +111,7 @@ table=$(awk '
       printf "| %s %s%s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", kk[1], kk[2], (kk[1] == "write" ? " (not like for like)" : ""), pt, median(pavg[k]), o, median(oavg[k]), (o > 0 ? pt / o : 0)
     }
     if (failed != "") print "\nRounds in which our run failed (their figures are missing above):" failed
-  }' "$r")
+  }') "$r")
 echo "$table"
 [ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
 {
