@@ -1,6 +1,5 @@
 package dev.linkproof.transfer.gpuipc;
 
-import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -12,6 +11,7 @@ import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
 import dev.linkproof.transfer.spi.Transport;

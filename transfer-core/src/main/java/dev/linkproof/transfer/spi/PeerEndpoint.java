@@ -3,6 +3,7 @@ package dev.linkproof.transfer.spi;
 import dev.linkproof.transfer.TransferException;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Reads the other rank's half of a connection: the string map a transport's target point publishes
@@ -36,15 +37,11 @@ public final class PeerEndpoint {
     /** A decimal whole number in {@code min..max}. */
     public long number(String key, long min, long max) throws TransferException {
         String v = string(key);
-        try {
-            long n = Long.parseLong(v.trim());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the message below
+        OptionalLong n = wholeNumber(v, min, max);
+        if (n.isEmpty()) {
+            throw malformed(key, v, "a whole number in " + min + ".." + max);
         }
-        throw malformed(key, v, "a whole number in " + min + ".." + max);
+        return n.getAsLong();
     }
 
     /** An unsigned 64-bit decimal (an address). */
@@ -63,15 +60,11 @@ public final class PeerEndpoint {
         String[] parts = v.split(",", -1);
         int[] out = new int[parts.length];
         for (int i = 0; i < parts.length; i++) {
-            try {
-                long n = Long.parseLong(parts[i].trim());
-                if (n < min || n > max) {
-                    throw malformed(key, v, "comma-separated whole numbers in " + min + ".." + max);
-                }
-                out[i] = (int) n;
-            } catch (NumberFormatException e) {
+            OptionalLong n = wholeNumber(parts[i], min, max);
+            if (n.isEmpty()) {
                 throw malformed(key, v, "comma-separated whole numbers in " + min + ".." + max);
             }
+            out[i] = (int) n.getAsLong();
         }
         return out;
     }
@@ -97,6 +90,16 @@ public final class PeerEndpoint {
             throw malformed(key, v, "1 to 16 hexadecimal digits");
         }
         return HexFormat.fromHexDigitsToLong(v);
+    }
+
+    /** {@code text} as a decimal in {@code min..max}; empty when it is not one. */
+    private static OptionalLong wholeNumber(String text, long min, long max) {
+        try {
+            long n = Long.parseLong(text.trim());
+            return n >= min && n <= max ? OptionalLong.of(n) : OptionalLong.empty();
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
     }
 
     private TransferException malformed(String key, String value, String expected) {

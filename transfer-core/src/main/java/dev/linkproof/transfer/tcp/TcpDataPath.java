@@ -1,6 +1,5 @@
 package dev.linkproof.transfer.tcp;
 
-import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.SlotLayout;
@@ -9,6 +8,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

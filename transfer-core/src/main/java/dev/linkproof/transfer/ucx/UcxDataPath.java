@@ -1,6 +1,5 @@
 package dev.linkproof.transfer.ucx;
 
-import dev.linkproof.transfer.spi.PeerEndpoint;
 import static dev.linkproof.transfer.ucx.Ucx.lib;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -12,6 +11,7 @@ import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.spi.PeerLiveness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

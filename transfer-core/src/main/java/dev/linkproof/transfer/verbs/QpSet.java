@@ -1,12 +1,12 @@
 package dev.linkproof.transfer.verbs;
 
-import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
 import dev.linkproof.transfer.nativeaccess.FileDescriptors;
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;

@@ -1,6 +1,5 @@
 package dev.linkproof.transfer.verbs;
 
-import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -8,6 +7,7 @@ import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.PeerEndpoint;
 import java.util.Map;
 
 /**
