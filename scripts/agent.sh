@@ -9,15 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-is25() { [[ "$("$1/bin/java" -version 2>&1 | head -n 1)" =~ \ version\ \"25(\"|\.) ]]; }
-jdk=
-for j in /usr/lib/jvm/*25* ${JAVA_HOME:+"$JAVA_HOME"}; do
-  if [ -x "$j/bin/java" ] && is25 "$j"; then jdk=$j; break; fi
-done
-if [ -z "$jdk" ]; then
-  echo "agent: no JDK 25 under /usr/lib/jvm, and JAVA_HOME (${JAVA_HOME:-unset}) is not one; install one or point JAVA_HOME at it" >&2
-  exit 1
-fi
+. scripts/lib/jdk25.sh
+jdk=$(find_jdk25 agent)
 cp_file=transfer-core/target/agent.classpath
 if [ ! -f "$cp_file" ] || [ ! -d transfer-core/target/classes ]; then
   mvn -B -q -pl transfer-core -am install -DskipTests

@@ -35,15 +35,6 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)
-jdk=${jdk:-${JAVA_HOME:-}}
-if [ -z "$jdk" ]; then
-  echo "setup: no JDK 25 found under /usr/lib/jvm and JAVA_HOME is unset; install one (e.g. Temurin 25) so maven-toolchains-plugin can select it" >&2
-  exit 1
-fi
-version=$("$jdk/bin/java" -version 2>&1 | head -n 1 || true)
-if ! [[ "$version" =~ \ version\ \"25(\"|\.) ]]; then
-  echo "setup: $jdk is not a JDK 25 (its java -version says: ${version:-nothing}); install one under /usr/lib/jvm or point JAVA_HOME at one" >&2
-  exit 1
-fi
+. scripts/lib/jdk25.sh
+jdk=$(find_jdk25 setup) || exit 1
 echo "setup: ready (JDK 25 at $jdk; $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
