@@ -67,6 +67,14 @@ public final class Constants {
     public static final String PROFILE_OVERLAY = dev.linkproof.profiles.ProfileProperties.OVERLAY;
     public static final String CRITERIA_PREFIX = dev.linkproof.profiles.ProfileProperties.CRITERIA_PREFIX;
 
+    /**
+     * How many times a point is rerun when it fell below a performance criterion (or its baseline)
+     * while other processes were taking {@value dev.linkproof.transfer.measure.HostContention#BUSY_CPUS}
+     * CPUs or more of this host. Every attempt is reported; data corruption is never rerun. Default 1;
+     * 0 judges the first attempt alone.
+     */
+    public static final String BUSY_HOST_RERUNS = "linkproof.busyHost.reruns";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

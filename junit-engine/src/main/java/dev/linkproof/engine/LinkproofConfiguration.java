@@ -18,6 +18,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  *
  * @param baselineTolerance {@code linkproof.baseline.tolerance} when given; see {@link #baselineTolerance(OptionalDouble)}
  * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
+ * @param busyHostReruns    {@code linkproof.busyHost.reruns}: reruns of a point that fell below a performance
+ *                          criterion while other processes kept the host busy
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -32,10 +34,14 @@ public record LinkproofConfiguration(
         Optional<Path> baseline,
         OptionalDouble baselineTolerance,
         Optional<String> verbsDevice,
+        int busyHostReruns,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
     public static final double DEFAULT_BASELINE_TOLERANCE = 0.05;
+    /** Reruns of a point judged on a busy host: one confirms or clears it; more rarely change the verdict. */
+    public static final int DEFAULT_BUSY_HOST_RERUNS = 1;
+    static final int MAX_BUSY_HOST_RERUNS = 5;
 
     public static LinkproofConfiguration from(ConfigurationParameters p) {
         double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
@@ -67,6 +73,7 @@ public record LinkproofConfiguration(
                 p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v))).orElse(OptionalDouble.empty()),
                 p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
                         .map(String::strip).filter(s -> !s.isEmpty()),
+                p.get(Constants.BUSY_HOST_RERUNS).map(LinkproofConfiguration::parseReruns).orElse(DEFAULT_BUSY_HOST_RERUNS),
                 profileProperties(p));
     }
 
@@ -105,6 +112,19 @@ public record LinkproofConfiguration(
             // reported below
         }
         throw new IllegalArgumentException(Constants.BASELINE_TOLERANCE + "=" + v + " must be a fraction in [0, 1), e.g. 0.05");
+    }
+
+    private static int parseReruns(String v) {
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n >= 0 && n <= MAX_BUSY_HOST_RERUNS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(Constants.BUSY_HOST_RERUNS + "=" + v + " must be a whole number from 0 to "
+                + MAX_BUSY_HOST_RERUNS);
     }
 
     private static double parseScale(String v) {

@@ -137,4 +137,19 @@ class LinkproofConfigurationTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(Constants.ITERATIONS_SCALE + "=" + text);
     }
+
+    @Test
+    void busyHostRerunsDefaultToOneAndAcceptZeroToFive() {
+        assertThat(config(Map.of()).busyHostReruns()).isEqualTo(1);
+        assertThat(config(Map.of(Constants.BUSY_HOST_RERUNS, "0")).busyHostReruns()).isZero();
+        assertThat(config(Map.of(Constants.BUSY_HOST_RERUNS, " 5 ")).busyHostReruns()).isEqualTo(5);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "6", "once", "1.5", ""})
+    void aBadBusyHostRerunCountIsRefusedByName(String value) {
+        assertThatThrownBy(() -> config(Map.of(Constants.BUSY_HOST_RERUNS, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("linkproof.busyHost.reruns=" + value + " must be a whole number from 0 to 5");
+    }
 }

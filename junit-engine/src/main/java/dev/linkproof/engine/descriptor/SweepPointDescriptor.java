@@ -9,9 +9,14 @@ import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.spi.Availability;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestTag;
@@ -25,7 +30,8 @@ import org.opentest4j.TestAbortedException;
  * One point of a sweep: provision on both ranks, warm up, time, verify, then run the test method.
  * A point whose transport or memory kind is missing is skipped with the reason; corrupted data
  * fails naming slot and byte offset; a dead or silent peer fails within the deadline and the next
- * point gets a fresh pair.
+ * point gets a fresh pair. A point that falls short of a performance criterion while other
+ * processes keep the host busy is run again ({@code linkproof.busyHost.reruns}), every attempt reported.
  */
 public final class SweepPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "point";
@@ -90,19 +96,34 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         if (!there.available()) {
             throw new TestAbortedException(there.reason());
         }
+        List<RunReporter.Attempt> earlier = new ArrayList<>();
+        while (true) {
+            HostContention.Window window = HostContention.start();
+            measurement = run(context, session, spec);
+            Optional<HostContention> host = window.stop();
+            judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, host, earlier);
+            if (!judgement.rerun(context.config().busyHostReruns())) {
+                break;
+            }
+            earlier.add(new RunReporter.Attempt(measurement, host.orElseThrow(), judgement.failure().orElseThrow()));
+            context.progress().rerun(point, measurement, host.get());
+        }
+        context.publish(this, measurement);
+        context.reporter().accept(sweepId(), measurement, judgement);
+        judgement.enforce();
+        MethodInvoker.invoke(testClass, method, measurement, point, session);
+        return context;
+    }
+
+    private Measurement run(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) {
         try {
-            measurement = session.run(spec);
+            return session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
             throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage(), e);
         } catch (TransferException e) {
             throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
         }
-        context.publish(this, measurement);
-        judgement = context.reporter().judge(getUniqueId().toString(), sweepId(), point, measurement);
-        judgement.enforce();
-        MethodInvoker.invoke(testClass, method, measurement, point, session);
-        return context;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.HostContention;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
@@ -34,6 +35,15 @@ public final class ProgressPrinter {
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
         line(outcome, point, figure + why);
+    }
+
+    /** An attempt that fell short on a busy host and is run again; it does not count as a finished point. */
+    public void rerun(SweepPoint point, Measurement m, HostContention host) {
+        if (enabled) {
+            out.printf("[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s%n", done.get() + 1, total,
+                    point.displayName(), m.summary(), host.describe());
+            out.flush();
+        }
     }
 
     public void skipped(SweepPoint point, String reason) {

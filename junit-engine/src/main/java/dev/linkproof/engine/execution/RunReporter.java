@@ -9,6 +9,7 @@ import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.probe.HardwareProbe;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,10 +69,14 @@ public final class RunReporter implements AutoCloseable {
 
     /**
      * Judges a measured point: validation first, then the profile's criteria ("measured vs
-     * criterion"), then the baseline. Returns the verdict lines and the failure the point ends with.
+     * criterion"), then the baseline. Returns the verdict lines and the failure the point ends with;
+     * nothing is reported until {@link #accept} (an attempt may be rerun, see {@link Judgement#rerun}).
+     *
+     * @param host    how busy other processes kept this host while the point ran, where {@code /proc} tells
+     * @param earlier the attempts of this point that were rerun, oldest first
      */
-    public Judgement judge(String uniqueId, String sweepId, SweepPoint point, Measurement m) {
-        sweepMeasurements.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(m);
+    public Judgement judge(String uniqueId, SweepPoint point, Measurement m, Optional<HostContention> host,
+                           List<Attempt> earlier) {
         List<String> verdicts = new ArrayList<>();
         Optional<String> failure = Optional.empty();
         Double criterion = null;
@@ -104,9 +109,35 @@ public final class RunReporter implements AutoCloseable {
                 verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
             }
         }
-        AllureBridge.pointMeasured(m, verdicts, criteria);
-        return new Judgement(verdicts, criteria, failure, criterion, headline == null ? "" : headline);
+        host.ifPresent(h -> verdicts.add("HOST " + h.describe()));
+        for (int i = 0; i < earlier.size(); i++) {
+            Attempt a = earlier.get(i);
+            verdicts.add("RERUN attempt " + (i + 1) + " (" + a.measurement().summary() + ") ran while the host was busy ("
+                    + a.host().describe() + ") and " + a.failure());
+        }
+        if (failure.isPresent() && !earlier.isEmpty()) {
+            failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; "
+                    + (earlier.size() == 1 ? "the first" : "the " + earlier.size() + " before it") + " ran on a busy host: "
+                    + String.join("; ", earlier.stream().map(a -> a.measurement().summary() + ", " + a.host().describe()).toList())
+                    + (host.map(h -> "; this one: " + h.describe()).orElse("")) + "]");
+        }
+        return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), host, earlier.size() + 1,
+                criterion, headline == null ? "" : headline);
     }
+
+    /** Reports a point's last attempt: its figures, verdicts and, in Allure, host load and attempts. */
+    public void accept(String sweepId, Measurement m, Judgement judgement) {
+        sweepMeasurements.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(m);
+        AllureBridge.pointMeasured(m, judgement.verdicts(), judgement.criteria());
+        judgement.host().ifPresent(h -> AllureBridge.pointParameter("host load", String.format(java.util.Locale.ROOT,
+                "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus())));
+        if (judgement.attempts() > 1) {
+            AllureBridge.pointParameter("attempts", Integer.toString(judgement.attempts()));
+        }
+    }
+
+    /** An attempt of a point that was rerun: it fell below a performance criterion on a busy host. */
+    public record Attempt(Measurement measurement, HostContention host, String failure) { }
 
     /** The profile's curve rules over a finished sweep; the failures, if any. */
     public List<String> judgeSweep(String sweepId) {
@@ -119,11 +150,21 @@ public final class RunReporter implements AutoCloseable {
 
     /**
      * What the judge said of a point. {@code criteria}: the names of the profile's criteria that judged
-     * it; {@code headline}: the first criterion's verdict, for the console line
-     * ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
+     * it; {@code performanceOnly}: it failed on criteria or baseline with its data valid;
+     * {@code attempts}: 1, or more when it was rerun; {@code headline}: the first criterion's verdict,
+     * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
      */
-    public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, Double criterionGBps,
-                            String headline) {
+    public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, boolean performanceOnly,
+                            Optional<HostContention> host, int attempts, Double criterionGBps, String headline) {
+        /**
+         * Whether to run the point again: it fell short on performance alone, other processes kept the
+         * host busy meanwhile, and fewer than {@code reruns} reruns were made. A slow transport on a
+         * quiet host, and data corruption anywhere, fail at once.
+         */
+        public boolean rerun(int reruns) {
+            return performanceOnly && host.map(HostContention::busy).orElse(false) && attempts <= reruns;
+        }
+
         public void enforce() {
             if (failure.isPresent()) {
                 throw new AssertionFailedError(failure.get());
@@ -139,10 +180,12 @@ public final class RunReporter implements AutoCloseable {
             case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
         };
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
-        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m, status,
-                message, judgement == null ? List.of() : judgement.verdicts(),
+        PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m,
+                status, message, judgement == null ? List.of() : judgement.verdicts(),
                 judgement == null ? null : judgement.criteria(),
-                judgement == null ? null : judgement.criterionGBps(), linkGBps()));
+                judgement == null ? null : judgement.criterionGBps(), linkGBps());
+        record(judgement == null ? r : r.withAttempts(judgement.host().map(HostContention::otherCpus).orElse(null),
+                judgement.attempts()));
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {

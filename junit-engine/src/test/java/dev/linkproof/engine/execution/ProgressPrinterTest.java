@@ -40,6 +40,19 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void aRerunIsAnnouncedWithoutCountingThePointTwice() {
+        ProgressPrinter p = new ProgressPrinter(out, true, 2);
+        Measurement m = Measurement.of(point.spec(), new Timing(1_000_000, 100, LatencyStats.averageOnly(10_000)),
+                new Validation(1, 4096, 0, Optional.empty()), Map.of());
+        p.rerun(point, m, new dev.linkproof.transfer.measure.HostContention(1.25, 0.5, 2, 700_000_000L));
+        p.finished(point, m, TestExecutionResult.successful());
+        assertThat(printed().lines()).containsExactly(
+                "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
+                        + "  — below criterion while the host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms",
+                "[linkproof 1/2] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary());
+    }
+
+    @Test
     void abortedPointsShowAsSkipped() {
         ProgressPrinter p = new ProgressPrinter(out, true, 1);
         p.finished(point, null, TestExecutionResult.aborted(new org.opentest4j.TestAbortedException("hugepages unavailable")));

@@ -116,6 +116,13 @@ public final class AllureBridge {
                 (String.join("\n", verdicts) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
+    /** One more parameter of the running point ("host load", "attempts"); nothing outside a test case. */
+    public static void pointParameter(String name, String value) {
+        if (currentTestCase().isPresent()) {
+            parameter(name, value);
+        }
+    }
+
     /**
      * Writes a container over the sweep's points whose tear-down holds the sweep's CSV and chart.
      *

@@ -17,6 +17,10 @@ import java.util.List;
  *                    did (validation alone), absent when it was not measured
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
  * @param linkGBps    the link rate, when the profile knows it
+ * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
+ *                    point's last attempt ran, where {@code /proc} tells (see HostContention)
+ * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host and
+ *                    was rerun; absent when it was not measured
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PointRecord(
@@ -49,6 +53,8 @@ public record PointRecord(
         List<String> criteria,
         Double criterionGBps,
         Double linkGBps,
+        Double hostOtherCpus,
+        Integer attempts,
         String timestamp) {
 
     public static final String SCHEMA = "linkproof.results/1";
@@ -77,7 +83,14 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                java.time.Instant.now().toString());
+                null, null, java.time.Instant.now().toString());
+    }
+
+    /** This record with the host load of the point's last attempt and the number of attempts. */
+    public PointRecord withAttempts(Double otherCpus, int attempts) {
+        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
+                memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
+                validation, verdicts, criteria, criterionGBps, linkGBps, otherCpus, attempts, timestamp);
     }
 
     public boolean failed() {

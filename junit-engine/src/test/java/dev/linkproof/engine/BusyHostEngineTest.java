@@ -1,0 +1,119 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.engine.fixtures.BusyHostFixture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.EventType;
+
+/**
+ * {@code linkproof.busyHost.reruns} end to end: a real tcp point on this host, judged by the loopback
+ * profile with its floor raised out of reach, while busy loops outside this JVM's process tree hold
+ * the CPUs (or not). The judge-level cases, including a rerun that passes, are in BusyHostRerunTest.
+ */
+@Timeout(120)
+class BusyHostEngineTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final List<Long> loops = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    /** Starts a busy loop re-parented away from this JVM: other, not ours, to the host accounting. */
+    private void busyLoop() throws Exception {
+        Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
+        loops.add(Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim()));
+        starter.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void stopLoops() {
+        loops.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
+
+    private record Run(String message, JsonNode record) { }
+
+    private Run run(String... config) throws Exception {
+        Path results = dir.resolve("r-" + System.nanoTime() + ".jsonl");
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.RESULTS, results.toString())
+                .configurationParameter(Constants.PROFILE, "loopback")
+                .configurationParameter("linkproof.criteria.tcp-bulk.min-bandwidth", "1000 GB/s")
+                .selectors(selectClass(BusyHostFixture.class));
+        for (int i = 0; i < config.length; i += 2) {
+            kit = kit.configurationParameter(config[i], config[i + 1]);
+        }
+        var events = kit.execute().testEvents();
+        String message = events.filter(e -> e.getType() == EventType.FINISHED)
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse(""))
+                .findFirst().orElseThrow();
+        List<String> lines = Files.readAllLines(results);
+        assertThat(lines).hasSize(1);
+        return new Run(message, JSON.readTree(lines.getFirst()));
+    }
+
+    @Test
+    void aPointBelowItsFloorWhileOthersHoldTheCpusIsRerunOnceAndFailsNamingBothAttempts() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc: host load is not measured here");
+        int cpus = Runtime.getRuntime().availableProcessors();
+        for (int i = 0; i < cpus; i++) {
+            busyLoop();
+        }
+        Run r = run();
+        assertThat(r.message()).startsWith("below criterion of profile 'loopback': write 1 MiB ×1: ")
+                .contains("< criterion 1000.0 GB/s (tcp-bulk)")
+                .contains("[attempt 2; the first ran on a busy host: ").contains("other processes used ");
+        assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
+        assertThat(r.record().get("hostOtherCpus").asDouble()).isGreaterThanOrEqualTo(0.5);
+        assertThat(r.record().get("verdicts").toString()).contains("RERUN attempt 1 (").contains("HOST other processes used ");
+    }
+
+    @Test
+    void withReRunsSwitchedOffTheFirstAttemptIsTheVerdict() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc: host load is not measured here");
+        for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+            busyLoop();
+        }
+        Run r = run(Constants.BUSY_HOST_RERUNS, "0");
+        assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt");
+        assertThat(r.record().get("attempts").asInt()).isEqualTo(1);
+        assertThat(r.record().get("verdicts").toString()).doesNotContain("RERUN");
+    }
+
+    /**
+     * Without busy loops of ours the host may still be busy (another build), so this checks the rule
+     * rather than the weather: a point is rerun exactly when its first attempt's host was busy.
+     */
+    @Test
+    void aPointIsRerunExactlyWhenItsFirstAttemptsHostWasBusy() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc: host load is not measured here");
+        Run r = run();
+        String verdicts = r.record().get("verdicts").toString();
+        assertThat(r.record().get("hostOtherCpus")).as("host load is reported").isNotNull();
+        java.util.regex.Matcher first = java.util.regex.Pattern
+                .compile("RERUN attempt 1 \\(.*?\\) ran while the host was busy \\(other processes used ([0-9.]+) of").matcher(verdicts);
+        if (r.record().get("attempts").asInt() == 1) {
+            assertThat(first.find()).as(verdicts).isFalse();
+            assertThat(r.record().get("hostOtherCpus").asDouble()).as("a quiet first attempt is final").isLessThan(0.5);
+        } else {
+            assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
+            assertThat(first.find()).as(verdicts).isTrue();
+            assertThat(Double.parseDouble(first.group(1))).as("the first attempt's host was busy").isGreaterThanOrEqualTo(0.5);
+        }
+    }
+}

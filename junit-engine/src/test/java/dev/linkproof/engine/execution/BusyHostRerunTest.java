@@ -1,0 +1,137 @@
+package dev.linkproof.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Timing;
+import dev.linkproof.transfer.validate.Mismatch;
+import dev.linkproof.transfer.validate.Validation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.ConfigurationParameters;
+
+/**
+ * When a point is rerun on a busy host, and what its report then says: the judge's side of
+ * {@code linkproof.busyHost.reruns}, on made-up measurements against a profile with one 1 GB/s floor.
+ * (BusyHostEngineTest runs it end to end with real busy loops.)
+ */
+class BusyHostRerunTest {
+    private static final TransferSpec SPEC = TransferSpec.builder().pointId("p").size(1 << 20).iterations(10).build();
+    private static final SweepPoint POINT = new SweepPoint(SPEC, "write 1 MiB ×1 · 1 conn · tcp", "seg");
+    private static final Validation VALID = new Validation(1, 1 << 20, 0, Optional.empty());
+    private static final HostContention BUSY = new HostContention(1.4, 1.1, 2, 800_000_000L);
+    private static final HostContention QUIET = new HostContention(0.1, 1.6, 2, 600_000_000L);
+
+    @TempDir
+    Path dir;
+    private RunReporter reporter;
+
+    @BeforeEach
+    void reporter() throws Exception {
+        Path profile = dir.resolve("floor.yaml");
+        Files.writeString(profile, """
+                id: floor
+                vendor: test
+                description: one bandwidth floor
+                match:
+                  fallback: true
+                criteria:
+                  - name: floor
+                    op: [write]
+                    sizes: 1MiB..
+                    min-bandwidth: 1 GB/s
+                """);
+        Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
+        reporter = new RunReporter(LinkproofConfiguration.from(new ConfigurationParameters() {
+            @Override
+            public Optional<String> get(String key) {
+                return Optional.ofNullable(params.get(key));
+            }
+
+            @Override
+            public Optional<Boolean> getBoolean(String key) {
+                return get(key).map(Boolean::parseBoolean);
+            }
+
+            @Override
+            public Set<String> keySet() {
+                return params.keySet();
+            }
+        }));
+        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+    }
+
+    /** 10 MiB in {@code nanos}. */
+    private static Measurement measured(long nanos, Validation v) {
+        return Measurement.of(SPEC, new Timing(nanos, 10, LatencyStats.averageOnly(nanos / 10.0)), v, Map.of());
+    }
+
+    private static final Measurement SLOW = measured(100_000_000L, VALID);   // 0.10 GB/s
+    private static final Measurement FAST = measured(5_000_000L, VALID);     // 2.10 GB/s
+
+    private RunReporter.Judgement judge(Measurement m, Optional<HostContention> host, List<RunReporter.Attempt> earlier) {
+        return reporter.judge("[point:p]", POINT, m, host, earlier);
+    }
+
+    @Test
+    void aPointBelowItsFloorOnABusyHostIsRerunAndPassesWhenTheRerunMeetsIt() {
+        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        assertThat(first.failure()).isPresent();
+        assertThat(first.rerun(1)).isTrue();
+        assertThat(first.rerun(0)).as("reruns switched off").isFalse();
+
+        RunReporter.Judgement second = judge(FAST, Optional.of(QUIET),
+                List.of(new RunReporter.Attempt(SLOW, BUSY, first.failure().orElseThrow())));
+        assertThat(second.failure()).isEmpty();
+        assertThat(second.attempts()).isEqualTo(2);
+        assertThat(second.rerun(1)).isFalse();
+        assertThat(second.verdicts()).contains(
+                "HOST other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms",
+                "RERUN attempt 1 (" + SLOW.summary() + ") ran while the host was busy (other processes used 1.40 of 2 CPUs "
+                        + "(ours 1.10) over 800 ms) and " + first.failure().get());
+    }
+
+    @Test
+    void aRerunThatFallsShortAgainFailsNamingEveryAttemptsHostLoad() {
+        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        RunReporter.Judgement second = judge(SLOW, Optional.of(BUSY),
+                List.of(new RunReporter.Attempt(SLOW, BUSY, first.failure().orElseThrow())));
+        assertThat(second.rerun(1)).as("one rerun was allowed and made").isFalse();
+        assertThat(second.rerun(2)).isTrue();
+        assertThat(second.failure().orElseThrow())
+                .startsWith("below criterion of profile 'floor': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor)")
+                .endsWith("[attempt 2; the first ran on a busy host: " + SLOW.summary()
+                        + ", other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms; this one: other processes used "
+                        + "1.40 of 2 CPUs (ours 1.10) over 800 ms]");
+    }
+
+    @Test
+    void aSlowPointOnAQuietHostOrWithoutAHostFigureFailsAtOnce() {
+        assertThat(judge(SLOW, Optional.of(QUIET), List.of()).rerun(5)).isFalse();
+        assertThat(judge(SLOW, Optional.empty(), List.of()).rerun(5)).isFalse();
+        assertThat(judge(FAST, Optional.of(BUSY), List.of()).rerun(5)).as("nothing to rerun").isFalse();
+    }
+
+    @Test
+    void corruptDataIsNeverRerunHoweverBusyTheHost() {
+        Measurement corrupt = measured(5_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
+        RunReporter.Judgement j = judge(corrupt, Optional.of(BUSY), List.of());
+        assertThat(j.failure().orElseThrow()).contains("data corruption");
+        assertThat(j.performanceOnly()).isFalse();
+        assertThat(j.rerun(5)).isFalse();
+        Measurement slowAndCorrupt = measured(100_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
+        assertThat(judge(slowAndCorrupt, Optional.of(BUSY), List.of()).rerun(5)).isFalse();
+    }
+}

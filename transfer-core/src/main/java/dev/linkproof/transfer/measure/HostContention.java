@@ -1,0 +1,172 @@
+package dev.linkproof.transfer.measure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * How much CPU processes other than ours took on this host while a point ran, from Linux's
+ * {@code /proc}: the host's busy time ({@code /proc/stat}: user, nice, system, irq, softirq and
+ * steal of all CPUs) minus the CPU time of this JVM and its descendants (the local agent), over the
+ * wall time between two snapshots.
+ *
+ * <p>Why: a loopback point is paced by system calls and wake-ups, so another build on a 2-core host
+ * can halve it while a memory-copy baseline, which needs one core for a few milliseconds, hardly
+ * moves (measured: best of 5 × 64 MiB copies 23-26 GB/s with two busy loops beside it, 26-28
+ * without). A criterion cannot tell that apart from a slow transport; this figure can, and the
+ * engine reports it with every point and reruns a point that fell below a performance criterion
+ * while the host was busy ({@link #busy()}).
+ *
+ * <p>Resolution is the kernel's accounting tick ({@code USER_HZ}, 100 per second on every Linux
+ * architecture the project runs on): a 100 ms point is known to about ±0.1 CPU. CPU time of a
+ * descendant that exits inside the window is lost from "ours" and counted as other.
+ *
+ * @param otherCpus CPUs' worth of time other processes (and the hypervisor, as steal) took, on average
+ * @param ownCpus   CPUs' worth of time this JVM and its descendants took
+ * @param cpus      CPUs the host has ({@code /proc/stat} lines)
+ * @param wallNanos the window
+ */
+public record HostContention(double otherCpus, double ownCpus, int cpus, long wallNanos) {
+    /** Other processes taking half a CPU or more make a host busy: a second rank's worth of work, half the time. */
+    public static final double BUSY_CPUS = 0.5;
+    private static final double TICKS_PER_SECOND = 100;
+
+    /** True when other processes took {@link #BUSY_CPUS} or more. */
+    public boolean busy() {
+        return otherCpus >= BUSY_CPUS;
+    }
+
+    /** "other processes used 1.42 of 2 CPUs (ours 1.10) over 812 ms". */
+    public String describe() {
+        return String.format(Locale.ROOT, "other processes used %.2f of %d CPUs (ours %.2f) over %d ms",
+                otherCpus, cpus, ownCpus, wallNanos / 1_000_000);
+    }
+
+    /** A window opened on this host's {@code /proc} for this JVM and its descendants. */
+    public static Window start() {
+        return start(Path.of("/proc"), HostContention::thisJvmAndDescendants, System::nanoTime);
+    }
+
+    /**
+     * A window over {@code proc} (a {@code /proc}-shaped tree) whose own processes are those {@code ours}
+     * names at each snapshot, timed by {@code clock} (nanoseconds).
+     */
+    public static Window start(Path proc, Supplier<Set<Long>> ours, LongSupplier clock) {
+        return new Window(proc, ours, clock, Snapshot.take(proc, ours.get(), clock));
+    }
+
+    private static Set<Long> thisJvmAndDescendants() {
+        Set<Long> pids = new HashSet<>();
+        ProcessHandle self = ProcessHandle.current();
+        pids.add(self.pid());
+        self.descendants().forEach(p -> pids.add(p.pid()));
+        return pids;
+    }
+
+    /** Two snapshots apart; {@link #stop()} closes it. */
+    public static final class Window {
+        private final Path proc;
+        private final Supplier<Set<Long>> ours;
+        private final LongSupplier clock;
+        private final Optional<Snapshot> start;
+
+        private Window(Path proc, Supplier<Set<Long>> ours, LongSupplier clock, Optional<Snapshot> start) {
+            this.proc = proc;
+            this.ours = ours;
+            this.clock = clock;
+            this.start = start;
+        }
+
+        /**
+         * The contention since {@link #start}; empty where {@code /proc} is missing or unreadable
+         * (not Linux, a restricted container).
+         */
+        public Optional<HostContention> stop() {
+            if (start.isEmpty()) {
+                return Optional.empty();
+            }
+            // A process that became ours inside the window (an agent started by this point) counts
+            // from zero; one that exited inside it is lost (see the class comment).
+            Optional<Snapshot> end = Snapshot.take(proc, ours.get(), clock);
+            if (end.isEmpty()) {
+                return Optional.empty();
+            }
+            Snapshot begin = start.get();
+            long wall = end.get().nanoTime() - begin.nanoTime();
+            if (wall <= 0) {
+                return Optional.empty();
+            }
+            double seconds = wall / 1e9;
+            double busy = (end.get().busyTicks() - begin.busyTicks()) / TICKS_PER_SECOND;
+            long ownTicks = 0;
+            for (var e : end.get().perPid().entrySet()) {
+                ownTicks += Math.max(0, e.getValue() - begin.perPid().getOrDefault(e.getKey(), 0L));
+            }
+            double own = ownTicks / TICKS_PER_SECOND;
+            double other = Math.max(0, busy - own);
+            return Optional.of(new HostContention(other / seconds, Math.max(0, own) / seconds, end.get().cpus(), wall));
+        }
+    }
+
+    /** One reading: host busy ticks, CPU count, and the CPU ticks of each of our processes still running. */
+    private record Snapshot(long nanoTime, long busyTicks, int cpus, Map<Long, Long> perPid) {
+        static Optional<Snapshot> take(Path proc, Set<Long> pids, LongSupplier clock) {
+            long now = clock.getAsLong();
+            try {
+                long busy = -1;
+                int cpus = 0;
+                for (String line : Files.readAllLines(proc.resolve("stat"))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f[0].equals("cpu")) {
+                        busy = busyTicks(f);
+                    } else if (f[0].startsWith("cpu") && f[0].length() > 3 && Character.isDigit(f[0].charAt(3))) {
+                        cpus++;
+                    }
+                }
+                if (busy < 0 || cpus == 0) {
+                    return Optional.empty();
+                }
+                Map<Long, Long> perPid = new HashMap<>();
+                for (long pid : pids) {
+                    processTicks(proc.resolve(Long.toString(pid)).resolve("stat")).ifPresent(t -> perPid.put(pid, t));
+                }
+                return Optional.of(new Snapshot(now, busy, cpus, perPid));
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** user nice system idle iowait irq softirq steal [guest guest_nice]: guest time is inside user already. */
+        private static long busyTicks(String[] f) {
+            if (f.length < 9) {
+                throw new IllegalArgumentException("short cpu line");
+            }
+            long sum = 0;
+            for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
+                sum += Long.parseLong(f[i]);
+            }
+            return sum;
+        }
+
+        /** utime + stime (fields 14 and 15) of /proc/PID/stat; empty for a process that has exited. */
+        private static Optional<Long> processTicks(Path stat) throws IOException {
+            String text;
+            try {
+                text = Files.readString(stat);
+            } catch (java.nio.file.NoSuchFileException e) {
+                return Optional.empty();
+            }
+            // The command name (field 2) is in parentheses and may hold spaces; count from after it.
+            String[] f = text.substring(text.lastIndexOf(')') + 2).trim().split("\\s+");
+            return Optional.of(Long.parseLong(f[11]) + Long.parseLong(f[12]));
+        }
+    }
+}
