@@ -13,6 +13,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.spi.Availability;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,6 +36,9 @@ import org.opentest4j.TestAbortedException;
  */
 public final class SweepPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "point";
+    /** How long a rerun waits for a busy host to quiet down, and the window it judges that by. */
+    private static final Duration QUIET_WAIT = Duration.ofSeconds(3);
+    private static final Duration QUIET_WINDOW = Duration.ofMillis(250);
 
     private final Class<?> testClass;
     private final Method method;
@@ -106,7 +110,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
                 break;
             }
             earlier.add(new RunReporter.Attempt(measurement, host.orElseThrow(), judgement.failure().orElseThrow()));
-            context.progress().rerun(point, measurement, host.get());
+            long waited = System.nanoTime();
+            Optional<HostContention> now = HostContention.awaitQuiet(QUIET_WAIT, QUIET_WINDOW);
+            context.progress().rerun(point, measurement, host.get(), Duration.ofNanos(System.nanoTime() - waited), now);
         }
         context.publish(this, measurement);
         context.reporter().accept(sweepId(), measurement, judgement);

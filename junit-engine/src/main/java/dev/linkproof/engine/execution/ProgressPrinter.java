@@ -4,6 +4,9 @@ import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;
 import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 
@@ -37,11 +40,16 @@ public final class ProgressPrinter {
         line(outcome, point, figure + why);
     }
 
-    /** An attempt that fell short on a busy host and is run again; it does not count as a finished point. */
-    public void rerun(SweepPoint point, Measurement m, HostContention host) {
+    /**
+     * An attempt that fell short on a busy host and is run again, after {@code waited} for the host to
+     * quiet ({@code now}: how busy it was at the end of that wait). It does not count as a finished point.
+     */
+    public void rerun(SweepPoint point, Measurement m, HostContention host, Duration waited, Optional<HostContention> now) {
         if (enabled) {
-            out.printf("[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s%n", done.get() + 1, total,
-                    point.displayName(), m.summary(), host.describe());
+            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s; rerun after %.1f s%s%n",
+                    done.get() + 1, total, point.displayName(), m.summary(), host.describe(), waited.toMillis() / 1e3,
+                    now.map(h -> h.busy() ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
+                            : String.format(Locale.ROOT, " (others now %.2f CPUs)", h.otherCpus())).orElse(""));
             out.flush();
         }
     }

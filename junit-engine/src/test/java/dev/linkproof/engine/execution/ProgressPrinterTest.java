@@ -44,11 +44,16 @@ class ProgressPrinterTest {
         ProgressPrinter p = new ProgressPrinter(out, true, 2);
         Measurement m = Measurement.of(point.spec(), new Timing(1_000_000, 100, LatencyStats.averageOnly(10_000)),
                 new Validation(1, 4096, 0, Optional.empty()), Map.of());
-        p.rerun(point, m, new dev.linkproof.transfer.measure.HostContention(1.25, 0.5, 2, 700_000_000L));
+        var busy = new dev.linkproof.transfer.measure.HostContention(1.25, 0.5, 2, 700_000_000L);
+        var calm = new dev.linkproof.transfer.measure.HostContention(0.2, 0.0, 2, 250_000_000L);
+        p.rerun(point, m, busy, java.time.Duration.ofMillis(750), Optional.of(calm));
+        p.rerun(point, m, busy, java.time.Duration.ofMillis(3020), Optional.of(busy));
         p.finished(point, m, TestExecutionResult.successful());
+        String rerun = "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
+                + "  — below criterion while the host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms; ";
         assertThat(printed().lines()).containsExactly(
-                "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
-                        + "  — below criterion while the host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms",
+                rerun + "rerun after 0.8 s (others now 0.20 CPUs)",
+                rerun + "rerun after 3.0 s (still busy: others 1.25 CPUs)",
                 "[linkproof 1/2] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary());
     }
 

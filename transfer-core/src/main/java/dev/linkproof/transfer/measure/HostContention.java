@@ -63,6 +63,24 @@ public record HostContention(double otherCpus, double ownCpus, int cpus, long wa
         return new Window(proc, ours, clock, Snapshot.take(proc, ours.get(), clock));
     }
 
+    /**
+     * Waits, in windows of {@code window}, until other processes take less than {@link #BUSY_CPUS}
+     * or {@code limit} has passed; returns the last window's figure (empty without {@code /proc}).
+     * Before a rerun: a burst of someone else's work (a compiler, a test fork) is often over within
+     * a second or two, and a rerun straight into it would only measure it again.
+     */
+    public static Optional<HostContention> awaitQuiet(java.time.Duration limit, java.time.Duration window)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Optional<HostContention> last;
+        do {
+            Window w = start();
+            Thread.sleep(window);
+            last = w.stop();
+        } while (last.map(HostContention::busy).orElse(false) && System.nanoTime() < deadline);
+        return last;
+    }
+
     private static Set<Long> thisJvmAndDescendants() {
         Set<Long> pids = new HashSet<>();
         ProcessHandle self = ProcessHandle.current();

@@ -125,6 +125,20 @@ class HostContentionTest {
             ProcessHandle.of(loop).ifPresent(ProcessHandle::destroyForcibly);
         }
 
+        // awaitQuiet gives up at its limit while the loop runs (other processes may add to it, never take from it).
+        Process again = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
+        long loop2 = Long.parseLong(new String(again.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+        again.waitFor(10, TimeUnit.SECONDS);
+        try {
+            long t0 = System.nanoTime();
+            HostContention last = HostContention.awaitQuiet(java.time.Duration.ofMillis(600), java.time.Duration.ofMillis(200))
+                    .orElseThrow();
+            assertThat(last.busy()).as(last.describe()).isTrue();
+            assertThat((System.nanoTime() - t0) / 1e6).isBetween(550.0, 5000.0);
+        } finally {
+            ProcessHandle.of(loop2).ifPresent(ProcessHandle::destroyForcibly);
+        }
+
         Process child = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
         AtomicBoolean spin = new AtomicBoolean(true);
         Thread spinner = Thread.ofPlatform().start(() -> {
