@@ -48,7 +48,7 @@ class ReportTest {
             assertThat(labels(t)).contains("epic=validation-only", "feature=write", "story=host → host",
                     "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
             assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
-                    "memory", "bandwidth", "avg latency");
+                    "memory", "bandwidth", "avg latency", "host load");
             assertThat(names(t.get("attachments"))).containsExactlyInAnyOrder("measurement.json", "verdicts.txt");
             assertThat(names(t.get("steps"))).anyMatch(s -> s.startsWith("timed loop")).anyMatch(s -> s.startsWith("verify"));
         }
