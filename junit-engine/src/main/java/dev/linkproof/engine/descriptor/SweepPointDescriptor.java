@@ -111,7 +111,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             }
             earlier.add(new RunReporter.Attempt(measurement, host.orElseThrow(), judgement.failure().orElseThrow()));
             long waited = System.nanoTime();
-            Optional<HostContention> now = HostContention.awaitQuiet(QUIET_WAIT, QUIET_WINDOW);
+            Optional<HostContention> now = HostContention.awaitQuiet(host.get().ownCpus(), QUIET_WAIT, QUIET_WINDOW);
             context.progress().rerun(point, measurement, host.get(), Duration.ofNanos(System.nanoTime() - waited), now);
         }
         context.publish(this, measurement);

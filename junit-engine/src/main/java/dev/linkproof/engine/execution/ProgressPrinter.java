@@ -48,7 +48,7 @@ public final class ProgressPrinter {
         if (enabled) {
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s; rerun after %.1f s%s%n",
                     done.get() + 1, total, point.displayName(), m.summary(), host.describe(), waited.toMillis() / 1e3,
-                    now.map(h -> h.busy() ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
+                    now.map(h -> h.busyFor(host.ownCpus()) ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
                             : String.format(Locale.ROOT, " (others now %.2f CPUs)", h.otherCpus())).orElse(""));
             out.flush();
         }

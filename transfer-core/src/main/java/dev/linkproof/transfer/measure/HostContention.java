@@ -35,13 +35,22 @@ import java.util.function.Supplier;
  * @param wallNanos the window
  */
 public record HostContention(double otherCpus, double ownCpus, int cpus, long wallNanos) {
-    /** Other processes taking half a CPU or more make a host busy: a second rank's worth of work, half the time. */
+    /** Other processes taking less than half a CPU never make a host busy. */
     public static final double BUSY_CPUS = 0.5;
     private static final double TICKS_PER_SECOND = 100;
 
-    /** True when other processes took {@link #BUSY_CPUS} or more. */
+    /**
+     * True when other processes took {@link #BUSY_CPUS} or more and, with ours, left less than one
+     * CPU idle on average: our threads had to wait for a CPU others held. A 128-core runner whose
+     * monitoring daemons take two CPUs is not busy; a 2-core runner compiling beside the suite is.
+     */
     public boolean busy() {
-        return otherCpus >= BUSY_CPUS;
+        return busyFor(ownCpus);
+    }
+
+    /** As {@link #busy()}, for work of ours that needs {@code ownCpus} (a rerun of an attempt that took that). */
+    public boolean busyFor(double ownCpus) {
+        return otherCpus >= BUSY_CPUS && cpus - otherCpus - ownCpus < 1;
     }
 
     /** "other processes used 1.42 of 2 CPUs (ours 1.10) over 812 ms". */
@@ -64,12 +73,13 @@ public record HostContention(double otherCpus, double ownCpus, int cpus, long wa
     }
 
     /**
-     * Waits, in windows of {@code window}, until other processes take less than {@link #BUSY_CPUS}
-     * or {@code limit} has passed; returns the last window's figure (empty without {@code /proc}).
-     * Before a rerun: a burst of someone else's work (a compiler, a test fork) is often over within
-     * a second or two, and a rerun straight into it would only measure it again.
+     * Waits, in windows of {@code window}, until other processes leave room for work of ours that
+     * needs {@code ownCpus} ({@link #busyFor}), or {@code limit} has passed; returns the last window's
+     * figure (empty without {@code /proc}). Before a rerun: a burst of someone else's work (a
+     * compiler, a test fork) is often over within a second or two, and a rerun straight into it
+     * would only measure it again.
      */
-    public static Optional<HostContention> awaitQuiet(java.time.Duration limit, java.time.Duration window)
+    public static Optional<HostContention> awaitQuiet(double ownCpus, java.time.Duration limit, java.time.Duration window)
             throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         Optional<HostContention> last;
@@ -77,7 +87,7 @@ public record HostContention(double otherCpus, double ownCpus, int cpus, long wa
             Window w = start();
             Thread.sleep(window);
             last = w.stop();
-        } while (last.map(HostContention::busy).orElse(false) && System.nanoTime() < deadline);
+        } while (last.map(h -> h.busyFor(ownCpus)).orElse(false) && System.nanoTime() < deadline);
         return last;
     }
 

@@ -90,6 +90,20 @@ class HostContentionTest {
     }
 
     @Test
+    void aHostIsBusyWhenOthersTookHalfACpuAndLessThanOneWasLeftIdle() {
+        assertThat(new HostContention(0.9, 0.6, 2, 1).busy()).as("0.5 idle").isTrue();
+        assertThat(new HostContention(0.6, 0.3, 2, 1).busy()).as("1.1 idle: our threads never waited").isFalse();
+        assertThat(new HostContention(0.4, 1.6, 2, 1).busy()).as("others under half a CPU").isFalse();
+        assertThat(new HostContention(2.0, 1.0, 128, 1).busy()).as("daemons on a big runner").isFalse();
+        assertThat(new HostContention(126.0, 1.5, 128, 1).busy()).isTrue();
+        // Waiting for room before a rerun: ours took nothing while waiting, the rerun will need what the attempt took.
+        HostContention waiting = new HostContention(0.9, 0.0, 2, 1);
+        assertThat(waiting.busy()).isFalse();
+        assertThat(waiting.busyFor(0.6)).isTrue();
+        assertThat(waiting.busyFor(0.05)).isFalse();
+    }
+
+    @Test
     void noProcOrAMalformedStatGivesNoFigureRatherThanAnError() throws Exception {
         assertThat(HostContention.start(proc.resolve("absent"), Set::of, clock::get).stop()).isEmpty();
         Files.writeString(proc.resolve("stat"), "cpu 1 2\ncpu0 1 2\n");
@@ -131,9 +145,11 @@ class HostContentionTest {
         again.waitFor(10, TimeUnit.SECONDS);
         try {
             long t0 = System.nanoTime();
-            HostContention last = HostContention.awaitQuiet(java.time.Duration.ofMillis(600), java.time.Duration.ofMillis(200))
+            // Room for a point that needs the whole other CPU: there is none while the loop holds one.
+            double need = Runtime.getRuntime().availableProcessors() - 1;
+            HostContention last = HostContention.awaitQuiet(need, java.time.Duration.ofMillis(600), java.time.Duration.ofMillis(200))
                     .orElseThrow();
-            assertThat(last.busy()).as(last.describe()).isTrue();
+            assertThat(last.busyFor(need)).as(last.describe()).isTrue();
             assertThat((System.nanoTime() - t0) / 1e6).isBetween(550.0, 5000.0);
         } finally {
             ProcessHandle.of(loop2).ifPresent(ProcessHandle::destroyForcibly);
