@@ -2,17 +2,23 @@ package dev.linkproof.transfer.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.MutatingProxy;
+import dev.linkproof.transfer.gpu.FakeGpuAgent;
+import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
+import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.ucx.Ucx;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * mutates one of the agent's replies ({@link JsonMutator}) — WELCOME, PREPARED, the CHECKSUMS of a
  * fill or a verification, LOCATED. Whatever comes, opening the session and running a point either
  * succeed or fail with a {@code TransferException} that says what broke; never a bare runtime
- * exception, never a hang. Seeded, so a failure replays.
+ * exception, never a hang. Seeded, so a failure replays. tcp and ucx (where libucp loads) run
+ * against an agent in this JVM, gpu-ipc against one in a child JVM on the fake GPU runtime.
  */
 @Timeout(180)
 class ReplyFuzzTest {
@@ -31,12 +38,19 @@ class ReplyFuzzTest {
             new IoSettings(Duration.ofSeconds(3), Duration.ofSeconds(3)));
     private static final long SEED = 20261204L;
     private static final int CASES = 400;
+    /** Each gpu-ipc case also maps and copies device memory across two processes: fewer of them. */
+    private static final int GPU_CASES = 150;
+    private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
     /**
      * What no receiver can check, so the fuzz leaves it well-formed: the remote base address and
      * UCX's own packed blobs (worker address, rkey), which only the library or the NIC can verify.
      * A false but well-formed base is written through by UCX's software transports (measured: a
      * base of 0x80000000 crashed the target's worker in a memcpy), as perftest or any one-sided
      * tool would; the peer that published it is the one at fault.
+     * gpu-ipc's handle is as opaque (only the runtime can tell a forged one), yet it stays mutable:
+     * every value JsonMutator writes is malformed as a 64-byte handle (null, short or odd-length or
+     * non-hex text, a container), so PeerEndpoint or the runtime binding's length check refuses it
+     * before the runtime sees it.
      */
     private static final java.util.Set<String> TRUSTED = java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey",
             "endpoint.ucx.address");
@@ -47,28 +61,54 @@ class ReplyFuzzTest {
 
     @Test
     void aMalformedReplyFailsThePointByNameOrChangesNothing() throws Exception {
+        assertThat(fuzz(AGENT.port(), TOKEN, TRANSPORTS, CASES, memory -> memory)).contains("ok", "refused");
+    }
+
+    /**
+     * gpu-ipc on the fake CUDA runtime, against an agent in a child JVM: the target must be another
+     * process, since an IPC handle does not open in the process that exported it. The agent must
+     * come out of the fuzz alive and still serve a clean point, or a dead agent would pass every
+     * later case as "refused".
+     */
+    @Test
+    void aMalformedReplyFailsAGpuIpcPointByNameOrChangesNothing() throws Exception {
+        try (FakeGpuAgent agent = FakeGpuAgent.start("cuda", Path.of("target/reply-fuzz-gpu-agent.log"))) {
+            List<String> outcomes = fuzz(agent.port(), agent.token(), List.of(GpuIpcTransport.ID), GPU_CASES,
+                    memory -> memory.initiatorMemory(GPU).targetMemory(GPU));
+            assertThat(agent.alive()).as("agent alive after the fuzz, see " + agent.log()).isTrue();
+            try (Session session = Session.open(agent.host(), agent.port(), agent.token(), TIMEOUTS)) {
+                Measurement clean = session.run(TransferSpec.builder().pointId("reply-fuzz#clean").transport(GpuIpcTransport.ID)
+                        .initiatorMemory(GPU).targetMemory(GPU).size(4096).batch(2).iterations(2).warmup(1).build());
+                assertThat(clean.validation().passed()).as(clean.validation().toString()).isTrue();
+            }
+            assertThat(outcomes).contains("ok", "refused");
+        }
+    }
+
+    private static List<String> fuzz(int agentPort, String token, List<String> transports, int cases,
+                                     UnaryOperator<TransferSpec.Builder> memory) throws Exception {
         Random random = new Random(SEED);
         List<String> outcomes = new ArrayList<>();
-        for (int i = 0; i < CASES; i++) {
+        for (int i = 0; i < cases; i++) {
             // Reply 0 is WELCOME; a WRITE point then gets PREPARED, CHECKSUMS (verification) and, on a
             // mismatch, LOCATED; a READ point gets PREPARED, CHECKSUMS (fill), CHECKSUMS (verification fill).
             int victim = random.nextInt(4);
             Op op = random.nextBoolean() ? Op.WRITE : Op.READ;
-            String transport = TRANSPORTS.get(random.nextInt(TRANSPORTS.size()));
-            TransferSpec spec = TransferSpec.builder().pointId("reply-fuzz#" + i).transport(transport).op(op).size(4096)
-                    .batch(2).iterations(2).warmup(1).build();
+            String transport = transports.get(random.nextInt(transports.size()));
+            TransferSpec spec = memory.apply(TransferSpec.builder().pointId("reply-fuzz#" + i).transport(transport).op(op)
+                    .size(4096).batch(2).iterations(2).warmup(1)).build();
             long caseSeed = random.nextLong();
             String what = "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
-            try (MutatingProxy proxy = new MutatingProxy(AGENT.port(), victim, path -> !TRUSTED.contains(path),
+            try (MutatingProxy proxy = new MutatingProxy(agentPort, victim, path -> !TRUSTED.contains(path),
                     new Random(caseSeed))) {
                 outcomes.add(proxy.outcome(what, port -> {
-                    try (Session session = Session.open("127.0.0.1", port, TOKEN, TIMEOUTS)) {
+                    try (Session session = Session.open("127.0.0.1", port, token, TIMEOUTS)) {
                         session.supports(spec);
                         session.run(spec);
                     }
                 }));
             }
         }
-        assertThat(outcomes).contains("ok", "refused");
+        return outcomes;
     }
 }
