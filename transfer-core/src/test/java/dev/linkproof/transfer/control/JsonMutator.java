@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -51,17 +52,20 @@ public final class JsonMutator {
         List<ContainerNode<?>> parents = new ArrayList<>();
         List<Object> keys = new ArrayList<>();
         collect(tree, "", paths, parents, keys);
-        for (int i = paths.size() - 1; i >= 0; i--) {
-            if (!mutable.test(paths.get(i))) {
-                paths.remove(i);
-                parents.remove(i);
-                keys.remove(i);
+        // Chosen among the paths in sorted order, not as the body lists them: a peer serializes its
+        // maps (an endpoint from Map.of) in an order that changes from JVM to JVM, and a seed must
+        // pick the same field on every run for a failure to replay.
+        List<Integer> candidates = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            if (mutable.test(paths.get(i))) {
+                candidates.add(i);
             }
         }
-        if (paths.isEmpty()) {
+        if (candidates.isEmpty()) {
             return "nothing (no fields)";
         }
-        int k = random.nextInt(paths.size());
+        candidates.sort(Comparator.comparing(paths::get));
+        int k = candidates.get(random.nextInt(candidates.size()));
         ContainerNode<?> parent = parents.get(k);
         Object key = keys.get(k);
         int action = random.nextInt(10);
