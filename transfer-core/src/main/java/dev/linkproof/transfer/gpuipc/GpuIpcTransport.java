@@ -85,16 +85,19 @@ public final class GpuIpcTransport implements Transport {
             throws TransferException {
         GpuBuffer gpu = requireGpu(local, "initiator");
         GpuRuntime runtime = gpu.runtime();
-        String api = endpoint.get(API);
+        PeerEndpoint peer = PeerEndpoint.of(ID, endpoint);
+        String api = peer.string(API);
         if (!runtime.api().equals(api)) {
             throw new TransferException("the target exported a " + api + " IPC handle; this initiator runs " + runtime.api()
                     + " (both ranks of a gpu-ipc point must use the same GPU runtime)");
         }
-        if (Long.toString(ProcessHandle.current().pid()).equals(endpoint.get(PID))) {
+        // Read as a number, not compared as text: a pid that is no pid (pid_t is a positive 32-bit
+        // int) is the target's fault and must be named, not taken for "another process".
+        if (peer.number(PID, 1, Integer.MAX_VALUE) == ProcessHandle.current().pid()) {
             throw new TransferException("gpu-ipc needs the target in another process: an IPC handle cannot be opened "
                     + "by the process that exported it (run the target as an agent process)");
         }
-        byte[] handle = PeerEndpoint.of("gpu-ipc", endpoint).hex(HANDLE);
+        byte[] handle = peer.hex(HANDLE);
         return GpuIpcDataPath.open(spec, gpu, handle, io);
     }
 

@@ -50,7 +50,7 @@ class ReplyFuzzTest {
      * gpu-ipc's handle is as opaque (only the runtime can tell a forged one), yet it stays mutable:
      * every value JsonMutator writes is malformed as a 64-byte handle (null, short or odd-length or
      * non-hex text, a container), so PeerEndpoint or the runtime binding's length check refuses it
-     * before the runtime sees it.
+     * before the runtime sees it. Its api and pid are plain values the initiator checks by name.
      */
     private static final java.util.Set<String> TRUSTED = java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey",
             "endpoint.ucx.address");
