@@ -28,8 +28,10 @@ public final class PeerEndpoint {
     public String string(String key) throws TransferException {
         String v = entries.get(key);
         if (v == null) {
-            throw new TransferException(transport + " endpoint from the peer lacks '" + key + "' (it has "
-                    + entries.keySet() + ")");
+            // A JSON null decodes to a present key with no value: "lacks it (it has it)" would confuse.
+            throw new TransferException(entries.containsKey(key)
+                    ? transport + " endpoint from the peer has " + key + "=null: expected a value"
+                    : transport + " endpoint from the peer lacks '" + key + "' (it has " + entries.keySet() + ")");
         }
         return v;
     }

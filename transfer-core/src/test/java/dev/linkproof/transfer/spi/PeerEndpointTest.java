@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.transfer.TransferException;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +26,14 @@ class PeerEndpointTest {
     void aMissingEntryNamesTheKeyAndWhatIsThere() {
         assertThatThrownBy(() -> E.string("rkey")).isInstanceOf(TransferException.class)
                 .hasMessageStartingWith("verbs endpoint from the peer lacks 'rkey' (it has [");
+    }
+
+    @Test
+    void aNullEntryIsNamedAsNullNotAsMissing() {
+        Map<String, String> withNull = new HashMap<>();
+        withNull.put("rkey", null);
+        assertThatThrownBy(() -> PeerEndpoint.of("verbs", withNull).hex("rkey")).isInstanceOf(TransferException.class)
+                .hasMessage("verbs endpoint from the peer has rkey=null: expected a value");
     }
 
     @Test
