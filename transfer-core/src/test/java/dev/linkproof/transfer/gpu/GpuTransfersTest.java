@@ -9,14 +9,11 @@ import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.MemoryPlacement;
-import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,19 +31,11 @@ class GpuTransfersTest {
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
 
-    private LocalAgent agent;
+    private FakeGpuAgent agent;
     private Session session;
-    private final Map<String, String> saved = new java.util.HashMap<>();
 
     private void open(String api) throws Exception {
-        Path lib = api.equals("cuda") ? FakeGpu.cuda() : FakeGpu.hip();
-        String libKey = api.equals("cuda") ? GpuRuntimes.CUDA_LIBRARY : GpuRuntimes.HIP_LIBRARY;
-        for (var e : Map.of(GpuRuntimes.RUNTIME, api, libKey, lib.toString()).entrySet()) {
-            saved.put(e.getKey(), System.getProperty(e.getKey()));
-            System.setProperty(e.getKey(), e.getValue());
-        }
-        agent = LocalAgent.start(List.of("-Xmx128m", "-D" + GpuRuntimes.RUNTIME + "=" + api, "-D" + libKey + "=" + lib),
-                Path.of("target/gpu-agent-" + api + ".log"), Duration.ofSeconds(30));
+        agent = FakeGpuAgent.start(api, Path.of("target/gpu-agent-" + api + ".log"));
         session = Session.open(agent.host(), agent.port(), agent.token(), TIMEOUTS);
     }
 
@@ -58,13 +47,6 @@ class GpuTransfersTest {
         if (agent != null) {
             agent.close();
         }
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
     }
 
     private static TransferSpec.Builder spec(String id) {
