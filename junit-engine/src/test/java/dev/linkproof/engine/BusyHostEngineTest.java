@@ -7,7 +7,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.engine.fixtures.BusyHostFixture;
+import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +96,27 @@ class BusyHostEngineTest {
         assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(1);
         assertThat(r.record().get("verdicts").toString()).doesNotContain("RERUN");
+    }
+
+    /**
+     * With {@code linkproof.peer} the target's host is measured by its agent and reported on release
+     * (here an agent in this JVM, so busy loops are "other" to both ranks): both figures are in the
+     * verdicts and the record, and either host being busy is reason to rerun.
+     */
+    @Test
+    void withARemotePeerTheTargetsHostIsMeasuredByItsAgentAndReported() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc: host load is not measured here");
+        String token = "busy-host-remote-peer-token-0123456789";
+        try (AgentServer agent = AgentServer.start("127.0.0.1", 0, token, IoSettings.DEFAULT)) {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                busyLoop();
+            }
+            Run r = run(Constants.PEER, "127.0.0.1:" + agent.port(), Constants.TOKEN, token);
+            String verdicts = r.record().get("verdicts").toString();
+            assertThat(verdicts).contains("HOST initiator: other processes used ").contains("; target: other processes used ");
+            assertThat(r.record().get("targetOtherCpus").asDouble()).isGreaterThanOrEqualTo(0.5);
+            assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
+        }
     }
 
     /** "other processes used 1.18 of 2 CPUs (ours 0.83)" as the engine wrote it, back into figures. */

@@ -1,10 +1,12 @@
 package dev.linkproof.transfer;
 
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one sweep point measured: the exact spec it ran, the timing, the validation outcome, and the
@@ -15,10 +17,23 @@ import java.util.Map;
  * @param bandwidthGBps   bytes / total, GB = 10^9
  * @param environment     facts about both ranks (hosts, JDK, transport details), for reports
  * @param phases          when provisioning, connecting, warmup, the timed loop and verification ran
+ * @param targetHost      how busy other processes kept the target's host over the point, as its agent
+ *                        measured it (empty where it could not); on a local pair it is this host, seen
+ *                        from the agent, so the initiator is among the "others"
  */
 public record Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
                           LatencyStats latency, Validation validation, Map<String, String> environment,
-                          java.util.List<Phases.Phase> phases) {
+                          java.util.List<Phases.Phase> phases, Optional<HostContention> targetHost) {
+
+    public Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps, LatencyStats latency,
+                       Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases) {
+        this(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, Optional.empty());
+    }
+
+    /** This measurement with the target host's load the agent reported on release. */
+    public Measurement withTargetHost(Optional<HostContention> host) {
+        return new Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, host);
+    }
 
     public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
                                  Validation validation, Map<String, String> environment) {

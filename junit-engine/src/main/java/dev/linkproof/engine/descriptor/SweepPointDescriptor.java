@@ -1,6 +1,7 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.execution.HostLoads;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.MethodInvoker;
 import dev.linkproof.engine.execution.RunReporter;
@@ -101,18 +102,22 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             throw new TestAbortedException(there.reason());
         }
         List<RunReporter.Attempt> earlier = new ArrayList<>();
+        boolean remote = context.config().peer().isPresent();
         while (true) {
             HostContention.Window window = HostContention.start();
             measurement = run(context, session, spec);
-            Optional<HostContention> host = window.stop();
-            judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, host, earlier);
+            HostLoads hosts = HostLoads.of(window.stop(), measurement, remote);
+            judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, hosts, earlier);
             if (!judgement.rerun(context.config().busyHostReruns())) {
                 break;
             }
-            earlier.add(new RunReporter.Attempt(measurement, host.orElseThrow(), judgement.failure().orElseThrow()));
+            earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow()));
+            // Only this host can be watched; a busy remote target is simply asked again.
             long waited = System.nanoTime();
-            Optional<HostContention> now = HostContention.awaitQuiet(host.get().ownCpus(), QUIET_WAIT, QUIET_WINDOW);
-            context.progress().rerun(point, measurement, host.get(), Duration.ofNanos(System.nanoTime() - waited), now);
+            Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
+            Optional<HostContention> now = here.isPresent()
+                    ? HostContention.awaitQuiet(here.get().ownCpus(), QUIET_WAIT, QUIET_WINDOW) : Optional.empty();
+            context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waited), now);
         }
         context.publish(this, measurement);
         context.reporter().accept(sweepId(), measurement, judgement);

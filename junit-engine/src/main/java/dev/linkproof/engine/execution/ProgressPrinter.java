@@ -41,14 +41,16 @@ public final class ProgressPrinter {
     }
 
     /**
-     * An attempt that fell short on a busy host and is run again, after {@code waited} for the host to
-     * quiet ({@code now}: how busy it was at the end of that wait). It does not count as a finished point.
+     * An attempt that fell short on a busy host and is run again, after {@code waited} for this host
+     * to quiet ({@code now}: how busy it was at the end of that wait, when it was watched). It does
+     * not count as a finished point.
      */
-    public void rerun(SweepPoint point, Measurement m, HostContention host, Duration waited, Optional<HostContention> now) {
+    public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, Optional<HostContention> now) {
         if (enabled) {
+            double need = hosts.initiator().map(HostContention::ownCpus).orElse(0.0);
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s; rerun after %.1f s%s%n",
-                    done.get() + 1, total, point.displayName(), m.summary(), host.describe(), waited.toMillis() / 1e3,
-                    now.map(h -> h.busyFor(host.ownCpus()) ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
+                    done.get() + 1, total, point.displayName(), m.summary(), hosts.describe(), waited.toMillis() / 1e3,
+                    now.map(h -> h.busyFor(need) ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
                             : String.format(Locale.ROOT, " (others now %.2f CPUs)", h.otherCpus())).orElse(""));
             out.flush();
         }

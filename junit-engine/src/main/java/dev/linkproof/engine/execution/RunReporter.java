@@ -72,11 +72,10 @@ public final class RunReporter implements AutoCloseable {
      * criterion"), then the baseline. Returns the verdict lines and the failure the point ends with;
      * nothing is reported until {@link #accept} (an attempt may be rerun, see {@link Judgement#rerun}).
      *
-     * @param host    how busy other processes kept this host while the point ran, where {@code /proc} tells
+     * @param hosts   how busy other processes kept the ranks' hosts while the point ran
      * @param earlier the attempts of this point that were rerun, oldest first
      */
-    public Judgement judge(String uniqueId, SweepPoint point, Measurement m, Optional<HostContention> host,
-                           List<Attempt> earlier) {
+    public Judgement judge(String uniqueId, SweepPoint point, Measurement m, HostLoads hosts, List<Attempt> earlier) {
         List<String> verdicts = new ArrayList<>();
         Optional<String> failure = Optional.empty();
         Double criterion = null;
@@ -109,19 +108,21 @@ public final class RunReporter implements AutoCloseable {
                 verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
             }
         }
-        host.ifPresent(h -> verdicts.add("HOST " + h.describe()));
+        if (!hosts.isEmpty()) {
+            verdicts.add("HOST " + hosts.describe());
+        }
         for (int i = 0; i < earlier.size(); i++) {
             Attempt a = earlier.get(i);
             verdicts.add("RERUN attempt " + (i + 1) + " (" + a.measurement().summary() + ") ran while the host was busy ("
-                    + a.host().describe() + ") and " + a.failure());
+                    + a.hosts().describe() + ") and " + a.failure());
         }
         if (failure.isPresent() && !earlier.isEmpty()) {
             failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; "
                     + (earlier.size() == 1 ? "the first" : "the " + earlier.size() + " before it") + " ran on a busy host: "
-                    + String.join("; ", earlier.stream().map(a -> a.measurement().summary() + ", " + a.host().describe()).toList())
-                    + (host.map(h -> "; this one: " + h.describe()).orElse("")) + "]");
+                    + String.join("; ", earlier.stream().map(a -> a.measurement().summary() + ", " + a.hosts().describe()).toList())
+                    + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe()) + "]");
         }
-        return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), host, earlier.size() + 1,
+        return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), hosts, earlier.size() + 1,
                 criterion, headline == null ? "" : headline);
     }
 
@@ -129,15 +130,19 @@ public final class RunReporter implements AutoCloseable {
     public void accept(String sweepId, Measurement m, Judgement judgement) {
         sweepMeasurements.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(m);
         AllureBridge.pointMeasured(m, judgement.verdicts(), judgement.criteria());
-        judgement.host().ifPresent(h -> AllureBridge.pointParameter("host load", String.format(java.util.Locale.ROOT,
-                "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus())));
+        judgement.hosts().initiator().ifPresent(h -> AllureBridge.pointParameter("host load", load(h)));
+        judgement.hosts().target().ifPresent(h -> AllureBridge.pointParameter("target host load", load(h)));
         if (judgement.attempts() > 1) {
             AllureBridge.pointParameter("attempts", Integer.toString(judgement.attempts()));
         }
     }
 
+    private static String load(HostContention h) {
+        return String.format(java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
+    }
+
     /** An attempt of a point that was rerun: it fell below a performance criterion on a busy host. */
-    public record Attempt(Measurement measurement, HostContention host, String failure) { }
+    public record Attempt(Measurement measurement, HostLoads hosts, String failure) { }
 
     /** The profile's curve rules over a finished sweep; the failures, if any. */
     public List<String> judgeSweep(String sweepId) {
@@ -155,14 +160,14 @@ public final class RunReporter implements AutoCloseable {
      * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
      */
     public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, boolean performanceOnly,
-                            Optional<HostContention> host, int attempts, Double criterionGBps, String headline) {
+                            HostLoads hosts, int attempts, Double criterionGBps, String headline) {
         /**
          * Whether to run the point again: it fell short on performance alone, other processes kept the
          * host busy meanwhile, and fewer than {@code reruns} reruns were made. A slow transport on a
          * quiet host, and data corruption anywhere, fail at once.
          */
         public boolean rerun(int reruns) {
-            return performanceOnly && host.map(HostContention::busy).orElse(false) && attempts <= reruns;
+            return performanceOnly && hosts.busy() && attempts <= reruns;
         }
 
         public void enforce() {
@@ -184,8 +189,8 @@ public final class RunReporter implements AutoCloseable {
                 status, message, judgement == null ? List.of() : judgement.verdicts(),
                 judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps());
-        record(judgement == null ? r : r.withAttempts(judgement.host().map(HostContention::otherCpus).orElse(null),
-                judgement.attempts()));
+        record(judgement == null ? r : r.withAttempts(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
+                judgement.hosts().target().map(HostContention::otherCpus).orElse(null), judgement.attempts()));
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {

@@ -82,7 +82,11 @@ class BusyHostRerunTest {
     private static final Measurement FAST = measured(5_000_000L, VALID);     // 2.10 GB/s
 
     private RunReporter.Judgement judge(Measurement m, Optional<HostContention> host, List<RunReporter.Attempt> earlier) {
-        return reporter.judge("[point:p]", POINT, m, host, earlier);
+        return reporter.judge("[point:p]", POINT, m, new HostLoads(host, Optional.empty()), earlier);
+    }
+
+    private static RunReporter.Attempt attempt(Measurement m, HostContention host, String failure) {
+        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure);
     }
 
     @Test
@@ -93,7 +97,7 @@ class BusyHostRerunTest {
         assertThat(first.rerun(0)).as("reruns switched off").isFalse();
 
         RunReporter.Judgement second = judge(FAST, Optional.of(QUIET),
-                List.of(new RunReporter.Attempt(SLOW, BUSY, first.failure().orElseThrow())));
+                List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.rerun(1)).isFalse();
@@ -107,7 +111,7 @@ class BusyHostRerunTest {
     void aRerunThatFallsShortAgainFailsNamingEveryAttemptsHostLoad() {
         RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         RunReporter.Judgement second = judge(SLOW, Optional.of(BUSY),
-                List.of(new RunReporter.Attempt(SLOW, BUSY, first.failure().orElseThrow())));
+                List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
         assertThat(second.rerun(1)).as("one rerun was allowed and made").isFalse();
         assertThat(second.rerun(2)).isTrue();
         assertThat(second.failure().orElseThrow())
@@ -121,7 +125,28 @@ class BusyHostRerunTest {
     void aSlowPointOnAQuietHostOrWithoutAHostFigureFailsAtOnce() {
         assertThat(judge(SLOW, Optional.of(QUIET), List.of()).rerun(5)).isFalse();
         assertThat(judge(SLOW, Optional.empty(), List.of()).rerun(5)).isFalse();
+        assertThat(judge(SLOW, Optional.empty(), List.of()).verdicts()).noneMatch(v -> v.startsWith("HOST"));
         assertThat(judge(FAST, Optional.of(BUSY), List.of()).rerun(5)).as("nothing to rerun").isFalse();
+    }
+
+    @Test
+    void aBusyRemoteTargetIsReasonEnoughAndBothHostsAreNamed() {
+        RunReporter.Judgement j = reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(BUSY)), List.of());
+        assertThat(j.rerun(1)).isTrue();
+        assertThat(j.verdicts()).contains("HOST initiator: other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms; "
+                + "target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms");
+        assertThat(reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(QUIET)), List.of())
+                .rerun(1)).isFalse();
+    }
+
+    @Test
+    void aLocalPairIgnoresTheAgentsViewOfThisHost() {
+        // The agent counts this JVM among the "others" of the one host they share.
+        Measurement seenByAgent = SLOW.withTargetHost(Optional.of(BUSY));
+        assertThat(HostLoads.of(Optional.of(QUIET), seenByAgent, false)).isEqualTo(new HostLoads(Optional.of(QUIET), Optional.empty()));
+        assertThat(HostLoads.of(Optional.of(QUIET), seenByAgent, true).busy()).isTrue();
+        assertThat(HostLoads.of(Optional.empty(), SLOW, true)).isEqualTo(HostLoads.NONE);
+        assertThat(HostLoads.NONE.describe()).isEqualTo("not measured");
     }
 
     @Test

@@ -46,8 +46,9 @@ class ProgressPrinterTest {
                 new Validation(1, 4096, 0, Optional.empty()), Map.of());
         var busy = new dev.linkproof.transfer.measure.HostContention(1.25, 0.5, 2, 700_000_000L);
         var calm = new dev.linkproof.transfer.measure.HostContention(0.2, 0.0, 2, 250_000_000L);
-        p.rerun(point, m, busy, java.time.Duration.ofMillis(750), Optional.of(calm));
-        p.rerun(point, m, busy, java.time.Duration.ofMillis(3020), Optional.of(busy));
+        HostLoads hosts = new HostLoads(Optional.of(busy), Optional.empty());
+        p.rerun(point, m, hosts, java.time.Duration.ofMillis(750), Optional.of(calm));
+        p.rerun(point, m, hosts, java.time.Duration.ofMillis(3020), Optional.of(busy));
         p.finished(point, m, TestExecutionResult.successful());
         String rerun = "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
                 + "  — below criterion while the host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms; ";

@@ -19,6 +19,7 @@ import java.util.List;
  * @param linkGBps    the link rate, when the profile knows it
  * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
  *                    point's last attempt ran, where {@code /proc} tells (see HostContention)
+ * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a remote peer
  * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host and
  *                    was rerun; absent when it was not measured
  */
@@ -54,6 +55,7 @@ public record PointRecord(
         Double criterionGBps,
         Double linkGBps,
         Double hostOtherCpus,
+        Double targetOtherCpus,
         Integer attempts,
         String timestamp) {
 
@@ -83,14 +85,14 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, java.time.Instant.now().toString());
+                null, null, null, java.time.Instant.now().toString());
     }
 
-    /** This record with the host load of the point's last attempt and the number of attempts. */
-    public PointRecord withAttempts(Double otherCpus, int attempts) {
+    /** This record with the host loads of the point's last attempt and the number of attempts. */
+    public PointRecord withAttempts(Double otherCpus, Double targetOtherCpus, int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
-                validation, verdicts, criteria, criterionGBps, linkGBps, otherCpus, attempts, timestamp);
+                validation, verdicts, criteria, criterionGBps, linkGBps, otherCpus, targetOtherCpus, attempts, timestamp);
     }
 
     public boolean failed() {

@@ -10,6 +10,7 @@ import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
 import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
@@ -60,7 +61,8 @@ final class AgentConnection implements Runnable {
     private final Map<String, PointState> points = new HashMap<>();
     private boolean authenticated;
 
-    private record PointState(TransferSpec spec, Buffer region, TargetPoint served) { }
+    /** {@code host}: this host's CPU load since PREPARE, reported in RELEASED. */
+    private record PointState(TransferSpec spec, Buffer region, TargetPoint served, HostContention.Window host) { }
 
     AgentConnection(Socket socket, String token, Transports transports, IoSettings io, Consumer<AgentConnection> onClose) {
         this.socket = socket;
@@ -189,7 +191,7 @@ final class AgentConnection implements Runnable {
                     throw new ProtocolException("unknown-point", "no point '" + r.pointId() + "' is prepared", false);
                 }
                 release(p);
-                reply(out, MessageType.RELEASED, new Messages.Released(r.pointId()));
+                reply(out, MessageType.RELEASED, new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
             }
             case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
             default -> throw new ProtocolException("unexpected", frame.type() + " is a reply, not a request", false);
@@ -217,14 +219,25 @@ final class AgentConnection implements Runnable {
                 throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: " + gpu.reason(), false);
             }
         }
+        HostContention.Window host = HostContention.start();
         Buffer region = transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
         try {
             TargetPoint served = transport.serve(spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
-            points.put(spec.pointId(), new PointState(spec, region, served));
+            points.put(spec.pointId(), new PointState(spec, region, served, host));
             return new Messages.Prepared(spec.pointId(), region.size(), served.endpoint());
         } catch (TransferException | RuntimeException e) {
             region.close();
             throw e;
+        }
+    }
+
+    /** The point's host load for RELEASED; none rather than a failed release if a figure is out of range. */
+    private static Messages.HostLoad hostLoad(Optional<HostContention> measured) {
+        try {
+            return measured.map(h -> new Messages.HostLoad(h.otherCpus(), h.ownCpus(), h.cpus(), h.wallNanos())).orElse(null);
+        } catch (IllegalArgumentException e) {
+            LOG.log(Level.FINE, "host load not reported", e);
+            return null;
         }
     }
 

@@ -16,8 +16,9 @@ public final class FrameCodec {
      * 2: CHECKSUM names the batches run and CHECKSUMS carries the receiver's completion check.
      * 3: WELCOME carries the agent's GPUs.
      * 4: HELLO carries the initiator's progress deadline, which the agent applies to the session.
+     * 5: RELEASED carries the target host's CPU load over the point.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 

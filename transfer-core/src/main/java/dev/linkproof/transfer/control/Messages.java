@@ -136,7 +136,39 @@ public final class Messages {
         }
     }
 
-    public record Released(String pointId) { }
+    /**
+     * The agent's answer to RELEASE. {@code host}: how busy other processes kept the target's host
+     * from PREPARE to RELEASE (absent where it has no {@code /proc}), so an initiator on another host
+     * can tell a slow point from a busy target.
+     */
+    public record Released(String pointId, HostLoad host) {
+        public Released(String pointId) {
+            this(pointId, null);
+        }
+    }
+
+    /**
+     * A host's CPU use over a window, as {@code HostContention} measures it: CPUs' worth of time
+     * other processes and the agent's own took, of {@code cpus}, over {@code wallNanos}.
+     */
+    public record HostLoad(double otherCpus, double ownCpus, int cpus, long wallNanos) {
+        /** More CPUs than any host has: a figure beyond it is not a measurement. */
+        static final int MAX_CPUS = 1 << 16;
+
+        public HostLoad {
+            if (cpus < 1 || cpus > MAX_CPUS) {
+                throw new IllegalArgumentException("host.cpus " + cpus + " is outside 1.." + MAX_CPUS);
+            }
+            // A tick of rounding at either end can put a figure a little over the CPU count, never far.
+            if (!(otherCpus >= 0 && otherCpus <= cpus + 1) || !(ownCpus >= 0 && ownCpus <= cpus + 1)) {
+                throw new IllegalArgumentException("host.otherCpus " + otherCpus + " and host.ownCpus " + ownCpus
+                        + " must each be within 0.." + (cpus + 1) + " for " + cpus + " CPUs");
+            }
+            if (wallNanos <= 0) {
+                throw new IllegalArgumentException("host.wallNanos " + wallNanos + " must be positive");
+            }
+        }
+    }
 
     public record Ping(long nonce) { }
 

@@ -12,6 +12,7 @@ import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
@@ -153,6 +154,8 @@ public final class Session implements TransferSession {
         Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
                 MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
         TransferException failure = null;
+        Measurement measured;
+        Optional<HostContention> targetHost = Optional.empty();
         try (Buffer local = transport.allocate(spec, spec.initiatorMemory(), spec.slots().regionBytes())) {
             Map<String, String> endpoint = new HashMap<>(prepared.endpoint());
             endpoint.put("peer.host", peerHost);
@@ -180,7 +183,7 @@ public final class Session implements TransferSession {
                     phases.end();
                 }
             }
-            return Measurement.of(spec, timing, validation, environment(spec, transport), phases.list());
+            measured = Measurement.of(spec, timing, validation, environment(spec, transport), phases.list());
         } catch (TransferException e) {
             failure = e;
             if (e instanceof PeerFailureException) {
@@ -190,8 +193,11 @@ public final class Session implements TransferSession {
         } finally {
             if (usable()) {
                 try {
-                    control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()), MessageType.RELEASED,
-                            Messages.Released.class, timeouts.control());
+                    Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
+                            MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
+                    if (load != null) {
+                        targetHost = Optional.of(new HostContention(load.otherCpus(), load.ownCpus(), load.cpus(), load.wallNanos()));
+                    }
                 } catch (TransferException e) {
                     if (failure == null) {
                         throw e;
@@ -200,6 +206,7 @@ public final class Session implements TransferSession {
                 }
             }
         }
+        return measured.withTargetHost(targetHost);
     }
 
     /**

@@ -150,6 +150,20 @@ class AgentSessionTest {
         assertThat(m.summary()).startsWith("p50 ");
     }
 
+    /** RELEASED carries the target host's CPU load over the point, for an initiator on another host. */
+    @Test
+    void theAgentReportsItsHostsLoadOverThePoint() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat")),
+                "no /proc: the agent measures nothing");
+        long t0 = System.nanoTime();
+        Measurement m = session.run(spec("load").size(4 << 20).iterations(200).build());
+        long elapsed = System.nanoTime() - t0;
+        var host = m.targetHost().orElseThrow();
+        assertThat(host.cpus()).isPositive();
+        assertThat(host.wallNanos()).isPositive().isLessThanOrEqualTo(elapsed);
+        assertThat(host.otherCpus() + host.ownCpus()).isLessThanOrEqualTo(host.cpus() + 1.0);
+    }
+
     @Test
     void pointsCanRunOneAfterAnotherAndTheSameIdAgain() throws Exception {
         TransferSpec spec = spec("again").size(2048).build();

@@ -22,6 +22,8 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The initiator's side of malformed control messages: a proxy between a session and a real agent
@@ -65,14 +67,15 @@ class ReplyFuzzTest {
     }
 
     /**
-     * gpu-ipc on the fake CUDA runtime, against an agent in a child JVM: the target must be another
-     * process, since an IPC handle does not open in the process that exported it. The agent must
-     * come out of the fuzz alive and still serve a clean point, or a dead agent would pass every
-     * later case as "refused".
+     * gpu-ipc on the fake CUDA and HIP runtimes (the endpoint is the same, the handle's owner differs),
+     * against an agent in a child JVM: the target must be another process, since an IPC handle does
+     * not open in the process that exported it. The agent must come out of the fuzz alive and still
+     * serve a clean point, or a dead agent would pass every later case as "refused".
      */
-    @Test
-    void aMalformedReplyFailsAGpuIpcPointByNameOrChangesNothing() throws Exception {
-        try (FakeGpuAgent agent = FakeGpuAgent.start("cuda", Path.of("target/reply-fuzz-gpu-agent.log"))) {
+    @ParameterizedTest
+    @ValueSource(strings = {"cuda", "hip"})
+    void aMalformedReplyFailsAGpuIpcPointByNameOrChangesNothing(String api) throws Exception {
+        try (FakeGpuAgent agent = FakeGpuAgent.start(api, Path.of("target/reply-fuzz-gpu-agent-" + api + ".log"))) {
             List<String> outcomes = fuzz(agent.port(), agent.token(), List.of(GpuIpcTransport.ID), GPU_CASES,
                     memory -> memory.initiatorMemory(GPU).targetMemory(GPU));
             assertThat(agent.alive()).as("agent alive after the fuzz, see " + agent.log()).isTrue();

@@ -117,6 +117,35 @@ class MessagesTest {
     }
 
     @Test
+    void releasedCarriesTheTargetHostsLoadOrNothing() throws Exception {
+        Messages.Released with = new Messages.Released("p", new Messages.HostLoad(1.25, 0.5, 2, 700_000_000L));
+        assertThat(Messages.decode(frame(MessageType.RELEASED, json(with)), Messages.Released.class)).isEqualTo(with);
+        assertThat(Messages.decode(frame(MessageType.RELEASED, "{\"pointId\":\"p\"}"), Messages.Released.class).host()).isNull();
+    }
+
+    @Test
+    void aHostLoadNoHostCouldHaveIsABadRequestNamingTheField() {
+        String[][] cases = {
+                {"{\"otherCpus\":1,\"ownCpus\":0,\"cpus\":0,\"wallNanos\":1}", "host.cpus 0 is outside 1..65536"},
+                {"{\"otherCpus\":1,\"ownCpus\":0,\"cpus\":70000,\"wallNanos\":1}", "host.cpus 70000 is outside 1..65536"},
+                {"{\"otherCpus\":-0.5,\"ownCpus\":0,\"cpus\":2,\"wallNanos\":1}",
+                        "host.otherCpus -0.5 and host.ownCpus 0.0 must each be within 0..3 for 2 CPUs"},
+                {"{\"otherCpus\":0,\"ownCpus\":9,\"cpus\":2,\"wallNanos\":1}",
+                        "host.otherCpus 0.0 and host.ownCpus 9.0 must each be within 0..3 for 2 CPUs"},
+                {"{\"otherCpus\":\"NaN\",\"ownCpus\":0,\"cpus\":2,\"wallNanos\":1}",
+                        "host.otherCpus NaN and host.ownCpus 0.0 must each be within 0..3 for 2 CPUs"},
+                {"{\"otherCpus\":0,\"ownCpus\":0,\"cpus\":2,\"wallNanos\":0}", "host.wallNanos 0 must be positive"},
+        };
+        for (String[] c : cases) {
+            ProtocolException e = catchThrowableOfType(ProtocolException.class, () -> Messages.decode(
+                    frame(MessageType.RELEASED, "{\"pointId\":\"p\",\"host\":" + c[0] + "}"), Messages.Released.class));
+            assertThat(e).as(c[0]).isNotNull();
+            assertThat(e.code()).isEqualTo("bad-request");
+            assertThat(e.getMessage()).isEqualTo("malformed RELEASED body: " + c[1]);
+        }
+    }
+
+    @Test
     void specWithOutOfRangeSizeIsABadRequestNamingTheField() {
         ProtocolException e = catchThrowableOfType(ProtocolException.class,
                 () -> Messages.decode(frame(MessageType.PREPARE, specJsonWith("size", 0)), Messages.Prepare.class));

@@ -104,6 +104,27 @@ class HostContentionTest {
     }
 
     @Test
+    void aShortWindowGivesNoFigureAndRoundingIsClampedToTheCpus() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        HostContention.Window shortWindow = HostContention.start(proc, () -> Set.of(42L), clock::get);
+        clock.set(HostContention.MIN_WINDOW_NANOS - 1);
+        stat(1010, 0);
+        assertThat(shortWindow.stop()).isEmpty();
+
+        clock.set(0);
+        stat(1000, 0);
+        HostContention.Window w = HostContention.start(proc, () -> Set.of(42L), clock::get);
+        // 100 ms in which our process was charged 45 ticks and the host 9: rounding, as measured once.
+        clock.set(100_000_000L);
+        stat(1009, 0);
+        process(42, 345, 100);
+        HostContention c = w.stop().orElseThrow();
+        assertThat(c.ownCpus()).isEqualTo(2.0);
+        assertThat(c.otherCpus()).isEqualTo(0.0);
+    }
+
+    @Test
     void noProcOrAMalformedStatGivesNoFigureRatherThanAnError() throws Exception {
         assertThat(HostContention.start(proc.resolve("absent"), Set::of, clock::get).stop()).isEmpty();
         Files.writeString(proc.resolve("stat"), "cpu 1 2\ncpu0 1 2\n");

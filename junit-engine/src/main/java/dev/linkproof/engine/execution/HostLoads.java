@@ -1,0 +1,42 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.HostContention;
+import java.util.Optional;
+
+/**
+ * How busy other processes kept the hosts of a point's two ranks while it ran: the initiator's, as
+ * this JVM measured it, and, with a remote peer, the target's, as its agent reported on release.
+ * On a local pair the target's figure is this host seen from the agent (which counts this JVM as
+ * "other"), so it is left out.
+ */
+public record HostLoads(Optional<HostContention> initiator, Optional<HostContention> target) {
+    public static final HostLoads NONE = new HostLoads(Optional.empty(), Optional.empty());
+
+    /** The loads of a measured point; {@code remote}: the target runs on another host. */
+    public static HostLoads of(Optional<HostContention> initiator, Measurement m, boolean remote) {
+        return new HostLoads(initiator, remote ? m.targetHost() : Optional.empty());
+    }
+
+    /** Either host was busy ({@link HostContention#busy()}). */
+    public boolean busy() {
+        return initiator.map(HostContention::busy).orElse(false) || target.map(HostContention::busy).orElse(false);
+    }
+
+    /** Nothing was measured on either host (no {@code /proc}). */
+    public boolean isEmpty() {
+        return initiator.isEmpty() && target.isEmpty();
+    }
+
+    /**
+     * "other processes used 1.18 of 2 CPUs (ours 0.83) over 592 ms" for a local pair; with a target
+     * figure, each prefixed by its rank: "initiator: …; target: …".
+     */
+    public String describe() {
+        if (target.isEmpty()) {
+            return initiator.map(HostContention::describe).orElse("not measured");
+        }
+        return "initiator: " + initiator.map(HostContention::describe).orElse("not measured")
+                + "; target: " + target.get().describe();
+    }
+}
