@@ -48,7 +48,13 @@ class ReportTest {
             assertThat(labels(t)).contains("epic=validation-only", "feature=write", "story=host → host",
                     "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
             assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
-                    "memory", "bandwidth", "avg latency", "host load");
+                    "memory", "bandwidth", "avg latency");
+            // Points under 100 ms get no host figure (HostContention.MIN_WINDOW_NANOS); those that do show it whole.
+            for (JsonNode p : t.get("parameters")) {
+                if (p.get("name").asText().equals("host load")) {
+                    assertThat(p.get("value").asText()).matches("other \\d+\\.\\d\\d, ours \\d+\\.\\d\\d of \\d+ CPUs");
+                }
+            }
             assertThat(names(t.get("attachments"))).containsExactlyInAnyOrder("measurement.json", "verdicts.txt");
             assertThat(names(t.get("steps"))).anyMatch(s -> s.startsWith("timed loop")).anyMatch(s -> s.startsWith("verify"));
         }
