@@ -69,7 +69,7 @@ public final class Constants {
 
     /**
      * How many times a point is rerun when it fell below a performance criterion (or its baseline)
-     * while other processes kept this host busy: they took half a CPU or more and, with the point's
+     * while other processes kept a host busy: they took half a CPU or more and, with the point's
      * own processes, left less than one CPU idle ({@link dev.linkproof.transfer.measure.HostContention#busy()}).
      * Every attempt is reported; data corruption is never rerun. Default 1; 0 judges the first attempt alone.
      */

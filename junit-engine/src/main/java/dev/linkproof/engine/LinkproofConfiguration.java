@@ -19,7 +19,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param baselineTolerance {@code linkproof.baseline.tolerance} when given; see {@link #baselineTolerance(OptionalDouble)}
  * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
  * @param busyHostReruns    {@code linkproof.busyHost.reruns}: reruns of a point that fell below a performance
- *                          criterion while other processes kept the host busy
+ *                          criterion while other processes kept a host busy
  */
 public record LinkproofConfiguration(
         Optional<String> peer,

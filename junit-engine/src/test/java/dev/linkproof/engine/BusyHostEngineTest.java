@@ -1,6 +1,7 @@
 package dev.linkproof.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -78,7 +79,7 @@ class BusyHostEngineTest {
             busyLoop();
         }
         Run r = run();
-        assertThat(r.message()).startsWith("below criterion of profile 'loopback': write 1 MiB ×1: ")
+        assertThat(r.message()).startsWith("below criterion of profile 'loopback': write 4 MiB ×1: ")
                 .contains("< criterion 1000.0 GB/s (tcp-bulk)")
                 .contains("[attempt 2; the first ran on a busy host: ").contains("other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
@@ -93,19 +94,20 @@ class BusyHostEngineTest {
             busyLoop();
         }
         Run r = run(Constants.BUSY_HOST_RERUNS, "0");
-        assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt");
+        assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt")
+                .contains(" [ran while a host was busy: other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(1);
         assertThat(r.record().get("verdicts").toString()).doesNotContain("RERUN");
     }
 
     /**
-     * With {@code linkproof.peer} the target's host is measured by its agent and reported on release
-     * (here an agent in this JVM, so busy loops are "other" to both ranks): both figures are in the
-     * verdicts and the record, and either host being busy is reason to rerun.
+     * {@code linkproof.peer} naming an agent on this kernel (here one in this JVM) is a local pair to
+     * the host accounting: its figure, which would count the initiator as "other", is left out, and
+     * its process counts as ours. Busy loops are still other, so the point is rerun.
      */
     @Test
-    void withARemotePeerTheTargetsHostIsMeasuredByItsAgentAndReported() throws Exception {
-        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc: host load is not measured here");
+    void aPeerOnThisKernelIsMeasuredAsALocalPair() throws Exception {
+        assumeTrue(HostContention.kernelBootId().isPresent(), "no boot id: the peer cannot be placed");
         String token = "busy-host-remote-peer-token-0123456789";
         try (AgentServer agent = AgentServer.start("127.0.0.1", 0, token, IoSettings.DEFAULT)) {
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
@@ -113,8 +115,8 @@ class BusyHostEngineTest {
             }
             Run r = run(Constants.PEER, "127.0.0.1:" + agent.port(), Constants.TOKEN, token);
             String verdicts = r.record().get("verdicts").toString();
-            assertThat(verdicts).contains("HOST initiator: other processes used ").contains("; target: other processes used ");
-            assertThat(r.record().get("targetOtherCpus").asDouble()).isGreaterThanOrEqualTo(0.5);
+            assertThat(verdicts).contains("HOST other processes used ").doesNotContain("target: other processes");
+            assertThat(r.record().has("targetOtherCpus")).isFalse();
             assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
         }
     }
@@ -127,6 +129,12 @@ class BusyHostEngineTest {
         java.util.regex.Matcher m = HOST.matcher(text);
         assertThat(m.find()).as(text).isTrue();
         return new HostContention(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3)), Integer.parseInt(m.group(2)), 1);
+    }
+
+    /** Two decimals cannot settle a figure within a hundredth of either threshold. */
+    private static boolean onTheEdge(HostContention h) {
+        return Math.abs(h.otherCpus() - HostContention.BUSY_CPUS) < 0.011
+                || Math.abs(h.cpus() - h.otherCpus() - h.ownCpus() - 1) < 0.021;
     }
 
     /**
@@ -143,10 +151,12 @@ class BusyHostEngineTest {
         if (r.record().get("attempts").asInt() == 1) {
             assertThat(verdicts).noneMatch(v -> v.startsWith("RERUN"));
             String only = verdicts.stream().filter(v -> v.startsWith("HOST ")).findFirst().orElseThrow();
+            assumeFalse(onTheEdge(host(only)), only);
             assertThat(host(only).busy()).as("a first attempt on a quiet host is final: " + only).isFalse();
         } else {
             assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
             String first = verdicts.stream().filter(v -> v.startsWith("RERUN attempt 1 (")).findFirst().orElseThrow();
+            assumeFalse(onTheEdge(host(first)), first);
             assertThat(host(first).busy()).as("the first attempt's host was busy: " + first).isTrue();
         }
     }

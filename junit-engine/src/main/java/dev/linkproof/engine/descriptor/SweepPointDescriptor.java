@@ -11,6 +11,7 @@ import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.spi.Availability;
 import java.lang.reflect.Method;
@@ -33,7 +34,7 @@ import org.opentest4j.TestAbortedException;
  * A point whose transport or memory kind is missing is skipped with the reason; corrupted data
  * fails naming slot and byte offset; a dead or silent peer fails within the deadline and the next
  * point gets a fresh pair. A point that falls short of a performance criterion while other
- * processes keep the host busy is run again ({@code linkproof.busyHost.reruns}), every attempt reported.
+ * processes keep a host busy is run again ({@code linkproof.busyHost.reruns}), every attempt reported.
  */
 public final class SweepPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "point";
@@ -102,22 +103,42 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             throw new TestAbortedException(there.reason());
         }
         List<RunReporter.Attempt> earlier = new ArrayList<>();
-        boolean remote = context.config().peer().isPresent();
+        // An agent on this kernel (a local pair, or linkproof.peer on this host) shares our CPUs: its
+        // time is ours, and its own figure would count this JVM as "other".
+        Messages.Welcome agent = session.agent();
+        boolean sameKernel = context.config().peer().isEmpty()
+                || HostContention.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
+        Set<Long> agentPid = sameKernel ? Set.of(agent.pid()) : Set.of();
         while (true) {
-            HostContention.Window window = HostContention.start();
-            measurement = run(context, session, spec);
-            HostLoads hosts = HostLoads.of(window.stop(), measurement, remote);
+            // A rerun that breaks must not leave the last attempt's figures as the point's own.
+            measurement = null;
+            judgement = null;
+            HostContention.Window window = HostContention.start(agentPid);
+            Measurement attempt;
+            try {
+                attempt = run(context, session, spec);
+            } catch (TransferFailure e) {
+                if (earlier.isEmpty()) {
+                    throw e;
+                }
+                RunReporter.Attempt last = earlier.getLast();
+                throw new TransferFailure(e.getMessage() + " [attempt " + (earlier.size() + 1) + ": a rerun; attempt "
+                        + earlier.size() + " fell short on a busy host (" + last.measurement().summary() + ", "
+                        + last.hosts().describe() + ")]", e);
+            }
+            measurement = attempt;
+            HostLoads hosts = HostLoads.of(window.stop(), measurement, !sameKernel);
             judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, hosts, earlier);
             if (!judgement.rerun(context.config().busyHostReruns())) {
                 break;
             }
             earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow()));
             // Only this host can be watched; a busy remote target is simply asked again.
-            long waited = System.nanoTime();
+            long waitStart = System.nanoTime();
             Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
             Optional<HostContention> now = here.isPresent()
                     ? HostContention.awaitQuiet(here.get().ownCpus(), QUIET_WAIT, QUIET_WINDOW) : Optional.empty();
-            context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waited), now);
+            context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waitStart), now);
         }
         context.publish(this, measurement);
         context.reporter().accept(sweepId(), measurement, judgement);

@@ -6,14 +6,15 @@ import java.util.Optional;
 
 /**
  * How busy other processes kept the hosts of a point's two ranks while it ran: the initiator's, as
- * this JVM measured it, and, with a remote peer, the target's, as its agent reported on release.
- * On a local pair the target's figure is this host seen from the agent (which counts this JVM as
- * "other"), so it is left out.
+ * this JVM measured it, and, with a peer on another host, the target's, as its agent reported on
+ * release. An agent on this kernel (a local pair, or a peer started by hand on this host) shares
+ * this host's CPUs, so its figure (which counts this JVM as "other") is left out and its process
+ * counts as ours in the initiator's.
  */
 public record HostLoads(Optional<HostContention> initiator, Optional<HostContention> target) {
     public static final HostLoads NONE = new HostLoads(Optional.empty(), Optional.empty());
 
-    /** The loads of a measured point; {@code remote}: the target runs on another host. */
+    /** The loads of a measured point; {@code remote}: the target runs on another kernel. */
     public static HostLoads of(Optional<HostContention> initiator, Measurement m, boolean remote) {
         return new HostLoads(initiator, remote ? m.targetHost() : Optional.empty());
     }

@@ -48,7 +48,7 @@ public final class ProgressPrinter {
     public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, Optional<HostContention> now) {
         if (enabled) {
             double need = hosts.initiator().map(HostContention::ownCpus).orElse(0.0);
-            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — below criterion while the host was busy: %s; rerun after %.1f s%s%n",
+            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
                     done.get() + 1, total, point.displayName(), m.summary(), hosts.describe(), waited.toMillis() / 1e3,
                     now.map(h -> h.busyFor(need) ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
                             : String.format(Locale.ROOT, " (others now %.2f CPUs)", h.otherCpus())).orElse(""));

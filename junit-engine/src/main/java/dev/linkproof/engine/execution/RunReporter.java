@@ -113,14 +113,18 @@ public final class RunReporter implements AutoCloseable {
         }
         for (int i = 0; i < earlier.size(); i++) {
             Attempt a = earlier.get(i);
-            verdicts.add("RERUN attempt " + (i + 1) + " (" + a.measurement().summary() + ") ran while the host was busy ("
-                    + a.hosts().describe() + ") and " + a.failure());
+            // Its failure already says how busy the hosts were ("[ran while a host was busy: …]").
+            verdicts.add("RERUN attempt " + (i + 1) + " (" + a.measurement().summary() + "): " + a.failure());
         }
-        if (failure.isPresent() && !earlier.isEmpty()) {
+        // Say how busy the hosts were whenever a shortfall may be theirs, rerun or not.
+        String still = hosts.busy() ? " (still busy)" : "";
+        if (failure.isPresent() && m.isValid() && !earlier.isEmpty()) {
             failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; "
                     + (earlier.size() == 1 ? "the first" : "the " + earlier.size() + " before it") + " ran on a busy host: "
                     + String.join("; ", earlier.stream().map(a -> a.measurement().summary() + ", " + a.hosts().describe()).toList())
-                    + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe()) + "]");
+                    + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe() + still) + "]");
+        } else if (failure.isPresent() && m.isValid() && hosts.busy()) {
+            failure = Optional.of(failure.get() + " [ran while a host was busy: " + hosts.describe() + "]");
         }
         return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), hosts, earlier.size() + 1,
                 criterion, headline == null ? "" : headline);
@@ -189,7 +193,8 @@ public final class RunReporter implements AutoCloseable {
                 status, message, judgement == null ? List.of() : judgement.verdicts(),
                 judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps());
-        record(judgement == null ? r : r.withAttempts(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
+        record(judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
+                judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
                 judgement.hosts().target().map(HostContention::otherCpus).orElse(null), judgement.attempts()));
     }
 

@@ -101,10 +101,11 @@ class BusyHostRerunTest {
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.rerun(1)).isFalse();
+        assertThat(first.failure().get()).endsWith(" [ran while a host was busy: other processes used 1.40 of 2 CPUs "
+                + "(ours 1.10) over 800 ms]");
         assertThat(second.verdicts()).contains(
                 "HOST other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms",
-                "RERUN attempt 1 (" + SLOW.summary() + ") ran while the host was busy (other processes used 1.40 of 2 CPUs "
-                        + "(ours 1.10) over 800 ms) and " + first.failure().get());
+                "RERUN attempt 1 (" + SLOW.summary() + "): " + first.failure().get());
     }
 
     @Test
@@ -118,11 +119,12 @@ class BusyHostRerunTest {
                 .startsWith("below criterion of profile 'floor': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor)")
                 .endsWith("[attempt 2; the first ran on a busy host: " + SLOW.summary()
                         + ", other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms; this one: other processes used "
-                        + "1.40 of 2 CPUs (ours 1.10) over 800 ms]");
+                        + "1.40 of 2 CPUs (ours 1.10) over 800 ms (still busy)]");
     }
 
     @Test
     void aSlowPointOnAQuietHostOrWithoutAHostFigureFailsAtOnce() {
+        assertThat(judge(SLOW, Optional.of(QUIET), List.of()).failure().orElseThrow()).doesNotContain("busy");
         assertThat(judge(SLOW, Optional.of(QUIET), List.of()).rerun(5)).isFalse();
         assertThat(judge(SLOW, Optional.empty(), List.of()).rerun(5)).isFalse();
         assertThat(judge(SLOW, Optional.empty(), List.of()).verdicts()).noneMatch(v -> v.startsWith("HOST"));
@@ -133,6 +135,8 @@ class BusyHostRerunTest {
     void aBusyRemoteTargetIsReasonEnoughAndBothHostsAreNamed() {
         RunReporter.Judgement j = reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(BUSY)), List.of());
         assertThat(j.rerun(1)).isTrue();
+        assertThat(j.failure().orElseThrow()).endsWith("[ran while a host was busy: initiator: other processes used 0.10 "
+                + "of 2 CPUs (ours 1.60) over 600 ms; target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
         assertThat(j.verdicts()).contains("HOST initiator: other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms; "
                 + "target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms");
         assertThat(reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(QUIET)), List.of())

@@ -51,7 +51,7 @@ class ProgressPrinterTest {
         p.rerun(point, m, hosts, java.time.Duration.ofMillis(3020), Optional.of(busy));
         p.finished(point, m, TestExecutionResult.successful());
         String rerun = "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
-                + "  — below criterion while the host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms; ";
+                + "  — fell short while a host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms; ";
         assertThat(printed().lines()).containsExactly(
                 rerun + "rerun after 0.8 s (others now 0.20 CPUs)",
                 rerun + "rerun after 3.0 s (still busy: others 1.25 CPUs)",

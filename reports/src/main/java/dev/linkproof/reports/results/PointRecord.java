@@ -18,8 +18,10 @@ import java.util.List;
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
  * @param linkGBps    the link rate, when the profile knows it
  * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
- *                    point's last attempt ran, where {@code /proc} tells (see HostContention)
- * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a remote peer
+ *                    point's last attempt ran, where {@code /proc} tells and the attempt lasted 100 ms
+ *                    or more (see HostContention)
+ * @param hostCpus    the CPUs of that host, to read {@code hostOtherCpus} against
+ * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a peer on another host
  * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host and
  *                    was rerun; absent when it was not measured
  */
@@ -55,6 +57,7 @@ public record PointRecord(
         Double criterionGBps,
         Double linkGBps,
         Double hostOtherCpus,
+        Integer hostCpus,
         Double targetOtherCpus,
         Integer attempts,
         String timestamp) {
@@ -85,14 +88,15 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, null, java.time.Instant.now().toString());
+                null, null, null, null, java.time.Instant.now().toString());
     }
 
     /** This record with the host loads of the point's last attempt and the number of attempts. */
-    public PointRecord withAttempts(Double otherCpus, Double targetOtherCpus, int attempts) {
+    public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
-                validation, verdicts, criteria, criterionGBps, linkGBps, otherCpus, targetOtherCpus, attempts, timestamp);
+                validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, attempts,
+                timestamp);
     }
 
     public boolean failed() {

@@ -259,7 +259,8 @@ final class AgentConnection implements Runnable {
         int gpus = GpuRuntimes.find().map(GpuRuntime::deviceCount).orElse(0);
         return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
                 System.getProperty("java.vm.vendor") + " " + Runtime.version(), list,
-                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus), io.progressTimeout().toMillis());
+                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus), io.progressTimeout().toMillis(),
+                HostContention.kernelBootId().orElse(null));
     }
 
     static String hostName() {

@@ -44,9 +44,13 @@ public final class Messages {
         }
     }
 
-    /** The agent's answer to HELLO; {@code progressTimeoutMillis} is the deadline it applies for this session. */
+    /**
+     * The agent's answer to HELLO; {@code progressTimeoutMillis} is the deadline it applies for this
+     * session; {@code bootId}: its kernel's boot id (null where unreadable), so an initiator can tell
+     * an agent that shares its CPUs (same kernel) from one on another host.
+     */
     public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus,
-                          long progressTimeoutMillis) {
+                          long progressTimeoutMillis, String bootId) {
         public Welcome {
             required(agentVersion, "agentVersion");
             required(host, "host");
@@ -159,7 +163,7 @@ public final class Messages {
             if (cpus < 1 || cpus > MAX_CPUS) {
                 throw new IllegalArgumentException("host.cpus " + cpus + " is outside 1.." + MAX_CPUS);
             }
-            // A tick of rounding at either end can put a figure a little over the CPU count, never far.
+            // Our agents clamp to the CPU count; the slack of one is for another sender's rounding.
             if (!(otherCpus >= 0 && otherCpus <= cpus + 1) || !(ownCpus >= 0 && ownCpus <= cpus + 1)) {
                 throw new IllegalArgumentException("host.otherCpus " + otherCpus + " and host.ownCpus " + ownCpus
                         + " must each be within 0.." + (cpus + 1) + " for " + cpus + " CPUs");

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The initiator's side of malformed control messages: a proxy between a session and a real agent
  * mutates one of the agent's replies ({@link JsonMutator}) — WELCOME, PREPARED, the CHECKSUMS of a
- * fill or a verification, LOCATED. Whatever comes, opening the session and running a point either
+ * fill or a verification, LOCATED, RELEASED (with the target host's load). Whatever comes, opening the session and running a point either
  * succeed or fail with a {@code TransferException} that says what broke; never a bare runtime
  * exception, never a hang. Seeded, so a failure replays. tcp and ucx (where libucp loads) run
  * against an agent in this JVM, gpu-ipc against one in a child JVM on the fake GPU runtime.

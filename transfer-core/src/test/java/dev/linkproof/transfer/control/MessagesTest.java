@@ -42,7 +42,8 @@ class MessagesTest {
     @Test
     void otherMessagesRoundTrip() throws Exception {
         Messages.Welcome w = new Messages.Welcome("0.1.0", "h", 42, "jdk", List.of(new Messages.TransportInfo("tcp", true, "ok")),
-                new Messages.GpuInfo(true, "CUDA driver API 12.8 (libcuda.so.1), 2 device(s)", 2), 10_000);
+                new Messages.GpuInfo(true, "CUDA driver API 12.8 (libcuda.so.1), 2 device(s)", 2), 10_000,
+                "6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab");
         assertThat(Messages.decode(new Frame(MessageType.WELCOME, Messages.encode(w)), Messages.Welcome.class)).isEqualTo(w);
         Messages.Checksums c = new Messages.Checksums("p", new long[] {1, -1, Long.MIN_VALUE});
         assertThat(Messages.decode(new Frame(MessageType.CHECKSUMS, Messages.encode(c)), Messages.Checksums.class).checksums())
