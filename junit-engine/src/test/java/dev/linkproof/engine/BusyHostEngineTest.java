@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.engine.fixtures.BusyHostFixture;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,7 +108,7 @@ class BusyHostEngineTest {
      */
     @Test
     void aPeerOnThisKernelIsMeasuredAsALocalPair() throws Exception {
-        assumeTrue(HostContention.kernelBootId().isPresent(), "no boot id: the peer cannot be placed");
+        assumeTrue(HostCpuMeter.kernelBootId().isPresent(), "no boot id: the peer cannot be placed");
         String token = "busy-host-remote-peer-token-0123456789";
         try (AgentServer agent = AgentServer.start("127.0.0.1", 0, token, IoSettings.DEFAULT)) {
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {

@@ -49,7 +49,7 @@ class ReportTest {
                     "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
             assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
                     "memory", "bandwidth", "avg latency");
-            // Points under 100 ms get no host figure (HostContention.MIN_WINDOW_NANOS); those that do show it whole.
+            // Points under 100 ms get no host figure (HostCpuMeter.MIN_WINDOW_NANOS); those that do show it whole.
             for (JsonNode p : t.get("parameters")) {
                 if (p.get("name").asText().equals("host load")) {
                     assertThat(p.get("value").asText()).matches("other \\d+\\.\\d\\d, ours \\d+\\.\\d\\d of \\d+ CPUs");

@@ -4,6 +4,7 @@ import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.execution.HostLoads;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.MethodInvoker;
+import dev.linkproof.engine.execution.RerunWait;
 import dev.linkproof.engine.execution.RunReporter;
 import dev.linkproof.engine.execution.TransferFailure;
 import dev.linkproof.transfer.Measurement;
@@ -13,6 +14,7 @@ import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.spi.Availability;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -38,9 +40,6 @@ import org.opentest4j.TestAbortedException;
  */
 public final class SweepPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "point";
-    /** How long a rerun waits for a busy host to quiet down, and the window it judges that by. */
-    private static final Duration QUIET_WAIT = Duration.ofSeconds(3);
-    private static final Duration QUIET_WINDOW = Duration.ofMillis(250);
 
     private final Class<?> testClass;
     private final Method method;
@@ -107,13 +106,13 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         // time is ours, and its own figure would count this JVM as "other".
         Messages.Welcome agent = session.agent();
         boolean sameKernel = context.config().peer().isEmpty()
-                || HostContention.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
+                || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
         Set<Long> agentPid = sameKernel ? Set.of(agent.pid()) : Set.of();
         while (true) {
             // A rerun that breaks must not leave the last attempt's figures as the point's own.
             measurement = null;
             judgement = null;
-            HostContention.Window window = HostContention.start(agentPid);
+            HostCpuMeter.Window window = HostCpuMeter.start(agentPid);
             Measurement attempt;
             try {
                 attempt = run(context, session, spec);
@@ -137,7 +136,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             long waitStart = System.nanoTime();
             Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
             Optional<HostContention> now = here.isPresent()
-                    ? HostContention.awaitQuiet(here.get().ownCpus(), QUIET_WAIT, QUIET_WINDOW) : Optional.empty();
+                    ? RerunWait.forRoom(here.get().ownCpus(), RerunWait.LIMIT, RerunWait.WINDOW) : Optional.empty();
             context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waitStart), now);
         }
         context.publish(this, measurement);

@@ -11,6 +11,7 @@ import dev.linkproof.transfer.control.ProtocolException;
 import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.MemoryKind;
 import dev.linkproof.transfer.spi.Availability;
@@ -62,7 +63,7 @@ final class AgentConnection implements Runnable {
     private boolean authenticated;
 
     /** {@code host}: this host's CPU load since PREPARE, reported in RELEASED. */
-    private record PointState(TransferSpec spec, Buffer region, TargetPoint served, HostContention.Window host) { }
+    private record PointState(TransferSpec spec, Buffer region, TargetPoint served, HostCpuMeter.Window host) { }
 
     AgentConnection(Socket socket, String token, Transports transports, IoSettings io, Consumer<AgentConnection> onClose) {
         this.socket = socket;
@@ -219,7 +220,7 @@ final class AgentConnection implements Runnable {
                 throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: " + gpu.reason(), false);
             }
         }
-        HostContention.Window host = HostContention.start();
+        HostCpuMeter.Window host = HostCpuMeter.start();
         Buffer region = transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
         try {
             TargetPoint served = transport.serve(spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
@@ -260,7 +261,7 @@ final class AgentConnection implements Runnable {
         return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
                 System.getProperty("java.vm.vendor") + " " + Runtime.version(), list,
                 new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus), io.progressTimeout().toMillis(),
-                HostContention.kernelBootId().orElse(null));
+                HostCpuMeter.kernelBootId().orElse(null));
     }
 
     static String hostName() {

@@ -1,0 +1,175 @@
+package dev.linkproof.transfer.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostCpuMeterTest {
+    @TempDir
+    Path proc;
+
+    private final AtomicLong clock = new AtomicLong();
+
+    /** /proc/stat of a 2-CPU host with {@code busy} ticks in user time and {@code steal} in steal. */
+    private void stat(long user, long steal) throws IOException {
+        Files.writeString(proc.resolve("stat"), """
+                cpu  %d 0 0 5000 7 0 0 %d 30 0
+                cpu0 0 0 0 2500 0 0 0 0 0 0
+                cpu1 0 0 0 2500 0 0 0 0 0 0
+                intr 12345
+                """.formatted(user, steal));
+    }
+
+    /** /proc/PID/stat whose command name holds spaces and a parenthesis, as a JVM thread's may. */
+    private void process(long pid, long utime, long stime) throws IOException {
+        Files.createDirectories(proc.resolve(Long.toString(pid)));
+        String fields = "S 1 1 1 0 -1 4194560 100 0 0 0 " + utime + " " + stime + " 0 0 20 0 9 0 100 0 0";
+        Files.writeString(proc.resolve(pid + "/stat"), pid + " (java (agent) x) " + fields, StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void otherProcessesTimeIsTheHostsBusyTimeLessOurs() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, () -> Set.of(42L), clock::get);
+        // One second: the host was busy 150 ticks (1.5 CPUs), ours took 60 of them (0.6 CPU).
+        clock.set(1_000_000_000L);
+        stat(1150, 0);
+        process(42, 340, 120);
+        HostContention c = w.stop().orElseThrow();
+        assertThat(c.otherCpus()).isCloseTo(0.9, within(1e-9));
+        assertThat(c.ownCpus()).isCloseTo(0.6, within(1e-9));
+        assertThat(c.cpus()).isEqualTo(2);
+        assertThat(c.busy()).isTrue();
+        assertThat(c.describe()).isEqualTo("other processes used 0.90 of 2 CPUs (ours 0.60) over 1000 ms");
+    }
+
+    @Test
+    void stealCountsAsOtherAndAnAgentStartedInsideTheWindowCountsAsOurs() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, () -> Files.exists(proc.resolve("43")) ? Set.of(42L, 43L) : Set.of(42L),
+                clock::get);
+        clock.set(2_000_000_000L);
+        stat(1100, 60);
+        process(42, 320, 100);
+        process(43, 70, 10);
+        HostContention c = w.stop().orElseThrow();
+        // busy 160 ticks over 2 s; ours 20 + 80
+        assertThat(c.ownCpus()).isCloseTo(0.5, within(1e-9));
+        assertThat(c.otherCpus()).isCloseTo(0.3, within(1e-9));
+        assertThat(c.busy()).isFalse();
+    }
+
+    @Test
+    void aProcessThatExitedInsideTheWindowIsNotSubtracted() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        process(44, 500, 0);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, () -> Set.of(42L, 44L), clock::get);
+        clock.set(1_000_000_000L);
+        stat(1040, 0);
+        process(42, 340, 100);
+        Files.delete(proc.resolve("44/stat"));
+        HostContention c = w.stop().orElseThrow();
+        assertThat(c.ownCpus()).isCloseTo(0.4, within(1e-9));
+        assertThat(c.otherCpus()).isCloseTo(0.0, within(1e-9));
+    }
+
+    @Test
+    void aShortWindowGivesNoFigureAndRoundingIsClampedToTheCpus() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        HostCpuMeter.Window shortWindow = HostCpuMeter.start(proc, () -> Set.of(42L), clock::get);
+        clock.set(HostCpuMeter.MIN_WINDOW_NANOS - 1);
+        stat(1010, 0);
+        assertThat(shortWindow.stop()).isEmpty();
+
+        clock.set(0);
+        stat(1000, 0);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, () -> Set.of(42L), clock::get);
+        // 100 ms in which our process was charged 45 ticks and the host 9: rounding, as measured once.
+        clock.set(100_000_000L);
+        stat(1009, 0);
+        process(42, 345, 100);
+        HostContention c = w.stop().orElseThrow();
+        assertThat(c.ownCpus()).isEqualTo(2.0);
+        assertThat(c.otherCpus()).isEqualTo(0.0);
+    }
+
+    @Test
+    void noProcOrAMalformedStatGivesNoFigureRatherThanAnError() throws Exception {
+        assertThat(HostCpuMeter.start(proc.resolve("absent"), Set::of, clock::get).stop()).isEmpty();
+        Files.writeString(proc.resolve("stat"), "cpu 1 2\ncpu0 1 2\n");
+        assertThat(HostCpuMeter.start(proc, Set::of, clock::get).stop()).isEmpty();
+        stat(1000, 0);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, Set::of, clock::get);
+        Files.writeString(proc.resolve("stat"), "cpu  x 0 0 5000 7 0 0 0 30 0\ncpu0 0\n");
+        clock.set(1);
+        assertThat(w.stop()).isEmpty();
+    }
+
+    /**
+     * On this Linux host: a busy loop outside this JVM's process tree is other, the same loop as a
+     * child process and a spinning thread of this JVM are ours, and so is a process named ours. Bounds are loose (another build may
+     * share the host); what must not happen is our own work counted as other, or the reverse.
+     */
+    @Test
+    @Timeout(60)
+    void onThisHostABusyLoopIsOtherOnlyWhenItIsNotOurs() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc on this host");
+        // Detached: the shell that starts it exits, so the loop is re-parented and is no descendant of ours.
+        Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
+        long loop = Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+        starter.waitFor(10, TimeUnit.SECONDS);
+        try {
+            assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(loop);
+            HostCpuMeter.Window w = HostCpuMeter.start();
+            Thread.sleep(1000);
+            HostContention detached = w.stop().orElseThrow();
+            assertThat(detached.otherCpus()).as(detached.describe()).isGreaterThan(0.5);
+            assertThat(detached.ownCpus()).as(detached.describe()).isLessThan(0.3);
+            // The same loop named ours (as an agent on this host is): its time moves to ours.
+            HostCpuMeter.Window named = HostCpuMeter.start(Set.of(loop));
+            Thread.sleep(1000);
+            HostContention mine = named.stop().orElseThrow();
+            assertThat(mine.ownCpus()).as(mine.describe()).isGreaterThan(0.5);
+        } finally {
+            ProcessHandle.of(loop).ifPresent(ProcessHandle::destroyForcibly);
+        }
+
+        Process child = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        AtomicBoolean spin = new AtomicBoolean(true);
+        Thread spinner = Thread.ofPlatform().start(() -> {
+            long x = 0;
+            while (spin.get()) {
+                x++;
+            }
+            Optional.of(x);
+        });
+        try {
+            HostCpuMeter.Window w = HostCpuMeter.start();
+            Thread.sleep(1000);
+            HostContention own = w.stop().orElseThrow();
+            // Two spinning things of ours on a shared host: at least most of one CPU is ours.
+            assertThat(own.ownCpus()).as(own.describe()).isGreaterThan(0.7);
+        } finally {
+            spin.set(false);
+            spinner.join();
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
