@@ -110,6 +110,49 @@ class HostCpuMeterTest {
         assertThat(c.otherCpus()).isEqualTo(0.0);
     }
 
+    private void children(long pid, long tid, String children) throws IOException {
+        Path task = proc.resolve(pid + "/task/" + tid);
+        Files.createDirectories(task);
+        Files.writeString(task.resolve("children"), children);
+    }
+
+    @Test
+    void ourProcessTreeIsWalkedThroughEveryThreadsChildren() throws Exception {
+        children(100, 100, "101 ");
+        children(100, 105, "102");
+        children(101, 101, "103");
+        children(102, 102, "");
+        children(103, 103, "101");   // a loop (a reused pid read mid-change) must not hang the walk
+        assertThat(HostCpuMeter.treeOf(proc, 100)).containsExactlyInAnyOrder(100L, 101L, 102L, 103L);
+        // 104 exited between its parent's list and its own: nothing below it, the rest stands.
+        children(102, 102, "104");
+        assertThat(HostCpuMeter.treeOf(proc, 100)).containsExactlyInAnyOrder(100L, 101L, 102L, 103L, 104L);
+    }
+
+    @Test
+    void withoutChildrenFilesTheTreeComesFromTheJdk() throws Exception {
+        Files.createDirectories(proc.resolve("200/task/200"));
+        long absent = Long.MAX_VALUE;
+        assertThat(HostCpuMeter.treeOf(proc, absent)).containsExactly(absent);
+        assertThat(HostCpuMeter.treeOf(proc, 200)).contains(200L);
+    }
+
+    @Test
+    void onThisHostTheWalkFindsWhatTheJdkFinds() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "no /proc on this host");
+        Process child = new ProcessBuilder("sh", "-c", "sleep 30 & sleep 30; wait").start();
+        try {
+            Thread.sleep(300);
+            Set<Long> jdk = new java.util.HashSet<>(ProcessHandle.current().descendants().map(ProcessHandle::pid).toList());
+            jdk.add(ProcessHandle.current().pid());
+            assertThat(jdk).hasSizeGreaterThanOrEqualTo(4);
+            assertThat(HostCpuMeter.treeOf(Path.of("/proc"), ProcessHandle.current().pid())).isEqualTo(jdk);
+        } finally {
+            child.descendants().forEach(ProcessHandle::destroyForcibly);
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void noProcOrAMalformedStatGivesNoFigureRatherThanAnError() throws Exception {
         assertThat(HostCpuMeter.start(proc.resolve("absent"), Set::of, clock::get).stop()).isEmpty();
