@@ -130,4 +130,29 @@ class ReportsTest {
         assertThat(Files.readString(dir.resolve("categories.json"))).contains("Data corruption");
         assertThat(dir.resolve("executor.json")).exists();
     }
+
+    /** Allure files a failure under the first category whose regex matches its whole message. */
+    private static String categoryOf(String message, String status) {
+        return RunFiles.categories().stream()
+                .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
+                .filter(c -> message.matches((String) c.get("messageRegex")))
+                .map(c -> (String) c.get("name")).findFirst().orElse("none");
+    }
+
+    @Test
+    void aShortfallOnABusyHostIsFiledApartFromOneOnQuietHostsAndCorruptionBeforeBoth() {
+        String below = "below criterion of profile 'loopback': write 64 KiB ×1 · 8 QP: 0.12 GB/s < criterion 0.13 GB/s (tcp-mid)";
+        assertThat(categoryOf(below, "failed")).isEqualTo("Below criterion");
+        assertThat(categoryOf(below + " [ran while a host was busy: other processes used 1.29 of 2 CPUs (ours 0.68) over 633 ms]",
+                "failed")).isEqualTo("Short on a busy host");
+        assertThat(categoryOf(below + " [attempt 2; the first ran on a busy host: 0.13 GB/s · 514 µs, other processes used 1.29 "
+                + "of 2 CPUs (ours 0.68) over 633 ms; this one: other processes used 1.30 of 2 CPUs (ours 0.70) over 610 ms "
+                + "(still busy)]", "failed")).isEqualTo("Short on a busy host");
+        // A rerun on a host that had quietened down: the shortfall is the transport's.
+        assertThat(categoryOf(below + " [attempt 2; the first ran on a busy host: 0.13 GB/s · 514 µs, other processes used 1.29 "
+                + "of 2 CPUs (ours 0.68) over 633 ms; this one: other processes used 0.02 of 2 CPUs (ours 0.70) over 610 ms]",
+                "failed")).isEqualTo("Below criterion");
+        assertThat(categoryOf("write 4 KiB ×3: data corruption: 1 of 3 slot(s) differ [ran while a host was busy: x]", "failed"))
+                .isEqualTo("Data corruption");
+    }
 }

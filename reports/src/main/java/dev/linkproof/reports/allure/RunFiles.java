@@ -49,13 +49,17 @@ public final class RunFiles {
 
     /**
      * Failure categories, first match wins. The messages they match are the engine's own: a data
-     * mismatch says "data corruption" (a wrong receive completion "completion mismatch"), a missed criterion "below criterion", a baseline miss
-     * "performance regression", a dead peer "peer failure", a bad annotation or profile
-     * "configuration error"; skips name what is unavailable.
+     * mismatch says "data corruption" (a wrong receive completion "completion mismatch"); a
+     * performance shortfall while a host was busy ends "[ran while a host was busy: …]" or, after a
+     * rerun, "… (still busy)]", and is told apart from one on quiet hosts, which is the transport's;
+     * a baseline miss says "performance regression", a missed criterion "below criterion", a dead
+     * peer "peer failure", a bad annotation or profile "configuration error"; skips name what is
+     * unavailable.
      */
     public static List<Map<String, Object>> categories() {
         return List.of(
                 category("Data corruption", ".*(data corruption|completion mismatch).*", List.of("failed", "broken")),
+                category("Short on a busy host", ".*(ran while a host was busy: |\\(still busy\\)\\]).*", List.of("failed")),
                 category("Performance regression", ".*performance regression.*", List.of("failed")),
                 category("Below criterion", ".*below criterion.*", List.of("failed")),
                 category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
