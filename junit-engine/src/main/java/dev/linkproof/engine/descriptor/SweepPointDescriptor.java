@@ -101,6 +101,20 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         if (!there.available()) {
             throw new TestAbortedException(there.reason());
         }
+        measure(context, session, spec);
+        context.publish(this, measurement);
+        context.reporter().accept(sweepId(), measurement, judgement);
+        judgement.enforce();
+        MethodInvoker.invoke(testClass, method, measurement, point, session);
+        return context;
+    }
+
+    /**
+     * Runs the point, and again while it falls short on a busy host and reruns are left; leaves the
+     * last attempt in {@link #measurement} and its verdict in {@link #judgement}.
+     */
+    private void measure(LinkproofExecutionContext context, TransferSession session, TransferSpec spec)
+            throws InterruptedException {
         List<RunReporter.Attempt> earlier = new ArrayList<>();
         // An agent on this kernel (a local pair, or linkproof.peer on this host) shares our CPUs: its
         // time is ours, and its own figure would count this JVM as "other".
@@ -139,11 +153,6 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
                     ? RerunWait.forRoom(here.get().ownCpus(), RerunWait.LIMIT, RerunWait.WINDOW) : Optional.empty();
             context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waitStart), now);
         }
-        context.publish(this, measurement);
-        context.reporter().accept(sweepId(), measurement, judgement);
-        judgement.enforce();
-        MethodInvoker.invoke(testClass, method, measurement, point, session);
-        return context;
     }
 
     private Measurement run(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) {
