@@ -195,7 +195,8 @@ public final class RunReporter implements AutoCloseable {
                 judgement == null ? null : judgement.criterionGBps(), linkGBps());
         record(judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
                 judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
-                judgement.hosts().target().map(HostContention::otherCpus).orElse(null), judgement.attempts()));
+                judgement.hosts().target().map(HostContention::otherCpus).orElse(null),
+                judgement.hosts().target().map(HostContention::cpus).orElse(null), judgement.attempts()));
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {

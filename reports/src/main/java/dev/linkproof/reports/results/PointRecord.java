@@ -22,6 +22,7 @@ import java.util.List;
  *                    or more (see HostContention)
  * @param hostCpus    the CPUs of that host, to read {@code hostOtherCpus} against
  * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a peer on another host
+ * @param targetCpus  the CPUs of the target's host
  * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host and
  *                    was rerun; absent when it was not measured
  */
@@ -59,6 +60,7 @@ public record PointRecord(
         Double hostOtherCpus,
         Integer hostCpus,
         Double targetOtherCpus,
+        Integer targetCpus,
         Integer attempts,
         String timestamp) {
 
@@ -88,14 +90,15 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, null, null, java.time.Instant.now().toString());
+                null, null, null, null, null, java.time.Instant.now().toString());
     }
 
     /** This record with the host loads of the point's last attempt and the number of attempts. */
-    public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, int attempts) {
+    public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
+                                     int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
-                validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, attempts,
+                validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 timestamp);
     }
 
