@@ -2,7 +2,10 @@ package dev.linkproof.transfer;
 
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.spi.Availability;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A live pair of ranks: this process as initiator, a target agent on the other side. Tests that
@@ -17,6 +20,12 @@ public interface TransferSession extends AutoCloseable {
 
     /** What the agent said about itself when the session opened. */
     Messages.Welcome agent();
+
+    /**
+     * How busy other processes keep the target's host, measured by its agent over {@code window}
+     * (100 ms to 2 s); empty where the agent cannot measure.
+     */
+    Optional<HostContention> targetLoad(Duration window) throws TransferException;
 
     /** False once the peer failed; the owner must open a new session. */
     boolean usable();

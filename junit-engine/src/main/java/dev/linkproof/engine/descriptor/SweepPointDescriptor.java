@@ -113,8 +113,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
      * Runs the point, and again while it falls short on a busy host and reruns are left; leaves the
      * last attempt in {@link #measurement} and its verdict in {@link #judgement}.
      */
-    private void measure(LinkproofExecutionContext context, TransferSession session, TransferSpec spec)
-            throws InterruptedException {
+    private void measure(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) throws Exception {
         List<RunReporter.Attempt> earlier = new ArrayList<>();
         // An agent on this kernel (a local pair, or linkproof.peer on this host) shares our CPUs: its
         // time is ours, and its own figure would count this JVM as "other".
@@ -146,13 +145,32 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
                 break;
             }
             earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow()));
-            // Only this host can be watched; a busy remote target is simply asked again.
-            long waitStart = System.nanoTime();
-            Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
-            Optional<HostContention> now = here.isPresent()
-                    ? RerunWait.forRoom(here.get().ownCpus(), RerunWait.LIMIT, RerunWait.WINDOW) : Optional.empty();
-            context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - waitStart), now);
+            waitForRoom(context, session, hosts);
         }
+    }
+
+    /**
+     * Waits for each busy host in turn (this one through /proc, a remote target through its agent)
+     * to leave room for what the attempt used there, within {@link RerunWait#LIMIT} together.
+     */
+    private void waitForRoom(LinkproofExecutionContext context, TransferSession session, HostLoads hosts) throws Exception {
+        long start = System.nanoTime();
+        Optional<HostContention> initiator = Optional.empty();
+        Optional<HostContention> target = Optional.empty();
+        boolean stillBusy = false;
+        Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
+        if (here.isPresent()) {
+            initiator = RerunWait.forRoom(RerunWait.THIS_HOST, here.get().ownCpus(), RerunWait.LIMIT, RerunWait.WINDOW);
+            stillBusy = initiator.map(h -> h.busyFor(here.get().ownCpus())).orElse(false);
+        }
+        Optional<HostContention> there = hosts.target().filter(HostContention::busy);
+        Duration left = RerunWait.LIMIT.minusNanos(System.nanoTime() - start);
+        if (there.isPresent() && !left.isNegative()) {
+            target = RerunWait.forRoom(session::targetLoad, there.get().ownCpus(), left, RerunWait.WINDOW);
+            stillBusy |= target.map(h -> h.busyFor(there.get().ownCpus())).orElse(false);
+        }
+        context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - start),
+                new HostLoads(initiator, target), stillBusy);
     }
 
     private Measurement run(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) {

@@ -31,13 +31,12 @@ public record HostLoads(Optional<HostContention> initiator, Optional<HostContent
 
     /**
      * "other processes used 1.18 of 2 CPUs (ours 0.83) over 592 ms" for a local pair; with a target
-     * figure, each prefixed by its rank: "initiator: …; target: …".
+     * figure, each prefixed by its rank: "initiator: …; target: …" (or "target: …" alone).
      */
     public String describe() {
         if (target.isEmpty()) {
             return initiator.map(HostContention::describe).orElse("not measured");
         }
-        return "initiator: " + initiator.map(HostContention::describe).orElse("not measured")
-                + "; target: " + target.get().describe();
+        return initiator.map(h -> "initiator: " + h.describe() + "; ").orElse("") + "target: " + target.get().describe();
     }
 }

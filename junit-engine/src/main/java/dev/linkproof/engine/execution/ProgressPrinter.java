@@ -2,11 +2,9 @@ package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
-import dev.linkproof.transfer.measure.HostContention;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 
@@ -41,17 +39,15 @@ public final class ProgressPrinter {
     }
 
     /**
-     * An attempt that fell short on a busy host and is run again, after {@code waited} for this host
-     * to quiet ({@code now}: how busy it was at the end of that wait, when it was watched). It does
-     * not count as a finished point.
+     * An attempt that fell short on a busy host and is run again, after {@code waited} for the busy
+     * hosts to leave room ({@code now}: the last look at each host waited for; {@code stillBusy}: a
+     * host had no room when the wait gave up). It does not count as a finished point.
      */
-    public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, Optional<HostContention> now) {
+    public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, HostLoads now, boolean stillBusy) {
         if (enabled) {
-            double need = hosts.initiator().map(HostContention::ownCpus).orElse(0.0);
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
                     done.get() + 1, total, point.displayName(), m.summary(), hosts.describe(), waited.toMillis() / 1e3,
-                    now.map(h -> h.busyFor(need) ? String.format(Locale.ROOT, " (still busy: others %.2f CPUs)", h.otherCpus())
-                            : String.format(Locale.ROOT, " (others now %.2f CPUs)", h.otherCpus())).orElse(""));
+                    now.isEmpty() ? "" : (stillBusy ? " (still busy: " : " (now: ") + now.describe() + ")");
             out.flush();
         }
     }

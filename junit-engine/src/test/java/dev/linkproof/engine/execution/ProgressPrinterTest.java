@@ -47,14 +47,16 @@ class ProgressPrinterTest {
         var busy = new dev.linkproof.transfer.measure.HostContention(1.25, 0.5, 2, 700_000_000L);
         var calm = new dev.linkproof.transfer.measure.HostContention(0.2, 0.0, 2, 250_000_000L);
         HostLoads hosts = new HostLoads(Optional.of(busy), Optional.empty());
-        p.rerun(point, m, hosts, java.time.Duration.ofMillis(750), Optional.of(calm));
-        p.rerun(point, m, hosts, java.time.Duration.ofMillis(3020), Optional.of(busy));
+        p.rerun(point, m, hosts, java.time.Duration.ofMillis(750), new HostLoads(Optional.of(calm), Optional.empty()), false);
+        p.rerun(point, m, hosts, java.time.Duration.ofMillis(3020), new HostLoads(Optional.empty(), Optional.of(busy)), true);
+        p.rerun(point, m, hosts, java.time.Duration.ofMillis(20), HostLoads.NONE, false);
         p.finished(point, m, TestExecutionResult.successful());
         String rerun = "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary()
                 + "  — fell short while a host was busy: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms; ";
         assertThat(printed().lines()).containsExactly(
-                rerun + "rerun after 0.8 s (others now 0.20 CPUs)",
-                rerun + "rerun after 3.0 s (still busy: others 1.25 CPUs)",
+                rerun + "rerun after 0.8 s (now: other processes used 0.20 of 2 CPUs (ours 0.00) over 250 ms)",
+                rerun + "rerun after 3.0 s (still busy: target: other processes used 1.25 of 2 CPUs (ours 0.50) over 700 ms)",
+                rerun + "rerun after 0.0 s",
                 "[linkproof 1/2] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary());
     }
 

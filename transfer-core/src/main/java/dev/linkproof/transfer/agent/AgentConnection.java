@@ -195,6 +195,19 @@ final class AgentConnection implements Runnable {
                 reply(out, MessageType.RELEASED, new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
             }
             case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
+            case LOAD -> {
+                // Blocks this session's connection for the window (at most 2 s): the initiator is
+                // waiting for the answer anyway, between points.
+                Messages.Load l = Messages.decode(frame, Messages.Load.class);
+                HostCpuMeter.Window window = HostCpuMeter.start();
+                try {
+                    Thread.sleep(l.windowMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while measuring the host's load", e);
+                }
+                reply(out, MessageType.LOADED, new Messages.Loaded(hostLoad(window.stop())));
+            }
             default -> throw new ProtocolException("unexpected", frame.type() + " is a reply, not a request", false);
         }
         return true;

@@ -16,7 +16,8 @@ public final class FrameCodec {
      * 2: CHECKSUM names the batches run and CHECKSUMS carries the receiver's completion check.
      * 3: WELCOME carries the agent's GPUs.
      * 4: HELLO carries the initiator's progress deadline, which the agent applies to the session.
-     * 5: RELEASED carries the target host's CPU load over the point.
+     * 5: RELEASED carries the target host's CPU load over the point; LOAD asks for it over a window
+     *    (before a busy-host rerun), and WELCOME carries the agent's kernel boot id.
      */
     public static final int VERSION = 5;
     public static final int MAX_BODY = 1 << 20;

@@ -13,6 +13,7 @@ public enum MessageType {
     PING(13), PONG(14),
     BYE(15),
     CONNECT(16), CONNECTED(17),
+    LOAD(18), LOADED(19),
     ERROR(99);
 
     public final int code;

@@ -152,6 +152,26 @@ public final class Messages {
     }
 
     /**
+     * How busy is the agent's host now: it measures {@code windowMillis} and answers LOADED. The
+     * initiator asks before rerunning a point that fell short while the target's host was busy.
+     */
+    public record Load(long windowMillis) {
+        /** Long enough to tell (a tick is 10 ms), short enough to keep the session answering. */
+        public static final long MIN_WINDOW_MILLIS = 100;
+        public static final long MAX_WINDOW_MILLIS = 2_000;
+
+        public Load {
+            if (windowMillis < MIN_WINDOW_MILLIS || windowMillis > MAX_WINDOW_MILLIS) {
+                throw new IllegalArgumentException("windowMillis " + windowMillis + " is outside " + MIN_WINDOW_MILLIS + ".."
+                        + MAX_WINDOW_MILLIS);
+            }
+        }
+    }
+
+    /** The answer to LOAD; {@code host} is null where the agent cannot measure (no {@code /proc}). */
+    public record Loaded(HostLoad host) { }
+
+    /**
      * A host's CPU use over a window, as {@code HostContention} measures it: CPUs' worth of time
      * other processes and the agent's own took, of {@code cpus}, over {@code wallNanos}.
      */

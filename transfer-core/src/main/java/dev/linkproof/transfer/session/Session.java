@@ -28,6 +28,7 @@ import dev.linkproof.transfer.validate.CompletionCheck;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import dev.linkproof.transfer.validate.Validation;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -138,6 +139,17 @@ public final class Session implements TransferSession {
     }
 
     @Override
+    public Optional<HostContention> targetLoad(Duration window) throws TransferException {
+        Messages.HostLoad load = control.call(MessageType.LOAD, new Messages.Load(window.toMillis()), MessageType.LOADED,
+                Messages.Loaded.class, timeouts.control().plus(window)).host();
+        return Optional.ofNullable(load).map(Session::contention);
+    }
+
+    private static HostContention contention(Messages.HostLoad load) {
+        return new HostContention(load.otherCpus(), load.ownCpus(), load.cpus(), load.wallNanos());
+    }
+
+    @Override
     public Measurement run(TransferSpec spec) throws TransferException {
         try {
             return runPoint(spec);
@@ -195,9 +207,7 @@ public final class Session implements TransferSession {
                 try {
                     Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
                             MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
-                    if (load != null) {
-                        targetHost = Optional.of(new HostContention(load.otherCpus(), load.ownCpus(), load.cpus(), load.wallNanos()));
-                    }
+                    targetHost = Optional.ofNullable(load).map(Session::contention);
                 } catch (TransferException e) {
                     if (failure == null) {
                         throw e;

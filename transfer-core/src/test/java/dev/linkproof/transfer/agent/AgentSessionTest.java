@@ -164,6 +164,27 @@ class AgentSessionTest {
         assertThat(host.otherCpus() + host.ownCpus()).isLessThanOrEqualTo(host.cpus() + 1.0);
     }
 
+    /** LOAD: the agent measures its host over the window asked for, between points. */
+    @Test
+    void theAgentMeasuresItsHostOverAWindowWhenAsked() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat")),
+                "no /proc: the agent measures nothing");
+        long t0 = System.nanoTime();
+        var host = session.targetLoad(Duration.ofMillis(200)).orElseThrow();
+        assertThat(host.wallNanos()).isBetween(200_000_000L, System.nanoTime() - t0);
+        assertThat(host.cpus()).isPositive();
+        assertThat(session.run(spec("after-load").size(2048).build()).isValid()).as("the session goes on").isTrue();
+    }
+
+    @Test
+    void aLoadWindowOutOfRangeIsRefusedNamingIt() throws Exception {
+        session.control().writeRaw(RawFrames.frame(FrameCodec.MAGIC, FrameCodec.VERSION, MessageType.LOAD.code,
+                "{\"windowMillis\":60000}".getBytes(StandardCharsets.UTF_8)));
+        Messages.Error e = Messages.decode(session.control().readRaw(Duration.ofSeconds(5)), Messages.Error.class);
+        assertThat(e.code()).isEqualTo("bad-request");
+        assertThat(e.message()).isEqualTo("malformed LOAD body: windowMillis 60000 is outside 100..2000");
+    }
+
     @Test
     void pointsCanRunOneAfterAnotherAndTheSameIdAgain() throws Exception {
         TransferSpec spec = spec("again").size(2048).build();

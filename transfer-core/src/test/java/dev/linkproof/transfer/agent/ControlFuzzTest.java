@@ -47,7 +47,8 @@ class ControlFuzzTest {
                 new Request(MessageType.CHECKSUM, MessageType.CHECKSUMS, Messages.encode(new Messages.Checksum(pointId, 0))),
                 new Request(MessageType.LOCATE, MessageType.LOCATED, Messages.encode(new Messages.Locate(pointId, 0, 1, 1))),
                 new Request(MessageType.RELEASE, MessageType.RELEASED, Messages.encode(new Messages.Release(pointId + "-other"))),
-                new Request(MessageType.PING, MessageType.PONG, Messages.encode(new Messages.Ping(7))));
+                new Request(MessageType.PING, MessageType.PONG, Messages.encode(new Messages.Ping(7))),
+                new Request(MessageType.LOAD, MessageType.LOADED, Messages.encode(new Messages.Load(Messages.Load.MIN_WINDOW_MILLIS))));
     }
 
     @Test

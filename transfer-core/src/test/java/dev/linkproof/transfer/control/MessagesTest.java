@@ -125,6 +125,17 @@ class MessagesTest {
     }
 
     @Test
+    void aLoadWindowIsOneTenthOfASecondToTwoSeconds() throws Exception {
+        assertThat(Messages.decode(frame(MessageType.LOAD, "{\"windowMillis\":250}"), Messages.Load.class).windowMillis()).isEqualTo(250);
+        for (String w : new String[] {"99", "2001", "-1", "0"}) {
+            ProtocolException e = catchThrowableOfType(ProtocolException.class,
+                    () -> Messages.decode(frame(MessageType.LOAD, "{\"windowMillis\":" + w + "}"), Messages.Load.class));
+            assertThat(e.getMessage()).isEqualTo("malformed LOAD body: windowMillis " + w + " is outside 100..2000");
+        }
+        assertThat(Messages.decode(frame(MessageType.LOADED, "{\"host\":null}"), Messages.Loaded.class).host()).isNull();
+    }
+
+    @Test
     void aHostLoadNoHostCouldHaveIsABadRequestNamingTheField() {
         String[][] cases = {
                 {"{\"otherCpus\":1,\"ownCpus\":0,\"cpus\":0,\"wallNanos\":1}", "host.cpus 0 is outside 1..65536"},
