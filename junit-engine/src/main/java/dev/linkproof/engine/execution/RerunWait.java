@@ -26,11 +26,7 @@ public final class RerunWait {
     }
 
     /** A look at this host. */
-    public static final Look THIS_HOST = window -> {
-        HostCpuMeter.Window w = HostCpuMeter.start();
-        Thread.sleep(window);
-        return w.stop();
-    };
+    public static final Look THIS_HOST = HostCpuMeter::over;
 
     /**
      * Looks until the host has room for work of ours that needs {@code ownCpus}

@@ -199,14 +199,14 @@ final class AgentConnection implements Runnable {
                 // Blocks this session's connection for the window (at most 2 s): the initiator is
                 // waiting for the answer anyway, between points.
                 Messages.Load l = Messages.decode(frame, Messages.Load.class);
-                HostCpuMeter.Window window = HostCpuMeter.start();
+                Optional<HostContention> now;
                 try {
-                    Thread.sleep(l.windowMillis());
+                    now = HostCpuMeter.over(Duration.ofMillis(l.windowMillis()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted while measuring the host's load", e);
                 }
-                reply(out, MessageType.LOADED, new Messages.Loaded(hostLoad(window.stop())));
+                reply(out, MessageType.LOADED, new Messages.Loaded(hostLoad(now)));
             }
             default -> throw new ProtocolException("unexpected", frame.type() + " is a reply, not a request", false);
         }
@@ -248,7 +248,7 @@ final class AgentConnection implements Runnable {
     /** The point's host load for RELEASED; none rather than a failed release if a figure is out of range. */
     private static Messages.HostLoad hostLoad(Optional<HostContention> measured) {
         try {
-            return measured.map(h -> new Messages.HostLoad(h.otherCpus(), h.ownCpus(), h.cpus(), h.wallNanos())).orElse(null);
+            return measured.map(Messages.HostLoad::of).orElse(null);
         } catch (IllegalArgumentException e) {
             LOG.log(Level.FINE, "host load not reported", e);
             return null;

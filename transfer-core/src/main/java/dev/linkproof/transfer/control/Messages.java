@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.validate.CompletionCheck;
 import java.util.List;
 import java.util.Map;
@@ -191,6 +192,16 @@ public final class Messages {
             if (wallNanos <= 0) {
                 throw new IllegalArgumentException("host.wallNanos " + wallNanos + " must be positive");
             }
+        }
+
+        /** What the agent measured, for the wire; refuses (IllegalArgumentException) what no host could have. */
+        public static HostLoad of(HostContention h) {
+            return new HostLoad(h.otherCpus(), h.ownCpus(), h.cpus(), h.wallNanos());
+        }
+
+        /** What the initiator judges by. */
+        public HostContention contention() {
+            return new HostContention(otherCpus, ownCpus, cpus, wallNanos);
         }
     }
 

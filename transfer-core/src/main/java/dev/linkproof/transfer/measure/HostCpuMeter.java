@@ -58,16 +58,35 @@ public final class HostCpuMeter {
     }
 
     /**
+     * One look at this host: a window of {@code length}, slept through. What an agent answers LOAD
+     * with, and what the engine looks at before a rerun.
+     */
+    public static Optional<HostContention> over(java.time.Duration length) throws InterruptedException {
+        Window w = start();
+        Thread.sleep(length);
+        return w.stop();
+    }
+
+    /**
      * The running kernel's boot id ({@code /proc/sys/kernel/random/boot_id}): two processes that read
      * the same one share {@code /proc/stat}'s CPUs (one host, or containers on it), so each counts the
-     * other's CPU time as "other" unless told it is ours. Empty where it cannot be read.
+     * other's CPU time as "other" unless told it is ours. Empty where it cannot be read. Read once: it
+     * names the kernel this process runs on, which does not change under it.
      */
     public static Optional<String> kernelBootId() {
-        try {
-            String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
-            return id.isEmpty() ? Optional.empty() : Optional.of(id);
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+        return BootId.ID;
+    }
+
+    private static final class BootId {
+        static final Optional<String> ID = read();
+
+        private static Optional<String> read() {
+            try {
+                String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+                return id.isEmpty() ? Optional.empty() : Optional.of(id);
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
         }
     }
 

@@ -142,11 +142,7 @@ public final class Session implements TransferSession {
     public Optional<HostContention> targetLoad(Duration window) throws TransferException {
         Messages.HostLoad load = control.call(MessageType.LOAD, new Messages.Load(window.toMillis()), MessageType.LOADED,
                 Messages.Loaded.class, timeouts.control().plus(window)).host();
-        return Optional.ofNullable(load).map(Session::contention);
-    }
-
-    private static HostContention contention(Messages.HostLoad load) {
-        return new HostContention(load.otherCpus(), load.ownCpus(), load.cpus(), load.wallNanos());
+        return Optional.ofNullable(load).map(Messages.HostLoad::contention);
     }
 
     @Override
@@ -207,7 +203,7 @@ public final class Session implements TransferSession {
                 try {
                     Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
                             MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
-                    targetHost = Optional.ofNullable(load).map(Session::contention);
+                    targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
                 } catch (TransferException e) {
                     if (failure == null) {
                         throw e;
