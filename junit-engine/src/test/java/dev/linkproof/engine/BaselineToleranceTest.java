@@ -53,7 +53,7 @@ class BaselineToleranceTest {
         for (int i = 0; i < more.length; i += 2) {
             map.put(more[i], more[i + 1]);
         }
-        return LinkproofConfiguration.from(new LinkproofConfigurationTest.Params(map));
+        return LinkproofConfiguration.from(new MapParameters(map));
     }
 
     /** What the engine does with the loaded profile and the configuration (RunReporter.useProfile). */

@@ -9,15 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.engine.fixtures.BusyHostFixture;
 import dev.linkproof.transfer.agent.AgentServer;
+import dev.linkproof.transfer.measure.DetachedBusyLoop;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.spi.IoSettings;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,21 +33,19 @@ import org.junit.platform.testkit.engine.EventType;
 @Timeout(120)
 class BusyHostEngineTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final List<Long> loops = new ArrayList<>();
+    private final List<DetachedBusyLoop> loops = new ArrayList<>();
 
     @TempDir
     Path dir;
 
     /** Starts a busy loop re-parented away from this JVM: other, not ours, to the host accounting. */
     private void busyLoop() throws Exception {
-        Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
-        loops.add(Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim()));
-        starter.waitFor(10, TimeUnit.SECONDS);
+        loops.add(DetachedBusyLoop.start());
     }
 
     @AfterEach
     void stopLoops() {
-        loops.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        loops.forEach(DetachedBusyLoop::close);
     }
 
     private record Run(String message, JsonNode record) { }

@@ -6,34 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.platform.engine.ConfigurationParameters;
 
 class LinkproofConfigurationTest {
-    record Params(Map<String, String> map) implements ConfigurationParameters {
-        @Override
-        public Optional<String> get(String key) {
-            return Optional.ofNullable(map.get(key));
-        }
-
-        @Override
-        public Optional<Boolean> getBoolean(String key) {
-            return get(key).map(Boolean::parseBoolean);
-        }
-
-        @Override
-        public Set<String> keySet() {
-            return map.keySet();
-        }
-    }
-
     private static LinkproofConfiguration config(Map<String, String> map) {
-        return LinkproofConfiguration.from(new Params(map));
+        return LinkproofConfiguration.from(new MapParameters(map));
     }
 
     @Test
@@ -107,14 +87,14 @@ class LinkproofConfigurationTest {
     @ParameterizedTest(name = "{0} = {1} ms")
     @CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000", "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
     void durations(String text, long millis) {
-        assertThat(LinkproofConfiguration.duration(new Params(Map.of("k", text)), "k", Duration.ZERO))
+        assertThat(LinkproofConfiguration.duration(new MapParameters(Map.of("k", text)), "k", Duration.ZERO))
                 .isEqualTo(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"0s", "-1s", "abc", "10 parsecs", "PT-1S", ""})
     void badDurationsNameTheKey(String text) {
-        assertThatThrownBy(() -> LinkproofConfiguration.duration(new Params(Map.of("linkproof.timeout.x", text)),
+        assertThatThrownBy(() -> LinkproofConfiguration.duration(new MapParameters(Map.of("linkproof.timeout.x", text)),
                 "linkproof.timeout.x", Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("linkproof.timeout.x=" + text)

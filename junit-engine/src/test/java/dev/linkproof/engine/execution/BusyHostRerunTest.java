@@ -3,6 +3,7 @@ package dev.linkproof.engine.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.MapParameters;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
@@ -16,11 +17,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.ConfigurationParameters;
 
 /**
  * When a point is rerun on a busy host, and what its report then says: the judge's side of
@@ -54,22 +53,7 @@ class BusyHostRerunTest {
                     min-bandwidth: 1 GB/s
                 """);
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
-        reporter = new RunReporter(LinkproofConfiguration.from(new ConfigurationParameters() {
-            @Override
-            public Optional<String> get(String key) {
-                return Optional.ofNullable(params.get(key));
-            }
-
-            @Override
-            public Optional<Boolean> getBoolean(String key) {
-                return get(key).map(Boolean::parseBoolean);
-            }
-
-            @Override
-            public Set<String> keySet() {
-                return params.keySet();
-            }
-        }));
+        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
         reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
     }
 

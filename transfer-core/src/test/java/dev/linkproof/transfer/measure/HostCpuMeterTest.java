@@ -174,24 +174,18 @@ class HostCpuMeterTest {
     @Timeout(60)
     void onThisHostABusyLoopIsOtherOnlyWhenItIsNotOurs() throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc on this host");
-        // Detached: the shell that starts it exits, so the loop is re-parented and is no descendant of ours.
-        Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
-        long loop = Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
-        starter.waitFor(10, TimeUnit.SECONDS);
-        try {
-            assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(loop);
+        try (DetachedBusyLoop loop = DetachedBusyLoop.start()) {
+            assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(loop.pid());
             HostCpuMeter.Window w = HostCpuMeter.start();
             Thread.sleep(1000);
             HostContention detached = w.stop().orElseThrow();
             assertThat(detached.otherCpus()).as(detached.describe()).isGreaterThan(0.5);
             assertThat(detached.ownCpus()).as(detached.describe()).isLessThan(0.3);
             // The same loop named ours (as an agent on this host is): its time moves to ours.
-            HostCpuMeter.Window named = HostCpuMeter.start(Set.of(loop));
+            HostCpuMeter.Window named = HostCpuMeter.start(Set.of(loop.pid()));
             Thread.sleep(1000);
             HostContention mine = named.stop().orElseThrow();
             assertThat(mine.ownCpus()).as(mine.describe()).isGreaterThan(0.5);
-        } finally {
-            ProcessHandle.of(loop).ifPresent(ProcessHandle::destroyForcibly);
         }
 
         Process child = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
