@@ -14,10 +14,12 @@
 # Used by conformance-tests' SoftRoceSuite (the verbs suite inside the VM) and bench/verbs-vs-perftest.sh.
 # Inside the VM: rxe0 on dummy0 (10.11.12.13, GID index 1 = RoCEv2 ::ffff:10.11.12.13),
 # $SHARE mounted at /mnt/share (9p, read-write), a jlinked JRE at /opt/jre (PATH has it).
+# With NIC=user,model=virtio-net-pci the guest also has eth0 (10.0.2.15) on QEMU's user network, where
+# 10.0.2.2 reaches the host's 127.0.0.1 (SoftRoceSuite's agent on the VM's host); by default no NIC.
 # The guest script's exit status becomes this script's exit status.
 # Env: W (work dir), LINKPROOF_CACHE (W's parent when W is unset; default ~/.cache/linkproof), SHARE,
 # JDK (a JDK 25; default $JAVA_HOME), JRE_MODULES (""=no JRE), EXTRA_PKGS (more .debs for the guest, read
-# when the .debs are first fetched), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND
+# when the .debs are first fetched), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND, NIC (qemu -nic)
 set -euo pipefail
 W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$W/share}
 JDK=${JDK:-${JAVA_HOME:?set JAVA_HOME or JDK to a JDK 25}}
@@ -29,7 +31,7 @@ JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.s
 # deadlines call) is an MMIO exit: 1.0 us per call measured in this VM, 80 ns on the TSC. TCG's TSC
 # comes from one host clock for all vCPUs, so it is in fact synchronized; perftest reads it directly.
 SMP=${SMP:-2}; MEM=${MEM:-4096}; KAPPEND=${KAPPEND-mitigations=off tsc=reliable}; QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600}
-ACCEL=${ACCEL:-tcg,thread=multi}
+ACCEL=${ACCEL:-tcg,thread=multi}; NIC=${NIC:-none}
 SELF=$(readlink -f "$0")   # before the cd: the stamp below hashes this file
 mkdir -p "$W" "$SHARE"; cd "$W"
 ts() { echo "[host $(date +%T) +$(( $(date +%s) - T0 ))s] $*"; }; T0=$(date +%s)
@@ -79,7 +81,7 @@ if [ ! -f initrd.img ]; then
   for d in udebs/*.deb; do dpkg-deb -x "$d" $R; done
   rm -rf $R/usr/share/{doc,man,locale,info,lintian,bug}
   cp /bin/busybox $R/bin/busybox
-  MODS="crc32_generic crc32-pclmul rdma_rxe ib_uverbs ib_umad rdma_ucm virtio_pci 9pnet_virtio 9p dummy"
+  MODS="crc32_generic crc32-pclmul rdma_rxe ib_uverbs ib_umad rdma_ucm virtio_pci 9pnet_virtio 9p dummy virtio_net"
   for m in $(modprobe -d "$W/kern" -S "$KVER" --show-depends -a $MODS | awk '/^insmod/{print $2}' | sed "s|^$W/kern/||" | sort -u); do
     mkdir -p "$R/$(dirname "$m")"; cp "kern/$m" "$R/$m"; done
   cp kern/lib/modules/$KVER/modules.{order,builtin,builtin.modinfo} $R/lib/modules/$KVER/
@@ -94,13 +96,18 @@ mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts; mount -t tmpfs tmpf
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "[vm $(up)s] init"
 ip link set lo up
-modprobe -a crc32_generic crc32-pclmul virtio_pci 9pnet_virtio 9p dummy rdma_rxe rdma_ucm ib_umad
+modprobe -a crc32_generic crc32-pclmul virtio_pci 9pnet_virtio 9p dummy rdma_rxe rdma_ucm ib_umad virtio_net
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=1048576,cache=none share /mnt/share || echo "[vm] no 9p share"
 # RoCEv2 device on a dummy netdev: no QEMU NIC needed, same-host traffic is looped back inside rxe
 ip link show dummy0 >/dev/null 2>&1 || ip link add dummy0 type dummy
 ip addr add 10.11.12.13/24 dev dummy0; ip link set dummy0 up
 ulimit -l unlimited
 rdma link add rxe0 type rxe netdev dummy0 && echo "[vm $(up)s] rxe0 up" || { echo "[vm] rdma link add FAILED"; dmesg | tail; }
+# QEMU's user network (NIC=user,...): fixed addresses, no DHCP client needed; rxe stays on dummy0 only
+if ip link show eth0 >/dev/null 2>&1; then
+  ip addr add 10.0.2.15/24 dev eth0; ip link set eth0 up; ip route add default via 10.0.2.2
+  echo "[vm $(up)s] eth0 up (10.0.2.15, host 10.0.2.2)"
+fi
 G=$(sed -n 's/.*guest=\([^ ]*\).*/\1/p' /proc/cmdline)
 if [ -n "$G" ] && [ -f "/mnt/share/$G" ]; then cd /mnt/share; sh "/mnt/share/$G"; rc=$?
 else echo "[vm] no guest script, shell:"; setsid cttyhack sh; rc=$?; fi
@@ -151,9 +158,9 @@ cp "$GS" "$SHARE/.guest.sh"; rm -f "$SHARE/.guest.rc"
 
 ts "boot VM (TCG, $SMP vCPU, ${MEM}M, $INITRD)"
 timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -cpu max -smp "$SMP" -m "$MEM" \
-  -nographic -no-reboot -nic none -kernel "$VMLINUZ" -initrd "$INITRD" \
+  -nographic -no-reboot -nic "$NIC" -kernel "$VMLINUZ" -initrd "$INITRD" \
   -append "console=ttyS0 quiet panic=-1 $KAPPEND guest=.guest.sh" \
   -virtfs local,path="$SHARE",mount_tag=share,security_model=none,id=share \
-  </dev/null 2>&1 | sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/\r//g' | grep -a --line-buffered -v -E '^\s*$|SeaBIOS|Booting from ROM'
+  </dev/null 2>&1 | sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/\r//g' | grep -a --line-buffered -v -E '^\s*$|SeaBIOS|Booting from ROM|iPXE|Press Ctrl-B'
 rc=$(cat "$SHARE/.guest.rc" 2>/dev/null || echo 125)
 ts "VM finished, guest rc=$rc"; exit "$rc"

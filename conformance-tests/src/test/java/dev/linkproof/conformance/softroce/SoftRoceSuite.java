@@ -3,6 +3,9 @@ package dev.linkproof.conformance.softroce;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+
+import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.session.LocalAgent;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +32,8 @@ import org.w3c.dom.NodeList;
  * {@link #CLASSES} there with {@link dev.linkproof.conformance.runner.SuiteMain} on this build's test class path and a jlinked
  * JDK 25, reads back the Surefire-style XML it wrote, and turns each of its test cases into a
  * dynamic test here — so the VM's results land in this module's Surefire report and fail the
- * build when one failed.
+ * build when one failed. The VM also gets QEMU's user network, and an agent on this host serves
+ * {@link TargetOnAnotherKernel}'s pair across the two kernels.
  *
  * <p>It runs when asked ({@code -Dlinkproof.softroce=true}, which scripts/test.sh passes, so CI runs
  * it) and qemu-system-x86_64 is there (scripts/setup.sh installs it); otherwise it is skipped with
@@ -39,7 +44,8 @@ import org.w3c.dom.NodeList;
 class SoftRoceSuite {
     static final String ENABLE = "linkproof.softroce";
     static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
-            "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz");
+            "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
+            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
@@ -64,16 +70,35 @@ class SoftRoceSuite {
         deleteTree(share);
         Files.createDirectories(share);
         String classPath = stageClassPath(share);
-        Files.writeString(share.resolve("suite.sh"), guestScript(classPath), StandardCharsets.UTF_8);
+        Path log = work.resolve("vm.log");
+        long t0 = System.nanoTime();
+        int rc;
+        // Its own JVM, not this one: QEMU is a child of this JVM, and to the agent's host accounting
+        // it must be another process (the VM's CPU is the host's), as a neighbour on a real host is.
+        try (LocalAgent hostAgent = LocalAgent.start(List.of("-Xmx256m"), work.resolve("host-agent.log"), Duration.ofSeconds(60))) {
+            Files.writeString(share.resolve("suite.sh"), guestScript(classPath, hostAgent), StandardCharsets.UTF_8);
+            rc = runVm(script, share, jdk, log);
+        }
+        System.out.printf("[softroce] VM part took %d s, guest rc=%d%n", (System.nanoTime() - t0) / 1_000_000_000L, rc);
+        Path reports = share.resolve("reports");
+        List<DynamicTest> tests = readReports(reports);
+        copyOut(share, work);
+        if (tests.isEmpty()) {
+            fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
+        }
+        return tests.stream();
+    }
 
+    /** Boots the VM with the guest script, echoes and logs its console; returns the guest's exit status. */
+    private static int runVm(Path script, Path share, Path jdk, Path log) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), share.resolve("suite.sh").toString())
                 .redirectErrorStream(true);
         pb.environment().put("SHARE", share.toString());
         pb.environment().put("JDK", jdk.toString());
         pb.environment().put("QEMU_TIMEOUT", Long.toString(VM_TIMEOUT_SECONDS));
-        long t0 = System.nanoTime();
+        // eth0 in the guest; 10.0.2.2 there is this host's loopback, where the agent listens
+        pb.environment().put("NIC", "user,model=virtio-net-pci");
         Process p = pb.start();
-        Path log = work.resolve("vm.log");
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
              var w = Files.newBufferedWriter(log)) {
             String line;
@@ -87,15 +112,7 @@ class SoftRoceSuite {
             p.destroyForcibly();
             fail("the Soft-RoCE VM did not finish within " + VM_TIMEOUT_SECONDS + " s; see " + log);
         }
-        int rc = p.exitValue();
-        System.out.printf("[softroce] VM part took %d s, guest rc=%d%n", (System.nanoTime() - t0) / 1_000_000_000L, rc);
-        Path reports = share.resolve("reports");
-        List<DynamicTest> tests = readReports(reports);
-        copyOut(share, work);
-        if (tests.isEmpty()) {
-            fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
-        }
-        return tests.stream();
+        return p.exitValue();
     }
 
     /** One visible skipped test with the reason (an aborted factory would leave Surefire's count at 0). */
@@ -125,7 +142,7 @@ class SoftRoceSuite {
         return String.join(":", inVm);
     }
 
-    private static String guestScript(String classPath) {
+    private static String guestScript(String classPath, LocalAgent hostAgent) throws IOException {
         // C1 only and no CDS: under TCG the JVM starts in ~2 s that way (a CDS archive stalled 10 s);
         // deadlines 6x the host's, the iteration counts are the test classes' own (functional sizes).
         String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
@@ -137,11 +154,21 @@ class SoftRoceSuite {
                 java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
                   -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
                   "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
+                  -D%s=10.0.2.2:%d -D%s=%s -D%s=%d -D%s=%s \\
                   -cp "%s" dev.linkproof.conformance.runner.SuiteMain /mnt/share/reports %s
                 rc=$?
                 echo "[guest $(up)s] suite rc=$rc"
                 exit $rc
-                """.formatted(jvm, jvm, classPath, String.join(" ", CLASSES));
+                """.formatted(jvm, jvm, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
+                hostAgent.token(), TargetOnAnotherKernel.CPUS, hostCpus(), TargetOnAnotherKernel.BOOT_ID,
+                HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
+    }
+
+    /** This host's CPUs as its agent's accounting counts them: the cpuN lines of /proc/stat. */
+    private static int hostCpus() throws IOException {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+            return (int) lines.filter(l -> l.matches("cpu[0-9]+ .*")).count();
+        }
     }
 
     private static List<DynamicTest> readReports(Path reports) throws Exception {
@@ -198,7 +225,7 @@ class SoftRoceSuite {
                 copyTree(src, dst);
             }
         }
-        for (String f : new String[] {"agent.log"}) {
+        for (String f : new String[] {"agent.log"}) { // the VM's own agents' log (host-agent.log is in work already)
             if (Files.exists(share.resolve(f))) {
                 Files.copy(share.resolve(f), work.resolve(f), StandardCopyOption.REPLACE_EXISTING);
             }
