@@ -8,15 +8,16 @@
 #   scripts/gpu-check.sh run      on the GPU machine: unpack that bundle, run the GPU classes with
 #                                 validation, run the peer (PyTorch, else CuPy) at the same size,
 #                                 print both figures and their ratio; exits non-zero when a point
-#                                 failed or the ratio is below $MIN_RATIO
+#                                 failed, the ratio is below $MIN_RATIO, or the peer measured a copy
+#                                 and ours did not
 #   scripts/gpu-check.sh          both, on this machine (without a GPU every GPU point skips with
 #                                 its reason, and the peer reports that it has no GPU)
 #
 # Results go to $OUT (default target/gpu-check-out): JUnit XML, linkproof-results.jsonl,
 # allure-results, peer.json, summary.txt. With the device tool:
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
-# Env: OUT, WORK (unpack dir), SIZE (bytes, default 256 MiB), MIN_RATIO (default 0.9), CLASSES,
-# JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first /usr/lib/jvm/*25*),
+# Env: OUT, WORK (unpack dir), MIN_RATIO (default 0.9), CLASSES,
+# JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first JDK 25 under /usr/lib/jvm),
 # PROFILE (linkproof.profile; default auto), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
 # LINKPROOF_GPU_CUDA_LIBRARY, ...), which both ranks read. A dry run of the whole script on a machine
 # without a GPU, on transfer-core's fake runtime (build it with its tests first):
@@ -26,7 +27,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 TARBALL=$ROOT/target/gpu-check.tar.gz
-SIZE=${SIZE:-268435456}
+# The size of GpuIpcBandwidth's point (its @Sweep): the peer copies the same, so there is no knob.
+SIZE=268435456
 MIN_RATIO=${MIN_RATIO:-0.9}
 # The GPU classes: gpu-ipc (device-to-device through IPC handles) and GPU memory over the other transports.
 CLASSES=${CLASSES:-dev.linkproof.conformance.gpu.GpuIpcCorrectness dev.linkproof.conformance.gpu.GpuMemoryCorrectness dev.linkproof.conformance.gpu.GpuIpcBandwidth}
@@ -36,8 +38,9 @@ JRE_MODULES=java.base,java.logging,java.management,java.naming,java.xml,java.sql
 ts() { echo "[gpu-check $(date +%T)] $*"; }
 
 bundle() {
-  local jdk=${JAVA_HOME_25:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
-  [ -x "$jdk/bin/jlink" ] || { echo "gpu-check: no JDK 25 with jlink under /usr/lib/jvm" >&2; exit 1; }
+  local jdk
+  jdk=${JAVA_HOME_25:-$(. scripts/lib/jdk25.sh && find_jdk25 gpu-check.sh)} || exit 1
+  [ -x "$jdk/bin/jlink" ] || { echo "gpu-check: the JDK 25 at $jdk has no jlink" >&2; exit 1; }
   local stage=$ROOT/target/gpu-check
   rm -rf "$stage" && mkdir -p "$stage"
   ts "build (mvn -Pgpu-check package, tests skipped)"
@@ -111,8 +114,12 @@ if ours_gbps and peer.get("gbps"):
     print(f"  ratio ours/peer        : {ratio:.3f} ({verdict} the target of {min_ratio})")
     if ratio < min_ratio:
         rc = rc or 3
+elif peer.get("gbps"):
+    # the peer found a GPU and copied on it, so ours should have: a missing point is a failure
+    print("  ratio ours/peer        : n/a — the peer measured a GPU copy and ours has no passed point at this size")
+    rc = rc or 4
 else:
-    print("  ratio ours/peer        : n/a (no GPU, or one side did not measure)")
+    print("  ratio ours/peer        : n/a (no GPU, or the peer did not measure)")
 sys.exit(rc)
 EOF
 }

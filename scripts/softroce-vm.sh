@@ -18,11 +18,12 @@
 # 10.0.2.2 reaches the host's 127.0.0.1 (SoftRoceSuite's agent on the VM's host); by default no NIC.
 # The guest script's exit status becomes this script's exit status.
 # Env: W (work dir), LINKPROOF_CACHE (W's parent when W is unset; default ~/.cache/linkproof), SHARE,
-# JDK (a JDK 25; default $JAVA_HOME), JRE_MODULES (""=no JRE), EXTRA_PKGS (more .debs for the guest, read
+# JDK (a JDK 25; default the first under /usr/lib/jvm, else $JAVA_HOME if it is one), JRE_MODULES (""=no JRE), EXTRA_PKGS (more .debs for the guest, read
 # when the .debs are first fetched), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND, NIC (qemu -nic)
 set -euo pipefail
 W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$W/share}
-JDK=${JDK:-${JAVA_HOME:?set JAVA_HOME or JDK to a JDK 25}}
+# The guest's runtime is jlinked from a JDK 25; JAVA_HOME may be Maven's older JDK, so it is checked.
+if [ -z "${JDK:-}" ]; then . "$(dirname "$(readlink -f "$0")")/lib/jdk25.sh"; JDK=$(find_jdk25 softroce-vm.sh); fi
 # The test class path needs java.xml (JUnit's XML reports), java.sql/java.desktop (Jackson, AssertJ types),
 # java.instrument and jdk.management (JUnit, AssertJ); nothing graphical is used.
 JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.sql,java.desktop,java.instrument,java.naming,jdk.management,jdk.unsupported,jdk.zipfs}

@@ -1,7 +1,7 @@
-# Sourced by scripts/setup.sh and scripts/agent.sh. find_jdk25 CALLER prints the home of a JDK 25:
-# the first /usr/lib/jvm/*25* whose java says so, else $JAVA_HOME if it is one; else it fails with a
-# message led by CALLER. Maven may run on an older JDK here (toolchains select 25), so a JAVA_HOME set
-# for Maven is not taken on trust.
+# Sourced by scripts/setup.sh, agent.sh, softroce-vm.sh and gpu-check.sh. find_jdk25 CALLER prints
+# the home of a JDK 25: the first /usr/lib/jvm/*25* whose java says so, else $JAVA_HOME if it is
+# one; else it fails with a message led by CALLER. Maven may run on an older JDK here (toolchains
+# select 25), so a JAVA_HOME set for Maven is not taken on trust.
 find_jdk25() {
   local j
   for j in /usr/lib/jvm/*25* ${JAVA_HOME:+"$JAVA_HOME"}; do
