@@ -6,9 +6,12 @@
 # takes each session's progress deadline from the initiator (linkproof.timeout.progress, sent in HELLO).
 # JDK: a JDK 25 under /usr/lib/jvm, else $JAVA_HOME if it is a JDK 25 (Maven may run on an older one
 # here, and the agent needs 25), else an error.
+# First run: installs the agent's Debian packages (scripts/setup.sh --agent: maven, libibverbs1,
+# ibverbs-providers, libucx0; root or sudo) and builds transfer-core. Set-up output goes to stderr,
+# so standard output starts with the ready line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh >/dev/null
+scripts/setup.sh --agent >&2
 . scripts/lib/jdk25.sh
 jdk=$(find_jdk25 agent)
 cp_file=transfer-core/target/agent.classpath
