@@ -34,10 +34,16 @@ public final class Constants {
     public static final String AGENT_JVM_ARGS = "linkproof.agent.jvmArgs";
     public static final String DEFAULT_AGENT_JVM_ARGS = "-Xmx256m";
 
-    /** File that receives a local agent's output. Default {@code target/linkproof-agent.log}. */
+    /**
+     * File that receives a local agent's output. Default {@code target/linkproof-agent.log} where
+     * {@code target/} exists, else {@code linkproof-agent.log} in {@code java.io.tmpdir}.
+     */
     public static final String AGENT_LOG = "linkproof.agent.log";
 
-    /** JSON-lines results file, one object per point (schema {@code linkproof.results/1}). Default {@code target/linkproof-results.jsonl}. */
+    /**
+     * JSON-lines results file, one object per point (schema {@code linkproof.results/1}). Default
+     * {@code target/linkproof-results.jsonl} where {@code target/} exists, else {@code ./linkproof-results.jsonl}.
+     */
     public static final String RESULTS = "linkproof.results";
 
     /** A previous run's results file (or a folder of them): points that regress against it fail. Unset = no comparison. */

@@ -52,7 +52,7 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
         return validation.passed();
     }
 
-    /** "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs". */
+    /** "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs · max 81.0 µs". */
     public String summary() {
         if (latency.hasPercentiles()) {
             return String.format(Locale.ROOT, "p50 %s · p99 %s · max %s",

@@ -63,7 +63,7 @@ public final class RunFiles {
                 category("Performance regression", ".*performance regression.*", List.of("failed")),
                 category("Below criterion", ".*below criterion.*", List.of("failed")),
                 category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
-                category("Configuration error", ".*(configuration error|invalid sweep|profile).*", List.of("broken", "failed")),
+                category("Configuration error", ".*(configuration error|profile).*", List.of("broken", "failed")),
                 category("Hardware or transport unavailable", ".*", List.of("skipped")));
     }
 
