@@ -60,6 +60,18 @@ class ReportsTest {
 
         Files.writeString(f, Files.readString(f) + "{\"schema\":\"other/9\",\"uniqueId\":\"x\"}\n");
         assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:3: schema 'other/9' is not linkproof.results/1");
+        for (String other : List.of("linkproof.results/10", "linkproof.results/12.1", "linkproof.results/2", "linkproof.results/")) {
+            Files.writeString(f, "{\"schema\":\"" + other + "\",\"uniqueId\":\"x\"}\n");
+            assertThatThrownBy(() -> ResultsFile.read(f)).as(other).hasMessageContaining("r.jsonl:1: schema '" + other
+                    + "' is major version ").hasMessageContaining("this reader reads linkproof.results/1 and its minor versions");
+        }
+        assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("is major version (none)");
+        Files.writeString(f, "{\"schema\":\"linkproof.results/10\",\"uniqueId\":\"x\"}\n");
+        assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("is major version 10;");
+        for (String same : List.of("linkproof.results/1", "linkproof.results/1.0", "linkproof.results/1.7")) {
+            Files.writeString(f, "{\"schema\":\"" + same + "\",\"uniqueId\":\"x\"}\n");
+            assertThat(ResultsFile.read(f)).as(same).extracting(PointRecord::uniqueId).containsExactly("x");
+        }
         Files.writeString(f, "not json\n");
         assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:1: not a results line");
         assertThatThrownBy(() -> ResultsFile.read(dir.resolve("missing.jsonl"))).hasMessageContaining("does not exist");

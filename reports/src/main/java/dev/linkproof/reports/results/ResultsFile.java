@@ -62,6 +62,28 @@ public final class ResultsFile implements AutoCloseable {
     }
 
     /**
+     * Why a line of schema {@code schema} cannot be read, or null when it can: this reader reads
+     * {@link PointRecord#SCHEMA} ({@code linkproof.results/1}) and its minor versions
+     * ({@code linkproof.results/1.3}), not another major version ({@code linkproof.results/10} is
+     * version 10, not 1).
+     */
+    static String refusal(String schema) {
+        String name = PointRecord.SCHEMA.substring(0, PointRecord.SCHEMA.indexOf('/') + 1);
+        String major = PointRecord.SCHEMA.substring(name.length());
+        if (schema == null || !schema.startsWith(name)) {
+            return "schema '" + schema + "' is not " + PointRecord.SCHEMA;
+        }
+        String version = schema.substring(name.length());
+        int dot = version.indexOf('.');
+        String found = dot < 0 ? version : version.substring(0, dot);
+        if (found.equals(major)) {
+            return null;
+        }
+        return "schema '" + schema + "' is major version " + (found.isEmpty() ? "(none)" : found)
+                + "; this reader reads " + PointRecord.SCHEMA + " and its minor versions (" + PointRecord.SCHEMA + ".x) only";
+    }
+
+    /**
      * Reads a results file, or every {@code *.jsonl} file in a folder. A line of another schema
      * major version, or one that does not parse, fails with the file and line number.
      */
@@ -94,9 +116,9 @@ public final class ResultsFile implements AutoCloseable {
                     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                         throw new IllegalArgumentException(f + ":" + n + ": not a results line: " + e.getOriginalMessage());
                     }
-                    if (r.schema() == null || !r.schema().startsWith("linkproof.results/1")) {
-                        throw new IllegalArgumentException(f + ":" + n + ": schema '" + r.schema() + "' is not "
-                                + PointRecord.SCHEMA);
+                    String refused = refusal(r.schema());
+                    if (refused != null) {
+                        throw new IllegalArgumentException(f + ":" + n + ": " + refused);
                     }
                     records.add(r);
                 }
