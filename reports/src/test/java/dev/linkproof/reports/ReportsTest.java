@@ -94,6 +94,53 @@ class ReportsTest {
         assertThat(b.regression("unknown", m(4096, 0.001, 0), 0.05)).as("a point the baseline lacks").isEmpty();
     }
 
+    /** {@link #m} with {@code validation} in place of a passing one. */
+    private static Measurement m(long size, double gbps, Validation validation) {
+        Measurement ok = m(size, gbps, 0);
+        return new Measurement(ok.spec(), ok.bytes(), ok.totalNanos(), ok.bandwidthGBps(), ok.latency(), validation,
+                Map.of(), List.of());
+    }
+
+    @Test
+    void baselineReferencesOnlyValidatedPointsAndALaterFileOverridesAnEarlierOne() throws Exception {
+        Validation corrupt = new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)));
+        Validation badCompletion = new Validation(1, 4096, 0, Optional.empty(),
+                new dev.linkproof.transfer.validate.CompletionCheck(48, 1, null));
+        Validation completionsOk = new Validation(1, 4096, 0, Optional.empty(),
+                new dev.linkproof.transfer.validate.CompletionCheck(48, 0, null));
+        Path folder = Files.createDirectories(dir.resolve("runs"));
+        try (ResultsFile out = ResultsFile.create(folder.resolve("a.jsonl"))) {
+            out.append(record("later", m(4096, 10.0, 0), "passed"));
+            out.append(record("kept", m(4096, 10.0, 0), "passed"));
+            out.append(record("kept2", m(4096, 10.0, 0), "passed"));
+        }
+        try (ResultsFile out = ResultsFile.create(folder.resolve("b.jsonl"))) {
+            out.append(record("later", m(4096, 8.0, 0), "passed"));
+            // Corrupt points of a later file: their figures are no reference, the earlier one stays.
+            out.append(record("kept", m(4096, 1.0, corrupt), "failed"));
+            out.append(record("kept2", m(4096, 1.0, badCompletion), "failed"));
+            out.append(record("corrupt", m(4096, 1.0, corrupt), "failed"));
+            out.append(record("badCompletion", m(4096, 1.0, badCompletion), "failed"));
+            // Validated but below its criterion: what the hardware did, so a reference.
+            out.append(record("slow", m(4096, 2.0, 0), "failed"));
+            out.append(record("withCompletions", m(4096, 3.0, completionsOk), "passed"));
+        }
+        Baseline b = Baseline.load(folder);
+        assertThat(b.size()).isEqualTo(5);
+        assertThat(b.regression("later", m(4096, 7.5, 0), 0.05)).as("b.jsonl's 8 GB/s, not a.jsonl's 10")
+                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 8.00 GB/s"));
+        assertThat(b.regression("later", m(4096, 7.7, 0), 0.05)).as("within 5 % of 8, not of 10").isEmpty();
+        assertThat(b.regression("kept", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the corrupt 1")
+                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 10.0 GB/s"));
+        assertThat(b.regression("kept2", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the wrong-completion 1")
+                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 10.0 GB/s"));
+        assertThat(b.regression("corrupt", m(4096, 0.5, 0), 0.05)).as("no reference").isEmpty();
+        assertThat(b.regression("badCompletion", m(4096, 0.5, 0), 0.05)).as("no reference").isEmpty();
+        assertThat(b.regression("slow", m(4096, 1.8, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
+                .contains("below the baseline's 2.00 GB/s"));
+        assertThat(b.regression("withCompletions", m(4096, 2.0, 0), 0.05)).isPresent();
+    }
+
     @Test
     void chartHasALog2AxisTheCriterionAndLinkLinesAndMarksFailedPoints() {
         List<PointRecord> points = List.of(record("1", m(4096, 1.0, 0), "passed"), record("2", m(65536, 3.0, 0), "passed"),

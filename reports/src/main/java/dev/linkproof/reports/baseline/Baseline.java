@@ -15,6 +15,14 @@ import java.util.Optional;
  * A previous run's results, by point unique id. A point regresses when its bandwidth falls more
  * than the tolerance below the baseline's (bandwidth mode) or its median latency rises more than
  * the tolerance above it (latency mode).
+ *
+ * <p>Only a record of a point that was measured and whose data validated serves as the reference
+ * ({@link PointRecord#validated()}), whether it passed or failed on performance: a point that fell
+ * short of a criterion is still what the hardware did (and the criterion judges the new run on its
+ * own), while the figures of a corrupt transfer (bad checksums, wrong receive completions) measure no
+ * working data path. Records are taken in the order {@link ResultsFile#read} gives them (a folder's
+ * files by name), so a later reference of a point replaces an earlier one; a later record that
+ * cannot serve (corrupt, skipped, broken before measuring) leaves the earlier one in place.
  */
 public final class Baseline {
     private final Path source;
@@ -23,7 +31,7 @@ public final class Baseline {
     private Baseline(Path source, List<PointRecord> records) {
         this.source = source;
         for (PointRecord r : records) {
-            if (r.bandwidthGBps() != null) {
+            if (r.validated()) {
                 byId.put(r.uniqueId(), r);
             }
         }

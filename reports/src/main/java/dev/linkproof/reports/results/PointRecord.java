@@ -3,6 +3,7 @@ package dev.linkproof.reports.results;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.validate.Validation;
 import java.util.List;
 
 /**
@@ -100,6 +101,14 @@ public record PointRecord(
                 memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 timestamp);
+    }
+
+    /**
+     * Whether the point was measured and its data validated (checksums, and receive completions where
+     * the target checks them), whatever the verdict on its performance.
+     */
+    public boolean validated() {
+        return bandwidthGBps != null && validation != null && validation.startsWith(Validation.VALID);
     }
 
     public boolean failed() {

@@ -14,6 +14,12 @@ import java.util.Optional;
  * @param completions the receiving rank's completion check
  */
 public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions) {
+    /**
+     * How {@link #describe()} begins exactly when the validation {@link #passed()}: a reader of the
+     * text alone (a results file's {@code validation}) tells a validated point by it.
+     */
+    public static final String VALID = "data valid: ";
+
     public Validation {
         completions = completions == null ? CompletionCheck.NONE : completions;
     }
@@ -29,7 +35,7 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
 
     public String describe() {
         String data = badSlots == 0
-                ? "data valid: " + slots + " slot(s), " + bytes + " bytes, checksums match"
+                ? VALID + slots + " slot(s), " + bytes + " bytes, checksums match"
                 : "data corruption: " + badSlots + " of " + slots + " slot(s) differ; first at "
                         + firstBad.map(Mismatch::describe).orElse("an unlocated byte");
         if (completions.checked() == 0 && completions.passed()) {
