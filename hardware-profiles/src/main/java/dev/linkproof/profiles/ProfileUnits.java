@@ -3,6 +3,7 @@ package dev.linkproof.profiles;
 import dev.linkproof.transfer.Units;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -119,11 +120,18 @@ final class ProfileUnits {
         return v;
     }
 
-    /**
-     * An allowed regression as a fraction in [0, 1): {@code 0.08} or {@code 8%}. A bare number of 1
-     * or more is refused rather than guessed at (is {@code 5} five percent, or 500 %?).
-     */
+    /** An allowed regression, as a profile's {@code baseline.tolerance}; see {@link #tolerance(String)}. */
     static double tolerance(String text, Location at) {
+        return tolerance(text).orElseThrow(() -> new ProfileException(at, "bad tolerance '" + text + "' (expected "
+                + BaselineSettings.TOLERANCE_FORMS + ")"));
+    }
+
+    /**
+     * An allowed regression as a fraction in [0, 1): {@code 0.08} or {@code 8%}; empty when the text
+     * is neither, or out of that range. A bare number of 1 or more is refused rather than guessed at
+     * (is {@code 5} five percent, or 500 %?).
+     */
+    static OptionalDouble tolerance(String text) {
         String t = text.strip();
         double v;
         try {
@@ -131,11 +139,7 @@ final class ProfileUnits {
         } catch (NumberFormatException e) {
             v = Double.NaN;
         }
-        if (!(v >= 0 && v < 1)) {
-            throw new ProfileException(at, "bad tolerance '" + text + "' (expected a fraction in [0, 1) such as 0.08, "
-                    + "or a percentage below 100% such as 8%)");
-        }
-        return v;
+        return v >= 0 && v < 1 ? OptionalDouble.of(v) : OptionalDouble.empty();
     }
 
     /** A byte size: {@code 4096}, {@code 4KiB}, {@code 1 MiB}; never zero. */

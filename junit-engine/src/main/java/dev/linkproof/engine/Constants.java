@@ -50,8 +50,9 @@ public final class Constants {
     public static final String BASELINE = "linkproof.baseline";
 
     /**
-     * Allowed regression against the baseline, as a fraction. Wins over the profile's
-     * {@code baseline.tolerance}, which wins over the default 0.05 (5 %).
+     * Allowed regression against the baseline, as the profile's {@code baseline.tolerance} takes it: a
+     * fraction in [0, 1) ({@code 0.08}) or a percentage below 100 % ({@code 8%}). Wins over the
+     * profile's {@code baseline.tolerance}, which wins over the default 0.05 (5 %).
      */
     public static final String BASELINE_TOLERANCE = "linkproof.baseline.tolerance";
 

@@ -102,16 +102,10 @@ public record LinkproofConfiguration(
         return out;
     }
 
+    /** The forms a profile's {@code baseline.tolerance} takes: {@code 0.08} or {@code 8%}, in [0, 1). */
     private static double parseTolerance(String v) {
-        try {
-            double d = Double.parseDouble(v);
-            if (d >= 0 && d < 1) {
-                return d;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(Constants.BASELINE_TOLERANCE + "=" + v + " must be a fraction in [0, 1), e.g. 0.05");
+        return dev.linkproof.profiles.BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
+                Constants.BASELINE_TOLERANCE + "=" + v + " must be " + dev.linkproof.profiles.BaselineSettings.TOLERANCE_FORMS));
     }
 
     private static int parseReruns(String v) {

@@ -132,4 +132,21 @@ class LinkproofConfigurationTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("linkproof.busyHost.reruns=" + value + " must be a whole number from 0 to 5");
     }
+
+    /** The forms a profile's {@code baseline.tolerance} takes, from the command line too. */
+    @ParameterizedTest(name = "\"{0}\" = {1}")
+    @CsvSource({"0.08, 0.08", "8%, 0.08", "' 8 % ', 0.08", "0, 0", "0%, 0", "0.5%, 0.005", "99.5%, 0.995", "0.999, 0.999"})
+    void aBaselineToleranceIsAFractionOrAPercentage(String text, double fraction) {
+        assertThat(config(Map.of(Constants.BASELINE_TOLERANCE, text)).baselineTolerance(java.util.OptionalDouble.of(0.3)))
+                .isCloseTo(fraction, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "5", "1.0", "-0.1", "100%", "-1%", "8%%", "lots", "NaN", ""})
+    void aBadBaselineToleranceIsRefusedByNameWithTheFormsItTakes(String value) {
+        assertThatThrownBy(() -> config(Map.of(Constants.BASELINE_TOLERANCE, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("linkproof.baseline.tolerance=" + value + " must be a fraction in [0, 1) such as 0.08, "
+                        + "or a percentage below 100% such as 8%");
+    }
 }
