@@ -228,9 +228,12 @@ public final class Session implements TransferSession {
             local.pushHostView();
             expected = Checksums.ofSlots(local.segment(), spec.slots());
             MeasurementLoop.once(path);
+            // The agent waits for its receive completions up to the progress deadline this session
+            // sent in HELLO before it answers: wait that long on top of the control timeout, so a
+            // completion that never comes is the agent's finding, not a timeout here.
             Messages.Checksums reply = control.call(MessageType.CHECKSUM,
                     new Messages.Checksum(spec.pointId(), MeasurementLoop.batchesPerPoint(spec)), MessageType.CHECKSUMS,
-                    Messages.Checksums.class, timeouts.control());
+                    Messages.Checksums.class, timeouts.control().plus(timeouts.io().progressTimeout()));
             actual = reply.checksums();
             if (reply.completions() != null) {
                 completions = reply.completions();

@@ -7,7 +7,9 @@ import java.time.Duration;
  * Every deadline an initiator session applies.
  *
  * @param agentStart  how long a local agent may take to print its ready line
- * @param control     how long one control request may take (region fill and checksum included)
+ * @param control     how long one control request may take (region fill and checksum included; a
+ *                    CHECKSUM reply may take the progress deadline more, which the agent spends waiting
+ *                    for its receive completions)
  * @param io          data-path deadlines
  */
 public record Timeouts(Duration agentStart, Duration control, IoSettings io) {

@@ -373,6 +373,33 @@ class AgentSessionTest {
         }
     }
 
+    /**
+     * On CHECKSUM the agent waits for the receive completions up to the session's progress deadline,
+     * so the initiator waits for that reply its control timeout on top of it: with a progress deadline
+     * longer than the control timeout, completions that never come are the agent's own finding, not a
+     * control timeout that ends the session as a peer failure.
+     */
+    @Test
+    void lostReceiveCompletionsAreTheAgentsFindingWhenTheProgressDeadlineExceedsTheControlTimeout() throws Exception {
+        Duration progress = Duration.ofSeconds(4);
+        Timeouts shortControl = new Timeouts(Duration.ofSeconds(10), Duration.ofMillis(1500),
+                new IoSettings(progress, Duration.ofSeconds(10)));
+        Session s = Session.open("127.0.0.1", AGENT.port(), TOKEN, shortControl);
+        try {
+            long start = System.nanoTime();
+            Measurement m = s.run(spec("lost-completions").transport(LostCompletionsTransport.ID).op(Op.WRITE).size(4096)
+                    .build());
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the agent waited out the progress deadline")
+                    .isGreaterThanOrEqualTo(progress);
+            assertThat(m.isValid()).isFalse();
+            assertThat(m.validation().describe()).startsWith("completion mismatch: ")
+                    .contains("receive completion(s) wrong").contains("(data valid: ");
+            assertThat(s.usable()).isTrue();
+        } finally {
+            s.close();
+        }
+    }
+
     @Test
     void anAgentThatGoesAwayIsAPeerFailureAndTheSessionIsDone() throws Exception {
         AgentServer doomed = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
