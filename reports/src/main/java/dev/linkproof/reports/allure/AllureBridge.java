@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.linkproof.reports.chart.BandwidthChart;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.SweepCsv;
+import dev.linkproof.transfer.Layout;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
@@ -74,6 +75,10 @@ public final class AllureBridge {
         parameter("iterations", spec.iterations() + " (+" + spec.warmup() + " warmup)");
         if (spec.offset() != 0) {
             parameter("offset", spec.offset() + " B");
+        }
+        // Like the offset, part of the point's unique id and of its name (" · strided") when not the default.
+        if (spec.layout() != Layout.CONTIGUOUS) {
+            parameter("layout", spec.layout().name().toLowerCase(Locale.ROOT));
         }
     }
 
@@ -169,6 +174,8 @@ public final class AllureBridge {
         params.put("pipeline", s.pipelineDepth());
         params.put("transport", s.transport());
         params.put("memory", s.initiatorMemory() + "->" + s.targetMemory());
+        params.put("layout", s.layout().name().toLowerCase(Locale.ROOT));
+        params.put("offset", s.offset());
         params.put("iterations", s.iterations());
         params.put("warmup", s.warmup());
         out.put("params", params);

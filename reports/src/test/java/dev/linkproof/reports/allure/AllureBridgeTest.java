@@ -1,0 +1,122 @@
+package dev.linkproof.reports.allure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.validate.Validation;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.AllureResultsWriter;
+import io.qameta.allure.model.Parameter;
+import io.qameta.allure.model.TestResult;
+import io.qameta.allure.model.TestResultContainer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the bridge adds to a running Allure test case, written to memory instead of a results folder. */
+class AllureBridgeTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<TestResult> results = new ArrayList<>();
+    private final Map<String, byte[]> attachments = new LinkedHashMap<>();
+    private AllureLifecycle before;
+
+    @BeforeEach
+    void inMemory() {
+        before = Allure.getLifecycle();
+        Allure.setLifecycle(new AllureLifecycle(new AllureResultsWriter() {
+            @Override
+            public void write(TestResult result) {
+                results.add(result);
+            }
+
+            @Override
+            public void write(TestResultContainer container) {
+            }
+
+            @Override
+            public void write(String source, InputStream in) {
+                try (in) {
+                    attachments.put(source, in.readAllBytes());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }));
+    }
+
+    @AfterEach
+    void restore() {
+        Allure.setLifecycle(before);
+    }
+
+    /** Runs one point through the bridge as the engine does; its test result. */
+    private TestResult point(TransferSpec spec) {
+        AllureLifecycle l = Allure.getLifecycle();
+        String uuid = UUID.randomUUID().toString();
+        l.scheduleTestCase(new TestResult().setUuid(uuid).setName(spec.pointId()));
+        l.startTestCase(uuid);
+        AllureBridge.pointStarted(spec, "loopback", "m");
+        long bytes = spec.bytesPerIteration() * 10;
+        AllureBridge.pointMeasured(new Measurement(spec, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
+                new Validation(spec.batch(), spec.bytesPerIteration(), 0, Optional.empty()), Map.of(), List.of()),
+                List.of("PASS data valid"));
+        l.stopTestCase(uuid);
+        l.writeTestCase(uuid);
+        return results.getLast();
+    }
+
+    private static Map<String, String> parameters(TestResult r) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Parameter p : r.getParameters()) {
+            out.put(p.getName(), p.getValue());
+        }
+        return out;
+    }
+
+    private JsonNode measurementJson(TestResult r) throws IOException {
+        String source = r.getAttachments().stream().filter(a -> a.getName().equals("measurement.json")).findFirst()
+                .orElseThrow().getSource();
+        return JSON.readTree(attachments.get(source));
+    }
+
+    private static TransferSpec.Builder spec(String id) {
+        return TransferSpec.builder().pointId(id).size(4096).batch(4).iterations(10).warmup(1);
+    }
+
+    /** A strided layout is part of the point's unique id, so it is one of its parameters, as its name says " · strided". */
+    @Test
+    void aStridedPointHasALayoutParameterAndAContiguousOneNone() throws IOException {
+        TestResult strided = point(spec("strided").layout(Layout.STRIDED).build());
+        assertThat(parameters(strided)).containsEntry("layout", "strided").containsEntry("batch", "4");
+        assertThat(measurementJson(strided).get("params").get("layout").asText()).isEqualTo("strided");
+
+        TestResult contiguous = point(spec("contiguous").build());
+        assertThat(parameters(contiguous)).doesNotContainKey("layout").containsEntry("batch", "4");
+        assertThat(measurementJson(contiguous).get("params").get("layout").asText()).isEqualTo("contiguous");
+    }
+
+    /** The offset, the other dimension of the unique id that only some points have, reaches measurement.json too. */
+    @Test
+    void measurementJsonCarriesTheOffset() throws IOException {
+        TestResult r = point(spec("offset").offset(64).build());
+        assertThat(parameters(r)).containsEntry("offset", "64 B");
+        assertThat(measurementJson(r).get("params").get("offset").asLong()).isEqualTo(64);
+        assertThat(measurementJson(point(spec("aligned").build())).get("params").get("offset").asLong()).isZero();
+    }
+}
