@@ -11,11 +11,13 @@ import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Supplier;
 
 /**
  * The run's hardware profile, loaded once before any transfer: what the host may use (the
@@ -24,12 +26,15 @@ import java.util.OptionalDouble;
  */
 public final class ProfileJudge {
     private final LoadedProfile loaded;
+    private final ProbeReport probe;
     private final ResourcePlan plan;
     private final CriteriaEvaluator evaluator;
     private final DeviceChoice devices;
 
-    private ProfileJudge(LoadedProfile loaded, ResourcePlan plan, CriteriaEvaluator evaluator, DeviceChoice devices) {
+    private ProfileJudge(LoadedProfile loaded, ProbeReport probe, ResourcePlan plan, CriteriaEvaluator evaluator,
+                         DeviceChoice devices) {
         this.loaded = loaded;
+        this.probe = probe;
         this.plan = plan;
         this.evaluator = evaluator;
         this.devices = devices;
@@ -57,10 +62,13 @@ public final class ProfileJudge {
      */
     public static ProfileJudge load(Map<String, String> properties, DeviceChoice devices) {
         ProfileLoader loader = new ProfileLoader(properties);
-        LoadedProfile loaded = loader.load();
+        // One probe (of linkproof.probe.root) for the match, the plan and the report's environment.
+        Supplier<ProbeReport> probe = loader.probe();
+        LoadedProfile loaded = loader.load(probe);
         HardwareProfile p = loaded.profile();
-        ResourcePlan plan = ResourcePlan.of(p, loader.probe().get());
-        return new ProfileJudge(loaded, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices);
+        ProbeReport host = probe.get();
+        ResourcePlan plan = ResourcePlan.of(p, host);
+        return new ProfileJudge(loaded, host, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices);
     }
 
     /** The run's profile, with the device choice the configuration makes (local pair or remote peer). */
@@ -74,6 +82,15 @@ public final class ProfileJudge {
 
     public String describe() {
         return loaded.describe();
+    }
+
+    /**
+     * The host as the probe saw it: this machine, or the tree {@code linkproof.probe.root} names. The
+     * profile was matched against it and the resource plan made from it; the report's environment
+     * describes it.
+     */
+    public ProbeReport probe() {
+        return probe;
     }
 
     /**

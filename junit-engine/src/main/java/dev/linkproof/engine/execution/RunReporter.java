@@ -7,10 +7,11 @@ import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.profiles.ProfileLoader;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.probe.HardwareProbe;
+import dev.linkproof.transfer.probe.ProbeReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -226,10 +227,21 @@ public final class RunReporter implements AutoCloseable {
         if (!anyPoint) {
             return;
         }
+        RunFiles.writeAll(RunFiles.resultsDirectory(), environment(), System.getenv());
+    }
+
+    /**
+     * Allure's {@code environment.properties}: the profile, and the host as the probe the profile was
+     * matched against saw it, so a fake tree under {@code linkproof.probe.root} is what the report
+     * describes too (without a profile, a probe of that root).
+     */
+    Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("profile", profile == null ? "none" : profile.describe());
+        ProfileJudge judge = profile;
+        env.put("profile", judge == null ? "none" : judge.describe());
         try {
-            env.putAll(HardwareProbe.system().probe().environment());
+            ProbeReport host = judge != null ? judge.probe() : new ProfileLoader(config.profileProperties()).probe().get();
+            env.putAll(host.environment());
             // Say so when there is no NIC or GPU, rather than leave the reader to guess.
             if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
                 env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");
@@ -241,7 +253,7 @@ public final class RunReporter implements AutoCloseable {
             env.put("probe", "failed: " + e.getMessage());
         }
         env.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
-        RunFiles.writeAll(RunFiles.resultsDirectory(), env, System.getenv());
+        return env;
     }
 
 }

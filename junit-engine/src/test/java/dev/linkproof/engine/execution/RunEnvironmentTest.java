@@ -1,0 +1,48 @@
+package dev.linkproof.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.MapParameters;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run's Allure environment describes the host the profile was matched against: with
+ * {@code linkproof.probe.root} naming a fake sysfs tree, that tree, not the machine the test runs on.
+ */
+class RunEnvironmentTest {
+    @TempDir
+    Path dir;
+
+    private RunReporter reporter(String host) {
+        return new RunReporter(LinkproofConfiguration.from(new MapParameters(Map.of(
+                "linkproof.results", dir.resolve("r.jsonl").toString(),
+                "linkproof.probe.root", ProfileJudgeTest.host(host)))));
+    }
+
+    @Test
+    void theEnvironmentIsTheProbedTreeTheProfileWasMatchedAgainst() {
+        try (RunReporter reporter = reporter("cx7-host")) {
+            ProfileJudge judge = ProfileJudge.load(LinkproofConfiguration.from(new MapParameters(Map.of(
+                    "linkproof.probe.root", ProfileJudgeTest.host("cx7-host")))));
+            reporter.useProfile(judge);
+            Map<String, String> env = reporter.environment();
+            assertThat(env.get("profile")).isEqualTo(judge.describe());
+            assertThat(env).containsEntry("host", "cx7-node1").containsKeys("rdma.mlx5_0", "rdma.mlx5_1")
+                    .doesNotContainKey("rdma").doesNotContainKey("probe");
+            assertThat(env).containsAllEntriesOf(judge.probe().environment());
+        }
+    }
+
+    /** Before a profile is loaded (it failed, say) the environment still comes from the configured root. */
+    @Test
+    void withoutAProfileTheConfiguredRootIsProbed() {
+        try (RunReporter reporter = reporter("thor2-host")) {
+            Map<String, String> env = reporter.environment();
+            assertThat(env).containsEntry("profile", "none").containsEntry("host", "thor2-node1").containsKey("rdma.bnxt_re0");
+        }
+    }
+}
