@@ -1,5 +1,6 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.profiles.BaselineSettings;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
@@ -104,8 +105,8 @@ public record LinkproofConfiguration(
 
     /** The forms a profile's {@code baseline.tolerance} takes: {@code 0.08} or {@code 8%}, in [0, 1). */
     private static double parseTolerance(String v) {
-        return dev.linkproof.profiles.BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
-                Constants.BASELINE_TOLERANCE + "=" + v + " must be " + dev.linkproof.profiles.BaselineSettings.TOLERANCE_FORMS));
+        return BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
+                Constants.BASELINE_TOLERANCE + "=" + v + " must be " + BaselineSettings.TOLERANCE_FORMS));
     }
 
     private static int parseReruns(String v) {
