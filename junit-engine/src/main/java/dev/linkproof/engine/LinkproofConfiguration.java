@@ -53,8 +53,8 @@ public record LinkproofConfiguration(
                     + " is more than the agent accepts (" + Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) + ")");
         }
         Timeouts t = new Timeouts(
-                duration(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
-                duration(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
+                deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
+                deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
                 new IoSettings(progress, progress));
         String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
         Path log = p.get(Constants.AGENT_LOG).map(Path::of)
@@ -132,6 +132,22 @@ public record LinkproofConfiguration(
             // reported below
         }
         throw new IllegalArgumentException(Constants.ITERATIONS_SCALE + "=" + v + " must be a number in (0, 1000]");
+    }
+
+    /** The longest deadline a key may set, as the agent's limit on the progress deadline is. */
+    static final Duration MAX_DEADLINE = Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS);
+
+    /**
+     * A {@link #duration} of at most {@link #MAX_DEADLINE}: socket timeouts are int milliseconds, so
+     * {@code PT1000H} would wrap to a negative one and fail somewhere far from the key that set it.
+     */
+    static Duration deadline(ConfigurationParameters p, String key, Duration fallback) {
+        Duration d = duration(p, key, fallback);
+        if (d.compareTo(MAX_DEADLINE) > 0) {
+            throw new IllegalArgumentException(key + "=" + p.get(key).orElseThrow() + " is more than the longest deadline ("
+                    + MAX_DEADLINE + ")");
+        }
+        return d;
     }
 
     /** Parses {@code 10s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT10S}). */

@@ -1,6 +1,7 @@
 package dev.linkproof.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
@@ -108,6 +109,15 @@ class LinkproofConfigurationTest {
         assertThatThrownBy(() -> config(Map.of(Constants.TIMEOUT_PROGRESS, "61m")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("linkproof.timeout.progress=61m is more than the agent accepts (PT1H)");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({"linkproof.timeout.control, 61m", "linkproof.timeout.control, PT1000H", "linkproof.timeout.agentStart, 3601s"})
+    void aControlOrStartDeadlineOverAnHourNamesTheKey(String key, String value) {
+        assertThatCode(() -> config(Map.of(key, "60m"))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> config(Map.of(key, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(key + "=" + value + " is more than the longest deadline (PT1H)");
     }
 
     @ParameterizedTest(name = "\"{0}\"")
