@@ -7,11 +7,13 @@ import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Supplier;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
@@ -44,23 +46,52 @@ public record LinkproofConfiguration(
     public static final int DEFAULT_BUSY_HOST_RERUNS = 1;
     static final int MAX_BUSY_HOST_RERUNS = 5;
 
+    /**
+     * Reads every key; the first bad value throws {@link IllegalArgumentException} naming the key
+     * (all bad values, joined with "; ").
+     */
     public static LinkproofConfiguration from(ConfigurationParameters p) {
-        double scale = p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0);
-        Duration progress = duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
-        // The agent applies this deadline to its side too (HELLO carries it), and refuses more than its limit.
-        if (progress.toMillis() > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
-            throw new IllegalArgumentException(Constants.TIMEOUT_PROGRESS + "=" + p.get(Constants.TIMEOUT_PROGRESS).orElseThrow()
-                    + " is more than the agent accepts (" + Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) + ")");
+        Parsed parsed = parse(p);
+        if (!parsed.errors().isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", parsed.errors()));
         }
+        return parsed.config();
+    }
+
+    /**
+     * A configuration and what was wrong with it: every key that has a bad value is named in
+     * {@code errors} (one message each, "key=value must be ...") and read as its default. The engine
+     * discovers with it, so a bad value never aborts discovery (Surefire would show only "failed to
+     * discover tests" and leave the cause in a dump file), and fails the run on it before any point
+     * runs, with the message on the console.
+     */
+    public record Parsed(LinkproofConfiguration config, List<String> errors) {
+        public Parsed {
+            errors = List.copyOf(errors);
+        }
+    }
+
+    public static Parsed parse(ConfigurationParameters p) {
+        List<String> errors = new ArrayList<>();
+        double scale = read(errors, () -> p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0), 1.0);
+        Duration progress = read(errors, () -> {
+            Duration d = duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
+            // The agent applies this deadline to its side too (HELLO carries it), and refuses more than its limit.
+            if (d.toMillis() > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
+                throw new IllegalArgumentException(Constants.TIMEOUT_PROGRESS + "=" + p.get(Constants.TIMEOUT_PROGRESS).orElseThrow()
+                        + " is more than the agent accepts (" + Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) + ")");
+            }
+            return d;
+        }, Duration.ofSeconds(10));
         Timeouts t = new Timeouts(
-                deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
-                deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
+                read(errors, () -> deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)), Duration.ofSeconds(30)),
+                read(errors, () -> deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)), Duration.ofSeconds(30)),
                 new IoSettings(progress, progress));
         String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
         Path log = p.get(Constants.AGENT_LOG).map(Path::of)
                 .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")
                         : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log"));
-        return new LinkproofConfiguration(
+        LinkproofConfiguration config = new LinkproofConfiguration(
                 p.get(Constants.PEER).filter(s -> !s.isBlank()),
                 p.get(Constants.TOKEN).filter(s -> !s.isBlank()),
                 p.get(Constants.TRANSPORT).filter(s -> !s.isBlank()).orElse(Constants.DEFAULT_TRANSPORT),
@@ -71,11 +102,24 @@ public record LinkproofConfiguration(
                 p.get(Constants.RESULTS).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
                         ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
                 p.get(Constants.BASELINE).filter(s -> !s.isBlank()).map(Path::of),
-                p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v))).orElse(OptionalDouble.empty()),
+                read(errors, () -> p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v)))
+                        .orElse(OptionalDouble.empty()), OptionalDouble.empty()),
                 p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
                         .map(String::strip).filter(s -> !s.isEmpty()),
-                p.get(Constants.BUSY_HOST_RERUNS).map(LinkproofConfiguration::parseReruns).orElse(DEFAULT_BUSY_HOST_RERUNS),
+                read(errors, () -> p.get(Constants.BUSY_HOST_RERUNS).map(LinkproofConfiguration::parseReruns)
+                        .orElse(DEFAULT_BUSY_HOST_RERUNS), DEFAULT_BUSY_HOST_RERUNS),
                 profileProperties(p));
+        return new Parsed(config, errors);
+    }
+
+    /** One key's value, or {@code fallback} with the key's message added to {@code errors}. */
+    private static <T> T read(List<String> errors, Supplier<T> parse, T fallback) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+            return fallback;
+        }
     }
 
     /**

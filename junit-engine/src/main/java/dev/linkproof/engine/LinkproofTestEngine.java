@@ -39,12 +39,15 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
 
     @Override
     public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
-        LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
+        // A bad value is the run's error, reported when it executes (LinkproofEngineDescriptor#before):
+        // thrown here, Surefire would print only "failed to discover tests".
+        LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(request.getConfigurationParameters());
+        LinkproofConfiguration config = parsed.config();
         Transports transports = Transports.discover();
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
                 id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config))
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false));
-        LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId);
+        LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, parsed.errors());
         new LinkproofDiscovery(expander).discover(request, engine);
         return engine;
     }
@@ -63,7 +66,8 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
 
     @Override
     protected LinkproofExecutionContext createExecutionContext(ExecutionRequest request) {
-        LinkproofConfiguration config = LinkproofConfiguration.from(request.getConfigurationParameters());
+        // Bad values read as their defaults here; the engine descriptor fails the run on them before any point.
+        LinkproofConfiguration config = LinkproofConfiguration.parse(request.getConfigurationParameters()).config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof SweepPointDescriptor).count();
         return new LinkproofExecutionContext(config, new SessionProvider(config), Transports.discover(),

@@ -1,24 +1,38 @@
 package dev.linkproof.engine.descriptor;
 
+import dev.linkproof.engine.ConfigurationException;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.ProfileJudge;
 import dev.linkproof.profiles.ProfileException;
+import java.util.List;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.EngineDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
 
 /** The root of a run. It closes the pair once every point has run. */
 public final class LinkproofEngineDescriptor extends EngineDescriptor implements Node<LinkproofExecutionContext> {
+    /** Keys with bad values, found at discovery ("linkproof.iterations.scale=0 must be ..."). */
+    private final List<String> configurationErrors;
+
     public LinkproofEngineDescriptor(UniqueId id) {
+        this(id, List.of());
+    }
+
+    public LinkproofEngineDescriptor(UniqueId id, List<String> configurationErrors) {
         super(id, "Linkproof");
+        this.configurationErrors = List.copyOf(configurationErrors);
     }
 
     /**
-     * Loads the hardware profile once, before any transfer. A malformed profile fails the whole run
-     * here, naming file, line and column, and no point runs.
+     * Fails the run on a configuration key with a bad value, then loads the hardware profile once,
+     * before any transfer. A malformed profile fails the whole run here, naming file, line and
+     * column, and no point runs.
      */
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) {
+        if (!configurationErrors.isEmpty()) {
+            throw new ConfigurationException(configurationErrors);
+        }
         try {
             ProfileJudge profile = ProfileJudge.load(context.config());
             context.reporter().useProfile(profile);

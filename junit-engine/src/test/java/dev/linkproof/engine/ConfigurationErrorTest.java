@@ -1,0 +1,71 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import dev.linkproof.engine.fixtures.RunFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+
+/**
+ * A bad value on the command line fails the run before any point, with "configuration error" and
+ * the key in the engine's own failure, which Surefire prints on the console; thrown at discovery, it
+ * showed only "TestEngine with ID 'linkproof' failed to discover tests" and left the cause in a dump
+ * file.
+ */
+class ConfigurationErrorTest {
+    @TempDir
+    Path dir;
+
+    private EngineExecutionResults run(String... config) {
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""));
+        for (int i = 0; i < config.length; i += 2) {
+            kit = kit.configurationParameter(config[i], config[i + 1]);
+        }
+        return kit.execute();
+    }
+
+    static String engineFailure(EngineExecutionResults r) {
+        Event engine = r.containerEvents().filter(e -> e.getType() == EventType.FINISHED
+                && e.getTestDescriptor().getUniqueId().getSegments().size() == 1).findFirst().orElseThrow();
+        TestExecutionResult result = engine.getRequiredPayload(TestExecutionResult.class);
+        assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
+        return result.getThrowable().orElseThrow().getMessage();
+    }
+
+    @Test
+    void aBadIterationScaleFailsTheRunNamingTheKeyBeforeAnyPoint() {
+        EngineExecutionResults r = run(Constants.ITERATIONS_SCALE, "0");
+        r.testEvents().assertStatistics(s -> s.started(0));
+        assertThat(engineFailure(r)).isEqualTo("configuration error: linkproof.iterations.scale=0 must be a number in (0, 1000]");
+    }
+
+    @Test
+    void everyBadKeyIsNamedAtOnce() {
+        String m = engineFailure(run(Constants.TIMEOUT_CONTROL, "soon", Constants.BUSY_HOST_RERUNS, "9",
+                Constants.BASELINE_TOLERANCE, "2"));
+        assertThat(m).startsWith("configuration error: ").contains("linkproof.timeout.control=soon is not a duration")
+                .contains("linkproof.busyHost.reruns=9 must be a whole number from 0 to 5")
+                .contains("linkproof.baseline.tolerance=2 must be");
+    }
+
+    @Test
+    void parseReadsABadValueAsItsDefaultAndSaysWhatWasWrong() {
+        LinkproofConfiguration.Parsed p = LinkproofConfiguration.parse(new MapParameters(Map.of(
+                Constants.ITERATIONS_SCALE, "abc", Constants.TIMEOUT_PROGRESS, "10s")));
+        assertThat(p.config().iterationScale()).isEqualTo(1.0);
+        assertThat(p.errors()).containsExactly("linkproof.iterations.scale=abc must be a number in (0, 1000]");
+        assertThat(LinkproofConfiguration.parse(new MapParameters(Map.of())).errors()).isEmpty();
+    }
+}
