@@ -26,7 +26,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
     /**
      * Fails the run on a configuration key with a bad value, then loads the hardware profile once,
      * before any transfer. A malformed profile fails the whole run here, naming file, line and
-     * column, and no point runs.
+     * column, and no point runs. Then reads the baseline and starts the results file
+     * ({@link dev.linkproof.engine.execution.RunReporter#open}).
      */
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) {
@@ -40,6 +41,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         } catch (ProfileException e) {
             throw new ProfileException(e.location(), "configuration error: " + e.problem(), e);
         }
+        // Last: it replaces the previous run's results, which a run that stopped above leaves alone.
+        context.reporter().open();
         return context;
     }
 

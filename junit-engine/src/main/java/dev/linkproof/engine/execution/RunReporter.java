@@ -1,5 +1,7 @@
 package dev.linkproof.engine.execution;
 
+import dev.linkproof.engine.ConfigurationException;
+import dev.linkproof.engine.Constants;
 import dev.linkproof.engine.LinkproofConfiguration;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.reports.allure.AllureBridge;
@@ -12,6 +14,8 @@ import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.probe.ProbeReport;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +31,9 @@ import org.opentest4j.AssertionFailedError;
  * Allure files, and the baseline comparison.
  */
 public final class RunReporter implements AutoCloseable {
-    private final ResultsFile results;
-    private final Optional<Baseline> baseline;
+    /** Started by {@link #open}, once the run's configuration, profile and baseline have loaded. */
+    private volatile ResultsFile results;
+    private volatile Optional<Baseline> baseline = Optional.empty();
     private final LinkproofConfiguration config;
     private volatile double tolerance;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
@@ -38,10 +43,34 @@ public final class RunReporter implements AutoCloseable {
     private volatile boolean anyPoint;
 
     public RunReporter(LinkproofConfiguration config) {
-        this.results = ResultsFile.create(config.results());
-        this.baseline = config.baseline().map(Baseline::load);
         this.config = config;
         this.tolerance = config.baselineTolerance(java.util.OptionalDouble.empty());
+    }
+
+    /**
+     * Reads the baseline, then starts the results file (replacing the previous run's), in that
+     * order and only once the rest of the run's configuration has loaded: a run that stops on a bad
+     * key or profile leaves the previous results in place, and {@code linkproof.baseline} may name the
+     * results file this run is about to replace (compare with the last run). A baseline that cannot be
+     * read, or a results file that cannot be created, is a {@link ConfigurationException} naming the
+     * key and the file.
+     */
+    public void open() {
+        Optional<Baseline> b = Optional.empty();
+        if (config.baseline().isPresent()) {
+            Path path = config.baseline().get();
+            try {
+                b = Optional.of(Baseline.load(path));
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                throw new ConfigurationException(Constants.BASELINE + "=" + path + ": " + e.getMessage(), e);
+            }
+        }
+        try {
+            results = ResultsFile.create(config.results());
+        } catch (UncheckedIOException | java.nio.file.InvalidPathException e) {
+            throw new ConfigurationException(Constants.RESULTS + "=" + config.results() + ": " + e.getMessage(), e);
+        }
+        baseline = b;
     }
 
     /**
@@ -210,6 +239,9 @@ public final class RunReporter implements AutoCloseable {
     }
 
     private void record(PointRecord r) {
+        if (results == null) {
+            throw new IllegalStateException("the results file is not open (RunReporter.open)");
+        }
         results.append(r);
         sweeps.computeIfAbsent(r.sweep(), k -> new ArrayList<>()).add(r);
     }
@@ -223,7 +255,9 @@ public final class RunReporter implements AutoCloseable {
     /** Writes the run-level files; a run that ran no point writes none. */
     @Override
     public void close() {
-        results.close();
+        if (results != null) {
+            results.close();
+        }
         if (!anyPoint) {
             return;
         }

@@ -34,7 +34,7 @@ public final class ResultsFile implements AutoCloseable {
             return new ResultsFile(path, Files.newBufferedWriter(path, StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create results file " + path, e);
+            throw new UncheckedIOException("cannot create results file " + path + ": " + reason(e), e);
         }
     }
 
@@ -48,7 +48,7 @@ public final class ResultsFile implements AutoCloseable {
             out.write('\n');
             out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write results file " + path, e);
+            throw new UncheckedIOException("cannot write results file " + path + ": " + reason(e), e);
         }
     }
 
@@ -100,7 +100,7 @@ public final class ResultsFile implements AutoCloseable {
             } else if (Files.isRegularFile(fileOrFolder)) {
                 files.add(fileOrFolder);
             } else {
-                throw new IllegalArgumentException("results file " + fileOrFolder + " does not exist");
+                throw new IllegalArgumentException("results file " + fileOrFolder + " does not exist (neither a file nor a folder)");
             }
             List<PointRecord> records = new ArrayList<>();
             for (Path f : files) {
@@ -125,7 +125,27 @@ public final class ResultsFile implements AutoCloseable {
             }
             return records;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read results " + fileOrFolder, e);
+            throw new UncheckedIOException("cannot read results " + fileOrFolder + ": " + reason(e), e);
         }
+    }
+
+    /**
+     * What went wrong, in words: the JDK's file exceptions carry only the path as their message
+     * ({@code NoSuchFileException: /proc/x.jsonl}), which reads as no reason at all.
+     */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "a file is in the way";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

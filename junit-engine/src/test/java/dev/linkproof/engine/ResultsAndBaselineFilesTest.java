@@ -1,0 +1,96 @@
+package dev.linkproof.engine;
+
+import static dev.linkproof.engine.ConfigurationErrorTest.engineFailure;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.linkproof.engine.fixtures.RunFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/**
+ * The results file and the baseline at the edges of a run: the previous results survive a run that
+ * stops on its configuration, a baseline may be the results file the run replaces, and a baseline or
+ * results path that does not work is a configuration error naming the key and the file.
+ */
+class ResultsAndBaselineFilesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static EngineExecutionResults run(Path results, String... config) {
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.RESULTS, results.toString())
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""));
+        for (int i = 0; i < config.length; i += 2) {
+            kit = kit.configurationParameter(config[i], config[i + 1]);
+        }
+        return kit.execute();
+    }
+
+    @Test
+    void aRunThatStopsOnItsConfigurationLeavesThePreviousResultsInPlace() throws Exception {
+        Path results = dir.resolve("r.jsonl");
+        Files.writeString(results, "the previous run\n");
+        assertThat(engineFailure(run(results, Constants.PROFILE, dir.resolve("missing.yaml").toString())))
+                .contains("configuration error");
+        assertThat(results).hasContent("the previous run");
+        assertThat(engineFailure(run(results, Constants.ITERATIONS_SCALE, "0"))).contains("configuration error");
+        assertThat(results).hasContent("the previous run");
+        assertThat(engineFailure(run(results, Constants.BASELINE, dir.resolve("missing.jsonl").toString())))
+                .contains("configuration error");
+        assertThat(results).hasContent("the previous run");
+    }
+
+    /** It was read after the run had emptied it: no point was compared, and each said "within 5 % of the baseline". */
+    @Test
+    void theBaselineMayBeTheResultsFileThisRunReplaces() throws Exception {
+        Path results = dir.resolve("r.jsonl");
+        run(results).testEvents().assertStatistics(s -> s.succeeded(1));
+        List<String> faster = new ArrayList<>();
+        for (String l : Files.readAllLines(results)) {
+            ObjectNode n = (ObjectNode) JSON.readTree(l);
+            n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000);
+            faster.add(JSON.writeValueAsString(n));
+        }
+        Files.write(results, faster);
+
+        var events = run(results, Constants.BASELINE, results.toString()).testEvents();
+        events.assertStatistics(s -> s.failed(1));
+        String message = events.failed().list().getFirst().getRequiredPayload(TestExecutionResult.class)
+                .getThrowable().orElseThrow().getMessage();
+        assertThat(message).contains("performance regression").contains("below the baseline's");
+        assertThat(Files.readAllLines(results)).as("this run's results replaced the baseline's").hasSize(1)
+                .allSatisfy(l -> assertThat(l).contains("performance regression"));
+    }
+
+    @Test
+    void aBaselineThatCannotBeReadIsAConfigurationErrorNamingTheKeyAndFile() throws Exception {
+        Path missing = dir.resolve("missing.jsonl");
+        assertThat(engineFailure(run(dir.resolve("r.jsonl"), Constants.BASELINE, missing.toString())))
+                .isEqualTo("configuration error: linkproof.baseline=" + missing + ": results file " + missing
+                        + " does not exist (neither a file nor a folder)");
+        Path text = Files.writeString(dir.resolve("notes.jsonl"), "hello world\n");
+        assertThat(engineFailure(run(dir.resolve("r.jsonl"), Constants.BASELINE, text.toString())))
+                .startsWith("configuration error: linkproof.baseline=" + text + ": " + text + ":1: not a results line: ");
+    }
+
+    @Test
+    void aResultsFileThatCannotBeCreatedIsAConfigurationErrorNamingTheKeyAndWhy() throws Exception {
+        Path inTheWay = Files.writeString(dir.resolve("plain"), "a file, not a folder");
+        Path results = inTheWay.resolve("r.jsonl");
+        assertThat(engineFailure(run(results))).isEqualTo("configuration error: linkproof.results=" + results
+                + ": cannot create results file " + results + ": a file is in the way");
+    }
+}
