@@ -75,6 +75,25 @@ class ResultsAndBaselineFilesTest {
                 .allSatisfy(l -> assertThat(l).contains("performance regression"));
     }
 
+    /** A point the baseline lacks was not compared, and says so; it said "within 5 % of the baseline". */
+    @Test
+    void aPointTheBaselineLacksSaysItWasNotCompared() throws Exception {
+        Path first = dir.resolve("first.jsonl");
+        run(first).testEvents().assertStatistics(s -> s.succeeded(1));
+        List<String> other = new ArrayList<>();
+        for (String l : Files.readAllLines(first)) {
+            ObjectNode n = (ObjectNode) JSON.readTree(l);
+            n.put("uniqueId", n.get("uniqueId").asText().replace("size=1024", "size=2048"));
+            other.add(JSON.writeValueAsString(n));
+        }
+        Path baseline = Files.write(dir.resolve("other-point.jsonl"), other);
+        Path second = dir.resolve("second.jsonl");
+        run(second, Constants.BASELINE, baseline.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
+        String verdicts = JSON.readTree(Files.readAllLines(second).getFirst()).get("verdicts").toString();
+        assertThat(verdicts).doesNotContain("of the baseline").contains("N/A  ")
+                .contains(": not compared: the baseline " + baseline + " has no measured, validated record of this point");
+    }
+
     @Test
     void aBaselineThatCannotBeReadIsAConfigurationErrorNamingTheKeyAndFile() throws Exception {
         Path missing = dir.resolve("missing.jsonl");

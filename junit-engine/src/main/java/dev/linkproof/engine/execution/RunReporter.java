@@ -134,8 +134,11 @@ public final class RunReporter implements AutoCloseable {
             if (regression.isPresent()) {
                 verdicts.add("FAIL " + point.displayName() + ": " + regression.get());
                 failure = Optional.of(failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
-            } else if (baseline.isPresent()) {
+            } else if (baseline.isPresent() && baseline.get().covers(uniqueId)) {
                 verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
+            } else if (baseline.isPresent()) {
+                verdicts.add("N/A  " + point.displayName() + ": not compared: the baseline " + baseline.get().source()
+                        + " has no measured, validated record of this point");
             }
         }
         if (!hosts.isEmpty()) {

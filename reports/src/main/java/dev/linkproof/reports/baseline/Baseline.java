@@ -45,6 +45,16 @@ public final class Baseline {
         return byId.size();
     }
 
+    /** Whether the baseline has a reference for the point: a record of it that was measured and validated. */
+    public boolean covers(String uniqueId) {
+        return byId.containsKey(uniqueId);
+    }
+
+    /** The file or folder the baseline was read from. */
+    public Path source() {
+        return source;
+    }
+
     /** The regression message, or empty when the point holds (or the baseline lacks it). */
     public Optional<String> regression(String uniqueId, Measurement m, double tolerance) {
         PointRecord base = byId.get(uniqueId);
