@@ -88,4 +88,11 @@ class RemotePeerTest {
         String message = failure(run("localhost", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));
         assertThat(message).contains("linkproof.peer=localhost is not host:port");
     }
+
+    /** It failed with the JDK's "port out of range:99999", naming neither the key nor what it holds. */
+    @Test
+    void aPortOutOfRangeFailsThePointNamingTheKey() {
+        String message = failure(run("localhost:99999", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));
+        assertThat(message).endsWith("no target rank: linkproof.peer=localhost:99999: port 99999 is outside 1..65535");
+    }
 }

@@ -33,20 +33,45 @@ public final class ControlChannel implements AutoCloseable {
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
     }
 
+    /**
+     * Connects within {@code timeout}. What went wrong is said in words: an unknown host, a port with
+     * nothing listening, or no answer within the deadline (a host that is down or unroutable, or a
+     * firewall that drops the connection).
+     *
+     * @throws IllegalArgumentException for a port outside 1..65535
+     */
     public static ControlChannel connect(String host, int port, Duration timeout) throws PeerFailureException {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " of " + host + " is outside 1..65535");
+        }
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+            InetSocketAddress address = new InetSocketAddress(host, port);
+            if (address.isUnresolved()) {
+                throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": unknown host '"
+                        + host + "' (the name does not resolve)");
+            }
+            s.connect(address, (int) timeout.toMillis());
             return new ControlChannel(s, host + ":" + port);
-        } catch (IOException e) {
+        } catch (IOException | PeerFailureException e) {
             try {
                 s.close();
             } catch (IOException ignored) {
                 // never connected
             }
-            throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + " within "
-                    + timeout.toMillis() + " ms: " + e.getMessage(), e);
+            if (e instanceof PeerFailureException p) {
+                throw p;
+            }
+            String why = switch (e) {
+                case java.net.UnknownHostException u -> "unknown host '" + host + "' (the name does not resolve)";
+                case java.net.ConnectException c when "Connection refused".equals(c.getMessage()) ->
+                        "connection refused: nothing listens on port " + port + " there (is the agent running, on that port?)";
+                case SocketTimeoutException t -> "no answer within " + timeout.toMillis() + " ms (the host is down or "
+                        + "unroutable, or a firewall drops the connection)";
+                default -> e.getMessage();
+            };
+            throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": " + why, e);
         }
     }
 

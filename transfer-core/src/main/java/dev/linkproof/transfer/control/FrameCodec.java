@@ -54,7 +54,8 @@ public final class FrameCodec {
         int magic = (first << 24) | ((rest[0] & 0xFF) << 16) | ((rest[1] & 0xFF) << 8) | (rest[2] & 0xFF);
         if (magic != MAGIC) {
             throw new ProtocolException("bad-magic", String.format(
-                    "bad frame magic 0x%08x (expected 0x%08x \"LKPF\"): not a Linkproof control stream", magic, MAGIC), true);
+                    "bad frame magic 0x%08x%s (expected 0x%08x \"LKPF\"): not a Linkproof control stream", magic,
+                    asText(magic), MAGIC), true);
         }
         int version = in.readUnsignedShort();
         int typeCode = in.readUnsignedShort();
@@ -73,5 +74,21 @@ public final class FrameCodec {
         MessageType type = MessageType.of(typeCode).orElseThrow(() -> new ProtocolException("bad-type",
                 "unknown message type " + typeCode, false));
         return new Frame(type, body);
+    }
+
+    /**
+     * The four bytes as text when they are printable ASCII ({@code , the text "HTTP"}): what answered
+     * is then usually a text protocol, e.g. an HTTP server or proxy on the port the agent was expected on.
+     */
+    private static String asText(int magic) {
+        StringBuilder b = new StringBuilder();
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            int c = (magic >>> shift) & 0xFF;
+            if (c < 0x20 || c > 0x7e) {
+                return "";
+            }
+            b.append((char) c);
+        }
+        return ", the text \"" + b + "\"";
     }
 }

@@ -10,6 +10,7 @@ import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.measure.HostContention;
@@ -70,6 +71,13 @@ public final class Session implements TransferSession {
                             timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
                     Messages.Welcome.class, timeouts.control());
             return new Session(control, welcome, Transports.discover(), timeouts, host);
+        } catch (RemoteErrorException e) {
+            control.close();
+            if ("bad-token".equals(e.code())) {
+                throw new RemoteErrorException(e.code(), "the target agent at " + host + ":" + port + " refused HELLO: "
+                        + "wrong session token (give the token that agent was started with, or the one it printed)");
+            }
+            throw e;
         } catch (TransferException | RuntimeException e) {
             control.close();
             throw e;
