@@ -89,6 +89,50 @@ class RemotePeerTest {
         assertThat(message).contains("linkproof.peer=localhost is not host:port");
     }
 
+    /**
+     * A peer that accepts the connection and never answers (or drops it, or is not there): the first
+     * point waits out the control deadline, and the others fail at once with its cause. Each waited
+     * the deadline again, 30 s by default: most of an hour over the suite.
+     */
+    @Test
+    void aPeerNeverReachedIsTriedOnceNotForEveryPoint() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept());
+                        accepted.incrementAndGet();
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
+                    .configurationParameter(Constants.PROGRESS, "false")
+                    .configurationParameter(Constants.PEER, "127.0.0.1:" + silent.getLocalPort())
+                    .configurationParameter(Constants.TOKEN, TOKEN)
+                    .configurationParameter(Constants.TIMEOUT_CONTROL, "700ms")
+                    .selectors(selectMethod(RunFixture.class, "resolvesEveryParameterType",
+                            "dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
+                                    + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession"))
+                    .execute();
+            r.testEvents().assertStatistics(s -> s.started(4).failed(4));
+            List<String> messages = r.testEvents().failed().list().stream()
+                    .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage()).toList();
+            String first = "the target agent at 127.0.0.1:" + silent.getLocalPort() + " did not answer HELLO within 700 ms";
+            assertThat(messages.getFirst()).endsWith("no target rank: " + first);
+            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
+                    + "point: " + first + " (at this run's first point; the run has not reached the peer)"));
+            assertThat(accepted.get()).as("connections the peer got").isEqualTo(1);
+        } finally {
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+    }
+
     /** It failed with the JDK's "port out of range:99999", naming neither the key nor what it holds. */
     @Test
     void aPortOutOfRangeFailsThePointNamingTheKey() {

@@ -13,13 +13,20 @@ import java.util.Optional;
  * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
  * Without {@code linkproof.peer} it starts (and after a failure, restarts) a local agent; with it,
  * it connects to the agent already running there. An agent that cannot be started at all is not
- * retried for every point: the first cause is repeated at once.
+ * retried for every point: the first cause is repeated at once. Nor is a peer that the run never
+ * reached (nothing listening, an unknown or silent host, a wrong token, something else on the port):
+ * each point would wait out the control deadline again, 30 s by default, which over a suite of a
+ * hundred points is most of an hour. A peer reached once is tried again after a failure, since its
+ * agent may have been restarted.
  */
 public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
     private LocalAgent agent;
     private Session session;
     private TransferException startFailure;
+    /** Why the first connection to {@code linkproof.peer} failed, while no connection to it has succeeded. */
+    private TransferException peerNeverReached;
+    private boolean peerReached;
     private int provisions;
     private java.util.Map<String, String> agentEnvironment = java.util.Map.of();
 
@@ -42,7 +49,19 @@ public final class SessionProvider implements AutoCloseable {
         }
         closeSession();
         if (config.peer().isPresent()) {
-            session = openRemote(config.peer().get());
+            if (peerNeverReached != null) {
+                throw new TransferException("not retried for every point: " + peerNeverReached.getMessage()
+                        + " (at this run's first point; the run has not reached the peer)", peerNeverReached);
+            }
+            try {
+                session = openRemote(config.peer().get());
+                peerReached = true;
+            } catch (TransferException e) {
+                if (!peerReached) {
+                    peerNeverReached = e;
+                }
+                throw e;
+            }
         } else {
             if (agent == null || !agent.alive()) {
                 closeAgent();
