@@ -1,12 +1,18 @@
 package dev.linkproof.transfer.agent;
 
 import dev.linkproof.transfer.spi.IoSettings;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Starts a target agent. The engine starts one itself for local runs; for two hosts, run this on
@@ -33,17 +39,50 @@ public final class AgentMain implements Callable<Integer> {
             + ", else a random one that is printed).")
     String token;
 
+    @Spec
+    CommandSpec spec;
+
+    /**
+     * Bad options are usage errors naming the option (exit 2); an address it cannot listen on is a
+     * one-line error saying why (exit 1). Neither prints a stack trace.
+     */
     @Override
     public Integer call() throws Exception {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "--port " + port + " is not a port: 1..65535, or 0 for a free one");
+        }
         String t = token != null ? token : System.getenv(TOKEN_ENV);
         boolean generated = t == null || t.isEmpty();
         if (generated) {
             byte[] b = new byte[16];
             new SecureRandom().nextBytes(b);
             t = HexFormat.of().formatHex(b);
+        } else if (t.length() < AgentServer.MIN_TOKEN_LENGTH) {
+            throw new ParameterException(spec.commandLine(), (token != null ? "--token" : "$" + TOKEN_ENV) + " has "
+                    + t.length() + " character(s); a session token needs at least " + AgentServer.MIN_TOKEN_LENGTH
+                    + " (leave it out and the agent makes one up and prints it)");
+        }
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--bind " + bind + ": unknown host (the name does not resolve)");
         }
         // Each session's progress deadline is its initiator's (sent in HELLO, linkproof.timeout.progress).
-        try (AgentServer server = AgentServer.start(bind, port, t, IoSettings.DEFAULT)) {
+        AgentServer started;
+        try {
+            started = AgentServer.start(bind, port, t, IoSettings.DEFAULT);
+        } catch (BindException e) {
+            String why = String.valueOf(e.getMessage());
+            String hint = why.startsWith("Address already in use")
+                    ? " (another process listens there, perhaps another agent; --port 0 picks a free port)"
+                    : why.startsWith("Cannot assign requested address")
+                    ? " (" + bind + " is not an address of this host; --bind 0.0.0.0 listens on all of them)"
+                    : why.startsWith("Permission denied") ? " (ports below 1024 need root; pick another --port)" : "";
+            spec.commandLine().getErr().println("linkproof-agent: cannot listen on " + bind + " port " + port + ": " + why + hint);
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+        try (AgentServer server = started) {
             System.out.println(READY + " host=" + server.host() + " port=" + server.port() + " pid="
                     + ProcessHandle.current().pid());
             if (generated) {

@@ -37,14 +37,22 @@ public final class AgentServer implements AutoCloseable {
         this.acceptor = Thread.ofPlatform().name("agent-accept").unstarted(this::acceptLoop);
     }
 
+    /** The shortest session token an agent accepts. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
     /** Binds and starts accepting. Port 0 picks a free port. */
     public static AgentServer start(String bindHost, int port, String token, IoSettings io) throws IOException {
-        if (token == null || token.length() < 16) {
-            throw new IllegalArgumentException("the session token must have at least 16 characters");
+        if (token == null || token.length() < MIN_TOKEN_LENGTH) {
+            throw new IllegalArgumentException("the session token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
         ServerSocket s = new ServerSocket();
-        s.setReuseAddress(true);
-        s.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 16);
+        try {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 16);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
         AgentServer agent = new AgentServer(s, token, Transports.discover(), io);
         agent.acceptor.start();
         return agent;
