@@ -16,8 +16,8 @@ scripts/setup.sh --agent >&2
 jdk=$(find_jdk25 agent)
 cp_file=transfer-core/target/agent.classpath
 if [ ! -f "$cp_file" ] || [ ! -d transfer-core/target/classes ]; then
-  mvn -B -q -pl transfer-core -am install -DskipTests
-  mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$PWD/$cp_file" -Dmdep.includeScope=runtime
+  mvn -B -q -pl transfer-core -am install -DskipTests >&2
+  mvn -B -q -pl transfer-core dependency:build-classpath -Dmdep.outputFile="$PWD/$cp_file" -Dmdep.includeScope=runtime >&2
 fi
 exec "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -Xmx256m -XX:+UseSerialGC \
   -cp "transfer-core/target/classes:$(cat "$cp_file")" dev.linkproof.transfer.agent.AgentMain "$@"
