@@ -33,8 +33,9 @@ class AgentStartFailureTest {
         List<String> messages = r.testEvents().failed().stream()
                 .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
                 .toList();
-        assertThat(messages.get(0)).contains("no target rank").contains("did not get ready").contains(log.toAbsolutePath().toString());
-        assertThat(messages.get(1)).contains("could not be started earlier in this run").contains("did not get ready");
+        assertThat(messages.get(0)).contains("no target rank").contains("exited with 1 before it was ready: Unrecognized VM option "
+                + "'ThisOptionDoesNotExist'").contains(log.toAbsolutePath().toString());
+        assertThat(messages.get(1)).contains("could not be started earlier in this run").contains("Unrecognized VM option");
         assertThat(log).content().contains("ThisOptionDoesNotExist");
     }
 }

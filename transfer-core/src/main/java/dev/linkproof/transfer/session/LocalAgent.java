@@ -98,7 +98,8 @@ public final class LocalAgent implements AutoCloseable {
         }
         BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);
         Process started = p;
-        Thread.ofPlatform().daemon().name("agent-output-" + p.pid()).start(() -> pump(started, log, ready));
+        List<String> firstLines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.ofPlatform().daemon().name("agent-output-" + p.pid()).start(() -> pump(started, log, ready, firstLines));
         String line;
         try {
             line = ready.poll(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -107,16 +108,31 @@ public final class LocalAgent implements AutoCloseable {
             p.destroyForcibly();
             throw new PeerFailureException("interrupted while starting the target agent");
         }
+        if (line != null && line.isEmpty()) {
+            // Its output ended without the ready line: it exited (or is about to), usually saying why.
+            try {
+                p.waitFor(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (line == null || line.isEmpty()) {
+            boolean exited = !p.isAlive();
             p.destroyForcibly();
-            throw new PeerFailureException("the target agent did not get ready within " + startTimeout.toSeconds()
-                    + " s" + (p.isAlive() ? "" : " (it exited with " + exitCode(p) + ")") + "; see " + log.toAbsolutePath());
+            String said = firstLines.isEmpty() ? "" : ": " + String.join(" | ", firstLines);
+            throw new PeerFailureException((exited
+                    ? "the target agent exited with " + exitCode(p) + " before it was ready" + said
+                    : "the target agent did not get ready within " + startTimeout.toSeconds() + " s" + said)
+                    + "; see " + log.toAbsolutePath());
         }
         int port = Integer.parseInt(field(line, "port"));
         return new LocalAgent(p, field(line, "host"), port, token, log);
     }
 
-    private static void pump(Process p, Path log, BlockingQueue<String> ready) {
+    /** How many of an agent's first output lines a failed start quotes. */
+    private static final int QUOTED_LINES = 3;
+
+    private static void pump(Process p, Path log, BlockingQueue<String> ready, List<String> firstLines) {
         boolean signalled = false;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
              Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
@@ -128,6 +144,8 @@ public final class LocalAgent implements AutoCloseable {
                 w.flush();
                 if (!signalled && line.startsWith(AgentMain.READY)) {
                     signalled = ready.offer(line);
+                } else if (!signalled && firstLines.size() < QUOTED_LINES && !line.isBlank()) {
+                    firstLines.add(line.strip());
                 }
             }
         } catch (IOException e) {
