@@ -47,7 +47,14 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
                 id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config))
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false));
-        LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, parsed.errors());
+        java.util.List<String> errors = new java.util.ArrayList<>(parsed.errors());
+        // Every point of a transport not on the class path is skipped: a misspelt key would skip them
+        // all and leave the build green.
+        if (transports.find(config.defaultTransport()).isEmpty()) {
+            errors.add(Constants.TRANSPORT + "=" + config.defaultTransport() + " names no transport on the class path (known: "
+                    + String.join(", ", new java.util.TreeSet<>(transports.all().keySet())) + ")");
+        }
+        LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, errors);
         new LinkproofDiscovery(expander).discover(request, engine);
         return engine;
     }

@@ -60,6 +60,15 @@ class ConfigurationErrorTest {
                 .contains("linkproof.baseline.tolerance=2 must be");
     }
 
+    /** Every point that names no transport was skipped as "not on the class path", and the build passed. */
+    @Test
+    void anUnknownDefaultTransportFailsTheRunListingTheKnownOnes() {
+        EngineExecutionResults r = run(Constants.TRANSPORT, "nosuch");
+        r.testEvents().assertStatistics(s -> s.started(0).skipped(0));
+        assertThat(engineFailure(r)).startsWith("configuration error: linkproof.transport=nosuch names no transport on the "
+                + "class path (known: ").contains("tcp");
+    }
+
     @Test
     void parseReadsABadValueAsItsDefaultAndSaysWhatWasWrong() {
         LinkproofConfiguration.Parsed p = LinkproofConfiguration.parse(new MapParameters(Map.of(
