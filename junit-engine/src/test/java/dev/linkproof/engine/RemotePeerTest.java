@@ -1,9 +1,12 @@
 package dev.linkproof.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
+import dev.linkproof.engine.execution.SessionProvider;
+import dev.linkproof.engine.fixtures.LostPeerFixture;
 import dev.linkproof.engine.fixtures.RunFixture;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.spi.IoSettings;
@@ -129,6 +132,64 @@ class RemotePeerTest {
         } finally {
             for (java.net.Socket s : held) {
                 s.close();
+            }
+        }
+    }
+
+    /**
+     * A peer that served the run and then went silent (its host down or rebooting): the point that
+     * finds it gone fails as a peer failure, the next {@value SessionProvider#LOST_PEER_TRIES} each try
+     * to reconnect and wait out the control deadline, and the rest fail at once with the last cause.
+     */
+    @Test
+    void aPeerLostAfterItWasReachedIsTriedAFewTimesThenNoMore() throws Exception {
+        AgentServer lost = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
+        int port = lost.port();
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        List<java.io.Closeable> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LostPeerFixture.afterFirst = () -> {
+            lost.close();
+            try {
+                java.net.ServerSocket silent = new java.net.ServerSocket();
+                silent.setReuseAddress(true);
+                silent.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 50);
+                held.add(silent);
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        while (true) {
+                            held.add(silent.accept());
+                            accepted.incrementAndGet();
+                        }
+                    } catch (java.io.IOException closed) {
+                        // the test is over
+                    }
+                });
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        try {
+            EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
+                    .configurationParameter(Constants.PROGRESS, "false")
+                    .configurationParameter(Constants.PEER, "127.0.0.1:" + port)
+                    .configurationParameter(Constants.TOKEN, TOKEN)
+                    .configurationParameter(Constants.TIMEOUT_CONTROL, "700ms")
+                    .selectors(selectClass(LostPeerFixture.class))
+                    .execute();
+            r.testEvents().assertStatistics(s -> s.started(7).succeeded(1).failed(6));
+            List<String> messages = r.testEvents().failed().list().stream()
+                    .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage()).toList();
+            String silence = "the target agent at 127.0.0.1:" + port + " did not answer HELLO within 700 ms";
+            assertThat(messages.getFirst()).as("the point that found the peer gone").contains("peer failure");
+            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: " + silence));
+            assertThat(messages.subList(4, 6)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
+                    + "point: " + silence + " (the peer was lost earlier in this run, and 3 reconnections in a row failed)"));
+            assertThat(accepted.get()).as("reconnections the silent peer got").isEqualTo(SessionProvider.LOST_PEER_TRIES);
+        } finally {
+            LostPeerFixture.afterFirst = () -> { };
+            lost.close();
+            for (java.io.Closeable c : held) {
+                c.close();
             }
         }
     }

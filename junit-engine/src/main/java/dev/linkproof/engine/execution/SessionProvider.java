@@ -17,16 +17,23 @@ import java.util.Optional;
  * reached (nothing listening, an unknown or silent host, a wrong token, something else on the port):
  * each point would wait out the control deadline again, 30 s by default, which over a suite of a
  * hundred points is most of an hour. A peer reached once is tried again after a failure, since its
- * agent may have been restarted.
+ * agent may have been restarted, but only {@link #LOST_PEER_TRIES} times in a row: a target host
+ * that went down (or is rebooting) is silent, and would cost every remaining point the deadline.
  */
 public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
     private LocalAgent agent;
     private Session session;
     private TransferException startFailure;
-    /** Why the first connection to {@code linkproof.peer} failed, while no connection to it has succeeded. */
-    private TransferException peerNeverReached;
+    /** Connections in a row to a peer that was reached and then lost, before the run stops trying. */
+    public static final int LOST_PEER_TRIES = 3;
+    /**
+     * Why the run stopped connecting to {@code linkproof.peer}: the first connection failed, or
+     * {@link #LOST_PEER_TRIES} in a row after the peer was lost.
+     */
+    private TransferException peerGivenUp;
     private boolean peerReached;
+    private int failedOpensInARow;
     private int provisions;
     private java.util.Map<String, String> agentEnvironment = java.util.Map.of();
 
@@ -49,16 +56,18 @@ public final class SessionProvider implements AutoCloseable {
         }
         closeSession();
         if (config.peer().isPresent()) {
-            if (peerNeverReached != null) {
-                throw new TransferException("not retried for every point: " + peerNeverReached.getMessage()
-                        + " (at this run's first point; the run has not reached the peer)", peerNeverReached);
+            if (peerGivenUp != null) {
+                throw new TransferException("not retried for every point: " + peerGivenUp.getMessage() + (peerReached
+                        ? " (the peer was lost earlier in this run, and " + LOST_PEER_TRIES + " reconnections in a row failed)"
+                        : " (at this run's first point; the run has not reached the peer)"), peerGivenUp);
             }
             try {
                 session = openRemote(config.peer().get());
                 peerReached = true;
+                failedOpensInARow = 0;
             } catch (TransferException e) {
-                if (!peerReached) {
-                    peerNeverReached = e;
+                if (!peerReached || ++failedOpensInARow >= LOST_PEER_TRIES) {
+                    peerGivenUp = e;
                 }
                 throw e;
             }
