@@ -69,6 +69,25 @@ class ConfigurationErrorTest {
                 + "class path (known: ").contains("tcp");
     }
 
+    /** Read as a system property (or the environment) by whichever process loads the library, this one first. */
+    @Test
+    void anUnknownGpuRuntimeFailsTheRunRatherThanSkippingEveryGpuPoint() {
+        String before = System.getProperty("linkproof.gpu.runtime");
+        System.setProperty("linkproof.gpu.runtime", "Bogus");
+        try {
+            EngineExecutionResults r = run(Constants.PROGRESS, "false");
+            r.testEvents().assertStatistics(s -> s.started(0).skipped(0));
+            assertThat(engineFailure(r)).isEqualTo("configuration error: linkproof.gpu.runtime=bogus (system property, else "
+                    + "$LINKPROOF_GPU_RUNTIME) is not a GPU runtime: expected auto, cuda, hip or none");
+        } finally {
+            if (before == null) {
+                System.clearProperty("linkproof.gpu.runtime");
+            } else {
+                System.setProperty("linkproof.gpu.runtime", before);
+            }
+        }
+    }
+
     @Test
     void parseReadsABadValueAsItsDefaultAndSaysWhatWasWrong() {
         LinkproofConfiguration.Parsed p = LinkproofConfiguration.parse(new MapParameters(Map.of(

@@ -46,6 +46,18 @@ public final class GpuRuntimes {
     /** Either a runtime or why there is none. */
     record Resolution(Optional<GpuRuntime> runtime, String reason) { }
 
+    /**
+     * What is wrong with this process's GPU settings: a runtime that is none of auto, cuda, hip and
+     * none. The engine fails the run on it; left to {@link #find}, every GPU point would skip with it
+     * as the reason and the build would stay green.
+     */
+    public static Optional<String> configurationProblem() {
+        String runtime = Config.current().runtime();
+        return List.of("auto", "cuda", "hip", "none").contains(runtime) ? Optional.empty()
+                : Optional.of(RUNTIME + "=" + runtime + " (system property, else $" + envName(RUNTIME)
+                        + ") is not a GPU runtime: expected auto, cuda, hip or none");
+    }
+
     /** The runtime, when one is usable here. */
     public static Optional<GpuRuntime> find() {
         return resolve().runtime();
@@ -155,8 +167,13 @@ public final class GpuRuntimes {
     private static Optional<String> setting(String key) {
         String v = System.getProperty(key);
         if (v == null || v.isBlank()) {
-            v = System.getenv(key.toUpperCase(Locale.ROOT).replace('.', '_'));
+            v = System.getenv(envName(key));
         }
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+    }
+
+    /** {@code linkproof.gpu.runtime} → {@code LINKPROOF_GPU_RUNTIME}. */
+    private static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_');
     }
 }
