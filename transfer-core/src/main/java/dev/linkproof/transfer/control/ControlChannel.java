@@ -44,24 +44,21 @@ public final class ControlChannel implements AutoCloseable {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " of " + host + " is outside 1..65535");
         }
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": unknown host '"
+                    + host + "' (the name does not resolve)");
+        }
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
-            InetSocketAddress address = new InetSocketAddress(host, port);
-            if (address.isUnresolved()) {
-                throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": unknown host '"
-                        + host + "' (the name does not resolve)");
-            }
             s.connect(address, (int) timeout.toMillis());
             return new ControlChannel(s, host + ":" + port);
-        } catch (IOException | PeerFailureException e) {
+        } catch (IOException e) {
             try {
                 s.close();
             } catch (IOException ignored) {
                 // never connected
-            }
-            if (e instanceof PeerFailureException p) {
-                throw p;
             }
             String why = switch (e) {
                 case java.net.UnknownHostException u -> "unknown host '" + host + "' (the name does not resolve)";
