@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.linkproof.conformance.verbs.fixtures.OneVerbsWrite;
 import dev.linkproof.conformance.verbs.fixtures.OversizedMergedWrite;
 import dev.linkproof.conformance.e2e.VerbsImmediateFaultTransport;
 import dev.linkproof.conformance.verbs.fixtures.VerbsCorruptedInTransit;
@@ -12,6 +13,7 @@ import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.verbs.VerbsDevice;
 import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +28,8 @@ import org.junit.platform.testkit.engine.EventType;
  * The verbs checks can fail: a merged work request over the port's max_msg_sz fails before
  * posting with the sizes and the ways out; one byte flipped in transit over real queue pairs fails
  * the point naming slot and offset; one wrong WRITE_WITH_IMM immediate fails it naming slot and
- * both immediates. Skipped with the reason where there is no RDMA device.
+ * both immediates; a device name libibverbs does not list says where the name came from. Skipped
+ * with the reason where there is no RDMA device.
  */
 @Tag("rdma")
 class VerbsFailureModes {
@@ -90,17 +93,31 @@ class VerbsFailureModes {
                 .contains("slot 3 (batch 11, QP 1, work request 3): immediate expected 0x"));
     }
 
+    /** A device that libibverbs does not list fails the point saying where its name came from. */
+    @Test
+    void aMistypedDeviceNameSaysWhereTheNameCameFrom() {
+        var events = run(OneVerbsWrite.class, Map.of("linkproof.verbs.device", "nosuch0"));
+        events.assertStatistics(s -> s.started(1).failed(1));
+        assertThat(messages(events)).singleElement().satisfies(m -> assertThat(m)
+                .contains("no RDMA device 'nosuch0' (libibverbs lists: [" + VerbsDevice.deviceNames().getFirst())
+                .contains("named by the point's verbs.device setting (the engine fills it from linkproof.verbs.device"));
+    }
+
     private static final Pattern IMMEDIATE = Pattern.compile("immediate expected 0x([0-9a-f]{8}), found 0x([0-9a-f]{8})");
 
     /** EngineTestKit does not read system properties: hand on the run's linkproof.* keys (timeouts, agent JVM options). */
     private static org.junit.platform.testkit.engine.Events run(Class<?> fixture) {
+        return run(fixture, Map.of());
+    }
+
+    private static org.junit.platform.testkit.engine.Events run(Class<?> fixture, Map<String, String> config) {
         var kit = EngineTestKit.engine("linkproof").selectors(selectClass(fixture));
         for (String key : System.getProperties().stringPropertyNames()) {
             if (key.startsWith("linkproof.")) {
                 kit = kit.configurationParameter(key, System.getProperty(key));
             }
         }
-        return kit.execute().testEvents();
+        return kit.configurationParameters(config).execute().testEvents();
     }
 
     private static List<String> messages(org.junit.platform.testkit.engine.Events events) {

@@ -55,7 +55,7 @@ final class QpSet implements AutoCloseable {
         DeviceChooser chooser = DeviceChooser.system();
         String name = chooser.choose(settings);
         try {
-            device = own(VerbsDevice.open(name));
+            device = own(open(name, settings));
             port = device.queryPort(settings.port());
             if (!port.active()) {
                 throw new TransferException("port " + settings.port() + " of " + name + " is not ACTIVE (state "
@@ -198,5 +198,21 @@ final class QpSet implements AutoCloseable {
             }
         }
         owned.clear();
+    }
+
+    /**
+     * Opens the device; a name that the point's settings gave and that libibverbs does not list says
+     * where it came from, since that is where the user mistyped it.
+     */
+    private static VerbsDevice open(String name, VerbsSettings settings) throws TransferException {
+        try {
+            return VerbsDevice.open(name);
+        } catch (TransferException e) {
+            if (settings.device().isPresent() && e.getMessage().startsWith(VerbsDevice.NO_SUCH_DEVICE)) {
+                throw new TransferException(e.getMessage() + ", named by the point's " + VerbsSettings.DEVICE
+                        + " setting (the engine fills it from linkproof.verbs.device, else the profile's NIC)", e);
+            }
+            throw e;
+        }
     }
 }

@@ -92,6 +92,9 @@ public final class VerbsDevice implements AutoCloseable {
         });
     }
 
+    /** How the failure of {@link #open} to find the device begins. */
+    static final String NO_SUCH_DEVICE = "no RDMA device ";
+
     /** Opens the device called {@code wanted}. */
     public static VerbsDevice open(String wanted) throws TransferException {
         LibIbverbs lib = LibIbverbs.get();
@@ -119,7 +122,7 @@ public final class VerbsDevice implements AutoCloseable {
                         return new VerbsDevice(lib, devName, ctx);
                     }
                 }
-                throw new TransferException("no RDMA device '" + wanted + "' (libibverbs lists: " + seen + ")");
+                throw new TransferException(NO_SUCH_DEVICE + "'" + wanted + "' (libibverbs lists: " + seen + ")");
             } finally {
                 lib.freeDeviceList.invokeExact(list);
             }
