@@ -18,8 +18,9 @@
 # 10.0.2.2 reaches the host's 127.0.0.1 (SoftRoceSuite's agent on the VM's host); by default no NIC.
 # The guest script's exit status becomes this script's exit status.
 # Env: W (work dir), LINKPROOF_CACHE (W's parent when W is unset; default ~/.cache/linkproof), SHARE,
-# JDK (a JDK 25; default the first under /usr/lib/jvm, else $JAVA_HOME if it is one), JRE_MODULES (""=no JRE), EXTRA_PKGS (more .debs for the guest, read
-# when the .debs are first fetched), SMP, MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND, NIC (qemu -nic)
+# JDK (a JDK 25; default the first under /usr/lib/jvm, else $JAVA_HOME if it is one), JRE_MODULES
+# (""=no JRE), EXTRA_PKGS (more .debs for the guest, read when the .debs are first fetched), SMP,
+# MEM, ACCEL, QEMU_TIMEOUT, KERNEL_PKG, KAPPEND, NIC (qemu -nic)
 set -euo pipefail
 W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$W/share}
 # The guest's runtime is jlinked from a JDK 25; JAVA_HOME may be Maven's older JDK, so it is checked.
