@@ -74,18 +74,14 @@ public record LinkproofConfiguration(
     public static Parsed parse(ConfigurationParameters p) {
         List<String> errors = new ArrayList<>();
         double scale = read(errors, () -> p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0), 1.0);
-        Duration progress = read(errors, () -> {
-            Duration d = duration(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
-            // The agent applies this deadline to its side too (HELLO carries it), and refuses more than its limit.
-            if (d.toMillis() > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
-                throw new IllegalArgumentException(Constants.TIMEOUT_PROGRESS + "=" + p.get(Constants.TIMEOUT_PROGRESS).orElseThrow()
-                        + " is more than the agent accepts (" + Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) + ")");
-            }
-            return d;
-        }, Duration.ofSeconds(10));
+        // The agent applies the progress deadline to its side too (HELLO carries it), and refuses more than its limit.
+        Duration progress = read(errors, () -> deadline(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10), "the agent accepts"),
+                Duration.ofSeconds(10));
         Timeouts t = new Timeouts(
-                read(errors, () -> deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30)), Duration.ofSeconds(30)),
-                read(errors, () -> deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30)), Duration.ofSeconds(30)),
+                read(errors, () -> deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30), "the longest deadline"),
+                        Duration.ofSeconds(30)),
+                read(errors, () -> deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30), "the longest deadline"),
+                        Duration.ofSeconds(30)),
                 new IoSettings(progress, progress));
         String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
         Path log = p.get(Constants.AGENT_LOG).map(Path::of)
@@ -184,11 +180,12 @@ public record LinkproofConfiguration(
     /**
      * A {@link #duration} of at most {@link #MAX_DEADLINE}: socket timeouts are int milliseconds, so
      * {@code PT1000H} would wrap to a negative one and fail somewhere far from the key that set it.
+     * {@code limit} names the bound in the error ("is more than the agent accepts (PT1H)").
      */
-    static Duration deadline(ConfigurationParameters p, String key, Duration fallback) {
+    static Duration deadline(ConfigurationParameters p, String key, Duration fallback, String limit) {
         Duration d = duration(p, key, fallback);
-        if (d.compareTo(MAX_DEADLINE) > 0) {
-            throw new IllegalArgumentException(key + "=" + p.get(key).orElseThrow() + " is more than the longest deadline ("
+        if (d.toMillis() > MAX_DEADLINE.toMillis()) {
+            throw new IllegalArgumentException(key + "=" + p.get(key).orElseThrow() + " is more than " + limit + " ("
                     + MAX_DEADLINE + ")");
         }
         return d;

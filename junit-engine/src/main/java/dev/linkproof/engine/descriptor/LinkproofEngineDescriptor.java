@@ -14,10 +14,6 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
     /** Keys with bad values, found at discovery ("linkproof.iterations.scale=0 must be ..."). */
     private final List<String> configurationErrors;
 
-    public LinkproofEngineDescriptor(UniqueId id) {
-        this(id, List.of());
-    }
-
     public LinkproofEngineDescriptor(UniqueId id, List<String> configurationErrors) {
         super(id, "Linkproof");
         this.configurationErrors = List.copyOf(configurationErrors);
