@@ -207,12 +207,12 @@ final class QpSet implements AutoCloseable {
     private static VerbsDevice open(String name, VerbsSettings settings) throws TransferException {
         try {
             return VerbsDevice.open(name);
-        } catch (TransferException e) {
-            if (settings.device().isPresent() && e.getMessage().startsWith(VerbsDevice.NO_SUCH_DEVICE)) {
-                throw new TransferException(e.getMessage() + ", named by the point's " + VerbsSettings.DEVICE
-                        + " setting (the engine fills it from linkproof.verbs.device, else the profile's NIC)", e);
+        } catch (VerbsDevice.NoSuchDeviceException e) {
+            if (settings.device().isEmpty()) {
+                throw e;
             }
-            throw e;
+            throw new TransferException(e.getMessage() + ", named by the point's " + VerbsSettings.DEVICE
+                    + " setting (the engine fills it from linkproof.verbs.device, else the profile's NIC)", e);
         }
     }
 }

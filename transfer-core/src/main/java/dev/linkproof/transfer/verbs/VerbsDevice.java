@@ -92,8 +92,12 @@ public final class VerbsDevice implements AutoCloseable {
         });
     }
 
-    /** How the failure of {@link #open} to find the device begins. */
-    static final String NO_SUCH_DEVICE = "no RDMA device ";
+    /** {@link #open} found no device of that name among those libibverbs lists. */
+    static final class NoSuchDeviceException extends TransferException {
+        NoSuchDeviceException(String wanted, List<String> listed) {
+            super("no RDMA device '" + wanted + "' (libibverbs lists: " + listed + ")");
+        }
+    }
 
     /** Opens the device called {@code wanted}. */
     public static VerbsDevice open(String wanted) throws TransferException {
@@ -122,7 +126,7 @@ public final class VerbsDevice implements AutoCloseable {
                         return new VerbsDevice(lib, devName, ctx);
                     }
                 }
-                throw new TransferException(NO_SUCH_DEVICE + "'" + wanted + "' (libibverbs lists: " + seen + ")");
+                throw new NoSuchDeviceException(wanted, seen);
             } finally {
                 lib.freeDeviceList.invokeExact(list);
             }
