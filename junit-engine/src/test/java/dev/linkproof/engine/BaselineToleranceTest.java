@@ -3,8 +3,6 @@ package dev.linkproof.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.linkproof.engine.execution.ProfileJudge;
 import dev.linkproof.engine.fixtures.ProfileFixture;
 import dev.linkproof.reports.baseline.Baseline;
@@ -16,7 +14,6 @@ import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.validate.Validation;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +28,6 @@ import org.junit.platform.testkit.engine.EventType;
  * {@code baseline.tolerance} &lt; {@code -Dlinkproof.baseline.tolerance}.
  */
 class BaselineToleranceTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path dir;
 
@@ -93,14 +88,8 @@ class BaselineToleranceTest {
     void theEngineJudgesWithTheProfilesToleranceUnlessThePropertyGivesOne() throws Exception {
         Path first = dir.resolve("first.jsonl");
         run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
-        Path better = dir.resolve("better.jsonl");
-        List<String> lines = new ArrayList<>();
-        for (String l : Files.readAllLines(first)) {
-            ObjectNode n = (ObjectNode) JSON.readTree(l);
-            n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000);
-            lines.add(JSON.writeValueAsString(n));
-        }
-        Files.write(better, lines);
+        Path better = ResultsLines.rewrite(first, dir.resolve("better.jsonl"),
+                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
 
         assertThat(failure(run(dir.resolve("r2.jsonl"), profile("0.08"), Constants.BASELINE, better.toString())))
                 .contains("performance regression").contains("(tolerance 8.0 %");

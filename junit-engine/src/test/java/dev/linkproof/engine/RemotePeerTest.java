@@ -93,46 +93,81 @@ class RemotePeerTest {
     }
 
     /**
-     * A peer that accepts the connection and never answers (or drops it, or is not there): the first
-     * point waits out the control deadline, and the others fail at once with its cause. Each waited
-     * the deadline again, 30 s by default: most of an hour over the suite.
+     * A listener on this host's loopback that accepts connections and never answers: a peer whose host
+     * is there but does not serve (or drops what it gets). Counts and holds what it accepted.
      */
-    @Test
-    void aPeerNeverReachedIsTriedOnceNotForEveryPoint() throws Exception {
-        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
-        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+    private static final class SilentPeer implements AutoCloseable {
+        private final java.net.ServerSocket socket = new java.net.ServerSocket();
+        private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        private final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /** On {@code port}, 0 for a free one; an agent may have listened there a moment ago. */
+        SilentPeer(int port) throws java.io.IOException {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 50);
             Thread.ofVirtual().start(() -> {
                 try {
                     while (true) {
-                        held.add(silent.accept());
+                        held.add(socket.accept());
                         accepted.incrementAndGet();
                     }
                 } catch (java.io.IOException closed) {
                     // the test is over
                 }
             });
-            EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
-                    .configurationParameter(Constants.PROGRESS, "false")
-                    .configurationParameter(Constants.PEER, "127.0.0.1:" + silent.getLocalPort())
-                    .configurationParameter(Constants.TOKEN, TOKEN)
-                    .configurationParameter(Constants.TIMEOUT_CONTROL, "700ms")
-                    .selectors(selectMethod(RunFixture.class, "resolvesEveryParameterType",
-                            "dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
-                                    + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession"))
-                    .execute();
-            r.testEvents().assertStatistics(s -> s.started(4).failed(4));
-            List<String> messages = r.testEvents().failed().list().stream()
-                    .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage()).toList();
-            String first = "the target agent at 127.0.0.1:" + silent.getLocalPort() + " did not answer HELLO within 700 ms";
-            assertThat(messages.getFirst()).endsWith("no target rank: " + first);
-            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
-                    + "point: " + first + " (at this run's first point; the run has not reached the peer)"));
-            assertThat(accepted.get()).as("connections the peer got").isEqualTo(1);
-        } finally {
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        int accepted() {
+            return accepted.get();
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            socket.close();
             for (java.net.Socket s : held) {
                 s.close();
             }
+        }
+    }
+
+    /** The selected points against the peer on this host's {@code port}, with a control deadline of 700 ms. */
+    private static EngineExecutionResults runWithShortControlDeadline(int port, DiscoverySelector selector) {
+        return EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.PEER, "127.0.0.1:" + port)
+                .configurationParameter(Constants.TOKEN, TOKEN)
+                .configurationParameter(Constants.TIMEOUT_CONTROL, "700ms")
+                .selectors(selector)
+                .execute();
+    }
+
+    private static List<String> failureMessages(EngineExecutionResults r) {
+        return r.testEvents().failed().list().stream()
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage()).toList();
+    }
+
+    /**
+     * A peer that accepts the connection and never answers (or drops it, or is not there): the first
+     * point waits out the control deadline, and the others fail at once with its cause. Each waited
+     * the deadline again, 30 s by default: most of an hour over the suite.
+     */
+    @Test
+    void aPeerNeverReachedIsTriedOnceNotForEveryPoint() throws Exception {
+        try (SilentPeer silent = new SilentPeer(0)) {
+            EngineExecutionResults r = runWithShortControlDeadline(silent.port(), selectMethod(RunFixture.class,
+                    "resolvesEveryParameterType", "dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
+                            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession"));
+            r.testEvents().assertStatistics(s -> s.started(4).failed(4));
+            List<String> messages = failureMessages(r);
+            String first = "the target agent at 127.0.0.1:" + silent.port() + " did not answer HELLO within 700 ms";
+            assertThat(messages.getFirst()).endsWith("no target rank: " + first);
+            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
+                    + "point: " + first + " (at this run's first point; the run has not reached the peer)"));
+            assertThat(silent.accepted()).as("connections the peer got").isEqualTo(1);
         }
     }
 
@@ -145,51 +180,30 @@ class RemotePeerTest {
     void aPeerLostAfterItWasReachedIsTriedAFewTimesThenNoMore() throws Exception {
         AgentServer lost = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
         int port = lost.port();
-        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
-        List<java.io.Closeable> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<SilentPeer> silent = new java.util.concurrent.atomic.AtomicReference<>();
         LostPeerFixture.afterFirst = () -> {
             lost.close();
             try {
-                java.net.ServerSocket silent = new java.net.ServerSocket();
-                silent.setReuseAddress(true);
-                silent.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 50);
-                held.add(silent);
-                Thread.ofVirtual().start(() -> {
-                    try {
-                        while (true) {
-                            held.add(silent.accept());
-                            accepted.incrementAndGet();
-                        }
-                    } catch (java.io.IOException closed) {
-                        // the test is over
-                    }
-                });
+                silent.set(new SilentPeer(port));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         };
         try {
-            EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
-                    .configurationParameter(Constants.PROGRESS, "false")
-                    .configurationParameter(Constants.PEER, "127.0.0.1:" + port)
-                    .configurationParameter(Constants.TOKEN, TOKEN)
-                    .configurationParameter(Constants.TIMEOUT_CONTROL, "700ms")
-                    .selectors(selectClass(LostPeerFixture.class))
-                    .execute();
+            EngineExecutionResults r = runWithShortControlDeadline(port, selectClass(LostPeerFixture.class));
             r.testEvents().assertStatistics(s -> s.started(7).succeeded(1).failed(6));
-            List<String> messages = r.testEvents().failed().list().stream()
-                    .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage()).toList();
+            List<String> messages = failureMessages(r);
             String silence = "the target agent at 127.0.0.1:" + port + " did not answer HELLO within 700 ms";
             assertThat(messages.getFirst()).as("the point that found the peer gone").contains("peer failure");
             assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: " + silence));
             assertThat(messages.subList(4, 6)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
                     + "point: " + silence + " (the peer was lost earlier in this run, and 3 reconnections in a row failed)"));
-            assertThat(accepted.get()).as("reconnections the silent peer got").isEqualTo(SessionProvider.LOST_PEER_TRIES);
+            assertThat(silent.get().accepted()).as("reconnections the silent peer got").isEqualTo(SessionProvider.LOST_PEER_TRIES);
         } finally {
             LostPeerFixture.afterFirst = () -> { };
             lost.close();
-            for (java.io.Closeable c : held) {
-                c.close();
+            if (silent.get() != null) {
+                silent.get().close();
             }
         }
     }

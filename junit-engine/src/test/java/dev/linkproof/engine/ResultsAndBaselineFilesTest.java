@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.linkproof.engine.fixtures.RunFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.TestExecutionResult;
@@ -58,13 +55,7 @@ class ResultsAndBaselineFilesTest {
     void theBaselineMayBeTheResultsFileThisRunReplaces() throws Exception {
         Path results = dir.resolve("r.jsonl");
         run(results).testEvents().assertStatistics(s -> s.succeeded(1));
-        List<String> faster = new ArrayList<>();
-        for (String l : Files.readAllLines(results)) {
-            ObjectNode n = (ObjectNode) JSON.readTree(l);
-            n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000);
-            faster.add(JSON.writeValueAsString(n));
-        }
-        Files.write(results, faster);
+        ResultsLines.rewrite(results, results, n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
 
         var events = run(results, Constants.BASELINE, results.toString()).testEvents();
         events.assertStatistics(s -> s.failed(1));
@@ -80,13 +71,8 @@ class ResultsAndBaselineFilesTest {
     void aPointTheBaselineLacksSaysItWasNotCompared() throws Exception {
         Path first = dir.resolve("first.jsonl");
         run(first).testEvents().assertStatistics(s -> s.succeeded(1));
-        List<String> other = new ArrayList<>();
-        for (String l : Files.readAllLines(first)) {
-            ObjectNode n = (ObjectNode) JSON.readTree(l);
-            n.put("uniqueId", n.get("uniqueId").asText().replace("size=1024", "size=2048"));
-            other.add(JSON.writeValueAsString(n));
-        }
-        Path baseline = Files.write(dir.resolve("other-point.jsonl"), other);
+        Path baseline = ResultsLines.rewrite(first, dir.resolve("other-point.jsonl"),
+                n -> n.put("uniqueId", n.get("uniqueId").asText().replace("size=1024", "size=2048")));
         Path second = dir.resolve("second.jsonl");
         run(second, Constants.BASELINE, baseline.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
         String verdicts = JSON.readTree(Files.readAllLines(second).getFirst()).get("verdicts").toString();
