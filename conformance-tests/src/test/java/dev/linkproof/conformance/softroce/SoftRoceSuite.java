@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 
+import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.session.LocalAgent;
 import java.io.BufferedReader;
@@ -142,7 +143,7 @@ class SoftRoceSuite {
         return String.join(":", inVm);
     }
 
-    private static String guestScript(String classPath, LocalAgent hostAgent) throws IOException {
+    private static String guestScript(String classPath, LocalAgent hostAgent) throws InterruptedException {
         // C1 only and no CDS: under TCG the JVM starts in ~2 s that way (a CDS archive stalled 10 s);
         // deadlines 6x the host's, the iteration counts are the test classes' own (functional sizes).
         String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
@@ -164,11 +165,10 @@ class SoftRoceSuite {
                 HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
     }
 
-    /** This host's CPUs as its agent's accounting counts them: the cpuN lines of /proc/stat. */
-    private static int hostCpus() throws IOException {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
-            return (int) lines.filter(l -> l.matches("cpu[0-9]+ .*")).count();
-        }
+    /** This host's CPUs as its agent's accounting counts them (one look of its meter, 150 ms: windows under 100 ms give no figure). */
+    private static int hostCpus() throws InterruptedException {
+        return HostCpuMeter.over(Duration.ofMillis(150)).map(HostContention::cpus)
+                .orElseThrow(() -> new IllegalStateException("no host figure from /proc/stat: the agent could not report one either"));
     }
 
     private static List<DynamicTest> readReports(Path reports) throws Exception {
