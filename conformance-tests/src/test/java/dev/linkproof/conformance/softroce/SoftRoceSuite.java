@@ -165,7 +165,10 @@ class SoftRoceSuite {
                 HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
     }
 
-    /** This host's CPUs as its agent's accounting counts them (one look of its meter, 150 ms: windows under 100 ms give no figure). */
+    /**
+     * This host's CPUs as its agent's accounting counts them: one look of its meter, 150 ms (a window
+     * under 100 ms gives no figure).
+     */
     private static int hostCpus() throws InterruptedException {
         return HostCpuMeter.over(Duration.ofMillis(150)).map(HostContention::cpus)
                 .orElseThrow(() -> new IllegalStateException("no host figure from /proc/stat: the agent could not report one either"));
