@@ -82,6 +82,13 @@ public final class Constants {
      */
     public static final String BUSY_HOST_RERUNS = "linkproof.busyHost.reruns";
 
+    /**
+     * How many times a point is rerun when its only failure is a regression against the baseline,
+     * whatever the hosts' load: a regression the rerun repeats fails, a one-off (a page fault storm,
+     * a scheduler hiccup) clears. Every attempt is reported. Default 1; 0 judges the first attempt alone.
+     */
+    public static final String BASELINE_RERUNS = "linkproof.baseline.reruns";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

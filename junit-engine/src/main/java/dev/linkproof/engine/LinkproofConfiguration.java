@@ -23,6 +23,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
  * @param busyHostReruns    {@code linkproof.busyHost.reruns}: reruns of a point that fell below a performance
  *                          criterion while other processes kept a host busy
+ * @param baselineReruns    {@code linkproof.baseline.reruns}: reruns of a point whose only failure is a
+ *                          regression against the baseline
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -38,13 +40,16 @@ public record LinkproofConfiguration(
         OptionalDouble baselineTolerance,
         Optional<String> verbsDevice,
         int busyHostReruns,
+        int baselineReruns,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
     public static final double DEFAULT_BASELINE_TOLERANCE = 0.05;
     /** Reruns of a point judged on a busy host: one confirms or clears it; more rarely change the verdict. */
     public static final int DEFAULT_BUSY_HOST_RERUNS = 1;
-    static final int MAX_BUSY_HOST_RERUNS = 5;
+    /** Reruns of a point that regressed against its baseline: one tells a regression from a blip. */
+    public static final int DEFAULT_BASELINE_RERUNS = 1;
+    static final int MAX_RERUNS = 5;
 
     /**
      * Reads every key; the first bad value throws {@link IllegalArgumentException} naming the key
@@ -102,8 +107,10 @@ public record LinkproofConfiguration(
                         .orElse(OptionalDouble.empty()), OptionalDouble.empty()),
                 p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
                         .map(String::strip).filter(s -> !s.isEmpty()),
-                read(errors, () -> p.get(Constants.BUSY_HOST_RERUNS).map(LinkproofConfiguration::parseReruns)
+                read(errors, () -> p.get(Constants.BUSY_HOST_RERUNS).map(v -> parseReruns(Constants.BUSY_HOST_RERUNS, v))
                         .orElse(DEFAULT_BUSY_HOST_RERUNS), DEFAULT_BUSY_HOST_RERUNS),
+                read(errors, () -> p.get(Constants.BASELINE_RERUNS).map(v -> parseReruns(Constants.BASELINE_RERUNS, v))
+                        .orElse(DEFAULT_BASELINE_RERUNS), DEFAULT_BASELINE_RERUNS),
                 profileProperties(p));
         return new Parsed(config, errors);
     }
@@ -149,17 +156,16 @@ public record LinkproofConfiguration(
                 Constants.BASELINE_TOLERANCE + "=" + v + " must be " + BaselineSettings.TOLERANCE_FORMS));
     }
 
-    private static int parseReruns(String v) {
+    private static int parseReruns(String key, String v) {
         try {
             int n = Integer.parseInt(v.strip());
-            if (n >= 0 && n <= MAX_BUSY_HOST_RERUNS) {
+            if (n >= 0 && n <= MAX_RERUNS) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException(Constants.BUSY_HOST_RERUNS + "=" + v + " must be a whole number from 0 to "
-                + MAX_BUSY_HOST_RERUNS);
+        throw new IllegalArgumentException(key + "=" + v + " must be a whole number from 0 to " + MAX_RERUNS);
     }
 
     private static double parseScale(String v) {

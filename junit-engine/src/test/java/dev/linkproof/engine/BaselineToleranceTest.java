@@ -97,6 +97,31 @@ class BaselineToleranceTest {
                 Constants.BASELINE_TOLERANCE, "0.3"))).contains("(tolerance 30.0 %");
     }
 
+    /**
+     * Through the engine: a regression is rerun once by default and fails when it repeats, naming both
+     * attempts in the failure and in the results file; {@code linkproof.baseline.reruns=0} judges the first.
+     */
+    @Test
+    void aRegressionIsRerunOnceAndFailsWhenItRepeats() throws Exception {
+        Path first = dir.resolve("first.jsonl");
+        run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
+        Path better = ResultsLines.rewrite(first, dir.resolve("better.jsonl"),
+                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
+
+        Path rerun = dir.resolve("rerun.jsonl");
+        assertThat(failure(run(rerun, profile("0.08"), Constants.BASELINE, better.toString())))
+                .contains("performance regression")
+                .contains("[attempt 2; the first fell short of the baseline: ");
+        PointRecord record = ResultsFile.read(rerun).getFirst();
+        assertThat(record.attempts()).isEqualTo(2);
+        assertThat(record.verdicts()).anyMatch(v -> v.startsWith("RERUN attempt 1 (") && v.contains("performance regression"));
+
+        Path once = dir.resolve("once.jsonl");
+        assertThat(failure(run(once, profile("0.08"), Constants.BASELINE, better.toString(), Constants.BASELINE_RERUNS, "0")))
+                .contains("performance regression").doesNotContain("attempt");
+        assertThat(ResultsFile.read(once).getFirst().attempts()).isEqualTo(1);
+    }
+
     private static Measurement measured(TransferSpec spec, double gbps) {
         long bytes = spec.size() * 100;
         return new Measurement(spec, bytes, Math.round(bytes / gbps), gbps, LatencyStats.averageOnly(spec.size() / gbps),

@@ -143,6 +143,22 @@ class LinkproofConfigurationTest {
                 .hasMessage("linkproof.busyHost.reruns=" + value + " must be a whole number from 0 to 5");
     }
 
+    @Test
+    void baselineRerunsDefaultToOneAndAcceptZeroToFiveApartFromTheBusyHostOnes() {
+        assertThat(config(Map.of()).baselineReruns()).isEqualTo(1);
+        assertThat(config(Map.of(Constants.BASELINE_RERUNS, "0")).baselineReruns()).isZero();
+        assertThat(config(Map.of(Constants.BASELINE_RERUNS, " 5 ")).baselineReruns()).isEqualTo(5);
+        assertThat(config(Map.of(Constants.BASELINE_RERUNS, "3")).busyHostReruns()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "6", "twice", ""})
+    void aBadBaselineRerunCountIsRefusedByName(String value) {
+        assertThatThrownBy(() -> config(Map.of(Constants.BASELINE_RERUNS, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("linkproof.baseline.reruns=" + value + " must be a whole number from 0 to 5");
+    }
+
     /** The forms a profile's {@code baseline.tolerance} takes, from the command line too. */
     @ParameterizedTest(name = "\"{0}\" = {1}")
     @CsvSource({"0.08, 0.08", "8%, 0.08", "' 8 % ', 0.08", "0, 0", "0%, 0", "0.5%, 0.005", "99.5%, 0.995", "0.999, 0.999"})

@@ -110,8 +110,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     }
 
     /**
-     * Runs the point, and again while it falls short on a busy host and reruns are left; leaves the
-     * last attempt in {@link #measurement} and its verdict in {@link #judgement}.
+     * Runs the point, and again while it falls short on a busy host or of its baseline and reruns are
+     * left ({@link RunReporter.Judgement#rerun}); leaves the last attempt in {@link #measurement} and
+     * its verdict in {@link #judgement}.
      */
     private void measure(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) throws Exception {
         List<RunReporter.Attempt> earlier = new ArrayList<>();
@@ -135,17 +136,21 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
                 }
                 RunReporter.Attempt last = earlier.getLast();
                 throw new TransferFailure(e.getMessage() + " [attempt " + (earlier.size() + 1) + ": a rerun; attempt "
-                        + earlier.size() + " fell short on a busy host (" + last.measurement().summary() + ", "
-                        + last.hosts().describe() + ")]", e);
+                        + earlier.size() + " " + last.reason() + " (" + last.describe() + ")]", e);
             }
             measurement = attempt;
             HostLoads hosts = HostLoads.of(window.stop(), measurement, !sameKernel);
             judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, hosts, earlier);
-            if (!judgement.rerun(context.config().busyHostReruns())) {
+            if (!judgement.rerun(context.config().busyHostReruns(), context.config().baselineReruns())) {
                 break;
             }
-            earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow()));
-            waitForRoom(context, session, hosts);
+            earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow(), judgement.rerunReason()));
+            if (hosts.busy()) {
+                waitForRoom(context, session, hosts);
+            } else {
+                // A regression on a quiet host: nothing to wait for; the rerun tells a regression from a blip.
+                context.progress().rerunToConfirm(point, measurement, judgement.failure().get());
+            }
         }
     }
 

@@ -52,6 +52,21 @@ public final class ProgressPrinter {
         }
     }
 
+    /**
+     * An attempt that fell short of its baseline on a quiet host and is run again at once, to see
+     * whether the regression repeats. {@code failure}: the judge's message ("&lt;point&gt;: performance
+     * regression: …"). It does not count as a finished point.
+     */
+    public void rerunToConfirm(SweepPoint point, Measurement m, String failure) {
+        if (enabled) {
+            String prefix = point.displayName() + ": ";
+            String why = failure.startsWith(prefix) ? failure.substring(prefix.length()) : failure;
+            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — %s; rerun to confirm%n",
+                    done.get() + 1, total, point.displayName(), m.summary(), firstLine(why));
+            out.flush();
+        }
+    }
+
     public void skipped(SweepPoint point, String reason) {
         line("SKIP", point, "  — " + reason);
     }

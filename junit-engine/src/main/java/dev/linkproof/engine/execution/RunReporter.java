@@ -108,6 +108,7 @@ public final class RunReporter implements AutoCloseable {
     public Judgement judge(String uniqueId, SweepPoint point, Measurement m, HostLoads hosts, List<Attempt> earlier) {
         List<String> verdicts = new ArrayList<>();
         Optional<String> failure = Optional.empty();
+        boolean baselineOnly = false;
         Double criterion = null;
         String headline = null;
         List<Verdict> judged = profile.evaluate(m);
@@ -132,6 +133,7 @@ public final class RunReporter implements AutoCloseable {
             }
             Optional<String> regression = baseline.flatMap(b -> b.regression(uniqueId, m, tolerance));
             if (regression.isPresent()) {
+                baselineOnly = failure.isEmpty();
                 verdicts.add("FAIL " + point.displayName() + ": " + regression.get());
                 failure = Optional.of(failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
             } else if (baseline.isPresent() && baseline.get().covers(uniqueId)) {
@@ -152,15 +154,31 @@ public final class RunReporter implements AutoCloseable {
         // Say how busy the hosts were whenever a shortfall may be theirs, rerun or not.
         String still = hosts.busy() ? " (still busy)" : "";
         if (failure.isPresent() && m.isValid() && !earlier.isEmpty()) {
-            failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; "
-                    + (earlier.size() == 1 ? "the first" : "the " + earlier.size() + " before it") + " ran on a busy host: "
-                    + String.join("; ", earlier.stream().map(a -> a.measurement().summary() + ", " + a.hosts().describe()).toList())
+            failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; " + earlier(earlier)
                     + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe() + still) + "]");
         } else if (failure.isPresent() && m.isValid() && hosts.busy()) {
             failure = Optional.of(failure.get() + " [ran while a host was busy: " + hosts.describe() + "]");
         }
-        return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), hosts, earlier.size() + 1,
-                criterion, headline == null ? "" : headline);
+        return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), baselineOnly, hosts,
+                earlier.size() + 1, criterion, headline == null ? "" : headline);
+    }
+
+    /**
+     * The attempts before this one and why each was rerun: "the first ran on a busy host: …", "the 2
+     * before it fell short of the baseline: …; …", or each attempt's own reason when they differ.
+     */
+    private static String earlier(List<Attempt> earlier) {
+        boolean oneReason = earlier.stream().map(Attempt::reason).distinct().count() == 1;
+        String who = earlier.size() == 1 ? "the first" : "the " + earlier.size() + " before it";
+        if (oneReason) {
+            return who + " " + earlier.getFirst().reason() + ": "
+                    + String.join("; ", earlier.stream().map(Attempt::describe).toList());
+        }
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < earlier.size(); i++) {
+            each.add("attempt " + (i + 1) + " " + earlier.get(i).reason() + ": " + earlier.get(i).describe());
+        }
+        return who + ": " + String.join("; ", each);
     }
 
     /** Reports a point's last attempt: its figures, verdicts and, in Allure, host load and attempts. */
@@ -178,8 +196,16 @@ public final class RunReporter implements AutoCloseable {
         return String.format(java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
     }
 
-    /** An attempt of a point that was rerun: it fell below a performance criterion on a busy host. */
-    public record Attempt(Measurement measurement, HostLoads hosts, String failure) { }
+    /**
+     * An attempt of a point that was rerun: it fell below a performance criterion on a busy host, or
+     * short of its baseline. {@code reason}: {@link Judgement#rerunReason()}.
+     */
+    public record Attempt(Measurement measurement, HostLoads hosts, String failure, String reason) {
+        /** Its figures, and the hosts' load where measured. */
+        public String describe() {
+            return measurement.summary() + (hosts.isEmpty() ? "" : ", " + hosts.describe());
+        }
+    }
 
     /** The profile's curve rules over a finished sweep; the failures, if any. */
     public List<String> judgeSweep(String sweepId) {
@@ -193,18 +219,27 @@ public final class RunReporter implements AutoCloseable {
     /**
      * What the judge said of a point. {@code criteria}: the names of the profile's criteria that judged
      * it; {@code performanceOnly}: it failed on criteria or baseline with its data valid;
+     * {@code baselineOnly}: it met the profile's criteria and failed on the baseline alone;
      * {@code attempts}: 1, or more when it was rerun; {@code headline}: the first criterion's verdict,
      * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
      */
     public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, boolean performanceOnly,
-                            HostLoads hosts, int attempts, Double criterionGBps, String headline) {
+                            boolean baselineOnly, HostLoads hosts, int attempts, Double criterionGBps, String headline) {
         /**
-         * Whether to run the point again: it fell short on performance alone, other processes kept the
-         * host busy meanwhile, and fewer than {@code reruns} reruns were made. A slow transport on a
-         * quiet host, and data corruption anywhere, fail at once.
+         * Whether to run the point again, with its data valid and fewer reruns made than allowed: up to
+         * {@code busyHostReruns} when it fell short while other processes kept a host busy, up to
+         * {@code baselineReruns} when the baseline alone failed it, busy host or not (a regression
+         * repeats, a blip does not). Below a criterion on a quiet host, and data corruption anywhere,
+         * fail at once: a criterion is a floor far under what the hardware does, not a neighbour's figure.
          */
-        public boolean rerun(int reruns) {
-            return performanceOnly && hosts.busy() && attempts <= reruns;
+        public boolean rerun(int busyHostReruns, int baselineReruns) {
+            int allowed = Math.max(hosts.busy() ? busyHostReruns : 0, baselineOnly ? baselineReruns : 0);
+            return performanceOnly && attempts <= allowed;
+        }
+
+        /** Why a rerun is made, for the attempts' account: "ran on a busy host" or "fell short of the baseline". */
+        public String rerunReason() {
+            return hosts.busy() ? "ran on a busy host" : "fell short of the baseline";
         }
 
         public void enforce() {

@@ -70,21 +70,21 @@ class BusyHostRerunTest {
     }
 
     private static RunReporter.Attempt attempt(Measurement m, HostContention host, String failure) {
-        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure);
+        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure, "ran on a busy host");
     }
 
     @Test
     void aPointBelowItsFloorOnABusyHostIsRerunAndPassesWhenTheRerunMeetsIt() {
         RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         assertThat(first.failure()).isPresent();
-        assertThat(first.rerun(1)).isTrue();
-        assertThat(first.rerun(0)).as("reruns switched off").isFalse();
+        assertThat(first.rerun(1, 0)).isTrue();
+        assertThat(first.rerun(0, 0)).as("reruns switched off").isFalse();
 
         RunReporter.Judgement second = judge(FAST, Optional.of(QUIET),
                 List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
-        assertThat(second.rerun(1)).isFalse();
+        assertThat(second.rerun(1, 0)).isFalse();
         assertThat(first.failure().get()).endsWith(" [ran while a host was busy: other processes used 1.40 of 2 CPUs "
                 + "(ours 1.10) over 800 ms]");
         assertThat(second.verdicts()).contains(
@@ -97,8 +97,8 @@ class BusyHostRerunTest {
         RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         RunReporter.Judgement second = judge(SLOW, Optional.of(BUSY),
                 List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
-        assertThat(second.rerun(1)).as("one rerun was allowed and made").isFalse();
-        assertThat(second.rerun(2)).isTrue();
+        assertThat(second.rerun(1, 0)).as("one rerun was allowed and made").isFalse();
+        assertThat(second.rerun(2, 0)).isTrue();
         assertThat(second.failure().orElseThrow())
                 .startsWith("below criterion of profile 'floor': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor)")
                 .endsWith("[attempt 2; the first ran on a busy host: " + SLOW.summary()
@@ -109,22 +109,22 @@ class BusyHostRerunTest {
     @Test
     void aSlowPointOnAQuietHostOrWithoutAHostFigureFailsAtOnce() {
         assertThat(judge(SLOW, Optional.of(QUIET), List.of()).failure().orElseThrow()).doesNotContain("busy");
-        assertThat(judge(SLOW, Optional.of(QUIET), List.of()).rerun(5)).isFalse();
-        assertThat(judge(SLOW, Optional.empty(), List.of()).rerun(5)).isFalse();
+        assertThat(judge(SLOW, Optional.of(QUIET), List.of()).rerun(5, 0)).isFalse();
+        assertThat(judge(SLOW, Optional.empty(), List.of()).rerun(5, 0)).isFalse();
         assertThat(judge(SLOW, Optional.empty(), List.of()).verdicts()).noneMatch(v -> v.startsWith("HOST"));
-        assertThat(judge(FAST, Optional.of(BUSY), List.of()).rerun(5)).as("nothing to rerun").isFalse();
+        assertThat(judge(FAST, Optional.of(BUSY), List.of()).rerun(5, 0)).as("nothing to rerun").isFalse();
     }
 
     @Test
     void aBusyRemoteTargetIsReasonEnoughAndBothHostsAreNamed() {
         RunReporter.Judgement j = reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(BUSY)), List.of());
-        assertThat(j.rerun(1)).isTrue();
+        assertThat(j.rerun(1, 0)).isTrue();
         assertThat(j.failure().orElseThrow()).endsWith("[ran while a host was busy: initiator: other processes used 0.10 "
                 + "of 2 CPUs (ours 1.60) over 600 ms; target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
         assertThat(j.verdicts()).contains("HOST initiator: other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms; "
                 + "target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms");
         assertThat(reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(QUIET)), List.of())
-                .rerun(1)).isFalse();
+                .rerun(1, 0)).isFalse();
     }
 
     @Test
@@ -143,8 +143,8 @@ class BusyHostRerunTest {
         RunReporter.Judgement j = judge(corrupt, Optional.of(BUSY), List.of());
         assertThat(j.failure().orElseThrow()).contains("data corruption");
         assertThat(j.performanceOnly()).isFalse();
-        assertThat(j.rerun(5)).isFalse();
+        assertThat(j.rerun(5, 0)).isFalse();
         Measurement slowAndCorrupt = measured(100_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
-        assertThat(judge(slowAndCorrupt, Optional.of(BUSY), List.of()).rerun(5)).isFalse();
+        assertThat(judge(slowAndCorrupt, Optional.of(BUSY), List.of()).rerun(5, 0)).isFalse();
     }
 }

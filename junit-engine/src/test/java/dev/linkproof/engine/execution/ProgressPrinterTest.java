@@ -61,6 +61,20 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void aRerunToConfirmARegressionNamesItOnce() {
+        ProgressPrinter p = new ProgressPrinter(out, true, 1);
+        Measurement m = Measurement.of(point.spec(), new Timing(1_000_000, 100, LatencyStats.averageOnly(10_000)),
+                new Validation(1, 4096, 0, Optional.empty()), Map.of());
+        p.rerunToConfirm(point, m, point.displayName() + ": performance regression: 0.41 GB/s is 60.0 % below the baseline's"
+                + " 1.02 GB/s (tolerance 5.0 %, baseline b.jsonl)");
+        p.finished(point, m, TestExecutionResult.successful());
+        assertThat(printed().lines()).containsExactly(
+                "[linkproof 1/1] RERUN write 4 KiB ×1 · 1 conn · tcp  " + m.summary() + "  — performance regression: 0.41 GB/s"
+                        + " is 60.0 % below the baseline's 1.02 GB/s (tolerance 5.0 %, baseline b.jsonl); rerun to confirm",
+                "[linkproof 1/1] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary());
+    }
+
+    @Test
     void abortedPointsShowAsSkipped() {
         ProgressPrinter p = new ProgressPrinter(out, true, 1);
         p.finished(point, null, TestExecutionResult.aborted(new org.opentest4j.TestAbortedException("hugepages unavailable")));

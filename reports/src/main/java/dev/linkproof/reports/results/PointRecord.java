@@ -24,8 +24,8 @@ import java.util.List;
  * @param hostCpus    the CPUs of that host, to read {@code hostOtherCpus} against
  * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a peer on another host
  * @param targetCpus  the CPUs of the target's host
- * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host and
- *                    was rerun; absent when it was not measured
+ * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host, or
+ *                    of its baseline, and was rerun; absent when it was not measured
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PointRecord(

@@ -1,0 +1,158 @@
+package dev.linkproof.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.MapParameters;
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Timing;
+import dev.linkproof.transfer.validate.Mismatch;
+import dev.linkproof.transfer.validate.Validation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When a point that fell short of its baseline is rerun, and what its report then says: the judge's
+ * side of {@code linkproof.baseline.reruns}, on made-up measurements against a baseline of 2.10 GB/s
+ * (default 5 % tolerance) and a profile floor of 0.5 GB/s. (BaselineToleranceTest runs it through the engine.)
+ */
+class BaselineRerunTest {
+    private static final TransferSpec SPEC = TransferSpec.builder().pointId("p").size(1 << 20).iterations(10).build();
+    private static final SweepPoint POINT = new SweepPoint(SPEC, "write 1 MiB ×1 · 1 conn · tcp", "seg");
+    private static final Validation VALID = new Validation(1, 1 << 20, 0, Optional.empty());
+    private static final HostContention BUSY = new HostContention(1.4, 1.1, 2, 800_000_000L);
+    private static final HostContention QUIET = new HostContention(0.1, 1.6, 2, 600_000_000L);
+
+    /** 10 MiB in {@code nanos}. */
+    private static Measurement measured(long nanos, Validation v) {
+        return Measurement.of(SPEC, new Timing(nanos, 10, LatencyStats.averageOnly(nanos / 10.0)), v, Map.of());
+    }
+
+    private static final Measurement AS_BEFORE = measured(5_000_000L, VALID);   // 2.10 GB/s, the baseline's figure
+    private static final Measurement HALVED = measured(10_000_000L, VALID);     // 1.05 GB/s: above the floor, 50 % below the baseline
+    private static final Measurement SLOW = measured(100_000_000L, VALID);      // 0.10 GB/s: below the floor too
+
+    @TempDir
+    Path dir;
+    private RunReporter reporter;
+
+    @BeforeEach
+    void reporter() throws Exception {
+        Path profile = Files.writeString(dir.resolve("floor.yaml"), """
+                id: floor
+                vendor: test
+                description: one bandwidth floor
+                match:
+                  fallback: true
+                criteria:
+                  - name: floor
+                    op: [write]
+                    sizes: 1MiB..
+                    min-bandwidth: 0.5 GB/s
+                """);
+        Path baseline = dir.resolve("baseline.jsonl");
+        try (ResultsFile f = ResultsFile.create(baseline)) {
+            f.append(PointRecord.of("[point:p]", "s", "C", "m", POINT.displayName(), SPEC, AS_BEFORE, "passed", null,
+                    List.of(), null, null));
+        }
+        Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString(),
+                "linkproof.baseline", baseline.toString());
+        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
+        reporter.open();
+        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+    }
+
+    private RunReporter.Judgement judge(Measurement m, Optional<HostContention> host, List<RunReporter.Attempt> earlier) {
+        return reporter.judge("[point:p]", POINT, m, new HostLoads(host, Optional.empty()), earlier);
+    }
+
+    private static RunReporter.Attempt attempt(Measurement m, HostContention host, RunReporter.Judgement j) {
+        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), j.failure().orElseThrow(),
+                j.rerunReason());
+    }
+
+    @Test
+    void aRegressionOnAQuietHostIsRerunAndPassesWhenTheRerunIsBackToTheBaseline() {
+        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        assertThat(first.failure()).hasValueSatisfying(f -> assertThat(f)
+                .startsWith(POINT.displayName() + ": performance regression: 1.05 GB/s is 50.0 % below the baseline's 2.10 GB/s")
+                .doesNotContain("busy"));
+        assertThat(first.baselineOnly()).isTrue();
+        assertThat(first.rerun(0, 1)).isTrue();
+        assertThat(first.rerun(5, 0)).as("baseline reruns switched off; the host was quiet").isFalse();
+        assertThat(first.rerunReason()).isEqualTo("fell short of the baseline");
+
+        RunReporter.Judgement second = judge(AS_BEFORE, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
+        assertThat(second.failure()).isEmpty();
+        assertThat(second.attempts()).isEqualTo(2);
+        assertThat(second.rerun(0, 1)).isFalse();
+        assertThat(second.verdicts()).contains(
+                "PASS " + POINT.displayName() + ": within 5 % of the baseline",
+                "RERUN attempt 1 (" + HALVED.summary() + "): " + first.failure().get());
+    }
+
+    @Test
+    void aRegressionThatRepeatsFailsSayingTheFirstAttemptFellShortToo() {
+        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        RunReporter.Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
+        assertThat(second.rerun(0, 1)).as("the one rerun allowed was made").isFalse();
+        assertThat(second.rerun(0, 2)).isTrue();
+        assertThat(second.failure().orElseThrow())
+                .startsWith(POINT.displayName() + ": performance regression: 1.05 GB/s is 50.0 % below")
+                .endsWith("[attempt 2; the first fell short of the baseline: " + HALVED.summary() + ", other processes used "
+                        + "0.10 of 2 CPUs (ours 1.60) over 600 ms; this one: other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms]");
+    }
+
+    @Test
+    void aPointBelowTheProfilesFloorOnAQuietHostFailsAtOnceBaselineOrNot() {
+        RunReporter.Judgement j = judge(SLOW, Optional.of(QUIET), List.of());
+        assertThat(j.failure().orElseThrow()).contains("below criterion of profile 'floor'").contains("performance regression");
+        assertThat(j.baselineOnly()).isFalse();
+        assertThat(j.rerun(5, 5)).isFalse();
+        assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerun(1, 5)).as("busy: the busy-host rerun applies").isTrue();
+    }
+
+    @Test
+    void corruptDataIsNeverRerunForItsBaseline() {
+        Measurement corrupt = measured(10_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
+        RunReporter.Judgement j = judge(corrupt, Optional.of(QUIET), List.of());
+        assertThat(j.failure().orElseThrow()).contains("data corruption");
+        assertThat(j.rerun(5, 5)).isFalse();
+    }
+
+    @Test
+    void attemptsRerunForDifferentReasonsAreNamedEachWithItsOwn() {
+        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        assertThat(first.rerun(1, 1)).isTrue();
+        RunReporter.Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(SLOW, BUSY, first)));
+        assertThat(second.rerun(1, 1)).as("a baseline rerun may follow a busy-host one: attempts 2 <= 1 fails").isFalse();
+        assertThat(second.rerun(1, 2)).isTrue();
+        RunReporter.Judgement third = judge(HALVED, Optional.of(QUIET),
+                List.of(attempt(SLOW, BUSY, first), attempt(HALVED, QUIET, second)));
+        assertThat(third.failure().orElseThrow()).endsWith("[attempt 3; the 2 before it: attempt 1 ran on a busy host: "
+                + SLOW.summary() + ", other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms; attempt 2 fell short of the "
+                + "baseline: " + HALVED.summary() + ", other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms; this one: "
+                + "other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms]");
+    }
+
+    @Test
+    void anAttemptWithoutAHostFigureIsDescribedByItsFiguresAlone() {
+        RunReporter.Judgement first = judge(HALVED, Optional.empty(), List.of());
+        assertThat(first.rerun(0, 1)).isTrue();
+        RunReporter.Judgement second = judge(HALVED, Optional.empty(),
+                List.of(new RunReporter.Attempt(HALVED, HostLoads.NONE, first.failure().orElseThrow(), first.rerunReason())));
+        assertThat(second.failure().orElseThrow()).endsWith("[attempt 2; the first fell short of the baseline: " + HALVED.summary() + "]");
+    }
+}
