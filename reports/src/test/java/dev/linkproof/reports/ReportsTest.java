@@ -102,7 +102,7 @@ class ReportsTest {
     }
 
     @Test
-    void baselineReferencesOnlyValidatedPointsAndALaterFileOverridesAnEarlierOne() throws Exception {
+    void baselineReferencesOnlyValidatedPointsAndTakesTheMedianOfAFoldersRuns() throws Exception {
         Validation corrupt = new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)));
         Validation badCompletion = new Validation(1, 4096, 0, Optional.empty(),
                 new dev.linkproof.transfer.validate.CompletionCheck(48, 1, null));
@@ -116,7 +116,7 @@ class ReportsTest {
         }
         try (ResultsFile out = ResultsFile.create(folder.resolve("b.jsonl"))) {
             out.append(record("later", m(4096, 8.0, 0), "passed"));
-            // Corrupt points of a later file: their figures are no reference, the earlier one stays.
+            // Corrupt records are no reference: a.jsonl's is the only one (a median of one).
             out.append(record("kept", m(4096, 1.0, corrupt), "failed"));
             out.append(record("kept2", m(4096, 1.0, badCompletion), "failed"));
             out.append(record("corrupt", m(4096, 1.0, corrupt), "failed"));
@@ -127,9 +127,9 @@ class ReportsTest {
         }
         Baseline b = Baseline.load(folder);
         assertThat(b.size()).isEqualTo(5);
-        assertThat(b.regression("later", m(4096, 7.5, 0), 0.05)).as("b.jsonl's 8 GB/s, not a.jsonl's 10")
-                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 8.00 GB/s"));
-        assertThat(b.regression("later", m(4096, 7.7, 0), 0.05)).as("within 5 % of 8, not of 10").isEmpty();
+        assertThat(b.regression("later", m(4096, 8.5, 0), 0.05)).as("the median of 10 and 8 GB/s: 9")
+                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's median (of 2 runs) 9.00 GB/s"));
+        assertThat(b.regression("later", m(4096, 8.6, 0), 0.05)).as("within 5 % of 9").isEmpty();
         assertThat(b.regression("kept", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the corrupt 1")
                 .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 10.0 GB/s"));
         assertThat(b.regression("kept2", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the wrong-completion 1")
@@ -139,6 +139,27 @@ class ReportsTest {
         assertThat(b.regression("slow", m(4096, 1.8, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
                 .contains("below the baseline's 2.00 GB/s"));
         assertThat(b.regression("withCompletions", m(4096, 2.0, 0), 0.05)).isPresent();
+    }
+
+    /** One lucky run among three does not set the bar; nor does an unlucky one lower it. */
+    @Test
+    void aFoldersReferenceIsTheMedianOfItsRunsBandwidthAndLatencyEachOnItsOwn() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("three"));
+        double[] gbps = {4.0, 12.0, 4.4};
+        long[] p50Nanos = {20_000, 19_000, 60_000};
+        for (int i = 0; i < 3; i++) {
+            try (ResultsFile out = ResultsFile.create(folder.resolve("run" + i + ".jsonl"))) {
+                out.append(record("bw", m(4096, gbps[i], 0), "passed"));
+                out.append(record("lat", m(8, 0.1, p50Nanos[i]), "passed"));
+            }
+        }
+        Baseline b = Baseline.load(folder);
+        assertThat(b.regression("bw", m(4096, 4.2, 0), 0.05)).as("within 5 % of the median 4.4, far below the best 12").isEmpty();
+        assertThat(b.regression("bw", m(4096, 4.1, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
+                .startsWith("performance regression: 4.10 GB/s is 6.8 % below the baseline's median (of 3 runs) 4.40 GB/s"));
+        assertThat(b.regression("lat", m(8, 0.1, 20_900), 0.05)).as("within 5 % of the median 20 µs, not of the 60 µs run").isEmpty();
+        assertThat(b.regression("lat", m(8, 0.1, 21_100), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
+                .contains("p50 latency 21.1 µs is 5.5 % above the baseline's median (of 3 runs) 20.0 µs"));
     }
 
     @Test
