@@ -13,6 +13,10 @@ import java.util.List;
  *
  * @param uniqueId    the point's JUnit unique id: the key baselines match on
  * @param sweep       the method's unique id: points of one sweep share it
+ * @param memory      initiator-&gt;target memory kinds ({@code host->gpu:0})
+ * @param layout      where a batch's slots lie: {@code contiguous} or {@code strided}; absent in
+ *                    records written before it was recorded
+ * @param offset      the slots' misalignment in bytes; absent in records written before it was recorded
  * @param status      passed, failed, broken (could not run) or skipped
  * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
  *                    did (validation alone), absent when it was not measured
@@ -42,6 +46,8 @@ public record PointRecord(
         int pipeline,
         String transport,
         String memory,
+        String layout,
+        Long offset,
         String mode,
         int iterations,
         int warmup,
@@ -81,7 +87,8 @@ public record PointRecord(
         boolean pct = m != null && m.latency().hasPercentiles();
         return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
                 spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
-                spec.initiatorMemory() + "->" + spec.targetMemory(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
+                spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
+                spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
                 spec.iterations(), spec.warmup(), status, message,
                 m == null ? null : m.bandwidthGBps(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
@@ -98,7 +105,7 @@ public record PointRecord(
     public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
                                      int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                memory, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
+                memory, layout, offset, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 timestamp);
     }

@@ -5,10 +5,12 @@ import java.util.Locale;
 
 /**
  * One sweep as CSV, columns in the spirit of MORI-IO's bench_engine and perftest output, so a
- * spreadsheet or a plotting script reads it as it reads theirs.
+ * spreadsheet or a plotting script reads it as it reads theirs. Every dimension a sweep can vary
+ * comes before the figures (memory as initiator-&gt;target; layout and slot offset, which tell apart
+ * points that are otherwise alike).
  */
 public final class SweepCsv {
-    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
+    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
 
     private SweepCsv() {
     }
@@ -22,6 +24,9 @@ public final class SweepCsv {
                     .append(p.pipeline()).append(',')
                     .append(p.op()).append(',')
                     .append(p.transport()).append(',')
+                    .append(p.memory()).append(',')
+                    .append(p.layout() == null ? "" : p.layout()).append(',')
+                    .append(p.offset() == null ? "" : p.offset()).append(',')
                     .append(p.iterations()).append(',')
                     .append(num(p.bandwidthGBps(), "%.4f")).append(',')
                     .append(num(p.avgLatencyUs(), "%.3f")).append(',')
