@@ -37,7 +37,7 @@ class DiscoveryIssuesTest {
 
     @Test
     void everyBrokenMethodIsOneErrorIssueWithItsMethodSource() {
-        assertThat(results.getDiscoveryIssues()).hasSize(19);
+        assertThat(results.getDiscoveryIssues()).hasSize(20);
         assertThat(results.getDiscoveryIssues()).allSatisfy(i -> {
             assertThat(i.severity()).isEqualTo(DiscoveryIssue.Severity.ERROR);
             assertThat(i.source()).containsInstanceOf(MethodSource.class);
@@ -83,6 +83,14 @@ class DiscoveryIssuesTest {
     void issueNamesTheCause(String method, String expected) {
         assertThat(byMethod).containsKey(method);
         assertThat(byMethod.get(method).message()).contains(expected);
+    }
+
+    @Test
+    void aMethodWithSeveralMistakesNamesThemAllInOneIssue() {
+        assertThat(byMethod.get("severalMistakes").message()).isEqualTo("@TransferTest method " + CLASS
+                + "#severalMistakes must not be static; and has an invalid sweep: sizes: bad size '4QiB' (expected e.g. 4096, "
+                + "4KiB, 1MiB); batch 0 out of range 1..65536; offset 4096 out of range 0..4095; memory: unknown memory kind "
+                + "'ram' (expected host, hugepage, gpu or gpu:N)");
     }
 
     @Test

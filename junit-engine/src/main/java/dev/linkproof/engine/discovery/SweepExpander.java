@@ -55,53 +55,62 @@ public final class SweepExpander {
         return this;
     }
 
+    /**
+     * The sweep's points. Every dimension is checked before any point is made, and all that is wrong
+     * is reported at once ("batch 0 out of range 1..65536; offset 4096 out of range 0..4095"), so a
+     * method with several mistakes takes one round to mend.
+     */
     public List<SweepPoint> expand(Method method, TransferTest t) throws InvalidSweepException {
-        List<Long> sizes = sizes(t.sizes());
-        int[] batches = positive("batch", t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(),
-                TransferSpec.MAX_BATCH);
-        int[] qps = positive("qps", t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(),
-                TransferSpec.MAX_CONNECTIONS);
-        int[] depths = positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE);
+        List<String> problems = new ArrayList<>();
+        List<Long> sizes = check(problems, () -> sizes(t.sizes()), List.of());
+        int[] batches = check(problems, () -> positive("batch",
+                t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(), TransferSpec.MAX_BATCH), new int[0]);
+        int[] qps = check(problems, () -> positive("qps",
+                t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(), TransferSpec.MAX_CONNECTIONS), new int[0]);
+        int[] depths = check(problems, () -> positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE), new int[0]);
         if (t.op().length == 0) {
-            throw new InvalidSweepException("op is empty");
+            problems.add("op is empty");
         }
         if (t.offset().length == 0) {
-            throw new InvalidSweepException("offset is empty");
+            problems.add("offset is empty");
         }
         for (long o : t.offset()) {
             if (o < 0 || o > 4095) {
-                throw new InvalidSweepException("offset " + o + " out of range 0..4095");
+                problems.add("offset " + o + " out of range 0..4095");
             }
         }
         if (t.mode() == Mode.LATENCY) {
             for (int d : depths) {
                 if (d != 1) {
-                    throw new InvalidSweepException("pipeline " + d + " with mode = LATENCY: latency mode is stop-and-wait (pipeline 1)");
+                    problems.add("pipeline " + d + " with mode = LATENCY: latency mode is stop-and-wait (pipeline 1)");
                 }
             }
         }
         if (t.iterations() < 0) {
-            throw new InvalidSweepException("iterations " + t.iterations() + " must be >= 0 (0 = automatic)");
+            problems.add("iterations " + t.iterations() + " must be >= 0 (0 = automatic)");
         }
         if (t.warmup() < -1) {
-            throw new InvalidSweepException("warmup " + t.warmup() + " must be >= 0 (-1 = automatic)");
+            problems.add("warmup " + t.warmup() + " must be >= 0 (-1 = automatic)");
         }
         List<MemoryPlacement[]> memories = new ArrayList<>();
         for (String m : t.memory()) {
-            memories.add(memory(m));
+            check(problems, () -> memories.add(memory(m)), false);
         }
-        if (memories.isEmpty()) {
-            throw new InvalidSweepException("memory is empty");
+        if (t.memory().length == 0) {
+            problems.add("memory is empty");
         }
         String[] transports = t.transport().length == 0 ? new String[] {defaultTransport} : t.transport();
         for (String id : transports) {
             // A transport id becomes a tag of its points, so it must be a valid JUnit tag.
             if (!org.junit.platform.engine.TestTag.isValid(id)) {
-                throw new InvalidSweepException("transport '" + id + "' is not a valid transport id (no blanks, commas, "
+                problems.add("transport '" + id + "' is not a valid transport id (no blanks, commas, "
                         + "parentheses, &, | or !)");
             }
         }
-        Map<String, String> settings = settings(t.settings());
+        Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
+        if (!problems.isEmpty()) {
+            throw new InvalidSweepException(String.join("; ", problems));
+        }
 
         long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
                 * t.offset().length * memories.size() * transports.length;
@@ -144,6 +153,22 @@ public final class SweepExpander {
             }
         }
         return points;
+    }
+
+    /** A dimension's check that throws {@link InvalidSweepException}. */
+    @FunctionalInterface
+    private interface Check<T> {
+        T get() throws InvalidSweepException;
+    }
+
+    /** {@code check}'s value, or {@code fallback} with its problem added to {@code problems}. */
+    private static <T> T check(List<String> problems, Check<T> check, T fallback) {
+        try {
+            return check.get();
+        } catch (InvalidSweepException e) {
+            problems.add(e.getMessage());
+            return fallback;
+        }
     }
 
     private int iterations(TransferTest t, long size, int batch) {

@@ -122,18 +122,19 @@ final class TransferSelectorResolver implements SelectorResolver {
 
     private Optional<TransferMethodDescriptor> methodDescriptor(Class<?> c, Method m, Context context) {
         MethodSource source = MethodSource.from(c, m);
-        Optional<String> problem = MethodInvoker.problem(c, m);
-        if (problem.isPresent()) {
-            issues.reportIssue(DiscoveryIssue.builder(DiscoveryIssue.Severity.ERROR,
-                    "@TransferTest method " + c.getName() + "#" + m.getName() + " " + problem.get()).source(source));
-            return Optional.empty();
-        }
-        List<SweepPoint> points;
+        // The method's signature and its sweep are checked both, and reported as one issue, so every
+        // mistake in a method shows in one run.
+        List<String> problems = new java.util.ArrayList<>();
+        MethodInvoker.problem(c, m).ifPresent(problems::add);
+        List<SweepPoint> points = List.of();
         try {
             points = expander.expand(m, AnnotationSupport.findAnnotation(m, TransferTest.class).orElseThrow());
         } catch (InvalidSweepException e) {
+            problems.add("has an invalid sweep: " + e.getMessage());
+        }
+        if (!problems.isEmpty()) {
             issues.reportIssue(DiscoveryIssue.builder(DiscoveryIssue.Severity.ERROR,
-                    "@TransferTest method " + c.getName() + "#" + m.getName() + " has an invalid sweep: " + e.getMessage())
+                    "@TransferTest method " + c.getName() + "#" + m.getName() + " " + String.join("; and ", problems))
                     .source(source));
             return Optional.empty();
         }
