@@ -92,6 +92,10 @@ class ReportsTest {
         assertThat(b.regression("lat", m(8, 0.1, 25_000), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
                 .contains("p50 latency 25.0 µs is 25.0 % above the baseline's 20.0 µs"));
         assertThat(b.regression("unknown", m(4096, 0.001, 0), 0.05)).as("a point the baseline lacks").isEmpty();
+        assertThat(b.change("bw", m(4096, 9.6, 0))).contains("-4.0 % bandwidth against the baseline's 10.0 GB/s");
+        assertThat(b.change("bw", m(4096, 11.0, 0))).contains("+10.0 % bandwidth against the baseline's 10.0 GB/s");
+        assertThat(b.change("lat", m(8, 0.1, 20_900))).contains("+4.5 % p50 latency against the baseline's 20.0 µs");
+        assertThat(b.change("unknown", m(4096, 1.0, 0))).isEmpty();
     }
 
     /** {@link #m} with {@code validation} in place of a passing one. */

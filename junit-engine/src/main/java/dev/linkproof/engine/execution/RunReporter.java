@@ -137,7 +137,8 @@ public final class RunReporter implements AutoCloseable {
                 verdicts.add("FAIL " + point.displayName() + ": " + regression.get());
                 failure = Optional.of(failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
             } else if (baseline.isPresent() && baseline.get().covers(uniqueId)) {
-                verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline");
+                verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline: "
+                        + baseline.get().change(uniqueId, m).orElseThrow());
             } else if (baseline.isPresent()) {
                 verdicts.add("N/A  " + point.displayName() + ": not compared: the baseline " + baseline.get().source()
                         + " has no measured, validated record of this point");
@@ -159,8 +160,9 @@ public final class RunReporter implements AutoCloseable {
         } else if (failure.isPresent() && m.isValid() && hosts.busy()) {
             failure = Optional.of(failure.get() + " [ran while a host was busy: " + hosts.describe() + "]");
         }
+        Optional<String> change = m.isValid() ? baseline.flatMap(b -> b.change(uniqueId, m)) : Optional.empty();
         return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), baselineOnly, hosts,
-                earlier.size() + 1, criterion, headline == null ? "" : headline);
+                earlier.size() + 1, criterion, headline == null ? "" : headline, change);
     }
 
     /**
@@ -190,6 +192,7 @@ public final class RunReporter implements AutoCloseable {
         if (judgement.attempts() > 1) {
             AllureBridge.pointParameter("attempts", Integer.toString(judgement.attempts()));
         }
+        judgement.baselineChange().ifPresent(c -> AllureBridge.pointParameter("vs baseline", c));
     }
 
     private static String load(HostContention h) {
@@ -221,10 +224,12 @@ public final class RunReporter implements AutoCloseable {
      * it; {@code performanceOnly}: it failed on criteria or baseline with its data valid;
      * {@code baselineOnly}: it met the profile's criteria and failed on the baseline alone;
      * {@code attempts}: 1, or more when it was rerun; {@code headline}: the first criterion's verdict,
-     * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)").
+     * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)"); {@code baselineChange}:
+     * how the point compares with its baseline reference, where there is one and its data validated.
      */
     public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, boolean performanceOnly,
-                            boolean baselineOnly, HostLoads hosts, int attempts, Double criterionGBps, String headline) {
+                            boolean baselineOnly, HostLoads hosts, int attempts, Double criterionGBps, String headline,
+                            Optional<String> baselineChange) {
         /**
          * Whether to run the point again, with its data valid and fewer reruns made than allowed: up to
          * {@code busyHostReruns} when it fell short while other processes kept a host busy, up to
@@ -237,9 +242,15 @@ public final class RunReporter implements AutoCloseable {
             return performanceOnly && attempts <= allowed;
         }
 
-        /** Why a rerun is made, for the attempts' account: "ran on a busy host" or "fell short of the baseline". */
+        /**
+         * Why a rerun is made, for the attempts' account: "ran on a busy host" (below a criterion),
+         * "fell short of the baseline", or "fell short of the baseline on a busy host".
+         */
         public String rerunReason() {
-            return hosts.busy() ? "ran on a busy host" : "fell short of the baseline";
+            if (baselineOnly) {
+                return "fell short of the baseline" + (hosts.busy() ? " on a busy host" : "");
+            }
+            return "ran on a busy host";
         }
 
         public void enforce() {

@@ -93,13 +93,14 @@ class BaselineRerunTest {
         assertThat(first.rerun(0, 1)).isTrue();
         assertThat(first.rerun(5, 0)).as("baseline reruns switched off; the host was quiet").isFalse();
         assertThat(first.rerunReason()).isEqualTo("fell short of the baseline");
+        assertThat(first.baselineChange()).contains("-50.0 % bandwidth against the baseline's 2.10 GB/s");
 
         RunReporter.Judgement second = judge(AS_BEFORE, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.rerun(0, 1)).isFalse();
         assertThat(second.verdicts()).contains(
-                "PASS " + POINT.displayName() + ": within 5 % of the baseline",
+                "PASS " + POINT.displayName() + ": within 5 % of the baseline: +0.0 % bandwidth against the baseline's 2.10 GB/s",
                 "RERUN attempt 1 (" + HALVED.summary() + "): " + first.failure().get());
     }
 
@@ -122,6 +123,8 @@ class BaselineRerunTest {
         assertThat(j.baselineOnly()).isFalse();
         assertThat(j.rerun(5, 5)).isFalse();
         assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerun(1, 5)).as("busy: the busy-host rerun applies").isTrue();
+        assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerunReason()).isEqualTo("ran on a busy host");
+        assertThat(judge(HALVED, Optional.of(BUSY), List.of()).rerunReason()).isEqualTo("fell short of the baseline on a busy host");
     }
 
     @Test

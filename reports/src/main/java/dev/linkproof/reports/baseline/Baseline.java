@@ -83,6 +83,26 @@ public final class Baseline {
         return source;
     }
 
+    /**
+     * How the point compares with its reference, whether or not it regressed: "-3.7 % bandwidth
+     * against the baseline's 5.61 GB/s" (latency mode: "+2.0 % p50 latency against …"); empty when
+     * the baseline lacks the point. For the report of a point that passed, so a slow drift shows
+     * before it fails.
+     */
+    public Optional<String> change(String uniqueId, Measurement m) {
+        Reference base = byId.get(uniqueId);
+        if (base == null) {
+            return Optional.empty();
+        }
+        if (m.latency().hasPercentiles() && base.p50Us() != null) {
+            double now = m.latency().p50Nanos() / 1e3;
+            return Optional.of(String.format(Locale.ROOT, "%+.1f %% p50 latency against %s %s",
+                    (now / base.p50Us() - 1) * 100, base.whose(), Units.formatMicros(base.p50Us())));
+        }
+        return Optional.of(String.format(Locale.ROOT, "%+.1f %% bandwidth against %s %s",
+                (m.bandwidthGBps() / base.bandwidthGBps() - 1) * 100, base.whose(), Units.formatGBps(base.bandwidthGBps())));
+    }
+
     /** The regression message, or empty when the point holds (or the baseline lacks it). */
     public Optional<String> regression(String uniqueId, Measurement m, double tolerance) {
         Reference base = byId.get(uniqueId);
