@@ -3,7 +3,10 @@
 # the whole product (injected corruption, a killed target, protocol abuse, two network namespaces),
 # and the verbs suite for real on Soft-RoCE inside a QEMU/TCG VM (conformance-tests' SoftRoceSuite,
 # enabled by -Dlinkproof.softroce=true; a few minutes; pass -Dlinkproof.softroce=false to leave it out).
+# Then, with the artifacts installed in the local Maven repository, examples/own-project: a user's
+# project with its own @TransferTest class and the suite through dependenciesToScan (scripts/own-project.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-mvn -B verify -Dlinkproof.softroce=true "$@"
+mvn -B install -Dlinkproof.softroce=true "$@"
+scripts/own-project.sh
