@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.control;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import java.io.BufferedInputStream;
@@ -15,7 +16,7 @@ import java.time.Duration;
 /**
  * The initiator's end of the control connection: one request, one reply, each bounded by a
  * deadline. An ERROR reply becomes a {@link RemoteErrorException}; a closed or silent peer a
- * {@link PeerFailureException}.
+ * {@link PeerFailureException}, which names {@link Deadline#CONTROL} when the deadline ran out.
  */
 public final class ControlChannel implements AutoCloseable {
     private final Socket socket;
@@ -36,7 +37,7 @@ public final class ControlChannel implements AutoCloseable {
     /**
      * Connects within {@code timeout}. What went wrong is said in words: an unknown host, a port with
      * nothing listening, or no answer within the deadline (a host that is down or unroutable, or a
-     * firewall that drops the connection).
+     * firewall that drops the connection; that failure names {@link Deadline#CONTROL}).
      *
      * @throws IllegalArgumentException for a port outside 1..65535
      */
@@ -68,7 +69,9 @@ public final class ControlChannel implements AutoCloseable {
                         + "unroutable, or a firewall drops the connection)";
                 default -> e.getMessage();
             };
-            throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": " + why, e);
+            PeerFailureException failure = new PeerFailureException("cannot reach the target agent at " + host + ":" + port
+                    + ": " + why, e);
+            throw e instanceof SocketTimeoutException ? failure.expired(Deadline.CONTROL) : failure;
         }
     }
 
@@ -81,14 +84,25 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /** Sends {@code request} and waits up to {@code timeout} for a reply of {@code replyType}. */
+    public <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
+                      Duration timeout) throws TransferException {
+        return call(type, request, replyType, replyClass, timeout, Duration.ZERO, "");
+    }
+
+    /**
+     * As {@link #call(MessageType, Object, MessageType, Class, Duration)}, for a request the agent
+     * spends up to {@code agentWait} on before it answers ({@code waiting}, e.g. "waiting for its
+     * receive completions"): waits {@code timeout} more, and a reply that does not come says so.
+     */
     public synchronized <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
-                                   Duration timeout) throws TransferException {
+                                   Duration timeout, Duration agentWait, String waiting) throws TransferException {
+        Duration total = timeout.plus(agentWait);
         if (broken) {
             String why = goneBecause;
             throw new PeerFailureException(why != null ? why : "control connection to " + peer + " is closed");
         }
         try {
-            socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
+            socket.setSoTimeout((int) Math.max(1, total.toMillis()));
             FrameCodec.write(out, type, Messages.encode(request));
             Frame reply = FrameCodec.read(in);
             if (reply == null) {
@@ -109,7 +123,8 @@ public final class ControlChannel implements AutoCloseable {
         } catch (SocketTimeoutException e) {
             broken = true;
             throw new PeerFailureException("the target agent at " + peer + " did not answer " + type + " within "
-                    + timeout.toMillis() + " ms", e);
+                    + total.toMillis() + " ms" + (agentWait.isZero() ? "" : " (" + agentWait.toMillis() + " ms " + waiting
+                    + ", then " + timeout.toMillis() + " ms to answer)"), e).expired(Deadline.CONTROL);
         } catch (IOException e) {
             broken = true;
             throw new PeerFailureException("control connection to " + peer + " failed during " + type + ": "

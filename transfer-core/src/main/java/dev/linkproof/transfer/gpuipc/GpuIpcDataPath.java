@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.gpuipc;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.SlotLayout;
@@ -101,7 +102,9 @@ final class GpuIpcDataPath implements DataPath {
                 streams[s].await(marker, timeoutNanos);
             } catch (GpuException e) {
                 if (e.code() == 0) {
-                    throw new PeerFailureException("batch " + (completed + 1) + " of point " + spec.pointId() + ": " + e.getMessage(), e);
+                    // No runtime error: the stream missed the progress deadline.
+                    throw new PeerFailureException("batch " + (completed + 1) + " of point " + spec.pointId() + ": " + e.getMessage(), e)
+                            .expired(Deadline.PROGRESS);
                 }
                 throw e;
             }

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.session;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.agent.AgentMain;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
@@ -120,10 +121,12 @@ public final class LocalAgent implements AutoCloseable {
             boolean exited = !p.isAlive();
             p.destroyForcibly();
             String said = firstLines.isEmpty() ? "" : ": " + String.join(" | ", firstLines);
-            throw new PeerFailureException((exited
-                    ? "the target agent exited with " + exitCode(p) + " before it was ready" + said
-                    : "the target agent did not get ready within " + startTimeout.toSeconds() + " s" + said)
-                    + "; see " + log.toAbsolutePath());
+            if (exited) {
+                throw new PeerFailureException("the target agent exited with " + exitCode(p) + " before it was ready" + said
+                        + "; see " + log.toAbsolutePath());
+            }
+            throw new PeerFailureException("the target agent did not get ready within " + startTimeout.toMillis() + " ms" + said
+                    + "; see " + log.toAbsolutePath()).expired(Deadline.AGENT_START);
         }
         int port = Integer.parseInt(field(line, "port"));
         return new LocalAgent(p, field(line, "host"), port, token, log);

@@ -149,7 +149,7 @@ public final class Session implements TransferSession {
     @Override
     public Optional<HostContention> targetLoad(Duration window) throws TransferException {
         Messages.HostLoad load = control.call(MessageType.LOAD, new Messages.Load(window.toMillis()), MessageType.LOADED,
-                Messages.Loaded.class, timeouts.control().plus(window)).host();
+                Messages.Loaded.class, timeouts.control(), window, "measuring its host's load").host();
         return Optional.ofNullable(load).map(Messages.HostLoad::contention);
     }
 
@@ -238,10 +238,12 @@ public final class Session implements TransferSession {
             MeasurementLoop.once(path);
             // The agent waits for its receive completions up to the progress deadline this session
             // sent in HELLO before it answers: wait that long on top of the control timeout, so a
-            // completion that never comes is the agent's finding, not a timeout here.
+            // completion that never comes is the agent's finding, not a timeout here. No reply
+            // within both ran out of the control deadline: the agent had its progress wait.
             Messages.Checksums reply = control.call(MessageType.CHECKSUM,
                     new Messages.Checksum(spec.pointId(), MeasurementLoop.batchesPerPoint(spec)), MessageType.CHECKSUMS,
-                    Messages.Checksums.class, timeouts.control().plus(timeouts.io().progressTimeout()));
+                    Messages.Checksums.class, timeouts.control(), timeouts.io().progressTimeout(),
+                    "waiting for its receive completions");
             actual = reply.checksums();
             if (reply.completions() != null) {
                 completions = reply.completions();

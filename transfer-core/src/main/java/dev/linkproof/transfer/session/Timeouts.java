@@ -4,7 +4,8 @@ import dev.linkproof.transfer.spi.IoSettings;
 import java.time.Duration;
 
 /**
- * Every deadline an initiator session applies.
+ * Every deadline an initiator session applies. A failure because one ran out names it
+ * ({@link dev.linkproof.transfer.TransferException#deadline()}).
  *
  * @param agentStart  how long a local agent may take to print its ready line
  * @param control     how long one control request may take (region fill and checksum included; a

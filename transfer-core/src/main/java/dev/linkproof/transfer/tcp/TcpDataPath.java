@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.tcp;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.SlotLayout;
@@ -147,6 +148,10 @@ final class TcpDataPath implements DataPath {
                     // closing what we opened
                 }
             }
+            if (e instanceof java.net.SocketTimeoutException) {
+                throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": no answer within "
+                        + io.connectTimeout().toMillis() + " ms", e).expired(Deadline.DATA_CONNECT);
+            }
             throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
@@ -185,7 +190,7 @@ final class TcpDataPath implements DataPath {
             } else if (now - lastProgress >= progressTimeoutNanos) {
                 throw new PeerFailureException("no progress on the tcp data connections for "
                         + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point " + spec.pointId()
-                        + "): the target rank is hung or unreachable");
+                        + "): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
             }
             for (Conn c : conns) {
                 c.updateInterest(posted);

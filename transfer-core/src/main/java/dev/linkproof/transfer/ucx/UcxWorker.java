@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
@@ -180,6 +181,8 @@ final class UcxWorker implements AutoCloseable {
      * the request is pending, when an endpoint reports an error, when {@code peer} says the target
      * is gone, or when the request completes with a status that says so. The deadline, the endpoint
      * slots and the peer are looked at every 1024 turns of the loop, so the fast path is two downcalls.
+     * A missed deadline names {@link Deadline#PROGRESS}: the data path passes its progress deadline
+     * (its close passes what is left of a shorter one, and drops the failure).
      */
     void await(MemorySegment request, long timeoutNanos, MemorySegment errorSlots, PeerLiveness peer, String what)
             throws TransferException {
@@ -207,6 +210,7 @@ final class UcxWorker implements AutoCloseable {
                         progressed = false;
                     }
                     String stop = null;
+                    boolean expired = false;
                     String gone = peer.goneBecause();
                     String failed = failedEndpoints(errorSlots);
                     if (gone != null) {
@@ -216,11 +220,13 @@ final class UcxWorker implements AutoCloseable {
                     } else if (now - lastProgress > timeoutNanos) {
                         stop = what + " made no progress for " + timeoutNanos / 1_000_000
                                 + " ms: the target rank is hung or unreachable (did the target rank die?)";
+                        expired = true;
                     }
                     if (stop != null) {
                         // Released by UCX once it completes (the endpoints' close cancels it).
                         Ucx.Hot.REQUEST_FREE.invokeExact(request);
-                        throw new PeerFailureException(stop);
+                        PeerFailureException failure = new PeerFailureException(stop);
+                        throw expired ? failure.expired(Deadline.PROGRESS) : failure;
                     }
                 }
             }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
@@ -237,7 +238,7 @@ final class VerbsDataPath implements DataPath {
         if (left <= 0) {
             throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
                     + progressTimeoutNanos / 1_000_000 + " ms (batch " + (completed + 1) + " of point " + spec.pointId()
-                    + ", " + posted + " posted): the target rank is hung or unreachable");
+                    + ", " + posted + " posted): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
         }
         if (!event) {
             Thread.onSpinWait();

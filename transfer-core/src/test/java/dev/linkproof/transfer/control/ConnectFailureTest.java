@@ -3,6 +3,7 @@ package dev.linkproof.transfer.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.session.Session;
@@ -39,7 +40,8 @@ class ConnectFailureTest {
         assertThatThrownBy(() -> ControlChannel.connect("127.0.0.1", port, Duration.ofSeconds(5)))
                 .isInstanceOf(PeerFailureException.class)
                 .hasMessage("cannot reach the target agent at 127.0.0.1:" + port + ": connection refused: nothing listens on port "
-                        + port + " there (is the agent running, on that port?)");
+                        + port + " there (is the agent running, on that port?)")
+                .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).as("no deadline ran out").isEmpty());
     }
 
     /** It said "within 30000 ms: nohost.invalid": the JDK's message is the bare name. */
@@ -78,7 +80,8 @@ class ConnectFailureTest {
                 assertThatThrownBy(() -> ControlChannel.connect("127.0.0.1", full.getLocalPort(), Duration.ofMillis(700)))
                         .isInstanceOf(PeerFailureException.class)
                         .hasMessage("cannot reach the target agent at 127.0.0.1:" + full.getLocalPort() + ": no answer within 700 ms "
-                                + "(the host is down or unroutable, or a firewall drops the connection)");
+                                + "(the host is down or unroutable, or a firewall drops the connection)")
+                        .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.CONTROL));
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
             } finally {
                 for (SocketChannel c : queued) {

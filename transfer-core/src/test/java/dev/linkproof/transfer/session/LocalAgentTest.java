@@ -3,6 +3,7 @@ package dev.linkproof.transfer.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
@@ -52,5 +53,15 @@ class LocalAgentTest {
                         + "'ThisOptionDoesNotExist' | Error: Could not create the Java Virtual Machine.")
                 .hasMessageEndingWith("; see " + log.toAbsolutePath());
         assertThat(log).content().contains("ThisOptionDoesNotExist");
+    }
+
+    /** An agent that is not ready in time names the start deadline; it said "within 0 s" for one under a second. */
+    @Test
+    void anAgentNotReadyInTimeNamesTheStartDeadline() {
+        Path log = dir.resolve("slow.log");
+        assertThatThrownBy(() -> LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofMillis(50)))
+                .isInstanceOf(PeerFailureException.class)
+                .hasMessageStartingWith("the target agent did not get ready within 50 ms")
+                .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.AGENT_START));
     }
 }

@@ -3,6 +3,7 @@ package dev.linkproof.transfer.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.Ranks;
@@ -96,7 +97,8 @@ class TcpTransportTest {
                 assertThatThrownBy(path::awaitOldest).isInstanceOf(PeerFailureException.class)
                         .hasMessageContaining("no progress")
                         .hasMessageContaining("300 ms")
-                        .hasMessageContaining("tcp#silent");
+                        .hasMessageContaining("tcp#silent")
+                        .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.PROGRESS));
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertThat(ms).isBetween(250L, 5_000L);
             }
