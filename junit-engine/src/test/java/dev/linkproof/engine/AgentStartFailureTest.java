@@ -38,4 +38,24 @@ class AgentStartFailureTest {
         assertThat(messages.get(1)).contains("could not be started earlier in this run").contains("Unrecognized VM option");
         assertThat(log).content().contains("ThisOptionDoesNotExist");
     }
+
+    /** An agent not ready within linkproof.timeout.agentStart: every point names the key, the first and the repeats. */
+    @Test
+    void anAgentNotReadyInTimeNamesTheStartDeadline() {
+        Path log = dir.resolve("agent.log");
+        EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.TIMEOUT_AGENT_START, "50ms")
+                .configurationParameter(Constants.AGENT_LOG, log.toString())
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""),
+                        selectMethod(RunFixture.class, "throwsAnException", ""))
+                .execute();
+        r.testEvents().assertStatistics(s -> s.started(2).failed(2).succeeded(0));
+        List<String> messages = r.testEvents().failed().stream()
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
+                .toList();
+        String note = " [deadline: linkproof.timeout.agentStart=50ms; raise it if the agent is slow to start]";
+        assertThat(messages.get(0)).contains("no target rank: the target agent did not get ready within 50 ms").endsWith(note);
+        assertThat(messages.get(1)).contains("could not be started earlier in this run").endsWith(note);
+    }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.Deadline;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -174,5 +177,33 @@ class LinkproofConfigurationTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("linkproof.baseline.tolerance=" + value + " must be a fraction in [0, 1) such as 0.08, "
                         + "or a percentage below 100% such as 8%");
+    }
+
+    /** A failure because a deadline ran out names the key that sets it, with its value as it is typed. */
+    @Test
+    void aDeadlineThatRanOutIsNamedByItsKey() {
+        LinkproofConfiguration c = config(Map.of(Constants.TIMEOUT_AGENT_START, "5s", Constants.TIMEOUT_CONTROL, "2m",
+                Constants.TIMEOUT_PROGRESS, "1500ms"));
+        assertThat(c.deadlineNote(new PeerFailureException("slow").expired(Deadline.AGENT_START)))
+                .isEqualTo(" [deadline: linkproof.timeout.agentStart=5s; raise it if the agent is slow to start]");
+        assertThat(c.deadlineNote(new PeerFailureException("silent").expired(Deadline.CONTROL)))
+                .isEqualTo(" [deadline: linkproof.timeout.control=2m; raise it if the target agent is slow rather than gone]");
+        assertThat(c.deadlineNote(new PeerFailureException("stuck").expired(Deadline.PROGRESS)))
+                .isEqualTo(" [deadline: linkproof.timeout.progress=1500ms; raise it if the transfer is slow rather than stuck]");
+        assertThat(c.deadlineNote(new PeerFailureException("no accept").expired(Deadline.DATA_CONNECT)))
+                .isEqualTo(" [deadline: linkproof.timeout.progress=1500ms, which also bounds opening a data connection; "
+                        + "raise it if the target is slow to accept]");
+        // A failure that repeats an earlier one (not retried for every point) names its deadline too.
+        assertThat(c.deadlineNote(new TransferException("not retried", new PeerFailureException("silent").expired(Deadline.CONTROL))))
+                .startsWith(" [deadline: linkproof.timeout.control=2m;");
+        assertThat(c.deadlineNote(new PeerFailureException("closed the control connection"))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"PT30S, 30s", "PT0.5S, 500ms", "PT2M, 2m", "PT90S, 90s", "PT1H, 60m", "PT0.0005S, PT0.0005S"})
+    void aDeadlineIsShownAsItIsTyped(String iso, String typed) {
+        assertThat(LinkproofConfiguration.typed(Duration.parse(iso))).isEqualTo(typed);
+        assertThat(LinkproofConfiguration.duration(new MapParameters(Map.of("k", typed)), "k", Duration.ZERO))
+                .as("reads back").isEqualTo(Duration.parse(iso));
     }
 }

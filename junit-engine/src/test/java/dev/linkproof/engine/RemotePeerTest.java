@@ -134,6 +134,10 @@ class RemotePeerTest {
         }
     }
 
+    /** What a failure that waited out {@link #runWithShortControlDeadline}'s control deadline ends with. */
+    private static final String CONTROL_DEADLINE = " [deadline: linkproof.timeout.control=700ms; raise it if the target agent "
+            + "is slow rather than gone]";
+
     /** The selected points against the peer on this host's {@code port}, with a control deadline of 700 ms. */
     private static EngineExecutionResults runWithShortControlDeadline(int port, DiscoverySelector selector) {
         return EngineTestKit.engine(Constants.ENGINE_ID)
@@ -164,9 +168,9 @@ class RemotePeerTest {
             r.testEvents().assertStatistics(s -> s.started(4).failed(4));
             List<String> messages = failureMessages(r);
             String first = "the target agent at 127.0.0.1:" + silent.port() + " did not answer HELLO within 700 ms";
-            assertThat(messages.getFirst()).endsWith("no target rank: " + first);
+            assertThat(messages.getFirst()).endsWith("no target rank: " + first + CONTROL_DEADLINE);
             assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
-                    + "point: " + first + " (at this run's first point; the run has not reached the peer)"));
+                    + "point: " + first + " (at this run's first point; the run has not reached the peer)" + CONTROL_DEADLINE));
             assertThat(silent.accepted()).as("connections the peer got").isEqualTo(1);
         }
     }
@@ -195,9 +199,10 @@ class RemotePeerTest {
             List<String> messages = failureMessages(r);
             String silence = "the target agent at 127.0.0.1:" + port + " did not answer HELLO within 700 ms";
             assertThat(messages.getFirst()).as("the point that found the peer gone").contains("peer failure");
-            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: " + silence));
+            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: " + silence + CONTROL_DEADLINE));
             assertThat(messages.subList(4, 6)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
-                    + "point: " + silence + " (the peer was lost earlier in this run, and 3 reconnections in a row failed)"));
+                    + "point: " + silence + " (the peer was lost earlier in this run, and 3 reconnections in a row failed)"
+                    + CONTROL_DEADLINE));
             assertThat(silent.get().accepted()).as("reconnections the silent peer got").isEqualTo(SessionProvider.LOST_PEER_TRIES);
         } finally {
             LostPeerFixture.afterFirst = () -> { };

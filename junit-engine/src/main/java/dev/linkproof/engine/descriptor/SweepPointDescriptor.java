@@ -94,7 +94,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         try {
             session = context.sessions().acquire();
         } catch (TransferException e) {
-            throw new TransferFailure(point.displayName() + ": no target rank: " + e.getMessage(), e);
+            throw new TransferFailure(point.displayName() + ": no target rank: " + e.getMessage()
+                    + context.config().deadlineNote(e), e);
         }
         var spec = context.reporter().profile().apply(point.spec());
         Availability there = session.supports(spec);
@@ -183,9 +184,10 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             return session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
-            throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage(), e);
+            throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage()
+                    + context.config().deadlineNote(e), e);
         } catch (TransferException e) {
-            throw new TransferFailure(point.displayName() + ": " + e.getMessage(), e);
+            throw new TransferFailure(point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
         }
     }
 
