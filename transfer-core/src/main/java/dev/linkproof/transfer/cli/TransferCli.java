@@ -1,6 +1,7 @@
 package dev.linkproof.transfer.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Layout;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
@@ -201,8 +202,7 @@ public final class TransferCli implements Callable<Integer> {
         checkTarget();
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintWriter err = commandSpec.commandLine().getErr();
-        Timeouts timeouts = new Timeouts(Timeouts.DEFAULT.agentStart(), Timeouts.DEFAULT.control(),
-                new IoSettings(progressTimeout, IoSettings.DEFAULT.connectTimeout()));
+        Timeouts timeouts = timeouts();
         Path log = agentLog != null ? agentLog
                 : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
         LocalAgent local = null;
@@ -239,9 +239,10 @@ public final class TransferCli implements Callable<Integer> {
                             }
                         } catch (TransferException e) {
                             rc = 1;
-                            printer.failed(spec, r, e.getMessage());
+                            String why = e.getMessage() + deadlineNote(e);
+                            printer.failed(spec, r, why);
                             if (!session.usable()) {
-                                err.println("linkproof-transfer: the target is gone; stopping (" + e.getMessage() + ")");
+                                err.println("linkproof-transfer: the target is gone; stopping (" + why + ")");
                                 err.flush();
                                 return 1;
                             }
@@ -250,7 +251,7 @@ public final class TransferCli implements Callable<Integer> {
                 }
             }
         } catch (TransferException e) {
-            err.println("linkproof-transfer: " + e.getMessage());
+            err.println("linkproof-transfer: " + e.getMessage() + deadlineNote(e));
             err.flush();
             return 1;
         } finally {
@@ -306,6 +307,41 @@ public final class TransferCli implements Callable<Integer> {
                 "--agent-cpus '" + agentCpus + "' is not a CPU list like 1, 2-3 or 1,3");
         requireArg(peer == null || resolvedToken() != null, "--peer needs the agent's token: --token T or $"
                 + AgentMain.TOKEN_ENV + " (the agent prints it when it generates one)");
+    }
+
+    /** The session's deadlines: {@code --progress-timeout}, the others {@link Timeouts#DEFAULT}'s. */
+    Timeouts timeouts() {
+        return new Timeouts(Timeouts.DEFAULT.agentStart(), Timeouts.DEFAULT.control(),
+                new IoSettings(progressTimeout, IoSettings.DEFAULT.connectTimeout()));
+    }
+
+    /**
+     * What a failure because a deadline ran out adds to its message: the option that sets it
+     * ({@code " [deadline: --progress-timeout=10s; raise it if the transfer is slow rather than stuck]"}),
+     * or the value and that no option does. Empty for every other failure.
+     */
+    String deadlineNote(Throwable failure) {
+        Timeouts t = timeouts();
+        return Deadline.thatExpired(failure).map(d -> " [deadline: " + switch (d) {
+            case PROGRESS -> "--progress-timeout=" + typed(t.io().progressTimeout())
+                    + "; raise it if the transfer is slow rather than stuck";
+            case CONTROL -> "control request, " + typed(t.control()) + ", which no option of this tool sets";
+            case AGENT_START -> "agent start, " + typed(t.agentStart()) + ", which no option of this tool sets";
+            case DATA_CONNECT -> "data connection, " + typed(t.io().connectTimeout()) + ", which no option of this tool sets";
+        } + "]").orElse("");
+    }
+
+    /** {@code d} as {@link DurationConverter} reads it back: {@code 500ms}, {@code 10s}, {@code 2m}. */
+    static String typed(Duration d) {
+        if (d.getNano() % 1_000_000 != 0) {
+            return d.toString();
+        }
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     private String resolvedToken() {

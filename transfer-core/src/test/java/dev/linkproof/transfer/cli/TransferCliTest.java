@@ -2,7 +2,10 @@ package dev.linkproof.transfer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -110,5 +113,20 @@ class TransferCliTest {
         Run r = run("--duration", "soon");
         assertThat(r.rc()).isEqualTo(2);
         assertThat(r.err()).contains("bad duration 'soon'");
+    }
+
+    /** A failure because a deadline ran out names the option that sets it, or says that none does. */
+    @Test
+    void aDeadlineThatRanOutIsNamedByItsOption() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--progress-timeout", "1500ms");
+        TransferCli cli = cl.getCommand();
+        assertThat(cli.deadlineNote(new PeerFailureException("stuck").expired(Deadline.PROGRESS)))
+                .isEqualTo(" [deadline: --progress-timeout=1500ms; raise it if the transfer is slow rather than stuck]");
+        assertThat(cli.deadlineNote(new TransferException("again", new PeerFailureException("silent").expired(Deadline.CONTROL))))
+                .isEqualTo(" [deadline: control request, 30s, which no option of this tool sets]");
+        assertThat(cli.deadlineNote(new PeerFailureException("refused"))).isEmpty();
+        assertThat(new TransferCli.DurationConverter().convert(TransferCli.typed(cli.timeouts().io().progressTimeout())))
+                .isEqualTo(java.time.Duration.ofMillis(1500));
     }
 }
