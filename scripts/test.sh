@@ -9,4 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 mvn -B install -Dlinkproof.softroce=true "$@"
-scripts/own-project.sh
+# The example resolves what was just installed: where, if this run put it elsewhere.
+repo=()
+for a in "$@"; do case "$a" in -Dmaven.repo.local=*|--settings=*|-gs=*|--global-settings=*) repo+=("$a") ;; esac; done
+scripts/own-project.sh "${repo[@]}"

@@ -78,14 +78,16 @@ public final class Constants {
      * How many times a point is rerun when it fell below a performance criterion (or its baseline)
      * while other processes kept a host busy: they took half a CPU or more and, with the point's
      * own processes, left less than one CPU idle ({@link dev.linkproof.transfer.measure.HostContention#busy()}).
-     * Every attempt is reported; data corruption is never rerun. Default 1; 0 judges the first attempt alone.
+     * Every attempt is reported; data corruption is never rerun. Default 1; 0 makes none (a failure on
+     * the baseline alone may still get its {@link #BASELINE_RERUNS} rerun).
      */
     public static final String BUSY_HOST_RERUNS = "linkproof.busyHost.reruns";
 
     /**
      * How many times a point is rerun when its only failure is a regression against the baseline,
      * whatever the hosts' load: a regression the rerun repeats fails, a one-off (a page fault storm,
-     * a scheduler hiccup) clears. Every attempt is reported. Default 1; 0 judges the first attempt alone.
+     * a scheduler hiccup) clears. Counted apart from the busy-host reruns: on a busy host the busy-host
+     * rerun comes first. Every attempt is reported. Default 1; 0 makes none.
      */
     public static final String BASELINE_RERUNS = "linkproof.baseline.reruns";
 

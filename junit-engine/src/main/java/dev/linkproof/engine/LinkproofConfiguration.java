@@ -2,6 +2,7 @@ package dev.linkproof.engine;
 
 import dev.linkproof.profiles.BaselineSettings;
 import dev.linkproof.transfer.Deadline;
+import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
@@ -146,29 +147,16 @@ public record LinkproofConfiguration(
      */
     public String deadlineNote(Throwable failure) {
         return Deadline.thatExpired(failure).map(d -> " [deadline: " + switch (d) {
-            case AGENT_START -> Constants.TIMEOUT_AGENT_START + "=" + typed(timeouts.agentStart())
+            case AGENT_START -> Constants.TIMEOUT_AGENT_START + "=" + Units.formatDuration(timeouts.agentStart())
                     + "; raise it if the agent is slow to start";
-            case CONTROL -> Constants.TIMEOUT_CONTROL + "=" + typed(timeouts.control())
+            case CONTROL -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
                     + "; raise it if the target agent is slow rather than gone";
-            case PROGRESS -> Constants.TIMEOUT_PROGRESS + "=" + typed(timeouts.io().progressTimeout())
+            case PROGRESS -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().progressTimeout())
                     + "; raise it if the transfer is slow rather than stuck";
             // This engine gives the data connections' connect the progress deadline.
-            case DATA_CONNECT -> Constants.TIMEOUT_PROGRESS + "=" + typed(timeouts.io().connectTimeout())
+            case DATA_CONNECT -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().connectTimeout())
                     + ", which also bounds opening a data connection; raise it if the target is slow to accept";
         } + "]").orElse("");
-    }
-
-    /** {@code d} as a {@code linkproof.timeout.*} value reads it back: {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static String typed(Duration d) {
-        if (d.getNano() % 1_000_000 != 0) {
-            return d.toString();
-        }
-        long ms = d.toMillis();
-        if (ms % 1000 != 0) {
-            return ms + "ms";
-        }
-        long s = ms / 1000;
-        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */

@@ -37,7 +37,7 @@ class DiscoveryIssuesTest {
 
     @Test
     void everyBrokenMethodIsOneErrorIssueWithItsMethodSource() {
-        assertThat(results.getDiscoveryIssues()).hasSize(20);
+        assertThat(results.getDiscoveryIssues()).hasSize(22);
         assertThat(results.getDiscoveryIssues()).allSatisfy(i -> {
             assertThat(i.severity()).isEqualTo(DiscoveryIssue.Severity.ERROR);
             assertThat(i.source()).containsInstanceOf(MethodSource.class);
@@ -91,6 +91,19 @@ class DiscoveryIssuesTest {
                 + "#severalMistakes must not be static; and has an invalid sweep: sizes: bad size '4QiB' (expected e.g. 4096, "
                 + "4KiB, 1MiB); batch 0 out of range 1..65536; offset 4096 out of range 0..4095; memory: unknown memory kind "
                 + "'ram' (expected host, hugepage, gpu or gpu:N)");
+    }
+
+    @Test
+    void badPointsAreNamedUpToThreeAndCounted() {
+        String m = byMethod.get("manyBadPoints").message();
+        assertThat(m.split("point op=write,size=1073741824,batch=", -1)).hasSize(4);
+        assertThat(m).contains("exceeds the limit").endsWith("; and 1 more point(s) like these");
+    }
+
+    @Test
+    void tooManyPointsIsNamedBesideTheOtherMistakes() {
+        assertThat(byMethod.get("tooManyPointsAndABadOffset").message())
+                .contains("offset 5000 out of range 0..4095; the sweep expands to 32768 points, more than 10000");
     }
 
     @Test

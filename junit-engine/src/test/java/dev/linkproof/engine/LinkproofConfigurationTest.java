@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.Units;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -202,7 +203,7 @@ class LinkproofConfigurationTest {
     @ParameterizedTest
     @CsvSource({"PT30S, 30s", "PT0.5S, 500ms", "PT2M, 2m", "PT90S, 90s", "PT1H, 60m", "PT0.0005S, PT0.0005S"})
     void aDeadlineIsShownAsItIsTyped(String iso, String typed) {
-        assertThat(LinkproofConfiguration.typed(Duration.parse(iso))).isEqualTo(typed);
+        assertThat(Units.formatDuration(Duration.parse(iso))).isEqualTo(typed);
         assertThat(LinkproofConfiguration.duration(new MapParameters(Map.of("k", typed)), "k", Duration.ZERO))
                 .as("reads back").isEqualTo(Duration.parse(iso));
     }

@@ -28,7 +28,9 @@ public enum Deadline {
      * causes (a failure that repeats an earlier one wraps it). Empty when none ran out.
      */
     public static Optional<Deadline> thatExpired(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        // A chain may loop (A caused by B caused by A): each cause is looked at once.
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
             if (t instanceof TransferException e && e.deadline().isPresent()) {
                 return e.deadline();
             }

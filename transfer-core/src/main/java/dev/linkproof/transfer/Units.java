@@ -68,4 +68,20 @@ public final class Units {
         }
         return String.format(Locale.ROOT, micros >= 100 ? "%.0f µs" : micros >= 10 ? "%.1f µs" : "%.2f µs", micros);
     }
+
+    /**
+     * A deadline as its settings read it back (the engine's {@code linkproof.timeout.*} keys and the
+     * command line's options take the same forms): {@code 500ms}, {@code 30s}, {@code 2m}, else ISO-8601.
+     */
+    public static String formatDuration(java.time.Duration d) {
+        if (d.getNano() % 1_000_000 != 0) {
+            return d.toString();
+        }
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
 }

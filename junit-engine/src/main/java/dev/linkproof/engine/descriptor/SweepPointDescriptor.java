@@ -142,10 +142,12 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
             measurement = attempt;
             HostLoads hosts = HostLoads.of(window.stop(), measurement, !sameKernel);
             judgement = context.reporter().judge(getUniqueId().toString(), point, measurement, hosts, earlier);
-            if (!judgement.rerun(context.config().busyHostReruns(), context.config().baselineReruns())) {
+            Optional<RunReporter.RerunKind> rerun = judgement.rerunFor(context.config().busyHostReruns(),
+                    context.config().baselineReruns());
+            if (rerun.isEmpty()) {
                 break;
             }
-            earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow(), judgement.rerunReason()));
+            earlier.add(new RunReporter.Attempt(measurement, hosts, judgement.failure().orElseThrow(), rerun.get()));
             if (hosts.busy()) {
                 waitForRoom(context, session, hosts);
             } else {

@@ -108,17 +108,18 @@ public final class SweepExpander {
             }
         }
         Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
+        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
+                * t.offset().length * memories.size() * transports.length;
+        if (count > MAX_POINTS) {
+            problems.add("the sweep expands to " + count + " points, more than " + MAX_POINTS);
+        }
         if (!problems.isEmpty()) {
             throw new InvalidSweepException(String.join("; ", problems));
         }
 
-        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
-                * t.offset().length * memories.size() * transports.length;
-        if (count > MAX_POINTS) {
-            throw new InvalidSweepException("the sweep expands to " + count + " points, more than " + MAX_POINTS);
-        }
         String methodKey = method.getDeclaringClass().getName() + "#" + method.getName();
         List<SweepPoint> points = new ArrayList<>();
+        List<String> badPoints = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (String transport : transports) {
             for (Op op : t.op()) {
@@ -141,7 +142,8 @@ public final class SweepExpander {
                                             spec = new TransferSpec(methodKey + "[" + segment + "]", transport, op, t.mode(),
                                                     size, batch, q, depth, iters, warmup, t.layout(), offset, mem[0], mem[1], settings);
                                         } catch (IllegalArgumentException e) {
-                                            throw new InvalidSweepException("point " + segment + ": " + e.getMessage());
+                                            badPoints.add("point " + segment + ": " + e.getMessage());
+                                            continue;
                                         }
                                         points.add(new SweepPoint(spec, displayName(spec), segment));
                                     }
@@ -152,8 +154,17 @@ public final class SweepExpander {
                 }
             }
         }
+        if (!badPoints.isEmpty()) {
+            // Every bad point, up to a few; a dimension that breaks many says so once per point.
+            List<String> shown = badPoints.subList(0, Math.min(MAX_BAD_POINTS_SHOWN, badPoints.size()));
+            throw new InvalidSweepException(String.join("; ", shown) + (badPoints.size() > shown.size()
+                    ? "; and " + (badPoints.size() - shown.size()) + " more point(s) like these" : ""));
+        }
         return points;
     }
+
+    /** How many of a sweep's bad points its discovery issue names one by one. */
+    private static final int MAX_BAD_POINTS_SHOWN = 3;
 
     /** A dimension's check that throws {@link InvalidSweepException}. */
     @FunctionalInterface

@@ -152,8 +152,9 @@ public final class RunReporter implements AutoCloseable {
             // Its failure already says how busy the hosts were ("[ran while a host was busy: …]").
             verdicts.add("RERUN attempt " + (i + 1) + " (" + a.measurement().summary() + "): " + a.failure());
         }
-        // Say how busy the hosts were whenever a shortfall may be theirs, rerun or not.
-        String still = hosts.busy() ? " (still busy)" : "";
+        // Say how busy the hosts were whenever a shortfall may be theirs, rerun or not; "still" only
+        // after an attempt that was busy too.
+        String still = !hosts.busy() ? "" : !earlier.isEmpty() && earlier.getLast().hosts().busy() ? " (still busy)" : " (busy)";
         if (failure.isPresent() && m.isValid() && !earlier.isEmpty()) {
             failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; " + earlier(earlier)
                     + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe() + still) + "]");
@@ -162,7 +163,7 @@ public final class RunReporter implements AutoCloseable {
         }
         Optional<String> change = m.isValid() ? baseline.flatMap(b -> b.change(uniqueId, m)) : Optional.empty();
         return new Judgement(verdicts, criteria, failure, m.isValid() && failure.isPresent(), baselineOnly, hosts,
-                earlier.size() + 1, criterion, headline == null ? "" : headline, change);
+                earlier.stream().map(Attempt::kind).toList(), criterion, headline == null ? "" : headline, change);
     }
 
     /**
@@ -199,11 +200,22 @@ public final class RunReporter implements AutoCloseable {
         return String.format(java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
     }
 
-    /**
-     * An attempt of a point that was rerun: it fell below a performance criterion on a busy host, or
-     * short of its baseline. {@code reason}: {@link Judgement#rerunReason()}.
-     */
-    public record Attempt(Measurement measurement, HostLoads hosts, String failure, String reason) {
+    /** Why an attempt was rerun. Each has its own allowance: {@code linkproof.busyHost.reruns}, {@code linkproof.baseline.reruns}. */
+    public enum RerunKind {
+        /** It fell short (of a criterion or its baseline) while other processes kept a host busy. */
+        BUSY_HOST,
+        /** Its only failure was its baseline, and no busy-host rerun was left or due. */
+        BASELINE
+    }
+
+    /** An attempt of a point that was rerun, and why ({@code kind}). */
+    public record Attempt(Measurement measurement, HostLoads hosts, String failure, RerunKind kind) {
+        /** "ran on a busy host", "fell short of the baseline", or "fell short of the baseline on a busy host". */
+        public String reason() {
+            return kind == RerunKind.BUSY_HOST ? "ran on a busy host"
+                    : "fell short of the baseline" + (hosts.busy() ? " on a busy host" : "");
+        }
+
         /** Its figures, and the hosts' load where measured. */
         public String describe() {
             return measurement.summary() + (hosts.isEmpty() ? "" : ", " + hosts.describe());
@@ -223,34 +235,49 @@ public final class RunReporter implements AutoCloseable {
      * What the judge said of a point. {@code criteria}: the names of the profile's criteria that judged
      * it; {@code performanceOnly}: it failed on criteria or baseline with its data valid;
      * {@code baselineOnly}: it met the profile's criteria and failed on the baseline alone;
-     * {@code attempts}: 1, or more when it was rerun; {@code headline}: the first criterion's verdict,
+     * {@code reruns}: why each earlier attempt was rerun, oldest first; {@code headline}: the first criterion's verdict,
      * for the console line ("3.9 GB/s ≥ criterion 0.37 GB/s (tcp-bulk: ...)"); {@code baselineChange}:
      * how the point compares with its baseline reference, where there is one and its data validated.
      */
     public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, boolean performanceOnly,
-                            boolean baselineOnly, HostLoads hosts, int attempts, Double criterionGBps, String headline,
+                            boolean baselineOnly, HostLoads hosts, List<RerunKind> reruns, Double criterionGBps, String headline,
                             Optional<String> baselineChange) {
-        /**
-         * Whether to run the point again, with its data valid and fewer reruns made than allowed: up to
-         * {@code busyHostReruns} when it fell short while other processes kept a host busy, up to
-         * {@code baselineReruns} when the baseline alone failed it, busy host or not (a regression
-         * repeats, a blip does not). Below a criterion on a quiet host, and data corruption anywhere,
-         * fail at once: a criterion is a floor far under what the hardware does, not a neighbour's figure.
-         */
-        public boolean rerun(int busyHostReruns, int baselineReruns) {
-            int allowed = Math.max(hosts.busy() ? busyHostReruns : 0, baselineOnly ? baselineReruns : 0);
-            return performanceOnly && attempts <= allowed;
+        public Judgement {
+            reruns = List.copyOf(reruns);
+        }
+
+        /** 1, or more when the point was rerun. */
+        public int attempts() {
+            return reruns.size() + 1;
         }
 
         /**
-         * Why a rerun is made, for the attempts' account: "ran on a busy host" (below a criterion),
-         * "fell short of the baseline", or "fell short of the baseline on a busy host".
+         * Whether to run the point again, and why; its data must be valid. A busy-host rerun when it fell
+         * short while other processes kept a host busy, while fewer than {@code busyHostReruns} were made;
+         * else a baseline rerun when the baseline alone failed it, busy host or not, while fewer than
+         * {@code baselineReruns} were made (a regression repeats, a blip does not). Each kind counts its
+         * own reruns. Below a criterion on a quiet host, and data corruption anywhere, fail at once: a
+         * criterion is a floor far under what the hardware does, not a neighbour's figure.
          */
-        public String rerunReason() {
-            if (baselineOnly) {
-                return "fell short of the baseline" + (hosts.busy() ? " on a busy host" : "");
+        public Optional<RerunKind> rerunFor(int busyHostReruns, int baselineReruns) {
+            if (!performanceOnly) {
+                return Optional.empty();
             }
-            return "ran on a busy host";
+            if (hosts.busy() && made(RerunKind.BUSY_HOST) < busyHostReruns) {
+                return Optional.of(RerunKind.BUSY_HOST);
+            }
+            if (baselineOnly && made(RerunKind.BASELINE) < baselineReruns) {
+                return Optional.of(RerunKind.BASELINE);
+            }
+            return Optional.empty();
+        }
+
+        public boolean rerun(int busyHostReruns, int baselineReruns) {
+            return rerunFor(busyHostReruns, baselineReruns).isPresent();
+        }
+
+        private long made(RerunKind kind) {
+            return reruns.stream().filter(k -> k == kind).count();
         }
 
         public void enforce() {

@@ -78,9 +78,10 @@ class BaselineRerunTest {
         return reporter.judge("[point:p]", POINT, m, new HostLoads(host, Optional.empty()), earlier);
     }
 
+    /** {@code j}'s attempt, rerun as the default allowances (one of each kind) decide. */
     private static RunReporter.Attempt attempt(Measurement m, HostContention host, RunReporter.Judgement j) {
         return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), j.failure().orElseThrow(),
-                j.rerunReason());
+                j.rerunFor(1, 1).orElseThrow());
     }
 
     @Test
@@ -92,7 +93,8 @@ class BaselineRerunTest {
         assertThat(first.baselineOnly()).isTrue();
         assertThat(first.rerun(0, 1)).isTrue();
         assertThat(first.rerun(5, 0)).as("baseline reruns switched off; the host was quiet").isFalse();
-        assertThat(first.rerunReason()).isEqualTo("fell short of the baseline");
+        assertThat(first.rerunFor(1, 1)).contains(RunReporter.RerunKind.BASELINE);
+        assertThat(attempt(HALVED, QUIET, first).reason()).isEqualTo("fell short of the baseline");
         assertThat(first.baselineChange()).contains("-50.0 % bandwidth against the baseline's 2.10 GB/s");
 
         RunReporter.Judgement second = judge(AS_BEFORE, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
@@ -123,8 +125,12 @@ class BaselineRerunTest {
         assertThat(j.baselineOnly()).isFalse();
         assertThat(j.rerun(5, 5)).isFalse();
         assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerun(1, 5)).as("busy: the busy-host rerun applies").isTrue();
-        assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerunReason()).isEqualTo("ran on a busy host");
-        assertThat(judge(HALVED, Optional.of(BUSY), List.of()).rerunReason()).isEqualTo("fell short of the baseline on a busy host");
+        assertThat(attempt(SLOW, BUSY, judge(SLOW, Optional.of(BUSY), List.of())).reason()).isEqualTo("ran on a busy host");
+        RunReporter.Judgement busyRegression = judge(HALVED, Optional.of(BUSY), List.of());
+        assertThat(busyRegression.rerunFor(1, 1)).as("busy: the busy-host rerun first").contains(RunReporter.RerunKind.BUSY_HOST);
+        assertThat(busyRegression.rerunFor(0, 1)).contains(RunReporter.RerunKind.BASELINE);
+        assertThat(new RunReporter.Attempt(HALVED, new HostLoads(Optional.of(BUSY), Optional.empty()), "f",
+                RunReporter.RerunKind.BASELINE).reason()).isEqualTo("fell short of the baseline on a busy host");
     }
 
     @Test
@@ -140,14 +146,26 @@ class BaselineRerunTest {
         RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         assertThat(first.rerun(1, 1)).isTrue();
         RunReporter.Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(SLOW, BUSY, first)));
-        assertThat(second.rerun(1, 1)).as("a baseline rerun may follow a busy-host one: attempts 2 <= 1 fails").isFalse();
-        assertThat(second.rerun(1, 2)).isTrue();
+        assertThat(second.rerunFor(1, 1)).as("each kind counts its own reruns: a baseline rerun may follow a busy-host one")
+                .contains(RunReporter.RerunKind.BASELINE);
+        assertThat(second.rerun(1, 0)).isFalse();
         RunReporter.Judgement third = judge(HALVED, Optional.of(QUIET),
                 List.of(attempt(SLOW, BUSY, first), attempt(HALVED, QUIET, second)));
+        assertThat(third.rerun(1, 1)).as("one of each made").isFalse();
+        assertThat(third.attempts()).isEqualTo(3);
         assertThat(third.failure().orElseThrow()).endsWith("[attempt 3; the 2 before it: attempt 1 ran on a busy host: "
                 + SLOW.summary() + ", other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms; attempt 2 fell short of the "
                 + "baseline: " + HALVED.summary() + ", other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms; this one: "
                 + "other processes used 0.10 of 2 CPUs (ours 1.60) over 600 ms]");
+    }
+
+    /** "still busy" (and with it the report's "Short on a busy host" category) only after a busy attempt. */
+    @Test
+    void aRerunOnABusyHostAfterAQuietOneIsBusyNotStillBusy() {
+        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        RunReporter.Judgement second = judge(HALVED, Optional.of(BUSY), List.of(attempt(HALVED, QUIET, first)));
+        assertThat(second.failure().orElseThrow()).endsWith("this one: other processes used 1.40 of 2 CPUs (ours 1.10) "
+                + "over 800 ms (busy)]").doesNotContain("still busy");
     }
 
     @Test
@@ -155,7 +173,8 @@ class BaselineRerunTest {
         RunReporter.Judgement first = judge(HALVED, Optional.empty(), List.of());
         assertThat(first.rerun(0, 1)).isTrue();
         RunReporter.Judgement second = judge(HALVED, Optional.empty(),
-                List.of(new RunReporter.Attempt(HALVED, HostLoads.NONE, first.failure().orElseThrow(), first.rerunReason())));
+                List.of(new RunReporter.Attempt(HALVED, HostLoads.NONE, first.failure().orElseThrow(),
+                        RunReporter.RerunKind.BASELINE)));
         assertThat(second.failure().orElseThrow()).endsWith("[attempt 2; the first fell short of the baseline: " + HALVED.summary() + "]");
     }
 }

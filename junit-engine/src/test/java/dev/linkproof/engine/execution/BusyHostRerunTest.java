@@ -70,7 +70,8 @@ class BusyHostRerunTest {
     }
 
     private static RunReporter.Attempt attempt(Measurement m, HostContention host, String failure) {
-        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure, "ran on a busy host");
+        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure,
+                RunReporter.RerunKind.BUSY_HOST);
     }
 
     @Test

@@ -43,25 +43,20 @@ public final class Baseline {
     }
 
     /**
-     * A point's reference: the median bandwidth of its validated records, and the median p50 latency
-     * of those that have one (null when none has); {@code records}: how many there were.
+     * A point's reference: the median bandwidth of its validated records ({@code records} of them),
+     * and the median p50 latency of those that have one ({@code p50Records}; null when none has).
      */
-    private record Reference(double bandwidthGBps, Double p50Us, int records) {
+    private record Reference(double bandwidthGBps, int records, Double p50Us, int p50Records) {
         static Reference of(List<PointRecord> rs) {
             List<Double> p50s = rs.stream().map(PointRecord::p50Us).filter(java.util.Objects::nonNull).toList();
-            return new Reference(median(rs.stream().map(PointRecord::bandwidthGBps).toList()),
-                    p50s.isEmpty() ? null : median(p50s), rs.size());
+            return new Reference(median(rs.stream().map(PointRecord::bandwidthGBps).toList()), rs.size(),
+                    p50s.isEmpty() ? null : median(p50s), p50s.size());
         }
 
         private static double median(List<Double> values) {
             double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             int mid = v.length / 2;
             return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-        }
-
-        /** "the baseline's" or, over several runs, "the baseline's median (of 3 runs)" — said where the figure is. */
-        String whose() {
-            return records == 1 ? "the baseline's" : "the baseline's median (of " + records + " runs)";
         }
     }
 
@@ -90,44 +85,46 @@ public final class Baseline {
      * before it fails.
      */
     public Optional<String> change(String uniqueId, Measurement m) {
-        Reference base = byId.get(uniqueId);
-        if (base == null) {
-            return Optional.empty();
-        }
-        if (m.latency().hasPercentiles() && base.p50Us() != null) {
-            double now = m.latency().p50Nanos() / 1e3;
-            return Optional.of(String.format(Locale.ROOT, "%+.1f %% p50 latency against %s %s",
-                    (now / base.p50Us() - 1) * 100, base.whose(), Units.formatMicros(base.p50Us())));
-        }
-        return Optional.of(String.format(Locale.ROOT, "%+.1f %% bandwidth against %s %s",
-                (m.bandwidthGBps() / base.bandwidthGBps() - 1) * 100, base.whose(), Units.formatGBps(base.bandwidthGBps())));
+        return compare(uniqueId, m).map(c -> String.format(Locale.ROOT, "%+.1f %% %s against %s %s",
+                (c.now() / c.reference() - 1) * 100, c.figure(), c.whose(), c.format(c.reference())));
     }
 
     /** The regression message, or empty when the point holds (or the baseline lacks it). */
     public Optional<String> regression(String uniqueId, Measurement m, double tolerance) {
+        return compare(uniqueId, m).filter(c -> c.latency() ? c.now() > c.reference() * (1 + tolerance)
+                : c.now() < c.reference() * (1 - tolerance)).map(c -> String.format(Locale.ROOT,
+                "performance regression: %s%s is %.1f %% %s %s %s (tolerance %.1f %%, baseline %s)",
+                c.latency() ? "p50 latency " : "", c.format(c.now()), Math.abs(c.now() / c.reference() - 1) * 100,
+                c.latency() ? "above" : "below", c.whose(), c.format(c.reference()), tolerance * 100, source));
+    }
+
+    /**
+     * The figure a point is judged on and its reference: the p50 latency in latency mode (where both
+     * sides have one), else the bandwidth; {@code records}: how many runs the reference's median is of.
+     */
+    private record Comparison(boolean latency, double now, double reference, int records) {
+        String figure() {
+            return latency ? "p50 latency" : "bandwidth";
+        }
+
+        String format(double v) {
+            return latency ? Units.formatMicros(v) : Units.formatGBps(v);
+        }
+
+        /** "the baseline's" or, over several runs, "the baseline's median (of 3 runs)". */
+        String whose() {
+            return records == 1 ? "the baseline's" : "the baseline's median (of " + records + " runs)";
+        }
+    }
+
+    private Optional<Comparison> compare(String uniqueId, Measurement m) {
         Reference base = byId.get(uniqueId);
         if (base == null) {
             return Optional.empty();
         }
         if (m.latency().hasPercentiles() && base.p50Us() != null) {
-            double now = m.latency().p50Nanos() / 1e3;
-            double limit = base.p50Us() * (1 + tolerance);
-            if (now > limit) {
-                return Optional.of(String.format(Locale.ROOT,
-                        "performance regression: p50 latency %s is %.1f %% above %s %s (tolerance %.1f %%, baseline %s)",
-                        Units.formatMicros(now), (now / base.p50Us() - 1) * 100, base.whose(), Units.formatMicros(base.p50Us()),
-                        tolerance * 100, source));
-            }
-            return Optional.empty();
+            return Optional.of(new Comparison(true, m.latency().p50Nanos() / 1e3, base.p50Us(), base.p50Records()));
         }
-        double now = m.bandwidthGBps();
-        double floor = base.bandwidthGBps() * (1 - tolerance);
-        if (now < floor) {
-            return Optional.of(String.format(Locale.ROOT,
-                    "performance regression: %s is %.1f %% below %s %s (tolerance %.1f %%, baseline %s)",
-                    Units.formatGBps(now), (1 - now / base.bandwidthGBps()) * 100, base.whose(), Units.formatGBps(base.bandwidthGBps()),
-                    tolerance * 100, source));
-        }
-        return Optional.empty();
+        return Optional.of(new Comparison(false, m.bandwidthGBps(), base.bandwidthGBps(), base.records()));
     }
 }

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One sweep as CSV, columns in the spirit of MORI-IO's bench_engine and perftest output, so a
- * spreadsheet or a plotting script reads it as it reads theirs. Every dimension a sweep can vary
+ * One sweep as CSV, columns named in the spirit of MORI-IO's bench_engine and perftest output, so a
+ * spreadsheet or a plotting script that reads theirs by column name reads it too (the order is
+ * Linkproof's own: read it by the header). Every dimension a sweep can vary
  * comes before the figures (memory as initiator-&gt;target; layout and slot offset, which tell apart
  * points that are otherwise alike).
  */

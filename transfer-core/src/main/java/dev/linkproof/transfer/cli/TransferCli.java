@@ -323,25 +323,12 @@ public final class TransferCli implements Callable<Integer> {
     String deadlineNote(Throwable failure) {
         Timeouts t = timeouts();
         return Deadline.thatExpired(failure).map(d -> " [deadline: " + switch (d) {
-            case PROGRESS -> "--progress-timeout=" + typed(t.io().progressTimeout())
+            case PROGRESS -> "--progress-timeout=" + Units.formatDuration(t.io().progressTimeout())
                     + "; raise it if the transfer is slow rather than stuck";
-            case CONTROL -> "control request, " + typed(t.control()) + ", which no option of this tool sets";
-            case AGENT_START -> "agent start, " + typed(t.agentStart()) + ", which no option of this tool sets";
-            case DATA_CONNECT -> "data connection, " + typed(t.io().connectTimeout()) + ", which no option of this tool sets";
+            case CONTROL -> "control request, " + Units.formatDuration(t.control()) + ", which no option of this tool sets";
+            case AGENT_START -> "agent start, " + Units.formatDuration(t.agentStart()) + ", which no option of this tool sets";
+            case DATA_CONNECT -> "data connection, " + Units.formatDuration(t.io().connectTimeout()) + ", which no option of this tool sets";
         } + "]").orElse("");
-    }
-
-    /** {@code d} as {@link DurationConverter} reads it back: {@code 500ms}, {@code 10s}, {@code 2m}. */
-    static String typed(Duration d) {
-        if (d.getNano() % 1_000_000 != 0) {
-            return d.toString();
-        }
-        long ms = d.toMillis();
-        if (ms % 1000 != 0) {
-            return ms + "ms";
-        }
-        long s = ms / 1000;
-        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     private String resolvedToken() {

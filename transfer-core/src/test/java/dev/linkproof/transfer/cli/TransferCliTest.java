@@ -7,6 +7,7 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -126,7 +127,7 @@ class TransferCliTest {
         assertThat(cli.deadlineNote(new TransferException("again", new PeerFailureException("silent").expired(Deadline.CONTROL))))
                 .isEqualTo(" [deadline: control request, 30s, which no option of this tool sets]");
         assertThat(cli.deadlineNote(new PeerFailureException("refused"))).isEmpty();
-        assertThat(new TransferCli.DurationConverter().convert(TransferCli.typed(cli.timeouts().io().progressTimeout())))
+        assertThat(new TransferCli.DurationConverter().convert(Units.formatDuration(cli.timeouts().io().progressTimeout())))
                 .isEqualTo(java.time.Duration.ofMillis(1500));
     }
 }
