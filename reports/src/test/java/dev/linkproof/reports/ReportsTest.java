@@ -195,6 +195,17 @@ class ReportsTest {
     }
 
     @Test
+    void aPointsCategoryIsTheFirstWhoseStatusAndMessageMatch() {
+        assertThat(RunFiles.categoryOf("failed", "x: performance regression: 1 GB/s … [ran while a host was busy: …]"))
+                .contains("Short on a busy host");
+        assertThat(RunFiles.categoryOf("failed", "x: performance regression: 1 GB/s is 50 % below")).contains("Performance regression");
+        assertThat(RunFiles.categoryOf("broken", "x: data corruption: slot 1\nsecond line")).contains("Data corruption");
+        assertThat(RunFiles.categoryOf("broken", "x: performance regression")).as("a status the category does not take").isEmpty();
+        assertThat(RunFiles.categoryOf("skipped", "no RDMA device")).contains("Hardware or transport unavailable");
+        assertThat(RunFiles.categoryOf("failed", "expected 3 but was 4")).isEmpty();
+    }
+
+    @Test
     void executorComesFromTheCiVariables() {
         assertThat(RunFiles.executor(Map.of("GITHUB_ACTIONS", "true", "GITHUB_REPOSITORY", "o/r", "GITHUB_RUN_ID", "7",
                 "GITHUB_RUN_NUMBER", "3", "GITHUB_WORKFLOW", "ci")))

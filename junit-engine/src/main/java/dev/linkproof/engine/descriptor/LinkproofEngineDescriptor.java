@@ -47,7 +47,11 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         try {
             context.sessions().close();
         } finally {
-            context.reporter().close();
+            try {
+                context.reporter().close();
+            } finally {
+                context.progress().summary();
+            }
         }
     }
 }

@@ -8,12 +8,16 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 
-/** One console line per finished point, so a long sweep shows where it is. */
+/**
+ * One console line per finished point, so a long sweep shows where it is, and at the end of the run
+ * a summary ({@link RunSummary}): outcomes, failure categories, skip reasons.
+ */
 public final class ProgressPrinter {
     private final PrintStream out;
     private final boolean enabled;
     private final int total;
     private final AtomicInteger done = new AtomicInteger();
+    private final RunSummary summary = new RunSummary();
 
     public ProgressPrinter(PrintStream out, boolean enabled, int total) {
         this.out = out;
@@ -35,6 +39,12 @@ public final class ProgressPrinter {
         String figure = (m == null ? "" : "  " + m.summary()) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
+        switch (result.getStatus()) {
+            case SUCCESSFUL -> summary.passed();
+            case ABORTED -> summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));
+            case FAILED -> summary.failed(result.getThrowable().filter(t -> t instanceof AssertionError).isPresent(),
+                    result.getThrowable().map(Throwable::getMessage).orElse(""));
+        }
         line(outcome, point, figure + why);
     }
 
@@ -44,6 +54,7 @@ public final class ProgressPrinter {
      * host had no room when the wait gave up). It does not count as a finished point.
      */
     public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, HostLoads now, boolean stillBusy) {
+        summary.rerun();
         if (enabled) {
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
                     done.get() + 1, total, point.displayName(), m.summary(), hosts.describe(), waited.toMillis() / 1e3,
@@ -58,6 +69,7 @@ public final class ProgressPrinter {
      * regression: …"). It does not count as a finished point.
      */
     public void rerunToConfirm(SweepPoint point, Measurement m, String failure) {
+        summary.rerun();
         if (enabled) {
             String prefix = point.displayName() + ": ";
             String why = failure.startsWith(prefix) ? failure.substring(prefix.length()) : failure;
@@ -68,7 +80,18 @@ public final class ProgressPrinter {
     }
 
     public void skipped(SweepPoint point, String reason) {
+        summary.skipped(reason);
         line("SKIP", point, "  — " + reason);
+    }
+
+    /** The run's summary, at its end: "[linkproof] 369 point(s) in 52 s: 202 passed, …", then a line per category and reason. */
+    public void summary() {
+        if (enabled) {
+            for (String l : summary.lines()) {
+                out.println("[linkproof] " + l);
+            }
+            out.flush();
+        }
     }
 
     private void line(String outcome, SweepPoint point, String rest) {

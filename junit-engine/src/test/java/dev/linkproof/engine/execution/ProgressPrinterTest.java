@@ -75,6 +75,25 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void theRunEndsWithASummaryOfWhatEveryPointLineSaid() {
+        ProgressPrinter p = new ProgressPrinter(out, true, 3);
+        p.finished(point, null, TestExecutionResult.successful());
+        p.finished(point, null, TestExecutionResult.failed(new AssertionError("write 4 KiB: data corruption: slot 1")));
+        p.skipped(point, "no such transport");
+        bytes.reset();
+        p.summary();
+        assertThat(printed().lines()).first().asString().startsWith("[linkproof] 3 point(s) in ").endsWith(" s: 1 passed, 1 failed, 1 skipped");
+        assertThat(printed().lines()).containsSequence("[linkproof] failed:     1 × Data corruption",
+                "[linkproof] skipped:    1 × no such transport");
+
+        ProgressPrinter quiet = new ProgressPrinter(out, false, 1);
+        quiet.finished(point, null, TestExecutionResult.successful());
+        bytes.reset();
+        quiet.summary();
+        assertThat(printed()).isEmpty();
+    }
+
+    @Test
     void abortedPointsShowAsSkipped() {
         ProgressPrinter p = new ProgressPrinter(out, true, 1);
         p.finished(point, null, TestExecutionResult.aborted(new org.opentest4j.TestAbortedException("hugepages unavailable")));

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -65,6 +66,23 @@ public final class RunFiles {
                 category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
                 category("Configuration error", ".*(configuration error|profile).*", List.of("broken", "failed")),
                 category("Hardware or transport unavailable", ".*", List.of("skipped")));
+    }
+
+    /**
+     * The category a point with {@code status} (failed, broken, skipped) and {@code message} falls in,
+     * as Allure files it: the first of {@link #categories()} whose statuses and message pattern match.
+     */
+    @SuppressWarnings("unchecked")
+    public static Optional<String> categoryOf(String status, String message) {
+        String text = message == null ? "" : message;
+        for (Map<String, Object> c : categories()) {
+            if (((List<String>) c.get("matchedStatuses")).contains(status)
+                    && java.util.regex.Pattern.compile((String) c.get("messageRegex"), java.util.regex.Pattern.DOTALL)
+                            .matcher(text).matches()) {
+                return Optional.of((String) c.get("name"));
+            }
+        }
+        return Optional.empty();
     }
 
     private static Map<String, Object> category(String name, String regex, List<String> statuses) {

@@ -1,0 +1,92 @@
+package dev.linkproof.engine.execution;
+
+import dev.linkproof.reports.allure.RunFiles;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The run's outcome in a few lines, for the end of the console output: how many points passed,
+ * failed (by the categories the Allure report files them under) and were skipped (by reason, the
+ * most frequent first), and how many reruns were made. On a hardware runner the skip reasons are
+ * what to read first: a point skipped for a missing provider or driver is a setup fault, not a pass.
+ */
+final class RunSummary {
+    /** Skip reasons listed one by one; the rest are counted. */
+    static final int REASONS_SHOWN = 6;
+    private static final int REASON_CHARS = 160;
+
+    private final AtomicInteger passed = new AtomicInteger();
+    private final AtomicInteger reruns = new AtomicInteger();
+    private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> skipped = new ConcurrentHashMap<>();
+    private final AtomicLong start = new AtomicLong(System.nanoTime());
+
+    void passed() {
+        passed.incrementAndGet();
+    }
+
+    /** {@code ownAssertion}: the failure is an {@link AssertionError} (a verdict or the method's own check). */
+    void failed(boolean ownAssertion, String message) {
+        String category = RunFiles.categoryOf(ownAssertion ? "failed" : "broken", message)
+                .orElse(ownAssertion ? "Failed assertion of the test method" : "Error");
+        failed.computeIfAbsent(category, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    void skipped(String reason) {
+        String r = reason == null || reason.isBlank() ? "skipped" : reason.strip().lines().findFirst().orElse("skipped");
+        if (r.length() > REASON_CHARS) {
+            r = r.substring(0, REASON_CHARS - 1) + "…";
+        }
+        skipped.computeIfAbsent(r, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    void rerun() {
+        reruns.incrementAndGet();
+    }
+
+    /** The summary's lines, without a prefix; none when no point finished. */
+    List<String> lines() {
+        int fail = sum(failed);
+        int skip = sum(skipped);
+        int all = passed.get() + fail + skip;
+        if (all == 0) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        Duration took = Duration.ofNanos(System.nanoTime() - start.get());
+        lines.add(String.format(Locale.ROOT, "%d point(s) in %d s: %d passed, %d failed, %d skipped%s", all,
+                took.toSeconds(), passed.get(), fail, skip, reruns.get() == 0 ? "" : "; " + reruns.get() + " rerun(s)"));
+        for (Map.Entry<String, Integer> e : byCount(failed)) {
+            lines.add(String.format(Locale.ROOT, "failed:  %4d × %s", e.getValue(), e.getKey()));
+        }
+        List<Map.Entry<String, Integer>> reasons = byCount(skipped);
+        for (Map.Entry<String, Integer> e : reasons.subList(0, Math.min(REASONS_SHOWN, reasons.size()))) {
+            lines.add(String.format(Locale.ROOT, "skipped: %4d × %s", e.getValue(), e.getKey()));
+        }
+        if (reasons.size() > REASONS_SHOWN) {
+            int rest = reasons.subList(REASONS_SHOWN, reasons.size()).stream().mapToInt(Map.Entry::getValue).sum();
+            lines.add(String.format(Locale.ROOT, "skipped: %4d × for %d other reason(s) (the Allure report and the "
+                    + "results file give each)", rest, reasons.size() - REASONS_SHOWN));
+        }
+        return lines;
+    }
+
+    private static int sum(Map<String, AtomicInteger> m) {
+        return m.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** Most frequent first, then by name, so the summary reads the same run to run. */
+    private static List<Map.Entry<String, Integer>> byCount(Map<String, AtomicInteger> m) {
+        return m.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue().get()))
+                .sorted(Comparator.<Map.Entry<String, Integer>>comparingInt(Map.Entry::getValue).reversed()
+                        .thenComparing(Map.Entry::getKey))
+                .toList();
+    }
+}

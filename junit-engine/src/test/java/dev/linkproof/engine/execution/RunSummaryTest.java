@@ -1,0 +1,51 @@
+package dev.linkproof.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The end-of-run summary: outcomes, failures by the report's categories, skip reasons most frequent first. */
+class RunSummaryTest {
+    @Test
+    void countsOutcomesAndGroupsFailuresByCategoryAndSkipsByReason() {
+        RunSummary s = new RunSummary();
+        s.passed();
+        s.passed();
+        s.failed(true, "write 4 KiB ×1 · 1 conn · tcp: performance regression: 1.0 GB/s is 50.0 % below the baseline's 2.0 GB/s");
+        s.failed(true, "write 4 KiB: data corruption: 1 of 3 slot(s) differ; first at slot 2, byte offset 2048");
+        s.failed(true, "below criterion of profile 'p': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor) "
+                + "[ran while a host was busy: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
+        s.failed(false, "write 4 KiB ×1 · 1 conn · tcp: peer failure: the target agent at h:1 closed the control connection");
+        s.failed(true, "expected 3 but was 4");
+        s.failed(false, "NullPointerException");
+        for (int i = 0; i < 3; i++) {
+            s.skipped("verbs unavailable: no RDMA device (libibverbs lists none)");
+        }
+        s.skipped("gpu unavailable: no NVIDIA driver\n(second line)");
+        s.rerun();
+        assertThat(s.lines()).first().asString().matches(
+                "12 point\\(s\\) in \\d+ s: 2 passed, 6 failed, 4 skipped; 1 rerun\\(s\\)");
+        assertThat(s.lines()).containsSubsequence(
+                "failed:     1 × Data corruption",
+                "skipped:    3 × verbs unavailable: no RDMA device (libibverbs lists none)",
+                "skipped:    1 × gpu unavailable: no NVIDIA driver");
+        assertThat(s.lines()).contains("failed:     1 × Short on a busy host", "failed:     1 × Performance regression",
+                "failed:     1 × Peer failure", "failed:     1 × Failed assertion of the test method", "failed:     1 × Error");
+    }
+
+    @Test
+    void manyReasonsAreShownUpToALimitAndTheRestCounted() {
+        RunSummary s = new RunSummary();
+        for (int i = 0; i < RunSummary.REASONS_SHOWN + 2; i++) {
+            s.skipped("reason " + i + " " + "x".repeat(300));
+        }
+        assertThat(s.lines()).hasSize(1 + RunSummary.REASONS_SHOWN + 1);
+        assertThat(s.lines().get(1)).hasSize("skipped:    1 × ".length() + 160).endsWith("…");
+        assertThat(s.lines().getLast()).isEqualTo("skipped:    2 × for 2 other reason(s) (the Allure report and the results file give each)");
+    }
+
+    @Test
+    void aRunWithoutPointsSaysNothing() {
+        assertThat(new RunSummary().lines()).isEmpty();
+    }
+}
