@@ -43,7 +43,7 @@ final class ProfileParser {
             "min-firmware", "min-count");
     static final List<String> GPU = List.of("vendor", "model", "pci-device", "min-count");
     static final List<String> RESOURCES = List.of("nics", "gpus", "cpu-cores", "hugepages");
-    static final List<String> TRANSPORT = List.of("settings", "environment");
+    static final List<String> TRANSPORT = List.of("settings", "environment", "required");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
     static final List<String> BASELINE = List.of("tolerance");
     static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "transport",
@@ -200,7 +200,12 @@ final class ProfileParser {
         Fields f = new Fields(map(node, "transport"), "transport", TRANSPORT);
         Map<String, String> settings = f.node("settings").map(n -> stringMap(n, "transport.settings", false)).orElse(Map.of());
         Map<String, String> env = f.node("environment").map(n -> stringMap(n, "transport.environment", true)).orElse(Map.of());
-        return new TransportConfig(settings, env);
+        // Names checked as a criterion's are: a misspelt one would require nothing.
+        // An empty list requires nothing: how an overlay clears what a built-in requires.
+        Set<String> required = f.node("required")
+                .map(n -> n instanceof YList l && l.items().isEmpty() ? Set.<String>of() : transports(n, false, "transport.required"))
+                .orElse(Set.of());
+        return new TransportConfig(settings, env, required);
     }
 
     private static Defaults defaults(YNode node) {
@@ -258,7 +263,7 @@ final class ProfileParser {
         });
         Range sizes = f.scalar("sizes").map(s -> ProfileUnits.range(s.value(), s.location(), true)).orElse(Range.ANY);
         Range batch = f.scalar("batch").map(s -> ProfileUnits.range(s.value(), s.location(), false)).orElse(Range.ANY);
-        Set<String> transports = f.node("transport").map(ProfileParser::transports).orElse(Set.of());
+        Set<String> transports = f.node("transport").map(n -> transports(n, true, "transport")).orElse(Set.of());
         Map<String, SettingMatch> settings = f.node("settings").map(n -> settingMatches(n, "criterion '" + name + "' key 'settings'"))
                 .orElse(Map.of());
 
@@ -307,22 +312,23 @@ final class ProfileParser {
     }
 
     /**
-     * {@code tcp}, {@code [tcp, ucx]}, {@code tcp, ucx} or {@code any} (empty: every transport). A name
+     * {@code tcp}, {@code [tcp, ucx]}, {@code tcp, ucx} or, where {@code anyAllowed}, {@code any} (empty:
+     * every transport). A name
      * no transport on the class path has is an error: a misspelt transport would leave the criterion
      * judging nothing, and its points passing on validation alone.
      */
-    private static Set<String> transports(YNode n) {
+    private static Set<String> transports(YNode n, boolean anyAllowed, String what) {
         Set<String> known = Transports.discover().all().keySet();
         Set<String> out = new java.util.TreeSet<>();
-        for (YScalar s : words(n, "transport")) {
+        for (YScalar s : words(n, what)) {
             String t = s.value().strip().toLowerCase(Locale.ROOT);
-            if (t.equals("any")) {
+            if (anyAllowed && t.equals("any")) {
                 return Set.of();
             }
             if (!TRANSPORT_ID.matcher(t).matches() || !known.contains(t)) {
                 throw new ProfileException(s.location(), "unknown transport '" + s.value() + "'"
                         + suggestion(t, known) + " (transports on the class path: "
-                        + String.join(", ", new java.util.TreeSet<>(known)) + "; or any)");
+                        + String.join(", ", new java.util.TreeSet<>(known)) + (anyAllowed ? "; or any)" : ")"));
             }
             out.add(t);
         }

@@ -47,6 +47,19 @@ class BuiltinProfilesTest {
         assertThat(amd.criteria()).extracting(Criterion::name).contains("write-batched-large", "gpu-write-batched-large");
     }
 
+    /** NIC profiles require verbs and ucx, GPU profiles gpu-ipc too, softroce verbs; loopback nothing. */
+    @Test
+    void hardwareProfilesRequireTheTransportsTheirHostsMustHave() {
+        for (String nic : List.of("cx7-400g", "cx6dx-100g", "thor2-400g")) {
+            assertThat(BUILTINS.profile(nic).transport().required()).as(nic).containsExactly("ucx", "verbs");
+        }
+        for (String gpu : List.of("h100-cx7-gpu", "mi300x-thor2-gpu")) {
+            assertThat(BUILTINS.profile(gpu).transport().required()).as(gpu).containsExactly("gpu-ipc", "ucx", "verbs");
+        }
+        assertThat(BUILTINS.profile("softroce").transport().required()).containsExactly("verbs");
+        assertThat(BUILTINS.profile("loopback").transport().required()).isEmpty();
+    }
+
     static boolean passes(String profile, Measurement m) {
         CriteriaEvaluator e = new CriteriaEvaluator(BUILTINS.profile(profile), EvaluationContext.none());
         List<Verdict> v = e.evaluate(m);

@@ -262,6 +262,33 @@ class TransportScopeTest {
                 .extracting(Verdict::criterion, Verdict::outcome).containsExactly("ucx-shm-small-latency", Outcome.FAIL);
     }
 
+    /** transport.required: a misspelt name is an error where it stands (it would require nothing); an overlay may clear the list. */
+    @Test
+    void requiredTransportsAreCheckedByNameAndAnOverlayMayClearThem() throws IOException {
+        ProfileException e = load("""
+                id: req
+                vendor: Lab
+                match: {fallback: true}
+                transport:
+                  required: [verbs, ucks]
+                """);
+        assertThat(e.getMessage()).startsWith(file() + ":5:21: unknown transport 'ucks', did you mean 'ucx'? ")
+                .endsWith("tcp, ucx, verbs)");
+
+        Path base = Files.writeString(dir.resolve("req.yaml"), """
+                id: req
+                vendor: Lab
+                match: {fallback: true}
+                transport:
+                  required: [verbs, ucx]
+                """);
+        Path overlay = Files.writeString(dir.resolve("clear.yaml"), "transport:\n  required: []\n");
+        assertThat(new ProfileLoader(Map.of(ProfileProperties.PROFILE, base.toString())).load(() -> null).profile()
+                .transport().required()).containsExactly("ucx", "verbs");
+        assertThat(new ProfileLoader(Map.of(ProfileProperties.PROFILE, base.toString(), ProfileProperties.OVERLAY,
+                overlay.toString())).load(() -> null).profile().transport().required()).isEmpty();
+    }
+
     private ProfileException load(String yaml) throws IOException {
         Path file = dir.resolve("scoped.yaml");
         Files.writeString(file, yaml);

@@ -29,6 +29,7 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.engine.support.hierarchical.Node;
+import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -80,6 +81,12 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     @Override
     public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
+        // A transport the profile requires and this host lacks altogether fails in execute, whatever
+        // else would skip the point; what the profile does not provide (GPUs, huge pages, a device)
+        // and what the transport cannot do for this point (an op, a memory kind) are skipped.
+        if (unmetRequirementHere(context).isPresent()) {
+            return SkipResult.doNotSkip();
+        }
         Availability local = context.localAvailability(point.spec());
         if (!local.available()) {
             return SkipResult.skip(local.reason());
@@ -87,9 +94,33 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         return context.reporter().profile().unavailable(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
     }
 
+    /** A required transport (the profile's {@code transport.required}) that this process does not have. */
+    private Optional<String> unmetRequirementHere(LinkproofExecutionContext context) {
+        String transport = point.spec().transport();
+        Availability here = context.transportAvailability(transport);
+        return here.available() ? Optional.empty()
+                : context.reporter().profile().requiredButUnavailable(transport, "this host", here.reason());
+    }
+
+    /** The same on the target, as its agent's WELCOME lists its transports. */
+    private Optional<String> unmetRequirementThere(LinkproofExecutionContext context, TransferSession session) {
+        String transport = point.spec().transport();
+        Optional<Messages.TransportInfo> there = session.agent().transports().stream()
+                .filter(t -> t.id().equals(transport)).findFirst();
+        if (there.filter(Messages.TransportInfo::available).isPresent()) {
+            return Optional.empty();
+        }
+        return context.reporter().profile().requiredButUnavailable(transport, "the target (" + session.agent().host() + ")",
+                there.map(Messages.TransportInfo::reason).orElse("its agent has no such transport"));
+    }
+
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
+        Optional<String> unmet = unmetRequirementHere(context);
+        if (unmet.isPresent()) {
+            throw new AssertionFailedError(point.displayName() + ": " + unmet.get());
+        }
         TransferSession session;
         try {
             session = context.sessions().acquire();
@@ -100,6 +131,10 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         var spec = context.reporter().profile().apply(point.spec());
         Availability there = session.supports(spec);
         if (!there.available()) {
+            Optional<String> unmetThere = unmetRequirementThere(context, session);
+            if (unmetThere.isPresent()) {
+                throw new AssertionFailedError(point.displayName() + ": " + unmetThere.get());
+            }
             throw new TestAbortedException(there.reason());
         }
         measure(context, session, spec);

@@ -50,6 +50,12 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         return progress;
     }
 
+    /** Whether the transport itself (not a point's op or memory) is available in this process. */
+    public Availability transportAvailability(String id) {
+        return transports.find(id).map(Transport::availability)
+                .orElseGet(() -> Availability.no("transport '" + id + "' is not on the class path"));
+    }
+
     /** Availability of a point's transport on this side, before any rank is provisioned. */
     public Availability localAvailability(TransferSpec spec) {
         Optional<Transport> t = transports.find(spec.transport());

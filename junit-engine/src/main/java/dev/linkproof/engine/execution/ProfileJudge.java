@@ -129,6 +129,19 @@ public final class ProfileJudge {
         return plan.unavailable(spec);
     }
 
+    /**
+     * The failure a point of {@code transport} gets instead of a skip when the transport itself is
+     * unavailable on a rank ({@code where}: "this host", "the target") and the profile requires it
+     * ({@code transport.required}); empty when the profile does not.
+     */
+    public Optional<String> requiredButUnavailable(String transport, String where, String why) {
+        if (!loaded.profile().transport().required().contains(transport)) {
+            return Optional.empty();
+        }
+        return Optional.of("profile '" + id() + "' requires the " + transport + " transport (transport.required), and it is "
+                + "unavailable on " + where + ": " + why);
+    }
+
     public List<Verdict> evaluate(Measurement m) {
         return evaluator.evaluate(m);
     }

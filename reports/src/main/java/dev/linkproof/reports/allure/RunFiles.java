@@ -53,8 +53,9 @@ public final class RunFiles {
      * mismatch says "data corruption" (a wrong receive completion "completion mismatch"); a
      * performance shortfall while a host was busy ends "[ran while a host was busy: …]" or, after a
      * rerun, "… (still busy)]", and is told apart from one on quiet hosts, which is the transport's;
-     * a baseline miss says "performance regression", a missed criterion "below criterion", a dead
-     * peer "peer failure", a bad annotation or profile "configuration error"; skips name what is
+     * a baseline miss says "performance regression", a missed criterion "below criterion", a
+     * transport the profile requires and a rank lacks "requires the … transport (transport.required)",
+     * a dead peer "peer failure", a bad annotation or profile "configuration error"; skips name what is
      * unavailable.
      */
     public static List<Map<String, Object>> categories() {
@@ -63,6 +64,8 @@ public final class RunFiles {
                 category("Short on a busy host", ".*(ran while a host was busy: |\\(still busy\\)\\]).*", List.of("failed")),
                 category("Performance regression", ".*performance regression.*", List.of("failed")),
                 category("Below criterion", ".*below criterion.*", List.of("failed")),
+                category("Required transport unavailable", ".*requires the \\S+ transport \\(transport\\.required\\).*",
+                        List.of("failed")),
                 category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
                 category("Configuration error", ".*(configuration error|profile).*", List.of("broken", "failed")),
                 category("Hardware or transport unavailable", ".*", List.of("skipped")));

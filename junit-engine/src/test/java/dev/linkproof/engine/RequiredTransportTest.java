@@ -1,0 +1,106 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.linkproof.engine.fixtures.RequiredTransportFixture;
+import dev.linkproof.transfer.spi.Transports;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * A profile's {@code transport.required}: a point of a required transport that this host lacks
+ * altogether (no library, no device) fails, naming the profile, the transport and why it is missing,
+ * whatever else would have skipped it; without the requirement it is skipped with the reason.
+ * Runs where verbs has no RDMA device, as on the CI machines (skipped with the reason elsewhere).
+ */
+class RequiredTransportTest {
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void noRdmaDeviceHere() {
+        assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
+                "verbs is available on this host: the test needs it missing");
+    }
+
+    private Events run(String required, String... config) throws Exception {
+        Path profile = Files.writeString(dir.resolve("req.yaml"), """
+                id: req
+                vendor: Lab
+                match: {fallback: true}
+                resources: {gpus: none}
+                transport:
+                  required: %s
+                """.formatted(required));
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .configurationParameter(Constants.PROFILE, profile.toString())
+                .selectors(selectClass(RequiredTransportFixture.class));
+        for (int i = 0; i < config.length; i += 2) {
+            kit = kit.configurationParameter(config[i], config[i + 1]);
+        }
+        return kit.execute().testEvents();
+    }
+
+    /** Each method's outcome: its status, or "skipped: reason". */
+    private static Map<String, String> outcomes(Events events) {
+        return events.stream().filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
+                .collect(Collectors.toMap(e -> e.getTestDescriptor().getParent().orElseThrow().getDisplayName(), RequiredTransportTest::outcome));
+    }
+
+    private static String outcome(Event e) {
+        if (e.getType() == EventType.SKIPPED) {
+            return "skipped: " + e.getPayload(String.class).orElse("");
+        }
+        TestExecutionResult r = e.getRequiredPayload(TestExecutionResult.class);
+        return r.getStatus() + r.getThrowable().map(t -> ": " + t.getMessage()).orElse("");
+    }
+
+    @Test
+    void aRequiredTransportThatIsMissingFailsItsPointsNamingProfileTransportAndWhy() throws Exception {
+        Map<String, String> o = outcomes(run("[verbs, gpu-ipc]"));
+        assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
+        assertThat(o.get("overVerbs")).startsWith("FAILED: write 4 KiB ×1 · 1 QP · verbs: profile 'req' requires the verbs "
+                + "transport (transport.required), and it is unavailable on this host: ");
+        assertThat(o.get("overGpuIpc")).startsWith("FAILED: write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu: profile 'req' "
+                + "requires the gpu-ipc transport (transport.required), and it is unavailable on this host: ");
+    }
+
+    /**
+     * The target's side, as its agent's WELCOME lists its transports: here ucx loads in this JVM, and
+     * the local agent is pointed at a UCX library that does not exist.
+     */
+    @Test
+    void aRequiredTransportTheTargetLacksFailsNamingTheTarget() throws Exception {
+        assumeTrue(Transports.discover().find("ucx").orElseThrow().availability().available(), "no UCX on this host");
+        String noUcxOnTheAgent = "-Dlinkproof.ucx.library=" + dir.resolve("no-such-libucp.so");
+        Map<String, String> o = outcomes(run("[ucx]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent));
+        assertThat(o.get("overUcx")).startsWith("FAILED: write 4 KiB ×1 · 1 ep · ucx: profile 'req' requires the ucx "
+                + "transport (transport.required), and it is unavailable on the target (").contains("no-such-libucp.so");
+        assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
+        assertThat(outcomes(run("[]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent)).get("overUcx"))
+                .startsWith("ABORTED: ucx unavailable on the target: ");
+    }
+
+    @Test
+    void withoutTheRequirementTheSamePointIsSkippedWithTheReason() throws Exception {
+        Map<String, String> o = outcomes(run("[]"));
+        assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
+        assertThat(o.get("overVerbs")).startsWith("skipped: verbs unavailable: ");
+        assertThat(o.get("overGpuIpc")).startsWith("skipped: ");
+    }
+}
