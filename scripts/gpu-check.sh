@@ -18,7 +18,8 @@
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
 # Env: OUT, WORK (unpack dir), MIN_RATIO (default 0.9), CLASSES,
 # JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first JDK 25 under /usr/lib/jvm),
-# PROFILE (linkproof.profile; default auto), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
+# PROFILE (linkproof.profile; default auto), OVERLAY (linkproof.profile.overlay; default one that
+# requires gpu-ipc alone: transport.required), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
 # LINKPROOF_GPU_CUDA_LIBRARY, ...), which both ranks read. A dry run of the whole script on a machine
 # without a GPU, on transfer-core's fake runtime (build it with its tests first):
 #   LINKPROOF_GPU_RUNTIME=cuda LINKPROOF_GPU_CUDA_LIBRARY=$PWD/transfer-core/target/fake-gpu/libfakegpu.so \
@@ -68,6 +69,11 @@ run() {
   local jvm="-XX:+UseSerialGC -Xmx2g --enable-native-access=ALL-UNNAMED"
   local profile=()
   [ -n "${PROFILE:-}" ] && profile=("-Dlinkproof.profile=$(readlink -f "$PROFILE" 2>/dev/null || echo "$PROFILE")")
+  # This check is about the GPU paths: gpu-ipc must be there (a missing driver fails, not skips),
+  # while a matched GPU profile's other required transports (verbs, ucx) may be absent from a lent
+  # machine without making the GPU figure wrong. OVERLAY (linkproof.profile.overlay) replaces this.
+  printf 'transport:\n  required: [gpu-ipc]\n' > "$out/required.yaml"
+  profile+=("-Dlinkproof.profile.overlay=${OVERLAY:-$out/required.yaml}")
   set +e
   # shellcheck disable=SC2086
   timeout 360 "$java" $jvm "${profile[@]}" -Dlinkproof.results="$out/linkproof-results.jsonl" \
