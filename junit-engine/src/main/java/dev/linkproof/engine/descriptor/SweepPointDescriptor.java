@@ -209,7 +209,18 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         Optional<HostContention> there = hosts.target().filter(HostContention::busy);
         Duration left = RerunWait.LIMIT.minusNanos(System.nanoTime() - start);
         if (there.isPresent() && !left.isNegative()) {
-            target = RerunWait.forRoom(session::targetLoad, there.get().ownCpus(), left, RerunWait.WINDOW);
+            try {
+                target = RerunWait.forRoom(session::targetLoad, there.get().ownCpus(), left, RerunWait.WINDOW);
+            } catch (TransferException e) {
+                // The agent broke off while asked about its host: the point fails as a peer failure would,
+                // with what the attempt before measured.
+                if (e instanceof PeerFailureException) {
+                    context.sessions().invalidate();
+                }
+                throw new TransferFailure(point.displayName() + ": the target agent did not say how busy its host is, "
+                        + "before a rerun: " + e.getMessage() + context.config().deadlineNote(e)
+                        + " [the attempt before: " + measurement.summary() + ", " + hosts.describe() + "]", e);
+            }
             stillBusy |= target.map(h -> h.busyFor(there.get().ownCpus())).orElse(false);
         }
         context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - start),
