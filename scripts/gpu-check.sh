@@ -11,15 +11,16 @@
 #                                 failed, the ratio is below $MIN_RATIO, or the peer measured a copy
 #                                 and ours did not
 #   scripts/gpu-check.sh          both, on this machine (without a GPU every GPU point skips with
-#                                 its reason, and the peer reports that it has no GPU)
+#                                 its reason, and the peer reports that it has no GPU; with a GPU
+#                                 the probe sees but no driver that loads, the gpu-ipc points fail)
 #
 # Results go to $OUT (default target/gpu-check-out): JUnit XML, linkproof-results.jsonl,
 # allure-results, peer.json, summary.txt. With the device tool:
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
 # Env: OUT, WORK (unpack dir), MIN_RATIO (default 0.9), CLASSES,
 # JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first JDK 25 under /usr/lib/jvm),
-# PROFILE (linkproof.profile; default auto), OVERLAY (linkproof.profile.overlay; default one that
-# requires gpu-ipc alone: transport.required), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
+# PROFILE (linkproof.profile; default auto), OVERLAY (more linkproof.profile.overlay files, laid over
+# the script's own, which requires gpu-ipc alone: transport.required), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
 # LINKPROOF_GPU_CUDA_LIBRARY, ...), which both ranks read. A dry run of the whole script on a machine
 # without a GPU, on transfer-core's fake runtime (build it with its tests first):
 #   LINKPROOF_GPU_RUNTIME=cuda LINKPROOF_GPU_CUDA_LIBRARY=$PWD/transfer-core/target/fake-gpu/libfakegpu.so \
@@ -71,9 +72,9 @@ run() {
   [ -n "${PROFILE:-}" ] && profile=("-Dlinkproof.profile=$(readlink -f "$PROFILE" 2>/dev/null || echo "$PROFILE")")
   # This check is about the GPU paths: gpu-ipc must be there (a missing driver fails, not skips),
   # while a matched GPU profile's other required transports (verbs, ucx) may be absent from a lent
-  # machine without making the GPU figure wrong. OVERLAY (linkproof.profile.overlay) replaces this.
+  # machine without making the GPU figure wrong. OVERLAY files go over this one.
   printf 'transport:\n  required: [gpu-ipc]\n' > "$out/required.yaml"
-  profile+=("-Dlinkproof.profile.overlay=${OVERLAY:-$out/required.yaml}")
+  profile+=("-Dlinkproof.profile.overlay=$out/required.yaml${OVERLAY:+,$OVERLAY}")
   set +e
   # shellcheck disable=SC2086
   timeout 360 "$java" $jvm "${profile[@]}" -Dlinkproof.results="$out/linkproof-results.jsonl" \

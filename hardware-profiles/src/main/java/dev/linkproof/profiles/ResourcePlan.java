@@ -122,10 +122,20 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
 
     /** Why the point cannot run on this host with this profile; empty when it can. */
     public Optional<String> unavailable(TransferSpec spec) {
+        return noDevice(spec).or(() -> notProvided(spec));
+    }
+
+    /** An RDMA transport's point on a host where this profile resolves no RDMA device (a port down, a driver not loaded). */
+    public Optional<String> noDevice(TransferSpec spec) {
         if (RDMA_TRANSPORTS.contains(spec.transport()) && nics.isEmpty()) {
             return Optional.of("transport " + spec.transport() + " needs an RDMA device, and profile '" + profileId
                     + "' resolves none on this host");
         }
+        return Optional.empty();
+    }
+
+    /** Memory the point needs that this profile does not provide here: GPUs it gives none of, huge pages. */
+    public Optional<String> notProvided(TransferSpec spec) {
         long hugeSides = 0;
         for (MemoryPlacement side : List.of(spec.initiatorMemory(), spec.targetMemory())) {
             if (side.kind() == MemoryKind.GPU) {

@@ -22,8 +22,9 @@ import org.junit.platform.testkit.engine.Events;
 
 /**
  * A profile's {@code transport.required}: a point of a required transport that this host lacks
- * altogether (no library, no device) fails, naming the profile, the transport and why it is missing,
- * whatever else would have skipped it; without the requirement it is skipped with the reason.
+ * altogether (no library, no device) fails, naming the profile, the transport and why it is missing;
+ * without the requirement it is skipped with the reason; memory the profile does not provide (GPUs
+ * under {@code gpus: none}) skips either way.
  * Runs where verbs has no RDMA device, as on the CI machines (skipped with the reason elsewhere).
  */
 class RequiredTransportTest {
@@ -76,8 +77,10 @@ class RequiredTransportTest {
         assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
         assertThat(o.get("overVerbs")).startsWith("FAILED: write 4 KiB ×1 · 1 QP · verbs: profile 'req' requires the verbs "
                 + "transport (transport.required), and it is unavailable on this host: ");
-        assertThat(o.get("overGpuIpc")).startsWith("FAILED: write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu: profile 'req' "
-                + "requires the gpu-ipc transport (transport.required), and it is unavailable on this host: ");
+        assertThat(o.get("overVerbs")).as("a profile named on the command line says it was not matched")
+                .contains("(profile chosen by linkproof.profile: file ");
+        assertThat(o.get("overGpuIpc")).as("the profile gives no GPU: skipped, required or not")
+                .startsWith("skipped: needs GPU memory (gpu), and profile 'req' provides no GPU on this host");
     }
 
     /**

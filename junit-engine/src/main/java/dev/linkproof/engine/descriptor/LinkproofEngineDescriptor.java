@@ -50,7 +50,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
             try {
                 context.reporter().close();
             } finally {
-                context.progress().summary();
+                var profile = context.reporter().profile();
+                context.progress().summary(profile == null ? java.util.List.of() : profile.fallbackWarning().stream().toList());
             }
         }
     }

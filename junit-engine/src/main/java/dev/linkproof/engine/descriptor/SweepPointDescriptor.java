@@ -81,9 +81,15 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     @Override
     public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
-        // A transport the profile requires and this host lacks altogether fails in execute, whatever
-        // else would skip the point; what the profile does not provide (GPUs, huge pages, a device)
-        // and what the transport cannot do for this point (an op, a memory kind) are skipped.
+        // In this order: memory the profile does not provide (GPUs, huge pages) skips, required or not;
+        // a required transport this host lacks (no library, device or provider, or no device the
+        // profile resolves) fails in execute; what the transport cannot do for this point (an op, a
+        // memory kind), and an RDMA device the profile resolves none of when not required, skip.
+        var profile = context.reporter().profile();
+        Optional<String> notProvided = profile.notProvided(point.spec());
+        if (notProvided.isPresent()) {
+            return SkipResult.skip(notProvided.get());
+        }
         if (unmetRequirementHere(context).isPresent()) {
             return SkipResult.doNotSkip();
         }
@@ -91,27 +97,47 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         if (!local.available()) {
             return SkipResult.skip(local.reason());
         }
-        return context.reporter().profile().unavailable(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
+        return profile.noDevice(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
     }
 
-    /** A required transport (the profile's {@code transport.required}) that this process does not have. */
+    /**
+     * A required transport (the profile's {@code transport.required}) that this host lacks: the
+     * transport itself is unavailable, or it needs an RDMA device and the profile resolves none.
+     */
     private Optional<String> unmetRequirementHere(LinkproofExecutionContext context) {
         String transport = point.spec().transport();
         Availability here = context.transportAvailability(transport);
-        return here.available() ? Optional.empty()
-                : context.reporter().profile().requiredButUnavailable(transport, "this host", here.reason());
+        String why = here.available() ? context.reporter().profile().noDevice(point.spec()).orElse(null) : here.reason();
+        return why == null ? Optional.empty() : context.reporter().profile().requiredButUnavailable(transport, "this host", why);
     }
 
-    /** The same on the target, as its agent's WELCOME lists its transports. */
+    /**
+     * The same on the target, as its agent's WELCOME lists its transports; never for a transport that
+     * needs both ranks on one host when the target is on another (it could not run there anyway).
+     */
     private Optional<String> unmetRequirementThere(LinkproofExecutionContext context, TransferSession session) {
         String transport = point.spec().transport();
+        if (!sameKernel(context, session.agent())
+                && context.transport(transport).map(dev.linkproof.transfer.spi.Transport::sameHostOnly).orElse(false)) {
+            return Optional.empty();
+        }
         Optional<Messages.TransportInfo> there = session.agent().transports().stream()
                 .filter(t -> t.id().equals(transport)).findFirst();
         if (there.filter(Messages.TransportInfo::available).isPresent()) {
             return Optional.empty();
         }
         return context.reporter().profile().requiredButUnavailable(transport, "the target (" + session.agent().host() + ")",
-                there.map(Messages.TransportInfo::reason).orElse("its agent has no such transport"));
+                there.map(Messages.TransportInfo::reason)
+                        .orElse("its agent has no such transport (an older agent? run the same build on both hosts)"));
+    }
+
+    /**
+     * Whether the target agent shares this JVM's kernel: a local pair, or {@code linkproof.peer} on this
+     * host (same boot id). Its CPU time is then ours, and one-host transports work.
+     */
+    private static boolean sameKernel(LinkproofExecutionContext context, Messages.Welcome agent) {
+        return context.config().peer().isEmpty()
+                || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
     }
 
     @Override
@@ -155,8 +181,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         // An agent on this kernel (a local pair, or linkproof.peer on this host) shares our CPUs: its
         // time is ours, and its own figure would count this JVM as "other".
         Messages.Welcome agent = session.agent();
-        boolean sameKernel = context.config().peer().isEmpty()
-                || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
+        boolean sameKernel = sameKernel(context, agent);
         Set<Long> agentPid = sameKernel ? Set.of(agent.pid()) : Set.of();
         while (true) {
             // A rerun that breaks must not leave the last attempt's figures as the point's own.

@@ -64,8 +64,10 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     public void after(LinkproofExecutionContext context) {
         java.util.List<String> failed = context.reporter().judgeSweep(getUniqueId().toString());
         if (!failed.isEmpty()) {
-            throw new org.opentest4j.AssertionFailedError("below criterion (curve rule) of profile '"
-                    + context.reporter().profile().id() + "': " + String.join("; ", failed));
+            String message = "below criterion (curve rule) of profile '" + context.reporter().profile().id() + "': "
+                    + String.join("; ", failed);
+            context.progress().sweepFailed(getDisplayName(), message);
+            throw new org.opentest4j.AssertionFailedError(message);
         }
     }
 

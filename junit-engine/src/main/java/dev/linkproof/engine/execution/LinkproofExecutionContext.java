@@ -50,6 +50,11 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         return progress;
     }
 
+    /** This process's transport of that id, when on the class path. */
+    public Optional<Transport> transport(String id) {
+        return transports.find(id);
+    }
+
     /** Whether the transport itself (not a point's op or memory) is available in this process. */
     public Availability transportAvailability(String id) {
         return transports.find(id).map(Transport::availability)

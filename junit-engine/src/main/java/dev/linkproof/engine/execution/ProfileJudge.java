@@ -11,6 +11,7 @@ import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.List;
@@ -130,16 +131,55 @@ public final class ProfileJudge {
     }
 
     /**
-     * The failure a point of {@code transport} gets instead of a skip when the transport itself is
-     * unavailable on a rank ({@code where}: "this host", "the target") and the profile requires it
-     * ({@code transport.required}); empty when the profile does not.
+     * Memory the point needs that the profile does not provide here (GPUs it gives none of, huge
+     * pages): skipped, whatever the profile requires.
      */
-    public Optional<String> requiredButUnavailable(String transport, String where, String why) {
-        if (!loaded.profile().transport().required().contains(transport)) {
+    public Optional<String> notProvided(TransferSpec spec) {
+        return plan.notProvided(spec);
+    }
+
+    /**
+     * A warning for the end of the run when the profile was matched automatically, is the fallback,
+     * and this host has hardware a built-in profile is for: RDMA devices (not software ones) or GPUs.
+     * A NIC with a port down or at another link rate matches no NIC profile, and the fallback then
+     * skips what that profile would have failed.
+     */
+    public Optional<String> fallbackWarning() {
+        if (loaded.match().isEmpty() || !loaded.profile().match().fallback()) {
             return Optional.empty();
         }
+        List<String> hardware = new java.util.ArrayList<>();
+        probe.rdmaDevices().stream().filter(d -> !d.software()).map(d -> "RDMA device " + d.name()).forEach(hardware::add);
+        probe.gpus().stream().map(g -> "GPU " + g.model()).distinct().forEach(hardware::add);
+        if (hardware.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("profile '" + id() + "' is the fallback, although this host has " + String.join(", ", hardware)
+                + ": no built-in profile matched them (a port down, another link rate, older firmware?). On a hardware "
+                + "runner pin the profile (-Dlinkproof.profile=<id>) so that such a host fails instead.");
+    }
+
+    /** An RDMA point on a host where the profile resolves no RDMA device. */
+    public Optional<String> noDevice(TransferSpec spec) {
+        return plan.noDevice(spec);
+    }
+
+    /**
+     * The failure a point of {@code transport} gets instead of a skip when the profile requires the
+     * transport ({@code transport.required}) and a rank lacks it ({@code where}: "this host", "the
+     * target (…)"; {@code why}: the transport's own reason). Empty when the profile does not require it,
+     * and for gpu-ipc when the run turned GPUs off ({@code linkproof.gpu.runtime=none}).
+     */
+    public Optional<String> requiredButUnavailable(String transport, String where, String why) {
+        if (!loaded.profile().transport().required().contains(transport)
+                || transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID) && GpuRuntimes.disabled()) {
+            return Optional.empty();
+        }
+        // A profile named on the command line was not matched against this host: say so.
+        String chosen = loaded.match().isPresent() ? "" : " (profile chosen by linkproof.profile: " + loaded.selection()
+                + "; it was not matched against this host)";
         return Optional.of("profile '" + id() + "' requires the " + transport + " transport (transport.required), and it is "
-                + "unavailable on " + where + ": " + why);
+                + "unavailable on " + where + ": " + why + chosen);
     }
 
     public List<Verdict> evaluate(Measurement m) {

@@ -4,6 +4,7 @@ import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
@@ -84,11 +85,23 @@ public final class ProgressPrinter {
         line("SKIP", point, "  — " + reason);
     }
 
+    /** A sweep that failed as a whole (a curve rule), after its points: a line now, and one in the summary. */
+    public void sweepFailed(String sweep, String message) {
+        summary.sweepFailed();
+        if (enabled) {
+            out.println("[linkproof] FAIL sweep " + sweep + "  — " + firstLine(message));
+            out.flush();
+        }
+    }
+
     /** The run's summary, at its end: "[linkproof] 369 point(s) in 52 s: 202 passed, …", then a line per category and reason. */
-    public void summary() {
+    public void summary(List<String> warnings) {
         if (enabled) {
             for (String l : summary.lines()) {
                 out.println("[linkproof] " + l);
+            }
+            for (String w : warnings) {
+                out.println("[linkproof] WARNING " + w);
             }
             out.flush();
         }

@@ -24,6 +24,7 @@ final class RunSummary {
 
     private final AtomicInteger passed = new AtomicInteger();
     private final AtomicInteger reruns = new AtomicInteger();
+    private final AtomicInteger sweepsFailed = new AtomicInteger();
     private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> skipped = new ConcurrentHashMap<>();
     private final AtomicLong start = new AtomicLong(System.nanoTime());
@@ -51,18 +52,27 @@ final class RunSummary {
         reruns.incrementAndGet();
     }
 
+    /** A sweep failed by a curve rule over its points (its points may all have passed). */
+    void sweepFailed() {
+        sweepsFailed.incrementAndGet();
+    }
+
     /** The summary's lines, without a prefix; none when no point finished. */
     List<String> lines() {
         int fail = sum(failed);
         int skip = sum(skipped);
         int all = passed.get() + fail + skip;
-        if (all == 0) {
+        if (all == 0 && sweepsFailed.get() == 0) {
             return List.of();
         }
         List<String> lines = new ArrayList<>();
         Duration took = Duration.ofNanos(System.nanoTime() - start.get());
         lines.add(String.format(Locale.ROOT, "%d point(s) in %d s: %d passed, %d failed, %d skipped%s", all,
                 took.toSeconds(), passed.get(), fail, skip, reruns.get() == 0 ? "" : "; " + reruns.get() + " rerun(s)"));
+        if (sweepsFailed.get() > 0) {
+            lines.add(String.format(Locale.ROOT, "failed:  %4d sweep(s) as a whole (curve rule; the points are counted above)",
+                    sweepsFailed.get()));
+        }
         for (Map.Entry<String, Integer> e : byCount(failed)) {
             lines.add(String.format(Locale.ROOT, "failed:  %4d × %s", e.getValue(), e.getKey()));
         }

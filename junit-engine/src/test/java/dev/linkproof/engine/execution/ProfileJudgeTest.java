@@ -7,6 +7,7 @@ import dev.linkproof.transfer.TransferSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,35 @@ class ProfileJudgeTest {
 
     static String device(ProfileJudge judge, TransferSpec spec) {
         return judge.apply(spec).settings().get("verbs.device");
+    }
+
+    /**
+     * A ConnectX-7 host whose ports are down matches no NIC profile and falls back to loopback: the
+     * run warns at its end, naming the devices. A matched NIC profile, a software device, or a
+     * profile named on the command line get no warning.
+     */
+    @Test
+    void aHardwareHostThatFallsBackToLoopbackIsWarnedAbout(@TempDir Path dir) throws Exception {
+        Path down = dir.resolve("cx7-ports-down");
+        Path from = Path.of(host("cx7-host"));
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, down.resolve(from.relativize(f).toString()), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+        for (String dev : List.of("mlx5_0", "mlx5_1")) {
+            Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
+        }
+        ProfileJudge fallback = ProfileJudge.load(Map.of("linkproof.probe.root", down.toString()), LOCAL);
+        assertThat(fallback.id()).isEqualTo("loopback");
+        assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("profile 'loopback' is the fallback, although this host has RDMA device mlx5_0, RDMA device mlx5_1")
+                .contains("-Dlinkproof.profile=<id>"));
+
+        assertThat(judge("cx7-host", LOCAL).fallbackWarning()).as("matched").isEmpty();
+        assertThat(judge("rxe-host", LOCAL).fallbackWarning()).as("software device, softroce matched").isEmpty();
+        assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
+                .fallbackWarning()).as("named on the command line").isEmpty();
     }
 
     @Test

@@ -81,15 +81,15 @@ class ProgressPrinterTest {
         p.finished(point, null, TestExecutionResult.failed(new AssertionError("write 4 KiB: data corruption: slot 1")));
         p.skipped(point, "no such transport");
         bytes.reset();
-        p.summary();
+        p.summary(java.util.List.of("profile 'loopback' is the fallback, although …"));
         assertThat(printed().lines()).first().asString().startsWith("[linkproof] 3 point(s) in ").endsWith(" s: 1 passed, 1 failed, 1 skipped");
         assertThat(printed().lines()).containsSequence("[linkproof] failed:     1 × Data corruption",
-                "[linkproof] skipped:    1 × no such transport");
+                "[linkproof] skipped:    1 × no such transport", "[linkproof] WARNING profile 'loopback' is the fallback, although …");
 
         ProgressPrinter quiet = new ProgressPrinter(out, false, 1);
         quiet.finished(point, null, TestExecutionResult.successful());
         bytes.reset();
-        quiet.summary();
+        quiet.summary(java.util.List.of("w"));
         assertThat(printed()).isEmpty();
     }
 

@@ -45,6 +45,17 @@ class RunSummaryTest {
     }
 
     @Test
+    void aSweepFailedAsAWholeIsCountedBesideItsPoints() {
+        RunSummary s = new RunSummary();
+        s.passed();
+        s.passed();
+        s.sweepFailed();
+        assertThat(s.lines()).hasSize(2);
+        assertThat(s.lines().get(0)).endsWith(": 2 passed, 0 failed, 0 skipped");
+        assertThat(s.lines().get(1)).isEqualTo("failed:     1 sweep(s) as a whole (curve rule; the points are counted above)");
+    }
+
+    @Test
     void aRunWithoutPointsSaysNothing() {
         assertThat(new RunSummary().lines()).isEmpty();
     }

@@ -59,6 +59,11 @@ public final class GpuRuntimes {
     }
 
     /** The runtime, when one is usable here. */
+    /** Whether this run turned GPUs off ({@code linkproof.gpu.runtime=none}): GPU points skip as intended. */
+    public static boolean disabled() {
+        return "none".equals(Config.current().runtime());
+    }
+
     public static Optional<GpuRuntime> find() {
         return resolve().runtime();
     }

@@ -40,6 +40,11 @@ public final class GpuIpcTransport implements Transport {
     }
 
     @Override
+    public boolean sameHostOnly() {
+        return true;
+    }
+
+    @Override
     public String connectionNoun() {
         return "stream";
     }

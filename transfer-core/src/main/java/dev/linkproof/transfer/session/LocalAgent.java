@@ -74,8 +74,14 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Xshare:auto");
-        // The agent runs on this host: it loads the GPU runtime this JVM was told to (its own options win).
-        for (String option : GpuRuntimes.jvmOptions()) {
+        // The agent runs on this host: it loads the GPU runtime and the UCX library this JVM was told to
+        // (its own options win).
+        List<String> inherited = new ArrayList<>(GpuRuntimes.jvmOptions());
+        String ucx = System.getProperty(dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY);
+        if (ucx != null && !ucx.isBlank()) {
+            inherited.add("-D" + dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY + "=" + ucx);
+        }
+        for (String option : inherited) {
             String key = option.substring(0, option.indexOf('=') + 1);
             if (jvmArgs.stream().noneMatch(a -> a.startsWith(key))) {
                 cmd.add(option);

@@ -34,6 +34,15 @@ public interface Transport {
         return false;
     }
 
+    /**
+     * Whether both ranks must share one host (one kernel) for this transport to work at all: gpu-ipc
+     * opens the target's GPU memory through an IPC handle. A target on another host is then no rank
+     * this transport can reach, whatever its agent has.
+     */
+    default boolean sameHostOnly() {
+        return false;
+    }
+
     /** Availability in this process. Must not throw, and must not load a missing library eagerly. */
     Availability availability();
 
