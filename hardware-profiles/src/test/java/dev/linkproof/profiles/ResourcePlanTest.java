@@ -97,5 +97,11 @@ class ResourcePlanTest {
         assertThat(plan.unavailable(TransferSpec.builder().transport("verbs").build()))
                 .hasValue("transport verbs needs an RDMA device, and profile 'loopback' resolves none on this host");
         assertThat(plan.unavailable(TransferSpec.builder().build())).isEmpty();
+        // The two kinds the engine treats apart (a required transport fails on the first, never on the second).
+        assertThat(plan.noDevice(TransferSpec.builder().transport("verbs").build())).isPresent();
+        assertThat(plan.notProvided(TransferSpec.builder().transport("verbs").build())).isEmpty();
+        TransferSpec gpu = TransferSpec.builder().transport("verbs").initiatorMemory(MemoryPlacement.parse("gpu")).build();
+        assertThat(plan.noDevice(gpu)).isPresent();
+        assertThat(plan.notProvided(gpu)).hasValue("needs GPU memory (gpu), and profile 'loopback' provides no GPU on this host");
     }
 }

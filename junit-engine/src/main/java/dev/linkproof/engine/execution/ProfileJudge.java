@@ -126,10 +126,6 @@ public final class ProfileJudge {
         return loaded.profile().transport().environment();
     }
 
-    public Optional<String> unavailable(TransferSpec spec) {
-        return plan.unavailable(spec);
-    }
-
     /**
      * Memory the point needs that the profile does not provide here (GPUs it gives none of, huge
      * pages): skipped, whatever the profile requires.

@@ -142,6 +142,6 @@ class ProfileJudgeTest {
         ProfileJudge none = ProfileJudge.load(Map.of("linkproof.probe.root", dir.toString()), LOCAL);
         assertThat(none.id()).isEqualTo("loopback");
         assertThat(device(none, VERBS)).isNull();
-        assertThat(none.unavailable(VERBS)).hasValueSatisfying(r -> assertThat(r).contains("needs an RDMA device"));
+        assertThat(none.noDevice(VERBS)).hasValueSatisfying(r -> assertThat(r).contains("needs an RDMA device"));
     }
 }
