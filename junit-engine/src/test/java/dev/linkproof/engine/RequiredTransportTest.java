@@ -38,14 +38,18 @@ class RequiredTransportTest {
     }
 
     private Events run(String required, String... config) throws Exception {
+        return runWithGpus("none", required, config);
+    }
+
+    private Events runWithGpus(String gpus, String required, String... config) throws Exception {
         Path profile = Files.writeString(dir.resolve("req.yaml"), """
                 id: req
                 vendor: Lab
                 match: {fallback: true}
-                resources: {gpus: none}
+                resources: {gpus: %s}
                 transport:
                   required: %s
-                """.formatted(required));
+                """.formatted(gpus, required));
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
@@ -97,6 +101,30 @@ class RequiredTransportTest {
         assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
         assertThat(outcomes(run("[]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent)).get("overUcx"))
                 .startsWith("ABORTED: ucx unavailable on the target: ");
+    }
+
+    /**
+     * On a host the probe sees GPUs on (the H100 fake sysfs tree) but no GPU runtime loads: a required
+     * gpu-ipc fails; with {@code linkproof.gpu.runtime=none} the run turned GPUs off, and it skips.
+     */
+    @Test
+    void aRequiredGpuIpcFailsWhereTheProbeSeesGpusButNoDriverLoadsUnlessGpusAreTurnedOff() throws Exception {
+        assumeFalse(Transports.discover().find("gpu-ipc").orElseThrow().availability().available(), "a GPU runtime loads here");
+        Path h100 = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "h100-cx7-host").toAbsolutePath().normalize();
+        String[] probe = {"linkproof.probe.root", h100.toString()};
+        assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("FAILED: ")
+                .contains("requires the gpu-ipc transport (transport.required), and it is unavailable on this host: GPU unavailable");
+        String before = System.getProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME);
+        System.setProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME, "none");
+        try {
+            assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("skipped: gpu-ipc unavailable: ");
+        } finally {
+            if (before == null) {
+                System.clearProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME);
+            } else {
+                System.setProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME, before);
+            }
+        }
     }
 
     @Test
