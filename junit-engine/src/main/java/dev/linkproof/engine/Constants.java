@@ -91,6 +91,15 @@ public final class Constants {
      */
     public static final String BASELINE_RERUNS = "linkproof.baseline.reruns";
 
+    /**
+     * {@code true}: a run whose profile was chosen automatically and fell back (loopback) on a host
+     * with RDMA devices or GPUs stops before any point, as a configuration error: a NIC with a port
+     * down or at another link rate matches no NIC profile, and the fallback would skip what that
+     * profile fails. For hardware runners that cannot pin one profile per host class. Default
+     * {@code false}: the run warns at its end.
+     */
+    public static final String REQUIRE_PROFILE_MATCH = "linkproof.requireProfileMatch";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

@@ -27,6 +27,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  *                          criterion while other processes kept a host busy
  * @param baselineReruns    {@code linkproof.baseline.reruns}: reruns of a point whose only failure is a
  *                          regression against the baseline
+ * @param requireProfileMatch {@code linkproof.requireProfileMatch}: a fallback profile on a host with RDMA
+ *                          devices or GPUs stops the run
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -43,6 +45,7 @@ public record LinkproofConfiguration(
         Optional<String> verbsDevice,
         int busyHostReruns,
         int baselineReruns,
+        boolean requireProfileMatch,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -113,6 +116,8 @@ public record LinkproofConfiguration(
                         .orElse(DEFAULT_BUSY_HOST_RERUNS), DEFAULT_BUSY_HOST_RERUNS),
                 read(errors, () -> p.get(Constants.BASELINE_RERUNS).map(v -> parseReruns(Constants.BASELINE_RERUNS, v))
                         .orElse(DEFAULT_BASELINE_RERUNS), DEFAULT_BASELINE_RERUNS),
+                read(errors, () -> p.get(Constants.REQUIRE_PROFILE_MATCH).map(v -> strictBoolean(Constants.REQUIRE_PROFILE_MATCH, v))
+                        .orElse(false), false),
                 profileProperties(p));
         return new Parsed(config, errors);
     }
@@ -176,6 +181,15 @@ public record LinkproofConfiguration(
     private static double parseTolerance(String v) {
         return BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
                 Constants.BASELINE_TOLERANCE + "=" + v + " must be " + BaselineSettings.TOLERANCE_FORMS));
+    }
+
+    /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
+    private static boolean strictBoolean(String key, String v) {
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + "=" + v + " must be true or false");
+        };
     }
 
     private static int parseReruns(String key, String v) {

@@ -155,6 +155,14 @@ class LinkproofConfigurationTest {
         assertThat(config(Map.of(Constants.BASELINE_RERUNS, "3")).busyHostReruns()).isEqualTo(1);
     }
 
+    @Test
+    void requireProfileMatchIsOffByDefaultAndTakesTrueOrFalseOnly() {
+        assertThat(config(Map.of()).requireProfileMatch()).isFalse();
+        assertThat(config(Map.of(Constants.REQUIRE_PROFILE_MATCH, " TRUE ")).requireProfileMatch()).isTrue();
+        assertThatThrownBy(() -> config(Map.of(Constants.REQUIRE_PROFILE_MATCH, "yes")))
+                .hasMessage("linkproof.requireProfileMatch=yes must be true or false");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"-1", "6", "twice", ""})
     void aBadBaselineRerunCountIsRefusedByName(String value) {

@@ -1,6 +1,7 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.ConfigurationException;
+import dev.linkproof.engine.Constants;
 import dev.linkproof.engine.execution.LinkproofExecutionContext;
 import dev.linkproof.engine.execution.ProfileJudge;
 import dev.linkproof.profiles.ProfileException;
@@ -32,6 +33,10 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         }
         try {
             ProfileJudge profile = ProfileJudge.load(context.config());
+            if (context.config().requireProfileMatch() && profile.fallbackWarning().isPresent()) {
+                throw new ConfigurationException(List.of(Constants.REQUIRE_PROFILE_MATCH + "=true, and "
+                        + profile.fallbackWarning().get()));
+            }
             context.reporter().useProfile(profile);
             context.sessions().agentEnvironment(profile.agentEnvironment());
         } catch (ProfileException e) {

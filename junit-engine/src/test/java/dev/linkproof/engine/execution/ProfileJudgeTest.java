@@ -52,16 +52,7 @@ class ProfileJudgeTest {
      */
     @Test
     void aHardwareHostThatFallsBackToLoopbackIsWarnedAbout(@TempDir Path dir) throws Exception {
-        Path down = dir.resolve("cx7-ports-down");
-        Path from = Path.of(host("cx7-host"));
-        try (var files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Files.copy(f, down.resolve(from.relativize(f).toString()), java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-        for (String dev : List.of("mlx5_0", "mlx5_1")) {
-            Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
-        }
+        Path down = cx7PortsDown(dir);
         ProfileJudge fallback = ProfileJudge.load(Map.of("linkproof.probe.root", down.toString()), LOCAL);
         assertThat(fallback.id()).isEqualTo("loopback");
         assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
@@ -72,6 +63,43 @@ class ProfileJudgeTest {
         assertThat(judge("rxe-host", LOCAL).fallbackWarning()).as("software device, softroce matched").isEmpty();
         assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
                 .fallbackWarning()).as("named on the command line").isEmpty();
+    }
+
+    /** The cx7 fake sysfs tree with both ports DOWN, under {@code dir}: it matches no NIC profile. */
+    static Path cx7PortsDown(Path dir) throws IOException {
+        Path down = dir.resolve("cx7-ports-down");
+        Path from = Path.of(host("cx7-host"));
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, down.resolve(from.relativize(f).toString()), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+        for (String dev : List.of("mlx5_0", "mlx5_1")) {
+            Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
+        }
+        return down;
+    }
+
+    /** linkproof.requireProfileMatch=true turns the warning into a configuration error before any point. */
+    @Test
+    void requiringAMatchStopsARunThatFellBackOnAHardwareHost(@TempDir Path dir) throws Exception {
+        Path down = cx7PortsDown(dir);
+        var run = org.junit.platform.testkit.engine.EngineTestKit.engine(dev.linkproof.engine.Constants.ENGINE_ID)
+                .configurationParameter(dev.linkproof.engine.Constants.PROGRESS, "false")
+                .configurationParameter(dev.linkproof.engine.Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .configurationParameter("linkproof.probe.root", down.toString())
+                .configurationParameter(dev.linkproof.engine.Constants.REQUIRE_PROFILE_MATCH, "true")
+                // The build names a profile for every engine test (a system property); this run picks one.
+                .configurationParameter(dev.linkproof.engine.Constants.PROFILE, "auto")
+                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(
+                        dev.linkproof.engine.fixtures.ProfileFixture.class))
+                .execute();
+        run.testEvents().assertStatistics(s -> s.started(0));
+        assertThat(run.containerEvents().failed().list()).first().satisfies(e -> assertThat(
+                e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
+                .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the fallback, "
+                        + "although this host has RDMA device mlx5_0"));
+        assertThat(dir.resolve("r.jsonl")).as("the run stopped before the results file was started").doesNotExist();
     }
 
     @Test
