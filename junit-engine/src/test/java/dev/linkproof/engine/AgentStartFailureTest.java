@@ -22,17 +22,7 @@ class AgentStartFailureTest {
     @Test
     void everyPointFailsWithTheFirstCause() {
         Path log = dir.resolve("agent.log");
-        EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
-                .configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.AGENT_JVM_ARGS, "-XX:+ThisOptionDoesNotExist")
-                .configurationParameter(Constants.AGENT_LOG, log.toString())
-                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""),
-                        selectMethod(RunFixture.class, "throwsAnException", ""))
-                .execute();
-        r.testEvents().assertStatistics(s -> s.started(2).failed(2).succeeded(0));
-        List<String> messages = r.testEvents().failed().stream()
-                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
-                .toList();
+        List<String> messages = bothPointsFail(log, Constants.AGENT_JVM_ARGS, "-XX:+ThisOptionDoesNotExist");
         assertThat(messages.get(0)).contains("no target rank").contains("exited with 1 before it was ready: Unrecognized VM option "
                 + "'ThisOptionDoesNotExist'").contains(log.toAbsolutePath().toString());
         assertThat(messages.get(1)).contains("could not be started earlier in this run").contains("Unrecognized VM option");
@@ -42,20 +32,24 @@ class AgentStartFailureTest {
     /** An agent not ready within linkproof.timeout.agentStart: every point names the key, the first and the repeats. */
     @Test
     void anAgentNotReadyInTimeNamesTheStartDeadline() {
-        Path log = dir.resolve("agent.log");
+        List<String> messages = bothPointsFail(dir.resolve("agent.log"), Constants.TIMEOUT_AGENT_START, "50ms");
+        String note = " [deadline: linkproof.timeout.agentStart=50ms; raise it if the agent is slow to start]";
+        assertThat(messages.get(0)).contains("no target rank: the target agent did not get ready within 50 ms").endsWith(note);
+        assertThat(messages.get(1)).contains("could not be started earlier in this run").endsWith(note);
+    }
+
+    /** Two points with the agent logging to {@code log} and {@code key=value}: both fail; their messages. */
+    private static List<String> bothPointsFail(Path log, String key, String value) {
         EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.TIMEOUT_AGENT_START, "50ms")
+                .configurationParameter(key, value)
                 .configurationParameter(Constants.AGENT_LOG, log.toString())
                 .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""),
                         selectMethod(RunFixture.class, "throwsAnException", ""))
                 .execute();
         r.testEvents().assertStatistics(s -> s.started(2).failed(2).succeeded(0));
-        List<String> messages = r.testEvents().failed().stream()
+        return r.testEvents().failed().stream()
                 .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
                 .toList();
-        String note = " [deadline: linkproof.timeout.agentStart=50ms; raise it if the agent is slow to start]";
-        assertThat(messages.get(0)).contains("no target rank: the target agent did not get ready within 50 ms").endsWith(note);
-        assertThat(messages.get(1)).contains("could not be started earlier in this run").endsWith(note);
     }
 }

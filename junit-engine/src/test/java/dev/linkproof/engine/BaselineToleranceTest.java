@@ -86,10 +86,7 @@ class BaselineToleranceTest {
     /** Through the engine: a point against a baseline 1000 times faster names the tolerance it was judged with. */
     @Test
     void theEngineJudgesWithTheProfilesToleranceUnlessThePropertyGivesOne() throws Exception {
-        Path first = dir.resolve("first.jsonl");
-        run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
-        Path better = ResultsLines.rewrite(first, dir.resolve("better.jsonl"),
-                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
+        Path better = firstRunScaledBy(1000, "better.jsonl");
 
         assertThat(failure(run(dir.resolve("r2.jsonl"), profile("0.08"), Constants.BASELINE, better.toString())))
                 .contains("performance regression").contains("(tolerance 8.0 %");
@@ -103,10 +100,7 @@ class BaselineToleranceTest {
      */
     @Test
     void aRegressionIsRerunOnceAndFailsWhenItRepeats() throws Exception {
-        Path first = dir.resolve("first.jsonl");
-        run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
-        Path better = ResultsLines.rewrite(first, dir.resolve("better.jsonl"),
-                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
+        Path better = firstRunScaledBy(1000, "better.jsonl");
 
         Path rerun = dir.resolve("rerun.jsonl");
         // No busy-host rerun: the baseline's alone makes attempt 2, whatever else runs on this host.
@@ -127,15 +121,19 @@ class BaselineToleranceTest {
     /** A point that holds says by how much, so a drift shows in the report before it fails. */
     @Test
     void aPointWithinTheToleranceSaysHowItComparesWithTheBaseline() throws Exception {
-        Path first = dir.resolve("first.jsonl");
-        run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
-        Path slower = ResultsLines.rewrite(first, dir.resolve("slower.jsonl"),
-                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() / 1000));
+        Path slower = firstRunScaledBy(1.0 / 1000, "slower.jsonl");
         Path second = dir.resolve("second.jsonl");
         run(second, profile("0.08"), Constants.BASELINE, slower.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
         assertThat(ResultsFile.read(second).getFirst().verdicts())
                 .anySatisfy(v -> assertThat(v).startsWith("PASS ").containsPattern(
                         "within 8 % of the baseline: \\+[0-9]+\\.[0-9] % bandwidth against the baseline's [0-9.]+ [GMk]?B/s$"));
+    }
+
+    /** A passing run's results, its bandwidth multiplied by {@code factor}, as the file {@code name}: a baseline to judge by. */
+    private Path firstRunScaledBy(double factor, String name) throws Exception {
+        Path first = dir.resolve("first.jsonl");
+        run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
+        return ResultsLines.rewrite(first, dir.resolve(name), n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * factor));
     }
 
     private static Measurement measured(TransferSpec spec, double gbps) {

@@ -33,9 +33,10 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         }
         try {
             ProfileJudge profile = ProfileJudge.load(context.config());
-            if (context.config().requireProfileMatch() && profile.fallbackWarning().isPresent()) {
-                throw new ConfigurationException(List.of(Constants.REQUIRE_PROFILE_MATCH + "=true, and "
-                        + profile.fallbackWarning().get()));
+            if (context.config().requireProfileMatch()) {
+                profile.fallbackWarning().ifPresent(w -> {
+                    throw new ConfigurationException(List.of(Constants.REQUIRE_PROFILE_MATCH + "=true, and " + w));
+                });
             }
             context.reporter().useProfile(profile);
             context.sessions().agentEnvironment(profile.agentEnvironment());

@@ -1,20 +1,21 @@
 package dev.linkproof.engine.execution;
 
+import static dev.linkproof.engine.execution.BusyHostRerunTest.BUSY;
+import static dev.linkproof.engine.execution.BusyHostRerunTest.POINT;
+import static dev.linkproof.engine.execution.BusyHostRerunTest.QUIET;
+import static dev.linkproof.engine.execution.BusyHostRerunTest.SPEC;
+import static dev.linkproof.engine.execution.BusyHostRerunTest.VALID;
+import static dev.linkproof.engine.execution.BusyHostRerunTest.measured;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.linkproof.engine.LinkproofConfiguration;
 import dev.linkproof.engine.MapParameters;
-import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.transfer.Measurement;
-import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.measure.LatencyStats;
-import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.Validation;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,17 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (default 5 % tolerance) and a profile floor of 0.5 GB/s. (BaselineToleranceTest runs it through the engine.)
  */
 class BaselineRerunTest {
-    private static final TransferSpec SPEC = TransferSpec.builder().pointId("p").size(1 << 20).iterations(10).build();
-    private static final SweepPoint POINT = new SweepPoint(SPEC, "write 1 MiB ×1 · 1 conn · tcp", "seg");
-    private static final Validation VALID = new Validation(1, 1 << 20, 0, Optional.empty());
-    private static final HostContention BUSY = new HostContention(1.4, 1.1, 2, 800_000_000L);
-    private static final HostContention QUIET = new HostContention(0.1, 1.6, 2, 600_000_000L);
-
-    /** 10 MiB in {@code nanos}. */
-    private static Measurement measured(long nanos, Validation v) {
-        return Measurement.of(SPEC, new Timing(nanos, 10, LatencyStats.averageOnly(nanos / 10.0)), v, Map.of());
-    }
-
+    // The point, host loads and measurements are BusyHostRerunTest's (same package).
     private static final Measurement AS_BEFORE = measured(5_000_000L, VALID);   // 2.10 GB/s, the baseline's figure
     private static final Measurement HALVED = measured(10_000_000L, VALID);     // 1.05 GB/s: above the floor, 50 % below the baseline
     private static final Measurement SLOW = measured(100_000_000L, VALID);      // 0.10 GB/s: below the floor too
@@ -50,18 +41,7 @@ class BaselineRerunTest {
 
     @BeforeEach
     void reporter() throws Exception {
-        Path profile = Files.writeString(dir.resolve("floor.yaml"), """
-                id: floor
-                vendor: test
-                description: one bandwidth floor
-                match:
-                  fallback: true
-                criteria:
-                  - name: floor
-                    op: [write]
-                    sizes: 1MiB..
-                    min-bandwidth: 0.5 GB/s
-                """);
+        Path profile = BusyHostRerunTest.floorProfile(dir, "0.5 GB/s");
         Path baseline = dir.resolve("baseline.jsonl");
         try (ResultsFile f = ResultsFile.create(baseline)) {
             f.append(PointRecord.of("[point:p]", "s", "C", "m", POINT.displayName(), SPEC, AS_BEFORE, "passed", null,

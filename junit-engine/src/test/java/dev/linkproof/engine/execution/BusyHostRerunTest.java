@@ -27,11 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (BusyHostEngineTest runs it end to end with real busy loops.)
  */
 class BusyHostRerunTest {
-    private static final TransferSpec SPEC = TransferSpec.builder().pointId("p").size(1 << 20).iterations(10).build();
-    private static final SweepPoint POINT = new SweepPoint(SPEC, "write 1 MiB ×1 · 1 conn · tcp", "seg");
-    private static final Validation VALID = new Validation(1, 1 << 20, 0, Optional.empty());
-    private static final HostContention BUSY = new HostContention(1.4, 1.1, 2, 800_000_000L);
-    private static final HostContention QUIET = new HostContention(0.1, 1.6, 2, 600_000_000L);
+    static final TransferSpec SPEC = TransferSpec.builder().pointId("p").size(1 << 20).iterations(10).build();
+    static final SweepPoint POINT = new SweepPoint(SPEC, "write 1 MiB ×1 · 1 conn · tcp", "seg");
+    static final Validation VALID = new Validation(1, 1 << 20, 0, Optional.empty());
+    static final HostContention BUSY = new HostContention(1.4, 1.1, 2, 800_000_000L);
+    static final HostContention QUIET = new HostContention(0.1, 1.6, 2, 600_000_000L);
 
     @TempDir
     Path dir;
@@ -39,8 +39,15 @@ class BusyHostRerunTest {
 
     @BeforeEach
     void reporter() throws Exception {
-        Path profile = dir.resolve("floor.yaml");
-        Files.writeString(profile, """
+        Path profile = floorProfile(dir, "1 GB/s");
+        Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
+        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
+        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+    }
+
+    /** A fallback profile with one criterion, {@code floor} for writes of 1 MiB and more, in {@code dir}. */
+    static Path floorProfile(Path dir, String floor) throws java.io.IOException {
+        return Files.writeString(dir.resolve("floor.yaml"), """
                 id: floor
                 vendor: test
                 description: one bandwidth floor
@@ -50,15 +57,12 @@ class BusyHostRerunTest {
                   - name: floor
                     op: [write]
                     sizes: 1MiB..
-                    min-bandwidth: 1 GB/s
-                """);
-        Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
-        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
-        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+                    min-bandwidth: %s
+                """.formatted(floor));
     }
 
     /** 10 MiB in {@code nanos}. */
-    private static Measurement measured(long nanos, Validation v) {
+    static Measurement measured(long nanos, Validation v) {
         return Measurement.of(SPEC, new Timing(nanos, 10, LatencyStats.averageOnly(nanos / 10.0)), v, Map.of());
     }
 

@@ -9,16 +9,13 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.testing.FullBacklog;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -66,28 +63,14 @@ class ConnectFailureTest {
      */
     @Test
     void noAnswerWithinTheDeadlineIsSaidSo() throws Exception {
-        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            List<SocketChannel> queued = new ArrayList<>();
-            try {
-                for (int i = 0; i < 8; i++) {
-                    SocketChannel c = SocketChannel.open();
-                    c.configureBlocking(false);
-                    c.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort()));
-                    queued.add(c);
-                }
-                Thread.sleep(300);
-                long start = System.nanoTime();
-                assertThatThrownBy(() -> ControlChannel.connect("127.0.0.1", full.getLocalPort(), Duration.ofMillis(700)))
-                        .isInstanceOf(PeerFailureException.class)
-                        .hasMessage("cannot reach the target agent at 127.0.0.1:" + full.getLocalPort() + ": no answer within 700 ms "
-                                + "(the host is down or unroutable, or a firewall drops the connection)")
-                        .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.CONTROL));
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-            } finally {
-                for (SocketChannel c : queued) {
-                    c.close();
-                }
-            }
+        try (FullBacklog full = new FullBacklog()) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> ControlChannel.connect("127.0.0.1", full.port(), Duration.ofMillis(700)))
+                    .isInstanceOf(PeerFailureException.class)
+                    .hasMessage("cannot reach the target agent at 127.0.0.1:" + full.port() + ": no answer within 700 ms "
+                            + "(the host is down or unroutable, or a firewall drops the connection)")
+                    .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.CONTROL));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         }
     }
 

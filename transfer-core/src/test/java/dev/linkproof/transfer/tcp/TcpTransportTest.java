@@ -15,6 +15,7 @@ import dev.linkproof.transfer.memory.HostMemory;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.testing.FullBacklog;
 import dev.linkproof.transfer.validate.Checksums;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import java.io.InputStream;
@@ -112,33 +113,19 @@ class TcpTransportTest {
      */
     @Test
     void aDataConnectionNeverAcceptedFailsWithinTheConnectDeadline() throws Exception {
-        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            java.util.List<java.nio.channels.SocketChannel> queued = new java.util.ArrayList<>();
-            try {
-                for (int i = 0; i < 8; i++) {
-                    var c = java.nio.channels.SocketChannel.open();
-                    c.configureBlocking(false);
-                    c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort()));
-                    queued.add(c);
-                }
-                Thread.sleep(300);
-                TransferSpec spec = TransferSpec.builder().pointId("tcp#full").size(4096).build();
-                IoSettings io = new IoSettings(Duration.ofMillis(300), Duration.ofMillis(600));
-                long t0 = System.nanoTime();
-                try (Buffer local = HostMemory.pageAligned(4096)) {
-                    assertThatThrownBy(() -> tcp.connect(spec, local, Map.of("tcp.host", "127.0.0.1", "tcp.port",
-                            Integer.toString(full.getLocalPort()), "tcp.key", "0000000000000001"), io).close())
-                            .isInstanceOf(PeerFailureException.class)
-                            .hasMessageContaining("cannot open tcp data connection to 127.0.0.1:" + full.getLocalPort()
-                                    + ": no answer within 600 ms")
-                            .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.DATA_CONNECT));
-                }
-                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
-            } finally {
-                for (var c : queued) {
-                    c.close();
-                }
+        try (FullBacklog full = new FullBacklog()) {
+            TransferSpec spec = TransferSpec.builder().pointId("tcp#full").size(4096).build();
+            IoSettings io = new IoSettings(Duration.ofMillis(300), Duration.ofMillis(600));
+            long t0 = System.nanoTime();
+            try (Buffer local = HostMemory.pageAligned(4096)) {
+                assertThatThrownBy(() -> tcp.connect(spec, local, Map.of("tcp.host", "127.0.0.1", "tcp.port",
+                        Integer.toString(full.port()), "tcp.key", "0000000000000001"), io).close())
+                        .isInstanceOf(PeerFailureException.class)
+                        .hasMessageContaining("cannot open tcp data connection to 127.0.0.1:" + full.port()
+                                + ": no answer within 600 ms")
+                        .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.DATA_CONNECT));
             }
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
         }
     }
 
