@@ -43,8 +43,7 @@ public final class ProgressPrinter {
         switch (result.getStatus()) {
             case SUCCESSFUL -> summary.passed();
             case ABORTED -> summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));
-            case FAILED -> summary.failed(result.getThrowable().filter(t -> t instanceof AssertionError).isPresent(),
-                    result.getThrowable().map(Throwable::getMessage).orElse(""));
+            case FAILED -> summary.failed(RunReporter.status(result), result.getThrowable().map(Throwable::getMessage).orElse(""));
         }
         line(outcome, point, figure + why);
     }

@@ -289,11 +289,7 @@ public final class RunReporter implements AutoCloseable {
 
     public void pointFinished(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point,
                               Measurement m, Judgement judgement, TestExecutionResult result) {
-        String status = switch (result.getStatus()) {
-            case SUCCESSFUL -> "passed";
-            case ABORTED -> "skipped";
-            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
-        };
+        String status = status(result);
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
         PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m,
                 status, message, judgement == null ? List.of() : judgement.verdicts(),
@@ -303,6 +299,18 @@ public final class RunReporter implements AutoCloseable {
                 judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
                 judgement.hosts().target().map(HostContention::otherCpus).orElse(null),
                 judgement.hosts().target().map(HostContention::cpus).orElse(null), judgement.attempts()));
+    }
+
+    /**
+     * A point's status as the results file, Allure and the run summary name it: passed, skipped, failed
+     * (an {@link AssertionError}: a verdict or the method's own check) or broken (anything else).
+     */
+    static String status(TestExecutionResult result) {
+        return switch (result.getStatus()) {
+            case SUCCESSFUL -> "passed";
+            case ABORTED -> "skipped";
+            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
+        };
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {

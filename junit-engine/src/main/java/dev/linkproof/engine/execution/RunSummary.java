@@ -33,10 +33,10 @@ final class RunSummary {
         passed.incrementAndGet();
     }
 
-    /** {@code ownAssertion}: the failure is an {@link AssertionError} (a verdict or the method's own check). */
-    void failed(boolean ownAssertion, String message) {
-        String category = RunFiles.categoryOf(ownAssertion ? "failed" : "broken", message)
-                .orElse(ownAssertion ? "Failed assertion of the test method" : "Error");
+    /** {@code status}: failed or broken, as {@link RunReporter#status} names it. */
+    void failed(String status, String message) {
+        String category = RunFiles.categoryOf(status, message)
+                .orElse(status.equals("failed") ? "Failed assertion of the test method" : "Error");
         failed.computeIfAbsent(category, k -> new AtomicInteger()).incrementAndGet();
     }
 

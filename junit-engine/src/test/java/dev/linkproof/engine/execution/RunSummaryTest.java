@@ -11,13 +11,13 @@ class RunSummaryTest {
         RunSummary s = new RunSummary();
         s.passed();
         s.passed();
-        s.failed(true, "write 4 KiB ×1 · 1 conn · tcp: performance regression: 1.0 GB/s is 50.0 % below the baseline's 2.0 GB/s");
-        s.failed(true, "write 4 KiB: data corruption: 1 of 3 slot(s) differ; first at slot 2, byte offset 2048");
-        s.failed(true, "below criterion of profile 'p': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor) "
+        s.failed("failed", "write 4 KiB ×1 · 1 conn · tcp: performance regression: 1.0 GB/s is 50.0 % below the baseline's 2.0 GB/s");
+        s.failed("failed", "write 4 KiB: data corruption: 1 of 3 slot(s) differ; first at slot 2, byte offset 2048");
+        s.failed("failed", "below criterion of profile 'p': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor) "
                 + "[ran while a host was busy: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
-        s.failed(false, "write 4 KiB ×1 · 1 conn · tcp: peer failure: the target agent at h:1 closed the control connection");
-        s.failed(true, "expected 3 but was 4");
-        s.failed(false, "NullPointerException");
+        s.failed("broken", "write 4 KiB ×1 · 1 conn · tcp: peer failure: the target agent at h:1 closed the control connection");
+        s.failed("failed", "expected 3 but was 4");
+        s.failed("broken", "NullPointerException");
         for (int i = 0; i < 3; i++) {
             s.skipped("verbs unavailable: no RDMA device (libibverbs lists none)");
         }
