@@ -10,6 +10,13 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 mvn -B install -Dlinkproof.softroce=true "$@"
 # The example resolves what was just installed: where, if this run put it elsewhere.
+# Options that take their value as the next argument (-s FILE) are passed on with it.
 repo=()
-for a in "$@"; do case "$a" in -Dmaven.repo.local=*|--settings=*|-gs=*|--global-settings=*) repo+=("$a") ;; esac; done
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    -Dmaven.repo.local=*|--settings=*|--global-settings=*|-s?*|-gs?*) repo+=("${args[i]}") ;;
+    -s|--settings|-gs|--global-settings) repo+=("${args[i]}" "${args[i+1]:-}"); i=$((i + 1)) ;;
+  esac
+done
 scripts/own-project.sh "${repo[@]}"

@@ -46,7 +46,7 @@ class SoftRoceSuite {
     static final String ENABLE = "linkproof.softroce";
     static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
             "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
-            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel");
+            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsPortDown");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
@@ -155,12 +155,12 @@ class SoftRoceSuite {
                 java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
                   -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
                   "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
-                  -D%s=10.0.2.2:%d -D%s=%s -D%s=%d -D%s=%s \\
+                  -D%s=true -D%s=10.0.2.2:%d -D%s=%s -D%s=%d -D%s=%s \\
                   -cp "%s" dev.linkproof.conformance.runner.SuiteMain /mnt/share/reports %s
                 rc=$?
                 echo "[guest $(up)s] suite rc=$rc"
                 exit $rc
-                """.formatted(jvm, jvm, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
+                """.formatted(jvm, jvm, VerbsPortDown.GUEST, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
                 hostAgent.token(), TargetOnAnotherKernel.CPUS, hostCpus(), TargetOnAnotherKernel.BOOT_ID,
                 HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
     }

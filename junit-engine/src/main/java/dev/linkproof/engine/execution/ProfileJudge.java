@@ -136,16 +136,17 @@ public final class ProfileJudge {
 
     /**
      * A warning for the end of the run when the profile was matched automatically, is the fallback,
-     * and this host has hardware a built-in profile is for: RDMA devices (not software ones) or GPUs.
-     * A NIC with a port down or at another link rate matches no NIC profile, and the fallback then
-     * skips what that profile would have failed.
+     * and this host has hardware a built-in profile is for: RDMA devices or GPUs. A NIC with a port
+     * down or at another link rate matches no NIC profile, and the fallback then skips what that
+     * profile would have failed. Software devices count too: an rxe device whose port is down no
+     * longer matches softroce, and its verbs points would go from failing to skipped.
      */
     public Optional<String> fallbackWarning() {
         if (loaded.match().isEmpty() || !loaded.profile().match().fallback()) {
             return Optional.empty();
         }
         List<String> hardware = new java.util.ArrayList<>();
-        probe.rdmaDevices().stream().filter(d -> !d.software()).map(d -> "RDMA device " + d.name()).forEach(hardware::add);
+        probe.rdmaDevices().stream().map(d -> "RDMA device " + d.name()).forEach(hardware::add);
         probe.gpus().stream().map(g -> "GPU " + g.model()).distinct().forEach(hardware::add);
         if (hardware.isEmpty()) {
             return Optional.empty();

@@ -61,20 +61,29 @@ class ProfileJudgeTest {
 
         assertThat(judge("cx7-host", LOCAL).fallbackWarning()).as("matched").isEmpty();
         assertThat(judge("rxe-host", LOCAL).fallbackWarning()).as("software device, softroce matched").isEmpty();
+        // rxe0's port down: softroce no longer matches, and the software device is warned about too
+        assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", portsDown(dir, "rxe-host", "rxe0").toString()), LOCAL)
+                .fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("profile 'loopback' is the fallback, although this host has RDMA device rxe0"));
         assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
                 .fallbackWarning()).as("named on the command line").isEmpty();
     }
 
     /** The cx7 fake sysfs tree with both ports DOWN, under {@code dir}: it matches no NIC profile. */
     static Path cx7PortsDown(Path dir) throws IOException {
-        Path down = dir.resolve("cx7-ports-down");
-        Path from = Path.of(host("cx7-host"));
+        return portsDown(dir, "cx7-host", "mlx5_0", "mlx5_1");
+    }
+
+    /** A copy of fake sysfs tree {@code host} under {@code dir} with port 1 of each of {@code devices} DOWN. */
+    static Path portsDown(Path dir, String host, String... devices) throws IOException {
+        Path down = dir.resolve(host + "-ports-down");
+        Path from = Path.of(host(host));
         try (var files = Files.walk(from)) {
             for (Path f : files.toList()) {
                 Files.copy(f, down.resolve(from.relativize(f).toString()), java.nio.file.LinkOption.NOFOLLOW_LINKS);
             }
         }
-        for (String dev : List.of("mlx5_0", "mlx5_1")) {
+        for (String dev : devices) {
             Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
         }
         return down;
