@@ -100,6 +100,17 @@ public final class Constants {
      */
     public static final String REQUIRE_PROFILE_MATCH = "linkproof.requireProfileMatch";
 
+    /**
+     * Which of the RDMA devices the profile resolves a verbs point runs on: {@code first} (the
+     * default: one point, on the plan's first device, NUMA-local under {@code nics: auto}) or
+     * {@code each} (one point per device, named and identified by it: {@code write 4 KiB ×1 · 1 QP ·
+     * verbs · mlx5_3}, {@code …,nic=mlx5_3]}), so that a node's every NIC is checked, not only the
+     * first. With {@link #PEER} the target runs each point on its device of the same name (a node
+     * pair whose hosts name their NICs alike, rail by rail). A point whose settings name
+     * {@code verbs.device} keeps its one device; {@link #VERBS_DEVICE} cannot be given with {@code each}.
+     */
+    public static final String NICS = "linkproof.nics";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

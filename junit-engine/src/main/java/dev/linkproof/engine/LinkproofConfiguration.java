@@ -29,6 +29,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  *                          regression against the baseline
  * @param requireProfileMatch {@code linkproof.requireProfileMatch}: a fallback profile on a host with RDMA
  *                          devices or GPUs stops the run
+ * @param eachNic           {@code linkproof.nics=each}: a verbs point runs once per RDMA device the profile
+ *                          resolves, not only on the first
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -46,6 +48,7 @@ public record LinkproofConfiguration(
         int busyHostReruns,
         int baselineReruns,
         boolean requireProfileMatch,
+        boolean eachNic,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -118,7 +121,14 @@ public record LinkproofConfiguration(
                         .orElse(DEFAULT_BASELINE_RERUNS), DEFAULT_BASELINE_RERUNS),
                 read(errors, () -> p.get(Constants.REQUIRE_PROFILE_MATCH).map(v -> strictBoolean(Constants.REQUIRE_PROFILE_MATCH, v))
                         .orElse(false), false),
+                read(errors, () -> p.get(Constants.NICS).map(LinkproofConfiguration::parseNics).orElse(false), false),
                 profileProperties(p));
+        if (config.eachNic() && config.verbsDevice().isPresent()) {
+            // Both name the device: which one a point ran on would be a guess.
+            errors.add(Constants.NICS + "=each runs every verbs point on each RDMA device the profile resolves, and "
+                    + (p.get(Constants.VERBS_DEVICE).isPresent() ? Constants.VERBS_DEVICE : Constants.VERBS_DEVICE_ENV)
+                    + "=" + config.verbsDevice().get() + " names one: give one or the other");
+        }
         return new Parsed(config, errors);
     }
 
@@ -184,6 +194,16 @@ public record LinkproofConfiguration(
     }
 
     /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
+    /** {@code each} → true, {@code first} → false; anything else names the key and both values. */
+    private static boolean parseNics(String v) {
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "each" -> true;
+            case "first" -> false;
+            default -> throw new IllegalArgumentException(Constants.NICS + "=" + v + " must be first (the profile's first RDMA "
+                    + "device, the default) or each (every RDMA device the profile resolves, a point per device)");
+        };
+    }
+
     private static boolean strictBoolean(String key, String v) {
         return switch (v.strip().toLowerCase(Locale.ROOT)) {
             case "true" -> true;

@@ -44,9 +44,11 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(request.getConfigurationParameters());
         LinkproofConfiguration config = parsed.config();
         Transports transports = Transports.discover();
+        DiscoveryProfile profile = DiscoveryProfile.of(config);
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
-                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profileDefaults(config))
-                .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false));
+                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profile.defaults())
+                .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
+                .withNics(profile.nics());
         java.util.List<String> errors = new java.util.ArrayList<>(parsed.errors());
         // Every point of a transport not on the class path is skipped: a misspelt key would skip them
         // all and leave the build green.
@@ -62,14 +64,19 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
     }
 
     /**
-     * The profile's defaults for what annotations leave unset. A profile that does not load gives
-     * none here: the run reports its error, with file, line and column, before any point runs.
+     * What discovery takes from the run's profile: its defaults for what annotations leave unset and,
+     * with {@code linkproof.nics=each}, the RDMA devices its plan resolves on this host (a point per
+     * device). A profile that does not load gives neither here: the run reports its error, with file,
+     * line and column, before any point runs.
      */
-    private static dev.linkproof.profiles.Defaults profileDefaults(LinkproofConfiguration config) {
-        try {
-            return new dev.linkproof.profiles.ProfileLoader(config.profileProperties()).load().profile().defaults();
-        } catch (RuntimeException e) {
-            return dev.linkproof.profiles.Defaults.NONE;
+    private record DiscoveryProfile(dev.linkproof.profiles.Defaults defaults, java.util.List<String> nics) {
+        static DiscoveryProfile of(LinkproofConfiguration config) {
+            try {
+                dev.linkproof.engine.execution.ProfileJudge judge = dev.linkproof.engine.execution.ProfileJudge.load(config);
+                return new DiscoveryProfile(judge.defaults(), config.eachNic() ? judge.nicNames() : java.util.List.of());
+            } catch (RuntimeException e) {
+                return new DiscoveryProfile(dev.linkproof.profiles.Defaults.NONE, java.util.List.of());
+            }
         }
     }
 

@@ -163,6 +163,18 @@ class LinkproofConfigurationTest {
                 .hasMessage("linkproof.requireProfileMatch=yes must be true or false");
     }
 
+    @Test
+    void nicsIsFirstByDefaultTakesFirstOrEachAndCannotBeGivenWithADevice() {
+        assertThat(config(Map.of()).eachNic()).isFalse();
+        assertThat(config(Map.of(Constants.NICS, "first")).eachNic()).isFalse();
+        assertThat(config(Map.of(Constants.NICS, " Each ")).eachNic()).isTrue();
+        assertThatThrownBy(() -> config(Map.of(Constants.NICS, "all")))
+                .hasMessageStartingWith("linkproof.nics=all must be first (the profile's first RDMA device, the default) or each");
+        assertThatThrownBy(() -> config(Map.of(Constants.NICS, "each", Constants.VERBS_DEVICE, "mlx5_2")))
+                .hasMessage("linkproof.nics=each runs every verbs point on each RDMA device the profile resolves, and "
+                        + "linkproof.verbs.device=mlx5_2 names one: give one or the other");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"-1", "6", "twice", ""})
     void aBadBaselineRerunCountIsRefusedByName(String value) {

@@ -184,14 +184,20 @@ class ReportsTest {
         String csv = SweepCsv.of(List.of(record("1", m(4096, 1.5, 0), "passed"), record("2", m(8, 0.1, 12_500), "failed")));
         List<String> rows = csv.lines().toList();
         assertThat(rows.getFirst()).isEqualTo(SweepCsv.HEADER);
-        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,tcp,host->host,contiguous,0,10,1.5000,").endsWith(",passed");
-        assertThat(rows.get(2)).startsWith("8,1,1,1,write,tcp,host->host,contiguous,0,10,").contains(",12.500,12.500,12.500,12.500,")
+        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,tcp,,host->host,contiguous,0,10,1.5000,").endsWith(",passed");
+        assertThat(rows.get(2)).startsWith("8,1,1,1,write,tcp,,host->host,contiguous,0,10,").contains(",12.500,12.500,12.500,12.500,")
                 .endsWith(",failed");
         PointRecord strided = PointRecord.of("3", "s", "C", "m", "write 4097 B", TransferSpec.builder().pointId("p3").size(4097)
                 .batch(4).layout(dev.linkproof.transfer.Layout.STRIDED).offset(7).build(), m(4096, 1.5, 0), "passed", null, List.of(), null, null);
         assertThat(strided.layout()).isEqualTo("strided");
         assertThat(strided.offset()).isEqualTo(7L);
-        assertThat(SweepCsv.of(List.of(strided)).lines().toList().get(1)).startsWith("4097,4,1,1,write,tcp,host->host,strided,7,");
+        assertThat(SweepCsv.of(List.of(strided)).lines().toList().get(1)).startsWith("4097,4,1,1,write,tcp,,host->host,strided,7,");
+        // A verbs point that named its device (linkproof.nics=each, or the profile's NIC) says which.
+        PointRecord onNic = PointRecord.of("4", "s", "C", "m", "write 4 KiB · mlx5_3", TransferSpec.builder().pointId("p4").transport("verbs")
+                .settings(java.util.Map.of("verbs.device", "mlx5_3")).build(), m(4096, 1.5, 0), "passed", null, List.of(), null, null);
+        assertThat(onNic.device()).isEqualTo("mlx5_3");
+        assertThat(strided.device()).isNull();
+        assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1)).startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
 
     @Test

@@ -70,7 +70,7 @@ class ReportTest {
             String svg = Files.readString(results.resolve(atts.get(0).get("source").asText()));
             assertThat(svg).startsWith("<svg").contains("<polyline class=\"series\"");
             String csv = Files.readString(results.resolve(atts.get(1).get("source").asText()));
-            assertThat(csv.lines().findFirst().orElseThrow()).startsWith("MsgSize(B),Batch,QPs,Depth,Op,Transport,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us)");
+            assertThat(csv.lines().findFirst().orElseThrow()).startsWith("MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us)");
         }
         JsonNode corrupted = sweeps.stream().filter(c -> c.get("children").size() == 1).findFirst().orElseThrow();
         assertThat(Files.readString(results.resolve(corrupted.get("afters").get(0).get("attachments").get(0).get("source").asText())))

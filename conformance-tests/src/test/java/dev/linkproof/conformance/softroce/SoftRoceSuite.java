@@ -46,7 +46,8 @@ class SoftRoceSuite {
     static final String ENABLE = "linkproof.softroce";
     static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
             "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
-            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsPortDown");
+            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsEachNic",
+            "dev.linkproof.conformance.softroce.VerbsPortDown");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
@@ -160,7 +161,7 @@ class SoftRoceSuite {
                 rc=$?
                 echo "[guest $(up)s] suite rc=$rc"
                 exit $rc
-                """.formatted(jvm, jvm, VerbsPortDown.GUEST, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
+                """.formatted(jvm, jvm, Guest.GUEST, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
                 hostAgent.token(), TargetOnAnotherKernel.CPUS, hostCpus(), TargetOnAnotherKernel.BOOT_ID,
                 HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
     }

@@ -49,6 +49,28 @@ public final class SweepExpander {
     private final dev.linkproof.profiles.Defaults defaults;
     private java.util.function.Predicate<String> stagesGpuMemory = id -> false;
 
+    private List<String> nics = List.of();
+
+    /**
+     * The RDMA devices a verbs point runs on, one point per device ({@code linkproof.nics=each}):
+     * the device is part of the point's unique id ({@code ,nic=mlx5_3}) and name ({@code · mlx5_3})
+     * and its {@code verbs.device} setting. Empty (the default): one point, on the device the run
+     * chooses. A point whose settings name {@code verbs.device} keeps its one device.
+     */
+    public SweepExpander withNics(List<String> nics) {
+        this.nics = List.copyOf(nics);
+        return this;
+    }
+
+    /** The devices a point of {@code transport} with {@code settings} is made once for; {@code [null]} = once, no device. */
+    private List<String> nicsFor(String transport, Map<String, String> settings) {
+        if (nics.isEmpty() || !dev.linkproof.profiles.ResourcePlan.RDMA_TRANSPORTS.contains(transport)
+                || settings.containsKey(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE)) {
+            return java.util.Collections.singletonList(null);
+        }
+        return nics;
+    }
+
     /** Which transports move GPU memory through a host copy: their GPU points say "staged" in their names. */
     public SweepExpander withGpuStaging(java.util.function.Predicate<String> stagesGpuMemory) {
         this.stagesGpuMemory = stagesGpuMemory;
@@ -108,8 +130,12 @@ public final class SweepExpander {
             }
         }
         Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
-        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
-                * t.offset().length * memories.size() * transports.length;
+        long perTransport = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
+                * t.offset().length * memories.size();
+        long count = 0;
+        for (String transport : transports) {
+            count += perTransport * nicsFor(transport, settings).size();
+        }
         if (count > MAX_POINTS) {
             problems.add("the sweep expands to " + count + " points, more than " + MAX_POINTS);
         }
@@ -121,7 +147,18 @@ public final class SweepExpander {
         List<SweepPoint> points = new ArrayList<>();
         List<String> badPoints = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
+        List<String[]> paths = new ArrayList<>(); // {transport, device or null}
         for (String transport : transports) {
+            nicsFor(transport, settings).forEach(nic -> paths.add(new String[] {transport, nic}));
+        }
+        for (String[] path : paths) {
+            String transport = path[0];
+            String nic = path[1];
+            Map<String, String> pointSettings = settings;
+            if (nic != null) {
+                pointSettings = new java.util.LinkedHashMap<>(settings);
+                pointSettings.put(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE, nic);
+            }
             for (Op op : t.op()) {
                 for (MemoryPlacement[] mem : memories) {
                     for (int q : qps) {
@@ -129,7 +166,8 @@ public final class SweepExpander {
                             for (int batch : batches) {
                                 for (long offset : t.offset()) {
                                     for (long size : sizes) {
-                                        String segment = segment(op, size, batch, q, depth, mem, transport, offset, t);
+                                        String segment = segment(op, size, batch, q, depth, mem, transport, offset, t)
+                                                + (nic == null ? "" : ",nic=" + nic);
                                         if (!seen.add(segment)) {
                                             continue; // a value listed twice is one point
                                         }
@@ -140,12 +178,12 @@ public final class SweepExpander {
                                         TransferSpec spec;
                                         try {
                                             spec = new TransferSpec(methodKey + "[" + segment + "]", transport, op, t.mode(),
-                                                    size, batch, q, depth, iters, warmup, t.layout(), offset, mem[0], mem[1], settings);
+                                                    size, batch, q, depth, iters, warmup, t.layout(), offset, mem[0], mem[1], pointSettings);
                                         } catch (IllegalArgumentException e) {
                                             badPoints.add("point " + segment + ": " + e.getMessage());
                                             continue;
                                         }
-                                        points.add(new SweepPoint(spec, displayName(spec), segment));
+                                        points.add(new SweepPoint(spec, displayName(spec) + (nic == null ? "" : " · " + nic), segment));
                                     }
                                 }
                             }

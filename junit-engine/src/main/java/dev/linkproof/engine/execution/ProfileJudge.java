@@ -116,6 +116,16 @@ public final class ProfileJudge {
         return devices.commandLine().map(d -> Map.of(VerbsSettings.DEVICE, d)).orElse(planned);
     }
 
+    /** The profile's values for what an annotation leaves unset. */
+    public dev.linkproof.profiles.Defaults defaults() {
+        return loaded.profile().defaults();
+    }
+
+    /** The RDMA devices the profile's plan resolves on this host, in its order (NUMA-local first under {@code auto}). */
+    public List<String> nicNames() {
+        return plan.nics().stream().map(dev.linkproof.transfer.probe.RdmaDevice::name).toList();
+    }
+
     /** The profile's baseline tolerance, when it sets one. */
     public OptionalDouble baselineTolerance() {
         return loaded.profile().baseline().tolerance();

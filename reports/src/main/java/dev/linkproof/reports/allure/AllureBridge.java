@@ -70,6 +70,10 @@ public final class AllureBridge {
         parameter("QPs", Integer.toString(spec.connections()));
         parameter("pipeline depth", Integer.toString(spec.pipelineDepth()));
         parameter("transport", spec.transport());
+        String device = spec.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
+        if (device != null) {
+            parameter("device", device);
+        }
         parameter("memory", spec.initiatorMemory() + " → " + spec.targetMemory());
         parameter("mode", spec.mode().name().toLowerCase(Locale.ROOT));
         parameter("iterations", spec.iterations() + " (+" + spec.warmup() + " warmup)");

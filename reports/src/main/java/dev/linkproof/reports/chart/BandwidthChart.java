@@ -152,6 +152,9 @@ public final class BandwidthChart {
         if (!x.label().equals("pipeline depth") && p.pipeline() > 1) {
             k.append(" · depth ").append(p.pipeline());
         }
+        if (p.device() != null) {
+            k.append(" · ").append(p.device()); // linkproof.nics=each: a curve per NIC
+        }
         return k.toString();
     }
 

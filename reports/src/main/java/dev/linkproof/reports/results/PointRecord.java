@@ -13,6 +13,8 @@ import java.util.List;
  *
  * @param uniqueId    the point's JUnit unique id: the key baselines match on
  * @param sweep       the method's unique id: points of one sweep share it
+ * @param device      the RDMA device the point's settings named ({@code verbs.device}: the profile's NIC
+ *                    on a local pair, each in turn with {@code linkproof.nics=each}); absent when none did
  * @param memory      initiator-&gt;target memory kinds ({@code host->gpu:0})
  * @param layout      where a batch's slots lie: {@code contiguous} or {@code strided}; absent in
  *                    records written before it was recorded
@@ -45,6 +47,7 @@ public record PointRecord(
         int qps,
         int pipeline,
         String transport,
+        String device,
         String memory,
         String layout,
         Long offset,
@@ -87,7 +90,7 @@ public record PointRecord(
         boolean pct = m != null && m.latency().hasPercentiles();
         return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
                 spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
-                spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
+                spec.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE), spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
                 spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
                 spec.iterations(), spec.warmup(), status, message,
                 m == null ? null : m.bandwidthGBps(),
@@ -105,7 +108,7 @@ public record PointRecord(
     public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
                                      int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                memory, layout, offset, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
+                device, memory, layout, offset, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 timestamp);
     }

@@ -7,11 +7,11 @@ import java.util.Locale;
  * One sweep as CSV, columns named in the spirit of MORI-IO's bench_engine and perftest output, so a
  * spreadsheet or a plotting script that reads theirs by column name reads it too (the order is
  * Linkproof's own: read it by the header). Every dimension a sweep can vary
- * comes before the figures (memory as initiator-&gt;target; layout and slot offset, which tell apart
- * points that are otherwise alike).
+ * comes before the figures (the RDMA device, where a point named one; memory as
+ * initiator-&gt;target; layout and slot offset, which tell apart points that are otherwise alike).
  */
 public final class SweepCsv {
-    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
+    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
 
     private SweepCsv() {
     }
@@ -25,6 +25,7 @@ public final class SweepCsv {
                     .append(p.pipeline()).append(',')
                     .append(p.op()).append(',')
                     .append(p.transport()).append(',')
+                    .append(p.device() == null ? "" : p.device()).append(',')
                     .append(p.memory()).append(',')
                     .append(p.layout() == null ? "" : p.layout()).append(',')
                     .append(p.offset() == null ? "" : p.offset()).append(',')

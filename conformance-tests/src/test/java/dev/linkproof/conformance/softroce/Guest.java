@@ -1,0 +1,111 @@
+package dev.linkproof.conformance.softroce;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.linkproof.transfer.probe.HardwareProbe;
+import dev.linkproof.transfer.probe.RdmaDevice;
+import dev.linkproof.transfer.probe.RdmaPort;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+
+/**
+ * What the tests that change the Soft-RoCE VM's network (VerbsPortDown, VerbsEachNic) share: the
+ * guard that they run there and nowhere else, {@code ip} and {@code rdma} as root, the kernel's
+ * view of a port, and an engine run with the guest's deadlines.
+ */
+final class Guest {
+    /** Set by SoftRoceSuite's guest script: this JVM runs in the throw-away VM, as root. */
+    static final String GUEST = "softroce.guest";
+    /** How long rxe may take to follow its netdev (it does within milliseconds; TCG is slow). */
+    private static final long PORT_WAIT_MS = 20_000;
+
+    private Guest() {
+    }
+
+    static boolean inTheVm() {
+        return Boolean.getBoolean(GUEST);
+    }
+
+    /** The first rxe device on a dummy interface, the one the VM's init made; empty elsewhere. */
+    static Optional<RdmaDevice> rxeOnDummy() throws IOException, InterruptedException {
+        for (RdmaDevice d : HardwareProbe.system().probe().rdmaDevices()) {
+            if (d.driver().equals("rdma_rxe") && d.netdevs().size() == 1 && isDummy(d.netdevs().getFirst())) {
+                return Optional.of(d);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static boolean isDummy(String netdev) throws IOException, InterruptedException {
+        return command("ip", "-d", "-o", "link", "show", "dev", netdev).contains(" dummy ");
+    }
+
+    /** The kernel's view of port 1, read fresh from sysfs each time; empty when there is no such device. */
+    static Optional<Boolean> portActive(String device) {
+        return HardwareProbe.system().probe().rdmaDevice(device)
+                .flatMap(d -> d.ports().stream().filter(p -> p.number() == 1).findFirst()).map(RdmaPort::active);
+    }
+
+    static void awaitPort(String device, boolean active) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PORT_WAIT_MS);
+        while (!portActive(device).equals(Optional.of(active))) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(device + "'s port 1 did not become " + (active ? "ACTIVE" : "DOWN") + " within "
+                        + PORT_WAIT_MS + " ms");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Packets {@code device}'s port 1 has sent, by its own counter ({@code hw_counters/sent_pkts}). */
+    static long sentPackets(String device) throws IOException {
+        return Long.parseLong(Files.readString(Path.of("/sys/class/infiniband", device, "ports/1/hw_counters/sent_pkts")).strip());
+    }
+
+    /** Runs {@code command} within 10 s; returns its output, fails on a non-zero status. */
+    static String command(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " did not finish within 10 s");
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new AssertionError(String.join(" ", command) + " failed (status " + p.exitValue() + "): " + out.strip());
+        }
+        return out;
+    }
+
+    /** An engine run of {@code fixture} with the guest's linkproof.* keys (its deadlines), {@code config} over them. */
+    static EngineExecutionResults run(Class<?> fixture, Path results, Map<String, String> config) {
+        var kit = EngineTestKit.engine("linkproof").selectors(selectClass(fixture))
+                .configurationParameter("linkproof.results", results.toString());
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("linkproof.")) {
+                kit = kit.configurationParameter(key, System.getProperty(key));
+            }
+        }
+        return kit.configurationParameters(config).execute();
+    }
+
+    static String failure(Event e) {
+        return e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
+    }
+
+    static List<String> displayNames(List<Event> events) {
+        List<String> names = new ArrayList<>();
+        events.forEach(e -> names.add(e.getTestDescriptor().getDisplayName()));
+        return names;
+    }
+}

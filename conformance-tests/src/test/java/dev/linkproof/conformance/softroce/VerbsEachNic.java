@@ -1,0 +1,107 @@
+package dev.linkproof.conformance.softroce;
+
+import static dev.linkproof.conformance.softroce.Guest.sentPackets;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.conformance.verbs.fixtures.OneVerbsWrite;
+import dev.linkproof.transfer.probe.RdmaDevice;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.verbs.VerbsTransport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+
+/**
+ * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe1 on a second dummy interface)
+ * beside the VM's rxe0, both matched by the softroce profile. By default a verbs point runs on the
+ * first device alone — rxe1's own packet counter does not move; with {@code each} the point runs on
+ * each device, named by it, and each device's counter shows the traffic went through it.
+ *
+ * <p>It adds a network interface and an RDMA link and removes them again: only inside the Soft-RoCE
+ * VM (SoftRoceSuite's guest script sets {@value Guest#GUEST}). Elsewhere it is skipped with the reason.
+ */
+@Tag("softroce")
+class VerbsEachNic {
+    private static final String NETDEV = "dummy9";
+    private static final String DEVICE = "rxe9";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void eachVerbsPointRunsOnEveryDeviceTheProfileResolves() throws Exception {
+        assumeTrue(Guest.inTheVm(), "adds a network interface and an RDMA device: runs only in the Soft-RoCE VM (-D" + Guest.GUEST + "=true)");
+        Availability verbs = new VerbsTransport().availability();
+        assumeTrue(verbs.available(), "verbs unavailable: " + verbs.reason());
+        RdmaDevice first = Guest.rxeOnDummy().orElse(null);
+        assumeTrue(first != null, "no rxe device on a dummy interface here");
+        try {
+            Guest.command("ip", "link", "add", NETDEV, "type", "dummy");
+            Guest.command("ip", "addr", "add", "10.11.19.19/24", "dev", NETDEV);
+            Guest.command("ip", "link", "set", NETDEV, "up");
+            Guest.command("rdma", "link", "add", DEVICE, "type", "rxe", "netdev", NETDEV);
+            Guest.awaitPort(DEVICE, true);
+            awaitRoceV2Gid(DEVICE);
+
+            long before = sentPackets(DEVICE);
+            EngineExecutionResults one = run(Map.of("linkproof.profile", "softroce"));
+            one.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+            assertThat(Guest.displayNames(one.testEvents().succeeded().list())).containsExactly("write 4 KiB ×1 · 1 QP · verbs");
+            assertThat(sentPackets(DEVICE)).as("%s's packets with linkproof.nics=first", DEVICE).isEqualTo(before);
+
+            long firstBefore = sentPackets(first.name());
+            Path results = dir.resolve("each.jsonl");
+            EngineExecutionResults each = Guest.run(OneVerbsWrite.class, results, Map.of("linkproof.profile", "softroce",
+                    "linkproof.nics", "each"));
+            each.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
+            assertThat(Guest.displayNames(each.testEvents().succeeded().list())).containsExactlyInAnyOrder(
+                    "write 4 KiB ×1 · 1 QP · verbs · " + first.name(), "write 4 KiB ×1 · 1 QP · verbs · " + DEVICE);
+            assertThat(sentPackets(DEVICE)).as("%s's packets with linkproof.nics=each", DEVICE).isGreaterThan(before);
+            assertThat(sentPackets(first.name())).as("%s's packets with linkproof.nics=each", first.name()).isGreaterThan(firstBefore);
+            List<String> devices = new ArrayList<>();
+            for (String line : Files.readAllLines(results)) {
+                JsonNode r = new ObjectMapper().readTree(line);
+                devices.add(r.path("device").asText() + " " + r.path("status").asText());
+            }
+            assertThat(devices).containsExactlyInAnyOrder(first.name() + " passed", DEVICE + " passed");
+        } finally {
+            // Each step undone on its own: a failed add leaves nothing for a later one to trip over.
+            quietly("rdma", "link", "delete", DEVICE);
+            quietly("ip", "link", "del", NETDEV);
+        }
+    }
+
+    /** The RoCE v2 GID of the interface's IPv4 address, which the verbs transport picks, appears shortly after the address. */
+    private static void awaitRoceV2Gid(String device) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (dev.linkproof.transfer.probe.HardwareProbe.system().probe().rdmaDevice(device).stream()
+                .flatMap(d -> d.ports().stream()).flatMap(p -> p.gids().stream()).noneMatch(g -> g.type().contains("v2"))) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(device + " has no RoCE v2 GID within 20 s of its interface's address");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static void quietly(String... command) {
+        try {
+            Guest.command(command);
+        } catch (Exception | AssertionError e) {
+            System.out.println("[VerbsEachNic] cleanup: " + e.getMessage());
+        }
+    }
+
+    private EngineExecutionResults run(Map<String, String> config) {
+        return Guest.run(OneVerbsWrite.class, dir.resolve("results-" + System.nanoTime() + ".jsonl"), config);
+    }
+}
