@@ -102,6 +102,13 @@ public final class ProfileMatcher {
 
     /** Why a device fails a NIC rule; empty when it passes. */
     static List<String> nicProblems(NicRule rule, RdmaDevice d) {
+        List<String> out = identityProblems(rule, d);
+        out.addAll(stateProblems(Optional.of(rule), d));
+        return out;
+    }
+
+    /** Why a device is not the kind of NIC the rule is for (PCI vendor and device, driver), whatever its state; empty when it is. */
+    static List<String> identityProblems(NicRule rule, RdmaDevice d) {
         List<String> out = new ArrayList<>();
         int vendor = d.pci().map(PciFunction::vendorId).orElse(-1);
         int device = d.pci().map(PciFunction::deviceId).orElse(-1);
@@ -116,7 +123,18 @@ public final class ProfileMatcher {
         if (!rule.drivers().isEmpty() && !rule.drivers().contains(d.driver())) {
             out.add("driver " + (d.driver().isEmpty() ? "none" : d.driver()) + ", not " + oneOf(rule.drivers()));
         }
-        if (rule.minFirmware().isPresent()) {
+        return out;
+    }
+
+    /**
+     * Why a device of the rule's kind is not fit for it: firmware, no ACTIVE port, link rate, link
+     * layer — what a pulled cable, a renegotiated link or a stale flash look like. Without a rule,
+     * only the ACTIVE port counts.
+     */
+    static List<String> stateProblems(Optional<NicRule> optionalRule, RdmaDevice d) {
+        List<String> out = new ArrayList<>();
+        NicRule rule = optionalRule.orElse(null);
+        if (rule != null && rule.minFirmware().isPresent()) {
             String min = rule.minFirmware().get();
             if (d.firmware().isEmpty()) {
                 out.add("no firmware version (fw_ver), needs ≥ " + min);
@@ -129,7 +147,7 @@ public final class ProfileMatcher {
             out.add(d.ports().isEmpty() ? "no ports" : "no ACTIVE port ("
                     + d.ports().stream().map(p -> "port " + p.number() + " " + (p.state().isEmpty() ? "state unknown" : p.state()))
                     .collect(Collectors.joining(", ")) + ")");
-        } else {
+        } else if (rule != null) {
             if (rule.linkRateGbps().isPresent()) {
                 double want = rule.linkRateGbps().getAsDouble();
                 if (active.stream().noneMatch(p -> Math.abs(p.rateGbps() - want) < 0.5)) {

@@ -29,9 +29,13 @@ import java.util.stream.Collectors;
  * @param hugePages   the host's huge page pool
  * @param hugepages   free huge pages the profile asks a hugepage point to find, at least
  * @param notes       what could not be resolved as the profile asked (a named NIC that is absent, ...)
+ * @param unfitNics   under {@code nics: auto}, the devices of the kind the profile's NIC rule is for that
+ *                    it leaves out for their state, by name, with why ("no ACTIVE port (port 1 DOWN)",
+ *                    "link 200 Gb/s, not 400 Gb/s"): a broken NIC of the node, which
+ *                    {@code linkproof.nics=each} runs, and fails, under its own name
  */
 public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevice> gpus, List<Integer> cpuCores,
-                           HugePages hugePages, long hugepages, List<String> notes) {
+                           HugePages hugePages, long hugepages, List<String> notes, Map<String, String> unfitNics) {
     /** Transports that move data through an RDMA device. */
     public static final Set<String> RDMA_TRANSPORTS = Set.of("verbs");
 
@@ -40,6 +44,7 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         gpus = List.copyOf(gpus);
         cpuCores = List.copyOf(cpuCores);
         notes = List.copyOf(notes);
+        unfitNics = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(unfitNics));
     }
 
     public static ResourcePlan of(HardwareProfile profile, ProbeReport probe) {
@@ -71,6 +76,7 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         }
 
         List<RdmaDevice> nics = new ArrayList<>();
+        Map<String, String> unfit = new java.util.LinkedHashMap<>();
         if (!spec.nicsAuto()) {
             for (String name : spec.nics()) {
                 Optional<RdmaDevice> d = probe.rdmaDevice(name);
@@ -84,6 +90,11 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             List<RdmaDevice> candidates = profile.match().nic()
                     .map(rule -> ProfileMatcher.matchingNics(rule, probe))
                     .orElse(probe.rdmaDevices().stream().filter(RdmaDevice::hasActivePort).toList());
+            for (RdmaDevice d : probe.rdmaDevices()) {
+                if (!candidates.contains(d) && profile.match().nic().map(rule -> ProfileMatcher.identityProblems(rule, d).isEmpty()).orElse(true)) {
+                    unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(profile.match().nic(), d)));
+                }
+            }
             Set<Integer> local = new LinkedHashSet<>();
             gpus.stream().map(GpuDevice::numaNode).filter(n -> n >= 0).forEach(local::add);
             if (local.isEmpty()) {
@@ -103,7 +114,7 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 nics.addAll(near);
             }
         }
-        return new ResourcePlan(profile.id(), nics, gpus, cores, probe.hugePages(), spec.hugepages(), notes);
+        return new ResourcePlan(profile.id(), nics, gpus, cores, probe.hugePages(), spec.hugepages(), notes, unfit);
     }
 
     /**
@@ -118,6 +129,19 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             return Map.of();
         }
         return Map.of(VerbsSettings.DEVICE, nics.getFirst().name());
+    }
+
+    /**
+     * Why the RDMA device an RDMA point names ({@code verbs.device}) is not fit for this profile: one
+     * of {@link #unfitNics}. Empty for every other point.
+     */
+    public Optional<String> unfitNic(TransferSpec spec) {
+        String device = spec.settings().get(VerbsSettings.DEVICE);
+        if (device == null || !RDMA_TRANSPORTS.contains(spec.transport()) || !unfitNics.containsKey(device)) {
+            return Optional.empty();
+        }
+        return Optional.of("RDMA device " + device + " is of the kind profile '" + profileId + "' is for, and not fit for it: "
+                + unfitNics.get(device));
     }
 
     /** Why the point cannot run on this host with this profile; empty when it can. */

@@ -111,6 +111,24 @@ public final class Constants {
      */
     public static final String NICS = "linkproof.nics";
 
+    /**
+     * Which GPUs a GPU-memory point runs on: {@code first} (the default: the GPUs its memory names,
+     * {@code gpu} being GPU 0) or {@code each} (once per GPU the profile provides, every GPU index of
+     * its memory shifted by 0 … n-1 modulo n: {@code gpu->gpu} on every GPU, {@code gpu->gpu:1} on
+     * every neighbouring pair 0→1, 1→2, …, n-1→0, {@code host->gpu} on every GPU). The shifted
+     * placement is the point's memory, so its unique id and name say which GPUs it ran on.
+     */
+    public static final String GPUS = "linkproof.gpus";
+
+    /**
+     * Run every point for about this long (e.g. {@code 60s}), as a burn-in soak or perftest's
+     * {@code -D} do, instead of its count of iterations: the point runs once as written and, when
+     * that was shorter, again with its iterations sized from that run's pace to fill the time; the
+     * second run is its measurement. Unset (the default): the counts as written (and
+     * {@link #ITERATIONS_SCALE}). At most one hour.
+     */
+    public static final String DURATION = "linkproof.duration";
+
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 

@@ -31,6 +31,9 @@ import org.junit.platform.engine.ConfigurationParameters;
  *                          devices or GPUs stops the run
  * @param eachNic           {@code linkproof.nics=each}: a verbs point runs once per RDMA device the profile
  *                          resolves, not only on the first
+ * @param eachGpu           {@code linkproof.gpus=each}: a GPU-memory point runs once per GPU the profile
+ *                          provides, its GPU indices shifted, not only on the GPUs it names
+ * @param duration          {@code linkproof.duration}: how long each point runs, when not for its count of iterations
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -49,6 +52,8 @@ public record LinkproofConfiguration(
         int baselineReruns,
         boolean requireProfileMatch,
         boolean eachNic,
+        boolean eachGpu,
+        Optional<Duration> duration,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -121,7 +126,14 @@ public record LinkproofConfiguration(
                         .orElse(DEFAULT_BASELINE_RERUNS), DEFAULT_BASELINE_RERUNS),
                 read(errors, () -> p.get(Constants.REQUIRE_PROFILE_MATCH).map(v -> strictBoolean(Constants.REQUIRE_PROFILE_MATCH, v))
                         .orElse(false), false),
-                read(errors, () -> p.get(Constants.NICS).map(LinkproofConfiguration::parseNics).orElse(false), false),
+                read(errors, () -> p.get(Constants.NICS).map(v -> parseEach(Constants.NICS, v,
+                        "the profile's first RDMA device", "every RDMA device the profile resolves, a point per device"))
+                        .orElse(false), false),
+                read(errors, () -> p.get(Constants.GPUS).map(v -> parseEach(Constants.GPUS, v,
+                        "the GPUs a test names", "every GPU the profile provides, a point per GPU"))
+                        .orElse(false), false),
+                read(errors, () -> p.get(Constants.DURATION).isEmpty() ? Optional.<Duration>empty()
+                        : Optional.of(deadline(p, Constants.DURATION, Duration.ZERO, "the longest run of a point")), Optional.empty()),
                 profileProperties(p));
         if (config.eachNic() && config.verbsDevice().isPresent()) {
             // Both name the device: which one a point ran on would be a guess.
@@ -193,17 +205,17 @@ public record LinkproofConfiguration(
                 Constants.BASELINE_TOLERANCE + "=" + v + " must be " + BaselineSettings.TOLERANCE_FORMS));
     }
 
-    /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
-    /** {@code each} → true, {@code first} → false; anything else names the key and both values. */
-    private static boolean parseNics(String v) {
+    /** {@code each} → true, {@code first} → false; anything else names the key and what each value means. */
+    private static boolean parseEach(String key, String v, String first, String each) {
         return switch (v.strip().toLowerCase(Locale.ROOT)) {
             case "each" -> true;
             case "first" -> false;
-            default -> throw new IllegalArgumentException(Constants.NICS + "=" + v + " must be first (the profile's first RDMA "
-                    + "device, the default) or each (every RDMA device the profile resolves, a point per device)");
+            default -> throw new IllegalArgumentException(key + "=" + v + " must be first (" + first + ", the default) or each ("
+                    + each + ")");
         };
     }
 
+    /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
     private static boolean strictBoolean(String key, String v) {
         return switch (v.strip().toLowerCase(Locale.ROOT)) {
             case "true" -> true;

@@ -48,7 +48,8 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
                 id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), profile.defaults())
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
-                .withNics(profile.nics());
+                .withNics(profile.nics())
+                .withGpus(profile.gpus());
         java.util.List<String> errors = new java.util.ArrayList<>(parsed.errors());
         // Every point of a transport not on the class path is skipped: a misspelt key would skip them
         // all and leave the build green.
@@ -65,17 +66,23 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
 
     /**
      * What discovery takes from the run's profile: its defaults for what annotations leave unset and,
-     * with {@code linkproof.nics=each}, the RDMA devices its plan resolves on this host (a point per
-     * device). A profile that does not load gives neither here: the run reports its error, with file,
+     * with {@code linkproof.nics=each} / {@code linkproof.gpus=each}, the RDMA devices its plan resolves
+     * on this host and how many GPUs it provides (a point per device). A profile that does not load gives neither here: the run reports its error, with file,
      * line and column, before any point runs.
      */
-    private record DiscoveryProfile(dev.linkproof.profiles.Defaults defaults, java.util.List<String> nics) {
+    private record DiscoveryProfile(dev.linkproof.profiles.Defaults defaults, java.util.List<String> nics, int gpus) {
         static DiscoveryProfile of(LinkproofConfiguration config) {
             try {
+                if (!config.eachNic() && !config.eachGpu()) {
+                    // Only the defaults: a profile named on the command line is then loaded without probing the host.
+                    return new DiscoveryProfile(new dev.linkproof.profiles.ProfileLoader(config.profileProperties()).load()
+                            .profile().defaults(), java.util.List.of(), 0);
+                }
                 dev.linkproof.engine.execution.ProfileJudge judge = dev.linkproof.engine.execution.ProfileJudge.load(config);
-                return new DiscoveryProfile(judge.defaults(), config.eachNic() ? judge.nicNames() : java.util.List.of());
+                return new DiscoveryProfile(judge.defaults(), config.eachNic() ? judge.nicsForEach() : java.util.List.of(),
+                        config.eachGpu() ? judge.gpuCount() : 0);
             } catch (RuntimeException e) {
-                return new DiscoveryProfile(dev.linkproof.profiles.Defaults.NONE, java.util.List.of());
+                return new DiscoveryProfile(dev.linkproof.profiles.Defaults.NONE, java.util.List.of(), 0);
             }
         }
     }

@@ -74,8 +74,7 @@ class LinkproofConfigurationTest {
     /** The device choice the engine makes from the configuration: a local pair gets the command line's device or the plan's NIC. */
     @Test
     void theVerbsDeviceAndThePeerDecideWhichDeviceVerbsPointsAreGiven() {
-        String rxeHost = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "rxe-host")
-                .toAbsolutePath().normalize().toString();
+        String rxeHost = FakeHosts.path("rxe-host");
         var verbs = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build();
         LinkproofConfiguration plan = config(Map.of("linkproof.probe.root", rxeHost));
         assertThat(dev.linkproof.engine.execution.ProfileJudge.load(plan).apply(verbs).settings())
@@ -164,12 +163,29 @@ class LinkproofConfigurationTest {
     }
 
     @Test
+    void durationIsUnsetByDefaultAndAPositiveTimeOfAtMostAnHour() {
+        assertThat(config(Map.of()).duration()).isEmpty();
+        assertThat(config(Map.of(Constants.DURATION, "90s")).duration()).contains(java.time.Duration.ofSeconds(90));
+        assertThatThrownBy(() -> config(Map.of(Constants.DURATION, "forever")))
+                .hasMessage("linkproof.duration=forever is not a duration (e.g. 10s, 500ms, PT1M)");
+        assertThatThrownBy(() -> config(Map.of(Constants.DURATION, "0s")))
+                .hasMessage("linkproof.duration=0s is not a duration (e.g. 10s, 500ms, PT1M)");
+        assertThatThrownBy(() -> config(Map.of(Constants.DURATION, "90m")))
+                .hasMessageStartingWith("linkproof.duration=90m is more than the longest run of a point (");
+    }
+
+    @Test
     void nicsIsFirstByDefaultTakesFirstOrEachAndCannotBeGivenWithADevice() {
         assertThat(config(Map.of()).eachNic()).isFalse();
         assertThat(config(Map.of(Constants.NICS, "first")).eachNic()).isFalse();
         assertThat(config(Map.of(Constants.NICS, " Each ")).eachNic()).isTrue();
         assertThatThrownBy(() -> config(Map.of(Constants.NICS, "all")))
                 .hasMessageStartingWith("linkproof.nics=all must be first (the profile's first RDMA device, the default) or each");
+        assertThat(config(Map.of(Constants.GPUS, "EACH")).eachGpu()).isTrue();
+        assertThat(config(Map.of()).eachGpu()).isFalse();
+        assertThatThrownBy(() -> config(Map.of(Constants.GPUS, "all")))
+                .hasMessage("linkproof.gpus=all must be first (the GPUs a test names, the default) or each (every GPU the profile "
+                        + "provides, a point per GPU)");
         assertThatThrownBy(() -> config(Map.of(Constants.NICS, "each", Constants.VERBS_DEVICE, "mlx5_2")))
                 .hasMessage("linkproof.nics=each runs every verbs point on each RDMA device the profile resolves, and "
                         + "linkproof.verbs.device=mlx5_2 names one: give one or the other");

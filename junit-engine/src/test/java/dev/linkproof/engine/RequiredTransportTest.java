@@ -110,8 +110,7 @@ class RequiredTransportTest {
     @Test
     void aRequiredGpuIpcFailsWhereTheProbeSeesGpusButNoDriverLoadsUnlessGpusAreTurnedOff() throws Exception {
         assumeFalse(Transports.discover().find("gpu-ipc").orElseThrow().availability().available(), "a GPU runtime loads here");
-        Path h100 = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "h100-cx7-host").toAbsolutePath().normalize();
-        String[] probe = {"linkproof.probe.root", h100.toString()};
+        String[] probe = {"linkproof.probe.root", FakeHosts.path("h100-cx7-host")};
         assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("FAILED: ")
                 .contains("requires the gpu-ipc transport (transport.required), and it is unavailable on this host: GPU unavailable");
         String before = System.getProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME);

@@ -2,6 +2,7 @@ package dev.linkproof.conformance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -71,11 +73,37 @@ class GpuSuiteOnFakeRuntimeTest {
         assertThat(passed).filteredOn(n -> n.contains("· tcp")).hasSize(18)
                 .allSatisfy(n -> assertThat(n).contains("(staged via host)"));
         assertThat(passed).anySatisfy(n -> assertThat(n).startsWith("write 256 MiB ×1 · 1 stream · gpu-ipc"));
+        assertThat(passed).as("GPU 0 to GPU 1 (the fake has two)").filteredOn(n -> n.endsWith("· gpu-ipc · gpu→gpu:1")).hasSize(6);
         Map<String, String> skipped = new HashMap<>();
         events.skipped().stream().forEach(e -> skipped.put(e.getTestDescriptor().getDisplayName(),
                 e.getRequiredPayload(String.class)));
         assertThat(skipped.keySet()).allSatisfy(n -> assertThat(n).containsAnyOf("· ucx", "· verbs"));
         assertThat(skipped.values()).allSatisfy(reason -> assertThat(reason).isNotBlank());
+    }
+
+    /**
+     * {@code linkproof.gpus=each} on the fake's two GPUs: the peer-to-peer method runs on both
+     * neighbouring pairs, 0→1 and 1→0, and every point validates.
+     */
+    @Test
+    void eachGpuRunsThePeerPointsOnEveryPair() throws Exception {
+        assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
+                + "run this through Maven").isEqualTo("2");
+        Path lib = build("cuda");
+        set("linkproof.gpu.runtime", "cuda");
+        set("linkproof.gpu.cuda.library", lib.toString());
+        Events events = EngineTestKit.engine("linkproof")
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
+                .configurationParameter("linkproof.gpus", "each")
+                .configurationParameter("linkproof.results", "target/gpu-fake-each.jsonl")
+                .selectors(selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.Measurement)"))
+                .execute()
+                .testEvents();
+        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
+        List<String> passed = events.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+        assertThat(passed).hasSize(12);
+        assertThat(passed).filteredOn(n -> n.endsWith("· gpu→gpu:1")).hasSize(6);
+        assertThat(passed).filteredOn(n -> n.endsWith("· gpu:1→gpu")).hasSize(6);
     }
 
     private void set(String key, String value) {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Tag;
 /**
  * Device-to-device through IPC handles ({@code gpu-ipc}): the target exports its GPU buffer, the
  * initiator opens it and copies into it (write) or out of it (read) — the node's GPU-to-GPU path
- * (NVLink, XGMI, or one GPU's HBM when both ranks share it). Every point validates by copying the
+ * (NVLink, XGMI, or one GPU's HBM when both ranks share it: every method but {@link #peerToPeer}
+ * runs on GPU 0 alone, unless {@code linkproof.gpus=each} spreads it over every GPU). Every point validates by copying the
  * receiver's slots back to host and comparing checksums. Without a GPU runtime and device every
  * point is skipped with the runtime's reason.
  */
@@ -38,6 +39,17 @@ class GpuIpcCorrectness {
     void batches(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.validation().slots()).isEqualTo(m.spec().batch());
+    }
+
+    /**
+     * GPU 0 to GPU 1: the link between two GPUs (NVLink, XGMI), which the points above, on one GPU,
+     * never cross. Skipped with the reason where the profile provides one GPU; with
+     * {@code -Dlinkproof.gpus=each}, every neighbouring pair (0→1, 1→2, …, n-1→0).
+     */
+    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu:1", op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"4097", "1MiB", "64MiB"}))
+    void peerToPeer(Measurement m) {
+        assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
     @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = Op.WRITE, sizes = @Sweep(values = {"8", "4KiB"}),

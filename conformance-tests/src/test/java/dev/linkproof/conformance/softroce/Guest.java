@@ -68,6 +68,18 @@ final class Guest {
         }
     }
 
+    /** Waits for a RoCE v2 GID on {@code device}: the one the verbs transport picks appears shortly after the interface's address does. */
+    static void awaitRoceV2Gid(String device) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PORT_WAIT_MS);
+        while (HardwareProbe.system().probe().rdmaDevice(device).stream()
+                .flatMap(d -> d.ports().stream()).flatMap(p -> p.gids().stream()).noneMatch(g -> g.type().contains("v2"))) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(device + " has no RoCE v2 GID within " + PORT_WAIT_MS + " ms");
+            }
+            Thread.sleep(50);
+        }
+    }
+
     /** Packets {@code device}'s port 1 has sent, by its own counter ({@code hw_counters/sent_pkts}). */
     static long sentPackets(String device) throws IOException {
         return Long.parseLong(Files.readString(Path.of("/sys/class/infiniband", device, "ports/1/hw_counters/sent_pkts")).strip());
@@ -85,6 +97,11 @@ final class Guest {
             throw new AssertionError(String.join(" ", command) + " failed (status " + p.exitValue() + "): " + out.strip());
         }
         return out;
+    }
+
+    /** As {@link #run(Class, Path, Map)}, with a fresh results file in {@code dir}. */
+    static EngineExecutionResults runIn(Path dir, Class<?> fixture, Map<String, String> config) {
+        return run(fixture, dir.resolve("results-" + System.nanoTime() + ".jsonl"), config);
     }
 
     /** An engine run of {@code fixture} with the guest's linkproof.* keys (its deadlines), {@code config} over them. */

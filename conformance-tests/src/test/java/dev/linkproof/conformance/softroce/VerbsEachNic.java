@@ -15,16 +15,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
- * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe1 on a second dummy interface)
- * beside the VM's rxe0, both matched by the softroce profile. By default a verbs point runs on the
- * first device alone — rxe1's own packet counter does not move; with {@code each} the point runs on
+ * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe9 on a second dummy interface,
+ * dummy9) beside the VM's rxe0, both matched by the softroce profile. By default a verbs point runs
+ * on the first device alone — rxe9's own packet counter does not move; with {@code each} the point runs on
  * each device, named by it, and each device's counter shows the traffic went through it.
  *
  * <p>It adds a network interface and an RDMA link and removes them again: only inside the Soft-RoCE
@@ -51,7 +50,7 @@ class VerbsEachNic {
             Guest.command("ip", "link", "set", NETDEV, "up");
             Guest.command("rdma", "link", "add", DEVICE, "type", "rxe", "netdev", NETDEV);
             Guest.awaitPort(DEVICE, true);
-            awaitRoceV2Gid(DEVICE);
+            Guest.awaitRoceV2Gid(DEVICE);
 
             long before = sentPackets(DEVICE);
             EngineExecutionResults one = run(Map.of("linkproof.profile", "softroce"));
@@ -81,18 +80,6 @@ class VerbsEachNic {
         }
     }
 
-    /** The RoCE v2 GID of the interface's IPv4 address, which the verbs transport picks, appears shortly after the address. */
-    private static void awaitRoceV2Gid(String device) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (dev.linkproof.transfer.probe.HardwareProbe.system().probe().rdmaDevice(device).stream()
-                .flatMap(d -> d.ports().stream()).flatMap(p -> p.gids().stream()).noneMatch(g -> g.type().contains("v2"))) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError(device + " has no RoCE v2 GID within 20 s of its interface's address");
-            }
-            Thread.sleep(50);
-        }
-    }
-
     private static void quietly(String... command) {
         try {
             Guest.command(command);
@@ -102,6 +89,6 @@ class VerbsEachNic {
     }
 
     private EngineExecutionResults run(Map<String, String> config) {
-        return Guest.run(OneVerbsWrite.class, dir.resolve("results-" + System.nanoTime() + ".jsonl"), config);
+        return Guest.runIn(dir, OneVerbsWrite.class, config);
     }
 }

@@ -65,11 +65,12 @@ class VerbsPortDown {
         } finally {
             Guest.command("ip", "link", "set", netdev, "up");
             awaitPort(rxe.name(), true);
+            Guest.awaitRoceV2Gid(rxe.name());
         }
         run(Map.of("linkproof.profile", "softroce")).testEvents().assertStatistics(s -> s.started(1).succeeded(1));
     }
 
     private EngineExecutionResults run(Map<String, String> config) {
-        return Guest.run(OneVerbsWrite.class, dir.resolve("results-" + System.nanoTime() + ".jsonl"), config);
+        return Guest.runIn(dir, OneVerbsWrite.class, config);
     }
 }

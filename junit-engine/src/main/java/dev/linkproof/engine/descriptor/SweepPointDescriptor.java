@@ -15,6 +15,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.spi.Availability;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -84,7 +85,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         // In this order: memory the profile does not provide (GPUs, huge pages) skips, required or not;
         // a required transport this host lacks (no library, device or provider, or no device the
         // profile resolves) fails in execute; what the transport cannot do for this point (an op, a
-        // memory kind), and an RDMA device the profile resolves none of when not required, skip.
+        // memory kind), and an RDMA device the profile resolves none of when not required, skip; a point
+        // on a NIC of the profile's kind that is not fit for it (a port down) fails.
         var profile = context.reporter().profile();
         Optional<String> notProvided = profile.notProvided(point.spec());
         if (notProvided.isPresent()) {
@@ -96,6 +98,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         Availability local = context.localAvailability(point.spec());
         if (!local.available()) {
             return SkipResult.skip(local.reason());
+        }
+        if (profile.unfitNic(point.spec()).isPresent()) {
+            return SkipResult.doNotSkip(); // a broken NIC of the profile's kind fails in execute
         }
         return profile.noDevice(point.spec()).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
     }
@@ -143,6 +148,10 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
+        Optional<String> unfit = context.reporter().profile().unfitNic(point.spec());
+        if (unfit.isPresent()) {
+            throw new AssertionFailedError(point.displayName() + ": " + unfit.get());
+        }
         Optional<String> unmet = unmetRequirementHere(context);
         if (unmet.isPresent()) {
             throw new AssertionFailedError(point.displayName() + ": " + unmet.get());
@@ -254,7 +263,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     private Measurement run(LinkproofExecutionContext context, TransferSession session, TransferSpec spec) {
         try {
-            return session.run(spec);
+            var duration = context.config().duration();
+            return duration.isPresent() ? TimedRun.run(session, spec, duration.get()) : session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
             throw new TransferFailure(point.displayName() + ": peer failure: " + e.getMessage()

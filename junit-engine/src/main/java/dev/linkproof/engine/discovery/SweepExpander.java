@@ -62,6 +62,47 @@ public final class SweepExpander {
         return this;
     }
 
+    private int gpus;
+
+    /**
+     * With {@code linkproof.gpus=each}, the GPUs the profile provides: a point whose memory names
+     * a GPU is made once per GPU, its GPU indices shifted by 0, 1, … {@code gpus - 1} (modulo
+     * {@code gpus}), so {@code gpu->gpu} runs on every GPU (0→0, 1→1, …), {@code gpu->gpu:1} on
+     * every neighbouring pair (0→1, 1→2, …, n-1→0: each GPU's link to the next), {@code host->gpu}
+     * on every GPU's host path. The shifted indices are in the point's memory, hence its unique id
+     * and name. 0 or 1 (the default): as written.
+     */
+    public SweepExpander withGpus(int gpus) {
+        this.gpus = gpus;
+        return this;
+    }
+
+    /** {@code mem} and, with {@link #withGpus}, its shifts; a placement beyond the GPUs there are stays as written (and skips). */
+    private List<MemoryPlacement[]> shifts(MemoryPlacement[] mem) {
+        boolean gpu = false;
+        for (MemoryPlacement side : mem) {
+            if (side.kind() == dev.linkproof.transfer.memory.MemoryKind.GPU) {
+                gpu = true;
+                if (side.device() >= gpus) {
+                    return List.<MemoryPlacement[]>of(mem);
+                }
+            }
+        }
+        if (!gpu || gpus < 2) {
+            return List.<MemoryPlacement[]>of(mem);
+        }
+        List<MemoryPlacement[]> out = new ArrayList<>();
+        for (int shift = 0; shift < gpus; shift++) {
+            MemoryPlacement[] moved = new MemoryPlacement[mem.length];
+            for (int i = 0; i < mem.length; i++) {
+                moved[i] = mem[i].kind() == dev.linkproof.transfer.memory.MemoryKind.GPU
+                        ? new MemoryPlacement(mem[i].kind(), (mem[i].device() + shift) % gpus) : mem[i];
+            }
+            out.add(moved);
+        }
+        return out;
+    }
+
     /** The devices a point of {@code transport} with {@code settings} is made once for; {@code [null]} = once, no device. */
     private List<String> nicsFor(String transport, Map<String, String> settings) {
         if (nics.isEmpty() || !dev.linkproof.profiles.ResourcePlan.RDMA_TRANSPORTS.contains(transport)
@@ -116,7 +157,7 @@ public final class SweepExpander {
         }
         List<MemoryPlacement[]> memories = new ArrayList<>();
         for (String m : t.memory()) {
-            check(problems, () -> memories.add(memory(m)), false);
+            check(problems, () -> memories.addAll(shifts(memory(m))), false);
         }
         if (t.memory().length == 0) {
             problems.add("memory is empty");

@@ -17,6 +17,7 @@ import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalDouble;
 import java.util.function.Supplier;
 
@@ -121,9 +122,32 @@ public final class ProfileJudge {
         return loaded.profile().defaults();
     }
 
-    /** The RDMA devices the profile's plan resolves on this host, in its order (NUMA-local first under {@code auto}). */
-    public List<String> nicNames() {
-        return plan.nics().stream().map(dev.linkproof.transfer.probe.RdmaDevice::name).toList();
+    /**
+     * The RDMA devices {@code linkproof.nics=each} runs a verbs point on, in the probe's order: those the
+     * profile's plan resolves, and those of the kind it is for that it leaves out for their state (a
+     * port down, another link rate), whose points then fail naming why ({@link #unfitNic}). None when
+     * the profile's {@code transport.settings} name {@code verbs.device}: it chose one.
+     */
+    public List<String> nicsForEach() {
+        if (loaded.profile().transport().settings().containsKey(VerbsSettings.DEVICE)) {
+            return List.of();
+        }
+        Set<String> names = new java.util.HashSet<>(plan.unfitNics().keySet());
+        plan.nics().forEach(d -> names.add(d.name()));
+        return probe.rdmaDevices().stream().map(dev.linkproof.transfer.probe.RdmaDevice::name).filter(names::contains).toList();
+    }
+
+    /**
+     * Why the RDMA device a point runs on (its own {@code verbs.device}, the profile's, or the command
+     * line's) is of the kind the profile is for but not fit for it; empty for every other point.
+     */
+    public Optional<String> unfitNic(TransferSpec spec) {
+        return plan.unfitNic(apply(spec));
+    }
+
+    /** How many GPUs the profile's plan provides on this host; a point's {@code gpu:k} is one of them when k is below it. */
+    public int gpuCount() {
+        return plan.gpus().size();
     }
 
     /** The profile's baseline tolerance, when it sets one. */
@@ -148,15 +172,17 @@ public final class ProfileJudge {
      * A warning for the end of the run when the profile was matched automatically, is the fallback,
      * and this host has hardware a built-in profile is for: RDMA devices or GPUs. A NIC with a port
      * down or at another link rate matches no NIC profile, and the fallback then skips what that
-     * profile would have failed. Software devices count too: an rxe device whose port is down no
-     * longer matches softroce, and its verbs points would go from failing to skipped.
+     * profile would have failed. Of the software devices, rxe counts (softroce is for it: with its
+     * port down its verbs points would go from failing to skipped); siw, which none is for, does not.
      */
     public Optional<String> fallbackWarning() {
         if (loaded.match().isEmpty() || !loaded.profile().match().fallback()) {
             return Optional.empty();
         }
         List<String> hardware = new java.util.ArrayList<>();
-        probe.rdmaDevices().stream().map(d -> "RDMA device " + d.name()).forEach(hardware::add);
+        // Software devices only where a built-in profile is for them (softroce: rdma_rxe), not siw.
+        probe.rdmaDevices().stream().filter(d -> !d.software() || d.driver().equals("rdma_rxe"))
+                .map(d -> "RDMA device " + d.name()).forEach(hardware::add);
         probe.gpus().stream().map(g -> "GPU " + g.model()).distinct().forEach(hardware::add);
         if (hardware.isEmpty()) {
             return Optional.empty();

@@ -26,11 +26,8 @@ class ProfileJudgeTest {
     @TempDir
     Path dir;
 
-    /** hardware-profiles/src/test/resources/sysfs/{host}, from this module's directory (where Surefire runs). */
     static String host(String name) {
-        Path p = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", name).toAbsolutePath().normalize();
-        assertThat(p).as("fake sysfs tree").isDirectory();
-        return p.toString();
+        return dev.linkproof.engine.FakeHosts.path(name);
     }
 
     static ProfileJudge judge(String host, DeviceChoice devices, String... properties) {
@@ -74,19 +71,8 @@ class ProfileJudgeTest {
         return portsDown(dir, "cx7-host", "mlx5_0", "mlx5_1");
     }
 
-    /** A copy of fake sysfs tree {@code host} under {@code dir} with port 1 of each of {@code devices} DOWN. */
     static Path portsDown(Path dir, String host, String... devices) throws IOException {
-        Path down = dir.resolve(host + "-ports-down");
-        Path from = Path.of(host(host));
-        try (var files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Files.copy(f, down.resolve(from.relativize(f).toString()), java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-        for (String dev : devices) {
-            Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
-        }
-        return down;
+        return dev.linkproof.engine.FakeHosts.portsDown(dir, host, devices);
     }
 
     /** linkproof.requireProfileMatch=true turns the warning into a configuration error before any point. */

@@ -110,6 +110,9 @@ public final class AllureBridge {
             parameter("max", Units.formatMicros(m.latency().maxNanos() / 1e3));
         }
         lifecycle().updateTestCase(uuid.get(), r -> {
+            // What ran: linkproof.duration sizes the iterations after the point started.
+            r.getParameters().stream().filter(p -> p.getName().equals("iterations"))
+                    .forEach(p -> p.setValue(m.spec().iterations() + " (+" + m.spec().warmup() + " warmup)"));
             for (Phases.Phase p : m.phases()) {
                 r.getSteps().add(new StepResult().setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
                         .setStatus(Status.PASSED).setStage(Stage.FINISHED)

@@ -13,8 +13,9 @@ import java.util.List;
  *
  * @param uniqueId    the point's JUnit unique id: the key baselines match on
  * @param sweep       the method's unique id: points of one sweep share it
- * @param device      the RDMA device the point's settings named ({@code verbs.device}: the profile's NIC
- *                    on a local pair, each in turn with {@code linkproof.nics=each}); absent when none did
+ * @param device      the RDMA device the point ran on ({@code verbs.device} of the spec it was measured
+ *                    with: the profile's NIC on a local pair, each in turn with {@code linkproof.nics=each}),
+ *                    else the one its own settings named; absent when neither did
  * @param memory      initiator-&gt;target memory kinds ({@code host->gpu:0})
  * @param layout      where a batch's slots lie: {@code contiguous} or {@code strided}; absent in
  *                    records written before it was recorded
@@ -90,9 +91,10 @@ public record PointRecord(
         boolean pct = m != null && m.latency().hasPercentiles();
         return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
                 spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
-                spec.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE), spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
+                device(spec, m), spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
                 spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
-                spec.iterations(), spec.warmup(), status, message,
+                // what ran: linkproof.duration sizes the iterations at run time
+                m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message,
                 m == null ? null : m.bandwidthGBps(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
                 pct ? m.latency().p50Nanos() / 1e3 : null,
@@ -102,6 +104,12 @@ public record PointRecord(
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
                 null, null, null, null, null, java.time.Instant.now().toString());
+    }
+
+    private static String device(TransferSpec spec, Measurement m) {
+        String key = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE;
+        String ran = m == null ? null : m.spec().settings().get(key);
+        return ran != null ? ran : spec.settings().get(key);
     }
 
     /** This record with the host loads of the point's last attempt and the number of attempts. */

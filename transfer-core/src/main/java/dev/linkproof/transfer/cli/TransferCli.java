@@ -14,6 +14,7 @@ import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
@@ -114,8 +115,8 @@ public final class TransferCli implements Callable<Integer> {
     int warmup;
 
     @Option(names = {"-D", "--duration"}, converter = DurationConverter.class,
-            description = "Instead of --iters: calibrate each point with a short probe, then run as many iterations "
-                    + "as fill about this long (e.g. 2s, 500ms, PT3S).")
+            description = "Instead of --iters: run each point first as a short probe (at most --iters and about "
+                    + "128 MiB), then with as many iterations as fill about this long (e.g. 2s, 500ms, PT3S).")
     Duration duration;
 
     @Option(names = {"-m", "--mode"}, defaultValue = "bandwidth",
@@ -232,7 +233,7 @@ public final class TransferCli implements Callable<Integer> {
                     for (int r = 0; r < repeat; r++) {
                         TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
                         try {
-                            Measurement m = session.run(duration == null ? spec : calibrated(session, spec));
+                            Measurement m = duration == null ? session.run(spec) : TimedRun.run(session, probe(spec), duration);
                             printer.result(m, r);
                             if (!m.isValid()) {
                                 rc = 1;
@@ -336,17 +337,15 @@ public final class TransferCli implements Callable<Integer> {
         return t == null || t.isEmpty() ? null : t;
     }
 
-    /** Runs a short probe of {@code spec} (not printed) and sizes the iterations to fill {@link #duration}. */
-    private TransferSpec calibrated(Session session, TransferSpec spec) throws TransferException {
+    /**
+     * {@code spec} cut down to a probe for {@link TimedRun}: at most its own iterations and about
+     * {@value #PROBE_BYTES} bytes, at least two pipelines' worth; the run it sizes replaces --iters.
+     */
+    private static TransferSpec probe(TransferSpec spec) {
         long perIteration = spec.bytesPerIteration();
-        long probeIterations = Math.max(2L * spec.pipelineDepth(), (PROBE_BYTES + perIteration - 1) / perIteration);
-        probeIterations = Math.min(probeIterations, 1_000_000);
-        TransferSpec probe = spec.withPointId(spec.pointId() + "/probe").withIterations((int) probeIterations, spec.warmup());
-        Measurement m = session.run(probe);
-        double nanosPerIteration = (double) m.totalNanos() / probeIterations;
-        long wanted = Math.round(duration.toNanos() / Math.max(1.0, nanosPerIteration));
-        int iters = (int) Math.max(Math.max(1, spec.pipelineDepth()), Math.min(wanted, 1_000_000_000L));
-        return spec.withIterations(iters, spec.warmup());
+        long byBytes = (PROBE_BYTES + perIteration - 1) / perIteration;
+        long iterations = Math.max(2L * spec.pipelineDepth(), Math.min(spec.iterations(), byBytes));
+        return spec.withIterations((int) iterations, spec.warmup());
     }
 
     private void requireArg(boolean ok, String message) {
