@@ -97,10 +97,12 @@ by_status = {}
 for p in points:
     by_status[p["status"]] = by_status.get(p["status"], 0) + 1
 print(f"suite: exit {suite_rc}; points {by_status or 'none recorded'}")
+skips = {}
 for p in points:
     if p["status"] == "skipped":
-        print(f"  skipped: {p['name']}: {p.get('message')}")
-        break
+        skips[p.get("message")] = skips.get(p.get("message"), 0) + 1
+for reason, n in sorted(skips.items(), key=lambda kv: -kv[1]):
+    print(f"  skipped: {n} x {reason}")
 ours = [p for p in points if p["transport"] == "gpu-ipc" and p["op"] == "write" and p["size"] == size
         and p["status"] == "passed" and p.get("bandwidthGBps")]
 peer = {}

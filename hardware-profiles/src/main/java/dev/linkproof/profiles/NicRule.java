@@ -29,4 +29,9 @@ public record NicRule(OptionalInt pciVendor, List<Integer> pciDevices, List<Stri
         return (pciVendor.isPresent() ? 1 : 0) + (pciDevices.isEmpty() ? 0 : 1) + (drivers.isEmpty() ? 0 : 1)
                 + (linkRateGbps.isPresent() ? 1 : 0) + (linkLayer.isPresent() ? 1 : 0) + (minFirmware.isPresent() ? 1 : 0);
     }
+
+    /** Whether the rule says which kind of device it is for (PCI vendor or device ids, driver), not only a state (link rate, layer). */
+    public boolean namesAKind() {
+        return pciVendor.isPresent() || !pciDevices.isEmpty() || !drivers.isEmpty();
+    }
 }

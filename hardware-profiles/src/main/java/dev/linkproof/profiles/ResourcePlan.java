@@ -29,9 +29,10 @@ import java.util.stream.Collectors;
  * @param hugePages   the host's huge page pool
  * @param hugepages   free huge pages the profile asks a hugepage point to find, at least
  * @param notes       what could not be resolved as the profile asked (a named NIC that is absent, ...)
- * @param unfitNics   under {@code nics: auto}, the devices of the kind the profile's NIC rule is for that
- *                    it leaves out for their state, by name, with why ("no ACTIVE port (port 1 DOWN)",
- *                    "link 200 Gb/s, not 400 Gb/s"): a broken NIC of the node, which
+ * @param unfitNics   the devices of the kind the profile's NIC rule is for (its PCI ids or driver) that
+ *                    it leaves out for their state under {@code nics: auto} (NUMA-local ones where the
+ *                    plan is), and named ones in such a state, by name, with why ("no ACTIVE port (port 1
+ *                    DOWN)", "link 200 Gb/s, not 400 Gb/s"): a broken NIC of the node, which
  *                    {@code linkproof.nics=each} runs, and fails, under its own name
  */
 public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevice> gpus, List<Integer> cpuCores,
@@ -82,6 +83,11 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 Optional<RdmaDevice> d = probe.rdmaDevice(name);
                 if (d.isPresent()) {
                     nics.add(d.get());
+                    // Named, so of the profile's kind whatever its ids; its state can still be wrong.
+                    List<String> state = ProfileMatcher.stateProblems(profile.match().nic(), d.get());
+                    if (!state.isEmpty()) {
+                        unfit.put(name, String.join(", ", state));
+                    }
                 } else {
                     notes.add("RDMA device " + name + " named in resources.nics is absent");
                 }
@@ -90,11 +96,6 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             List<RdmaDevice> candidates = profile.match().nic()
                     .map(rule -> ProfileMatcher.matchingNics(rule, probe))
                     .orElse(probe.rdmaDevices().stream().filter(RdmaDevice::hasActivePort).toList());
-            for (RdmaDevice d : probe.rdmaDevices()) {
-                if (!candidates.contains(d) && profile.match().nic().map(rule -> ProfileMatcher.identityProblems(rule, d).isEmpty()).orElse(true)) {
-                    unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(profile.match().nic(), d)));
-                }
-            }
             Set<Integer> local = new LinkedHashSet<>();
             gpus.stream().map(GpuDevice::numaNode).filter(n -> n >= 0).forEach(local::add);
             if (local.isEmpty()) {
@@ -105,7 +106,18 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 }
             }
             List<RdmaDevice> near = candidates.stream().filter(d -> local.contains(d.numaNode())).toList();
-            if (local.isEmpty() || near.isEmpty()) {
+            boolean numaLocal = !local.isEmpty() && !near.isEmpty();
+            // Devices of the kind the NIC rule is for (its PCI ids or driver) that it leaves out for
+            // their state, on the same NUMA terms as the fit ones. Without such a rule (loopback)
+            // nothing is of a kind: a host's NICs are not this profile's to fail.
+            Optional<NicRule> rule = profile.match().nic().filter(NicRule::namesAKind);
+            for (RdmaDevice d : probe.rdmaDevices()) {
+                if (rule.isPresent() && !candidates.contains(d) && ProfileMatcher.identityProblems(rule.get(), d).isEmpty()
+                        && (!numaLocal || local.contains(d.numaNode()))) {
+                    unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(rule, d)));
+                }
+            }
+            if (!numaLocal) {
                 nics.addAll(candidates);
                 if (!local.isEmpty() && !candidates.isEmpty()) {
                     notes.add("no matching RDMA device on NUMA node(s) " + local + "; using all matching devices");

@@ -27,6 +27,28 @@ class ResourcePlanTest {
                 .hasValue("needs huge pages, and the host reserves none (HugePages_Total 0)");
     }
 
+    /**
+     * A NIC of the kind the rule is for, left out for its state, is unfit, with why; one of another
+     * kind (the cx6dx host's ConnectX-6 Lx beside its Dx) is not; a profile with no kind (loopback)
+     * finds no NIC unfit.
+     */
+    @Test
+    void aNicOfTheRulesKindLeftOutForItsStateIsUnfitWithWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path down = FakeHosts.copy("cx7-host", dir.resolve("cx7"));
+        java.nio.file.Files.writeString(down.resolve("sys/class/infiniband/mlx5_1/ports/1/state"), "1: DOWN\n");
+        var probe = new dev.linkproof.transfer.probe.HardwareProbe(down).probe();
+        ResourcePlan cx7 = ResourcePlan.of(BUILTINS.profile("cx7-400g"), probe);
+        assertThat(cx7.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_0");
+        assertThat(cx7.unfitNics()).containsExactly(Map.entry("mlx5_1", "no ACTIVE port (port 1 DOWN)"));
+        assertThat(cx7.unfitNic(TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_1")).build()))
+                .hasValue("RDMA device mlx5_1 is of the kind profile 'cx7-400g' is for, and not fit for it: no ACTIVE port (port 1 DOWN)");
+        assertThat(cx7.unfitNic(TransferSpec.builder().transport("tcp").settings(Map.of("verbs.device", "mlx5_1")).build()))
+                .as("not an RDMA transport").isEmpty();
+        assertThat(ResourcePlan.of(BUILTINS.profile("loopback"), probe).unfitNics()).isEmpty();
+        ResourcePlan cx6dx = ResourcePlan.of(BUILTINS.profile("cx6dx-100g"), FakeHosts.probe("cx6dx-host"));
+        assertThat(cx6dx.unfitNics()).as("the ConnectX-6 Lx is not a Dx").isEmpty();
+    }
+
     @Test
     void autoNicsAreNumaLocalToTheGpus() {
         ResourcePlan plan = ResourcePlan.of(BUILTINS.profile("mi300x-thor2-gpu"), FakeHosts.probe("mi300x-thor2-host"));

@@ -53,6 +53,7 @@ class GpuSuiteOnFakeRuntimeTest {
     @ParameterizedTest
     @ValueSource(strings = {"cuda", "hip"})
     void gpuClassesRunAndValidateOnEitherRuntime(String api) throws Exception {
+        assertTwoFakeGpus();
         Path lib = build(api);
         String libKey = "linkproof.gpu." + api + ".library";
         // The initiator is this JVM; the local agent it starts is handed the same choice.
@@ -87,8 +88,7 @@ class GpuSuiteOnFakeRuntimeTest {
      */
     @Test
     void eachGpuRunsThePeerPointsOnEveryPair() throws Exception {
-        assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
-                + "run this through Maven").isEqualTo("2");
+        assertTwoFakeGpus();
         Path lib = build("cuda");
         set("linkproof.gpu.runtime", "cuda");
         set("linkproof.gpu.cuda.library", lib.toString());
@@ -104,6 +104,12 @@ class GpuSuiteOnFakeRuntimeTest {
         assertThat(passed).hasSize(12);
         assertThat(passed).filteredOn(n -> n.endsWith("· gpu→gpu:1")).hasSize(6);
         assertThat(passed).filteredOn(n -> n.endsWith("· gpu:1→gpu")).hasSize(6);
+    }
+
+    /** The peer points need two; the fake reads the count from its environment, which this JVM cannot set. */
+    private static void assertTwoFakeGpus() {
+        assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
+                + "run this through Maven, or set it").isEqualTo("2");
     }
 
     private void set(String key, String value) {

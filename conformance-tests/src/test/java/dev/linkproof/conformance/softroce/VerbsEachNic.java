@@ -24,7 +24,8 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
  * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe9 on a second dummy interface,
  * dummy9) beside the VM's rxe0, both matched by the softroce profile. By default a verbs point runs
  * on the first device alone — rxe9's own packet counter does not move; with {@code each} the point runs on
- * each device, named by it, and each device's counter shows the traffic went through it.
+ * each device, named by it, and each device's counter shows the traffic went through it. With rxe9's
+ * interface down, its point is still made, and fails naming the port.
  *
  * <p>It adds a network interface and an RDMA link and removes them again: only inside the Soft-RoCE
  * VM (SoftRoceSuite's guest script sets {@value Guest#GUEST}). Elsewhere it is skipped with the reason.
@@ -73,6 +74,15 @@ class VerbsEachNic {
                 devices.add(r.path("device").asText() + " " + r.path("status").asText());
             }
             assertThat(devices).containsExactlyInAnyOrder(first.name() + " passed", DEVICE + " passed");
+
+            // rxe9's port down: its point is still made, and fails naming why; rxe0's passes.
+            Guest.command("ip", "link", "set", NETDEV, "down");
+            Guest.awaitPort(DEVICE, false);
+            EngineExecutionResults down = run(Map.of("linkproof.profile", "softroce", "linkproof.nics", "each"));
+            down.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
+            assertThat(Guest.failure(down.testEvents().failed().list().getFirst()))
+                    .isEqualTo("write 4 KiB ×1 · 1 QP · verbs · " + DEVICE + ": RDMA device " + DEVICE
+                            + " is of the kind profile 'softroce' is for, and not fit for it: no ACTIVE port (port 1 DOWN)");
         } finally {
             // Each step undone on its own: a failed add leaves nothing for a later one to trip over.
             quietly("rdma", "link", "delete", DEVICE);

@@ -107,12 +107,15 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     /**
      * A required transport (the profile's {@code transport.required}) that this host lacks: the
-     * transport itself is unavailable, or it needs an RDMA device and the profile resolves none.
+     * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
+     * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
      */
     private Optional<String> unmetRequirementHere(LinkproofExecutionContext context) {
         String transport = point.spec().transport();
         Availability here = context.transportAvailability(transport);
-        String why = here.available() ? context.reporter().profile().noDevice(point.spec()).orElse(null) : here.reason();
+        var profile = context.reporter().profile();
+        String why = !here.available() ? here.reason()
+                : profile.unfitNic(point.spec()).isPresent() ? null : profile.noDevice(point.spec()).orElse(null);
         return why == null ? Optional.empty() : context.reporter().profile().requiredButUnavailable(transport, "this host", why);
     }
 
@@ -148,13 +151,13 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
-        Optional<String> unfit = context.reporter().profile().unfitNic(point.spec());
-        if (unfit.isPresent()) {
-            throw new AssertionFailedError(point.displayName() + ": " + unfit.get());
-        }
         Optional<String> unmet = unmetRequirementHere(context);
         if (unmet.isPresent()) {
             throw new AssertionFailedError(point.displayName() + ": " + unmet.get());
+        }
+        Optional<String> unfit = context.reporter().profile().unfitNic(point.spec());
+        if (unfit.isPresent()) {
+            throw new AssertionFailedError(point.displayName() + ": " + unfit.get());
         }
         TransferSession session;
         try {

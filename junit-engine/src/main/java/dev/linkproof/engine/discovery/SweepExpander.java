@@ -65,9 +65,9 @@ public final class SweepExpander {
     private int gpus;
 
     /**
-     * With {@code linkproof.gpus=each}, the GPUs the profile provides: a point whose memory names
-     * a GPU is made once per GPU, its GPU indices shifted by 0, 1, … {@code gpus - 1} (modulo
-     * {@code gpus}), so {@code gpu->gpu} runs on every GPU (0→0, 1→1, …), {@code gpu->gpu:1} on
+     * With {@code linkproof.gpus=each}, how many GPUs the profile provides: a point whose memory
+     * names a GPU is made once per GPU, its GPU indices (runtime ordinals, as {@code gpu:k} always
+     * means) shifted by 0, 1, … {@code gpus - 1} (modulo {@code gpus}), so {@code gpu->gpu} runs on every GPU (0→0, 1→1, …), {@code gpu->gpu:1} on
      * every neighbouring pair (0→1, 1→2, …, n-1→0: each GPU's link to the next), {@code host->gpu}
      * on every GPU's host path. The shifted indices are in the point's memory, hence its unique id
      * and name. 0 or 1 (the default): as written.
@@ -156,8 +156,13 @@ public final class SweepExpander {
             problems.add("warmup " + t.warmup() + " must be >= 0 (-1 = automatic)");
         }
         List<MemoryPlacement[]> memories = new ArrayList<>();
+        Set<String> placements = new java.util.HashSet<>();
         for (String m : t.memory()) {
-            check(problems, () -> memories.addAll(shifts(memory(m))), false);
+            // a placement the GPU shifts make twice (gpu->gpu and gpu:1->gpu:1) is one, and counts once
+            check(problems, () -> {
+                shifts(memory(m)).stream().filter(p -> placements.add(p[0] + "->" + p[1])).forEach(memories::add);
+                return null;
+            }, null);
         }
         if (t.memory().length == 0) {
             problems.add("memory is empty");

@@ -76,7 +76,7 @@ public final class AllureBridge {
         }
         parameter("memory", spec.initiatorMemory() + " → " + spec.targetMemory());
         parameter("mode", spec.mode().name().toLowerCase(Locale.ROOT));
-        parameter("iterations", spec.iterations() + " (+" + spec.warmup() + " warmup)");
+        parameter("iterations", iterations(spec));
         if (spec.offset() != 0) {
             parameter("offset", spec.offset() + " B");
         }
@@ -111,8 +111,12 @@ public final class AllureBridge {
         }
         lifecycle().updateTestCase(uuid.get(), r -> {
             // What ran: linkproof.duration sizes the iterations after the point started.
-            r.getParameters().stream().filter(p -> p.getName().equals("iterations"))
-                    .forEach(p -> p.setValue(m.spec().iterations() + " (+" + m.spec().warmup() + " warmup)"));
+            r.getParameters().stream().filter(p -> p.getName().equals("iterations")).forEach(p -> p.setValue(iterations(m.spec())));
+            // The device it ran on: the profile's NIC where the point named none.
+            String device = m.spec().settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
+            if (device != null && r.getParameters().stream().noneMatch(p -> p.getName().equals("device"))) {
+                r.getParameters().add(new io.qameta.allure.model.Parameter().setName("device").setValue(device));
+            }
             for (Phases.Phase p : m.phases()) {
                 r.getSteps().add(new StepResult().setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
                         .setStatus(Status.PASSED).setStage(Stage.FINISHED)
@@ -161,6 +165,10 @@ public final class AllureBridge {
         l.startTestContainer(c);
         l.stopTestContainer(uuid);
         l.writeTestContainer(uuid);
+    }
+
+    private static String iterations(TransferSpec spec) {
+        return spec.iterations() + " (+" + spec.warmup() + " warmup)";
     }
 
     private static void parameter(String name, String value) {

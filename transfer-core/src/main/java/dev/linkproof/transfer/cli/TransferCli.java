@@ -115,8 +115,9 @@ public final class TransferCli implements Callable<Integer> {
     int warmup;
 
     @Option(names = {"-D", "--duration"}, converter = DurationConverter.class,
-            description = "Instead of --iters: run each point first as a short probe (at most --iters and about "
-                    + "128 MiB), then with as many iterations as fill about this long (e.g. 2s, 500ms, PT3S).")
+            description = "Instead of --iters: run each point first as a short probe (about 128 MiB, at most --iters, "
+                    + "at least two pipelines' worth), then with as many iterations as fill about this long (e.g. 2s, "
+                    + "500ms, PT3S; at most an hour).")
     Duration duration;
 
     @Option(names = {"-m", "--mode"}, defaultValue = "bandwidth",
@@ -178,6 +179,8 @@ public final class TransferCli implements Callable<Integer> {
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
     /** Bytes a calibration probe moves at least, so its rate is not all start-up. */
     private static final long PROBE_BYTES = 128L << 20;
+    /** The longest --duration, as the engine's linkproof.duration. */
+    private static final Duration MAX_DURATION = Duration.ofHours(1);
 
     /** The command line with this tool's conventions: case-insensitive enums, terse usage errors. */
     public static CommandLine commandLine() {
@@ -271,6 +274,7 @@ public final class TransferCli implements Callable<Integer> {
     List<TransferSpec> points() {
         requireArg(repeat >= 1, "--repeat must be at least 1, was " + repeat);
         requireArg(duration == null || !duration.isNegative() && !duration.isZero(), "--duration must be positive");
+        requireArg(duration == null || duration.compareTo(MAX_DURATION) <= 0, "--duration must be at most " + MAX_DURATION);
         requireArg(progressTimeout != null && !progressTimeout.isNegative() && !progressTimeout.isZero(),
                 "--progress-timeout must be positive");
         List<TransferSpec> points = new ArrayList<>();
@@ -338,8 +342,8 @@ public final class TransferCli implements Callable<Integer> {
     }
 
     /**
-     * {@code spec} cut down to a probe for {@link TimedRun}: at most its own iterations and about
-     * {@value #PROBE_BYTES} bytes, at least two pipelines' worth; the run it sizes replaces --iters.
+     * {@code spec} cut down to a probe for {@link TimedRun}: about {@value #PROBE_BYTES} bytes, at most
+     * its own iterations, at least two pipelines' worth; the run it sizes replaces --iters.
      */
     private static TransferSpec probe(TransferSpec spec) {
         long perIteration = spec.bytesPerIteration();
