@@ -2,6 +2,7 @@ package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,11 @@ public final class ProgressPrinter {
         String figure = (m == null ? "" : "  " + m.summary()) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
+        if (result.getStatus() != TestExecutionResult.Status.ABORTED) {
+            TransferSpec ran = m != null ? m.spec() : point.spec();
+            summary.onDevice(ran.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE),
+                    result.getStatus() == TestExecutionResult.Status.SUCCESSFUL);
+        }
         switch (result.getStatus()) {
             case SUCCESSFUL -> summary.passed();
             case ABORTED -> summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The run's outcome in a few lines, for the end of the console output: how many points passed,
  * failed (by the categories the Allure report files them under) and were skipped (by reason, the
- * most frequent first), and how many reruns were made. On a hardware runner the skip reasons are
+ * most frequent first), and how many reruns were made; where points ran on two or more RDMA devices
+ * ({@code linkproof.nics=each}), how each device fared. On a hardware runner the skip reasons are
  * what to read first: a point skipped for a missing provider or driver is a setup fault, not a pass.
  */
 final class RunSummary {
@@ -28,6 +29,8 @@ final class RunSummary {
     private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> skipped = new ConcurrentHashMap<>();
     private final AtomicLong start = new AtomicLong(System.nanoTime());
+    /** Per RDMA device a point ran on: {passed, failed}; listed when points ran on two or more (linkproof.nics=each). */
+    private final Map<String, AtomicInteger[]> devices = new ConcurrentHashMap<>();
 
     void passed() {
         passed.incrementAndGet();
@@ -46,6 +49,14 @@ final class RunSummary {
             r = r.substring(0, REASON_CHARS - 1) + "…";
         }
         skipped.computeIfAbsent(r, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** A finished point that ran on RDMA device {@code device} (none: {@code null}), passed or not. */
+    void onDevice(String device, boolean passed) {
+        if (device != null) {
+            devices.computeIfAbsent(device, k -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()})[passed ? 0 : 1]
+                    .incrementAndGet();
+        }
     }
 
     void rerun() {
@@ -75,6 +86,14 @@ final class RunSummary {
         }
         for (Map.Entry<String, Integer> e : byCount(failed)) {
             lines.add(String.format(Locale.ROOT, "failed:  %4d × %s", e.getValue(), e.getKey()));
+        }
+        if (devices.size() > 1) {
+            // One NIC of eight failing reads at a glance: the most failures first.
+            devices.entrySet().stream()
+                    .sorted(Comparator.<Map.Entry<String, AtomicInteger[]>>comparingInt(e -> -e.getValue()[1].get())
+                            .thenComparing(Map.Entry::getKey))
+                    .forEach(e -> lines.add(String.format(Locale.ROOT, "device:  %s: %d passed, %d failed", e.getKey(),
+                            e.getValue()[0].get(), e.getValue()[1].get())));
         }
         List<Map.Entry<String, Integer>> reasons = byCount(skipped);
         for (Map.Entry<String, Integer> e : reasons.subList(0, Math.min(REASONS_SHOWN, reasons.size()))) {

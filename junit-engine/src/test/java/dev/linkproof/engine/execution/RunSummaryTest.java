@@ -55,6 +55,27 @@ class RunSummaryTest {
         assertThat(s.lines().get(1)).isEqualTo("failed:     1 sweep(s) as a whole (curve rule; the points are counted above)");
     }
 
+    /** Points on two or more devices (linkproof.nics=each): one line per device, the most failures first; one device, none. */
+    @Test
+    void pointsOnSeveralDevicesAreCountedPerDevice() {
+        RunSummary s = new RunSummary();
+        for (String device : new String[] {"mlx5_0", "mlx5_1", "mlx5_2"}) {
+            s.onDevice(device, true);
+            s.passed();
+        }
+        s.onDevice("mlx5_1", false);
+        s.failed("failed", "write 4 KiB · mlx5_1: RDMA device mlx5_1 is of the kind …");
+        s.onDevice(null, true);
+        s.passed();
+        assertThat(s.lines()).containsSubsequence("device:  mlx5_1: 1 passed, 1 failed", "device:  mlx5_0: 1 passed, 0 failed",
+                "device:  mlx5_2: 1 passed, 0 failed");
+
+        RunSummary one = new RunSummary();
+        one.onDevice("mlx5_0", true);
+        one.passed();
+        assertThat(one.lines()).noneMatch(l -> l.startsWith("device:"));
+    }
+
     @Test
     void aRunWithoutPointsSaysNothing() {
         assertThat(new RunSummary().lines()).isEmpty();
