@@ -151,6 +151,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
+        context.progress().started(point);
         Optional<String> unmet = unmetRequirementHere(context);
         if (unmet.isPresent()) {
             throw new AssertionFailedError(point.displayName() + ": " + unmet.get());

@@ -7,24 +7,79 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.platform.engine.TestExecutionResult;
 
 /**
- * One console line per finished point, so a long sweep shows where it is, and at the end of the run
- * a summary ({@link RunSummary}): outcomes, failure categories, skip reasons.
+ * One console line per finished point, so a long sweep shows where it is; a line every
+ * {@link #HEARTBEAT} while one point runs longer (a soak with {@code linkproof.duration}, a slow
+ * path), so a quiet console means a hung run, not a long one; and at the end of the run a summary
+ * ({@link RunSummary}): outcomes, failure categories, skip reasons.
  */
 public final class ProgressPrinter {
+    /** How often a point that is still running says so. */
+    static final Duration HEARTBEAT = Duration.ofSeconds(30);
+
     private final PrintStream out;
     private final boolean enabled;
     private final int total;
+    private final Duration heartbeat;
     private final AtomicInteger done = new AtomicInteger();
     private final RunSummary summary = new RunSummary();
+    private final AtomicReference<ScheduledFuture<?>> running = new AtomicReference<>();
+    private ScheduledExecutorService clock;
 
     public ProgressPrinter(PrintStream out, boolean enabled, int total) {
+        this(out, enabled, total, HEARTBEAT);
+    }
+
+    ProgressPrinter(PrintStream out, boolean enabled, int total, Duration heartbeat) {
         this.out = out;
         this.enabled = enabled;
         this.total = total;
+        this.heartbeat = heartbeat;
+    }
+
+    /** A point starts: from {@link #heartbeat} on, a RUNNING line at that interval until it finishes or is skipped. */
+    public void started(SweepPoint point) {
+        if (!enabled) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        int n = done.get() + 1;
+        AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
+        ScheduledFuture<?> beat = clock().scheduleAtFixedRate(() -> {
+            synchronized (out) {
+                // A beat that fires as its point finishes must not print after the point's own line.
+                if (running.get() == self.get()) {
+                    out.printf(Locale.ROOT, "[linkproof %d/%d] RUNNING %s  — %d s so far%n", n, total, point.displayName(),
+                            (System.nanoTime() - t0) / 1_000_000_000L);
+                    out.flush();
+                }
+            }
+        }, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        self.set(beat);
+        stopHeartbeat(running.getAndSet(beat));
+    }
+
+    private synchronized ScheduledExecutorService clock() {
+        if (clock == null) {
+            clock = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("linkproof-progress").factory());
+        }
+        return clock;
+    }
+
+    private void stopHeartbeat(ScheduledFuture<?> beat) {
+        if (beat != null) {
+            synchronized (out) { // waits out a beat that is printing
+                beat.cancel(false);
+            }
+        }
     }
 
     public void finished(SweepPoint point, Measurement m, TestExecutionResult result) {
@@ -33,6 +88,7 @@ public final class ProgressPrinter {
 
     /** {@code verdict}: what the profile said of the point, printed after the figures when not empty. */
     public void finished(SweepPoint point, Measurement m, String verdict, TestExecutionResult result) {
+        stopHeartbeat(running.getAndSet(null));
         String outcome = switch (result.getStatus()) {
             case SUCCESSFUL -> "PASS";
             case ABORTED -> "SKIP";
@@ -86,6 +142,7 @@ public final class ProgressPrinter {
     }
 
     public void skipped(SweepPoint point, String reason) {
+        stopHeartbeat(running.getAndSet(null));
         summary.skipped(reason);
         line("SKIP", point, "  — " + reason);
     }
@@ -101,6 +158,13 @@ public final class ProgressPrinter {
 
     /** The run's summary, at its end: "[linkproof] 369 point(s) in 52 s: 202 passed, …", then a line per category and reason. */
     public void summary(List<String> warnings) {
+        stopHeartbeat(running.getAndSet(null));
+        synchronized (this) {
+            if (clock != null) {
+                clock.shutdownNow();
+                clock = null;
+            }
+        }
         if (enabled) {
             for (String l : summary.lines()) {
                 out.println("[linkproof] " + l);

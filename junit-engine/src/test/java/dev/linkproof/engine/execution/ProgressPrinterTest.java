@@ -11,6 +11,7 @@ import dev.linkproof.transfer.validate.Validation;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,26 @@ class ProgressPrinterTest {
                 "[linkproof 1/3] PASS write 4 KiB ×1 · 1 conn · tcp  " + m.summary(),
                 "[linkproof 2/3] FAIL write 4 KiB ×1 · 1 conn · tcp  — first line",
                 "[linkproof 3/3] SKIP write 4 KiB ×1 · 1 conn · tcp  — no such transport");
+    }
+
+    /** A point that runs past the heartbeat says so until it finishes; then the lines stop. */
+    @Test
+    void aLongPointSaysItIsStillRunningUntilItFinishes() throws Exception {
+        ProgressPrinter p = new ProgressPrinter(out, true, 1, java.time.Duration.ofMillis(100));
+        p.started(point);
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (printed().lines().filter(l -> l.contains("RUNNING")).count() < 2 && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+        p.finished(point, null, TestExecutionResult.failed(new AssertionError("stuck")));
+        int after = printed().lines().toList().size();
+        Thread.sleep(300);
+        List<String> lines = printed().lines().toList();
+        assertThat(lines).hasSize(after).as("no RUNNING line after the point finished");
+        assertThat(lines.subList(0, lines.size() - 1)).hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(l -> assertThat(l).matches("\\[linkproof 1/1\\] RUNNING write 4 KiB ×1 · 1 conn · tcp  — \\d+ s so far"));
+        assertThat(lines.getLast()).startsWith("[linkproof 1/1] FAIL");
+        p.summary(List.of());
     }
 
     @Test
