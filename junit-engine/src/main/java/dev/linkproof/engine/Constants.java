@@ -122,9 +122,9 @@ public final class Constants {
 
     /**
      * Run every point for about this long (e.g. {@code 60s}), as a burn-in soak or perftest's
-     * {@code -D} do, instead of its count of iterations: the point runs once as written and, when
-     * that was shorter, again with its iterations sized from that run's pace to fill the time; the
-     * second run is its measurement. Unset (the default): the counts as written (and
+     * {@code -D} do, instead of its count of iterations: the point runs once as written (and once
+     * more for a tenth of the time when that was far shorter), then with its iterations sized from
+     * that pace to fill the time; that run is its measurement ({@code TimedRun}). Unset (the default): the counts as written (and
      * {@link #ITERATIONS_SCALE}). At most one hour.
      */
     public static final String DURATION = "linkproof.duration";

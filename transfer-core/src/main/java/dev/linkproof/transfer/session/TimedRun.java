@@ -8,11 +8,13 @@ import java.time.Duration;
 
 /**
  * A point run for about a given time rather than a fixed count of iterations, as perftest's
- * {@code -D} and a burn-in soak do: the spec runs once as written, and when that took less than the
- * duration, once more with its iterations sized from the first run's pace to fill it. The second
- * run is the measurement (timed, validated, judged like any other); the first is only its pace.
- * Sizing from a run of the point itself, not a fixed probe, keeps the probe as short as the point
- * already was, however slow the path (Soft-RoCE under TCG moves a 1-byte write in half a millisecond).
+ * {@code -D} and a burn-in soak do: the spec runs once as written; when that was shorter than a
+ * twentieth of the duration, once more sized to a tenth of it (a point of a few milliseconds is a
+ * poor measure of the pace over a minute: cold caches, a JIT still compiling); then once with its
+ * iterations sized from the last run's pace to fill the duration. That last run is the measurement
+ * (timed, validated, judged like any other); the others only give its pace. Sizing from runs of the
+ * point itself, not a fixed probe, keeps the probes as short as the point already was, however slow
+ * the path (Soft-RoCE under TCG moves a 1-byte write in half a millisecond).
  */
 public final class TimedRun {
     /** The most iterations a point may have ({@link TransferSpec}'s limit). */
@@ -22,19 +24,26 @@ public final class TimedRun {
     }
 
     /**
-     * Runs {@code spec} for about {@code duration} (at least its own iterations): returns the first
-     * run when it already took that long or its data did not validate, else a run sized to fill it.
+     * Runs {@code spec} for about {@code duration} (at least its own iterations): returns a run that
+     * already took that long or whose data did not validate, else the run sized to fill it.
      */
     public static Measurement run(TransferSession session, TransferSpec spec, Duration duration) throws TransferException {
-        Measurement first = session.run(spec);
-        return first.totalNanos() >= duration.toNanos() || !first.isValid() ? first
-                : session.run(sized(spec, first.totalNanos(), duration));
+        long want = duration.toNanos();
+        Measurement last = session.run(spec);
+        if (last.isValid() && last.totalNanos() < want / 20) {
+            last = session.run(sized(spec, pace(last), duration.dividedBy(10)));
+        }
+        return last.totalNanos() >= want || !last.isValid() ? last : session.run(sized(spec, pace(last), duration));
     }
 
-    /** {@code spec} with as many iterations as fill {@code duration} at the pace of {@code nanos} for its own. */
-    static TransferSpec sized(TransferSpec spec, long nanos, Duration duration) {
-        double perIteration = Math.max(1.0, (double) nanos / spec.iterations());
-        long wanted = (long) Math.ceil(duration.toNanos() / perIteration);
+    /** Nanoseconds per iteration of {@code m}'s run. */
+    private static double pace(Measurement m) {
+        return (double) m.totalNanos() / m.spec().iterations();
+    }
+
+    /** {@code spec} with as many iterations as fill {@code duration} at {@code nanosPerIteration}; never fewer than its own. */
+    static TransferSpec sized(TransferSpec spec, double nanosPerIteration, Duration duration) {
+        long wanted = (long) Math.ceil(duration.toNanos() / Math.max(1.0, nanosPerIteration));
         int iterations = (int) Math.min(MAX_ITERATIONS, Math.max(spec.iterations(), wanted));
         return spec.withIterations(iterations, spec.warmup());
     }

@@ -39,14 +39,22 @@ class TimedRunTest {
 
     private static final TransferSpec SPEC = TransferSpec.builder().iterations(100).warmup(10).build();
 
+    /** 100 × 10 µs = 1 ms, under a twentieth of 2 s: a tenth of it (200 ms) for the pace, then 2 s. */
     @Test
     void aShortPointRunsAgainWithItsIterationsSizedToFillTheDuration() throws Exception {
-        Measurement m = TimedRun.run(session(10_000, false), SPEC, Duration.ofSeconds(2)); // 100 × 10 µs = 1 ms, then 2 s
-        assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 200_000);
+        Measurement m = TimedRun.run(session(10_000, false), SPEC, Duration.ofSeconds(2));
+        assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 20_000, 200_000);
         assertThat(m.spec().iterations()).isEqualTo(200_000);
         assertThat(m.totalNanos()).isEqualTo(2_000_000_000L);
         assertThat(runs.get(1).warmup()).isEqualTo(10);
         assertThat(runs.get(1).pointId()).isEqualTo(SPEC.pointId());
+    }
+
+    /** 100 × 2 ms = 200 ms, over a twentieth of 2 s: its pace will do, then 2 s. */
+    @Test
+    void aPointOfAFewPercentOfTheDurationGivesThePaceItself() throws Exception {
+        TimedRun.run(session(2_000_000, false), SPEC, Duration.ofSeconds(2));
+        assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 1000);
     }
 
     @Test
@@ -65,7 +73,7 @@ class TimedRunTest {
 
     @Test
     void theSizedCountStaysWithinTheSpecsLimitAndNeverBelowItsOwn() {
-        assertThat(TimedRun.sized(SPEC, 100, Duration.ofHours(1)).iterations()).isEqualTo(TimedRun.MAX_ITERATIONS);
-        assertThat(TimedRun.sized(SPEC, 10_000_000_000L, Duration.ofSeconds(1)).iterations()).isEqualTo(100);
+        assertThat(TimedRun.sized(SPEC, 1, Duration.ofHours(1)).iterations()).isEqualTo(TimedRun.MAX_ITERATIONS);
+        assertThat(TimedRun.sized(SPEC, 100_000_000, Duration.ofSeconds(1)).iterations()).isEqualTo(100);
     }
 }
