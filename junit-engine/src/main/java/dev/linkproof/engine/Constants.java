@@ -105,7 +105,8 @@ public final class Constants {
      * default: one point, on the plan's first device, NUMA-local under {@code nics: auto}) or
      * {@code each} (one point per device, named and identified by it: {@code write 4 KiB ×1 · 1 QP ·
      * verbs · mlx5_3}, {@code …,nic=mlx5_3]}), so that a node's every NIC is checked, not only the
-     * first. With {@link #PEER} the target runs each point on its device of the same name (a node
+     * first; a NIC of the profile's kind that its plan leaves out for its state (a port down) gets
+     * its points too, and they fail naming why. With {@link #PEER} the target runs each point on its device of the same name (a node
      * pair whose hosts name their NICs alike, rail by rail). A point whose settings name
      * {@code verbs.device} keeps its one device; {@link #VERBS_DEVICE} cannot be given with {@code each}.
      */
