@@ -209,6 +209,8 @@ class ReportsTest {
         assertThat(RunFiles.categoryOf("broken", "x: performance regression")).as("a status the category does not take").isEmpty();
         assertThat(RunFiles.categoryOf("skipped", "no RDMA device")).contains("Hardware or transport unavailable");
         assertThat(RunFiles.categoryOf("failed", "expected 3 but was 4")).isEmpty();
+        assertThat(RunFiles.categoryOf("failed", "write 4 KiB ×1 · 1 QP · verbs · mlx5_1: RDMA device mlx5_1 is of the kind profile "
+                + "'cx7-400g' is for, and not fit for it: no ACTIVE port (port 1 DOWN)")).contains("NIC not fit for the profile");
     }
 
     @Test

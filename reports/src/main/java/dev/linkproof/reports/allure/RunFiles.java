@@ -66,6 +66,10 @@ public final class RunFiles {
                 category("Below criterion", ".*below criterion.*", List.of("failed")),
                 category("Required transport unavailable", ".*requires the \\S+ transport \\(transport\\.required\\).*",
                         List.of("failed")),
+                // linkproof.nics=each on a NIC with its port down (or another link rate): the hardware's
+                // fault, not the configuration's, and filed before "profile" makes it one.
+                category("NIC not fit for the profile", ".*RDMA device \\S+ is of the kind profile .* and not fit for it.*",
+                        List.of("failed")),
                 category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
                 category("Configuration error", ".*(configuration error|profile).*", List.of("broken", "failed")),
                 category("Hardware or transport unavailable", ".*", List.of("skipped")));
