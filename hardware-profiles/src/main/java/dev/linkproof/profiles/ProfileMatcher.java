@@ -107,6 +107,14 @@ public final class ProfileMatcher {
         return out;
     }
 
+    /**
+     * Whether {@code d} is the kind of NIC {@code rule} is for (its PCI ids and driver), whatever its
+     * state: false for any device when the rule names no kind ({@link NicRule#namesAKind}).
+     */
+    public static boolean ofTheKind(NicRule rule, RdmaDevice d) {
+        return rule.namesAKind() && identityProblems(rule, d).isEmpty();
+    }
+
     /** Why a device is not the kind of NIC the rule is for (PCI vendor and device, driver), whatever its state; empty when it is. */
     static List<String> identityProblems(NicRule rule, RdmaDevice d) {
         List<String> out = new ArrayList<>();

@@ -110,13 +110,13 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             // Devices of the kind the NIC rule is for (its PCI ids or driver) that it leaves out for
             // their state, on the same NUMA terms as the fit ones. Without such a rule (loopback)
             // nothing is of a kind: a host's NICs are not this profile's to fail.
-            Optional<NicRule> rule = profile.match().nic().filter(NicRule::namesAKind);
-            for (RdmaDevice d : probe.rdmaDevices()) {
-                if (rule.isPresent() && !candidates.contains(d) && ProfileMatcher.identityProblems(rule.get(), d).isEmpty()
-                        && (!numaLocal || local.contains(d.numaNode()))) {
-                    unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(rule, d)));
+            profile.match().nic().ifPresent(rule -> {
+                for (RdmaDevice d : probe.rdmaDevices()) {
+                    if (!candidates.contains(d) && ProfileMatcher.ofTheKind(rule, d) && (!numaLocal || local.contains(d.numaNode()))) {
+                        unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(Optional.of(rule), d)));
+                    }
                 }
-            }
+            });
             if (!numaLocal) {
                 nics.addAll(candidates);
                 if (!local.isEmpty() && !candidates.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.linkproof.profiles.HardwareProfile;
 import dev.linkproof.profiles.LoadedProfile;
 import dev.linkproof.profiles.ProfileException;
 import dev.linkproof.profiles.ProfileLoader;
+import dev.linkproof.profiles.ProfileMatcher;
 import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.Measurement;
@@ -32,9 +33,11 @@ public final class ProfileJudge {
     private final ResourcePlan plan;
     private final CriteriaEvaluator evaluator;
     private final DeviceChoice devices;
+    private final dev.linkproof.profiles.BuiltinProfiles builtins;
 
     private ProfileJudge(LoadedProfile loaded, ProbeReport probe, ResourcePlan plan, CriteriaEvaluator evaluator,
-                         DeviceChoice devices) {
+                         DeviceChoice devices, dev.linkproof.profiles.BuiltinProfiles builtins) {
+        this.builtins = builtins;
         this.loaded = loaded;
         this.probe = probe;
         this.plan = plan;
@@ -70,7 +73,8 @@ public final class ProfileJudge {
         HardwareProfile p = loaded.profile();
         ProbeReport host = probe.get();
         ResourcePlan plan = ResourcePlan.of(p, host);
-        return new ProfileJudge(loaded, host, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices);
+        return new ProfileJudge(loaded, host, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices,
+                loader.builtins());
     }
 
     /** The run's profile, with the device choice the configuration makes (local pair or remote peer). */
@@ -172,16 +176,17 @@ public final class ProfileJudge {
      * A warning for the end of the run when the profile was matched automatically, is the fallback,
      * and this host has hardware a built-in profile is for: RDMA devices or GPUs. A NIC with a port
      * down or at another link rate matches no NIC profile, and the fallback then skips what that
-     * profile would have failed. Of the software devices, rxe counts (softroce is for it: with its
-     * port down its verbs points would go from failing to skipped); siw, which none is for, does not.
+     * profile would have failed. A software device counts where a built-in profile's NIC rule is for
+     * its kind (softroce for rxe: with its port down its verbs points would go from failing to
+     * skipped); one no built-in is for (siw) does not.
      */
     public Optional<String> fallbackWarning() {
         if (loaded.match().isEmpty() || !loaded.profile().match().fallback()) {
             return Optional.empty();
         }
         List<String> hardware = new java.util.ArrayList<>();
-        // Software devices only where a built-in profile is for them (softroce: rdma_rxe), not siw.
-        probe.rdmaDevices().stream().filter(d -> !d.software() || d.driver().equals("rdma_rxe"))
+        List<dev.linkproof.profiles.NicRule> kinds = builtins.all().stream().flatMap(b -> b.match().nic().stream()).toList();
+        probe.rdmaDevices().stream().filter(d -> !d.software() || kinds.stream().anyMatch(r -> ProfileMatcher.ofTheKind(r, d)))
                 .map(d -> "RDMA device " + d.name()).forEach(hardware::add);
         probe.gpus().stream().map(g -> "GPU " + g.model()).distinct().forEach(hardware::add);
         if (hardware.isEmpty()) {
