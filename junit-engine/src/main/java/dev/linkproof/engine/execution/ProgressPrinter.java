@@ -2,7 +2,6 @@ package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.Measurement;
-import dev.linkproof.transfer.TransferSpec;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -98,8 +97,7 @@ public final class ProgressPrinter {
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
         if (result.getStatus() != TestExecutionResult.Status.ABORTED) {
-            TransferSpec ran = m != null ? m.spec() : point.spec();
-            summary.onDevice(ran.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE),
+            summary.onDevice(dev.linkproof.reports.results.PointRecord.device(point.spec(), m),
                     result.getStatus() == TestExecutionResult.Status.SUCCESSFUL);
         }
         switch (result.getStatus()) {

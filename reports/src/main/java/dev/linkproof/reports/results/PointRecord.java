@@ -106,7 +106,11 @@ public record PointRecord(
                 null, null, null, null, null, java.time.Instant.now().toString());
     }
 
-    private static String device(TransferSpec spec, Measurement m) {
+    /**
+     * The RDMA device a point ran on: {@code verbs.device} of the spec it was measured with ({@code m}),
+     * else of its own {@code spec} (not measured); null when neither names one.
+     */
+    public static String device(TransferSpec spec, Measurement m) {
         String key = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE;
         String ran = m == null ? null : m.spec().settings().get(key);
         return ran != null ? ran : spec.settings().get(key);
