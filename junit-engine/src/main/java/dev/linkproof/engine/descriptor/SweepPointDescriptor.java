@@ -116,7 +116,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         var profile = context.reporter().profile();
         String why = !here.available() ? here.reason()
                 : profile.unfitNic(point.spec()).isPresent() ? null : profile.noDevice(point.spec()).orElse(null);
-        return why == null ? Optional.empty() : context.reporter().profile().requiredButUnavailable(transport, "this host", why);
+        return why == null ? Optional.empty() : profile.requiredButUnavailable(transport, "this host", why);
     }
 
     /**

@@ -176,12 +176,12 @@ public final class SweepExpander {
             }
         }
         Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
-        long perTransport = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
-                * t.offset().length * memories.size();
-        long count = 0;
+        List<String[]> paths = new ArrayList<>(); // {transport, device or null}: what the other dimensions repeat over
         for (String transport : transports) {
-            count += perTransport * nicsFor(transport, settings).size();
+            nicsFor(transport, settings).forEach(nic -> paths.add(new String[] {transport, nic}));
         }
+        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
+                * t.offset().length * memories.size() * paths.size();
         if (count > MAX_POINTS) {
             problems.add("the sweep expands to " + count + " points, more than " + MAX_POINTS);
         }
@@ -193,10 +193,6 @@ public final class SweepExpander {
         List<SweepPoint> points = new ArrayList<>();
         List<String> badPoints = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
-        List<String[]> paths = new ArrayList<>(); // {transport, device or null}
-        for (String transport : transports) {
-            nicsFor(transport, settings).forEach(nic -> paths.add(new String[] {transport, nic}));
-        }
         for (String[] path : paths) {
             String transport = path[0];
             String nic = path[1];

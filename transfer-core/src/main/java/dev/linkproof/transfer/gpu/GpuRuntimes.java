@@ -58,12 +58,12 @@ public final class GpuRuntimes {
                         + ") is not a GPU runtime: expected auto, cuda, hip or none");
     }
 
-    /** The runtime, when one is usable here. */
     /** Whether this run turned GPUs off ({@code linkproof.gpu.runtime=none}): GPU points skip as intended. */
     public static boolean disabled() {
         return "none".equals(Config.current().runtime());
     }
 
+    /** The runtime, when one is usable here. */
     public static Optional<GpuRuntime> find() {
         return resolve().runtime();
     }
