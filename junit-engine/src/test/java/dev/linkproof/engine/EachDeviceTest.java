@@ -48,14 +48,19 @@ class EachDeviceTest {
         return points(host, config, "bothTransports", "namedDevice");
     }
 
-    private static List<SweepPointDescriptor> points(String host, Map<String, String> config, String... methods) {
-        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
-                .selectors(java.util.Arrays.stream(methods).map(m -> org.junit.platform.engine.discovery.DiscoverySelectors
-                        .selectMethod(EachDeviceFixture.class, m)).toArray(org.junit.platform.engine.DiscoverySelector[]::new))
+    /** A run on the fake host {@code host} (its probe root), the profile matched against it, with {@code config} over that. */
+    private static EngineTestKit.Builder kit(String host, Map<String, String> config, org.junit.platform.engine.DiscoverySelector... selectors) {
+        return EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectors)
                 .configurationParameter("linkproof.probe.root", host)
-                .configurationParameter(Constants.PROFILE, "auto");
+                .configurationParameter(Constants.PROFILE, "auto")
+                .configurationParameters(config);
+    }
+
+    private static List<SweepPointDescriptor> points(String host, Map<String, String> config, String... methods) {
+        var kit = kit(host, config, java.util.Arrays.stream(methods).map(m -> org.junit.platform.engine.discovery.DiscoverySelectors
+                .selectMethod(EachDeviceFixture.class, m)).toArray(org.junit.platform.engine.DiscoverySelector[]::new));
         List<SweepPointDescriptor> points = new ArrayList<>();
-        for (TestDescriptor d : kit.configurationParameters(config).discover().getEngineDescriptor().getDescendants()) {
+        for (TestDescriptor d : kit.discover().getEngineDescriptor().getDescendants()) {
             if (d instanceof SweepPointDescriptor p) {
                 points.add(p);
             }
@@ -144,12 +149,10 @@ class EachDeviceTest {
     /** The point limit counts the copies: 5040 points are fine on one NIC, 10080 on two are not. */
     @Test
     void thePointLimitCountsEachDevicesPoints() {
-        var one = EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectClass(dev.linkproof.engine.fixtures.EachNicTooManyPoints.class))
-                .configurationParameter("linkproof.probe.root", CX7).configurationParameter(Constants.PROFILE, "auto").discover();
+        var many = selectClass(dev.linkproof.engine.fixtures.EachNicTooManyPoints.class);
+        var one = kit(CX7, Map.of(), many).discover();
         assertThat(one.getDiscoveryIssues()).isEmpty();
-        var two = EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectClass(dev.linkproof.engine.fixtures.EachNicTooManyPoints.class))
-                .configurationParameter("linkproof.probe.root", CX7).configurationParameter(Constants.PROFILE, "auto")
-                .configurationParameter(Constants.NICS, "each").discover();
+        var two = kit(CX7, Map.of(Constants.NICS, "each"), many).discover();
         assertThat(two.getDiscoveryIssues()).singleElement().satisfies(i -> assertThat(i.message())
                 .contains("the sweep expands to 10080 points, more than 10000"));
     }
@@ -160,12 +163,8 @@ class EachDeviceTest {
         assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
                 "verbs is available on this host: the points would run on the fake tree's device names");
         Path results = dir.resolve("r.jsonl");
-        EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectClass(EachDeviceFixture.class))
-                .configurationParameter("linkproof.probe.root", CX7)
-                .configurationParameter(Constants.PROFILE, "auto")
-                .configurationParameter(Constants.NICS, "each")
-                .configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.RESULTS, results.toString())
+        kit(CX7, Map.of(Constants.NICS, "each", Constants.PROGRESS, "false", Constants.RESULTS, results.toString()),
+                selectClass(EachDeviceFixture.class))
                 .execute().testEvents().assertStatistics(s -> s.started(8)); // 7 of bothTransports and namedDevice, hostAndGpu's host point
         ObjectMapper json = new ObjectMapper();
         List<String> verbs = new ArrayList<>();

@@ -1,10 +1,12 @@
 package dev.linkproof.conformance.softroce;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.linkproof.transfer.probe.HardwareProbe;
 import dev.linkproof.transfer.probe.RdmaDevice;
 import dev.linkproof.transfer.probe.RdmaPort;
+import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,8 +39,22 @@ final class Guest {
         return Boolean.getBoolean(GUEST);
     }
 
+    /**
+     * The VM's rxe device on its dummy interface, for a test that changes the VM's network
+     * ({@code what}: "takes a network interface down"); the test is skipped with the reason outside
+     * the VM, without verbs, or without such a device.
+     */
+    static RdmaDevice rxeToChange(String what) throws IOException, InterruptedException {
+        assumeTrue(inTheVm(), what + ": runs only in the Soft-RoCE VM (-D" + GUEST + "=true)");
+        var verbs = new VerbsTransport().availability();
+        assumeTrue(verbs.available(), "verbs unavailable: " + verbs.reason());
+        Optional<RdmaDevice> rxe = rxeOnDummy();
+        assumeTrue(rxe.isPresent(), "no rxe device on a dummy interface here");
+        return rxe.get();
+    }
+
     /** The first rxe device on a dummy interface, the one the VM's init made; empty elsewhere. */
-    static Optional<RdmaDevice> rxeOnDummy() throws IOException, InterruptedException {
+    private static Optional<RdmaDevice> rxeOnDummy() throws IOException, InterruptedException {
         for (RdmaDevice d : HardwareProbe.system().probe().rdmaDevices()) {
             if (d.driver().equals("rdma_rxe") && d.netdevs().size() == 1 && isDummy(d.netdevs().getFirst())) {
                 return Optional.of(d);

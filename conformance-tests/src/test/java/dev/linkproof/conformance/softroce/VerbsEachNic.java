@@ -2,14 +2,11 @@ package dev.linkproof.conformance.softroce;
 
 import static dev.linkproof.conformance.softroce.Guest.sentPackets;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.conformance.verbs.fixtures.OneVerbsWrite;
 import dev.linkproof.transfer.probe.RdmaDevice;
-import dev.linkproof.transfer.spi.Availability;
-import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,11 +37,7 @@ class VerbsEachNic {
 
     @Test
     void eachVerbsPointRunsOnEveryDeviceTheProfileResolves() throws Exception {
-        assumeTrue(Guest.inTheVm(), "adds a network interface and an RDMA device: runs only in the Soft-RoCE VM (-D" + Guest.GUEST + "=true)");
-        Availability verbs = new VerbsTransport().availability();
-        assumeTrue(verbs.available(), "verbs unavailable: " + verbs.reason());
-        RdmaDevice first = Guest.rxeOnDummy().orElse(null);
-        assumeTrue(first != null, "no rxe device on a dummy interface here");
+        RdmaDevice first = Guest.rxeToChange("adds a network interface and an RDMA device");
         try {
             Guest.command("ip", "link", "add", NETDEV, "type", "dummy");
             Guest.command("ip", "addr", "add", "10.11.19.19/24", "dev", NETDEV);

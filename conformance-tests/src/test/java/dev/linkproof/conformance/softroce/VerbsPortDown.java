@@ -4,12 +4,9 @@ import static dev.linkproof.conformance.softroce.Guest.awaitPort;
 import static dev.linkproof.conformance.softroce.Guest.failure;
 import static dev.linkproof.conformance.softroce.Guest.portActive;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.linkproof.conformance.verbs.fixtures.OneVerbsWrite;
 import dev.linkproof.transfer.probe.RdmaDevice;
-import dev.linkproof.transfer.spi.Availability;
-import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -38,11 +35,7 @@ class VerbsPortDown {
 
     @Test
     void aPortDownFailsTheRequiredVerbsPointAndRefusesTheLoopbackFallback() throws Exception {
-        assumeTrue(Guest.inTheVm(), "takes a network interface down: runs only in the Soft-RoCE VM (-D" + Guest.GUEST + "=true)");
-        Availability verbs = new VerbsTransport().availability();
-        assumeTrue(verbs.available(), "verbs unavailable: " + verbs.reason());
-        RdmaDevice rxe = Guest.rxeOnDummy().orElse(null);
-        assumeTrue(rxe != null, "no rxe device on a dummy interface here");
+        RdmaDevice rxe = Guest.rxeToChange("takes a network interface down");
         String netdev = rxe.netdevs().getFirst();
         assertThat(portActive(rxe.name())).as("%s's port before the test", rxe.name()).contains(true);
 
