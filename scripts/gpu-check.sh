@@ -17,7 +17,7 @@
 # Results go to $OUT (default target/gpu-check-out): JUnit XML, linkproof-results.jsonl,
 # allure-results, peer.json, summary.txt. With the device tool:
 #   run(command="bash scripts/gpu-check.sh run", carry=["target/gpu-check.tar.gz"], timeout_s=480)
-# Env: OUT, WORK (unpack dir), MIN_RATIO (default 0.9), CLASSES,
+# Env: OUT, WORK (unpack dir), MIN_RATIO (default 0.9), CLASSES, SUITE_TIMEOUT (seconds, default 360),
 # JAVA_HOME_25 (bundle: the JDK whose jlink makes the JRE; default the first JDK 25 under /usr/lib/jvm),
 # PROFILE (linkproof.profile; default auto), OVERLAY (more linkproof.profile.overlay files, laid over
 # the script's own, which requires gpu-ipc alone: transport.required), and the GPU runtime's own keys (LINKPROOF_GPU_RUNTIME,
@@ -77,7 +77,7 @@ run() {
   profile+=("-Dlinkproof.profile.overlay=$out/required.yaml${OVERLAY:+,$OVERLAY}")
   set +e
   # shellcheck disable=SC2086
-  timeout 360 "$java" $jvm "${profile[@]}" -Dlinkproof.results="$out/linkproof-results.jsonl" \
+  timeout "${SUITE_TIMEOUT:-360}" "$java" $jvm "${profile[@]}" -Dlinkproof.results="$out/linkproof-results.jsonl" \
       -Dallure.results.directory="$out/allure-results" "-Dlinkproof.agent.jvmArgs=$jvm" \
       -Dlinkproof.agent.log="$out/agent.log" \
       -cp "$b/test-classes:$b/lib/*" dev.linkproof.conformance.runner.SuiteMain "$out/junit" $CLASSES \
