@@ -24,16 +24,32 @@ public final class FakeHosts {
 
     /** A copy of {@code host}'s tree under {@code dir} with port 1 of each of {@code devices} DOWN. */
     public static Path portsDown(Path dir, String host, String... devices) throws IOException {
-        Path down = dir.resolve(host + "-ports-down");
-        Path from = Path.of(path(host));
-        try (var files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Files.copy(f, down.resolve(from.relativize(f).toString()), LinkOption.NOFOLLOW_LINKS);
-            }
-        }
+        Path down = copy(dir, host, "-ports-down");
         for (String dev : devices) {
             Files.writeString(down.resolve("sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN\n");
         }
         return down;
+    }
+
+    /** A copy of {@code host}'s tree under {@code dir} without its RDMA devices (a GPU node with no RDMA NIC). */
+    public static Path withoutRdma(Path dir, String host) throws IOException {
+        Path bare = copy(dir, host, "-no-rdma");
+        try (var files = Files.walk(bare.resolve("sys/class/infiniband"))) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+        return bare;
+    }
+
+    private static Path copy(Path dir, String host, String suffix) throws IOException {
+        Path to = dir.resolve(host + suffix);
+        Path from = Path.of(path(host));
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()), LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+        return to;
     }
 }

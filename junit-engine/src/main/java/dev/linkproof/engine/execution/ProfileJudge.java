@@ -178,7 +178,7 @@ public final class ProfileJudge {
      * down or at another link rate matches no NIC profile, and the fallback then skips what that
      * profile would have failed. A software device counts where a built-in profile's NIC rule is for
      * its kind (softroce for rxe: with its port down its verbs points would go from failing to
-     * skipped); one no built-in is for (siw) does not.
+     * skipped); one no built-in is for (siw) does not. It says why, from {@link #nearMisses}.
      */
     public Optional<String> fallbackWarning() {
         if (loaded.match().isEmpty() || !loaded.profile().match().fallback()) {
@@ -192,9 +192,36 @@ public final class ProfileJudge {
         if (hardware.isEmpty()) {
             return Optional.empty();
         }
+        List<String> why = nearMisses();
         return Optional.of("profile '" + id() + "' is the fallback, although this host has " + String.join(", ", hardware)
-                + ": no built-in profile matched them (a port down, another link rate, older firmware?). On a hardware "
-                + "runner pin the profile (-Dlinkproof.profile=<id>) so that such a host fails instead.");
+                + ": no built-in profile matched them ("
+                + (why.isEmpty() ? "no built-in profile is for this hardware" : String.join("; ", why))
+                + "). On a hardware runner pin the profile (-Dlinkproof.profile=<id>) so that such a host fails instead.");
+    }
+
+    /**
+     * Why each built-in profile that is for this host's hardware did not match, in the matcher's
+     * words: one with an RDMA device of its NIC rule's kind here (a port down, another link rate,
+     * older firmware) or a GPU its GPU rule accepts (a GPU node without the NIC the profile also
+     * needs), and no GPU rule that no GPU here meets (a ConnectX-7 host without GPUs is not a near
+     * miss of the H100 profile). Naming every profile would bury the one that counts.
+     */
+    private List<String> nearMisses() {
+        List<String> out = new java.util.ArrayList<>();
+        for (var b : builtins.all()) {
+            var rules = b.match();
+            boolean gpus = rules.gpu().map(r -> !ProfileMatcher.matchingGpus(r, probe).isEmpty()).orElse(false);
+            boolean nics = rules.nic().map(r -> probe.rdmaDevices().stream().anyMatch(d -> ProfileMatcher.ofTheKind(r, d)))
+                    .orElse(false);
+            if (rules.fallback() || !(gpus || nics) || rules.gpu().isPresent() && !gpus) {
+                continue;
+            }
+            var result = ProfileMatcher.match(b, probe);
+            if (!result.matched()) {
+                out.add(b.id() + ": " + result.summary());
+            }
+        }
+        return out;
     }
 
     /** An RDMA point on a host where the profile resolves no RDMA device. */

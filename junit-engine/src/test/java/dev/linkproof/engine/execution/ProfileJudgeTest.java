@@ -54,6 +54,11 @@ class ProfileJudgeTest {
         assertThat(fallback.id()).isEqualTo("loopback");
         assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
                 .startsWith("profile 'loopback' is the fallback, although this host has RDMA device mlx5_0, RDMA device mlx5_1")
+                // why, in the matcher's words, from the profile that is for these NICs alone (not the
+                // H100 profile, which extends cx7-400g but needs GPUs this host does not have)
+                .contains("no built-in profile matched them (cx7-400g: nic: no RDMA device matches — mlx5_0 ")
+                .contains("no ACTIVE port (port 1 DOWN)")
+                .doesNotContain("h100-cx7-gpu")
                 .contains("-Dlinkproof.profile=<id>"));
 
         assertThat(judge("cx7-host", LOCAL).fallbackWarning()).as("matched").isEmpty();
@@ -64,6 +69,24 @@ class ProfileJudgeTest {
                 .startsWith("profile 'loopback' is the fallback, although this host has RDMA device rxe0"));
         assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
                 .fallbackWarning()).as("named on the command line").isEmpty();
+    }
+
+    /**
+     * A GPU node without an RDMA NIC (the H100 tree less its ConnectX-7, as the lent H200 machines
+     * are): the GPU profile is for its GPUs but also needs the NIC, and the warning says so rather
+     * than guessing at ports and firmware.
+     */
+    @Test
+    void aGpuNodeWithoutTheNicItsProfileNeedsIsWarnedAboutWithTheReason(@TempDir Path dir) throws Exception {
+        Path bare = dev.linkproof.engine.FakeHosts.withoutRdma(dir, "h100-cx7-host");
+        ProfileJudge fallback = ProfileJudge.load(Map.of("linkproof.probe.root", bare.toString()), LOCAL);
+        assertThat(fallback.id()).isEqualTo("loopback");
+        assertThat(fallback.gpuCount()).as("loopback provides the GPUs").isEqualTo(2);
+        assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("profile 'loopback' is the fallback, although this host has GPU H100 SXM5 80GB: no built-in "
+                        + "profile matched them (h100-cx7-gpu: nic: no RDMA devices (/sys/class/infiniband is empty or absent); "
+                        + "gpu: 2 × nvidia H100 SXM5 80GB)")
+                .doesNotContain("mi300x").doesNotContain("cx7-400g:"));
     }
 
     /** The cx7 fake sysfs tree with both ports DOWN, under {@code dir}: it matches no NIC profile. */
