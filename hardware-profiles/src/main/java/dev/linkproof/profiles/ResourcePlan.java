@@ -170,6 +170,27 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         return Optional.empty();
     }
 
+    /**
+     * The spec with each {@code gpu:k} of its memory turned into the runtime ordinal of the k-th GPU
+     * this plan provides ({@code resources.gpus: [2, 3]} puts {@code gpu} on GPU 2 and {@code gpu:1}
+     * on GPU 3; {@code auto} with a GPU rule, on the GPUs the rule accepts), so that a profile decides
+     * where GPU points run as it decides the NIC. A placement beyond the plan's GPUs stays as written:
+     * {@link #notProvided} skips it.
+     */
+    public TransferSpec placeGpus(TransferSpec spec) {
+        MemoryPlacement initiator = place(spec.initiatorMemory());
+        MemoryPlacement target = place(spec.targetMemory());
+        return initiator.equals(spec.initiatorMemory()) && target.equals(spec.targetMemory()) ? spec
+                : spec.withMemory(initiator, target);
+    }
+
+    private MemoryPlacement place(MemoryPlacement side) {
+        if (side.kind() != MemoryKind.GPU || side.device() >= gpus.size()) {
+            return side;
+        }
+        return new MemoryPlacement(MemoryKind.GPU, gpus.get(side.device()).index());
+    }
+
     /** Memory the point needs that this profile does not provide here: GPUs it gives none of, huge pages. */
     public Optional<String> notProvided(TransferSpec spec) {
         long hugeSides = 0;

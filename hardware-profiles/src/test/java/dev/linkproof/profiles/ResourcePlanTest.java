@@ -60,6 +60,37 @@ class ResourcePlanTest {
                 .hasValue("needs gpu:2, and profile 'mi300x-thor2-gpu' provides 2 GPU(s)");
     }
 
+    /** A point's gpu:k runs on the k-th GPU the plan provides: resources.gpus [1] puts gpu on GPU 1. */
+    @Test
+    void aPointsGpuIsTheKthGpuThePlanProvides() {
+        HardwareProfile p = BUILTINS.profile("h100-cx7-gpu");
+        TransferSpec same = TransferSpec.builder().transport("gpu-ipc").initiatorMemory(MemoryPlacement.parse("gpu"))
+                .targetMemory(MemoryPlacement.parse("gpu")).build();
+        TransferSpec peer = TransferSpec.builder().transport("gpu-ipc").initiatorMemory(MemoryPlacement.parse("gpu"))
+                .targetMemory(MemoryPlacement.parse("gpu:1")).build();
+        ResourcePlan auto = ResourcePlan.of(p, FakeHosts.probe("h100-cx7-host"));
+        assertThat(auto.placeGpus(peer)).as("every GPU provided: the same ordinals").isSameAs(peer);
+
+        ResourcePlan second = ResourcePlan.of(withGpus(p, java.util.List.of(1)), FakeHosts.probe("h100-cx7-host"));
+        TransferSpec placed = second.placeGpus(same);
+        assertThat(placed.initiatorMemory() + "->" + placed.targetMemory()).isEqualTo("gpu:1->gpu:1");
+        assertThat(placed.pointId()).isEqualTo(same.pointId());
+        assertThat(second.placeGpus(peer).targetMemory()).as("beyond the plan: as written").isEqualTo(MemoryPlacement.parse("gpu:1"));
+        assertThat(second.unavailable(peer)).hasValue("needs gpu:1, and profile 'h100-cx7-gpu' provides 1 GPU(s)");
+        assertThat(second.placeGpus(TransferSpec.builder().build())).as("host memory").isNotNull()
+                .satisfies(s -> assertThat(s.initiatorMemory()).isEqualTo(MemoryPlacement.HOST));
+
+        ResourcePlan swapped = ResourcePlan.of(withGpus(p, java.util.List.of(1, 0)), FakeHosts.probe("h100-cx7-host"));
+        TransferSpec reversed = swapped.placeGpus(peer);
+        assertThat(reversed.initiatorMemory() + "->" + reversed.targetMemory()).isEqualTo("gpu:1->gpu");
+    }
+
+    private static HardwareProfile withGpus(HardwareProfile p, java.util.List<Integer> gpus) {
+        return new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
+                new ResourceSpec(java.util.List.of(), gpus, false, java.util.List.of(), 0), p.transport(),
+                p.defaults(), p.baseline(), p.criteria(), p.layers());
+    }
+
     @Test
     void pinnedCoresPickTheirNodesNicAndNamedDevicesMustExist() {
         HardwareProfile p = new ProfileLoader(Map.of("linkproof.profile", "cx7-400g")).load(() -> null).profile();

@@ -91,6 +91,12 @@ public record TransferSpec(
                 warmup, layout, offset, initiatorMemory, targetMemory, merged);
     }
 
+    /** This spec with other memory placements (the engine maps a point's {@code gpu:k} to the GPU a profile provides). */
+    public TransferSpec withMemory(MemoryPlacement initiator, MemoryPlacement target) {
+        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
+                warmup, layout, offset, initiator, target, settings);
+    }
+
     public TransferSpec withIterations(int newIterations, int newWarmup) {
         return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth,
                 newIterations, newWarmup, layout, offset, initiatorMemory, targetMemory, settings);

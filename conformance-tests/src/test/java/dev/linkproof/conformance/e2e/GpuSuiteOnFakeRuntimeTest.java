@@ -106,6 +106,58 @@ class GpuSuiteOnFakeRuntimeTest {
         assertThat(passed).filteredOn(n -> n.endsWith("· gpu:1→gpu")).hasSize(6);
     }
 
+    /**
+     * A profile that provides GPU 1 alone ({@code resources.gpus: [1]}) puts the point's {@code gpu}
+     * on runtime ordinal 1, as both ranks allocate it (the results record says where it ran; the
+     * name stays the point's), and {@code gpu:1} is then beyond what it provides: skipped. With
+     * {@code [1, 0]} the peer points run from GPU 1 to GPU 0.
+     */
+    @Test
+    void aPointsGpuIsTheOneTheProfileProvides(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertTwoFakeGpus();
+        Path lib = build("cuda");
+        set("linkproof.gpu.runtime", "cuda");
+        set("linkproof.gpu.cuda.library", lib.toString());
+        Path second = Files.writeString(dir.resolve("second.yaml"), "resources:\n  gpus: [1]\n");
+        Path results = dir.resolve("second.jsonl");
+        Events events = runWithOverlay(second, results);
+        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.succeeded().count()).isEqualTo(2);
+        assertThat(events.skipped().stream().map(e -> e.getRequiredPayload(String.class)).toList()).hasSize(6)
+                .allSatisfy(r -> assertThat(r).isEqualTo("needs gpu:1, and profile 'validation-only' provides 1 GPU(s)"));
+        assertThat(memories(results)).filteredOn("gpu:1->gpu:1"::equals).as("the latency points, on GPU 1").hasSize(2);
+        assertThat(memories(results)).filteredOn("gpu->gpu:1"::equals).as("the peer points, skipped as named").hasSize(6);
+
+        Path swapped = Files.writeString(dir.resolve("swapped.yaml"), "resources:\n  gpus: [1, 0]\n");
+        results = dir.resolve("swapped.jsonl");
+        events = runWithOverlay(swapped, results);
+        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.succeeded().count()).isEqualTo(8);
+        assertThat(memories(results)).filteredOn("gpu:1->gpu:1"::equals).hasSize(2);
+        assertThat(memories(results)).filteredOn("gpu:1->gpu"::equals).as("the peer points, GPU 1 to GPU 0").hasSize(6);
+    }
+
+    /** The two gpu-ipc latency points (gpu->gpu) and the six peer points (gpu->gpu:1), with {@code overlay}. */
+    private static Events runWithOverlay(Path overlay, Path results) {
+        return EngineTestKit.engine("linkproof")
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
+                .configurationParameter("linkproof.profile.overlay", overlay.toString())
+                .configurationParameter("linkproof.results", results.toString())
+                .selectors(selectMethod(GPU + "GpuIpcCorrectness#latency(dev.linkproof.transfer.Measurement)"),
+                        selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.Measurement)"))
+                .execute()
+                .testEvents();
+    }
+
+    private static List<String> memories(Path results) throws IOException {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(results)) {
+            out.add(json.readTree(line).get("memory").asText());
+        }
+        return out;
+    }
+
     /** The peer points need two; the fake reads the count from its environment, which this JVM cannot set. */
     private static void assertTwoFakeGpus() {
         assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "

@@ -95,7 +95,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         if (unmetRequirementHere(context).isPresent()) {
             return SkipResult.doNotSkip();
         }
-        Availability local = context.localAvailability(point.spec());
+        Availability local = context.localAvailability(profile.placeGpus(point.spec()));
         if (!local.available()) {
             return SkipResult.skip(local.reason());
         }

@@ -100,12 +100,22 @@ public final class ProfileJudge {
     }
 
     /**
-     * The point's spec as it runs: its own settings, beneath them the profile's transport settings
-     * (e.g. {@code UCX_TLS}), beneath those the device this run chose for it (see {@link #deviceSettings}).
+     * The point's spec as it runs: its GPUs those the profile provides ({@link #placeGpus}), its own
+     * settings, beneath them the profile's transport settings (e.g. {@code UCX_TLS}), beneath those the
+     * device this run chose for it (see {@link #deviceSettings}).
      */
     public TransferSpec apply(TransferSpec spec) {
-        TransferSpec withProfile = spec.withDefaultSettings(loaded.profile().transport().settings());
+        TransferSpec withProfile = placeGpus(spec).withDefaultSettings(loaded.profile().transport().settings());
         return withProfile.withDefaultSettings(deviceSettings(withProfile));
+    }
+
+    /**
+     * The point's {@code gpu:k} as the runtime ordinal of the k-th GPU the profile provides (the same
+     * k when it provides every GPU). With {@code linkproof.peer} the target's side is mapped alike: a
+     * pair of hosts of one SKU numbers its GPUs alike, as it names its NICs alike.
+     */
+    public TransferSpec placeGpus(TransferSpec spec) {
+        return plan.placeGpus(spec);
     }
 
     /**

@@ -16,7 +16,7 @@ import java.util.List;
  * @param device      the RDMA device the point ran on ({@code verbs.device} of the spec it was measured
  *                    with: the profile's NIC on a local pair, each in turn with {@code linkproof.nics=each}),
  *                    else the one its own settings named; absent when neither did
- * @param memory      initiator-&gt;target memory kinds ({@code host->gpu:0})
+ * @param memory      initiator-&gt;target memory as the point ran ({@code host->gpu:0}; a profile's GPUs in place of {@code gpu:k})
  * @param layout      where a batch's slots lie: {@code contiguous} or {@code strided}; absent in
  *                    records written before it was recorded
  * @param offset      the slots' misalignment in bytes; absent in records written before it was recorded
@@ -91,7 +91,7 @@ public record PointRecord(
         boolean pct = m != null && m.latency().hasPercentiles();
         return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
                 spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
-                device(spec, m), spec.initiatorMemory() + "->" + spec.targetMemory(), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
+                device(spec, m), memory(m == null ? spec : m.spec()), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
                 spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
                 // what ran: linkproof.duration sizes the iterations at run time
                 m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message,
@@ -114,6 +114,14 @@ public record PointRecord(
         String key = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE;
         String ran = m == null ? null : m.spec().settings().get(key);
         return ran != null ? ran : spec.settings().get(key);
+    }
+
+    /**
+     * Initiator->target memory as the point ran ({@code gpu:2->gpu:3} when the profile provides GPUs
+     * 2 and 3 and the point names {@code gpu->gpu:1}); its name and id keep the point's own.
+     */
+    private static String memory(TransferSpec ran) {
+        return ran.initiatorMemory() + "->" + ran.targetMemory();
     }
 
     /** This record with the host loads of the point's last attempt and the number of attempts. */
