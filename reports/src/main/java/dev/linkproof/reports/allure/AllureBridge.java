@@ -112,6 +112,9 @@ public final class AllureBridge {
         lifecycle().updateTestCase(uuid.get(), r -> {
             // What ran: linkproof.duration sizes the iterations after the point started.
             r.getParameters().stream().filter(p -> p.getName().equals("iterations")).forEach(p -> p.setValue(iterations(m.spec())));
+            // The GPUs it ran on: a point's gpu:k is the profile's k-th GPU (resources.gpus: [2, 3]).
+            String memory = m.spec().initiatorMemory() + " → " + m.spec().targetMemory();
+            r.getParameters().stream().filter(p -> p.getName().equals("memory")).forEach(p -> p.setValue(memory));
             // The device it ran on: the profile's NIC where the point named none.
             String device = m.spec().settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
             if (device != null && r.getParameters().stream().noneMatch(p -> p.getName().equals("device"))) {

@@ -67,14 +67,19 @@ class AllureBridgeTest {
 
     /** Runs one point through the bridge as the engine does; its test result. */
     private TestResult point(TransferSpec spec) {
+        return point(spec, spec);
+    }
+
+    /** The same, for a point whose spec as it ran ({@code ran}: the profile's GPUs, sized iterations) differs from its own. */
+    private TestResult point(TransferSpec spec, TransferSpec ran) {
         AllureLifecycle l = Allure.getLifecycle();
         String uuid = UUID.randomUUID().toString();
         l.scheduleTestCase(new TestResult().setUuid(uuid).setName(spec.pointId()));
         l.startTestCase(uuid);
         AllureBridge.pointStarted(spec, "loopback", "m");
-        long bytes = spec.bytesPerIteration() * 10;
-        AllureBridge.pointMeasured(new Measurement(spec, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
-                new Validation(spec.batch(), spec.bytesPerIteration(), 0, Optional.empty()), Map.of(), List.of()),
+        long bytes = ran.bytesPerIteration() * 10;
+        AllureBridge.pointMeasured(new Measurement(ran, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
+                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), List.of()),
                 List.of("PASS data valid"));
         l.stopTestCase(uuid);
         l.writeTestCase(uuid);
@@ -109,6 +114,17 @@ class AllureBridgeTest {
         TestResult contiguous = point(spec("contiguous").build());
         assertThat(parameters(contiguous)).doesNotContainKey("layout").containsEntry("batch", "4");
         assertThat(measurementJson(contiguous).get("params").get("layout").asText()).isEqualTo("contiguous");
+    }
+
+    /** The memory parameter says where the point ran: its gpu:k is the profile's k-th GPU (here GPUs 2 and 3). */
+    @Test
+    void theMemoryParameterNamesTheGpusThePointRanOn() {
+        TransferSpec own = spec("gpu").initiatorMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu"))
+                .targetMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:1")).build();
+        TransferSpec ran = own.withMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:2"),
+                dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:3"));
+        assertThat(parameters(point(own, ran))).containsEntry("memory", "gpu:2 → gpu:3");
+        assertThat(parameters(point(own))).containsEntry("memory", "gpu → gpu:1");
     }
 
     /** The offset, the other dimension of the unique id that only some points have, reaches measurement.json too. */
