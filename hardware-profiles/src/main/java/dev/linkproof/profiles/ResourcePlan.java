@@ -174,14 +174,22 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
      * The spec with each {@code gpu:k} of its memory turned into the runtime ordinal of the k-th GPU
      * this plan provides ({@code resources.gpus: [2, 3]} puts {@code gpu} on GPU 2 and {@code gpu:1}
      * on GPU 3; {@code auto} with a GPU rule, on the GPUs the rule accepts), so that a profile decides
-     * where GPU points run as it decides the NIC. A placement beyond the plan's GPUs stays as written:
-     * {@link #notProvided} skips it.
+     * where GPU points run as it decides the NIC. A point with a placement beyond the plan's GPUs
+     * stays as written, both sides ({@link #notProvided} skips it, and half a mapping would name GPUs it
+     * never ran on).
      */
     public TransferSpec placeGpus(TransferSpec spec) {
+        if (beyond(spec.initiatorMemory()) || beyond(spec.targetMemory())) {
+            return spec;
+        }
         MemoryPlacement initiator = place(spec.initiatorMemory());
         MemoryPlacement target = place(spec.targetMemory());
         return initiator.equals(spec.initiatorMemory()) && target.equals(spec.targetMemory()) ? spec
                 : spec.withMemory(initiator, target);
+    }
+
+    private boolean beyond(MemoryPlacement side) {
+        return side.kind() == MemoryKind.GPU && side.device() >= gpus.size();
     }
 
     private MemoryPlacement place(MemoryPlacement side) {

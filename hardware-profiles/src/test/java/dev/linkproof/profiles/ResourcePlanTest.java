@@ -75,10 +75,10 @@ class ResourcePlanTest {
         TransferSpec placed = second.placeGpus(same);
         assertThat(placed.initiatorMemory() + "->" + placed.targetMemory()).isEqualTo("gpu:1->gpu:1");
         assertThat(placed.pointId()).isEqualTo(same.pointId());
-        assertThat(second.placeGpus(peer).targetMemory()).as("beyond the plan: as written").isEqualTo(MemoryPlacement.parse("gpu:1"));
+        assertThat(second.placeGpus(peer)).as("beyond the plan: as written, both sides").isSameAs(peer);
         assertThat(second.unavailable(peer)).hasValue("needs gpu:1, and profile 'h100-cx7-gpu' provides 1 GPU(s)");
-        assertThat(second.placeGpus(TransferSpec.builder().build())).as("host memory").isNotNull()
-                .satisfies(s -> assertThat(s.initiatorMemory()).isEqualTo(MemoryPlacement.HOST));
+        TransferSpec host = TransferSpec.builder().build();
+        assertThat(second.placeGpus(host)).as("host memory").isSameAs(host);
 
         ResourcePlan swapped = ResourcePlan.of(withGpus(p, java.util.List.of(1, 0)), FakeHosts.probe("h100-cx7-host"));
         TransferSpec reversed = swapped.placeGpus(peer);

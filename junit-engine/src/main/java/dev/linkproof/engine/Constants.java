@@ -114,10 +114,11 @@ public final class Constants {
 
     /**
      * Which GPUs a GPU-memory point runs on: {@code first} (the default: the GPUs its memory names,
-     * {@code gpu} being GPU 0) or {@code each} (once per GPU the profile provides, every GPU index of
+     * {@code gpu:k} being the k-th GPU the profile provides, {@code gpu} the first) or {@code each} (once per GPU the profile provides, every GPU index of
      * its memory shifted by 0 … n-1 modulo n: {@code gpu->gpu} on every GPU, {@code gpu->gpu:1} on
      * every neighbouring pair 0→1, 1→2, …, n-1→0, {@code host->gpu} on every GPU). The shifted
-     * placement is the point's memory, so its unique id and name say which GPUs it ran on.
+     * placement is the point's memory, so its unique id and name say which of the profile's GPUs it
+     * ran on (the results record and Allure, which runtime ordinals).
      */
     public static final String GPUS = "linkproof.gpus";
 

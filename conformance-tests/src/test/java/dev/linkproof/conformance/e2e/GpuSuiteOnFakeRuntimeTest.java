@@ -108,8 +108,8 @@ class GpuSuiteOnFakeRuntimeTest {
 
     /**
      * A profile that provides GPU 1 alone ({@code resources.gpus: [1]}) puts the point's {@code gpu}
-     * on runtime ordinal 1, as both ranks allocate it (the results record says where it ran; the
-     * name stays the point's), and {@code gpu:1} is then beyond what it provides: skipped. With
+     * on runtime ordinal 1 in the spec both ranks are sent (the results record says where it ran; the
+     * name stays the point's; the fake does not report which device each rank allocated on), and {@code gpu:1} is then beyond what it provides: skipped. With
      * {@code [1, 0]} the peer points run from GPU 1 to GPU 0.
      */
     @Test

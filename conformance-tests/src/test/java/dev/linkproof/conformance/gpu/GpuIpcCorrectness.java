@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Tag;
  * Device-to-device through IPC handles ({@code gpu-ipc}): the target exports its GPU buffer, the
  * initiator opens it and copies into it (write) or out of it (read) — the node's GPU-to-GPU path
  * (NVLink, XGMI, or one GPU's HBM when both ranks share it: every method but {@link #peerToPeer}
- * runs on GPU 0 alone, unless {@code linkproof.gpus=each} spreads it over every GPU). Every point validates by copying the
+ * runs on the profile's first GPU alone, unless {@code linkproof.gpus=each} spreads it over every GPU). Every point validates by copying the
  * receiver's slots back to host and comparing checksums. Without a GPU runtime and device every
  * point is skipped with the runtime's reason.
  */
@@ -42,7 +42,7 @@ class GpuIpcCorrectness {
     }
 
     /**
-     * GPU 0 to GPU 1: the link between two GPUs (NVLink, XGMI), which the points above, on one GPU,
+     * The profile's first GPU to its second: the link between two GPUs (NVLink, XGMI), which the points above, on one GPU,
      * never cross. Skipped with the reason where the profile provides one GPU; with
      * {@code -Dlinkproof.gpus=each}, every neighbouring pair (0→1, 1→2, …, n-1→0).
      */

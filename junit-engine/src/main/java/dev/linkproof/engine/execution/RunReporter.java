@@ -11,6 +11,7 @@ import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.profiles.ProfileLoader;
 import dev.linkproof.profiles.Verdict;
+import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.probe.ProbeReport;
@@ -94,7 +95,16 @@ public final class RunReporter implements AutoCloseable {
     public void pointStarted(String sweepId, String method, SweepPoint point) {
         anyPoint = true;
         AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
-        AllureBridge.pointStarted(point.spec(), profile.id(), method);
+        AllureBridge.pointStarted(placed(point), profile.id(), method);
+    }
+
+    /**
+     * The point's spec with its GPUs those the profile provides ({@link ProfileJudge#placeGpus}): what a
+     * record or report of a point that was not measured (it failed, or was skipped) shows as its
+     * memory, as a measured one shows the spec it ran with.
+     */
+    private TransferSpec placed(SweepPoint point) {
+        return profile == null ? point.spec() : profile.placeGpus(point.spec());
     }
 
     /**
@@ -291,7 +301,7 @@ public final class RunReporter implements AutoCloseable {
                               Measurement m, Judgement judgement, TestExecutionResult result) {
         String status = status(result);
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
-        PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), m,
+        PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), m,
                 status, message, judgement == null ? List.of() : judgement.verdicts(),
                 judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps());
@@ -314,7 +324,7 @@ public final class RunReporter implements AutoCloseable {
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
-        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), point.spec(), null,
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), null,
                 "skipped", reason, List.of(), null, linkGBps()));
     }
 

@@ -6,7 +6,7 @@ import java.util.Optional;
  * A GPU or accelerator: found on the PCI bus, and — where a GPU runtime loads — as the runtime
  * enumerates it.
  *
- * @param index     0-based: the runtime's device ordinal (the {@code N} of {@code gpu:N}) where a
+ * @param index     0-based: the runtime's device ordinal (what a point's {@code gpu:k} becomes once the profile places it) where a
  *                  runtime is loaded, else PCI address order (the order CUDA_DEVICE_ORDER=PCI_BUS_ID and ROCm use)
  * @param vendor    {@code amd}, {@code nvidia} or {@code intel}
  * @param model     short model name, e.g. {@code MI300X}, {@code H100 SXM5 80GB}; {@code unknown} when not in the tables

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Joins the GPUs sysfs shows with those a loaded GPU runtime enumerates. Where a runtime is there,
- * its list is the one that counts — its ordinals are what {@code gpu:N} means, and it hides what
+ * its list is the one that counts — its ordinals are what a placed {@code gpu:N} names, and it hides what
  * {@code CUDA_VISIBLE_DEVICES} or {@code ROCR_VISIBLE_DEVICES} hide — and each device keeps what
  * sysfs knows of it (NUMA node, driver, DRM card, the model name profiles match), found by PCI
  * address. A runtime device sysfs does not show keeps the runtime's name and address alone.

@@ -61,13 +61,17 @@ class GpuRuntimeOnThisHostTest {
                 src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
             }
             // odd offsets and lengths: the bytes around each copy must be left alone
+            MemorySegment fill = arena.allocate(n).fill((byte) 0x5A);
+            s.copyHostToDevice(b, fill.address(), n);
             s.copyHostToDevice(a, src.address(), n);
             s.copyDeviceToDevice(b + 7, a + 3, n - 4099);
             s.mark(1);
             s.await(1, 10_000_000_000L);
-            s.copyDeviceToHost(dst.address(), b + 7, n - 4099);
+            s.copyDeviceToHost(dst.address(), b, n);
             s.synchronize(10_000_000_000L);
-            assertThat(dst.asSlice(0, n - 4099).mismatch(src.asSlice(3, n - 4099))).isEqualTo(-1);
+            assertThat(dst.asSlice(7, n - 4099).mismatch(src.asSlice(3, n - 4099))).isEqualTo(-1);
+            assertThat(dst.asSlice(0, 7).mismatch(fill.asSlice(0, 7))).as("before the copy").isEqualTo(-1);
+            assertThat(dst.asSlice(7 + n - 4099).mismatch(fill.asSlice(7 + n - 4099))).as("after the copy").isEqualTo(-1);
             assertThat(s.idle()).isTrue();
         } finally {
             rt.free(0, a);
