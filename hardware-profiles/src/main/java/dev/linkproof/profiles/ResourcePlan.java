@@ -192,8 +192,9 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         return side.kind() == MemoryKind.GPU && side.device() >= gpus.size();
     }
 
+    /** {@code side} placed on the plan's GPUs; called only when no side is {@link #beyond} them. */
     private MemoryPlacement place(MemoryPlacement side) {
-        if (side.kind() != MemoryKind.GPU || side.device() >= gpus.size()) {
+        if (side.kind() != MemoryKind.GPU) {
             return side;
         }
         return new MemoryPlacement(MemoryKind.GPU, gpus.get(side.device()).index());
@@ -207,7 +208,7 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 if (gpus.isEmpty()) {
                     return Optional.of("needs GPU memory (" + side + "), and profile '" + profileId + "' provides no GPU on this host");
                 }
-                if (side.device() >= gpus.size()) {
+                if (beyond(side)) {
                     return Optional.of("needs " + side + ", and profile '" + profileId + "' provides " + gpus.size() + " GPU(s)");
                 }
             } else if (side.kind() == MemoryKind.HUGEPAGE) {

@@ -220,10 +220,11 @@ public final class ProfileJudge {
         List<String> out = new java.util.ArrayList<>();
         for (var b : builtins.all()) {
             var rules = b.match();
-            boolean gpus = rules.gpu().map(r -> !ProfileMatcher.matchingGpus(r, probe).isEmpty()).orElse(false);
-            boolean nics = rules.nic().map(r -> probe.rdmaDevices().stream().anyMatch(d -> ProfileMatcher.ofTheKind(r, d)))
-                    .orElse(false);
-            if (rules.fallback() || !(gpus || nics) || rules.gpu().isPresent() && !gpus) {
+            // A GPU rule decides alone (its GPUs here or not); without one, a NIC of the rule's kind.
+            boolean forThisHost = rules.gpu().isPresent()
+                    ? !ProfileMatcher.matchingGpus(rules.gpu().get(), probe).isEmpty()
+                    : rules.nic().map(r -> probe.rdmaDevices().stream().anyMatch(d -> ProfileMatcher.ofTheKind(r, d))).orElse(false);
+            if (rules.fallback() || !forThisHost) {
                 continue;
             }
             var result = ProfileMatcher.match(b, probe);
