@@ -1,9 +1,12 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
-import dev.linkproof.engine.execution.ProfileJudge;
+import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.fixtures.ProfileFixture;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.reports.results.PointRecord;
@@ -53,7 +56,7 @@ class BaselineToleranceTest {
 
     /** What the engine does with the loaded profile and the configuration (RunReporter.useProfile). */
     private static double tolerance(LinkproofConfiguration config) {
-        return config.baselineTolerance(ProfileJudge.load(config).baselineTolerance());
+        return config.baselineTolerance(RunProfile.load(config).baselineTolerance());
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
@@ -16,12 +19,12 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.EventType;
 
 /**
- * A bad value on the command line fails the run before any point, with "configuration error" and
- * the key in the engine's own failure, which Surefire prints on the console; thrown at discovery, it
- * showed only "TestEngine with ID 'linkproof' failed to discover tests" and left the cause in a dump
- * file.
+ * A bad value on the command line stops the run before any point, with "configuration error" and
+ * the key in an error-level discovery issue, which JUnit (and Surefire) prints on the console;
+ * thrown at discovery, it showed only "TestEngine with ID 'linkproof' failed to discover tests" and
+ * left the cause in a dump file.
  */
-class ConfigurationErrorTest {
+public class ConfigurationErrorTest {
     @TempDir
     Path dir;
 
@@ -36,12 +39,20 @@ class ConfigurationErrorTest {
         return kit.execute();
     }
 
-    static String engineFailure(EngineExecutionResults r) {
+    /**
+     * The run's configuration errors, "; "-joined: they are error-level discovery issues, so JUnit
+     * fails the engine with its own DiscoveryIssueException, listing each as "(n) [ERROR] message",
+     * before any point runs.
+     */
+    public static String engineFailure(EngineExecutionResults r) {
         Event engine = r.containerEvents().filter(e -> e.getType() == EventType.FINISHED
                 && e.getTestDescriptor().getUniqueId().getSegments().size() == 1).findFirst().orElseThrow();
         TestExecutionResult result = engine.getRequiredPayload(TestExecutionResult.class);
         assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-        return result.getThrowable().orElseThrow().getMessage();
+        Throwable failure = result.getThrowable().orElseThrow();
+        assertThat(failure.getClass().getSimpleName()).as("reported as discovery issues").isEqualTo("DiscoveryIssueException");
+        return String.join("; ", failure.getMessage().lines().map(String::strip).filter(l -> l.matches("\\(\\d+\\) \\[ERROR\\] .*"))
+                .map(l -> l.substring(l.indexOf("] ") + 2)).toList());
     }
 
     @Test

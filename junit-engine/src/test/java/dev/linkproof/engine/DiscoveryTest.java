@@ -1,5 +1,7 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;

@@ -1,5 +1,7 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -112,8 +114,8 @@ class EachDeviceTest {
         Path down = FakeHosts.portsDown(dir, "cx7-host", "mlx5_1");
         assertThat(points(down.toString(), Map.of(Constants.NICS, "each"))).extracting(TestDescriptor::getDisplayName)
                 .contains("write 4 KiB ×1 · 1 QP · verbs · mlx5_0", "write 4 KiB ×1 · 1 QP · verbs · mlx5_1");
-        var local = new dev.linkproof.engine.execution.ProfileJudge.DeviceChoice(true, java.util.Optional.empty());
-        var cx7 = dev.linkproof.engine.execution.ProfileJudge.load(Map.of("linkproof.probe.root", down.toString()), local);
+        var local = new dev.linkproof.engine.judging.RunProfile.DeviceChoice(true, java.util.Optional.empty());
+        var cx7 = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString()), local);
         assertThat(cx7.id()).isEqualTo("cx7-400g");
         assertThat(cx7.nicsForEach()).containsExactly("mlx5_0", "mlx5_1");
         var onMlx51 = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_1")).build();
@@ -122,7 +124,7 @@ class EachDeviceTest {
                 + "no ACTIVE port (port 1 DOWN)");
         assertThat(cx7.unfitNic(onMlx50)).isEmpty();
         assertThat(cx7.unfitNic(dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build())).as("the plan's NIC").isEmpty();
-        var loopback = dev.linkproof.engine.execution.ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(),
+        var loopback = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString(),
                 Constants.PROFILE, "loopback"), local);
         assertThat(loopback.unfitNic(onMlx51)).isEmpty();
     }

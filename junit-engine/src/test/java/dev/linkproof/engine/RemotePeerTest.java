@@ -1,11 +1,13 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
-import dev.linkproof.engine.execution.SessionProvider;
+import dev.linkproof.engine.run.SessionProvider;
 import dev.linkproof.engine.fixtures.LostPeerFixture;
 import dev.linkproof.engine.fixtures.RunFixture;
 import dev.linkproof.transfer.agent.AgentServer;

@@ -1,5 +1,7 @@
 package dev.linkproof.engine;
 
+import dev.linkproof.engine.config.Constants;
+
 import static dev.linkproof.engine.ConfigurationErrorTest.engineFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.reports.chart.BandwidthChart;
 import dev.linkproof.reports.results.PointRecord;
@@ -200,17 +201,37 @@ class ReportsTest {
         assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1)).startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
 
+    /**
+     * Allure files a result under every category whose status and trace pattern match (its
+     * CategoriesPlugin); each kind's failure must land in its own category and no other, whatever its
+     * message says.
+     */
+    static List<String> categoriesOf(String status, String trace) {
+        return RunFiles.categories().stream()
+                .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
+                .filter(c -> !c.containsKey("messageRegex"))
+                .filter(c -> !c.containsKey("traceRegex") || java.util.regex.Pattern.compile((String) c.get("traceRegex"),
+                        java.util.regex.Pattern.DOTALL).matcher(trace).matches())
+                .map(c -> (String) c.get("name")).toList();
+    }
+
     @Test
-    void aPointsCategoryIsTheFirstWhoseStatusAndMessageMatch() {
-        assertThat(RunFiles.categoryOf("failed", "x: performance regression: 1 GB/s … [ran while a host was busy: …]"))
-                .contains("Short on a busy host");
-        assertThat(RunFiles.categoryOf("failed", "x: performance regression: 1 GB/s is 50 % below")).contains("Performance regression");
-        assertThat(RunFiles.categoryOf("broken", "x: data corruption: slot 1\nsecond line")).contains("Data corruption");
-        assertThat(RunFiles.categoryOf("broken", "x: performance regression")).as("a status the category does not take").isEmpty();
-        assertThat(RunFiles.categoryOf("skipped", "no RDMA device")).contains("Hardware or transport unavailable");
-        assertThat(RunFiles.categoryOf("failed", "expected 3 but was 4")).isEmpty();
-        assertThat(RunFiles.categoryOf("failed", "write 4 KiB ×1 · 1 QP · verbs · mlx5_1: RDMA device mlx5_1 is of the kind profile "
-                + "'cx7-400g' is for, and not fit for it: no ACTIVE port (port 1 DOWN)")).contains("NIC not fit for the profile");
+    void aFailureOfEachKindFilesUnderItsKindsCategoryAloneWhateverItsMessageSays() {
+        for (FailureKind kind : FailureKind.values()) {
+            if (kind == FailureKind.UNAVAILABLE || kind == FailureKind.TEST_ASSERTION || kind == FailureKind.ERROR) {
+                continue;
+            }
+            // The message names other kinds' words: only the tag decides.
+            String trace = "dev.linkproof.engine.failure.PointFailure " + kind.traceTag() + ": x: performance regression, "
+                    + "data corruption, peer failure, profile 'p'\n\tat dev.linkproof.Foo.bar(Foo.java:1)\n";
+            assertThat(categoriesOf(kind.status().label(), trace)).as(kind.name()).containsExactly(kind.category());
+        }
+        assertThat(categoriesOf("failed", "org.opentest4j.AssertionFailedError: data corruption: expected 3 but was 4\n\tat x"))
+                .containsExactly("Failed assertion of the test method");
+        assertThat(categoriesOf("broken", "java.lang.NullPointerException: profile\n\tat x")).containsExactly("Error");
+        assertThat(categoriesOf("skipped", "org.opentest4j.TestAbortedException: no RDMA device"))
+                .containsExactly("Hardware or transport unavailable");
+        assertThat(RunFiles.categories()).noneMatch(c -> c.containsKey("messageRegex"));
     }
 
     @Test
@@ -240,28 +261,4 @@ class ReportsTest {
         assertThat(dir.resolve("executor.json")).exists();
     }
 
-    /** Allure files a failure under the first category whose regex matches its whole message. */
-    private static String categoryOf(String message, String status) {
-        return RunFiles.categories().stream()
-                .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
-                .filter(c -> message.matches((String) c.get("messageRegex")))
-                .map(c -> (String) c.get("name")).findFirst().orElse("none");
-    }
-
-    @Test
-    void aShortfallOnABusyHostIsFiledApartFromOneOnQuietHostsAndCorruptionBeforeBoth() {
-        String below = "below criterion of profile 'loopback': write 64 KiB ×1 · 8 QP: 0.12 GB/s < criterion 0.13 GB/s (tcp-mid)";
-        assertThat(categoryOf(below, "failed")).isEqualTo("Below criterion");
-        assertThat(categoryOf(below + " [ran while a host was busy: other processes used 1.29 of 2 CPUs (ours 0.68) over 633 ms]",
-                "failed")).isEqualTo("Short on a busy host");
-        assertThat(categoryOf(below + " [attempt 2; the first ran on a busy host: 0.13 GB/s · 514 µs, other processes used 1.29 "
-                + "of 2 CPUs (ours 0.68) over 633 ms; this one: other processes used 1.30 of 2 CPUs (ours 0.70) over 610 ms "
-                + "(still busy)]", "failed")).isEqualTo("Short on a busy host");
-        // A rerun on a host that had quietened down: the shortfall is the transport's.
-        assertThat(categoryOf(below + " [attempt 2; the first ran on a busy host: 0.13 GB/s · 514 µs, other processes used 1.29 "
-                + "of 2 CPUs (ours 0.68) over 633 ms; this one: other processes used 0.02 of 2 CPUs (ours 0.70) over 610 ms]",
-                "failed")).isEqualTo("Below criterion");
-        assertThat(categoryOf("write 4 KiB ×3: data corruption: 1 of 3 slot(s) differ [ran while a host was busy: x]", "failed"))
-                .isEqualTo("Data corruption");
-    }
 }

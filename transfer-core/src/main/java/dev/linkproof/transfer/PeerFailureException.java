@@ -14,6 +14,11 @@ public class PeerFailureException extends TransferException {
         super(message, cause);
     }
 
+    @Override
+    public FailureKind kind() {
+        return FailureKind.PEER_FAILURE;
+    }
+
     /** As {@link TransferException#expired}, still a peer failure. */
     @Override
     public PeerFailureException expired(Deadline expired) {

@@ -1,49 +1,42 @@
 package dev.linkproof.engine.descriptor;
 
-import dev.linkproof.engine.ConfigurationException;
-import dev.linkproof.engine.Constants;
-import dev.linkproof.engine.execution.LinkproofExecutionContext;
-import dev.linkproof.engine.execution.ProfileJudge;
-import dev.linkproof.profiles.ProfileException;
+import dev.linkproof.engine.config.ConfigurationException;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
+import dev.linkproof.engine.run.RunSetup;
 import java.util.List;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.EngineDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
 
-/** The root of a run. It closes the pair once every point has run. */
+/**
+ * The root of a run. It keeps what discovery loaded once ({@link RunSetup}), starts the results
+ * file before the first point and closes the pair once every point has run.
+ */
 public final class LinkproofEngineDescriptor extends EngineDescriptor implements Node<LinkproofExecutionContext> {
-    /** Keys with bad values, found at discovery ("linkproof.iterations.scale=0 must be ..."). */
-    private final List<String> configurationErrors;
+    private final RunSetup setup;
 
-    public LinkproofEngineDescriptor(UniqueId id, List<String> configurationErrors) {
+    public LinkproofEngineDescriptor(UniqueId id, RunSetup setup) {
         super(id, "Linkproof");
-        this.configurationErrors = List.copyOf(configurationErrors);
+        this.setup = setup;
+    }
+
+    public RunSetup setup() {
+        return setup;
     }
 
     /**
-     * Fails the run on a configuration key with a bad value, then loads the hardware profile once,
-     * before any transfer. A malformed profile fails the whole run here, naming file, line and
-     * column, and no point runs. Then reads the baseline and starts the results file
-     * ({@link dev.linkproof.engine.execution.RunReporter#open}).
+     * Starts the run. What was wrong before it (a bad key, a bad profile, …) was reported at discovery
+     * as an error, which stops JUnit before any point; should a launcher be configured to run on
+     * regardless ({@code junit.platform.discovery.issue.severity.critical}), the run fails here with the
+     * same words instead. Then the local agent's environment, and last the results file: it replaces
+     * the previous run's, which a run that stopped above leaves alone.
      */
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) {
-        if (!configurationErrors.isEmpty()) {
-            throw new ConfigurationException(configurationErrors);
+        if (!setup.problems().isEmpty()) {
+            throw new ConfigurationException(setup.problems());
         }
-        try {
-            ProfileJudge profile = ProfileJudge.load(context.config());
-            if (context.config().requireProfileMatch()) {
-                profile.fallbackWarning().ifPresent(w -> {
-                    throw new ConfigurationException(List.of(Constants.REQUIRE_PROFILE_MATCH + "=true, and " + w));
-                });
-            }
-            context.reporter().useProfile(profile);
-            context.sessions().agentEnvironment(profile.agentEnvironment());
-        } catch (ProfileException e) {
-            throw new ProfileException(e.location(), "configuration error: " + e.problem(), e);
-        }
-        // Last: it replaces the previous run's results, which a run that stopped above leaves alone.
+        context.sessions().agentEnvironment(context.profile().agentEnvironment());
         context.reporter().open();
         return context;
     }
@@ -56,8 +49,7 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
             try {
                 context.reporter().close();
             } finally {
-                var profile = context.reporter().profile();
-                context.progress().summary(profile == null ? java.util.List.of() : profile.fallbackWarning().stream().toList());
+                context.progress().summary(setup.profile().map(p -> p.fallbackWarning().stream().toList()).orElse(List.of()));
             }
         }
     }

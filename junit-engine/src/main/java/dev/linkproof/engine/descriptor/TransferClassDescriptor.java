@@ -1,6 +1,6 @@
 package dev.linkproof.engine.descriptor;
 
-import dev.linkproof.engine.execution.LinkproofExecutionContext;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
 import java.util.Set;
 import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;

@@ -1,7 +1,9 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.engine.execution.LinkproofExecutionContext;
+import dev.linkproof.engine.failure.PointFailure;
+import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,12 +64,12 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     /** The profile's curve rules judge the sweep as a whole once its points ran. */
     @Override
     public void after(LinkproofExecutionContext context) {
-        java.util.List<String> failed = context.reporter().judgeSweep(getUniqueId().toString());
+        java.util.List<String> failed = context.judge().judgeSweep(getUniqueId().toString());
         if (!failed.isEmpty()) {
-            String message = "below criterion (curve rule) of profile '" + context.reporter().profile().id() + "': "
+            String message = "below criterion (curve rule) of profile '" + context.profile().id() + "': "
                     + String.join("; ", failed);
             context.progress().sweepFailed(getDisplayName(), message);
-            throw new org.opentest4j.AssertionFailedError(message);
+            throw new PointFailure(FailureKind.BELOW_CRITERION, message);
         }
     }
 

@@ -67,7 +67,7 @@ public final class SweepExpander {
     /**
      * With {@code linkproof.gpus=each}, how many GPUs the profile provides: a point whose memory
      * names a GPU is made once per GPU, its GPU indices (the profile's k-th GPU, as {@code gpu:k}
-     * always means; ProfileJudge#placeGpus maps them to runtime ordinals) shifted by 0, 1, … {@code gpus - 1} (modulo {@code gpus}), so {@code gpu->gpu} runs on every GPU (0→0, 1→1, …), {@code gpu->gpu:1} on
+     * always means; RunProfile#placeGpus maps them to runtime ordinals) shifted by 0, 1, … {@code gpus - 1} (modulo {@code gpus}), so {@code gpu->gpu} runs on every GPU (0→0, 1→1, …), {@code gpu->gpu:1} on
      * every neighbouring pair (0→1, 1→2, …, n-1→0: each GPU's link to the next), {@code host->gpu}
      * on every GPU's host path. The shifted indices are in the point's memory, hence its unique id
      * and name. 0 or 1 (the default): as written.

@@ -7,7 +7,7 @@ import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.descriptor.TransferClassDescriptor;
 import dev.linkproof.engine.descriptor.TransferMethodDescriptor;
-import dev.linkproof.engine.execution.MethodInvoker;
+import dev.linkproof.engine.run.MethodInvoker;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;

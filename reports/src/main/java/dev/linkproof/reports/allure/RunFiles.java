@@ -2,6 +2,7 @@ package dev.linkproof.reports.allure;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.linkproof.transfer.FailureKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -49,53 +49,50 @@ public final class RunFiles {
     }
 
     /**
-     * Failure categories, first match wins. The messages they match are the engine's own: a data
-     * mismatch says "data corruption" (a wrong receive completion "completion mismatch"); a
-     * performance shortfall while a host was busy ends "[ran while a host was busy: …]" or, after a
-     * rerun, "… (still busy)]", and is told apart from one on quiet hosts, which is the transport's;
-     * a baseline miss says "performance regression", a missed criterion "below criterion", a
-     * transport the profile requires and a rank lacks "requires the … transport (transport.required)",
-     * a dead peer "peer failure", a bad annotation or profile "configuration error"; skips name what is
-     * unavailable.
+     * Failure categories, one per {@link FailureKind#category()}, in the enum's order. A failure of a
+     * known kind names it after its class in the first line of its trace ({@link FailureKind#traceTag()},
+     * {@code dev.linkproof.engine.failure.PointFailure [DATA_CORRUPTION]: …}); each category matches those
+     * tags, never the message. Allure files a result under every category that matches, so the two for
+     * what carries no tag (a test method's own assertion, failed; any other error, broken) match only
+     * a trace without one. Skips, whatever their reason, are {@link FailureKind#UNAVAILABLE}.
      */
     public static List<Map<String, Object>> categories() {
-        return List.of(
-                category("Data corruption", ".*(data corruption|completion mismatch).*", List.of("failed", "broken")),
-                category("Short on a busy host", ".*(ran while a host was busy: |\\(still busy\\)\\]).*", List.of("failed")),
-                category("Performance regression", ".*performance regression.*", List.of("failed")),
-                category("Below criterion", ".*below criterion.*", List.of("failed")),
-                category("Required transport unavailable", ".*requires the \\S+ transport \\(transport\\.required\\).*",
-                        List.of("failed")),
-                // linkproof.nics=each on a NIC with its port down (or another link rate): the hardware's
-                // fault, not the configuration's, and filed before "profile" makes it one.
-                category("NIC not fit for the profile", ".*RDMA device \\S+ is of the kind profile .* and not fit for it.*",
-                        List.of("failed")),
-                category("Peer failure", ".*(peer failure|no target rank|target agent).*", List.of("broken", "failed")),
-                category("Configuration error", ".*(configuration error|profile).*", List.of("broken", "failed")),
-                category("Hardware or transport unavailable", ".*", List.of("skipped")));
-    }
-
-    /**
-     * The category a point with {@code status} (failed, broken, skipped) and {@code message} falls in,
-     * as Allure files it: the first of {@link #categories()} whose statuses and message pattern match.
-     */
-    @SuppressWarnings("unchecked")
-    public static Optional<String> categoryOf(String status, String message) {
-        String text = message == null ? "" : message;
-        for (Map<String, Object> c : categories()) {
-            if (((List<String>) c.get("matchedStatuses")).contains(status)
-                    && java.util.regex.Pattern.compile((String) c.get("messageRegex"), java.util.regex.Pattern.DOTALL)
-                            .matcher(text).matches()) {
-                return Optional.of((String) c.get("name"));
+        Map<String, List<FailureKind>> byCategory = new LinkedHashMap<>();
+        for (FailureKind k : FailureKind.values()) {
+            byCategory.computeIfAbsent(k.category(), c -> new java.util.ArrayList<>()).add(k);
+        }
+        List<Map<String, Object>> out = new java.util.ArrayList<>();
+        for (var e : byCategory.entrySet()) {
+            List<FailureKind> kinds = e.getValue();
+            List<String> statuses = kinds.stream().map(k -> k.status().label()).distinct().toList();
+            if (kinds.contains(FailureKind.UNAVAILABLE)) {
+                out.add(category(e.getKey(), null, statuses));
+            } else if (kinds.contains(FailureKind.TEST_ASSERTION) || kinds.contains(FailureKind.ERROR)) {
+                out.add(category(e.getKey(), UNTAGGED, statuses));
+            } else {
+                // A tagged failure files under its kind whatever its status.
+                out.add(category(e.getKey(), tagged(kinds), List.of("failed", "broken")));
             }
         }
-        return Optional.empty();
+        return out;
     }
 
-    private static Map<String, Object> category(String name, String regex, List<String> statuses) {
+    /** The first line of a trace that carries a kind: "dev.linkproof.… [KIND]", then ": message" and the frames. */
+    private static final String TAG = "dev\\.linkproof\\.\\S+ \\[[A-Z_]+\\]";
+    /** A trace whose first line carries no kind (Allure matches the whole trace, newlines included). */
+    static final String UNTAGGED = "(?!" + TAG + ").*";
+
+    /** A trace whose first line carries one of {@code kinds}. */
+    static String tagged(List<FailureKind> kinds) {
+        return "dev\\.linkproof\\.\\S+ (" + String.join("|", kinds.stream().map(k -> "\\[" + k.name() + "\\]").toList()) + ")(: .*)?";
+    }
+
+    private static Map<String, Object> category(String name, String traceRegex, List<String> statuses) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("name", name);
-        c.put("messageRegex", regex);
+        if (traceRegex != null) {
+            c.put("traceRegex", traceRegex);
+        }
         c.put("matchedStatuses", statuses);
         return c;
     }

@@ -21,6 +21,8 @@ import java.util.List;
  *                    records written before it was recorded
  * @param offset      the slots' misalignment in bytes; absent in records written before it was recorded
  * @param status      passed, failed, broken (could not run) or skipped
+ * @param failureKind the kind of the point's failure or skip ({@link dev.linkproof.transfer.FailureKind}'s name:
+ *                    {@code DATA_CORRUPTION}, {@code BELOW_CRITERION}, {@code UNAVAILABLE}, …); absent when it passed
  * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
  *                    did (validation alone), absent when it was not measured
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
@@ -57,6 +59,7 @@ public record PointRecord(
         int warmup,
         String status,
         String message,
+        String failureKind,
         Double bandwidthGBps,
         Double avgLatencyUs,
         Double p50Us,
@@ -94,7 +97,7 @@ public record PointRecord(
                 device(spec, m), memory(m == null ? spec : m.spec()), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
                 spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
                 // what ran: linkproof.duration sizes the iterations at run time
-                m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message,
+                m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message, null,
                 m == null ? null : m.bandwidthGBps(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
                 pct ? m.latency().p50Nanos() / 1e3 : null,
@@ -128,9 +131,17 @@ public record PointRecord(
     public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
                                      int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                device, memory, layout, offset, mode, iterations, warmup, status, message, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
+                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 timestamp);
+    }
+
+    /** This record with the kind of its failure or skip ({@code null}: it passed). */
+    public PointRecord withFailureKind(dev.linkproof.transfer.FailureKind kind) {
+        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
+                device, memory, layout, offset, mode, iterations, warmup, status, message, kind == null ? null : kind.name(),
+                bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, criterionGBps, linkGBps,
+                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, timestamp);
     }
 
     /**

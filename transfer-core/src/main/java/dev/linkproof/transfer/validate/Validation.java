@@ -33,6 +33,17 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
         return badSlots == 0 && completions.passed();
     }
 
+    /**
+     * Why the validation failed, as a kind: a wrong receive completion first (it fails the point even
+     * when the data matched), else corrupted data; empty when it passed.
+     */
+    public Optional<dev.linkproof.transfer.FailureKind> failureKind() {
+        if (!completions.passed()) {
+            return Optional.of(dev.linkproof.transfer.FailureKind.COMPLETION_MISMATCH);
+        }
+        return badSlots == 0 ? Optional.empty() : Optional.of(dev.linkproof.transfer.FailureKind.DATA_CORRUPTION);
+    }
+
     public String describe() {
         String data = badSlots == 0
                 ? VALID + slots + " slot(s), " + bytes + " bytes, checksums match"

@@ -1,14 +1,14 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.judging;
 
-import static dev.linkproof.engine.execution.BusyHostRerunTest.BUSY;
-import static dev.linkproof.engine.execution.BusyHostRerunTest.POINT;
-import static dev.linkproof.engine.execution.BusyHostRerunTest.QUIET;
-import static dev.linkproof.engine.execution.BusyHostRerunTest.SPEC;
-import static dev.linkproof.engine.execution.BusyHostRerunTest.VALID;
-import static dev.linkproof.engine.execution.BusyHostRerunTest.measured;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.BUSY;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.POINT;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.QUIET;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.SPEC;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.VALID;
+import static dev.linkproof.engine.judging.BusyHostRerunTest.measured;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.MapParameters;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
@@ -37,7 +37,7 @@ class BaselineRerunTest {
 
     @TempDir
     Path dir;
-    private RunReporter reporter;
+    private PointJudge reporter;
 
     @BeforeEach
     void reporter() throws Exception {
@@ -49,35 +49,34 @@ class BaselineRerunTest {
         }
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString(),
                 "linkproof.baseline", baseline.toString());
-        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
-        reporter.open();
-        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+        reporter = PointJudge.load(LinkproofConfiguration.from(new MapParameters(params)),
+                RunProfile.load(Map.of("linkproof.profile", profile.toString()), RunProfile.DeviceChoice.REMOTE));
     }
 
-    private RunReporter.Judgement judge(Measurement m, Optional<HostContention> host, List<RunReporter.Attempt> earlier) {
+    private Judgement judge(Measurement m, Optional<HostContention> host, List<Attempt> earlier) {
         return reporter.judge("[point:p]", POINT, m, new HostLoads(host, Optional.empty()), earlier);
     }
 
     /** {@code j}'s attempt, rerun as the default allowances (one of each kind) decide. */
-    private static RunReporter.Attempt attempt(Measurement m, HostContention host, RunReporter.Judgement j) {
-        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), j.failure().orElseThrow(),
+    private static Attempt attempt(Measurement m, HostContention host, Judgement j) {
+        return new Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), j.failure().orElseThrow(),
                 j.rerunFor(1, 1).orElseThrow());
     }
 
     @Test
     void aRegressionOnAQuietHostIsRerunAndPassesWhenTheRerunIsBackToTheBaseline() {
-        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
         assertThat(first.failure()).hasValueSatisfying(f -> assertThat(f)
                 .startsWith(POINT.displayName() + ": performance regression: 1.05 GB/s is 50.0 % below the baseline's 2.10 GB/s")
                 .doesNotContain("busy"));
         assertThat(first.baselineOnly()).isTrue();
         assertThat(first.rerun(0, 1)).isTrue();
         assertThat(first.rerun(5, 0)).as("baseline reruns switched off; the host was quiet").isFalse();
-        assertThat(first.rerunFor(1, 1)).contains(RunReporter.RerunKind.BASELINE);
+        assertThat(first.rerunFor(1, 1)).contains(RerunKind.BASELINE);
         assertThat(attempt(HALVED, QUIET, first).reason()).isEqualTo("fell short of the baseline");
         assertThat(first.baselineChange()).contains("-50.0 % bandwidth against the baseline's 2.10 GB/s");
 
-        RunReporter.Judgement second = judge(AS_BEFORE, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
+        Judgement second = judge(AS_BEFORE, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.rerun(0, 1)).isFalse();
@@ -88,8 +87,8 @@ class BaselineRerunTest {
 
     @Test
     void aRegressionThatRepeatsFailsSayingTheFirstAttemptFellShortToo() {
-        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
-        RunReporter.Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
+        Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(HALVED, QUIET, first)));
         assertThat(second.rerun(0, 1)).as("the one rerun allowed was made").isFalse();
         assertThat(second.rerun(0, 2)).isTrue();
         assertThat(second.failure().orElseThrow())
@@ -100,36 +99,36 @@ class BaselineRerunTest {
 
     @Test
     void aPointBelowTheProfilesFloorOnAQuietHostFailsAtOnceBaselineOrNot() {
-        RunReporter.Judgement j = judge(SLOW, Optional.of(QUIET), List.of());
+        Judgement j = judge(SLOW, Optional.of(QUIET), List.of());
         assertThat(j.failure().orElseThrow()).contains("below criterion of profile 'floor'").contains("performance regression");
         assertThat(j.baselineOnly()).isFalse();
         assertThat(j.rerun(5, 5)).isFalse();
         assertThat(judge(SLOW, Optional.of(BUSY), List.of()).rerun(1, 5)).as("busy: the busy-host rerun applies").isTrue();
         assertThat(attempt(SLOW, BUSY, judge(SLOW, Optional.of(BUSY), List.of())).reason()).isEqualTo("ran on a busy host");
-        RunReporter.Judgement busyRegression = judge(HALVED, Optional.of(BUSY), List.of());
-        assertThat(busyRegression.rerunFor(1, 1)).as("busy: the busy-host rerun first").contains(RunReporter.RerunKind.BUSY_HOST);
-        assertThat(busyRegression.rerunFor(0, 1)).contains(RunReporter.RerunKind.BASELINE);
-        assertThat(new RunReporter.Attempt(HALVED, new HostLoads(Optional.of(BUSY), Optional.empty()), "f",
-                RunReporter.RerunKind.BASELINE).reason()).isEqualTo("fell short of the baseline on a busy host");
+        Judgement busyRegression = judge(HALVED, Optional.of(BUSY), List.of());
+        assertThat(busyRegression.rerunFor(1, 1)).as("busy: the busy-host rerun first").contains(RerunKind.BUSY_HOST);
+        assertThat(busyRegression.rerunFor(0, 1)).contains(RerunKind.BASELINE);
+        assertThat(new Attempt(HALVED, new HostLoads(Optional.of(BUSY), Optional.empty()), "f",
+                RerunKind.BASELINE).reason()).isEqualTo("fell short of the baseline on a busy host");
     }
 
     @Test
     void corruptDataIsNeverRerunForItsBaseline() {
         Measurement corrupt = measured(10_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
-        RunReporter.Judgement j = judge(corrupt, Optional.of(QUIET), List.of());
+        Judgement j = judge(corrupt, Optional.of(QUIET), List.of());
         assertThat(j.failure().orElseThrow()).contains("data corruption");
         assertThat(j.rerun(5, 5)).isFalse();
     }
 
     @Test
     void attemptsRerunForDifferentReasonsAreNamedEachWithItsOwn() {
-        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         assertThat(first.rerun(1, 1)).isTrue();
-        RunReporter.Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(SLOW, BUSY, first)));
+        Judgement second = judge(HALVED, Optional.of(QUIET), List.of(attempt(SLOW, BUSY, first)));
         assertThat(second.rerunFor(1, 1)).as("each kind counts its own reruns: a baseline rerun may follow a busy-host one")
-                .contains(RunReporter.RerunKind.BASELINE);
+                .contains(RerunKind.BASELINE);
         assertThat(second.rerun(1, 0)).isFalse();
-        RunReporter.Judgement third = judge(HALVED, Optional.of(QUIET),
+        Judgement third = judge(HALVED, Optional.of(QUIET),
                 List.of(attempt(SLOW, BUSY, first), attempt(HALVED, QUIET, second)));
         assertThat(third.rerun(1, 1)).as("one of each made").isFalse();
         assertThat(third.attempts()).isEqualTo(3);
@@ -142,19 +141,19 @@ class BaselineRerunTest {
     /** "still busy" (and with it the report's "Short on a busy host" category) only after a busy attempt. */
     @Test
     void aRerunOnABusyHostAfterAQuietOneIsBusyNotStillBusy() {
-        RunReporter.Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
-        RunReporter.Judgement second = judge(HALVED, Optional.of(BUSY), List.of(attempt(HALVED, QUIET, first)));
+        Judgement first = judge(HALVED, Optional.of(QUIET), List.of());
+        Judgement second = judge(HALVED, Optional.of(BUSY), List.of(attempt(HALVED, QUIET, first)));
         assertThat(second.failure().orElseThrow()).endsWith("this one: other processes used 1.40 of 2 CPUs (ours 1.10) "
                 + "over 800 ms (busy)]").doesNotContain("still busy");
     }
 
     @Test
     void anAttemptWithoutAHostFigureIsDescribedByItsFiguresAlone() {
-        RunReporter.Judgement first = judge(HALVED, Optional.empty(), List.of());
+        Judgement first = judge(HALVED, Optional.empty(), List.of());
         assertThat(first.rerun(0, 1)).isTrue();
-        RunReporter.Judgement second = judge(HALVED, Optional.empty(),
-                List.of(new RunReporter.Attempt(HALVED, HostLoads.NONE, first.failure().orElseThrow(),
-                        RunReporter.RerunKind.BASELINE)));
+        Judgement second = judge(HALVED, Optional.empty(),
+                List.of(new Attempt(HALVED, HostLoads.NONE, first.failure().orElseThrow(),
+                        RerunKind.BASELINE)));
         assertThat(second.failure().orElseThrow()).endsWith("[attempt 2; the first fell short of the baseline: " + HALVED.summary() + "]");
     }
 }

@@ -1,6 +1,6 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.judging;
 
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.profiles.CriteriaEvaluator;
 import dev.linkproof.profiles.EvaluationContext;
 import dev.linkproof.profiles.HardwareProfile;
@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * resource plan, which skips points the profile or host cannot serve and names the NIC verbs
  * points use) and the criteria every point is judged by.
  */
-public final class ProfileJudge {
+public final class RunProfile {
     private final LoadedProfile loaded;
     private final ProbeReport probe;
     private final ResourcePlan plan;
@@ -35,7 +35,7 @@ public final class ProfileJudge {
     private final DeviceChoice devices;
     private final dev.linkproof.profiles.BuiltinProfiles builtins;
 
-    private ProfileJudge(LoadedProfile loaded, ProbeReport probe, ResourcePlan plan, CriteriaEvaluator evaluator,
+    private RunProfile(LoadedProfile loaded, ProbeReport probe, ResourcePlan plan, CriteriaEvaluator evaluator,
                          DeviceChoice devices, dev.linkproof.profiles.BuiltinProfiles builtins) {
         this.builtins = builtins;
         this.loaded = loaded;
@@ -65,7 +65,7 @@ public final class ProfileJudge {
      *
      * @throws ProfileException naming file, line and column of what is wrong
      */
-    public static ProfileJudge load(Map<String, String> properties, DeviceChoice devices) {
+    public static RunProfile load(Map<String, String> properties, DeviceChoice devices) {
         ProfileLoader loader = new ProfileLoader(properties);
         // One probe (of linkproof.probe.root) for the match, the plan and the report's environment.
         Supplier<ProbeReport> probe = loader.probe();
@@ -73,12 +73,12 @@ public final class ProfileJudge {
         HardwareProfile p = loaded.profile();
         ProbeReport host = probe.get();
         ResourcePlan plan = ResourcePlan.of(p, host);
-        return new ProfileJudge(loaded, host, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices,
+        return new RunProfile(loaded, host, plan, new CriteriaEvaluator(p, EvaluationContext.forProfile(p)), devices,
                 loader.builtins());
     }
 
     /** The run's profile, with the device choice the configuration makes (local pair or remote peer). */
-    public static ProfileJudge load(LinkproofConfiguration config) {
+    public static RunProfile load(LinkproofConfiguration config) {
         return load(config.profileProperties(), new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()));
     }
 

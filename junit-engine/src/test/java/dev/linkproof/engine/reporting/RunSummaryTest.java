@@ -1,23 +1,24 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.reporting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.transfer.FailureKind;
+
 import org.junit.jupiter.api.Test;
 
-/** The end-of-run summary: outcomes, failures by the report's categories, skip reasons most frequent first. */
+/** The end-of-run summary: outcomes, failures by their kinds' categories (the report's), skip reasons most frequent first. */
 class RunSummaryTest {
     @Test
     void countsOutcomesAndGroupsFailuresByCategoryAndSkipsByReason() {
         RunSummary s = new RunSummary();
         s.passed();
         s.passed();
-        s.failed("failed", "write 4 KiB ×1 · 1 conn · tcp: performance regression: 1.0 GB/s is 50.0 % below the baseline's 2.0 GB/s");
-        s.failed("failed", "write 4 KiB: data corruption: 1 of 3 slot(s) differ; first at slot 2, byte offset 2048");
-        s.failed("failed", "below criterion of profile 'p': write 1 MiB ×1: 0.10 GB/s < criterion 1.00 GB/s (floor) "
-                + "[ran while a host was busy: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
-        s.failed("broken", "write 4 KiB ×1 · 1 conn · tcp: peer failure: the target agent at h:1 closed the control connection");
-        s.failed("failed", "expected 3 but was 4");
-        s.failed("broken", "NullPointerException");
+        s.failed(FailureKind.PERFORMANCE_REGRESSION);
+        s.failed(FailureKind.DATA_CORRUPTION);
+        s.failed(FailureKind.SHORT_ON_BUSY_HOST);
+        s.failed(FailureKind.PEER_FAILURE);
+        s.failed(FailureKind.TEST_ASSERTION);
+        s.failed(FailureKind.ERROR);
         for (int i = 0; i < 3; i++) {
             s.skipped("verbs unavailable: no RDMA device (libibverbs lists none)");
         }
@@ -64,7 +65,7 @@ class RunSummaryTest {
             s.passed();
         }
         s.onDevice("mlx5_1", false);
-        s.failed("failed", "write 4 KiB · mlx5_1: RDMA device mlx5_1 is of the kind …");
+        s.failed(FailureKind.NIC_NOT_FIT);
         s.onDevice(null, true);
         s.passed();
         assertThat(s.lines()).containsSubsequence("device:  mlx5_1: 1 passed, 1 failed", "device:  mlx5_0: 1 passed, 0 failed",

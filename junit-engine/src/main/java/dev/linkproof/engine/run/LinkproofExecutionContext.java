@@ -1,6 +1,10 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.run;
 
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+import dev.linkproof.engine.judging.PointJudge;
+import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.reporting.ProgressPrinter;
+import dev.linkproof.engine.reporting.RunReporter;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.spi.Availability;
@@ -15,8 +19,12 @@ import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
-/** What every node of a run shares: configuration, the pair, the transports, the listener. */
+/**
+ * What every node of a run shares: what discovery loaded ({@link RunSetup}: configuration,
+ * transports, profile, judge), the pair, the listener, the console and the reports.
+ */
 public final class LinkproofExecutionContext implements EngineExecutionContext {
+    private final RunSetup setup;
     private final LinkproofConfiguration config;
     private final SessionProvider sessions;
     private final Transports transports;
@@ -24,14 +32,19 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     private final ProgressPrinter progress;
     private final RunReporter reporter;
 
-    public LinkproofExecutionContext(LinkproofConfiguration config, SessionProvider sessions, Transports transports,
-                                     EngineExecutionListener listener, ProgressPrinter progress, RunReporter reporter) {
-        this.config = config;
+    public LinkproofExecutionContext(RunSetup setup, SessionProvider sessions, EngineExecutionListener listener,
+                                     ProgressPrinter progress, RunReporter reporter) {
+        this.setup = setup;
+        this.config = setup.config();
         this.sessions = sessions;
-        this.transports = transports;
+        this.transports = setup.transports();
         this.listener = listener;
         this.progress = progress;
         this.reporter = reporter;
+    }
+
+    public RunSetup setup() {
+        return setup;
     }
 
     public RunReporter reporter() {
@@ -40,6 +53,16 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
 
     public LinkproofConfiguration config() {
         return config;
+    }
+
+    /** The run's profile; only once the run started, which it does only when the profile loaded. */
+    public RunProfile profile() {
+        return setup.profile().orElseThrow(() -> new IllegalStateException("the run's profile did not load"));
+    }
+
+    /** The run's judge; as {@link #profile}. */
+    public PointJudge judge() {
+        return setup.judge().orElseThrow(() -> new IllegalStateException("the run's profile or baseline did not load"));
     }
 
     public SessionProvider sessions() {

@@ -1,6 +1,6 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.reporting;
 
-import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.transfer.FailureKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,11 +36,9 @@ final class RunSummary {
         passed.incrementAndGet();
     }
 
-    /** {@code status}: failed or broken, as {@link RunReporter#status} names it. */
-    void failed(String status, String message) {
-        String category = RunFiles.categoryOf(status, message)
-                .orElse(status.equals("failed") ? "Failed assertion of the test method" : "Error");
-        failed.computeIfAbsent(category, k -> new AtomicInteger()).incrementAndGet();
+    /** A point that failed, counted under its kind's category (the Allure report's). */
+    void failed(FailureKind kind) {
+        failed.computeIfAbsent(kind.category(), k -> new AtomicInteger()).incrementAndGet();
     }
 
     void skipped(String reason) {

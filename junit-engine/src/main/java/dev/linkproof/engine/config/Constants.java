@@ -1,4 +1,4 @@
-package dev.linkproof.engine;
+package dev.linkproof.engine.config;
 
 /**
  * Every configuration key the engine reads. Keys come from JUnit configuration parameters, which

@@ -1,6 +1,8 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.reporting;
 
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.failure.Failures;
+import dev.linkproof.engine.judging.HostLoads;
 import dev.linkproof.transfer.Measurement;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -103,7 +105,7 @@ public final class ProgressPrinter {
         switch (result.getStatus()) {
             case SUCCESSFUL -> summary.passed();
             case ABORTED -> summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));
-            case FAILED -> summary.failed(RunReporter.status(result), result.getThrowable().map(Throwable::getMessage).orElse(""));
+            case FAILED -> summary.failed(Failures.kindOf(result).orElseThrow());
         }
         line(outcome, point, figure + why);
     }

@@ -1,7 +1,7 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.run;
 
-import dev.linkproof.engine.Constants;
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSession;

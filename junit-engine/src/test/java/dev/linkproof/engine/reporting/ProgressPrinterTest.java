@@ -1,4 +1,6 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.reporting;
+
+import dev.linkproof.engine.judging.HostLoads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -99,7 +101,9 @@ class ProgressPrinterTest {
     void theRunEndsWithASummaryOfWhatEveryPointLineSaid() {
         ProgressPrinter p = new ProgressPrinter(out, true, 3);
         p.finished(point, null, TestExecutionResult.successful());
-        p.finished(point, null, TestExecutionResult.failed(new AssertionError("write 4 KiB: data corruption: slot 1")));
+        p.finished(point, null, TestExecutionResult.failed(
+                new dev.linkproof.engine.failure.PointFailure(dev.linkproof.transfer.FailureKind.DATA_CORRUPTION,
+                        "write 4 KiB: data corruption: slot 1")));
         p.skipped(point, "no such transport");
         bytes.reset();
         p.summary(java.util.List.of("profile 'loopback' is the fallback, although …"));

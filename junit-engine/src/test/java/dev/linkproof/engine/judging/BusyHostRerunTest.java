@@ -1,10 +1,12 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.judging;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.MapParameters;
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
@@ -35,14 +37,14 @@ class BusyHostRerunTest {
 
     @TempDir
     Path dir;
-    private RunReporter reporter;
+    private PointJudge reporter;
 
     @BeforeEach
     void reporter() throws Exception {
         Path profile = floorProfile(dir, "1 GB/s");
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
-        reporter = new RunReporter(LinkproofConfiguration.from(new MapParameters(params)));
-        reporter.useProfile(ProfileJudge.load(Map.of("linkproof.profile", profile.toString()), ProfileJudge.DeviceChoice.REMOTE));
+        reporter = PointJudge.load(LinkproofConfiguration.from(new MapParameters(params)),
+                RunProfile.load(Map.of("linkproof.profile", profile.toString()), RunProfile.DeviceChoice.REMOTE));
     }
 
     /** A fallback profile with one criterion, {@code floor} for writes of 1 MiB and more, in {@code dir}. */
@@ -69,23 +71,23 @@ class BusyHostRerunTest {
     private static final Measurement SLOW = measured(100_000_000L, VALID);   // 0.10 GB/s
     private static final Measurement FAST = measured(5_000_000L, VALID);     // 2.10 GB/s
 
-    private RunReporter.Judgement judge(Measurement m, Optional<HostContention> host, List<RunReporter.Attempt> earlier) {
+    private Judgement judge(Measurement m, Optional<HostContention> host, List<Attempt> earlier) {
         return reporter.judge("[point:p]", POINT, m, new HostLoads(host, Optional.empty()), earlier);
     }
 
-    private static RunReporter.Attempt attempt(Measurement m, HostContention host, String failure) {
-        return new RunReporter.Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure,
-                RunReporter.RerunKind.BUSY_HOST);
+    private static Attempt attempt(Measurement m, HostContention host, String failure) {
+        return new Attempt(m, new HostLoads(Optional.of(host), Optional.empty()), failure,
+                RerunKind.BUSY_HOST);
     }
 
     @Test
     void aPointBelowItsFloorOnABusyHostIsRerunAndPassesWhenTheRerunMeetsIt() {
-        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
         assertThat(first.failure()).isPresent();
         assertThat(first.rerun(1, 0)).isTrue();
         assertThat(first.rerun(0, 0)).as("reruns switched off").isFalse();
 
-        RunReporter.Judgement second = judge(FAST, Optional.of(QUIET),
+        Judgement second = judge(FAST, Optional.of(QUIET),
                 List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
         assertThat(second.failure()).isEmpty();
         assertThat(second.attempts()).isEqualTo(2);
@@ -99,8 +101,8 @@ class BusyHostRerunTest {
 
     @Test
     void aRerunThatFallsShortAgainFailsNamingEveryAttemptsHostLoad() {
-        RunReporter.Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
-        RunReporter.Judgement second = judge(SLOW, Optional.of(BUSY),
+        Judgement first = judge(SLOW, Optional.of(BUSY), List.of());
+        Judgement second = judge(SLOW, Optional.of(BUSY),
                 List.of(attempt(SLOW, BUSY, first.failure().orElseThrow())));
         assertThat(second.rerun(1, 0)).as("one rerun was allowed and made").isFalse();
         assertThat(second.rerun(2, 0)).isTrue();
@@ -122,7 +124,7 @@ class BusyHostRerunTest {
 
     @Test
     void aBusyRemoteTargetIsReasonEnoughAndBothHostsAreNamed() {
-        RunReporter.Judgement j = reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(BUSY)), List.of());
+        Judgement j = reporter.judge("[point:p]", POINT, SLOW, new HostLoads(Optional.of(QUIET), Optional.of(BUSY)), List.of());
         assertThat(j.rerun(1, 0)).isTrue();
         assertThat(j.failure().orElseThrow()).endsWith("[ran while a host was busy: initiator: other processes used 0.10 "
                 + "of 2 CPUs (ours 1.60) over 600 ms; target: other processes used 1.40 of 2 CPUs (ours 1.10) over 800 ms]");
@@ -145,11 +147,31 @@ class BusyHostRerunTest {
     @Test
     void corruptDataIsNeverRerunHoweverBusyTheHost() {
         Measurement corrupt = measured(5_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
-        RunReporter.Judgement j = judge(corrupt, Optional.of(BUSY), List.of());
+        Judgement j = judge(corrupt, Optional.of(BUSY), List.of());
         assertThat(j.failure().orElseThrow()).contains("data corruption");
         assertThat(j.performanceOnly()).isFalse();
         assertThat(j.rerun(5, 0)).isFalse();
         Measurement slowAndCorrupt = measured(100_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
         assertThat(judge(slowAndCorrupt, Optional.of(BUSY), List.of()).rerun(5, 0)).isFalse();
+    }
+
+    /**
+     * The judge decides the kind, and so the report's category: short on a busy host when the attempt
+     * that failed ran on one, below criterion when it ran on quiet hosts (even after a busy first
+     * attempt), and data corruption whatever the hosts.
+     */
+    @Test
+    void theFailuresKindSaysWhetherTheHostsWereBusyAndCorruptionComesFirst() {
+        Judgement busy = judge(SLOW, Optional.of(BUSY), List.of());
+        assertThat(busy.failureKind()).contains(FailureKind.SHORT_ON_BUSY_HOST);
+        assertThat(judge(SLOW, Optional.of(QUIET), List.of()).failureKind()).contains(FailureKind.BELOW_CRITERION);
+        Attempt busyFirst = attempt(SLOW, BUSY, busy.failure().orElseThrow());
+        assertThat(judge(SLOW, Optional.of(BUSY), List.of(busyFirst)).failureKind()).as("still busy")
+                .contains(FailureKind.SHORT_ON_BUSY_HOST);
+        assertThat(judge(SLOW, Optional.of(QUIET), List.of(busyFirst)).failureKind()).as("quiet by the rerun: the transport's")
+                .contains(FailureKind.BELOW_CRITERION);
+        Measurement corrupt = measured(100_000_000L, new Validation(1, 1 << 20, 1, Optional.of(new Mismatch(0, 7, 0x12, 0x34))));
+        assertThat(judge(corrupt, Optional.of(BUSY), List.of()).failureKind()).contains(FailureKind.DATA_CORRUPTION);
+        assertThat(judge(FAST, Optional.of(BUSY), List.of()).failureKind()).isEmpty();
     }
 }

@@ -1,4 +1,7 @@
-package dev.linkproof.engine;
+package dev.linkproof.engine.config;
+
+import dev.linkproof.engine.FakeHosts;
+import dev.linkproof.engine.MapParameters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -77,14 +80,14 @@ class LinkproofConfigurationTest {
         String rxeHost = FakeHosts.path("rxe-host");
         var verbs = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build();
         LinkproofConfiguration plan = config(Map.of("linkproof.probe.root", rxeHost));
-        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(plan).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(plan).apply(verbs).settings())
                 .containsEntry("verbs.device", "rxe0");
         LinkproofConfiguration named = config(Map.of("linkproof.probe.root", rxeHost, Constants.VERBS_DEVICE, " rxe5 "));
         assertThat(named.verbsDevice()).contains("rxe5");
-        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(named).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(named).apply(verbs).settings())
                 .containsEntry("verbs.device", "rxe5");
         LinkproofConfiguration remote = config(Map.of("linkproof.probe.root", rxeHost, Constants.PEER, "target:7471"));
-        assertThat(dev.linkproof.engine.execution.ProfileJudge.load(remote).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(remote).apply(verbs).settings())
                 .doesNotContainKey("verbs.device");
     }
 

@@ -1,4 +1,4 @@
-package dev.linkproof.engine;
+package dev.linkproof.engine.config;
 
 import dev.linkproof.profiles.BaselineSettings;
 import dev.linkproof.transfer.Deadline;

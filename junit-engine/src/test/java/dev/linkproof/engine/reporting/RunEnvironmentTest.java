@@ -1,8 +1,10 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.reporting;
+
+import dev.linkproof.engine.judging.RunProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.engine.LinkproofConfiguration;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.MapParameters;
 import java.nio.file.Path;
 import java.util.Map;
@@ -17,18 +19,17 @@ class RunEnvironmentTest {
     @TempDir
     Path dir;
 
-    private RunReporter reporter(String host) {
+    private RunReporter reporter(String host, RunProfile profile) {
         return new RunReporter(LinkproofConfiguration.from(new MapParameters(Map.of(
                 "linkproof.results", dir.resolve("r.jsonl").toString(),
-                "linkproof.probe.root", ProfileJudgeTest.host(host)))));
+                "linkproof.probe.root", dev.linkproof.engine.judging.RunProfileTest.host(host)))), profile);
     }
 
     @Test
     void theEnvironmentIsTheProbedTreeTheProfileWasMatchedAgainst() {
-        try (RunReporter reporter = reporter("cx7-host")) {
-            ProfileJudge judge = ProfileJudge.load(LinkproofConfiguration.from(new MapParameters(Map.of(
-                    "linkproof.probe.root", ProfileJudgeTest.host("cx7-host")))));
-            reporter.useProfile(judge);
+        RunProfile judge = RunProfile.load(LinkproofConfiguration.from(new MapParameters(Map.of(
+                "linkproof.probe.root", dev.linkproof.engine.judging.RunProfileTest.host("cx7-host")))));
+        try (RunReporter reporter = reporter("cx7-host", judge)) {
             Map<String, String> env = reporter.environment();
             assertThat(env.get("profile")).isEqualTo(judge.describe());
             assertThat(env).containsEntry("host", "cx7-node1").containsKeys("rdma.mlx5_0", "rdma.mlx5_1")
@@ -40,7 +41,7 @@ class RunEnvironmentTest {
     /** Before a profile is loaded (it failed, say) the environment still comes from the configured root. */
     @Test
     void withoutAProfileTheConfiguredRootIsProbed() {
-        try (RunReporter reporter = reporter("thor2-host")) {
+        try (RunReporter reporter = reporter("thor2-host", null)) {
             Map<String, String> env = reporter.environment();
             assertThat(env).containsEntry("profile", "none").containsEntry("host", "thor2-node1").containsKey("rdma.bnxt_re0");
         }

@@ -1,4 +1,4 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

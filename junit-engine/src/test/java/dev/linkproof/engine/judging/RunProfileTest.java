@@ -1,8 +1,8 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.judging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.engine.execution.ProfileJudge.DeviceChoice;
+import dev.linkproof.engine.judging.RunProfile.DeviceChoice;
 import dev.linkproof.transfer.TransferSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,26 +19,26 @@ import org.junit.jupiter.api.io.TempDir;
  * command line name another; with a remote peer the engine names none. Hosts are the fake sysfs
  * trees of hardware-profiles' tests, read through {@code linkproof.probe.root}, as a run reads them.
  */
-class ProfileJudgeTest {
+public class RunProfileTest {
     static final TransferSpec VERBS = TransferSpec.builder().transport("verbs").build();
     static final DeviceChoice LOCAL = new DeviceChoice(true, Optional.empty());
 
     @TempDir
     Path dir;
 
-    static String host(String name) {
+    public static String host(String name) {
         return dev.linkproof.engine.FakeHosts.path(name);
     }
 
-    static ProfileJudge judge(String host, DeviceChoice devices, String... properties) {
+    static RunProfile judge(String host, DeviceChoice devices, String... properties) {
         Map<String, String> props = new java.util.HashMap<>(Map.of("linkproof.probe.root", host(host)));
         for (int i = 0; i < properties.length; i += 2) {
             props.put(properties[i], properties[i + 1]);
         }
-        return ProfileJudge.load(props, devices);
+        return RunProfile.load(props, devices);
     }
 
-    static String device(ProfileJudge judge, TransferSpec spec) {
+    static String device(RunProfile judge, TransferSpec spec) {
         return judge.apply(spec).settings().get("verbs.device");
     }
 
@@ -50,7 +50,7 @@ class ProfileJudgeTest {
     @Test
     void aHardwareHostThatFallsBackToLoopbackIsWarnedAbout(@TempDir Path dir) throws Exception {
         Path down = cx7PortsDown(dir);
-        ProfileJudge fallback = ProfileJudge.load(Map.of("linkproof.probe.root", down.toString()), LOCAL);
+        RunProfile fallback = RunProfile.load(Map.of("linkproof.probe.root", down.toString()), LOCAL);
         assertThat(fallback.id()).isEqualTo("loopback");
         assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
                 .startsWith("profile 'loopback' is the fallback, although this host has RDMA device mlx5_0, RDMA device mlx5_1")
@@ -64,10 +64,10 @@ class ProfileJudgeTest {
         assertThat(judge("cx7-host", LOCAL).fallbackWarning()).as("matched").isEmpty();
         assertThat(judge("rxe-host", LOCAL).fallbackWarning()).as("software device, softroce matched").isEmpty();
         // rxe0's port down: softroce no longer matches, and the software device is warned about too
-        assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", portsDown(dir, "rxe-host", "rxe0").toString()), LOCAL)
+        assertThat(RunProfile.load(Map.of("linkproof.probe.root", portsDown(dir, "rxe-host", "rxe0").toString()), LOCAL)
                 .fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
                 .startsWith("profile 'loopback' is the fallback, although this host has RDMA device rxe0"));
-        assertThat(ProfileJudge.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
+        assertThat(RunProfile.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
                 .fallbackWarning()).as("named on the command line").isEmpty();
     }
 
@@ -79,7 +79,7 @@ class ProfileJudgeTest {
     @Test
     void aGpuNodeWithoutTheNicItsProfileNeedsIsWarnedAboutWithTheReason(@TempDir Path dir) throws Exception {
         Path bare = dev.linkproof.engine.FakeHosts.withoutRdma(dir, "h100-cx7-host");
-        ProfileJudge fallback = ProfileJudge.load(Map.of("linkproof.probe.root", bare.toString()), LOCAL);
+        RunProfile fallback = RunProfile.load(Map.of("linkproof.probe.root", bare.toString()), LOCAL);
         assertThat(fallback.id()).isEqualTo("loopback");
         assertThat(fallback.gpuCount()).as("loopback provides the GPUs").isEqualTo(2);
         assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
@@ -102,27 +102,26 @@ class ProfileJudgeTest {
     @Test
     void requiringAMatchStopsARunThatFellBackOnAHardwareHost(@TempDir Path dir) throws Exception {
         Path down = cx7PortsDown(dir);
-        var run = org.junit.platform.testkit.engine.EngineTestKit.engine(dev.linkproof.engine.Constants.ENGINE_ID)
-                .configurationParameter(dev.linkproof.engine.Constants.PROGRESS, "false")
-                .configurationParameter(dev.linkproof.engine.Constants.RESULTS, dir.resolve("r.jsonl").toString())
+        var run = org.junit.platform.testkit.engine.EngineTestKit.engine(dev.linkproof.engine.config.Constants.ENGINE_ID)
+                .configurationParameter(dev.linkproof.engine.config.Constants.PROGRESS, "false")
+                .configurationParameter(dev.linkproof.engine.config.Constants.RESULTS, dir.resolve("r.jsonl").toString())
                 .configurationParameter("linkproof.probe.root", down.toString())
-                .configurationParameter(dev.linkproof.engine.Constants.REQUIRE_PROFILE_MATCH, "true")
+                .configurationParameter(dev.linkproof.engine.config.Constants.REQUIRE_PROFILE_MATCH, "true")
                 // The build names a profile for every engine test (a system property); this run picks one.
-                .configurationParameter(dev.linkproof.engine.Constants.PROFILE, "auto")
+                .configurationParameter(dev.linkproof.engine.config.Constants.PROFILE, "auto")
                 .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(
                         dev.linkproof.engine.fixtures.ProfileFixture.class))
                 .execute();
         run.testEvents().assertStatistics(s -> s.started(0));
-        assertThat(run.containerEvents().failed().list()).first().satisfies(e -> assertThat(
-                e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
+        assertThat(dev.linkproof.engine.ConfigurationErrorTest.engineFailure(run))
                 .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the fallback, "
-                        + "although this host has RDMA device mlx5_0"));
+                        + "although this host has RDMA device mlx5_0");
         assertThat(dir.resolve("r.jsonl")).as("the run stopped before the results file was started").doesNotExist();
     }
 
     @Test
     void onSoftRoceTheAutoSelectedProfilesNicBecomesEveryVerbsPointsDevice() {
-        ProfileJudge softroce = judge("rxe-host", LOCAL);
+        RunProfile softroce = judge("rxe-host", LOCAL);
         assertThat(softroce.id()).isEqualTo("softroce");
         assertThat(device(softroce, VERBS)).isEqualTo("rxe0");
         // Other settings pass through; other transports get no device.
@@ -167,7 +166,7 @@ class ProfileJudgeTest {
                   settings:
                     verbs.device: rxe7
                 """);
-        ProfileJudge withSettings = judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5")),
+        RunProfile withSettings = judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5")),
                 "linkproof.profile", profile.toString());
         assertThat(device(withSettings, VERBS)).isEqualTo("rxe7");
         assertThat(device(withSettings, own)).isEqualTo("rxe9");
@@ -182,10 +181,10 @@ class ProfileJudgeTest {
 
     @Test
     void withoutAnRdmaDeviceTheLoopbackProfileNamesNone() {
-        ProfileJudge loopback = judge("cx7-host", LOCAL, "linkproof.profile", "loopback");
+        RunProfile loopback = judge("cx7-host", LOCAL, "linkproof.profile", "loopback");
         // The fallback profile has no NIC rule: every device with an ACTIVE port is a candidate.
         assertThat(device(loopback, VERBS)).isEqualTo("mlx5_0");
-        ProfileJudge none = ProfileJudge.load(Map.of("linkproof.probe.root", dir.toString()), LOCAL);
+        RunProfile none = RunProfile.load(Map.of("linkproof.probe.root", dir.toString()), LOCAL);
         assertThat(none.id()).isEqualTo("loopback");
         assertThat(device(none, VERBS)).isNull();
         assertThat(none.noDevice(VERBS)).hasValueSatisfying(r -> assertThat(r).contains("needs an RDMA device"));

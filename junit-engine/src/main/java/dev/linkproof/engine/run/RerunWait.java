@@ -1,4 +1,4 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.run;
 
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;

@@ -1,4 +1,4 @@
-package dev.linkproof.engine.execution;
+package dev.linkproof.engine.judging;
 
 import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;

@@ -1,0 +1,29 @@
+package dev.linkproof.engine.failure;
+
+import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.transfer.KindedFailure;
+
+/**
+ * A point that could not be carried out (the peer died, a request was refused, a deadline passed):
+ * JUnit reports it as an error, "broken" in the results file and Allure. Its kind says which
+ * ({@link FailureKind#PEER_FAILURE}, {@link FailureKind#TRANSFER_ERROR}).
+ */
+public final class PointError extends RuntimeException implements KindedFailure {
+    private final FailureKind kind;
+
+    public PointError(FailureKind kind, String message, Throwable cause) {
+        super(message, cause);
+        this.kind = kind;
+    }
+
+    @Override
+    public FailureKind kind() {
+        return kind;
+    }
+
+    /** "dev.linkproof.engine.failure.PointError [PEER_FAILURE]: …": the first line of its trace names its kind. */
+    @Override
+    public String toString() {
+        return Failures.describe(this, kind);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.linkproof.engine.reporting;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.config.ConfigurationException;
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+import dev.linkproof.engine.failure.Failures;
+import dev.linkproof.engine.judging.Judgement;
+import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.profiles.ProfileLoader;
+import dev.linkproof.reports.allure.AllureBridge;
+import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.reports.results.PointRecord;
+import dev.linkproof.reports.results.ResultsFile;
+import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.probe.ProbeReport;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.platform.engine.TestExecutionResult;
+
+/**
+ * Everything a run reports besides Surefire's view: the JSON-lines results, the Allure labels,
+ * parameters, steps and attachments of each point, a chart and CSV per sweep, and the run-level
+ * Allure files. It writes down what the judge decided ({@link Judgement}) and decides nothing.
+ */
+public final class RunReporter implements AutoCloseable {
+    /** Started by {@link #open}, once the run's configuration and profile have loaded. */
+    private volatile ResultsFile results;
+    private final LinkproofConfiguration config;
+    private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
+    /** The run's profile; null when it did not load (the run then stops before any point). */
+    private final RunProfile profile;
+    private volatile boolean anyPoint;
+
+    public RunReporter(LinkproofConfiguration config, RunProfile profile) {
+        this.config = config;
+        this.profile = profile;
+    }
+
+    /**
+     * Starts the results file, replacing the previous run's: only once the run's configuration and
+     * profile have loaded, so a run that stops on them leaves the previous results in place (and
+     * {@code linkproof.baseline} may name the file this run replaces: the judge read it at discovery).
+     * A results file that cannot be created is a {@link ConfigurationException} naming the key and the file.
+     */
+    public void open() {
+        try {
+            results = ResultsFile.create(config.results());
+        } catch (UncheckedIOException | java.nio.file.InvalidPathException e) {
+            throw new ConfigurationException(Constants.RESULTS + "=" + config.results() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public RunProfile profile() {
+        return profile;
+    }
+
+    public void pointStarted(String sweepId, String method, SweepPoint point) {
+        anyPoint = true;
+        AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
+        AllureBridge.pointStarted(placed(point), profile.id(), method);
+    }
+
+    /**
+     * The point's spec with its GPUs those the profile provides ({@link RunProfile#placeGpus}): what a
+     * record or report of a point that was not measured (it failed, or was skipped) shows as its
+     * memory, as a measured one shows the spec it ran with.
+     */
+    private TransferSpec placed(SweepPoint point) {
+        return profile == null ? point.spec() : profile.placeGpus(point.spec());
+    }
+
+    /** Reports a point's last attempt: its figures, verdicts and, in Allure, host load and attempts. */
+    public void accept(Measurement m, Judgement judgement) {
+        AllureBridge.pointMeasured(m, judgement.verdicts(), judgement.criteria());
+        judgement.hosts().initiator().ifPresent(h -> AllureBridge.pointParameter("host load", load(h)));
+        judgement.hosts().target().ifPresent(h -> AllureBridge.pointParameter("target host load", load(h)));
+        if (judgement.attempts() > 1) {
+            AllureBridge.pointParameter("attempts", Integer.toString(judgement.attempts()));
+        }
+        judgement.baselineChange().ifPresent(c -> AllureBridge.pointParameter("vs baseline", c));
+    }
+
+    private static String load(HostContention h) {
+        return String.format(java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
+    }
+
+    public void pointFinished(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point,
+                              Measurement m, Judgement judgement, TestExecutionResult result) {
+        String status = status(result);
+        String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
+        PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), m,
+                status, message, judgement == null ? List.of() : judgement.verdicts(),
+                judgement == null ? null : judgement.criteria(),
+                judgement == null ? null : judgement.criterionGBps(), linkGBps());
+        r = r.withFailureKind(Failures.kindOf(result).orElse(null));
+        record(judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
+                judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
+                judgement.hosts().target().map(HostContention::otherCpus).orElse(null),
+                judgement.hosts().target().map(HostContention::cpus).orElse(null), judgement.attempts()));
+    }
+
+    /**
+     * A point's status as the results file, Allure and the run summary name it: passed, skipped, failed
+     * (an {@link AssertionError}: a verdict or the method's own check) or broken (anything else).
+     */
+    public static String status(TestExecutionResult result) {
+        return switch (result.getStatus()) {
+            case SUCCESSFUL -> "passed";
+            case ABORTED -> "skipped";
+            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
+        };
+    }
+
+    public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
+        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), null,
+                "skipped", reason, List.of(), null, linkGBps()).withFailureKind(FailureKind.UNAVAILABLE));
+    }
+
+    private Double linkGBps() {
+        return profile == null ? null : profile.linkGBps().orElse(null);
+    }
+
+    private void record(PointRecord r) {
+        if (results == null) {
+            throw new IllegalStateException("the results file is not open (RunReporter.open)");
+        }
+        results.append(r);
+        sweeps.computeIfAbsent(r.sweep(), k -> new ArrayList<>()).add(r);
+    }
+
+    public void sweepFinished(String sweepId, String name) {
+        List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
+        List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
+        AllureBridge.sweepFinished(name, uuids, points);
+    }
+
+    /** Writes the run-level files; a run that ran no point writes none. */
+    @Override
+    public void close() {
+        if (results != null) {
+            results.close();
+        }
+        if (!anyPoint) {
+            return;
+        }
+        RunFiles.writeAll(RunFiles.resultsDirectory(), environment(), System.getenv());
+    }
+
+    /**
+     * Allure's {@code environment.properties}: the profile, and the host as the probe the profile was
+     * matched against saw it, so a fake tree under {@code linkproof.probe.root} is what the report
+     * describes too (without a profile, a probe of that root).
+     */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        RunProfile judge = profile;
+        env.put("profile", judge == null ? "none" : judge.describe());
+        try {
+            ProbeReport host = judge != null ? judge.probe() : new ProfileLoader(config.profileProperties()).probe().get();
+            env.putAll(host.environment());
+            // Say so when there is no NIC or GPU, rather than leave the reader to guess.
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
+                env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");
+            }
+            if (env.keySet().stream().noneMatch(k -> k.startsWith("gpu."))) {
+                env.put("gpu", "none");
+            }
+        } catch (RuntimeException e) {
+            env.put("probe", "failed: " + e.getMessage());
+        }
+        env.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
+        return env;
+    }
+
+}

@@ -1,0 +1,257 @@
+package dev.linkproof.engine.run;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.failure.PointError;
+import dev.linkproof.engine.failure.PointFailure;
+import dev.linkproof.engine.judging.Attempt;
+import dev.linkproof.engine.judging.HostLoads;
+import dev.linkproof.engine.judging.Judgement;
+import dev.linkproof.engine.judging.RerunKind;
+import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.session.TimedRun;
+import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * One point's run on its pair of ranks: what skips it, what the profile requires of both ranks, the
+ * session, the measured attempts and their reruns (on a busy host, or short of the baseline), and
+ * the failures, each of its kind. It asks the judge for verdicts and decides none itself.
+ */
+public final class PointRun {
+    private final LinkproofExecutionContext context;
+    private final SweepPoint point;
+    private final String uniqueId;
+    private final String sweepId;
+    private Measurement measurement;
+    private Judgement judgement;
+
+    public PointRun(LinkproofExecutionContext context, SweepPoint point, String uniqueId, String sweepId) {
+        this.context = context;
+        this.point = point;
+        this.uniqueId = uniqueId;
+        this.sweepId = sweepId;
+    }
+
+    /** The last attempt's figures; null when none was measured. */
+    public Measurement measurement() {
+        return measurement;
+    }
+
+    /** What the judge said of the last attempt; null when none was measured. */
+    public Judgement judgement() {
+        return judgement;
+    }
+
+    /**
+     * Why a point is skipped before it starts, if it is. In this order: memory the profile does not
+     * provide (GPUs, huge pages) skips, required or not; a required transport this host lacks (no
+     * library, device or provider, or no device the profile resolves) fails in {@link #run}; what the
+     * transport cannot do for this point (an op, a memory kind), and an RDMA device the profile
+     * resolves none of when not required, skip; a point on a NIC of the profile's kind that is not fit
+     * for it (a port down) fails.
+     */
+    public static Optional<String> skipReason(LinkproofExecutionContext context, SweepPoint point) {
+        RunProfile profile = context.profile();
+        Optional<String> notProvided = profile.notProvided(point.spec());
+        if (notProvided.isPresent()) {
+            return notProvided;
+        }
+        if (unmetRequirementHere(context, point).isPresent()) {
+            return Optional.empty();
+        }
+        Availability local = context.localAvailability(profile.placeGpus(point.spec()));
+        if (!local.available()) {
+            return Optional.of(local.reason());
+        }
+        if (profile.unfitNic(point.spec()).isPresent()) {
+            return Optional.empty(); // a broken NIC of the profile's kind fails in run
+        }
+        return profile.noDevice(point.spec());
+    }
+
+    /**
+     * A required transport (the profile's {@code transport.required}) that this host lacks: the
+     * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
+     * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
+     */
+    private static Optional<String> unmetRequirementHere(LinkproofExecutionContext context, SweepPoint point) {
+        String transport = point.spec().transport();
+        Availability here = context.transportAvailability(transport);
+        RunProfile profile = context.profile();
+        String why = !here.available() ? here.reason()
+                : profile.unfitNic(point.spec()).isPresent() ? null : profile.noDevice(point.spec()).orElse(null);
+        return why == null ? Optional.empty() : profile.requiredButUnavailable(transport, "this host", why);
+    }
+
+    /**
+     * The same on the target, as its agent's WELCOME lists its transports; never for a transport that
+     * needs both ranks on one host when the target is on another (it could not run there anyway).
+     */
+    private Optional<String> unmetRequirementThere(TransferSession session) {
+        String transport = point.spec().transport();
+        if (!sameKernel(session.agent()) && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
+            return Optional.empty();
+        }
+        Optional<Messages.TransportInfo> there = session.agent().transports().stream()
+                .filter(t -> t.id().equals(transport)).findFirst();
+        if (there.filter(Messages.TransportInfo::available).isPresent()) {
+            return Optional.empty();
+        }
+        return context.profile().requiredButUnavailable(transport, "the target (" + session.agent().host() + ")",
+                there.map(Messages.TransportInfo::reason)
+                        .orElse("its agent has no such transport (an older agent? run the same build on both hosts)"));
+    }
+
+    /**
+     * Whether the target agent shares this JVM's kernel: a local pair, or {@code linkproof.peer} on this
+     * host (same boot id). Its CPU time is then ours, and one-host transports work.
+     */
+    private boolean sameKernel(Messages.Welcome agent) {
+        return context.config().peer().isEmpty()
+                || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
+    }
+
+    /**
+     * Runs the point: checks what the profile requires of both ranks, provisions, measures (again
+     * while a rerun is due), and reports the last attempt to the judge's sweep and the reporter.
+     * Returns the session, for the test method; throws the point's failure, of its kind.
+     */
+    public TransferSession run() throws Exception {
+        Optional<String> unmet = unmetRequirementHere(context, point);
+        if (unmet.isPresent()) {
+            throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + unmet.get());
+        }
+        Optional<String> unfit = context.profile().unfitNic(point.spec());
+        if (unfit.isPresent()) {
+            throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": " + unfit.get());
+        }
+        TransferSession session;
+        try {
+            session = context.sessions().acquire();
+        } catch (TransferException e) {
+            throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": no target rank: " + e.getMessage()
+                    + context.config().deadlineNote(e), e);
+        }
+        TransferSpec spec = context.profile().apply(point.spec());
+        Availability there = session.supports(spec);
+        if (!there.available()) {
+            Optional<String> unmetThere = unmetRequirementThere(session);
+            if (unmetThere.isPresent()) {
+                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + unmetThere.get());
+            }
+            throw new TestAbortedException(there.reason());
+        }
+        measure(session, spec);
+        context.judge().accept(sweepId, measurement);
+        context.reporter().accept(measurement, judgement);
+        return session;
+    }
+
+    /**
+     * Runs the point, and again while it falls short on a busy host or of its baseline and reruns are
+     * left ({@link Judgement#rerunFor}); leaves the last attempt in {@link #measurement} and its
+     * verdict in {@link #judgement}.
+     */
+    private void measure(TransferSession session, TransferSpec spec) throws Exception {
+        List<Attempt> earlier = new ArrayList<>();
+        // An agent on this kernel (a local pair, or linkproof.peer on this host) shares our CPUs: its
+        // time is ours, and its own figure would count this JVM as "other".
+        Messages.Welcome agent = session.agent();
+        boolean sameKernel = sameKernel(agent);
+        Set<Long> agentPid = sameKernel ? Set.of(agent.pid()) : Set.of();
+        while (true) {
+            // A rerun that breaks must not leave the last attempt's figures as the point's own.
+            measurement = null;
+            judgement = null;
+            HostCpuMeter.Window window = HostCpuMeter.start(agentPid);
+            Measurement attempt;
+            try {
+                attempt = attempt(session, spec);
+            } catch (PointError e) {
+                if (earlier.isEmpty()) {
+                    throw e;
+                }
+                Attempt last = earlier.getLast();
+                throw new PointError(e.kind(), e.getMessage() + " [attempt " + (earlier.size() + 1) + ": a rerun; attempt "
+                        + earlier.size() + " " + last.reason() + " (" + last.describe() + ")]", e);
+            }
+            measurement = attempt;
+            HostLoads hosts = HostLoads.of(window.stop(), measurement, !sameKernel);
+            judgement = context.judge().judge(uniqueId, point, measurement, hosts, earlier);
+            Optional<RerunKind> rerun = judgement.rerunFor(context.config().busyHostReruns(), context.config().baselineReruns());
+            if (rerun.isEmpty()) {
+                break;
+            }
+            earlier.add(new Attempt(measurement, hosts, judgement.failure().orElseThrow(), rerun.get()));
+            if (hosts.busy()) {
+                waitForRoom(session, hosts);
+            } else {
+                // A regression on a quiet host: nothing to wait for; the rerun tells a regression from a blip.
+                context.progress().rerunToConfirm(point, measurement, judgement.failure().get());
+            }
+        }
+    }
+
+    /**
+     * Waits for each busy host in turn (this one through /proc, a remote target through its agent)
+     * to leave room for what the attempt used there, within {@link RerunWait#LIMIT} together.
+     */
+    private void waitForRoom(TransferSession session, HostLoads hosts) throws Exception {
+        long start = System.nanoTime();
+        Optional<HostContention> initiator = Optional.empty();
+        Optional<HostContention> target = Optional.empty();
+        boolean stillBusy = false;
+        Optional<HostContention> here = hosts.initiator().filter(HostContention::busy);
+        if (here.isPresent()) {
+            initiator = RerunWait.forRoom(RerunWait.THIS_HOST, here.get().ownCpus(), RerunWait.LIMIT, RerunWait.WINDOW);
+            stillBusy = initiator.map(h -> h.busyFor(here.get().ownCpus())).orElse(false);
+        }
+        Optional<HostContention> there = hosts.target().filter(HostContention::busy);
+        Duration left = RerunWait.LIMIT.minusNanos(System.nanoTime() - start);
+        if (there.isPresent() && !left.isNegative()) {
+            try {
+                target = RerunWait.forRoom(session::targetLoad, there.get().ownCpus(), left, RerunWait.WINDOW);
+            } catch (TransferException e) {
+                // The agent broke off while asked about its host: the point fails as a peer failure would,
+                // with what the attempt before measured.
+                if (e instanceof PeerFailureException) {
+                    context.sessions().invalidate();
+                }
+                throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": the target agent did not say how busy "
+                        + "its host is, before a rerun: " + e.getMessage() + context.config().deadlineNote(e)
+                        + " [the attempt before: " + measurement.summary() + ", " + hosts.describe() + "]", e);
+            }
+            stillBusy |= target.map(h -> h.busyFor(there.get().ownCpus())).orElse(false);
+        }
+        context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - start),
+                new HostLoads(initiator, target), stillBusy);
+    }
+
+    private Measurement attempt(TransferSession session, TransferSpec spec) {
+        try {
+            var duration = context.config().duration();
+            return duration.isPresent() ? TimedRun.run(session, spec, duration.get()) : session.run(spec);
+        } catch (PeerFailureException e) {
+            context.sessions().invalidate();
+            throw new PointError(e.kind(), point.displayName() + ": peer failure: " + e.getMessage()
+                    + context.config().deadlineNote(e), e);
+        } catch (TransferException e) {
+            throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
+        }
+    }
+}
