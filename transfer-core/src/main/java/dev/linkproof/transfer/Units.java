@@ -84,4 +84,37 @@ public final class Units {
         long s = ms / 1000;
         return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
+
+    /**
+     * The one duration grammar of the engine's keys and the command line: {@code 500ms} (whole
+     * milliseconds), {@code 10s} or {@code 1.5s}, {@code 2m} (whole minutes), a bare number of
+     * seconds ({@code 7}), or ISO-8601 ({@code PT1M}, {@code pt0.25s}); case and spaces before the unit
+     * do not matter. Zero and negative durations are not durations here: every use is a deadline or a
+     * length of run.
+     *
+     * @throws IllegalArgumentException when {@code text} is none of these
+     */
+    public static java.time.Duration parseDuration(String text) {
+        String s = text == null ? "" : text.trim().toLowerCase(java.util.Locale.ROOT);
+        java.time.Duration d;
+        try {
+            if (s.startsWith("pt")) {
+                d = java.time.Duration.parse(s.toUpperCase(java.util.Locale.ROOT));
+            } else if (s.endsWith("ms")) {
+                d = java.time.Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+            } else if (s.endsWith("s")) {
+                d = java.time.Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+            } else if (s.endsWith("m")) {
+                d = java.time.Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).trim()));
+            } else {
+                d = java.time.Duration.ofSeconds(Long.parseLong(s));
+            }
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a duration (e.g. 10s, 1.5s, 500ms, 2m, PT1M)", e);
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("'" + text + "' is not a duration: it must be more than zero");
+        }
+        return d;
+    }
 }

@@ -1,8 +1,12 @@
 package dev.linkproof.engine.config;
 
 /**
- * Every configuration key the engine reads. Keys come from JUnit configuration parameters, which
- * include system properties, so {@code mvn test -Dlinkproof.peer=host:7471} works as it is.
+ * Every configuration key a run reads, wherever it is read: the engine's own, and those the profile
+ * loader and the transports read themselves (system properties, so that a local agent reads them
+ * too), each named here from where it is read. Keys come from JUnit configuration parameters, which
+ * include system properties, so {@code mvn test -Dlinkproof.peer=host:7471} works as it is. The
+ * configuration reference (docs/configuration.md) has a row for each, and a test holds the two
+ * together and checks that no other {@code linkproof.*} key is read anywhere.
  */
 public final class Constants {
     /** The engine's id, in unique ids and in Surefire's {@code includeJUnit5Engines}. */
@@ -73,6 +77,22 @@ public final class Constants {
     public static final String PROFILE = dev.linkproof.profiles.ProfileProperties.PROFILE;
     public static final String PROFILE_OVERLAY = dev.linkproof.profiles.ProfileProperties.OVERLAY;
     public static final String CRITERIA_PREFIX = dev.linkproof.profiles.ProfileProperties.CRITERIA_PREFIX;
+
+    /** The directory the hardware probe reads as {@code /}: a copied or fake sysfs tree. Default {@code /}. */
+    public static final String PROBE_ROOT = dev.linkproof.profiles.ProfileProperties.PROBE_ROOT;
+
+    /**
+     * The GPU runtime of this process and of a local agent: {@code auto} (CUDA, then HIP), {@code cuda},
+     * {@code hip} or {@code none}; a system property, else {@code LINKPROOF_GPU_RUNTIME}. Read by the
+     * GPU runtimes themselves, in whichever process loads one.
+     */
+    public static final String GPU_RUNTIME = dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME;
+    /** The CUDA driver library to load (default {@code libcuda.so.1}); else {@code LINKPROOF_GPU_CUDA_LIBRARY}. */
+    public static final String GPU_CUDA_LIBRARY = dev.linkproof.transfer.gpu.GpuRuntimes.CUDA_LIBRARY;
+    /** The HIP library to load (default {@code libamdhip64.so}, then .so.6, .so.5); else {@code LINKPROOF_GPU_HIP_LIBRARY}. */
+    public static final String GPU_HIP_LIBRARY = dev.linkproof.transfer.gpu.GpuRuntimes.HIP_LIBRARY;
+    /** The UCX library to load (default {@code libucp.so.0}); a system property, which a local agent inherits. */
+    public static final String UCX_LIBRARY = dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY;
 
     /**
      * How many times a point is rerun when it fell below a performance criterion (or its baseline)

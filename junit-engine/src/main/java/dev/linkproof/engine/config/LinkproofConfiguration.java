@@ -265,31 +265,15 @@ public record LinkproofConfiguration(
         return d;
     }
 
-    /** Parses {@code 10s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT10S}). */
+    /** The key's duration in the one grammar of engine and command line ({@link Units#parseDuration}), else {@code fallback}. */
     static Duration duration(ConfigurationParameters p, String key, Duration fallback) {
         Optional<String> v = p.get(key);
         if (v.isEmpty()) {
             return fallback;
         }
-        String s = v.get().trim().toLowerCase(Locale.ROOT);
         try {
-            Duration d;
-            if (s.startsWith("pt")) {
-                d = Duration.parse(s.toUpperCase(Locale.ROOT));
-            } else if (s.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
-            } else if (s.endsWith("s")) {
-                d = Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
-            } else if (s.endsWith("m")) {
-                d = Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()) * 60);
-            } else {
-                d = Duration.ofSeconds(Long.parseLong(s));
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("must be positive");
-            }
-            return d;
-        } catch (RuntimeException e) {
+            return Units.parseDuration(v.get());
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key + "=" + v.get() + " is not a duration (e.g. 10s, 500ms, PT1M)");
         }
     }

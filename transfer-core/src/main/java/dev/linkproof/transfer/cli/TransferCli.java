@@ -21,7 +21,6 @@ import dev.linkproof.transfer.spi.IoSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -562,25 +561,14 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    /** "2s", "500ms", "1m", or ISO-8601 ("PT2S"). */
+    /** A duration in the grammar the engine's keys take too ({@link Units#parseDuration}): "2s", "1.5s", "500ms", "1m", "PT2S". */
     static final class DurationConverter implements ITypeConverter<Duration> {
-        private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m)", Pattern.CASE_INSENSITIVE);
-
         @Override
         public Duration convert(String value) {
-            Matcher m = SHORT.matcher(value.trim());
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    default -> Duration.ofMinutes(n);
-                };
-            }
             try {
-                return Duration.parse(value.trim());
-            } catch (DateTimeParseException e) {
-                throw new CommandLine.TypeConversionException("bad duration '" + value + "' (expected e.g. 2s, 500ms, PT3S)");
+                return Units.parseDuration(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("bad duration '" + value + "' (expected e.g. 2s, 1.5s, 500ms, PT3S)");
             }
         }
     }

@@ -116,6 +116,14 @@ class TransferCliTest {
         assertThat(r.err()).contains("bad duration 'soon'");
     }
 
+    /** The engine's keys and this tool take one grammar (Units.parseDuration): what one accepts, the other does. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} = {1} ms")
+    @org.junit.jupiter.params.provider.CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000",
+            "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
+    void durationsReadAsTheEnginesKeysDo(String text, long millis) {
+        assertThat(new TransferCli.DurationConverter().convert(text)).isEqualTo(java.time.Duration.ofMillis(millis));
+    }
+
     /** A failure because a deadline ran out names the option that sets it, or says that none does. */
     @Test
     void aDeadlineThatRanOutIsNamedByItsOption() {

@@ -1,0 +1,2 @@
+/** Every verdict of a run: the run's profile (RunProfile), the judge of points and sweeps (criteria, baseline, rerun decisions) and what it said (Judgement). It reports nothing. */
+package dev.linkproof.engine.judging;

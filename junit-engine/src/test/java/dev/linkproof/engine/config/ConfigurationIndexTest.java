@@ -1,0 +1,84 @@
+package dev.linkproof.engine.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One index of keys: {@link Constants} names every {@code linkproof.*} key read anywhere in the
+ * product's code, and the configuration reference (docs/configuration.md) has a row for each and
+ * for no other.
+ */
+class ConfigurationIndexTest {
+    /** The repository root: this module's parent. */
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\| `(linkproof\\.[^`]+)` \\|");
+    private static final Pattern KEY_LITERAL = Pattern.compile("\"(linkproof\\.[A-Za-z0-9.]*)\"");
+
+    /** Each key of {@link Constants}; a prefix ({@code linkproof.criteria.}) as the docs write it, {@code linkproof.criteria.*}. */
+    static Set<String> constants() throws IllegalAccessException {
+        Set<String> keys = new TreeSet<>();
+        for (Field f : Constants.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+                String v = (String) f.get(null);
+                if (v.startsWith("linkproof.")) {
+                    keys.add(v.endsWith(".") ? v + "*" : v);
+                }
+            }
+        }
+        return keys;
+    }
+
+    static Set<String> documented() throws IOException {
+        Set<String> keys = new TreeSet<>();
+        Matcher m = TABLE_ROW.matcher(Files.readString(ROOT.resolve("docs/configuration.md")));
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    @Test
+    void theDocumentedTableAndConstantsListTheSameKeys() throws Exception {
+        assertThat(documented()).as("docs/configuration.md's table against Constants").isEqualTo(constants());
+    }
+
+    /** A key read by a literal of its own, outside Constants' index, would be missed by both. */
+    @Test
+    void everyKeyTheProductReadsIsInConstants() throws Exception {
+        Set<String> keys = constants();
+        Set<String> unindexed = new TreeSet<>();
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            for (Path main : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.walk(main)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        Matcher m = KEY_LITERAL.matcher(Files.readString(file));
+                        while (m.find()) {
+                            String literal = m.group(1);
+                            if (!indexed(literal, keys)) {
+                                unindexed.add(literal + " in " + ROOT.relativize(file));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(unindexed).isEmpty();
+    }
+
+    /** A key, a prefix of keys ({@code startsWith("linkproof.probe.")}) or a key under a prefix key. */
+    private static boolean indexed(String literal, Set<String> keys) {
+        return keys.stream().anyMatch(k -> k.equals(literal) || k.startsWith(literal)
+                || k.endsWith("*") && literal.startsWith(k.substring(0, k.length() - 1)));
+    }
+}
