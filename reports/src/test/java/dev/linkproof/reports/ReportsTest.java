@@ -201,18 +201,8 @@ class ReportsTest {
         assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1)).startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
 
-    /**
-     * Allure files a result under every category whose status and trace pattern match (its
-     * CategoriesPlugin); each kind's failure must land in its own category and no other, whatever its
-     * message says.
-     */
-    static List<String> categoriesOf(String status, String trace) {
-        return RunFiles.categories().stream()
-                .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
-                .filter(c -> !c.containsKey("messageRegex"))
-                .filter(c -> !c.containsKey("traceRegex") || java.util.regex.Pattern.compile((String) c.get("traceRegex"),
-                        java.util.regex.Pattern.DOTALL).matcher(trace).matches())
-                .map(c -> (String) c.get("name")).toList();
+    private static List<String> categoriesOf(String status, String trace) {
+        return RunFiles.categoriesFor(status, trace);
     }
 
     @Test

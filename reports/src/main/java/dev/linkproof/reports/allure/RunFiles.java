@@ -77,6 +77,19 @@ public final class RunFiles {
         return out;
     }
 
+    /**
+     * The categories Allure files a result of {@code status} with {@code trace} under, by its own rule
+     * (every category whose statuses and whole-trace pattern match, the pattern with DOTALL): what the
+     * report will show, for a test to hold against a failure's kind.
+     */
+    public static List<String> categoriesFor(String status, String trace) {
+        return categories().stream()
+                .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
+                .filter(c -> !c.containsKey("traceRegex") || trace != null && java.util.regex.Pattern.compile(
+                        (String) c.get("traceRegex"), java.util.regex.Pattern.DOTALL).matcher(trace).matches())
+                .map(c -> (String) c.get("name")).toList();
+    }
+
     /** The first line of a trace that carries a kind: "dev.linkproof.… [KIND]", then ": message" and the frames. */
     private static final String TAG = "dev\\.linkproof\\.\\S+ \\[[A-Z_]+\\]";
     /** A trace whose first line carries no kind (Allure matches the whole trace, newlines included). */
