@@ -1,9 +1,9 @@
 package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.LinkproofConfiguration;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.linkproof.engine.execution;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

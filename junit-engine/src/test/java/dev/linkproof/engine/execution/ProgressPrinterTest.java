@@ -3,9 +3,9 @@ package dev.linkproof.engine.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Validation;
 import java.io.ByteArrayOutputStream;

@@ -1,8 +1,8 @@
 package dev.linkproof.transfer.gpu;
 
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
 import dev.linkproof.transfer.gpu.hip.HipRuntime;
-import dev.linkproof.transfer.spi.Availability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

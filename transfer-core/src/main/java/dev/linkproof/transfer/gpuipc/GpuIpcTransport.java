@@ -1,5 +1,7 @@
 package dev.linkproof.transfer.gpuipc;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -8,8 +10,6 @@ import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.spi.TargetContext;

@@ -1,5 +1,8 @@
 package dev.linkproof.transfer.ucx;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -9,9 +12,6 @@ import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
-import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;

@@ -3,7 +3,7 @@ package dev.linkproof.transfer.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.Availability;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -3,7 +3,6 @@ package dev.linkproof.transfer.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
