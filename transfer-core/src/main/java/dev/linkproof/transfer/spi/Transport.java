@@ -5,7 +5,6 @@ import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;

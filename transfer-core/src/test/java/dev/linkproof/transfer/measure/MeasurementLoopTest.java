@@ -7,6 +7,7 @@ import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.Map;
 import java.util.Optional;
