@@ -58,7 +58,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
                     + String.join(", ", new java.util.TreeSet<>(transports.all().keySet())) + ")");
         }
         // Likewise a GPU runtime that is none of the four: every GPU point would skip naming it.
-        dev.linkproof.transfer.gpu.GpuRuntimes.configurationProblem().ifPresent(errors::add);
+        dev.linkproof.transfer.gpu.select.GpuRuntimes.configurationProblem().ifPresent(errors::add);
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, errors);
         new LinkproofDiscovery(expander).discover(request, engine);
         return engine;

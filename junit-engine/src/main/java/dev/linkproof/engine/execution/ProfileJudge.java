@@ -11,7 +11,7 @@ import dev.linkproof.profiles.ProfileMatcher;
 import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.verbs.VerbsSettings;

@@ -11,7 +11,7 @@ import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.memory.Buffer;

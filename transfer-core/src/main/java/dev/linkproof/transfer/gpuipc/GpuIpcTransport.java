@@ -7,7 +7,7 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;

@@ -11,7 +11,7 @@ import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.MeasurementLoop;

@@ -7,7 +7,7 @@ import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.FakeGpu;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,8 @@
-package dev.linkproof.transfer.gpu;
+package dev.linkproof.transfer.gpu.select;
 
 import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.gpu.GpuException;
+import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
 import dev.linkproof.transfer.gpu.hip.HipRuntime;
 import java.util.ArrayList;
