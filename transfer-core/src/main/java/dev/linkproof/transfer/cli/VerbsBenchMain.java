@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.verbs;
+package dev.linkproof.transfer.cli;
 
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
@@ -8,6 +8,7 @@ import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
