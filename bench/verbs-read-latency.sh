@@ -36,7 +36,7 @@ for r in \$(seq 1 $ROUNDS); do
   ./rlat -n $N -c 1 -i 0 -r 12 -a | sed 's/^/perftest-attrs /' | tee -a results.txt
   java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
     "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
-    dev.linkproof.transfer.verbs.VerbsBenchMain rlat 8:$N > /tmp/ours.txt 2>&1 \
+    dev.linkproof.transfer.cli.VerbsBenchMain rlat 8:$N > /tmp/ours.txt 2>&1 \
     || echo "linkproof-bench-failed round=\$r: \$(grep -m1 -E 'SIGSEGV|SIGILL|SIGBUS|Exception|Error' /tmp/ours.txt)" | tee -a results.txt
   grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt
 done

@@ -69,7 +69,7 @@ for r in \$(seq 1 $ROUNDS); do
   # A crash or failure of ours is a result too: it is recorded, and the table says which round lost it.
   java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
     "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
-    dev.linkproof.transfer.verbs.VerbsBenchMain bw "${SIZES// /,}" lat "${LAT// /,}" rlat "${LAT// /,}" \
+    dev.linkproof.transfer.cli.VerbsBenchMain bw "${SIZES// /,}" lat "${LAT// /,}" rlat "${LAT// /,}" \
     > /tmp/ours.txt 2>&1; rc=\$?
   grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt
   [ \$rc = 0 ] || { echo "linkproof-bench-failed round=\$r rc=\$rc: \$(grep -m1 -E 'SIGSEGV|SIGILL|SIGBUS|Exception|Error' /tmp/ours.txt)" | tee -a results.txt; cp /tmp/ours.txt ours-round\$r.txt; }

@@ -4,9 +4,9 @@ import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
 
 import dev.linkproof.engine.api.Sweep;
 import dev.linkproof.engine.api.TransferTest;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.measure.Measurement;
 
 /** Stop-and-wait latency with per-iteration samples, perftest style (ib_write_lat / ib_read_lat). */
 class LatencyProfile {

@@ -5,8 +5,8 @@ import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
 import dev.linkproof.engine.api.Sweep;
 import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.transfer.Layout;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.measure.Measurement;
 
 /** RDMA-READ semantics: the target's bytes arrive in the initiator's buffer, every size, every alignment. */
 class ReadCorrectness {

@@ -5,9 +5,9 @@ import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
 import dev.linkproof.engine.api.Sweep;
 import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.transfer.Layout;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.measure.Measurement;
 
 /**
  * The write/read/batch/latency sweeps on the ucx transport (one-sided put/get), over shared memory

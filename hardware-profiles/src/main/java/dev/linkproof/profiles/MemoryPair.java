@@ -1,7 +1,7 @@
 package dev.linkproof.profiles;
 
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import java.util.Optional;
 
 /**

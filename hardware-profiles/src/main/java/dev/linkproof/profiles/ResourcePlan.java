@@ -1,8 +1,8 @@
 package dev.linkproof.profiles;
 
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.probe.GpuDevice;
 import dev.linkproof.transfer.probe.HugePages;
 import dev.linkproof.transfer.probe.NumaNode;

@@ -3,9 +3,9 @@ package dev.linkproof.profiles;
 import static dev.linkproof.profiles.CriteriaEvaluatorTest.point;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.measure.Measurement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

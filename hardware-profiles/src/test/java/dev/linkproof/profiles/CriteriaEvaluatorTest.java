@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.profiles.Verdict.Kind;
 import dev.linkproof.profiles.Verdict.Outcome;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.probe.MemoryCopyBaseline;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.Validation;

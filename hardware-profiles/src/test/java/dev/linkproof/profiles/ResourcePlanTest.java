@@ -2,8 +2,8 @@ package dev.linkproof.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.probe.GpuDevice;
 import dev.linkproof.transfer.probe.RdmaDevice;
 import java.util.Map;

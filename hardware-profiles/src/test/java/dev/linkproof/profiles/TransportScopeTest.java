@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.linkproof.profiles.Verdict.Kind;
 import dev.linkproof.profiles.Verdict.Outcome;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.probe.MemoryCopyBaseline;
 import dev.linkproof.transfer.validate.Validation;
 import java.io.IOException;

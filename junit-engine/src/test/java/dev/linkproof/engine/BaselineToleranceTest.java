@@ -11,9 +11,9 @@ import dev.linkproof.engine.fixtures.ProfileFixture;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.validate.Validation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,7 +150,7 @@ class BaselineToleranceTest {
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, results.toString())
                 .configurationParameter(Constants.PROFILE, profile.toString())
-                .selectors(selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.Measurement"));
+                .selectors(selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.measure.Measurement"));
         for (int i = 0; i < config.length; i += 2) {
             kit = kit.configurationParameter(config[i], config[i + 1]);
         }

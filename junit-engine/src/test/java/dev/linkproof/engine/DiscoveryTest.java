@@ -13,10 +13,10 @@ import dev.linkproof.engine.descriptor.TransferClassDescriptor;
 import dev.linkproof.engine.descriptor.TransferMethodDescriptor;
 import dev.linkproof.engine.fixtures.DiscoverySweeps;
 import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.memory.MemoryKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +35,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 
 class DiscoveryTest {
     static final String CLASS = DiscoverySweeps.class.getName();
-    static final String GRID = "[engine:linkproof]/[class:" + CLASS + "]/[method:grid(dev.linkproof.transfer.Measurement)]";
+    static final String GRID = "[engine:linkproof]/[class:" + CLASS + "]/[method:grid(dev.linkproof.transfer.measure.Measurement)]";
 
     static EngineDiscoveryResults discover(Map<String, String> config, List<Filter<?>> filters, DiscoverySelector... selectors) {
         return EngineTestKit.engine(Constants.ENGINE_ID)
@@ -98,7 +98,7 @@ class DiscoveryTest {
     }
 
     private static String Measurement() {
-        return dev.linkproof.transfer.Measurement.class.getName();
+        return dev.linkproof.transfer.measure.Measurement.class.getName();
     }
 
     @Test

@@ -102,7 +102,7 @@ class ProfileIntegrationTest {
                 criteria: []
                 """);
         ProfileFixture.SETTINGS.clear();
-        run(dir.resolve("r.jsonl"), selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.Measurement"),
+        run(dir.resolve("r.jsonl"), selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.measure.Measurement"),
                 "linkproof.profile", profile.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
         assertThat(ProfileFixture.SETTINGS).singleElement().isEqualTo(Map.of("shared", "from-point", "own", "mine",
                 "profile-only", "yes"));

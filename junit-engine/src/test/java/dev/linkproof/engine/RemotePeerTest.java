@@ -51,8 +51,8 @@ class RemotePeerTest {
     }
 
     private static final String POINT = "[engine:linkproof]/[class:" + RunFixture.class.getName() + "]"
-            + "/[method:resolvesEveryParameterType(dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
-            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession)]"
+            + "/[method:resolvesEveryParameterType(dev.linkproof.transfer.measure.Measurement,dev.linkproof.engine.api.SweepPoint,"
+            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.session.TransferSession)]"
             + "/[point:op=read,size=4096,batch=3,qps=2,depth=1,mem=host->host,transport=tcp]";
 
     @Test
@@ -191,8 +191,8 @@ class RemotePeerTest {
     void aPeerNeverReachedIsTriedOnceNotForEveryPoint() throws Exception {
         try (SilentPeer silent = new SilentPeer(0)) {
             EngineExecutionResults r = runWithShortControlDeadline(silent.port(), selectMethod(RunFixture.class,
-                    "resolvesEveryParameterType", "dev.linkproof.transfer.Measurement,dev.linkproof.engine.api.SweepPoint,"
-                            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.TransferSession"));
+                    "resolvesEveryParameterType", "dev.linkproof.transfer.measure.Measurement,dev.linkproof.engine.api.SweepPoint,"
+                            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.session.TransferSession"));
             r.testEvents().assertStatistics(s -> s.started(4).failed(4));
             List<String> messages = failureMessages(r);
             String first = "the target agent at 127.0.0.1:" + silent.port() + " did not answer HELLO within 700 ms";

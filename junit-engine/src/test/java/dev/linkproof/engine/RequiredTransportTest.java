@@ -115,15 +115,15 @@ class RequiredTransportTest {
         String[] probe = {"linkproof.probe.root", FakeHosts.path("h100-cx7-host")};
         assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("FAILED: ")
                 .contains("requires the gpu-ipc transport (transport.required), and it is unavailable on this host: GPU unavailable");
-        String before = System.getProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME);
-        System.setProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME, "none");
+        String before = System.getProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME);
+        System.setProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME, "none");
         try {
             assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("skipped: gpu-ipc unavailable: ");
         } finally {
             if (before == null) {
-                System.clearProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME);
+                System.clearProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME);
             } else {
-                System.setProperty(dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME, before);
+                System.setProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME, before);
             }
         }
     }

@@ -1,6 +1,5 @@
 package dev.linkproof.transfer;
 
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.Map;
 import java.util.TreeMap;
 

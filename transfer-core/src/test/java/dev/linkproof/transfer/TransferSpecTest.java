@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;

@@ -96,7 +96,7 @@ class GpuSuiteOnFakeRuntimeTest {
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .configurationParameter("linkproof.gpus", "each")
                 .configurationParameter("linkproof.results", "target/gpu-fake-each.jsonl")
-                .selectors(selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.Measurement)"))
+                .selectors(selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.measure.Measurement)"))
                 .execute()
                 .testEvents();
         assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
@@ -143,8 +143,8 @@ class GpuSuiteOnFakeRuntimeTest {
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .configurationParameter("linkproof.profile.overlay", overlay.toString())
                 .configurationParameter("linkproof.results", results.toString())
-                .selectors(selectMethod(GPU + "GpuIpcCorrectness#latency(dev.linkproof.transfer.Measurement)"),
-                        selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.Measurement)"))
+                .selectors(selectMethod(GPU + "GpuIpcCorrectness#latency(dev.linkproof.transfer.measure.Measurement)"),
+                        selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.measure.Measurement)"))
                 .execute()
                 .testEvents();
     }

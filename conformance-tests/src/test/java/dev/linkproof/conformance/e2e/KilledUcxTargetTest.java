@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.linkproof.conformance.e2e.fixtures.KilledMidUcxSweeps;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.spi.Transports;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,8 +4,8 @@ import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
 
 import dev.linkproof.engine.api.Sweep;
 import dev.linkproof.engine.api.TransferTest;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.measure.Measurement;
 import org.junit.jupiter.api.Tag;
 
 /**

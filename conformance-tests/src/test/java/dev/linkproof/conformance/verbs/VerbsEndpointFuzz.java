@@ -3,13 +3,13 @@ package dev.linkproof.conformance.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.control.MutatingProxy;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
-import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.linkproof.conformance.verbs.fixtures.OversizedMergedWrite;
 import dev.linkproof.conformance.e2e.VerbsImmediateFaultTransport;
 import dev.linkproof.conformance.verbs.fixtures.VerbsCorruptedInTransit;
 import dev.linkproof.conformance.verbs.fixtures.VerbsWrongImmediate;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.verbs.VerbsDevice;
 import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.linkproof.engine.api;
 
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import org.assertj.core.api.Assertions;
 
 /** Entry point for assertions in transfer tests: AssertJ's, plus {@link #assertThat(Measurement)}. */

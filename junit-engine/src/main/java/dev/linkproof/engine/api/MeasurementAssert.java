@@ -1,7 +1,7 @@
 package dev.linkproof.engine.api;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.measure.Measurement;
 import java.time.Duration;
 import org.assertj.core.api.AbstractAssert;
 

@@ -86,11 +86,11 @@ public final class Constants {
      * {@code hip} or {@code none}; a system property, else {@code LINKPROOF_GPU_RUNTIME}. Read by the
      * GPU runtimes themselves, in whichever process loads one.
      */
-    public static final String GPU_RUNTIME = dev.linkproof.transfer.gpu.GpuRuntimes.RUNTIME;
+    public static final String GPU_RUNTIME = dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME;
     /** The CUDA driver library to load (default {@code libcuda.so.1}); else {@code LINKPROOF_GPU_CUDA_LIBRARY}. */
-    public static final String GPU_CUDA_LIBRARY = dev.linkproof.transfer.gpu.GpuRuntimes.CUDA_LIBRARY;
+    public static final String GPU_CUDA_LIBRARY = dev.linkproof.transfer.gpu.select.GpuRuntimes.CUDA_LIBRARY;
     /** The HIP library to load (default {@code libamdhip64.so}, then .so.6, .so.5); else {@code LINKPROOF_GPU_HIP_LIBRARY}. */
-    public static final String GPU_HIP_LIBRARY = dev.linkproof.transfer.gpu.GpuRuntimes.HIP_LIBRARY;
+    public static final String GPU_HIP_LIBRARY = dev.linkproof.transfer.gpu.select.GpuRuntimes.HIP_LIBRARY;
     /** The UCX library to load (default {@code libucp.so.0}); a system property, which a local agent inherits. */
     public static final String UCX_LIBRARY = dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY;
 

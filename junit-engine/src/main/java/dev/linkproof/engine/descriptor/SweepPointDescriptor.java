@@ -4,7 +4,7 @@ import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.engine.run.MethodInvoker;
 import dev.linkproof.engine.run.PointRun;
-import dev.linkproof.transfer.TransferSession;
+import dev.linkproof.transfer.session.TransferSession;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;

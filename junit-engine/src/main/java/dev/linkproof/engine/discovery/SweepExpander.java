@@ -4,11 +4,11 @@ import dev.linkproof.engine.api.Sweep;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.transfer.Layout;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,7 +81,7 @@ public final class SweepExpander {
     private List<MemoryPlacement[]> shifts(MemoryPlacement[] mem) {
         boolean gpu = false;
         for (MemoryPlacement side : mem) {
-            if (side.kind() == dev.linkproof.transfer.memory.MemoryKind.GPU) {
+            if (side.kind() == dev.linkproof.transfer.MemoryKind.GPU) {
                 gpu = true;
                 if (side.device() >= gpus) {
                     return List.<MemoryPlacement[]>of(mem);
@@ -95,7 +95,7 @@ public final class SweepExpander {
         for (int shift = 0; shift < gpus; shift++) {
             MemoryPlacement[] moved = new MemoryPlacement[mem.length];
             for (int i = 0; i < mem.length; i++) {
-                moved[i] = mem[i].kind() == dev.linkproof.transfer.memory.MemoryKind.GPU
+                moved[i] = mem[i].kind() == dev.linkproof.transfer.MemoryKind.GPU
                         ? new MemoryPlacement(mem[i].kind(), (mem[i].device() + shift) % gpus) : mem[i];
             }
             out.add(moved);
@@ -433,8 +433,8 @@ public final class SweepExpander {
         }
         if (!s.initiatorMemory().equals(MemoryPlacement.HOST) || !s.targetMemory().equals(MemoryPlacement.HOST)) {
             sb.append(" · ").append(s.initiatorMemory()).append('→').append(s.targetMemory());
-            boolean gpu = s.initiatorMemory().kind() == dev.linkproof.transfer.memory.MemoryKind.GPU
-                    || s.targetMemory().kind() == dev.linkproof.transfer.memory.MemoryKind.GPU;
+            boolean gpu = s.initiatorMemory().kind() == dev.linkproof.transfer.MemoryKind.GPU
+                    || s.targetMemory().kind() == dev.linkproof.transfer.MemoryKind.GPU;
             if (gpu && stagesGpuMemory.test(s.transport())) {
                 sb.append(" (staged via host)");
             }

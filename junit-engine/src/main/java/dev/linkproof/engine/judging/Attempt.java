@@ -1,6 +1,6 @@
 package dev.linkproof.engine.judging;
 
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 
 /** An attempt of a point that was rerun, and why ({@code kind}). */
 public record Attempt(Measurement measurement, HostLoads hosts, String failure, RerunKind kind) {

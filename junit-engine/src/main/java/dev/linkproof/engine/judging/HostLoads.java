@@ -1,7 +1,7 @@
 package dev.linkproof.engine.judging;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.Measurement;
 import java.util.Optional;
 
 /**

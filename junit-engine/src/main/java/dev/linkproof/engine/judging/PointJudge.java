@@ -7,7 +7,7 @@ import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.profiles.Verdict;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

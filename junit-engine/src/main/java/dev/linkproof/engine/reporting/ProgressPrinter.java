@@ -3,7 +3,7 @@ package dev.linkproof.engine.reporting;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.failure.Failures;
 import dev.linkproof.engine.judging.HostLoads;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

@@ -13,7 +13,7 @@ import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.probe.ProbeReport;

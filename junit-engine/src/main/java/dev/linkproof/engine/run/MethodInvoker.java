@@ -1,9 +1,9 @@
 package dev.linkproof.engine.run;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.transfer.Measurement;
-import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.session.TransferSession;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -8,7 +8,7 @@ import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.profiles.Defaults;
 import dev.linkproof.profiles.ProfileException;
 import dev.linkproof.reports.results.ResultsFile;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.spi.Transports;
 import java.nio.file.Files;
 import java.nio.file.Path;

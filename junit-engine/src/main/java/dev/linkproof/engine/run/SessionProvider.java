@@ -4,9 +4,9 @@ import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.TransferSession;
 import java.util.Optional;
 
 /**

@@ -4,9 +4,9 @@ import static dev.linkproof.engine.api.LinkproofAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.Validation;

@@ -7,7 +7,7 @@ import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.MapParameters;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.LatencyStats;

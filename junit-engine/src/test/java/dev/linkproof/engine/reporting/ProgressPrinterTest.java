@@ -5,9 +5,9 @@ import dev.linkproof.engine.judging.HostLoads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Validation;
 import java.io.ByteArrayOutputStream;

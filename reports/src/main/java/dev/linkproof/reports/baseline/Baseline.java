@@ -2,8 +2,8 @@ package dev.linkproof.reports.baseline;
 
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.measure.Measurement;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

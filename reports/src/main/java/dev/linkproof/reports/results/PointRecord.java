@@ -1,8 +1,8 @@
 package dev.linkproof.reports.results;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.List;
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.transfer.Layout;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.validate.Validation;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
@@ -119,10 +119,10 @@ class AllureBridgeTest {
     /** The memory parameter says where the point ran: its gpu:k is the profile's k-th GPU (here GPUs 2 and 3). */
     @Test
     void theMemoryParameterNamesTheGpusThePointRanOn() {
-        TransferSpec own = spec("gpu").initiatorMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu"))
-                .targetMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:1")).build();
-        TransferSpec ran = own.withMemory(dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:2"),
-                dev.linkproof.transfer.memory.MemoryPlacement.parse("gpu:3"));
+        TransferSpec own = spec("gpu").initiatorMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu"))
+                .targetMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu:1")).build();
+        TransferSpec ran = own.withMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu:2"),
+                dev.linkproof.transfer.MemoryPlacement.parse("gpu:3"));
         assertThat(parameters(point(own, ran))).containsEntry("memory", "gpu:2 → gpu:3");
         assertThat(parameters(point(own))).containsEntry("memory", "gpu → gpu:1");
     }

@@ -1,5 +1,7 @@
 package dev.linkproof.transfer.agent;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.Ranks;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -9,12 +11,10 @@ import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;

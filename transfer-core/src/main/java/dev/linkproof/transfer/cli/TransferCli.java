@@ -1,9 +1,10 @@
 package dev.linkproof.transfer.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Layout;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
@@ -11,12 +12,11 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.agent.AgentMain;
 import dev.linkproof.transfer.measure.LatencyStats;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
-import dev.linkproof.transfer.spi.Availability;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.linkproof.transfer.gpu;
 
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 

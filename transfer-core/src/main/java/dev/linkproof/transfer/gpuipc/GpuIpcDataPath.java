@@ -10,7 +10,7 @@ import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuException;
 import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.GpuStream;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;
 
 /**

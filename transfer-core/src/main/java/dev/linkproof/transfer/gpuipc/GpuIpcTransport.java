@@ -1,15 +1,15 @@
 package dev.linkproof.transfer.gpuipc;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerEndpoint;
 import dev.linkproof.transfer.spi.TargetContext;

@@ -3,6 +3,7 @@ package dev.linkproof.transfer.measure;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.spi.DataPath;
 import org.HdrHistogram.Histogram;
 
 /**

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.memory;
 
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import java.lang.foreign.MemorySegment;
 

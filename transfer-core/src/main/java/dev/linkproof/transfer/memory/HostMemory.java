@@ -1,5 +1,7 @@
 package dev.linkproof.transfer.memory;
 
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

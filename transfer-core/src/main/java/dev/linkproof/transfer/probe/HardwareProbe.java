@@ -1,7 +1,7 @@
 package dev.linkproof.transfer.probe;
 
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.linkproof.transfer.session;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.agent.AgentMain;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,26 +1,25 @@
 package dev.linkproof.transfer.session;
 
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.Ranks;
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.Transport;
 import dev.linkproof.transfer.spi.Transports;
@@ -118,7 +117,7 @@ public final class Session implements TransferSession {
         if (!there.get().available()) {
             return Availability.no(spec.transport() + " unavailable on the target: " + there.get().reason());
         }
-        for (var side : new dev.linkproof.transfer.memory.MemoryPlacement[] {spec.initiatorMemory(), spec.targetMemory()}) {
+        for (var side : new dev.linkproof.transfer.MemoryPlacement[] {spec.initiatorMemory(), spec.targetMemory()}) {
             if (side.kind() == MemoryKind.HUGEPAGE) {
                 Optional<String> why = HostMemory.hugepagesUnavailable();
                 if (why.isPresent()) {

@@ -1,9 +1,8 @@
 package dev.linkproof.transfer.session;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import java.time.Duration;
 
 /**

@@ -2,7 +2,7 @@ package dev.linkproof.transfer.session;
 
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.spi.DataPath;
 
 /**
  * A point's data path that stops at the next batch once the {@link ControlWatch} has seen the agent

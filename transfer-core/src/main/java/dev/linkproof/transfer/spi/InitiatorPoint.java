@@ -1,7 +1,6 @@
 package dev.linkproof.transfer.spi;
 
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.measure.DataPath;
 import java.util.Map;
 
 /**

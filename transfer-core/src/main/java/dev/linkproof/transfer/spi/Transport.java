@@ -1,14 +1,14 @@
 package dev.linkproof.transfer.spi;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.gpu.GpuBuffer;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.Map;
 
 /**

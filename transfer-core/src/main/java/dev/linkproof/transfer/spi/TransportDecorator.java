@@ -1,9 +1,10 @@
 package dev.linkproof.transfer.spi;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.util.Map;
 
 /**

@@ -1,11 +1,11 @@
 package dev.linkproof.transfer.tcp;
 
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;

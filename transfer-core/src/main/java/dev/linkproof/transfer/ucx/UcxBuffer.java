@@ -1,8 +1,8 @@
 package dev.linkproof.transfer.ucx;
 
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,17 +1,17 @@
 package dev.linkproof.transfer.ucx;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuRuntime;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.memory.HostMemory;
-import dev.linkproof.transfer.memory.MemoryKind;
-import dev.linkproof.transfer.memory.MemoryPlacement;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;

@@ -10,7 +10,7 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.spi.DataPath;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

@@ -2,13 +2,13 @@ package dev.linkproof.transfer.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.MutatingProxy;
 import dev.linkproof.transfer.gpu.FakeGpuAgent;
 import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.gpu;
 
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.session.LocalAgent;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package dev.linkproof.transfer.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
-import dev.linkproof.transfer.memory.MemoryKind;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.transfer.Layout;
-import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.memory.MemoryPlacement;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;

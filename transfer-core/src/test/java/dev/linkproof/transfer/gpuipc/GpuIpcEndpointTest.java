@@ -2,13 +2,13 @@ package dev.linkproof.transfer.gpuipc;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.FakeGpu;
 import dev.linkproof.transfer.gpu.GpuBuffer;
 import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.util.HashMap;
 import java.util.Map;

@@ -3,11 +3,11 @@ package dev.linkproof.transfer.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.Map;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.MessageType;
-import dev.linkproof.transfer.measure.DataPath;
+import dev.linkproof.transfer.spi.DataPath;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

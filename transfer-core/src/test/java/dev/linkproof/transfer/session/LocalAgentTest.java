@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.transfer.Deadline;
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

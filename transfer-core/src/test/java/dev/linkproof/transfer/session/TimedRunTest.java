@@ -2,10 +2,9 @@ package dev.linkproof.transfer.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.linkproof.transfer.Measurement;
-import dev.linkproof.transfer.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.Validation;

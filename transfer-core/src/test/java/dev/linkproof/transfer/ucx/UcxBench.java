@@ -1,9 +1,9 @@
 package dev.linkproof.transfer.ucx;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;

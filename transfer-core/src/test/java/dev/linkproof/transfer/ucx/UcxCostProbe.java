@@ -2,11 +2,11 @@ package dev.linkproof.transfer.ucx;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.memory.MemoryPlacement;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerLiveness;
 import dev.linkproof.transfer.spi.TargetContext;

@@ -3,11 +3,11 @@ package dev.linkproof.transfer.ucx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.FakeGpu;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
-import dev.linkproof.transfer.memory.MemoryPlacement;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

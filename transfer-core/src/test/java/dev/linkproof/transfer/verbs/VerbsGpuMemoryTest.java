@@ -2,9 +2,9 @@ package dev.linkproof.transfer.verbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.gpu.FakeGpu;
-import dev.linkproof.transfer.gpu.GpuRuntimes;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
-package dev.linkproof.transfer.memory;
+package dev.linkproof.transfer;
 
 import java.util.Locale;
 
-/** Where a buffer lives. GPU memory is allocated by a GPU runtime; the host kinds by {@link HostMemory}. */
+/** Where a buffer lives. GPU memory is allocated by a GPU runtime; the host kinds by {@code memory.HostMemory}. */
 public enum MemoryKind {
     /** Page-aligned host memory. */
     HOST,

@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.spi;
+package dev.linkproof.transfer;
 
 /** Whether a transport (or memory kind) can run in this process, and if not, why. */
 public record Availability(boolean available, String reason) {

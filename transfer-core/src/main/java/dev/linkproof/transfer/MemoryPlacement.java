@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.memory;
+package dev.linkproof.transfer;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,13 +1,14 @@
-package dev.linkproof.transfer.verbs;
+package dev.linkproof.transfer.cli;
 
-import dev.linkproof.transfer.Measurement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.verbs.VerbsTransport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,11 @@
-package dev.linkproof.transfer.gpu;
+package dev.linkproof.transfer.gpu.select;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.gpu.FakeGpu;
+import dev.linkproof.transfer.gpu.GpuException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

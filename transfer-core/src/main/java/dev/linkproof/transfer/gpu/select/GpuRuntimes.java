@@ -1,8 +1,10 @@
-package dev.linkproof.transfer.gpu;
+package dev.linkproof.transfer.gpu.select;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.gpu.GpuException;
+import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.cuda.CudaRuntime;
 import dev.linkproof.transfer.gpu.hip.HipRuntime;
-import dev.linkproof.transfer.spi.Availability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

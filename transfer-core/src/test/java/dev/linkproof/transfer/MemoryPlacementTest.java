@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.memory;
+package dev.linkproof.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

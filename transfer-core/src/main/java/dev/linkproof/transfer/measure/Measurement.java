@@ -1,8 +1,7 @@
-package dev.linkproof.transfer;
+package dev.linkproof.transfer.measure;
 
-import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.measure.LatencyStats;
-import dev.linkproof.transfer.measure.Phases;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.Locale;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.measure;
+package dev.linkproof.transfer.spi;
 
 import dev.linkproof.transfer.TransferException;
 

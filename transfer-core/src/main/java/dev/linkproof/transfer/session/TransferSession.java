@@ -1,9 +1,12 @@
-package dev.linkproof.transfer;
+package dev.linkproof.transfer.session;
 
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.spi.Availability;
+import dev.linkproof.transfer.measure.Measurement;
 import java.time.Duration;
 import java.util.Optional;
 

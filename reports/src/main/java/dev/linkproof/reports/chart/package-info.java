@@ -1,0 +1,4 @@
+/**
+ * SVG charts of one sweep, drawn from its point records.
+ */
+package dev.linkproof.reports.chart;
