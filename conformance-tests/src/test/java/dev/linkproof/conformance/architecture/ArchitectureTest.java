@@ -1,0 +1,81 @@
+package dev.linkproof.conformance.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The product's shape, held by ArchUnit over the main classes of every module: no package cycle
+ * anywhere; the modules layered as DESIGN.md draws them (transfer-core ← hardware-profiles ← reports
+ * ← junit-engine), transfer-core free of JUnit and Allure; and the engine's rooms in their order
+ * (config ← failure ← judging ← reporting ← run ← descriptor ← discovery ← the engine class).
+ */
+class ArchitectureTest {
+    private static JavaClasses product;
+
+    @BeforeAll
+    static void importTheProduct() {
+        // The main classes only: not test classes, nor the test tools other modules ship as test-jars.
+        product = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("dev.linkproof");
+    }
+
+    @Test
+    void noPackageIsPartOfACycle() {
+        slices().matching("dev.linkproof.(**)").should().beFreeOfCycles().check(product);
+    }
+
+    @Test
+    void theModulesAreLayeredAsTheDesignDrawsThem() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("transfer-core").definedBy("dev.linkproof.transfer..")
+                .layer("hardware-profiles").definedBy("dev.linkproof.profiles..")
+                .layer("reports").definedBy("dev.linkproof.reports..")
+                .layer("junit-engine").definedBy("dev.linkproof.engine..")
+                .whereLayer("junit-engine").mayNotBeAccessedByAnyLayer()
+                .whereLayer("reports").mayOnlyBeAccessedByLayers("junit-engine")
+                .whereLayer("hardware-profiles").mayOnlyBeAccessedByLayers("reports", "junit-engine")
+                .check(product);
+    }
+
+    /** A launcher or another harness drives transfer-core without a test framework. */
+    @Test
+    void transferCoreKnowsNoTestFramework() {
+        noClasses().that().resideInAPackage("dev.linkproof.transfer..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.junit..", "org.opentest4j..", "io.qameta..", "org.assertj..")
+                .check(product);
+    }
+
+    /**
+     * Each room of the engine uses only those below it: configuration and failure types at the
+     * bottom, then judging (decides), reporting (writes down), the point's run, the descriptors JUnit
+     * sees, discovery, and the engine class on top. The user's API is used by all.
+     */
+    @Test
+    void theEnginesRoomsAreLayered() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("engine").definedBy("dev.linkproof.engine")
+                .layer("discovery").definedBy("dev.linkproof.engine.discovery..")
+                .layer("descriptor").definedBy("dev.linkproof.engine.descriptor..")
+                .layer("run").definedBy("dev.linkproof.engine.run..")
+                .layer("reporting").definedBy("dev.linkproof.engine.reporting..")
+                .layer("judging").definedBy("dev.linkproof.engine.judging..")
+                .layer("failure").definedBy("dev.linkproof.engine.failure..")
+                .layer("config").definedBy("dev.linkproof.engine.config..")
+                .whereLayer("engine").mayNotBeAccessedByAnyLayer()
+                .whereLayer("discovery").mayOnlyBeAccessedByLayers("engine")
+                .whereLayer("descriptor").mayOnlyBeAccessedByLayers("discovery", "engine")
+                .whereLayer("run").mayOnlyBeAccessedByLayers("descriptor", "discovery", "engine")
+                .whereLayer("reporting").mayOnlyBeAccessedByLayers("run", "descriptor", "engine")
+                .whereLayer("judging").mayOnlyBeAccessedByLayers("reporting", "run", "descriptor", "engine")
+                .whereLayer("failure").mayOnlyBeAccessedByLayers("judging", "reporting", "run", "descriptor", "engine")
+                .check(product);
+    }
+}
