@@ -83,6 +83,7 @@ class BusyHostEngineTest {
                 .contains("< criterion 1000.0 GB/s (tcp-bulk)")
                 .contains("[attempt 2; the first ran on a busy host: ").contains("other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
+        assertThat(r.record().get("failureKind").asText()).isEqualTo("SHORT_ON_BUSY_HOST");
         assertThat(r.record().get("hostOtherCpus").asDouble()).isGreaterThanOrEqualTo(0.5);
         assertThat(r.record().get("verdicts").toString()).contains("RERUN attempt 1 (").contains("HOST other processes used ");
     }
@@ -97,6 +98,7 @@ class BusyHostEngineTest {
         assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt")
                 .contains(" [ran while a host was busy: other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(1);
+        assertThat(r.record().get("failureKind").asText()).isEqualTo("SHORT_ON_BUSY_HOST");
         assertThat(r.record().get("verdicts").toString()).doesNotContain("RERUN");
     }
 

@@ -176,6 +176,7 @@ class EachDeviceTest {
                 verbs.add(r.path("size").asLong() + " " + r.path("device").asText());
                 assertThat(r.path("status").asText()).isEqualTo("failed");
                 assertThat(r.path("message").asText()).contains("profile 'cx7-400g' requires the verbs transport");
+                assertThat(r.path("failureKind").asText()).isEqualTo("REQUIRED_TRANSPORT_UNAVAILABLE");
             } else {
                 assertThat(r.has("device")).as("a tcp point names no device").isFalse();
             }

@@ -29,6 +29,8 @@ class FaultInjectionTest {
                 .contains("data corruption")
                 .contains("1 of 3 slot(s) differ")
                 .contains("slot 2, byte offset 2048"));
+        events.filter(e -> e.getType() == EventType.FINISHED).forEach(e -> Kinds.assertKind(
+                e.getRequiredPayload(TestExecutionResult.class), dev.linkproof.transfer.FailureKind.DATA_CORRUPTION));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("read 4097 B ×3"));
     }

@@ -26,6 +26,7 @@ class KilledTargetTest {
         assertThat(run.message(1))
                 .contains("peer failure")
                 .containsAnyOf("did the target rank die?", "did it die?", "did the target agent die?");
+        Kinds.assertKind(run.result(1), dev.linkproof.transfer.FailureKind.PEER_FAILURE);
         assertThat(run.secondsToFail()).as("seconds from SIGKILL to the point's failure").isLessThan(10.0);
         for (int i : new int[] {0, 2, 3}) {
             assertThat(run.result(i).getStatus()).as(run.order().get(i)).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);

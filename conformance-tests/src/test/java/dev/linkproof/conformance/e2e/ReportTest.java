@@ -108,6 +108,15 @@ class ReportTest {
                 }
             }
             assertThat(failedUid).isNotNull();
+            // Allure's own generator files the corrupted point by the kind its trace names: under "Data
+            // corruption" and no other category (the message names no category's words).
+            List<String> filedUnder = new java.util.ArrayList<>();
+            for (JsonNode category : JSON.readTree(report.resolve("data").resolve("categories.json").toFile()).path("children")) {
+                if (category.toString().contains(failedUid)) {
+                    filedUnder.add(category.get("name").asText());
+                }
+            }
+            assertThat(filedUnder).containsExactly("Data corruption");
             String failed = dom(chromium, base + "#suites/any/" + failedUid);
             assertThat(failed).contains("data corruption").contains("slot 2, byte offset 2048").contains("Tear down");
 

@@ -76,6 +76,8 @@ class VerbsEachNic {
             assertThat(Guest.failure(down.testEvents().failed().list().getFirst()))
                     .isEqualTo("write 4 KiB ×1 · 1 QP · verbs · " + DEVICE + ": RDMA device " + DEVICE
                             + " is of the kind profile 'softroce' is for, and not fit for it: no ACTIVE port (port 1 DOWN)");
+            dev.linkproof.conformance.e2e.Kinds.assertKind(down.testEvents().failed().list().getFirst()
+                    .getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class), dev.linkproof.transfer.FailureKind.NIC_NOT_FIT);
         } finally {
             // Each step undone on its own: a failed add leaves nothing for a later one to trip over.
             quietly("rdma", "link", "delete", DEVICE);

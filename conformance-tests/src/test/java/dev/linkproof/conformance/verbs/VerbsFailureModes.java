@@ -66,6 +66,9 @@ class VerbsFailureModes {
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("read 4097 B ×3"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("send 4097 B ×3"));
+        events.failed().stream().forEach(e -> dev.linkproof.conformance.e2e.Kinds.assertKind(
+                e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class),
+                dev.linkproof.transfer.FailureKind.DATA_CORRUPTION));
     }
 
     /**
@@ -91,6 +94,9 @@ class VerbsFailureModes {
                 .contains("slot 3 (batch 11, QP 0, work request 3): immediate expected 0x"));
         assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("write-with-imm 4097 B ×4 · 2 QP")
                 .contains("slot 3 (batch 11, QP 1, work request 3): immediate expected 0x"));
+        events.failed().stream().forEach(e -> dev.linkproof.conformance.e2e.Kinds.assertKind(
+                e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class),
+                dev.linkproof.transfer.FailureKind.COMPLETION_MISMATCH));
     }
 
     /** A device that libibverbs does not list fails the point saying where its name came from. */

@@ -1,0 +1,26 @@
+package dev.linkproof.conformance.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.failure.Failures;
+import dev.linkproof.engine.reporting.RunReporter;
+import dev.linkproof.reports.allure.RunFiles;
+import dev.linkproof.transfer.FailureKind;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.platform.engine.TestExecutionResult;
+
+/** The one check of a failure's kind: the kind it carries, and the one Allure category its trace lands in. */
+public final class Kinds {
+    private Kinds() {
+    }
+
+    /** {@code result} failed with a failure of {@code kind}, which Allure files under that kind's category alone. */
+    public static void assertKind(TestExecutionResult result, FailureKind kind) {
+        assertThat(Failures.kindOf(result)).as("the kind of %s", result).contains(kind);
+        StringWriter trace = new StringWriter();
+        result.getThrowable().orElseThrow().printStackTrace(new PrintWriter(trace));
+        assertThat(RunFiles.categoriesFor(RunReporter.status(result), trace.toString())).as("Allure's categories of %s", trace)
+                .containsExactly(kind.category());
+    }
+}
