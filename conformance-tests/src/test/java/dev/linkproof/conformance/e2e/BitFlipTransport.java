@@ -39,22 +39,7 @@ public class BitFlipTransport extends TransportDecorator {
         int slot = Integer.parseInt(spec.settings().getOrDefault("fault.slot", "0"));
         long at = spec.slots().slotOffset(slot) + Long.parseLong(spec.settings().getOrDefault("fault.offset", "0"));
         long verifyBatch = MeasurementLoop.batchesPerPoint(spec);
-        return new InitiatorPoint() {
-            @Override
-            public Map<String, String> endpoint() {
-                return inner.endpoint();
-            }
-
-            @Override
-            public DataPath start(Map<String, String> targetReply) throws TransferException {
-                return new Flipping(inner.start(targetReply), spec.op(), local, at, verifyBatch);
-            }
-
-            @Override
-            public void close() {
-                inner.close();
-            }
-        };
+        return DataPathFault.around(inner, path -> new Flipping(path, spec.op(), local, at, verifyBatch));
     }
 
     /** The delegate's data path, flipping the byte at {@code at} of the local buffer in batch {@code verifyBatch}. */

@@ -26,37 +26,21 @@ public class FailingPostTransport extends TransportDecorator {
     public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
         InitiatorPoint inner = delegate.open(spec, local, endpoint, io);
-        return new InitiatorPoint() {
+        return DataPathFault.around(inner, path -> new DataPath() {
             @Override
-            public Map<String, String> endpoint() {
-                return inner.endpoint();
+            public void post() throws TransferException {
+                throw new TransferException("post refused (injected by " + ID + ")");
             }
 
             @Override
-            public DataPath start(Map<String, String> targetReply) throws TransferException {
-                DataPath path = inner.start(targetReply);
-                return new DataPath() {
-                    @Override
-                    public void post() throws TransferException {
-                        throw new TransferException("post refused (injected by " + ID + ")");
-                    }
-
-                    @Override
-                    public void awaitOldest() throws TransferException {
-                        path.awaitOldest();
-                    }
-
-                    @Override
-                    public void close() {
-                        path.close();
-                    }
-                };
+            public void awaitOldest() throws TransferException {
+                path.awaitOldest();
             }
 
             @Override
             public void close() {
-                inner.close();
+                path.close();
             }
-        };
+        });
     }
 }
