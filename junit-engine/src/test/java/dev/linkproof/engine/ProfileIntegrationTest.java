@@ -82,6 +82,17 @@ class ProfileIntegrationTest {
                 && e.getTestDescriptor().getUniqueId().getSegments().size() == 1).findFirst().orElseThrow();
         String m = message(engine);
         assertThat(m).contains("broken.yaml:10:5").contains("configuration error").contains("min-bandwith");
+
+        // An error-level discovery issue whose source is the file at that line and column, which IDEs link to.
+        var issues = EngineTestKit.engine(Constants.ENGINE_ID).configurationParameter("linkproof.profile", profile.toString())
+                .selectors(selectClass(ProfileFixture.class)).discover().getDiscoveryIssues();
+        assertThat(issues).singleElement().satisfies(i -> {
+            assertThat(i.severity()).isEqualTo(org.junit.platform.engine.DiscoveryIssue.Severity.ERROR);
+            assertThat(i.message()).startsWith("configuration error: ").contains("min-bandwith");
+            var source = (org.junit.platform.engine.support.descriptor.FileSource) i.source().orElseThrow();
+            assertThat(source.getFile().toPath()).isEqualTo(profile);
+            assertThat(source.getPosition()).contains(org.junit.platform.engine.support.descriptor.FilePosition.from(10, 5));
+        });
     }
 
     @Test
