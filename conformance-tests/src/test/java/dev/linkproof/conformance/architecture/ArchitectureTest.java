@@ -4,9 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.run.RunSetup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +82,21 @@ class ArchitectureTest {
                 .whereLayer("judging").mayOnlyBeAccessedByLayers("reporting", "run", "descriptor", "engine")
                 .whereLayer("failure").mayOnlyBeAccessedByLayers("judging", "reporting", "run", "descriptor", "engine")
                 .check(product);
+    }
+
+    /**
+     * A run reads its configuration and loads its profile (probing the host) once, at discovery
+     * ({@link RunSetup}), and everything after uses what it loaded: no other class of the product
+     * parses the configuration or loads the profile.
+     */
+    @Test
+    void onlyRunSetupLoadsTheRun() {
+        DescribedPredicate<JavaMethodCall> loadsTheRun = DescribedPredicate.describe(
+                "parse the configuration or load the profile",
+                call -> call.getTargetOwner().isEquivalentTo(RunProfile.class) && call.getName().equals("load")
+                        || call.getTargetOwner().isEquivalentTo(LinkproofConfiguration.class)
+                        && (call.getName().equals("parse") || call.getName().equals("from")));
+        noClasses().that().doNotBelongToAnyOf(RunSetup.class, RunProfile.class, LinkproofConfiguration.class)
+                .should().callMethodWhere(loadsTheRun).check(product);
     }
 }
