@@ -219,6 +219,17 @@ public final class AllureBridge {
         out.put("secondaryMetrics", Map.of("latency", latency));
         out.put("bytes", m.bytes());
         out.put("totalNanos", m.totalNanos());
+        // The steps' durations to the nanosecond (the step names round them to 0.1 ms, their times to 1 ms):
+        // what bench/engine-overhead.sh reads a point's transfer phases from.
+        List<Map<String, Object>> phases = new java.util.ArrayList<>();
+        for (Phases.Phase p : m.phases()) {
+            Map<String, Object> phase = new LinkedHashMap<>();
+            phase.put("name", p.name());
+            phase.put("start", p.startEpochMillis());
+            phase.put("nanos", p.nanos());
+            phases.add(phase);
+        }
+        out.put("phases", phases);
         out.put("validation", m.validation().describe());
         out.put("environment", m.environment());
         return out;
