@@ -1,0 +1,231 @@
+package dev.linkproof.conformance.bench;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.launcher.EngineFilter.includeEngines;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.Measurement;
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Phases;
+import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.Timeouts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The three measurements of {@code bench/engine-overhead.sh}, one per subcommand:
+ * <ul>
+ *   <li>{@code engine <fixture class> <allure-results dir> <out.tsv>}: runs the fixture's points on the
+ *   JUnit Platform in this JVM (the engine, and Allure's listener as a user's run has it), timing each
+ *   point from a launcher listener; its transfer phases come from the Allure result's
+ *   {@code measurement.json} ({@code phases}, to the nanosecond);</li>
+ *   <li>{@code floor <count> <out.tsv>}: the floor, the same points (1..count B, one timed iteration,
+ *   no warmup, tcp) through transfer-core alone: a local agent, one {@link Session}, {@code run} in a
+ *   bare loop: the same control round trips (PREPARE, CONNECT, CHECKSUM, RELEASE), data connection and
+ *   verification;</li>
+ *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
+ * </ul>
+ * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer}
+ * (nanoseconds): wall from the point's start to its end; cadence from the previous point's end to
+ * this one's (all the run spends per point, the engine's work between points included; the first
+ * point has none); transfer, the sum of its phases.
+ */
+public final class EngineOverhead {
+    /** The phases a point's measurement records, in order, as the TSV names them. */
+    static final List<String> PHASES = List.of("provision", "register and connect", "warmup", "timed loop", "verify");
+
+    private EngineOverhead() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "engine" -> engine(Class.forName(args[1]), Path.of(args[2]), Path.of(args[3]));
+            case "floor" -> floor(Integer.parseInt(args[1]), Path.of(args[2]));
+            case "discover" -> discover(Class.forName(args[1]));
+            default -> throw new IllegalArgumentException("engine | floor | discover, not " + args[0]);
+        }
+        System.exit(0);
+    }
+
+    /** One point's timing. */
+    record Row(String name, String status, long wall, long cadence, long[] phases) {
+        String tsv() {
+            StringBuilder b = new StringBuilder(name).append('\t').append(status).append('\t').append(wall)
+                    .append('\t').append(cadence);
+            long transfer = 0;
+            for (long p : phases) {
+                b.append('\t').append(p);
+                transfer += Math.max(0, p);
+            }
+            return b.append('\t').append(transfer).toString();
+        }
+    }
+
+    private static void engine(Class<?> fixture, Path allure, Path out) throws IOException {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
+        Map<String, Long> started = new ConcurrentHashMap<>();
+        List<String[]> finished = new ArrayList<>(); // name, status, start, end
+        TestExecutionListener timer = new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier id) {
+                if (id.isTest()) {
+                    started.put(id.getUniqueId(), System.nanoTime());
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                if (id.isTest()) {
+                    long end = System.nanoTime();
+                    synchronized (finished) {
+                        finished.add(new String[] {id.getDisplayName(), result.getStatus().name().toLowerCase(),
+                                Long.toString(started.get(id.getUniqueId())), Long.toString(end)});
+                    }
+                }
+            }
+
+            @Override
+            public void executionSkipped(TestIdentifier id, String reason) {
+                if (id.isTest()) {
+                    synchronized (finished) {
+                        finished.add(new String[] {id.getDisplayName(), "skipped", "0", "0"});
+                    }
+                }
+            }
+        };
+        long t0 = System.nanoTime();
+        LauncherFactory.create().execute(request, timer);
+        long runNanos = System.nanoTime() - t0;
+
+        Map<String, long[]> phasesByName = allurePhases(allure);
+        List<Row> rows = new ArrayList<>();
+        long previousEnd = -1;
+        for (String[] f : finished) {
+            long start = Long.parseLong(f[2]);
+            long end = Long.parseLong(f[3]);
+            long[] phases = phasesByName.getOrDefault(f[0], missing());
+            rows.add(new Row(f[0], f[1], end - start, previousEnd < 0 ? -1 : end - previousEnd, phases));
+            previousEnd = end;
+        }
+        write(out, rows);
+        System.out.printf("engine: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure%n",
+                rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count());
+    }
+
+    private static long[] missing() {
+        long[] none = new long[PHASES.size()];
+        java.util.Arrays.fill(none, -1);
+        return none;
+    }
+
+    /** Test name → phase nanoseconds, from every Allure result's measurement.json attachment. */
+    private static Map<String, long[]> allurePhases(Path dir) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, long[]> out = new HashMap<>();
+        List<Path> results;
+        try (Stream<Path> s = Files.list(dir)) {
+            results = s.filter(p -> p.getFileName().toString().endsWith("-result.json")).toList();
+        }
+        for (Path p : results) {
+            JsonNode r = json.readTree(p.toFile());
+            for (JsonNode a : r.path("attachments")) {
+                if (!"measurement.json".equals(a.path("name").asText())) {
+                    continue;
+                }
+                JsonNode m = json.readTree(dir.resolve(a.path("source").asText()).toFile());
+                long[] phases = missing();
+                for (JsonNode ph : m.path("phases")) {
+                    int i = PHASES.indexOf(ph.path("name").asText());
+                    if (i >= 0) {
+                        phases[i] = ph.path("nanos").asLong();
+                    }
+                }
+                out.put(r.path("name").asText(), phases);
+            }
+        }
+        return out;
+    }
+
+    private static void floor(int count, Path out) throws Exception {
+        Path log = out.resolveSibling("floor-agent.log");
+        long t0 = System.nanoTime();
+        List<Row> rows = new ArrayList<>();
+        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx256m"), log, Timeouts.DEFAULT.agentStart());
+             Session session = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
+            long previousEnd = -1;
+            for (int size = 1; size <= count; size++) {
+                TransferSpec spec = TransferSpec.builder().pointId("floor[op=write,size=" + size + "]").transport("tcp")
+                        .op(Op.WRITE).size(size).batch(1).connections(1).iterations(1).warmup(0).build();
+                long start = System.nanoTime();
+                Measurement m = session.run(spec);
+                long end = System.nanoTime();
+                long[] phases = missing();
+                for (Phases.Phase p : m.phases()) {
+                    int i = PHASES.indexOf(p.name());
+                    if (i >= 0) {
+                        phases[i] = p.nanos();
+                    }
+                }
+                rows.add(new Row("write " + size + " B", m.isValid() ? "successful" : "invalid", end - start,
+                        previousEnd < 0 ? -1 : end - previousEnd, phases));
+                previousEnd = end;
+            }
+        }
+        write(out, rows);
+        System.out.printf("floor: %d points in %.2f s (agent start included)%n", rows.size(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static void write(Path out, List<Row> rows) throws IOException {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+            w.println("name\tstatus\twall\tcadence\tprovision\tconnect\twarmup\tloop\tverify\ttransfer");
+            for (Row r : rows) {
+                w.println(r.tsv());
+            }
+        }
+    }
+
+    private static void discover(Class<?> fixture) {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
+        long t0 = System.nanoTime();
+        TestPlan plan = LauncherFactory.create().discover(request);
+        long nanos = System.nanoTime() - t0;
+        long tests = plan.countTestIdentifiers(TestIdentifier::isTest);
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        System.gc();
+        long retained = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long max = Runtime.getRuntime().maxMemory();
+        System.out.printf("discover: %d points in %.2f s; heap peak %.0f MiB (sum of the heap pools' peaks), "
+                + "%.0f MiB held by the test plan after a GC; max heap %.0f MiB%n", tests, nanos / 1e9,
+                peak / 1048576.0, retained / 1048576.0, max / 1048576.0);
+        java.lang.ref.Reference.reachabilityFence(plan);
+    }
+}
