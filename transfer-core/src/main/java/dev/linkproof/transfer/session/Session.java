@@ -52,25 +52,30 @@ public final class Session implements TransferSession {
     private final Transports transports;
     private final Timeouts timeouts;
     private final String peerHost;
+    /** This host's name, as HELLO gave it: read once, not for every point's environment. */
+    private final String localHost;
     private volatile boolean usable = true;
 
-    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost) {
+    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost,
+                    String localHost) {
         this.control = control;
         this.welcome = welcome;
         this.transports = transports;
         this.timeouts = timeouts;
         this.peerHost = peerHost;
+        this.localHost = localHost;
     }
 
     /** Connects to an agent, presents the token and reads what the agent offers. */
     public static Session open(String host, int port, String token, Timeouts timeouts) throws TransferException {
         ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
         try {
+            String localHost = localHost();
             Messages.Welcome welcome = control.call(MessageType.HELLO,
-                    new Messages.Hello(token, FrameCodec.VERSION, localHost(),
+                    new Messages.Hello(token, FrameCodec.VERSION, localHost,
                             timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
                     Messages.Welcome.class, timeouts.control());
-            return new Session(control, welcome, Transports.discover(), timeouts, host);
+            return new Session(control, welcome, Transports.discover(), timeouts, host, localHost);
         } catch (RemoteErrorException e) {
             control.close();
             if ("bad-token".equals(e.code())) {
@@ -290,7 +295,7 @@ public final class Session implements TransferSession {
 
     private Map<String, String> environment(TransferSpec spec, Transport transport) {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("initiator.host", localHost());
+        env.put("initiator.host", localHost);
         env.put("initiator.jdk", Runtime.version().toString());
         env.put("target.host", welcome.host());
         env.put("target.pid", Long.toString(welcome.pid()));
