@@ -19,7 +19,9 @@
 #   cadence     the previous point's end to this one's: everything the run spends per point
 #   transfer    the sum of the point's phases
 #   own         cadence - transfer: what the engine (or the floor's loop) spends per point beyond the
-#               phases: releasing the point (RELEASE), judging, reporting, and the gaps between points
+#               phases: releasing the point (RELEASE), judging, reporting, and the gaps between points;
+#               Allure's JUnit Platform listener (registered by the launcher, timed by a proxy) is in it,
+#               and shown on its own line: it is Allure's code, not the engine's
 #
 # Environment knobs (defaults in brackets):
 #   REPS [1]   POINTS [1000: the fixture's count; the floor runs as many]   LINKPROOF_JAVA [JDK 25]
@@ -64,11 +66,16 @@ else
 fi
 [[ -d "$ROOT/conformance-tests/target/test-classes/dev/linkproof/conformance/bench" ]] \
   || die "conformance-tests' test classes are not built (run without SKIP_BUILD=1)"
-mkdir -p "$OUT_DIR/cp"
+rm -rf "$OUT_DIR/cp" && mkdir -p "$OUT_DIR/cp"  # a reused OUT_DIR: cp -r would nest the classes
 cp -r "$ROOT/conformance-tests/target/test-classes" "$OUT_DIR/cp/test-classes"
 CP="$OUT_DIR/cp/test-classes"
 IFS=: read -r -a ENTRIES < "$OUT_DIR/test.classpath" || true  # no newline at its end
 for e in "${ENTRIES[@]}"; do
+  # Without the package phase Maven resolves this tree's modules from ~/.m2, where any other build may
+  # have installed them: take this tree's own jars instead.
+  if [[ "$e" =~ /dev/linkproof/([a-z-]+)/[^/]+/([^/]+\.jar)$ ]]; then
+    e="$ROOT/${BASH_REMATCH[1]}/target/${BASH_REMATCH[2]}"
+  fi
   if [[ "$e" == "$ROOT"/* ]]; then  # this tree's own modules: freeze a copy
     [[ -f "$e" ]] || die "$e is missing (run without SKIP_BUILD=1)"
     cp "$e" "$OUT_DIR/cp/"
@@ -132,6 +139,8 @@ FNR == 2 { next }  # a run's first point: a cold JVM
   v[side, "cadence"] = v[side, "cadence"] " " $4
   v[side, "outside"] = v[side, "outside"] " " ($3 - $10)
   v[side, "own"] = v[side, "own"] " " ($4 - $10)
+  v[side, "allure"] = v[side, "allure"] " " ($11 > 0 ? $11 : 0)
+  v[side, "bare"] = v[side, "bare"] " " ($4 - $10 - ($11 > 0 ? $11 : 0))
 }
 function row(label, key,   e, f) {
   e = median(v["engine", key]) / 1e6; f = median(v["floor", key]) / 1e6
@@ -145,6 +154,8 @@ END {
   row("  wall - transfer", "outside")
   row("cadence (previous point's end to end)", "cadence")
   row("own = cadence - transfer", "own")
+  row("  of which Allure's listener", "allure")
+  row("  own without Allure's listener", "bare")
   printf "points: engine %d, floor %d (each run's first left out)\n", n["engine"], n["floor"]
 }
 EOF

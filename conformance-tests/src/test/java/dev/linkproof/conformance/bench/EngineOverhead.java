@@ -47,10 +47,12 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   verification;</li>
  *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
  * </ul>
- * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer}
+ * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure}
  * (nanoseconds): wall from the point's start to its end; cadence from the previous point's end to
  * this one's (all the run spends per point, the engine's work between points included; the first
- * point has none); transfer, the sum of its phases.
+ * point has none); transfer, the sum of its phases; allure, the time Allure's JUnit Platform
+ * listener spent on the point (its start and end events; outside wall, inside cadence; 0 in the
+ * floor, -1 when Allure is not on the class path).
  */
 public final class EngineOverhead {
     /** The phases a point's measurement records, in order, as the TSV names them. */
@@ -69,8 +71,8 @@ public final class EngineOverhead {
         System.exit(0);
     }
 
-    /** One point's timing. */
-    record Row(String name, String status, long wall, long cadence, long[] phases) {
+    /** One point's timing; {@code allure}: the time Allure's listener spent on it (-1: not timed). */
+    record Row(String name, String status, long wall, long cadence, long[] phases, long allure) {
         String tsv() {
             StringBuilder b = new StringBuilder(name).append('\t').append(status).append('\t').append(wall)
                     .append('\t').append(cadence);
@@ -79,15 +81,51 @@ public final class EngineOverhead {
                 b.append('\t').append(p);
                 transfer += Math.max(0, p);
             }
-            return b.append('\t').append(transfer).toString();
+            return b.append('\t').append(transfer).append('\t').append(allure).toString();
         }
+    }
+
+    /** Allure's JUnit Platform listener, which registers itself through the ServiceLoader where it is on the class path. */
+    static final String ALLURE_LISTENER = "io.qameta.allure.junitplatform.AllureJunitPlatform";
+
+    /**
+     * Allure's listener, registered here through a proxy that adds up, per test, the time its calls
+     * about that test take (its own automatic registration deactivated, so it runs once); null where
+     * Allure is not on the class path.
+     */
+    private static TestExecutionListener timedAllure(Map<String, Long> spent) {
+        TestExecutionListener allure;
+        try {
+            allure = (TestExecutionListener) Class.forName(ALLURE_LISTENER).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+        System.setProperty("junit.platform.execution.listeners.deactivate", ALLURE_LISTENER);
+        return (TestExecutionListener) java.lang.reflect.Proxy.newProxyInstance(EngineOverhead.class.getClassLoader(),
+                new Class<?>[] {TestExecutionListener.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return method.invoke(allure, args);
+                    }
+                    long t0 = System.nanoTime();
+                    try {
+                        return method.invoke(allure, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    } finally {
+                        long dt = System.nanoTime() - t0;
+                        if (args != null && args.length > 0 && args[0] instanceof TestIdentifier id && id.isTest()) {
+                            spent.merge(id.getUniqueId(), dt, Long::sum);
+                        }
+                    }
+                });
     }
 
     private static void engine(Class<?> fixture, Path allure, Path out) throws IOException {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
         Map<String, Long> started = new ConcurrentHashMap<>();
-        List<String[]> finished = new ArrayList<>(); // name, status, start, end
+        Map<String, Long> allureSpent = new ConcurrentHashMap<>();
+        List<String[]> finished = new ArrayList<>(); // name, status, start, end, unique id
         TestExecutionListener timer = new TestExecutionListener() {
             @Override
             public void executionStarted(TestIdentifier id) {
@@ -102,7 +140,7 @@ public final class EngineOverhead {
                     long end = System.nanoTime();
                     synchronized (finished) {
                         finished.add(new String[] {id.getDisplayName(), result.getStatus().name().toLowerCase(),
-                                Long.toString(started.get(id.getUniqueId())), Long.toString(end)});
+                                Long.toString(started.get(id.getUniqueId())), Long.toString(end), id.getUniqueId()});
                     }
                 }
             }
@@ -111,13 +149,20 @@ public final class EngineOverhead {
             public void executionSkipped(TestIdentifier id, String reason) {
                 if (id.isTest()) {
                     synchronized (finished) {
-                        finished.add(new String[] {id.getDisplayName(), "skipped", "0", "0"});
+                        finished.add(new String[] {id.getDisplayName(), "skipped", "0", "0", id.getUniqueId()});
                     }
                 }
             }
         };
+        TestExecutionListener allureListener = timedAllure(allureSpent);
         long t0 = System.nanoTime();
-        LauncherFactory.create().execute(request, timer);
+        if (allureListener == null) {
+            LauncherFactory.create().execute(request, timer);
+        } else {
+            // Allure first, as the ServiceLoader would have registered it: its executionStarted runs
+            // before the timer's, its executionFinished after (the launcher reverses the order).
+            LauncherFactory.create().execute(request, allureListener, timer);
+        }
         long runNanos = System.nanoTime() - t0;
 
         Map<String, long[]> phasesByName = allurePhases(allure);
@@ -127,7 +172,8 @@ public final class EngineOverhead {
             long start = Long.parseLong(f[2]);
             long end = Long.parseLong(f[3]);
             long[] phases = phasesByName.getOrDefault(f[0], missing());
-            rows.add(new Row(f[0], f[1], end - start, previousEnd < 0 ? -1 : end - previousEnd, phases));
+            rows.add(new Row(f[0], f[1], end - start, previousEnd < 0 ? -1 : end - previousEnd, phases,
+                    allureListener == null ? -1 : allureSpent.getOrDefault(f[4], 0L)));
             previousEnd = end;
         }
         write(out, rows);
@@ -190,7 +236,7 @@ public final class EngineOverhead {
                     }
                 }
                 rows.add(new Row("write " + size + " B", m.isValid() ? "successful" : "invalid", end - start,
-                        previousEnd < 0 ? -1 : end - previousEnd, phases));
+                        previousEnd < 0 ? -1 : end - previousEnd, phases, 0));
                 previousEnd = end;
             }
         }
@@ -200,7 +246,7 @@ public final class EngineOverhead {
 
     private static void write(Path out, List<Row> rows) throws IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-            w.println("name\tstatus\twall\tcadence\tprovision\tconnect\twarmup\tloop\tverify\ttransfer");
+            w.println("name\tstatus\twall\tcadence\tprovision\tconnect\twarmup\tloop\tverify\ttransfer\tallure");
             for (Row r : rows) {
                 w.println(r.tsv());
             }
