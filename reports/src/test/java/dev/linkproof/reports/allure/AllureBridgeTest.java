@@ -93,6 +93,7 @@ class AllureBridgeTest {
                 List.of("PASS data valid"));
         l.stopTestCase(uuid);
         l.writeTestCase(uuid);
+        AllureBridge.awaitWrites(); // the attachment files are written off the point's thread
         return results.getLast();
     }
 
