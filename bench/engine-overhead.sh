@@ -22,6 +22,9 @@
 #               phases: releasing the point (RELEASE), judging, reporting, and the gaps between points;
 #               Allure's JUnit Platform listener (registered by the launcher, timed by a proxy) is in it,
 #               and shown on its own line: it is Allure's code, not the engine's
+#   CPU         CPU time of the thread that runs the points, over the cadence: the engine's thread does
+#               the initiator's side of the transfer too, as the floor's loop does, so the difference
+#               is the engine's own CPU per point (less sensitive to other load than wall time)
 #
 # Environment knobs (defaults in brackets):
 #   REPS [1]   POINTS [1000: the fixture's count; the floor runs as many]   LINKPROOF_JAVA [JDK 25]
@@ -141,6 +144,7 @@ FNR == 2 { next }  # a run's first point: a cold JVM
   v[side, "own"] = v[side, "own"] " " ($4 - $10)
   v[side, "allure"] = v[side, "allure"] " " ($11 > 0 ? $11 : 0)
   v[side, "bare"] = v[side, "bare"] " " ($4 - $10 - ($11 > 0 ? $11 : 0))
+  v[side, "cpu"] = v[side, "cpu"] " " $12
 }
 function row(label, key,   e, f) {
   e = median(v["engine", key]) / 1e6; f = median(v["floor", key]) / 1e6
@@ -156,12 +160,14 @@ END {
   row("own = cadence - transfer", "own")
   row("  of which Allure's listener", "allure")
   row("  own without Allure's listener", "bare")
+  row("CPU of the points' thread, per cadence", "cpu")
   printf "points: engine %d, floor %d (each run's first left out)\n", n["engine"], n["floor"]
 }
 EOF
   ) "$OUT_DIR"/engine-*.tsv "$OUT_DIR"/floor-*.tsv
   for rep in $(seq "$REPS"); do
-    echo "rep $rep: $(grep '^\[linkproof\] .* point(s) in' "$OUT_DIR/engine-$rep.log" | tail -1 | sed 's/^\[linkproof\] //'); $(tail -1 "$OUT_DIR/floor-$rep.log")"
+    echo "rep $rep: $(tail -1 "$OUT_DIR/engine-$rep.log")"
+    echo "       $(tail -1 "$OUT_DIR/floor-$rep.log")"
   done
   echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"

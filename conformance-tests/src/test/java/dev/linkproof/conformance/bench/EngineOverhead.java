@@ -47,16 +47,21 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   verification;</li>
  *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
  * </ul>
- * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure}
+ * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure cpu}
  * (nanoseconds): wall from the point's start to its end; cadence from the previous point's end to
  * this one's (all the run spends per point, the engine's work between points included; the first
  * point has none); transfer, the sum of its phases; allure, the time Allure's JUnit Platform
  * listener spent on the point (its start and end events; outside wall, inside cadence; 0 in the
- * floor, -1 when Allure is not on the class path).
+ * floor, -1 when Allure is not on the class path); cpu, the CPU time of the thread that runs the
+ * points over the cadence (the engine's thread: its own work, Allure's listener, and the initiator's
+ * side of the transfer; the floor's loop: the initiator's side alone).
  */
 public final class EngineOverhead {
     /** The phases a point's measurement records, in order, as the TSV names them. */
     static final List<String> PHASES = List.of("provision", "register and connect", "warmup", "timed loop", "verify");
+
+    /** CPU time of the thread that runs the points (the launcher's, the floor's loop). */
+    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private EngineOverhead() {
     }
@@ -72,7 +77,7 @@ public final class EngineOverhead {
     }
 
     /** One point's timing; {@code allure}: the time Allure's listener spent on it (-1: not timed). */
-    record Row(String name, String status, long wall, long cadence, long[] phases, long allure) {
+    record Row(String name, String status, long wall, long cadence, long[] phases, long allure, long cpu) {
         String tsv() {
             StringBuilder b = new StringBuilder(name).append('\t').append(status).append('\t').append(wall)
                     .append('\t').append(cadence);
@@ -81,7 +86,7 @@ public final class EngineOverhead {
                 b.append('\t').append(p);
                 transfer += Math.max(0, p);
             }
-            return b.append('\t').append(transfer).append('\t').append(allure).toString();
+            return b.append('\t').append(transfer).append('\t').append(allure).append('\t').append(cpu).toString();
         }
     }
 
@@ -126,7 +131,14 @@ public final class EngineOverhead {
         Map<String, Long> started = new ConcurrentHashMap<>();
         Map<String, Long> allureSpent = new ConcurrentHashMap<>();
         List<String[]> finished = new ArrayList<>(); // name, status, start, end, unique id
+        long[][] cpu = new long[2][]; // after the first point, after the last
+        long[] tests = new long[1];
         TestExecutionListener timer = new TestExecutionListener() {
+            @Override
+            public void testPlanExecutionStarted(TestPlan plan) {
+                tests[0] = plan.countTestIdentifiers(TestIdentifier::isTest);
+            }
+
             @Override
             public void executionStarted(TestIdentifier id) {
                 if (id.isTest()) {
@@ -138,9 +150,16 @@ public final class EngineOverhead {
             public void executionFinished(TestIdentifier id, TestExecutionResult result) {
                 if (id.isTest()) {
                     long end = System.nanoTime();
+                    long cpuEnd = THREADS.getCurrentThreadCpuTime();
+                    int n;
                     synchronized (finished) {
                         finished.add(new String[] {id.getDisplayName(), result.getStatus().name().toLowerCase(),
-                                Long.toString(started.get(id.getUniqueId())), Long.toString(end), id.getUniqueId()});
+                                Long.toString(started.get(id.getUniqueId())), Long.toString(end), id.getUniqueId(),
+                                Long.toString(cpuEnd)});
+                        n = finished.size();
+                    }
+                    if (n == 1 || n == tests[0]) {
+                        cpu[n == 1 ? 0 : 1] = cpuNow();
                     }
                 }
             }
@@ -149,7 +168,7 @@ public final class EngineOverhead {
             public void executionSkipped(TestIdentifier id, String reason) {
                 if (id.isTest()) {
                     synchronized (finished) {
-                        finished.add(new String[] {id.getDisplayName(), "skipped", "0", "0", id.getUniqueId()});
+                        finished.add(new String[] {id.getDisplayName(), "skipped", "0", "0", id.getUniqueId(), "-1"});
                     }
                 }
             }
@@ -168,17 +187,42 @@ public final class EngineOverhead {
         Map<String, long[]> phasesByName = allurePhases(allure);
         List<Row> rows = new ArrayList<>();
         long previousEnd = -1;
+        long previousCpu = -1;
         for (String[] f : finished) {
             long start = Long.parseLong(f[2]);
             long end = Long.parseLong(f[3]);
+            long cpuEnd = Long.parseLong(f[5]);
             long[] phases = phasesByName.getOrDefault(f[0], missing());
             rows.add(new Row(f[0], f[1], end - start, previousEnd < 0 ? -1 : end - previousEnd, phases,
-                    allureListener == null ? -1 : allureSpent.getOrDefault(f[4], 0L)));
+                    allureListener == null ? -1 : allureSpent.getOrDefault(f[4], 0L),
+                    previousCpu < 0 || cpuEnd < 0 ? -1 : cpuEnd - previousCpu));
             previousEnd = end;
+            previousCpu = cpuEnd;
         }
         write(out, rows);
-        System.out.printf("engine: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure%n",
-                rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count());
+        System.out.printf("engine: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure; %s%n",
+                rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count(),
+                cpuPerPoint(cpu[0], cpu[1], rows.size() - 1));
+    }
+
+    /**
+     * CPU time so far, in ns: this JVM's, and its child processes' (the local agent). Read after the
+     * first point and after the last, so the difference is what the points between cost, whatever
+     * else kept the host's CPUs busy.
+     */
+    private static long[] cpuNow() {
+        long self = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        long children = ProcessHandle.current().children()
+                .mapToLong(c -> c.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L)).sum();
+        return new long[] {self, children};
+    }
+
+    private static String cpuPerPoint(long[] first, long[] last, long points) {
+        if (first == null || last == null || points < 1) {
+            return "cpu per point: n/a";
+        }
+        return String.format(java.util.Locale.ROOT, "cpu per point: %.3f ms this JVM, %.3f ms its agent (over %d points)",
+                (last[0] - first[0]) / 1e6 / points, (last[1] - first[1]) / 1e6 / points, points);
     }
 
     private static long[] missing() {
@@ -222,12 +266,16 @@ public final class EngineOverhead {
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx256m"), log, Timeouts.DEFAULT.agentStart());
              Session session = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
             long previousEnd = -1;
+            long previousCpu = -1;
+            long[] first = null;
+            long[] last = null;
             for (int size = 1; size <= count; size++) {
                 TransferSpec spec = TransferSpec.builder().pointId("floor[op=write,size=" + size + "]").transport("tcp")
                         .op(Op.WRITE).size(size).batch(1).connections(1).iterations(1).warmup(0).build();
                 long start = System.nanoTime();
                 Measurement m = session.run(spec);
                 long end = System.nanoTime();
+                long cpuEnd = THREADS.getCurrentThreadCpuTime();
                 long[] phases = missing();
                 for (Phases.Phase p : m.phases()) {
                     int i = PHASES.indexOf(p.name());
@@ -236,17 +284,24 @@ public final class EngineOverhead {
                     }
                 }
                 rows.add(new Row("write " + size + " B", m.isValid() ? "successful" : "invalid", end - start,
-                        previousEnd < 0 ? -1 : end - previousEnd, phases, 0));
+                        previousEnd < 0 ? -1 : end - previousEnd, phases, 0, previousCpu < 0 ? -1 : cpuEnd - previousCpu));
                 previousEnd = end;
+                previousCpu = cpuEnd;
+                if (size == 1) {
+                    first = cpuNow();
+                } else if (size == count) {
+                    last = cpuNow();
+                }
             }
+            write(out, rows);
+            System.out.printf("floor: %d points in %.2f s (agent start included); %s%n", rows.size(),
+                    (System.nanoTime() - t0) / 1e9, cpuPerPoint(first, last, count - 1));
         }
-        write(out, rows);
-        System.out.printf("floor: %d points in %.2f s (agent start included)%n", rows.size(), (System.nanoTime() - t0) / 1e9);
     }
 
     private static void write(Path out, List<Row> rows) throws IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-            w.println("name\tstatus\twall\tcadence\tprovision\tconnect\twarmup\tloop\tverify\ttransfer\tallure");
+            w.println("name\tstatus\twall\tcadence\tprovision\tconnect\twarmup\tloop\tverify\ttransfer\tallure\tcpu");
             for (Row r : rows) {
                 w.println(r.tsv());
             }
