@@ -14,6 +14,7 @@ import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.gpu.GpuRuntimes;
 import dev.linkproof.transfer.measure.DataPath;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
@@ -46,6 +47,12 @@ public final class Session implements TransferSession {
     static final int TIMED_GENERATION = 0;
     /** Fresh generation written just before the verification pass, so stale data cannot pass. */
     static final int VERIFY_GENERATION = 1;
+    /**
+     * A point shorter than this from PREPARE to its end releases without waiting for RELEASED: half
+     * the shortest window the agent gives a host load for ({@link HostCpuMeter#MIN_WINDOW_NANOS}), so
+     * a reply that could carry one is always waited for.
+     */
+    static final long RELEASE_LATER_NANOS = HostCpuMeter.MIN_WINDOW_NANOS / 2;
 
     private final ControlChannel control;
     private final Messages.Welcome welcome;
@@ -171,6 +178,7 @@ public final class Session implements TransferSession {
     private Measurement runPoint(TransferSpec spec) throws TransferException {
         Transport transport = transports.require(spec.transport());
         Phases phases = new Phases();
+        long prepareSent = System.nanoTime();
         phases.begin("provision");
         Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
                 MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
@@ -214,9 +222,18 @@ public final class Session implements TransferSession {
         } finally {
             if (usable()) {
                 try {
-                    Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
-                            MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
-                    targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
+                    if (failure == null && System.nanoTime() - prepareSent < RELEASE_LATER_NANOS) {
+                        // A short point: the agent's window (PREPARE to RELEASE) is too short for a host
+                        // load, so RELEASED carries nothing this point needs. Its reply is read before
+                        // the session's next request instead of now, and the agent frees the point while
+                        // this side judges and reports it (one round trip off every small point).
+                        control.callLater(MessageType.RELEASE, new Messages.Release(spec.pointId()), MessageType.RELEASED,
+                                Messages.Released.class, timeouts.control(), "RELEASE of point " + spec.pointId());
+                    } else {
+                        Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
+                                MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
+                        targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
+                    }
                 } catch (TransferException e) {
                     if (failure == null) {
                         throw e;
@@ -317,14 +334,7 @@ public final class Session implements TransferSession {
 
     @Override
     public void close() {
-        if (!control.broken()) {
-            try {
-                control.writeRaw(byeFrame());
-            } catch (java.io.IOException ignored) {
-                // the agent is gone already
-            }
-        }
-        control.close();
+        control.closeWith(byeFrame());
     }
 
     private static byte[] byeFrame() {
