@@ -9,8 +9,8 @@
 #             timed by a launcher listener; its transfer phases (provision, register and connect,
 #             warmup, timed loop, verify) come from its Allure result's measurement.json.
 #   floor     the same 1,000 points through transfer-core alone: a local agent, one Session, and
-#             Session.run in a bare loop. The same control round trips (PREPARE, CONNECT, CHECKSUM,
-#             RELEASE), data connection and verification; no engine, no JUnit, no reports.
+#             Session.run in a bare loop. The same control requests (for a tcp WRITE: PREPARE,
+#             CHECKSUM, RELEASE), data connection and verification; no engine, no JUnit, no reports.
 #   discover  100,000 points (the fixture HundredThousandPoints: ten sweeps of 10,000) discovered,
 #             not run, in a JVM with -Xmx1g: the time and the heap it took.
 # The engine and the floor alternate REPS times. The table gives per-phase medians over all points
@@ -27,7 +27,7 @@
 #               is the engine's own CPU per point (less sensitive to other load than wall time)
 #
 # Environment knobs (defaults in brackets):
-#   REPS [1]   POINTS [1000: the fixture's count; the floor runs as many]   LINKPROOF_JAVA [JDK 25]
+#   REPS [1]   LINKPROOF_JAVA [JDK 25]
 #   SKIP_BUILD [0: build conformance-tests and what it needs first]   MVN_FLAGS [none; e.g. -o]
 #   OUT_DIR [a fresh temporary directory]: per-point TSVs, logs, Allure results, the table
 #
@@ -38,7 +38,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPS=${REPS:-1}
-POINTS=${POINTS:-1000}
+POINTS=1000  # TinyPoints' sweep; the floor runs as many
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-overhead.XXXXXX")}
 mkdir -p "$OUT_DIR"
 START=$(date +%s)

@@ -43,8 +43,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   {@code measurement.json} ({@code phases}, to the nanosecond);</li>
  *   <li>{@code floor <count> <out.tsv>}: the floor, the same points (1..count B, one timed iteration,
  *   no warmup, tcp) through transfer-core alone: a local agent, one {@link Session}, {@code run} in a
- *   bare loop: the same control round trips (PREPARE, CONNECT, CHECKSUM, RELEASE), data connection and
- *   verification;</li>
+ *   bare loop: the same control requests (for a tcp WRITE: PREPARE, CHECKSUM, RELEASE), data connection
+ *   and verification;</li>
  *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
  * </ul>
  * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure cpu}
