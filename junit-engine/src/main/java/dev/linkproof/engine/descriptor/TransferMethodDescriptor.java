@@ -5,8 +5,10 @@ import dev.linkproof.engine.failure.PointFailure;
 import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import java.lang.reflect.Method;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.platform.engine.TestTag;
@@ -22,12 +24,18 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     private final Class<?> testClass;
     private final Method method;
     private final List<SweepPoint> points;
+    /** The points by unique-id segment: each point's selector finds its point here, not by a walk of the sweep. */
+    private final Map<String, SweepPoint> bySegment;
 
     public TransferMethodDescriptor(UniqueId id, Class<?> testClass, Method method, List<SweepPoint> points) {
         super(id, method.getName(), MethodSource.from(testClass, method));
         this.testClass = testClass;
         this.method = method;
         this.points = List.copyOf(points);
+        this.bySegment = HashMap.newHashMap(points.size());
+        for (SweepPoint p : this.points) {
+            this.bySegment.putIfAbsent(p.segment(), p);
+        }
     }
 
     /** The unique-id segment value of a method: its name and parameter types, like Jupiter's. */
@@ -45,7 +53,7 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     }
 
     public Optional<SweepPoint> point(String segment) {
-        return points.stream().filter(p -> p.segment().equals(segment)).findFirst();
+        return Optional.ofNullable(bySegment.get(segment));
     }
 
     public Class<?> testClass() {

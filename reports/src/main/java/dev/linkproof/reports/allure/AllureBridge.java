@@ -27,6 +27,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes what Allure's JUnit Platform listener cannot know: per point the labels (epic = profile,
@@ -36,9 +40,21 @@ import java.util.UUID;
  * carries the sweep's CSV and SVG chart, so every point of the sweep shows them. Every call runs
  * on the point's own thread and does nothing when no Allure test case is running there (no
  * listener on the class path, or a test kit run).
+ *
+ * <p>A point's attachment files are written on one daemon thread, off the point's: creating two
+ * files cost every point ~0.35 ms of its thread's time on a loaded host (bench/engine-overhead.sh),
+ * time its next point could not start in. The attachments are part of the test case at once (their
+ * names are fixed when they are added); their files are all written when the sweep finishes
+ * ({@link #sweepFinished} waits for them) or {@link #awaitWrites} returns. A file that could not be
+ * written fails the next point or sweep that reports, naming the cause, as it failed its own point
+ * when it was written there.
  */
 public final class AllureBridge {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ExecutorService WRITES = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("linkproof-allure-writes").factory());
+    /** The first write that failed, until a point or sweep reports it. */
+    private static final AtomicReference<RuntimeException> FAILED = new AtomicReference<>();
 
     private AllureBridge() {
     }
@@ -129,10 +145,45 @@ public final class AllureBridge {
             r.getSteps().add(new StepResult().setName("judge: " + (m.isValid() ? "data valid" : "data corruption"))
                     .setStatus(m.isValid() ? Status.PASSED : Status.FAILED).setStage(Stage.FINISHED).setStart(now).setStop(now));
         });
-        lifecycle().addAttachment("measurement.json", "application/json", ".json",
-                json(jmhShaped(m)).getBytes(StandardCharsets.UTF_8));
-        lifecycle().addAttachment("verdicts.txt", "text/plain", ".txt",
-                (String.join("\n", verdicts) + "\n").getBytes(StandardCharsets.UTF_8));
+        attach("measurement.json", "application/json", ".json", json(jmhShaped(m)).getBytes(StandardCharsets.UTF_8));
+        attach("verdicts.txt", "text/plain", ".txt", (String.join("\n", verdicts) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Adds an attachment to the running test case now and writes its file on the writer thread, as
+     * {@link AllureLifecycle#addAttachment(String, String, String, byte[])} would have on this one.
+     */
+    private static void attach(String name, String type, String extension, byte[] body) {
+        reportFailedWrite();
+        AllureLifecycle l = lifecycle();
+        String source = l.prepareAttachment(name, type, extension);
+        WRITES.execute(() -> {
+            try {
+                l.writeAttachment(source, new ByteArrayInputStream(body));
+            } catch (RuntimeException e) {
+                FAILED.compareAndSet(null, e);
+            }
+        });
+    }
+
+    /** Waits until every attachment file handed to the writer thread is written; throws for one that was not. */
+    public static void awaitWrites() {
+        try {
+            WRITES.submit(() -> { }).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while Allure's attachment files were written", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        reportFailedWrite();
+    }
+
+    private static void reportFailedWrite() {
+        RuntimeException e = FAILED.getAndSet(null);
+        if (e != null) {
+            throw new IllegalStateException("Allure could not write an attachment of an earlier point: " + e.getMessage(), e);
+        }
     }
 
     /** One more parameter of the running point ("host load", "attempts"); nothing outside a test case. */
@@ -148,6 +199,7 @@ public final class AllureBridge {
      * @param pointUuids the Allure test-case uuids of the sweep's points
      */
     public static void sweepFinished(String name, List<String> pointUuids, List<PointRecord> points) {
+        awaitWrites();
         if (pointUuids.isEmpty() || points.isEmpty()) {
             return;
         }
@@ -219,6 +271,17 @@ public final class AllureBridge {
         out.put("secondaryMetrics", Map.of("latency", latency));
         out.put("bytes", m.bytes());
         out.put("totalNanos", m.totalNanos());
+        // The steps' durations to the nanosecond (the step names round them to 0.1 ms, their times to 1 ms):
+        // what bench/engine-overhead.sh reads a point's transfer phases from.
+        List<Map<String, Object>> phases = new java.util.ArrayList<>();
+        for (Phases.Phase p : m.phases()) {
+            Map<String, Object> phase = new LinkedHashMap<>();
+            phase.put("name", p.name());
+            phase.put("start", p.startEpochMillis());
+            phase.put("nanos", p.nanos());
+            phases.add(phase);
+        }
+        out.put("phases", phases);
         out.put("validation", m.validation().describe());
         out.put("environment", m.environment());
         return out;

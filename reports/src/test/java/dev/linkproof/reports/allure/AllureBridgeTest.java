@@ -8,6 +8,7 @@ import dev.linkproof.transfer.Layout;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.validate.Validation;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
@@ -70,8 +71,17 @@ class AllureBridgeTest {
         return point(spec, spec);
     }
 
-    /** The same, for a point whose spec as it ran ({@code ran}: the profile's GPUs, sized iterations) differs from its own. */
+    /** The same, for a point that measured {@code phases}. */
+    private TestResult point(TransferSpec spec, List<Phases.Phase> phases) {
+        return point(spec, spec, phases);
+    }
+
     private TestResult point(TransferSpec spec, TransferSpec ran) {
+        return point(spec, ran, List.of());
+    }
+
+    /** The same, for a point whose spec as it ran ({@code ran}: the profile's GPUs, sized iterations) differs from its own. */
+    private TestResult point(TransferSpec spec, TransferSpec ran, List<Phases.Phase> phases) {
         AllureLifecycle l = Allure.getLifecycle();
         String uuid = UUID.randomUUID().toString();
         l.scheduleTestCase(new TestResult().setUuid(uuid).setName(spec.pointId()));
@@ -79,10 +89,11 @@ class AllureBridgeTest {
         AllureBridge.pointStarted(spec, "loopback", "m");
         long bytes = ran.bytesPerIteration() * 10;
         AllureBridge.pointMeasured(new Measurement(ran, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
-                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), List.of()),
+                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), phases),
                 List.of("PASS data valid"));
         l.stopTestCase(uuid);
         l.writeTestCase(uuid);
+        AllureBridge.awaitWrites(); // the attachment files are written off the point's thread
         return results.getLast();
     }
 
@@ -134,5 +145,23 @@ class AllureBridgeTest {
         assertThat(parameters(r)).containsEntry("offset", "64 B");
         assertThat(measurementJson(r).get("params").get("offset").asLong()).isEqualTo(64);
         assertThat(measurementJson(point(spec("aligned").build())).get("params").get("offset").asLong()).isZero();
+    }
+
+    /**
+     * measurement.json carries each phase's duration to the nanosecond (the steps round theirs to
+     * 1 ms): what bench/engine-overhead.sh reads a point's transfer time from.
+     */
+    @Test
+    void measurementJsonCarriesThePhasesToTheNanosecond() throws IOException {
+        TestResult r = point(spec("phases").build(), List.of(new Phases.Phase("provision", 1_000L, 1_234_567L),
+                new Phases.Phase("timed loop", 1_002L, 89L)));
+        JsonNode phases = measurementJson(r).get("phases");
+        assertThat(phases).hasSize(2);
+        assertThat(phases.get(0).get("name").asText()).isEqualTo("provision");
+        assertThat(phases.get(0).get("start").asLong()).isEqualTo(1_000L);
+        assertThat(phases.get(0).get("nanos").asLong()).isEqualTo(1_234_567L);
+        assertThat(phases.get(1).get("name").asText()).isEqualTo("timed loop");
+        assertThat(phases.get(1).get("nanos").asLong()).isEqualTo(89L);
+        assertThat(r.getSteps()).extracting(s -> s.getName()).startsWith("provision (1.2 ms)", "timed loop (0.0 ms)");
     }
 }

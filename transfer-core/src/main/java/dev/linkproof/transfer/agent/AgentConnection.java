@@ -191,8 +191,20 @@ final class AgentConnection implements Runnable {
                 if (p == null) {
                     throw new ProtocolException("unknown-point", "no point '" + r.pointId() + "' is prepared", false);
                 }
-                release(p);
-                reply(out, MessageType.RELEASED, new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
+                // Answered first, then freed: the initiator goes on (judges, reports, starts its next
+                // point) while this rank closes the point's listener and frees its region (~0.2 ms on a
+                // loaded host, most of it a shared arena's close). Nothing else is read before the
+                // region is freed, so no two points' regions are ever held at once.
+                try {
+                    reply(out, MessageType.RELEASED, new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
+                } finally {
+                    try {
+                        release(p);
+                    } catch (RuntimeException e) {
+                        // RELEASED is sent: an ERROR now would answer the initiator's next request.
+                        LOG.log(Level.WARNING, "releasing point " + r.pointId() + " failed", e);
+                    }
+                }
             }
             case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
             case LOAD -> {

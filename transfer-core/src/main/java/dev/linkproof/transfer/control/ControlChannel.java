@@ -26,6 +26,12 @@ public final class ControlChannel implements AutoCloseable {
     private volatile boolean broken;
     /** Why {@link #peerGone()} found the connection gone, for the requests that come after. */
     private volatile String goneBecause;
+    /** A request sent by {@link #callLater}, whose reply is read before anything else is sent or read. */
+    private Later later;
+
+    /** What {@link #callLater} sent: {@code what} names it in a failure ("RELEASE of point …"). */
+    private record Later(MessageType type, MessageType replyType, Class<?> replyClass, Duration timeout, String what) {
+    }
 
     private ControlChannel(Socket socket, String peer) throws IOException {
         this.socket = socket;
@@ -97,6 +103,7 @@ public final class ControlChannel implements AutoCloseable {
     public synchronized <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
                                    Duration timeout, Duration agentWait, String waiting) throws TransferException {
         Duration total = timeout.plus(agentWait);
+        settle();
         if (broken) {
             String why = goneBecause;
             throw new PeerFailureException(why != null ? why : "control connection to " + peer + " is closed");
@@ -129,6 +136,72 @@ public final class ControlChannel implements AutoCloseable {
             broken = true;
             throw new PeerFailureException("control connection to " + peer + " failed during " + type + ": "
                     + e.getMessage() + " (did the target agent die?)", e);
+        } catch (ProtocolException e) {
+            broken = true;
+            throw new TransferException("the target agent at " + peer + " broke the protocol: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sends a request whose reply nobody waits for now: it is read, and checked as {@link #call} checks
+     * one, before the next request is sent or a frame read (its failure, if any, is that request's,
+     * naming {@code what}). For a request whose answer carries nothing the caller needs, so the peer's
+     * work on it overlaps the caller's next steps instead of delaying them: the session's RELEASE of a
+     * short point, whose RELEASED carries no host load (the agent's window was too short for one).
+     */
+    public synchronized void callLater(MessageType type, Object request, MessageType replyType, Class<?> replyClass,
+                                       Duration timeout, String what) throws TransferException {
+        settle();
+        if (broken) {
+            String why = goneBecause;
+            throw new PeerFailureException(why != null ? why : "control connection to " + peer + " is closed");
+        }
+        try {
+            FrameCodec.write(out, type, Messages.encode(request));
+        } catch (IOException e) {
+            broken = true;
+            throw new PeerFailureException("control connection to " + peer + " failed during " + type + ": "
+                    + e.getMessage() + " (did the target agent die?)", e);
+        }
+        later = new Later(type, replyType, replyClass, timeout, what);
+    }
+
+    /** Reads and checks the reply to what {@link #callLater} sent, if any. */
+    private void settle() throws TransferException {
+        Later l = later;
+        if (l == null) {
+            return;
+        }
+        later = null;
+        if (broken) {
+            return; // the request after says why
+        }
+        try {
+            socket.setSoTimeout((int) Math.max(1, l.timeout().toMillis()));
+            Frame reply = FrameCodec.read(in);
+            if (reply == null) {
+                broken = true;
+                throw new PeerFailureException("the target agent at " + peer + " closed the control connection while "
+                        + "answering " + l.what() + " (did it die?)");
+            }
+            if (reply.type() == MessageType.ERROR) {
+                Messages.Error e = Messages.decode(reply, Messages.Error.class);
+                throw new RemoteErrorException(e.code(), "the target agent refused " + l.what() + ": " + e.message());
+            }
+            if (reply.type() != l.replyType()) {
+                broken = true;
+                throw new TransferException("the target agent answered " + l.what() + " with " + reply.type()
+                        + " (expected " + l.replyType() + ")");
+            }
+            Messages.decode(reply, l.replyClass()); // checked as call checks a reply; nobody needs its content
+        } catch (SocketTimeoutException e) {
+            broken = true;
+            throw new PeerFailureException("the target agent at " + peer + " did not answer " + l.what() + " within "
+                    + l.timeout().toMillis() + " ms", e).expired(Deadline.CONTROL);
+        } catch (IOException e) {
+            broken = true;
+            throw new PeerFailureException("control connection to " + peer + " failed while reading the answer to "
+                    + l.what() + ": " + e.getMessage() + " (did the target agent die?)", e);
         } catch (ProtocolException e) {
             broken = true;
             throw new TransferException("the target agent at " + peer + " broke the protocol: " + e.getMessage(), e);
@@ -170,16 +243,46 @@ public final class ControlChannel implements AutoCloseable {
     /** How long {@link #peerGone()} waits for a byte or an end of stream. */
     static final int PEEK_MILLIS = 1;
 
-    /** Writes raw bytes on the control connection: for tests that inject malformed frames. */
+    /**
+     * Writes raw bytes on the control connection: for tests that inject malformed frames. A reply still
+     * owed to {@link #callLater} is read first; one that fails is an {@link IOException} here.
+     */
     public synchronized void writeRaw(byte[] bytes) throws IOException {
+        settleRaw();
         out.write(bytes);
         out.flush();
     }
 
-    /** Reads one reply frame: for tests that inject malformed frames. */
+    /** Reads one reply frame: for tests that inject malformed frames. As {@link #writeRaw}, after a reply still owed. */
     public synchronized Frame readRaw(Duration timeout) throws IOException, ProtocolException {
+        settleRaw();
         socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
         return FrameCodec.read(in);
+    }
+
+    private void settleRaw() throws IOException {
+        try {
+            settle();
+        } catch (TransferException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes the session's last frame (BYE) and closes, without reading a reply still owed to
+     * {@link #callLater}: the session is over, and a silent agent must not hold its close up.
+     */
+    public synchronized void closeWith(byte[] lastFrame) {
+        later = null;
+        if (!broken) {
+            try {
+                out.write(lastFrame);
+                out.flush();
+            } catch (IOException ignored) {
+                // the agent is gone already
+            }
+        }
+        close();
     }
 
     @Override

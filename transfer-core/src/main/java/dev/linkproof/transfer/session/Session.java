@@ -14,6 +14,7 @@ import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
@@ -45,31 +46,42 @@ public final class Session implements TransferSession {
     static final int TIMED_GENERATION = 0;
     /** Fresh generation written just before the verification pass, so stale data cannot pass. */
     static final int VERIFY_GENERATION = 1;
+    /**
+     * A point shorter than this from PREPARE to its end releases without waiting for RELEASED: half
+     * the shortest window the agent gives a host load for ({@link HostCpuMeter#MIN_WINDOW_NANOS}), so
+     * a reply that could carry one is always waited for.
+     */
+    static final long RELEASE_LATER_NANOS = HostCpuMeter.MIN_WINDOW_NANOS / 2;
 
     private final ControlChannel control;
     private final Messages.Welcome welcome;
     private final Transports transports;
     private final Timeouts timeouts;
     private final String peerHost;
+    /** This host's name, as HELLO gave it: read once, not for every point's environment. */
+    private final String localHost;
     private volatile boolean usable = true;
 
-    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost) {
+    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost,
+                    String localHost) {
         this.control = control;
         this.welcome = welcome;
         this.transports = transports;
         this.timeouts = timeouts;
         this.peerHost = peerHost;
+        this.localHost = localHost;
     }
 
     /** Connects to an agent, presents the token and reads what the agent offers. */
     public static Session open(String host, int port, String token, Timeouts timeouts) throws TransferException {
         ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
         try {
+            String localHost = localHost();
             Messages.Welcome welcome = control.call(MessageType.HELLO,
-                    new Messages.Hello(token, FrameCodec.VERSION, localHost(),
+                    new Messages.Hello(token, FrameCodec.VERSION, localHost,
                             timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
                     Messages.Welcome.class, timeouts.control());
-            return new Session(control, welcome, Transports.discover(), timeouts, host);
+            return new Session(control, welcome, Transports.discover(), timeouts, host, localHost);
         } catch (RemoteErrorException e) {
             control.close();
             if ("bad-token".equals(e.code())) {
@@ -165,6 +177,7 @@ public final class Session implements TransferSession {
     private Measurement runPoint(TransferSpec spec) throws TransferException {
         Transport transport = transports.require(spec.transport());
         Phases phases = new Phases();
+        long prepareSent = System.nanoTime();
         phases.begin("provision");
         Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
                 MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
@@ -208,9 +221,18 @@ public final class Session implements TransferSession {
         } finally {
             if (usable()) {
                 try {
-                    Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
-                            MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
-                    targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
+                    if (failure == null && System.nanoTime() - prepareSent < RELEASE_LATER_NANOS) {
+                        // A short point: the agent's window (PREPARE to RELEASE) is too short for a host
+                        // load, so RELEASED carries nothing this point needs. Its reply is read before
+                        // the session's next request instead of now, and the agent frees the point while
+                        // this side judges and reports it (one round trip off every small point).
+                        control.callLater(MessageType.RELEASE, new Messages.Release(spec.pointId()), MessageType.RELEASED,
+                                Messages.Released.class, timeouts.control(), "RELEASE of point " + spec.pointId());
+                    } else {
+                        Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
+                                MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
+                        targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
+                    }
                 } catch (TransferException e) {
                     if (failure == null) {
                         throw e;
@@ -289,7 +311,7 @@ public final class Session implements TransferSession {
 
     private Map<String, String> environment(TransferSpec spec, Transport transport) {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("initiator.host", localHost());
+        env.put("initiator.host", localHost);
         env.put("initiator.jdk", Runtime.version().toString());
         env.put("target.host", welcome.host());
         env.put("target.pid", Long.toString(welcome.pid()));
@@ -311,14 +333,7 @@ public final class Session implements TransferSession {
 
     @Override
     public void close() {
-        if (!control.broken()) {
-            try {
-                control.writeRaw(byeFrame());
-            } catch (java.io.IOException ignored) {
-                // the agent is gone already
-            }
-        }
-        control.close();
+        control.closeWith(byeFrame());
     }
 
     private static byte[] byeFrame() {

@@ -16,9 +16,16 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,24 +33,33 @@ import java.util.logging.Logger;
  * The target's side of a tcp point: a listener on an ephemeral port and one platform thread per
  * data connection, serving requests straight into and out of the registered region. A request
  * outside the region is refused with a message and the connection keeps serving.
+ *
+ * <p>The threads come from a pool of daemon threads the agent's points share: a point of a few
+ * milliseconds would otherwise spend a fair part of them starting two threads, and, at its release,
+ * waiting for its listener's thread to wake from {@code accept} and exit. Its release waits for the
+ * threads that serve its connections only, the ones that touch its region; the listener's thread
+ * cannot start one once the point is closed.
  */
 final class TcpTargetPoint implements TargetPoint {
     private static final Logger LOG = Logger.getLogger(TcpTargetPoint.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String IDLE = "tcp-target-idle";
+    private static final ExecutorService THREADS = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name(IDLE).factory());
 
     private final ServerSocketChannel server;
     private final Buffer region;
     private final long key;
+    private final String name;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
-    private final List<Thread> servers = new CopyOnWriteArrayList<>();
-    private final Thread acceptor;
+    /** What serves each connection; guarded by {@code this}, as {@link #closed} is set. */
+    private final List<Future<?>> servers = new ArrayList<>();
     private volatile boolean closed;
 
     private TcpTargetPoint(ServerSocketChannel server, Buffer region, String name) {
         this.server = server;
         this.region = region;
         this.key = RANDOM.nextLong();
-        this.acceptor = Thread.ofPlatform().daemon().name("tcp-accept-" + name).unstarted(this::acceptLoop);
+        this.name = name;
     }
 
     static TcpTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
@@ -51,10 +67,20 @@ final class TcpTargetPoint implements TargetPoint {
             ServerSocketChannel server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(context.bindAddress(), 0), spec.connections() + 8);
             TcpTargetPoint point = new TcpTargetPoint(server, region, spec.pointId());
-            point.acceptor.start();
+            THREADS.execute(() -> named("tcp-accept-" + point.name, point::acceptLoop));
             return point;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new TransferException("tcp target cannot listen on " + context.bindAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code task} on this pool thread under {@code threadName}, as a thread of its own would have been named. */
+    private static void named(String threadName, Runnable task) {
+        Thread.currentThread().setName(threadName);
+        try {
+            task.run();
+        } finally {
+            Thread.currentThread().setName(IDLE);
         }
     }
 
@@ -76,9 +102,15 @@ final class TcpTargetPoint implements TargetPoint {
             try {
                 SocketChannel ch = server.accept();
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                connections.add(ch);
-                int index = n++;
-                servers.add(Thread.ofPlatform().daemon().name("tcp-serve-" + index).start(() -> serve(ch)));
+                synchronized (this) {
+                    if (closed) { // accepted as the point closed: nothing may touch its region now
+                        close(ch);
+                        return;
+                    }
+                    connections.add(ch);
+                    int index = n++;
+                    servers.add(THREADS.submit(() -> named("tcp-serve-" + index, () -> serve(ch))));
+                }
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
@@ -247,7 +279,11 @@ final class TcpTargetPoint implements TargetPoint {
 
     @Override
     public void close() {
-        closed = true;
+        List<Future<?>> serving;
+        synchronized (this) {
+            closed = true;
+            serving = List.copyOf(servers);
+        }
         try {
             server.close();
         } catch (IOException ignored) {
@@ -256,11 +292,17 @@ final class TcpTargetPoint implements TargetPoint {
         for (SocketChannel ch : connections) {
             close(ch);
         }
-        // The region is freed after this returns: no serving thread may still be inside it.
+        // The region is freed after this returns: no serving thread may still be inside it. (The
+        // listener's thread never touches it, and can start no server now that the point is closed.)
         try {
-            acceptor.join(2000);
-            for (Thread t : servers) {
-                t.join(5000);
+            for (Future<?> f : serving) {
+                try {
+                    f.get(5000, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // as long as a join waited for a thread of its own
+                } catch (ExecutionException e) {
+                    LOG.log(Level.WARNING, "a tcp data connection's server failed", e.getCause());
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

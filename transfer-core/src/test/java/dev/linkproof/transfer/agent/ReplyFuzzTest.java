@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.control.MessageType;
+import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.MutatingProxy;
 import dev.linkproof.transfer.gpu.FakeGpuAgent;
 import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
@@ -108,6 +110,10 @@ class ReplyFuzzTest {
                     try (Session session = Session.open("127.0.0.1", port, token, TIMEOUTS)) {
                         session.supports(spec);
                         session.run(spec);
+                        // A short point's RELEASED is read before the session's next request, not in run:
+                        // one more request, so a mutated RELEASED still reaches the session's checks.
+                        session.control().call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class,
+                                TIMEOUTS.control());
                     }
                 }));
             }

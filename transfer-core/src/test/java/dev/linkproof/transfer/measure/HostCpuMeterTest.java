@@ -110,6 +110,28 @@ class HostCpuMeterTest {
         assertThat(c.otherCpus()).isEqualTo(0.0);
     }
 
+    /** A window too short for a figure does not read /proc at its end (nor ask whose processes are ours). */
+    @Test
+    void aShortWindowDoesNotReadProcAtItsEnd() throws Exception {
+        stat(1000, 0);
+        process(42, 300, 100);
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, () -> {
+            asked.incrementAndGet();
+            return Set.of(42L);
+        }, clock::get);
+        assertThat(asked).hasValue(1);
+        Files.delete(proc.resolve("stat"));
+        clock.set(HostCpuMeter.MIN_WINDOW_NANOS - 1);
+        assertThat(w.stop()).isEmpty();
+        assertThat(asked).as("ours asked again").hasValue(1);
+
+        stat(1010, 0);
+        clock.set(HostCpuMeter.MIN_WINDOW_NANOS);
+        assertThat(w.stop()).isPresent();
+        assertThat(asked).hasValue(2);
+    }
+
     private void children(long pid, long tid, String children) throws IOException {
         Path task = proc.resolve(pid + "/task/" + tid);
         Files.createDirectories(task);
@@ -127,6 +149,20 @@ class HostCpuMeterTest {
         // 104 exited between its parent's list and its own: nothing below it, the rest stands.
         children(102, 102, "104");
         assertThat(HostCpuMeter.treeOf(proc, 100)).containsExactlyInAnyOrder(100L, 101L, 102L, 103L, 104L);
+    }
+
+    /**
+     * A thread of ours that exits while the walk lists its siblings (at a point's end its serving
+     * threads do) is passed over: the rest of the tree stands, and the walk does not fall back to
+     * reading every process on the host.
+     */
+    @Test
+    void aThreadThatExitsDuringTheWalkIsPassedOver() throws Exception {
+        children(300, 300, "301");
+        children(301, 301, "");
+        // Listed, then gone: an entry whose directory no longer resolves.
+        Files.createSymbolicLink(proc.resolve("300/task/399"), proc.resolve("300/task/exited"));
+        assertThat(HostCpuMeter.treeOf(proc, 300)).containsExactlyInAnyOrder(300L, 301L);
     }
 
     @Test
@@ -161,7 +197,7 @@ class HostCpuMeterTest {
         stat(1000, 0);
         HostCpuMeter.Window w = HostCpuMeter.start(proc, Set::of, clock::get);
         Files.writeString(proc.resolve("stat"), "cpu  x 0 0 5000 7 0 0 0 30 0\ncpu0 0\n");
-        clock.set(1);
+        clock.set(HostCpuMeter.MIN_WINDOW_NANOS); // long enough for /proc to be read at the end
         assertThat(w.stop()).isEmpty();
     }
 

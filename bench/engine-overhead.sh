@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# The engine's own cost per point, beside a floor of the same transfers through transfer-core alone.
+#
+# Issue #21, item 5. Three measurements, in one run:
+#   engine    1,000 trivial points (the fixture TinyPoints: tcp WRITE of 1..1000 B, batch 1, one
+#             connection, iterations 1, warmup 0) run on the JUnit Platform by the linkproof engine
+#             with the validation-only profile, with Allure's listener on the class path as a user's run
+#             has it (and the engine's progress lines, results file and local agent). Each point is
+#             timed by a launcher listener; its transfer phases (provision, register and connect,
+#             warmup, timed loop, verify) come from its Allure result's measurement.json.
+#   floor     the same 1,000 points through transfer-core alone: a local agent, one Session, and
+#             Session.run in a bare loop. The same control requests (for a tcp WRITE: PREPARE,
+#             CHECKSUM, RELEASE), data connection and verification; no engine, no JUnit, no reports.
+#   discover  100,000 points (the fixture HundredThousandPoints: ten sweeps of 10,000) discovered,
+#             not run, in a JVM with -Xmx1g: the time and the heap it took.
+# The engine and the floor alternate REPS times. The table gives per-phase medians over all points
+# but each run's first (a cold JVM), with the ratio engine / floor. Definitions:
+#   wall        a point's start to its end, as the launcher reports them
+#   cadence     the previous point's end to this one's: everything the run spends per point
+#   transfer    the sum of the point's phases
+#   own         cadence - transfer: what the engine (or the floor's loop) spends per point beyond the
+#               phases: releasing the point (RELEASE), judging, reporting, and the gaps between points;
+#               Allure's JUnit Platform listener (registered by the launcher, timed by a proxy) is in it,
+#               and shown on its own line: it is Allure's code, not the engine's
+#   CPU         CPU time of the thread that runs the points, over the cadence: the engine's thread does
+#               the initiator's side of the transfer too, as the floor's loop does, so the difference
+#               is the engine's own CPU per point (less sensitive to other load than wall time)
+#
+# Environment knobs (defaults in brackets):
+#   REPS [1]   LINKPROOF_JAVA [JDK 25]
+#   SKIP_BUILD [0: build conformance-tests and what it needs first]   MVN_FLAGS [none; e.g. -o]
+#   OUT_DIR [a fresh temporary directory]: per-point TSVs, logs, Allure results, the table
+#
+# Build: `mvn package -DskipTests -pl conformance-tests -am` in this tree (nothing is installed into
+# ~/.m2), then the classes and jars are copied into OUT_DIR, so others rebuilding the tree cannot
+# change them under a running benchmark. Loopback only; nothing is downloaded.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPS=${REPS:-1}
+POINTS=1000  # TinyPoints' sweep; the floor runs as many
+OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-overhead.XXXXXX")}
+mkdir -p "$OUT_DIR"
+START=$(date +%s)
+
+die() { echo "engine-overhead: $*" >&2; exit 1; }
+note() { echo "# $*" >&2; }
+
+JAVA=${LINKPROOF_JAVA:-}
+if [[ -z "$JAVA" ]]; then
+  for j in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java /usr/lib/jvm/*25*/bin/java "${JAVA_HOME:-/nonexistent}/bin/java"; do
+    [[ -x "$j" ]] && { JAVA=$j; break; }
+  done
+fi
+[[ -n "$JAVA" && -x "$JAVA" ]] || die "no JDK 25 found; set LINKPROOF_JAVA=/path/to/bin/java"
+[[ "$("$JAVA" -version 2>&1)" =~ version\ \"(2[5-9]|[3-9][0-9]) ]] || die "$JAVA is not Java 25+"
+
+# ---- build and freeze --------------------------------------------------------------------------
+read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  note "building conformance-tests and the modules it needs (package, no tests, nothing installed)"
+  (cd "$ROOT" && "${MVN[@]}" package -DskipTests -pl conformance-tests -am dependency:build-classpath \
+      -Dmdep.includeScope=test -Dmdep.outputFile="$OUT_DIR/test.classpath") > "$OUT_DIR/build.log" 2>&1 \
+    || { tail -40 "$OUT_DIR/build.log" >&2; die "the build failed (see $OUT_DIR/build.log)"; }
+else
+  (cd "$ROOT" && "${MVN[@]}" -pl conformance-tests -am dependency:build-classpath \
+      -Dmdep.includeScope=test -Dmdep.outputFile="$OUT_DIR/test.classpath") > "$OUT_DIR/build.log" 2>&1 \
+    || { tail -40 "$OUT_DIR/build.log" >&2; die "cannot resolve conformance-tests' class path (see $OUT_DIR/build.log)"; }
+fi
+[[ -d "$ROOT/conformance-tests/target/test-classes/dev/linkproof/conformance/bench" ]] \
+  || die "conformance-tests' test classes are not built (run without SKIP_BUILD=1)"
+rm -rf "$OUT_DIR/cp" && mkdir -p "$OUT_DIR/cp"  # a reused OUT_DIR: cp -r would nest the classes
+cp -r "$ROOT/conformance-tests/target/test-classes" "$OUT_DIR/cp/test-classes"
+CP="$OUT_DIR/cp/test-classes"
+IFS=: read -r -a ENTRIES < "$OUT_DIR/test.classpath" || true  # no newline at its end
+for e in "${ENTRIES[@]}"; do
+  # Without the package phase Maven resolves this tree's modules from ~/.m2, where any other build may
+  # have installed them: take this tree's own jars instead.
+  if [[ "$e" =~ /dev/linkproof/([a-z-]+)/[^/]+/([^/]+\.jar)$ ]]; then
+    e="$ROOT/${BASH_REMATCH[1]}/target/${BASH_REMATCH[2]}"
+  fi
+  if [[ "$e" == "$ROOT"/* ]]; then  # this tree's own modules: freeze a copy
+    [[ -f "$e" ]] || die "$e is missing (run without SKIP_BUILD=1)"
+    cp "$e" "$OUT_DIR/cp/"
+    e="$OUT_DIR/cp/$(basename "$e")"
+  fi
+  CP="$CP:$e"
+done
+PROFILE="$ROOT/conformance-tests/src/test/resources/profiles/validation-only.yaml"
+JVM=("$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CP")
+MAIN=dev.linkproof.conformance.bench.EngineOverhead
+FIXTURES=dev.linkproof.conformance.bench.fixtures
+
+note "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
+note "JDK: $("$JAVA" -version 2>&1 | head -1)"
+note "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+note "raw results in $OUT_DIR"
+
+# ---- engine and floor, alternating ---------------------------------------------------------------
+for rep in $(seq "$REPS"); do
+  note "rep $rep: floor ($POINTS points through transfer-core)"
+  timeout 600 "${JVM[@]}" "$MAIN" floor "$POINTS" "$OUT_DIR/floor-$rep.tsv" > "$OUT_DIR/floor-$rep.log" 2>&1 \
+    || { tail -20 "$OUT_DIR/floor-$rep.log" >&2; die "the floor run failed"; }
+  note "$(tail -1 "$OUT_DIR/floor-$rep.log")"
+  note "rep $rep: engine (the TinyPoints fixture through the JUnit Platform)"
+  rm -rf "$OUT_DIR/allure-results-$rep"
+  timeout 900 "${JVM[@]}" -Dlinkproof.profile="$PROFILE" -Dallure.results.directory="$OUT_DIR/allure-results-$rep" \
+      -Dlinkproof.results="$OUT_DIR/results-$rep.jsonl" -Dlinkproof.agent.log="$OUT_DIR/agent-$rep.log" \
+      "$MAIN" engine "$FIXTURES.TinyPoints" "$OUT_DIR/allure-results-$rep" "$OUT_DIR/engine-$rep.tsv" \
+      > "$OUT_DIR/engine-$rep.log" 2>&1 \
+    || { tail -20 "$OUT_DIR/engine-$rep.log" >&2; die "the engine run failed"; }
+  note "$(grep '^\[linkproof\] .* point(s) in' "$OUT_DIR/engine-$rep.log" | tail -1)"
+  note "$(tail -1 "$OUT_DIR/engine-$rep.log")"
+done
+
+# ---- discovery of 100,000 points -----------------------------------------------------------------
+note "discover: 100,000 points, -Xmx1g"
+d0=$(date +%s%N)
+timeout 300 "$JAVA" -Xmx1g --enable-native-access=ALL-UNNAMED -cp "$CP" -Dlinkproof.profile="$PROFILE" \
+    "$MAIN" discover "$FIXTURES.HundredThousandPoints" > "$OUT_DIR/discover.log" 2>&1 \
+  || { tail -20 "$OUT_DIR/discover.log" >&2; die "the discovery run failed"; }
+d1=$(date +%s%N)
+
+# ---- the table -----------------------------------------------------------------------------------
+check() { # tsv -> dies unless every point passed
+  local bad
+  bad=$(awk -F'\t' 'NR > 1 && $2 != "successful" {n++} END {print n + 0}' "$1")
+  (( bad == 0 )) || die "$bad point(s) in $1 did not pass"
+}
+for f in "$OUT_DIR"/engine-*.tsv "$OUT_DIR"/floor-*.tsv; do check "$f"; done
+
+{
+  # One column per TSV field, over every run's points but its first; own = cadence - transfer.
+  awk -f "$ROOT/bench/lib/median.awk" -f <(cat <<'EOF'
+BEGIN { FS = "\t" }
+FNR == 1 { side = FILENAME ~ /engine-[0-9]+\.tsv$/ ? "engine" : "floor"; next }
+FNR == 2 { next }  # a run's first point: a cold JVM
+{
+  n[side]++
+  for (i = 5; i <= 10; i++) v[side, i] = v[side, i] " " $i
+  v[side, "wall"] = v[side, "wall"] " " $3
+  v[side, "cadence"] = v[side, "cadence"] " " $4
+  v[side, "outside"] = v[side, "outside"] " " ($3 - $10)
+  v[side, "own"] = v[side, "own"] " " ($4 - $10)
+  v[side, "allure"] = v[side, "allure"] " " ($11 > 0 ? $11 : 0)
+  v[side, "bare"] = v[side, "bare"] " " ($4 - $10 - ($11 > 0 ? $11 : 0))
+  v[side, "cpu"] = v[side, "cpu"] " " $12
+}
+function row(label, key,   e, f) {
+  e = median(v["engine", key]) / 1e6; f = median(v["floor", key]) / 1e6
+  printf "%-38s %10.3f %10.3f %7s\n", label, e, f, (f > 0 ? sprintf("%.2f", e / f) : "-")
+}
+END {
+  printf "%-38s %10s %10s %7s\n", "median per point, ms", "engine", "floor", "ratio"
+  row("provision", 5); row("register and connect", 6); row("warmup", 7); row("timed loop", 8); row("verify", 9)
+  row("transfer (sum of the phases)", 10)
+  row("wall (point start to end)", "wall")
+  row("  wall - transfer", "outside")
+  row("cadence (previous point's end to end)", "cadence")
+  row("own = cadence - transfer", "own")
+  row("  of which Allure's listener", "allure")
+  row("  own without Allure's listener", "bare")
+  row("CPU of the points' thread, per cadence", "cpu")
+  printf "points: engine %d, floor %d (each run's first left out)\n", n["engine"], n["floor"]
+}
+EOF
+  ) "$OUT_DIR"/engine-*.tsv "$OUT_DIR"/floor-*.tsv
+  for rep in $(seq "$REPS"); do
+    echo "rep $rep: $(tail -1 "$OUT_DIR/engine-$rep.log")"
+    echo "       $(tail -1 "$OUT_DIR/floor-$rep.log")"
+  done
+  echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"
+} | tee "$OUT_DIR/table.txt"
