@@ -8,7 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.util.Set;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -25,7 +26,8 @@ public final class AgentServer implements AutoCloseable {
     private final String token;
     private final Transports transports;
     private final IoSettings io;
-    private final Set<AgentConnection> live = ConcurrentHashMap.newKeySet();
+    /** Each session being served, with the thread serving it. */
+    private final Map<AgentConnection, Thread> live = new ConcurrentHashMap<>();
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -72,8 +74,12 @@ public final class AgentServer implements AutoCloseable {
                 Socket s = server.accept();
                 s.setTcpNoDelay(true);
                 AgentConnection c = new AgentConnection(s, token, transports, io, live::remove);
-                live.add(c);
-                Thread.ofPlatform().name("agent-control-" + s.getPort()).start(c);
+                Thread serving = Thread.ofPlatform().name("agent-control-" + s.getPort()).unstarted(c);
+                live.put(c, serving);
+                serving.start();
+                if (closed) {
+                    c.close(); // accepted while close() went through the sessions
+                }
             } catch (SocketException e) {
                 if (!closed) {
                     LOG.log(Level.WARNING, "agent listener failed", e);
@@ -90,6 +96,15 @@ public final class AgentServer implements AutoCloseable {
         acceptor.join();
     }
 
+    /** How many sessions are being served now. */
+    public int sessions() {
+        return live.size();
+    }
+
+    /**
+     * Stops listening and ends every session: its control connection is closed, and its thread
+     * releases what the session holds (each point's transport resources and memory) as it ends.
+     */
     @Override
     public void close() {
         closed = true;
@@ -98,8 +113,24 @@ public final class AgentServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing
         }
-        for (AgentConnection c : live) {
+        for (AgentConnection c : live.keySet()) {
             c.close();
         }
+    }
+
+    /**
+     * Waits, at most {@code max}, for every session's thread to end after {@link #close()}: each
+     * has released its points by then. Returns how many are still running (stuck in a transport
+     * call that ignores the closed connection; the process's exit frees what they hold).
+     */
+    public int awaitSessionsEnded(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (Thread t : live.values()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !t.join(Duration.ofNanos(left))) {
+                break;
+            }
+        }
+        return live.size();
     }
 }
