@@ -5,17 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.security.cert.Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Enumeration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The agent's class path comes from the loader transfer-core was loaded from, not from
@@ -60,17 +69,33 @@ class AgentClassPathTest {
     }
 
     /**
-     * The whole way: transfer-core loaded by an isolated loader while java.class.path names a jar
-     * with nothing in it (as under the ConsoleLauncher or Maven), and the agent it starts serves a
-     * validated point. With java.class.path the agent could not find its main class.
+     * A loader that lists nothing (not a URLClassLoader: module systems, some build tools' workers):
+     * the code sources of the classes the agent needs stand in for its entries.
      */
     @Test
-    void anAgentStartsFromTheLoaderNotFromJavaClassPath() throws Exception {
+    void aLoaderThatListsNothingGivesTheCodeSourcesOfWhatTheAgentNeeds() throws Exception {
+        try (NonUrlLoader loader = new NonUrlLoader(agentUrls())) {
+            assertThat(AgentClassPath.entries(loader)).containsExactlyInAnyOrderElementsOf(paths(agentUrls()));
+        }
+    }
+
+    /**
+     * The whole way: transfer-core loaded by a loader of its own, of either kind, while
+     * java.class.path names a jar with nothing in it (as under the ConsoleLauncher or Maven), and
+     * the agent it starts serves a validated point. With java.class.path the agent could not find
+     * its main class.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"isolated URLClassLoader", "a loader that lists nothing"})
+    void anAgentStartsFromTheLoaderNotFromJavaClassPath(String kind) throws Exception {
         Path launcherOnly = Files.createFile(dir.resolve("launcher-only.jar"));
         String saved = System.getProperty("java.class.path");
         System.setProperty("java.class.path", launcherOnly.toString());
-        try (URLClassLoader isolated = new URLClassLoader(agentUrls().toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
-            Class<?> localAgent = Class.forName(LocalAgent.class.getName(), true, isolated);
+        try (AutoCloseable loaderToClose = kind.startsWith("isolated")
+                ? new URLClassLoader(agentUrls().toArray(URL[]::new), ClassLoader.getPlatformClassLoader())
+                : new NonUrlLoader(agentUrls())) {
+            ClassLoader loader = (ClassLoader) loaderToClose;
+            Class<?> localAgent = Class.forName(LocalAgent.class.getName(), true, loader);
             assertThat(localAgent).isNotSameAs(LocalAgent.class);
             Object agent = localAgent.getMethod("start", List.class, Path.class, Duration.class)
                     .invoke(null, List.of("-Xmx64m"), dir.resolve("agent.log"), Duration.ofSeconds(30));
@@ -85,6 +110,53 @@ class AgentClassPathTest {
             }
         } finally {
             System.setProperty("java.class.path", saved);
+        }
+    }
+
+    /**
+     * Defines classes itself from bytes it reads through a hidden loader, each with the code source
+     * it came from, and lists no URLs: what a module system's or a build tool's loader looks like.
+     */
+    private static final class NonUrlLoader extends ClassLoader implements AutoCloseable {
+        private final URLClassLoader hidden;
+
+        NonUrlLoader(List<URL> urls) {
+            super(ClassLoader.getPlatformClassLoader());
+            hidden = new URLClassLoader(urls.toArray(URL[]::new), null);
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            String resource = name.replace('.', '/') + ".class";
+            URL u = hidden.getResource(resource);
+            if (u == null) {
+                throw new ClassNotFoundException(name);
+            }
+            try (InputStream in = u.openStream()) {
+                byte[] b = in.readAllBytes();
+                String url = u.toString();
+                URL location = url.startsWith("jar:")
+                        ? URI.create(url.substring(4, url.indexOf("!/"))).toURL()
+                        : URI.create(url.substring(0, url.length() - resource.length())).toURL();
+                return defineClass(name, b, 0, b.length, new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null));
+            } catch (IOException e) {
+                throw new ClassNotFoundException(name, e);
+            }
+        }
+
+        @Override
+        protected URL findResource(String name) {
+            return hidden.getResource(name);
+        }
+
+        @Override
+        protected Enumeration<URL> findResources(String name) throws IOException {
+            return hidden.getResources(name);
+        }
+
+        @Override
+        public void close() throws IOException {
+            hidden.close();
         }
     }
 
