@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -75,7 +77,21 @@ class AgentClassPathTest {
     @Test
     void aLoaderThatListsNothingGivesTheCodeSourcesOfWhatTheAgentNeeds() throws Exception {
         try (NonUrlLoader loader = new NonUrlLoader(agentUrls())) {
-            assertThat(AgentClassPath.entries(loader)).containsExactlyInAnyOrderElementsOf(paths(agentUrls()));
+            List<String> entries = AgentClassPath.entries(loader);
+            assertThat(entries).containsExactlyInAnyOrderElementsOf(paths(agentUrls()));
+            // every library transfer-core's pom names for run time is among them (a new one needs a class in AgentClassPath)
+            String pom = Files.readString(Path.of("pom.xml"));
+            Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL).matcher(pom);
+            List<String> runtime = new ArrayList<>();
+            while (dependency.find()) {
+                if (!dependency.group(1).contains("<scope>test</scope>")) {
+                    runtime.add(dependency.group(1).replaceAll("(?s).*<artifactId>(.*?)</artifactId>.*", "$1"));
+                }
+            }
+            assertThat(runtime).as("transfer-core's run-time dependencies").isNotEmpty();
+            for (String artifact : runtime) {
+                assertThat(entries).as("an entry for %s", artifact).anyMatch(e -> Path.of(e).getFileName().toString().startsWith(artifact + "-"));
+            }
         }
     }
 
