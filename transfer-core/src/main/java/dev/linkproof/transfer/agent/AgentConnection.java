@@ -106,10 +106,21 @@ final class AgentConnection implements Runnable {
         } catch (IOException e) {
             LOG.log(Level.FINE, "control connection ended", e);
         } finally {
+            // A session that ends holding points (its initiator died or vanished mid-point, or the
+            // agent is shutting down) frees each of them; one that fails to close stops no other.
+            int held = points.size();
             for (PointState p : points.values()) {
-                release(p);
+                try {
+                    release(p);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "releasing point " + p.spec().pointId() + " failed", e);
+                }
             }
             points.clear();
+            if (held > 0) {
+                LOG.info(() -> "the session from " + socket.getRemoteSocketAddress() + " ended holding " + held
+                        + " point(s): released");
+            }
             onClose.accept(this);
         }
     }

@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -39,8 +40,17 @@ public final class AgentMain implements Callable<Integer> {
             + ", else a random one that is printed).")
     String token;
 
+    @Option(names = "--initiator-pid", paramLabel = "PID",
+            description = "The initiator that started this agent: exit when it ends, however it dies, noticed by the end "
+                    + "of standard input (a pipe that process holds open and never writes) or by the process being gone. "
+                    + "The engine passes its own; an agent started by hand for two hosts leaves it out.")
+    Long initiatorPid;
+
     @Spec
     CommandSpec spec;
+
+    /** How long a stopping agent waits for its sessions to release what they hold. */
+    static final Duration SHUTDOWN_GRACE = Duration.ofMillis(1000);
 
     /**
      * Bad options are usage errors naming the option (exit 2); an address it cannot listen on is a
@@ -50,6 +60,17 @@ public final class AgentMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port " + port + " is not a port: 1..65535, or 0 for a free one");
+        }
+        if (initiatorPid != null) {
+            if (initiatorPid < 1) {
+                throw new ParameterException(spec.commandLine(), "--initiator-pid " + initiatorPid + " is not a process id");
+            }
+            // First, so an initiator that dies while the agent is still starting is noticed too.
+            InitiatorWatch.start(initiatorPid, System.in, why -> {
+                System.err.println("linkproof-agent: " + why + "; stopping");
+                System.err.flush();
+                System.exit(0); // runs the shutdown hook below
+            });
         }
         String t = token != null ? token : System.getenv(TOKEN_ENV);
         boolean generated = t == null || t.isEmpty();
@@ -82,6 +103,10 @@ public final class AgentMain implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             return 1;
         }
+        // However the agent ends (SIGTERM, Ctrl-C, its initiator gone): stop listening, close every
+        // session and let each release its points (transport resources, registered and GPU memory).
+        Thread hook = Thread.ofPlatform().name("agent-shutdown").unstarted(() -> shutDown(started));
+        Runtime.getRuntime().addShutdownHook(hook);
         try (AgentServer server = started) {
             System.out.println(READY + " host=" + server.host() + " port=" + server.port() + " pid="
                     + ProcessHandle.current().pid());
@@ -92,8 +117,29 @@ public final class AgentMain implements Callable<Integer> {
             }
             System.out.flush();
             server.awaitClose();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
         }
         return 0;
+    }
+
+    private static void shutDown(AgentServer server) {
+        int sessions = server.sessions();
+        server.close();
+        int stuck;
+        try {
+            stuck = server.awaitSessionsEnded(SHUTDOWN_GRACE);
+        } catch (InterruptedException e) {
+            stuck = server.sessions();
+        }
+        System.err.println("linkproof-agent: stopped; " + sessions + " session(s) closed"
+                + (stuck == 0 ? "" : ", " + stuck + " still in a transport call after " + SHUTDOWN_GRACE.toMillis()
+                        + " ms (the process's exit frees what they hold)"));
+        System.err.flush();
     }
 
     public static void main(String[] args) {

@@ -8,10 +8,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.util.Set;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * The target rank: accepts control connections, each served on its own thread by an
@@ -25,7 +27,8 @@ public final class AgentServer implements AutoCloseable {
     private final String token;
     private final Transports transports;
     private final IoSettings io;
-    private final Set<AgentConnection> live = ConcurrentHashMap.newKeySet();
+    /** Each session being served, with the thread serving it. */
+    private final Map<AgentConnection, Thread> live = new ConcurrentHashMap<>();
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -68,12 +71,9 @@ public final class AgentServer implements AutoCloseable {
 
     private void acceptLoop() {
         while (!closed) {
+            Socket s;
             try {
-                Socket s = server.accept();
-                s.setTcpNoDelay(true);
-                AgentConnection c = new AgentConnection(s, token, transports, io, live::remove);
-                live.add(c);
-                Thread.ofPlatform().name("agent-control-" + s.getPort()).start(c);
+                s = server.accept();
             } catch (SocketException e) {
                 if (!closed) {
                     LOG.log(Level.WARNING, "agent listener failed", e);
@@ -81,7 +81,51 @@ public final class AgentServer implements AutoCloseable {
                 return;
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "accept failed", e);
+                continue;
             }
+            try {
+                s.setTcpNoDelay(true);
+                keepAlive(s);
+            } catch (IOException e) {
+                // reset as soon as accepted: that connection is over, the listener is not
+                LOG.log(Level.FINE, "a control connection failed as it was accepted", e);
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closing
+                }
+                continue;
+            }
+            AgentConnection c = new AgentConnection(s, token, transports, io, live::remove);
+            Thread serving = Thread.ofPlatform().name("agent-control-" + s.getPort()).unstarted(c);
+            live.put(c, serving);
+            serving.start();
+            if (closed) {
+                c.close(); // accepted while close() went through the sessions
+            }
+        }
+    }
+
+    /** How long a control connection may be silent before the kernel starts probing its peer. */
+    static final int KEEPALIVE_IDLE_SECONDS = 10;
+    /** Between unanswered probes, and how many end the connection: a vanished peer is noticed within ~19 s. */
+    static final int KEEPALIVE_INTERVAL_SECONDS = 3;
+    static final int KEEPALIVE_PROBES = 3;
+
+    /**
+     * An initiator whose host vanished (powered off, unplugged, partitioned) sends no FIN or RST, and
+     * a session may legitimately be silent between points for any time, so a read deadline cannot
+     * tell: TCP keepalive probes can. When they go unanswered the control read fails and the session
+     * releases its points, as when the connection is closed.
+     */
+    private static void keepAlive(Socket s) throws IOException {
+        s.setKeepAlive(true);
+        try {
+            s.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_IDLE_SECONDS);
+            s.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_INTERVAL_SECONDS);
+            s.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, KEEPALIVE_PROBES);
+        } catch (UnsupportedOperationException e) {
+            // the system's keepalive timing (hours by default) is all there is on this platform
         }
     }
 
@@ -90,6 +134,15 @@ public final class AgentServer implements AutoCloseable {
         acceptor.join();
     }
 
+    /** How many sessions are being served now. */
+    public int sessions() {
+        return live.size();
+    }
+
+    /**
+     * Stops listening and ends every session: its control connection is closed, and its thread
+     * releases what the session holds (each point's transport resources and memory) as it ends.
+     */
     @Override
     public void close() {
         closed = true;
@@ -98,8 +151,24 @@ public final class AgentServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing
         }
-        for (AgentConnection c : live) {
+        for (AgentConnection c : live.keySet()) {
             c.close();
         }
+    }
+
+    /**
+     * Waits, at most {@code max}, for every session's thread to end after {@link #close()}: each
+     * has released its points by then. Returns how many are still running (stuck in a transport
+     * call that ignores the closed connection; the process's exit frees what they hold).
+     */
+    public int awaitSessionsEnded(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (Thread t : live.values()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !t.join(Duration.ofNanos(left))) {
+                break;
+            }
+        }
+        return live.size();
     }
 }

@@ -22,9 +22,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A target agent in its own JVM on this host, started from this JVM's runtime and class path (so
+ * A target agent in its own JVM on this host, started from this JVM's runtime and from the class
+ * path transfer-core was loaded from, under whatever launcher ({@link AgentClassPath}: so
  * transports on the test class path, fault injectors included, are there too). Its output goes
- * to a log file; the token travels in its environment, not on its command line.
+ * to a log file; the token travels in its environment, not on its command line. It never outlives
+ * this JVM: this JVM holds the agent's standard input open, and the agent stops when that pipe
+ * ends or this process is gone ({@code --initiator-pid}), however this JVM dies.
  */
 public final class LocalAgent implements AutoCloseable {
     private final Process process;
@@ -89,10 +92,13 @@ public final class LocalAgent implements AutoCloseable {
         }
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(AgentClassPath.of(LocalAgent.class.getClassLoader()));
         cmd.add(AgentMain.class.getName());
         cmd.add("--bind=127.0.0.1");
         cmd.add("--port=0");
+        // The agent ends with this JVM however it dies: it watches this process and the end of its
+        // standard input, whose write end only this process holds (the default pipe, never written).
+        cmd.add("--initiator-pid=" + ProcessHandle.current().pid());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment);
         pb.environment().put(AgentMain.TOKEN_ENV, token);
