@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -332,18 +333,26 @@ public final class Ucx {
         final MethodHandle requestFree;
         final MethodHandle statusString;
 
+        /**
+         * The library, or why the dynamic loader cannot open it in its own words (absent, wrong ELF
+         * class, not a library, a dependency missing), with where to get it.
+         */
+        private static SymbolLookup open(String name) {
+            try {
+                return NativeLibrary.lookup(name, Arena.global());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(name + " cannot be loaded: " + e.getMessage() + " (apt-get install libucx0)", e);
+            }
+        }
+
         private Lib() {
             Linker linker = Linker.nativeLinker();
             clearErrorSignals(linker);
             SymbolLookup ucp;
             SymbolLookup ucs;
             String name = System.getProperty(LIBRARY_PROPERTY, LIBRARY);
-            try {
-                ucp = SymbolLookup.libraryLookup(name, Arena.global());
-                ucs = SymbolLookup.libraryLookup("libucs.so.0", Arena.global());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(name + " not found (apt-get install libucx0)", e);
-            }
+            ucp = open(name);
+            ucs = open("libucs.so.0");
             Down d = new Down(linker, ucp);
             configRead = d.h("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             configModify = d.h("ucp_config_modify", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
