@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.memory.HostLimits;
 import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -38,7 +39,9 @@ public final class Ucx {
     public static final byte UCS_OK = 0;
     public static final byte UCS_INPROGRESS = 1;
     public static final long UCS_ERR_LAST = -100;
+    public static final byte UCS_ERR_NO_RESOURCE = -2;
     public static final byte UCS_ERR_IO_ERROR = -3;
+    public static final byte UCS_ERR_NO_MEMORY = -4;
     public static final byte UCS_ERR_UNREACHABLE = -6;
     public static final byte UCS_ERR_CANCELED = -16;
     public static final byte UCS_ERR_TIMED_OUT = -20;
@@ -180,7 +183,9 @@ public final class Ucx {
         facts.put("const UCS_MEMORY_TYPE_ROCM", (long) UCS_MEMORY_TYPE_ROCM);
         facts.put("const UCP_ATTR_FIELD_MEMORY_TYPES", UCP_ATTR_FIELD_MEMORY_TYPES);
         facts.put("const UCS_ERR_UNREACHABLE", (long) UCS_ERR_UNREACHABLE);
+        facts.put("const UCS_ERR_NO_RESOURCE", (long) UCS_ERR_NO_RESOURCE);
         facts.put("const UCS_ERR_IO_ERROR", (long) UCS_ERR_IO_ERROR);
+        facts.put("const UCS_ERR_NO_MEMORY", (long) UCS_ERR_NO_MEMORY);
         facts.put("const UCS_ERR_CANCELED", (long) UCS_ERR_CANCELED);
         facts.put("const UCS_ERR_TIMED_OUT", (long) UCS_ERR_TIMED_OUT);
         facts.put("const UCS_ERR_REJECTED", (long) UCS_ERR_REJECTED);
@@ -276,6 +281,34 @@ public final class Ucx {
         if (status != UCS_OK) {
             throw new UcxException(what + " failed: " + statusString(status) + " (" + status + ")", status);
         }
+    }
+
+    /**
+     * What UCX's shared-memory transports take of {@code /dev/shm} for one worker: its receive queue
+     * and descriptors (about 4 MiB each for posix and sysv in UCX 1.13), with room to spare.
+     */
+    static final long WORKER_SHM_BYTES = 16L << 20;
+
+    /**
+     * {@link #check}, and where the status is one a host limit causes (no memory, no resource, an I/O
+     * error of a registration) the limit's figures and how to raise it: {@code /dev/shm} short of
+     * {@code shmBytes}, the locked-memory limit binding {@code pinnedBytes} (0: nothing pinned).
+     * Decided by the status and the figures, never by UCX's text.
+     */
+    static void checkLimits(byte status, String what, long shmBytes, long pinnedBytes) throws TransferException {
+        if (status == UCS_OK) {
+            return;
+        }
+        java.util.List<String> limits = new java.util.ArrayList<>();
+        if (status == UCS_ERR_NO_RESOURCE || status == UCS_ERR_NO_MEMORY || status == UCS_ERR_IO_ERROR) {
+            HostLimits here = HostLimits.here();
+            here.sharedMemoryShortfall(shmBytes).ifPresent(limits::add);
+            if (pinnedBytes > 0) {
+                here.lockedMemoryShortfall(pinnedBytes).ifPresent(limits::add);
+            }
+        }
+        throw new UcxException(what + " failed: " + statusString(status) + " (" + status + ")"
+                + (limits.isEmpty() ? "" : ": " + String.join("; ", limits)), status);
     }
 
     static void checkPtr(MemorySegment p, String what) throws TransferException {
