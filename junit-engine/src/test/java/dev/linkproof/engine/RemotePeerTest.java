@@ -88,6 +88,53 @@ class RemotePeerTest {
         assertThat(message).contains("wrong session token");
     }
 
+    /**
+     * It said "(at this run's first point; the run has not reached the peer)" of a peer that was
+     * reached and refused the token, and the agent logged nothing. Now every point says the peer
+     * refused it, and the agent logs the refusal once, with the initiator's address.
+     */
+    @Test
+    void aWrongTokenIsRefusedAtEveryPointAndTheAgentLogsWhoFrom() {
+        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger agentLog = java.util.logging.Logger.getLogger("dev.linkproof.transfer.agent.AgentConnection");
+        agentLog.addHandler(handler);
+        try {
+            EngineExecutionResults r = run("127.0.0.1:" + agent.port(), "wrong-token-wrong-token", selectMethod(RunFixture.class,
+                    "resolvesEveryParameterType", "dev.linkproof.transfer.measure.Measurement,dev.linkproof.engine.api.SweepPoint,"
+                            + "dev.linkproof.transfer.TransferSpec,dev.linkproof.transfer.session.TransferSession"));
+            r.testEvents().assertStatistics(s -> s.started(4).failed(4));
+            List<String> messages = failureMessages(r);
+            String refused = "the target agent at 127.0.0.1:" + agent.port() + " refused: wrong session token (give the token "
+                    + "that agent was started with, or the one it printed)";
+            assertThat(messages.getFirst()).endsWith("no target rank: " + refused);
+            assertThat(messages.subList(1, 4)).allSatisfy(m -> assertThat(m).endsWith("no target rank: not retried for every "
+                    + "point: " + refused + " (at this run's first point; the peer was reached and refused the session)"));
+            assertThat(messages).noneSatisfy(m -> assertThat(m).contains("has not reached"));
+            r.testEvents().failed().list().forEach(e -> assertThat(dev.linkproof.engine.failure.Failures.kindOf(
+                    e.getRequiredPayload(TestExecutionResult.class))).contains(dev.linkproof.transfer.FailureKind.PEER_FAILURE));
+            assertThat(logged).as("the agent's log").singleElement().satisfies(rec -> {
+                assertThat(rec.getLevel()).isEqualTo(java.util.logging.Level.WARNING);
+                assertThat(rec.getMessage()).matches("refused a session from 127\\.0\\.0\\.1:\\d+: wrong session token \\(bad-token\\)");
+            });
+        } finally {
+            agentLog.removeHandler(handler);
+        }
+    }
+
     @Test
     void aMalformedPeerFailsThePointSayingSo() {
         String message = failure(run("localhost", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));

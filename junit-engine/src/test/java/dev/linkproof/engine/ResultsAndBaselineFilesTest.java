@@ -93,6 +93,36 @@ class ResultsAndBaselineFilesTest {
                 .startsWith("configuration error: linkproof.baseline=" + text + ": " + text + ":1: not a results line: ");
     }
 
+    /**
+     * The Allure results folder under a plain file: every point ran and then failed with "Could not
+     * create Allure results directory" (the listener logged a stack trace per point as well). Now it
+     * stops the run before any point, naming the key, and the previous results file stays.
+     */
+    @Test
+    void anAllureFolderThatCannotBeCreatedIsAConfigurationErrorBeforeAnyPoint() throws Exception {
+        Path inTheWay = Files.writeString(dir.resolve("plain"), "a file, not a folder");
+        Path allure = inTheWay.resolve("allure-results");
+        Path results = Files.writeString(dir.resolve("r.jsonl"), "the previous run\n");
+        String before = System.getProperty("allure.results.directory");
+        System.setProperty("allure.results.directory", allure.toString());
+        try {
+            EngineExecutionResults r = run(results);
+            assertThat(engineFailure(r)).isEqualTo("configuration error: allure.results.directory=" + allure
+                    + ": cannot create the Allure results folder " + allure + ": a file is in the way (" + inTheWay + ")");
+            r.testEvents().assertStatistics(s -> s.started(0));
+            assertThat(results).hasContent("the previous run");
+            System.setProperty("allure.results.directory", inTheWay.toString());
+            assertThat(engineFailure(run(results))).isEqualTo("configuration error: allure.results.directory=" + inTheWay
+                    + ": cannot create the Allure results folder " + inTheWay + ": it is a file");
+        } finally {
+            if (before == null) {
+                System.clearProperty("allure.results.directory");
+            } else {
+                System.setProperty("allure.results.directory", before);
+            }
+        }
+    }
+
     @Test
     void aResultsFileThatCannotBeCreatedIsAConfigurationErrorNamingTheKeyAndWhy() throws Exception {
         Path inTheWay = Files.writeString(dir.resolve("plain"), "a file, not a folder");

@@ -3,6 +3,10 @@ package dev.linkproof.conformance.e2e;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.launcher.EngineFilter.includeEngines;
 
+import dev.linkproof.engine.failure.Failures;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -10,10 +14,17 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
  * Runs one class on the linkproof engine in this JVM and exits with the number of failed tests:
- * the initiator host of {@link TwoHostsTest}, started inside its own network namespace.
- * Configuration (linkproof.peer, linkproof.token) comes from system properties.
+ * the initiator host of {@link TwoHostsTest} and {@link PartitionTest}, started inside its own
+ * network namespace. Configuration (linkproof.peer, linkproof.token) comes from system properties.
+ * Prints {@code remote-sweep: started <point>} as each point starts and {@code remote-sweep: finished
+ * <point> <status> <kind>} as it ends, so a test outside the namespace can act while a point runs.
  */
 public final class RemoteSweepMain {
+    /** The start of the line printed as a point starts. */
+    static final String STARTED = "remote-sweep: started ";
+    /** The start of the line printed as a point ends. */
+    static final String FINISHED = "remote-sweep: finished ";
+
     private RemoteSweepMain() {
     }
 
@@ -23,7 +34,23 @@ public final class RemoteSweepMain {
                 .filters(includeEngines("linkproof"))
                 .build();
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
-        LauncherFactory.create().execute(request, summary);
+        TestExecutionListener points = new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier id) {
+                if (id.isTest()) {
+                    System.out.println(STARTED + id.getDisplayName());
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                if (id.isTest()) {
+                    System.out.println(FINISHED + id.getDisplayName() + " " + result.getStatus() + " "
+                            + Failures.kindOf(result).map(Enum::name).orElse("-"));
+                }
+            }
+        };
+        LauncherFactory.create().execute(request, summary, points);
         TestExecutionSummary s = summary.getSummary();
         s.printFailuresTo(new java.io.PrintWriter(System.out, true), 20);
         System.out.printf("remote-sweep: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),

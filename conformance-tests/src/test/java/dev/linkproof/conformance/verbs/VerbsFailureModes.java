@@ -109,6 +109,31 @@ class VerbsFailureModes {
                 .contains("named by the point's verbs.device setting (the engine fills it from linkproof.verbs.device"));
     }
 
+    /**
+     * Registration past the locked-memory limit: ibv_reg_mr of 1 MiB under a 64 KiB RLIMIT_MEMLOCK,
+     * without CAP_IPC_LOCK, fails naming the limit, its value and how to raise it (it said only
+     * "locked-memory limit? raise it: ulimit -l unlimited").
+     */
+    @Test
+    void registrationPastTheLockedMemoryLimitNamesItAndHowToRaiseIt() throws Exception {
+        String device = VerbsDevice.deviceNames().getFirst();
+        String message = LockedMemoryLimit.under(64 << 10, () -> {
+            try (VerbsDevice d = VerbsDevice.open(device);
+                 VerbsDevice.ProtectionDomain pd = d.allocPd();
+                 java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                var memory = arena.allocate(1 << 20, 4096);
+                try (var mr = pd.register(memory, (int) dev.linkproof.transfer.verbs.VerbsAbi.ACCESS_LOCAL_WRITE)) {
+                    return "registered: " + mr.length();
+                } catch (dev.linkproof.transfer.TransferException e) {
+                    return e.getMessage();
+                }
+            }
+        });
+        assertThat(message).startsWith("ibv_reg_mr of 1048576 bytes failed: ")
+                .contains("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is 64 KiB, and registering 1 MiB")
+                .contains("ulimit -l unlimited").contains("docker run --ulimit memlock=-1");
+    }
+
     private static final Pattern IMMEDIATE = Pattern.compile("immediate expected 0x([0-9a-f]{8}), found 0x([0-9a-f]{8})");
 
     /** EngineTestKit does not read system properties: hand on the run's linkproof.* keys (timeouts, agent JVM options). */

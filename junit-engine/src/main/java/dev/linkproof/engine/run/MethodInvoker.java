@@ -1,6 +1,7 @@
 package dev.linkproof.engine.run;
 
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.failure.Failures;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.TransferSession;
@@ -63,7 +64,8 @@ public final class MethodInvoker {
             method.setAccessible(true);
             method.invoke(instance, args);
         } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
+            // What the method threw, with its frames and without the engine's below them.
+            Throwable cause = Failures.withoutEngineFrames(e.getCause());
             if (cause instanceof Exception ex) {
                 throw ex;
             }

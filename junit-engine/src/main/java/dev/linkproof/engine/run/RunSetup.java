@@ -7,6 +7,7 @@ import dev.linkproof.engine.judging.PointJudge;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.profiles.Defaults;
 import dev.linkproof.profiles.ProfileException;
+import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.spi.Transports;
@@ -27,7 +28,8 @@ import org.junit.platform.engine.support.descriptor.FileSource;
  * class path, the hardware profile (the host probed once, for the match, the plan and the report)
  * and the judge with its baseline. It is kept on the engine descriptor; execution uses it as it is.
  * Everything wrong here (a bad key, an unknown transport or GPU runtime, a malformed profile, an
- * unmet {@code linkproof.requireProfileMatch}, a baseline that cannot be read) is an error-level
+ * unmet {@code linkproof.requireProfileMatch}, a baseline that cannot be read, a results file or Allure
+ * results folder that cannot be created) is an error-level
  * {@link DiscoveryIssue}, so JUnit stops before any point runs: one channel for what is wrong before a run.
  */
 public final class RunSetup {
@@ -64,6 +66,9 @@ public final class RunSetup {
         GpuRuntimes.configurationProblem().ifPresent(p -> issues.add(p, null));
         // The results file is created only when the run starts (it replaces the last run's); that it can be is checked now.
         ResultsFile.whyNotCreatable(config.results()).ifPresent(why -> issues.add(Constants.RESULTS + "=" + config.results() + ": " + why, null));
+        // Likewise the Allure results folder, which this engine and the Allure listener write to at every point.
+        Path allure = RunFiles.resultsDirectory();
+        RunFiles.whyNotCreatable(allure).ifPresent(why -> issues.add(RunFiles.RESULTS_DIRECTORY_KEY + "=" + allure + ": " + why, null));
         RunProfile profile = null;
         PointJudge judge = null;
         try {

@@ -4,6 +4,7 @@ import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TransferSession;
@@ -14,7 +15,8 @@ import java.util.Optional;
  * Without {@code linkproof.peer} it starts (and after a failure, restarts) a local agent; with it,
  * it connects to the agent already running there. An agent that cannot be started at all is not
  * retried for every point: the first cause is repeated at once. Nor is a peer that the run never
- * reached (nothing listening, an unknown or silent host, a wrong token, something else on the port):
+ * reached or that refused the run (nothing listening, an unknown or silent host, something else on the
+ * port; a wrong token or another protocol version, which the agent answers with ERROR):
  * each point would wait out the control deadline again, 30 s by default, which over a suite of a
  * hundred points is most of an hour. A peer reached once is tried again after a failure, since its
  * agent may have been restarted, but only {@link #LOST_PEER_TRIES} times in a row: a target host
@@ -59,6 +61,8 @@ public final class SessionProvider implements AutoCloseable {
             if (peerGivenUp != null) {
                 throw new TransferException("not retried for every point: " + peerGivenUp.getMessage() + (peerReached
                         ? " (the peer was lost earlier in this run, and " + LOST_PEER_TRIES + " reconnections in a row failed)"
+                        : peerGivenUp instanceof RemoteErrorException
+                        ? " (at this run's first point; the peer was reached and refused the session)"
                         : " (at this run's first point; the run has not reached the peer)"), peerGivenUp);
             }
             try {

@@ -26,7 +26,40 @@ public final class RunFiles {
 
     /** The Allure results folder: {@code allure.results.directory}, as the Allure listener reads it. */
     public static Path resultsDirectory() {
-        return Path.of(System.getProperty("allure.results.directory", "allure-results"));
+        return Path.of(System.getProperty(RESULTS_DIRECTORY_KEY, "allure-results"));
+    }
+
+    /** The key that names the Allure results folder, a system property (as the Allure listener reads it). */
+    public static final String RESULTS_DIRECTORY_KEY = "allure.results.directory";
+
+    /**
+     * Why the Allure results folder {@code dir} cannot be created or written, or empty when it can:
+     * a file where it or a parent of it should be, no folder to create it in, no permission. Both this
+     * engine (run files, attachments) and the Allure listener (a result per test) write there, and a
+     * run that finds out at its first point fails every point with "Could not create Allure results
+     * directory".
+     */
+    public static java.util.Optional<String> whyNotCreatable(Path dir) {
+        Path d = dir.toAbsolutePath();
+        String cannot = "cannot create the Allure results folder " + dir + ": ";
+        if (Files.exists(d)) {
+            if (!Files.isDirectory(d)) {
+                return java.util.Optional.of(cannot + "it is a file");
+            }
+            return Files.isWritable(d) ? java.util.Optional.empty() : java.util.Optional.of(cannot + "permission denied");
+        }
+        Path parent = d.getParent();
+        while (parent != null && !Files.exists(parent)) {
+            parent = parent.getParent();
+        }
+        if (parent == null) {
+            return java.util.Optional.of(cannot + "no folder to create it in");
+        }
+        if (!Files.isDirectory(parent)) {
+            return java.util.Optional.of(cannot + "a file is in the way (" + parent + ")");
+        }
+        return Files.isWritable(parent) ? java.util.Optional.empty()
+                : java.util.Optional.of(cannot + "permission denied in " + parent);
     }
 
     public static void writeAll(Path dir, Map<String, String> environment, Map<String, String> ciEnv) {

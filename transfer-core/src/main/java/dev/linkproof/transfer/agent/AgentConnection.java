@@ -85,6 +85,9 @@ final class AgentConnection implements Runnable {
                 } catch (ProtocolException e) {
                     reply(out, MessageType.ERROR, new Messages.Error(e.code(), e.getMessage()));
                     if (e.fatal()) {
+                        if (!authenticated) {
+                            refused(e.code(), e.getMessage());
+                        }
                         return;
                     }
                     continue;
@@ -125,10 +128,26 @@ final class AgentConnection implements Runnable {
         }
     }
 
+    /** Answers a session it will not serve, and logs it with the peer's address (the connection then closes). */
+    private void refuse(DataOutputStream out, Messages.Error error) throws IOException {
+        refused(error.code(), error.message());
+        reply(out, MessageType.ERROR, error);
+    }
+
+    /**
+     * "refused a session from 198.51.100.2:40112: wrong session token (bad-token)": on the agent's
+     * log (its standard error), so whoever runs it by hand sees a wrong token, another build's
+     * initiator or a stranger on the port, and from where.
+     */
+    private void refused(String code, String why) {
+        LOG.warning("refused a session from " + socket.getInetAddress().getHostAddress() + ":" + socket.getPort() + ": "
+                + why + " (" + code + ")");
+    }
+
     /** Returns false when the connection must close. */
     private boolean handle(Frame frame, DataOutputStream out) throws IOException, ProtocolException, TransferException {
         if (!authenticated && frame.type() != MessageType.HELLO) {
-            reply(out, MessageType.ERROR, new Messages.Error("unauthenticated", "the first message must be HELLO with the session token, not " + frame.type()));
+            refuse(out, new Messages.Error("unauthenticated", "the first message must be HELLO with the session token, not " + frame.type()));
             return false;
         }
         switch (frame.type()) {
@@ -136,17 +155,17 @@ final class AgentConnection implements Runnable {
                 Messages.Hello hello = Messages.decode(frame, Messages.Hello.class);
                 if (hello.token() == null || !MessageDigest.isEqual(hello.token().getBytes(StandardCharsets.UTF_8),
                         token.getBytes(StandardCharsets.UTF_8))) {
-                    reply(out, MessageType.ERROR, new Messages.Error("bad-token", "wrong session token"));
+                    refuse(out, new Messages.Error("bad-token", "wrong session token"));
                     return false;
                 }
                 if (hello.protocolVersion() != FrameCodec.VERSION) {
-                    reply(out, MessageType.ERROR, new Messages.Error("bad-version", "initiator speaks protocol "
+                    refuse(out, new Messages.Error("bad-version", "initiator speaks protocol "
                             + hello.protocolVersion() + ", this agent " + FrameCodec.VERSION));
                     return false;
                 }
                 long ms = hello.progressTimeoutMillis();
                 if (ms < 1 || ms > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
-                    reply(out, MessageType.ERROR, new Messages.Error("out-of-range", "progress timeout " + ms
+                    refuse(out, new Messages.Error("out-of-range", "progress timeout " + ms
                             + " ms is outside 1.." + Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + " ms"));
                     return false;
                 }

@@ -85,7 +85,7 @@ public final class Session implements TransferSession {
         } catch (RemoteErrorException e) {
             control.close();
             if ("bad-token".equals(e.code())) {
-                throw new RemoteErrorException(e.code(), "the target agent at " + host + ":" + port + " refused HELLO: "
+                throw new RemoteErrorException(e.code(), "the target agent at " + host + ":" + port + " refused: "
                         + "wrong session token (give the token that agent was started with, or the one it printed)");
             }
             throw e;

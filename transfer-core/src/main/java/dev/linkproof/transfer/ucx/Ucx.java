@@ -7,6 +7,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.memory.HostLimits;
+import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -37,7 +39,9 @@ public final class Ucx {
     public static final byte UCS_OK = 0;
     public static final byte UCS_INPROGRESS = 1;
     public static final long UCS_ERR_LAST = -100;
+    public static final byte UCS_ERR_NO_RESOURCE = -2;
     public static final byte UCS_ERR_IO_ERROR = -3;
+    public static final byte UCS_ERR_NO_MEMORY = -4;
     public static final byte UCS_ERR_UNREACHABLE = -6;
     public static final byte UCS_ERR_CANCELED = -16;
     public static final byte UCS_ERR_TIMED_OUT = -20;
@@ -179,7 +183,9 @@ public final class Ucx {
         facts.put("const UCS_MEMORY_TYPE_ROCM", (long) UCS_MEMORY_TYPE_ROCM);
         facts.put("const UCP_ATTR_FIELD_MEMORY_TYPES", UCP_ATTR_FIELD_MEMORY_TYPES);
         facts.put("const UCS_ERR_UNREACHABLE", (long) UCS_ERR_UNREACHABLE);
+        facts.put("const UCS_ERR_NO_RESOURCE", (long) UCS_ERR_NO_RESOURCE);
         facts.put("const UCS_ERR_IO_ERROR", (long) UCS_ERR_IO_ERROR);
+        facts.put("const UCS_ERR_NO_MEMORY", (long) UCS_ERR_NO_MEMORY);
         facts.put("const UCS_ERR_CANCELED", (long) UCS_ERR_CANCELED);
         facts.put("const UCS_ERR_TIMED_OUT", (long) UCS_ERR_TIMED_OUT);
         facts.put("const UCS_ERR_REJECTED", (long) UCS_ERR_REJECTED);
@@ -277,6 +283,34 @@ public final class Ucx {
         }
     }
 
+    /**
+     * What UCX's shared-memory transports take of {@code /dev/shm} for one worker: its receive queue
+     * and descriptors (about 4 MiB each for posix and sysv in UCX 1.13), with room to spare.
+     */
+    static final long WORKER_SHM_BYTES = 16L << 20;
+
+    /**
+     * {@link #check}, and where the status is one a host limit causes (no memory, no resource, an I/O
+     * error of a registration) the limit's figures and how to raise it: {@code /dev/shm} short of
+     * {@code shmBytes}, the locked-memory limit binding {@code pinnedBytes} (0: nothing pinned).
+     * Decided by the status and the figures, never by UCX's text.
+     */
+    static void checkLimits(byte status, String what, long shmBytes, long pinnedBytes) throws TransferException {
+        if (status == UCS_OK) {
+            return;
+        }
+        java.util.List<String> limits = new java.util.ArrayList<>();
+        if (status == UCS_ERR_NO_RESOURCE || status == UCS_ERR_NO_MEMORY || status == UCS_ERR_IO_ERROR) {
+            HostLimits here = HostLimits.here();
+            here.sharedMemoryShortfall(shmBytes).ifPresent(limits::add);
+            if (pinnedBytes > 0) {
+                here.lockedMemoryShortfall(pinnedBytes).ifPresent(limits::add);
+            }
+        }
+        throw new UcxException(what + " failed: " + statusString(status) + " (" + status + ")"
+                + (limits.isEmpty() ? "" : ": " + String.join("; ", limits)), status);
+    }
+
     static void checkPtr(MemorySegment p, String what) throws TransferException {
         if (isError(p)) {
             check(ptrStatus(p), what);
@@ -332,18 +366,26 @@ public final class Ucx {
         final MethodHandle requestFree;
         final MethodHandle statusString;
 
+        /**
+         * The library, or why the dynamic loader cannot open it in its own words (absent, wrong ELF
+         * class, not a library, a dependency missing), with where to get it.
+         */
+        private static SymbolLookup open(String name) {
+            try {
+                return NativeLibrary.lookup(name, Arena.global());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(name + " cannot be loaded: " + e.getMessage() + " (apt-get install libucx0)", e);
+            }
+        }
+
         private Lib() {
             Linker linker = Linker.nativeLinker();
             clearErrorSignals(linker);
             SymbolLookup ucp;
             SymbolLookup ucs;
             String name = System.getProperty(LIBRARY_PROPERTY, LIBRARY);
-            try {
-                ucp = SymbolLookup.libraryLookup(name, Arena.global());
-                ucs = SymbolLookup.libraryLookup("libucs.so.0", Arena.global());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(name + " not found (apt-get install libucx0)", e);
-            }
+            ucp = open(name);
+            ucs = open("libucs.so.0");
             Down d = new Down(linker, ucp);
             configRead = d.h("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             configModify = d.h("ucp_config_modify", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));

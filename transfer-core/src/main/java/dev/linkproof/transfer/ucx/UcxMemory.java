@@ -72,8 +72,9 @@ final class UcxMemory {
             M_FLAGS.set(params, 0L, flags);
             M_TYPE.set(params, 0L, memoryType);
             MemorySegment out = a.allocate(ADDRESS);
-            check((byte) l.memMap.invokeExact(context.handle, params, out),
-                    "ucp_mem_map of " + bytes + " bytes" + ((flags & Ucx.UCP_MEM_MAP_ALLOCATE) != 0 ? " (allocate)" : ""));
+            Ucx.checkLimits((byte) l.memMap.invokeExact(context.handle, params, out),
+                    "ucp_mem_map of " + bytes + " bytes" + ((flags & Ucx.UCP_MEM_MAP_ALLOCATE) != 0 ? " (allocate)" : ""),
+                    bytes, bytes);
             MemorySegment memh = out.get(ADDRESS, 0);
             MemorySegment attr = a.allocate(Ucx.MEM_ATTR);
             A_MASK.set(attr, 0L, Ucx.UCP_MEM_ATTR_FIELD_ADDRESS | Ucx.UCP_MEM_ATTR_FIELD_LENGTH);

@@ -80,7 +80,8 @@ final class UcxWorker implements AutoCloseable {
             W_MASK.set(params, 0L, Ucx.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
             W_THREAD.set(params, 0L, Ucx.UCS_THREAD_MODE_SINGLE);
             MemorySegment out = a.allocate(ADDRESS);
-            check((byte) lib().workerCreate.invokeExact(context.handle, params, out), "ucp_worker_create");
+            Ucx.checkLimits((byte) lib().workerCreate.invokeExact(context.handle, params, out), "ucp_worker_create",
+                    Ucx.WORKER_SHM_BYTES, 0);
             return new UcxWorker(out.get(ADDRESS, 0));
         });
     }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -119,10 +120,11 @@ public final class LibIbverbs {
             try {
                 // Global arena: the library stays loaded for the life of the process, as providers
                 // (librxe, libmlx5) dlopen'ed by it expect.
-                lib = new LibIbverbs(SymbolLookup.libraryLookup(LIBRARY, Arena.global()));
+                lib = new LibIbverbs(NativeLibrary.lookup(LIBRARY, Arena.global()));
             } catch (IllegalArgumentException e) {
-                why = LIBRARY + " cannot be loaded (" + e.getMessage()
-                        + "); install Debian's libibverbs1 and ibverbs-providers";
+                // The loader's own words: absent, wrong ELF class, not a library, a dependency missing.
+                why = LIBRARY + " cannot be loaded: " + e.getMessage()
+                        + " (install Debian's libibverbs1 and ibverbs-providers)";
             } catch (UnsatisfiedLinkError | IllegalCallerException e) {
                 why = e.getMessage();
             }
@@ -139,7 +141,7 @@ public final class LibIbverbs {
     /** The loaded library; throws {@link IllegalStateException} with the reason when it is absent. */
     public static LibIbverbs get() {
         if (Holder.LIB == null) {
-            throw new IllegalStateException("unavailable: " + Holder.WHY_NOT);
+            throw new IllegalStateException(Holder.WHY_NOT);
         }
         return Holder.LIB;
     }

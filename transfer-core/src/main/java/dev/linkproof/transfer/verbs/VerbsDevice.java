@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.memory.HostLimits;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,6 +28,9 @@ import java.util.List;
  * for each, so the measured loop calls straight into the provider (librxe, libmlx5).
  */
 public final class VerbsDevice implements AutoCloseable {
+    /** errno values (Linux): out of memory, and not permitted, both what pinning past RLIMIT_MEMLOCK gives. */
+    private static final int ENOMEM = 12;
+    private static final int EPERM = 1;
     private final LibIbverbs lib;
     private final String name;
     private final MemorySegment context;
@@ -277,8 +281,10 @@ public final class VerbsDevice implements AutoCloseable {
                 MemorySegment mr = (MemorySegment) lib.regMr.invokeExact(capture, pd, memory, memory.byteSize(), access);
                 if (mr.address() == 0) {
                     int errno = LibIbverbs.errno(capture);
+                    // ENOMEM and EPERM are what the kernel answers when pinning would pass RLIMIT_MEMLOCK.
                     throw new TransferException("ibv_reg_mr of " + memory.byteSize() + " bytes failed: " + lib.strerror(errno)
-                            + (errno == 12 || errno == 1 ? " (locked-memory limit? raise it: ulimit -l unlimited)" : ""));
+                            + (errno == ENOMEM || errno == EPERM
+                            ? " (" + HostLimits.here().lockedMemoryNote(memory.byteSize()) + ")" : ""));
                 }
                 return new MemoryRegion(mr.reinterpret(MR_RKEY + 4));
             });

@@ -50,15 +50,23 @@ public final class VerbsTransport implements Transport {
     }
 
     private static Availability probe() {
+        return probe(DeviceChooser.system(), LibIbverbs::unavailable);
+    }
+
+    /**
+     * Availability from {@code sysfs}, then the library ({@code library}: why it cannot be loaded).
+     * The reason is the cause alone: whoever reports it says which transport is unavailable
+     * ("verbs unavailable: libibverbs.so.1 cannot be loaded: ...", once).
+     */
+    static Availability probe(DeviceChooser sysfs, java.util.function.Supplier<java.util.Optional<String>> library) {
         try {
-            DeviceChooser sysfs = DeviceChooser.system();
             String none = sysfs.noDeviceReason();
             if (none != null) {
                 return Availability.no(none);
             }
-            var why = LibIbverbs.unavailable();
+            var why = library.get();
             if (why.isPresent()) {
-                return Availability.no("unavailable: " + why.get());
+                return Availability.no(why.get());
             }
             List<String> listed = VerbsDevice.deviceNames();
             if (listed.isEmpty()) {
@@ -67,7 +75,7 @@ public final class VerbsTransport implements Transport {
             }
             return Availability.yes("libibverbs: " + String.join(", ", listed));
         } catch (TransferException | RuntimeException | LinkageError e) {
-            return Availability.no("unavailable: " + e.getMessage());
+            return Availability.no(e.getMessage() != null ? e.getMessage() : e.toString());
         }
     }
 

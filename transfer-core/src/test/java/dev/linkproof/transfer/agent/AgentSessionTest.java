@@ -199,7 +199,7 @@ class AgentSessionTest {
         RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class,
                 () -> Session.open("127.0.0.1", AGENT.port(), "not-the-right-token-at-all", TIMEOUTS));
         assertThat(e.code()).isEqualTo("bad-token");
-        assertThat(e.getMessage()).isEqualTo("the target agent at 127.0.0.1:" + AGENT.port() + " refused HELLO: wrong session "
+        assertThat(e.getMessage()).isEqualTo("the target agent at 127.0.0.1:" + AGENT.port() + " refused: wrong session "
                 + "token (give the token that agent was started with, or the one it printed)");
     }
 

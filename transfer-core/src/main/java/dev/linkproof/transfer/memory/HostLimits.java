@@ -1,0 +1,140 @@
+package dev.linkproof.transfer.memory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The host's limits on memory a transport pins or shares, read as they are when a registration
+ * fails, with how to raise them: the locked-memory limit ({@code RLIMIT_MEMLOCK}), which bounds what
+ * RDMA registration ({@code ibv_reg_mr}, UCX's RDMA transports) may pin unless the process holds
+ * {@code CAP_IPC_LOCK}, and the space left in {@code /dev/shm}, where UCX's shared-memory transports
+ * keep their buffers and receive queues. Host memory over tcp, and over UCX's tcp and shared-memory
+ * transports, is never pinned: the locked-memory limit does not bind there.
+ *
+ * <p>Each check decides from the figures alone (the limit, the capability, the free space), never
+ * from an error's text; a caller asks only after a registration failed with a status that a limit
+ * can cause (ENOMEM or EPERM from the kernel, UCX's no-memory and no-resource).
+ */
+public final class HostLimits {
+    /** CAP_IPC_LOCK's bit in the capability sets of {@code /proc/.../status}. */
+    static final int CAP_IPC_LOCK = 14;
+    static final Path SHM = Path.of("/dev/shm");
+
+    private final Path limits;
+    private final Path status;
+    private final Path shm;
+
+    HostLimits(Path limits, Path status, Path shm) {
+        this.limits = limits;
+        this.status = status;
+        this.shm = shm;
+    }
+
+    /** This thread's limits (capabilities are per thread), this process's rlimits, this host's /dev/shm. */
+    public static HostLimits here() {
+        return new HostLimits(Path.of("/proc/self/limits"), Path.of("/proc/thread-self/status"), SHM);
+    }
+
+    /** The soft {@code RLIMIT_MEMLOCK} in bytes, -1 when unlimited; empty when {@code /proc} does not say. */
+    OptionalLong lockedMemoryLimit() {
+        try {
+            for (String line : Files.readAllLines(limits)) {
+                if (line.startsWith("Max locked memory")) {
+                    String soft = line.substring("Max locked memory".length()).trim().split("\\s+")[0];
+                    return OptionalLong.of("unlimited".equals(soft) ? -1 : Long.parseLong(soft));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: no figure
+        }
+        return OptionalLong.empty();
+    }
+
+    /** Whether this thread's effective capabilities hold CAP_IPC_LOCK, which lifts the limit. */
+    boolean lockWithoutLimit() {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("CapEff:")) {
+                    long eff = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                    return (eff & (1L << CAP_IPC_LOCK)) != 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: assume the limit applies
+        }
+        return false;
+    }
+
+    /**
+     * Why pinning {@code bytes} can fail on the locked-memory limit, naming the limit, its value and
+     * how to raise it; empty when the limit does not bind here (unlimited, or CAP_IPC_LOCK) or
+     * {@code /proc} does not say.
+     */
+    public Optional<String> lockedMemoryShortfall(long bytes) {
+        OptionalLong limit = lockedMemoryLimit();
+        if (limit.isEmpty() || limit.getAsLong() < 0 || lockWithoutLimit()) {
+            return Optional.empty();
+        }
+        return Optional.of("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is "
+                + approx(limit.getAsLong()) + ", and registering " + approx(bytes) + " pins that much (with what is "
+                + "pinned already): raise it where the run and its agent start (ulimit -l unlimited; a container: docker run "
+                + "--ulimit memlock=-1; a systemd service: LimitMEMLOCK=infinity; logins: memlock in "
+                + "/etc/security/limits.conf)");
+    }
+
+    /**
+     * The same as a clause for a failure whose cause may be the limit, or may not: what the limit is
+     * when it binds, else that it is not the limit.
+     */
+    public String lockedMemoryNote(long bytes) {
+        return lockedMemoryShortfall(bytes).orElseGet(() -> {
+            OptionalLong limit = lockedMemoryLimit();
+            if (lockWithoutLimit()) {
+                return "not the locked-memory limit: this process holds CAP_IPC_LOCK";
+            }
+            if (limit.isPresent() && limit.getAsLong() < 0) {
+                return "not the locked-memory limit: RLIMIT_MEMLOCK is unlimited";
+            }
+            return "the locked-memory limit may be the cause (ulimit -l; raise it: ulimit -l unlimited, docker run "
+                    + "--ulimit memlock=-1)";
+        });
+    }
+
+    /**
+     * When {@code /dev/shm} has less than {@code bytes} free: its figures and how to make room (free
+     * it, enlarge it, or keep UCX off shared memory); empty when there is room or no such folder.
+     */
+    public Optional<String> sharedMemoryShortfall(long bytes) {
+        try {
+            var store = Files.getFileStore(shm);
+            long free = store.getUsableSpace();
+            if (free >= bytes) {
+                return Optional.empty();
+            }
+            return Optional.of(shm + " has " + approx(free) + " free of " + approx(store.getTotalSpace())
+                    + ", and UCX's shared-memory transports keep their buffers and receive queues there (about "
+                    + approx(bytes) + " here): remove what is stale there, or make it larger (mount -o remount,size=8G "
+                    + shm + "; a container: docker run --shm-size=8g, Kubernetes: an emptyDir of medium Memory at " + shm
+                    + "), or keep UCX off shared memory (UCX_TLS=tcp)");
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** "64 KiB", "1.5 GiB": two significant places are enough for a limit or a free space. */
+    static String approx(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return (v == Math.rint(v) ? String.format(Locale.ROOT, "%d", (long) v) : String.format(Locale.ROOT, "%.1f", v))
+                + " " + units[u];
+    }
+}
