@@ -324,9 +324,11 @@ public final class EngineOverhead {
         System.gc();
         long retained = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         long max = Runtime.getRuntime().maxMemory();
+        long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
         System.out.printf("discover: %d points in %.2f s; heap peak %.0f MiB (sum of the heap pools' peaks), "
-                + "%.0f MiB held by the test plan after a GC; max heap %.0f MiB%n", tests, nanos / 1e9,
-                peak / 1048576.0, retained / 1048576.0, max / 1048576.0);
+                + "%.0f MiB held by the test plan after a GC; max heap %.0f MiB; this JVM's CPU from its start %.2f s "
+                + "(JIT and GC threads included)%n", tests, nanos / 1e9, peak / 1048576.0, retained / 1048576.0,
+                max / 1048576.0, cpu / 1e9);
         java.lang.ref.Reference.reachabilityFence(plan);
     }
 }

@@ -15,8 +15,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,7 +69,7 @@ final class TcpTargetPoint implements TargetPoint {
             TcpTargetPoint point = new TcpTargetPoint(server, region, spec.pointId());
             THREADS.execute(() -> named("tcp-accept-" + point.name, point::acceptLoop));
             return point;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             throw new TransferException("tcp target cannot listen on " + context.bindAddress() + ": " + e.getMessage(), e);
         }
     }
