@@ -55,6 +55,12 @@ final class KillDuringPoint {
      * parameters, killing the agent {@code delayMillis} after the second point started.
      */
     static Outcome run(Class<?> fixture, long delayMillis, Map<String, String> config) {
+        return run(fixture, delayMillis, config, ProcessHandle::destroyForcibly);
+    }
+
+    /** The same, doing {@code fault} to the agent (SIGKILL in {@link #run(Class, long, Map)}, SIGSTOP elsewhere). */
+    static Outcome run(Class<?> fixture, long delayMillis, Map<String, String> config,
+                       java.util.function.Consumer<ProcessHandle> fault) {
         Map<String, TestExecutionResult> results = new ConcurrentHashMap<>();
         Map<String, Long> agentAfter = new ConcurrentHashMap<>();
         List<String> order = new CopyOnWriteArrayList<>();
@@ -72,7 +78,7 @@ final class KillDuringPoint {
                         agentProcess().ifPresent(p -> {
                             killed.add(p.pid());
                             killedAt.set(System.nanoTime());
-                            p.destroyForcibly(); // SIGKILL
+                            fault.accept(p);
                         });
                     });
                 }

@@ -18,12 +18,16 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * network namespace. Configuration (linkproof.peer, linkproof.token) comes from system properties.
  * Prints {@code remote-sweep: started <point>} as each point starts and {@code remote-sweep: finished
  * <point> <status> <kind>} as it ends, so a test outside the namespace can act while a point runs.
+ * With {@value #AFTER_FAILURE} set, that shell command runs once, after the first failed point and
+ * before the next one starts (a partition test brings its link back up so, at a known moment).
  */
 public final class RemoteSweepMain {
     /** The start of the line printed as a point starts. */
     static final String STARTED = "remote-sweep: started ";
     /** The start of the line printed as a point ends. */
     static final String FINISHED = "remote-sweep: finished ";
+    /** The system property naming a shell command to run after the first failed point. */
+    static final String AFTER_FAILURE = "remoteSweep.afterFailure";
 
     private RemoteSweepMain() {
     }
@@ -47,8 +51,15 @@ public final class RemoteSweepMain {
                 if (id.isTest()) {
                     System.out.println(FINISHED + id.getDisplayName() + " " + result.getStatus() + " "
                             + Failures.kindOf(result).map(Enum::name).orElse("-"));
+                    String after = System.getProperty(AFTER_FAILURE);
+                    if (after != null && result.getStatus() == TestExecutionResult.Status.FAILED && !afterFailureRan) {
+                        afterFailureRan = true;
+                        System.out.println("remote-sweep: after the failure, " + after + ": exit " + sh(after));
+                    }
                 }
             }
+
+            private boolean afterFailureRan;
         };
         LauncherFactory.create().execute(request, summary, points);
         TestExecutionSummary s = summary.getSummary();
@@ -56,5 +67,18 @@ public final class RemoteSweepMain {
         System.out.printf("remote-sweep: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),
                 s.getTestsFailedCount(), s.getTestsSkippedCount() + s.getTestsAbortedCount());
         System.exit((int) Math.min(100, s.getTestsFailedCount() + (s.getTestsSucceededCount() == 0 ? 1 : 0)));
+    }
+
+    /** Runs {@code command} with sh, its output on ours; its exit status, or -1 when it did not end within 30 s. */
+    private static int sh(String command) {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", command).inheritIO().start();
+            return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) ? p.exitValue() : -1;
+        } catch (java.io.IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 }

@@ -36,6 +36,8 @@ import java.util.function.Consumer;
  */
 final class TcpDataPath implements DataPath {
     private static final Consumer<SelectionKey> IGNORE = k -> { };
+    /** The longest the loop sleeps in the selector before it tries the sockets again. */
+    static final long MAX_SELECT_MILLIS = 50;
 
     private final TransferSpec spec;
     private final Selector selector;
@@ -195,7 +197,11 @@ final class TcpDataPath implements DataPath {
             for (Conn c : conns) {
                 c.updateInterest(posted);
             }
-            long waitMs = Math.max(1, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000);
+            // Never the whole deadline at once: the kernel wakes a writer only once a third of its
+            // send buffer is free, so room below that waited unused in the selector and was written
+            // only when the deadline ran out, a write that counted as progress and restarted the
+            // deadline (a partition then took twice the deadline to notice).
+            long waitMs = Math.max(1, Math.min(MAX_SELECT_MILLIS, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000));
             try {
                 selector.select(IGNORE, waitMs);
             } catch (IOException e) {
