@@ -21,8 +21,11 @@ import org.junit.platform.engine.TestExecutionResult;
 class StoppedTargetTest {
     /** Short, so the test is; the agent applies the same deadline on its side. */
     static final int PROGRESS_SECONDS = 3;
-    /** How long LocalAgent.close waits after SIGTERM before SIGKILL; a stopped agent waits it out. */
-    static final int AGENT_GRACE_SECONDS = 3;
+    /**
+     * How long the engine lets a failed pair's agent stop after SIGTERM before SIGKILL
+     * (SessionProvider's 0.5 s, rounded up); a stopped agent waits it out.
+     */
+    static final int AGENT_GRACE_SECONDS = 1;
 
     @Test
     void aStoppedTargetFailsThePointWithinTheProgressDeadlineAndTheSweepRecovers() {
@@ -36,8 +39,8 @@ class StoppedTargetTest {
         assertThat(run.message(1)).contains("peer failure").contains("no progress")
                 .contains("[deadline: linkproof.timeout.progress=" + PROGRESS_SECONDS + "s");
         Kinds.assertKind(run.result(1), FailureKind.PEER_FAILURE);
-        // The point is reported once its agent is put away: a stopped process ignores the SIGTERM that
-        // LocalAgent.close sends first, and gets SIGKILL after its 3 s grace (AGENT_GRACE_SECONDS).
+        // The point is reported once its agent is put away: a stopped process ignores the SIGTERM sent
+        // first, and gets SIGKILL after the failed pair's grace (AGENT_GRACE_SECONDS).
         assertThat(run.secondsToFail()).as("seconds from SIGSTOP to the point's failure")
                 .isLessThan(PROGRESS_SECONDS + AGENT_GRACE_SECONDS + 2.0);
         System.out.printf("stopped target: the point failed %.2f s after SIGSTOP (progress deadline %d s)%n",

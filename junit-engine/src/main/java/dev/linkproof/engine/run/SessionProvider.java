@@ -113,11 +113,21 @@ public final class SessionProvider implements AutoCloseable {
         return Session.open(peer.substring(0, colon), port, token, config.timeouts());
     }
 
-    /** Drops the pair after a peer failure: the next point gets a new session (and a new local agent). */
+    /**
+     * Drops the pair after a peer failure: the next point gets a new session (and a new local agent).
+     * The agent gets {@link #FAILED_AGENT_GRACE} to stop: one that failed may be stopped or wedged and
+     * ignore SIGTERM, and the point's failure is reported only once it is gone.
+     */
     public synchronized void invalidate() {
         closeSession();
-        closeAgent();
+        if (agent != null) {
+            agent.close(FAILED_AGENT_GRACE);
+            agent = null;
+        }
     }
+
+    /** How long an agent of a failed pair has for its orderly stop before it is killed. */
+    static final java.time.Duration FAILED_AGENT_GRACE = java.time.Duration.ofMillis(500);
 
     /** How many times a pair was provisioned in this run. */
     public synchronized int provisions() {

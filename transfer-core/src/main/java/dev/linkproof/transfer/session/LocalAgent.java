@@ -213,15 +213,24 @@ public final class LocalAgent implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Stops the agent: politely first, then forcibly; bounded. */
+    /** Stops the agent: politely first (3 s for its orderly stop), then forcibly; bounded. */
     @Override
     public void close() {
+        close(java.time.Duration.ofSeconds(3));
+    }
+
+    /**
+     * Stops the agent: SIGTERM, then SIGKILL once {@code grace} has passed. After a peer failure the
+     * agent may be stopped (SIGSTOP) or wedged, and would ignore SIGTERM: a short grace there keeps
+     * the failure from being reported that much later.
+     */
+    public void close(java.time.Duration grace) {
         if (!process.isAlive()) {
             return;
         }
         process.destroy();
         try {
-            if (!process.waitFor(3, TimeUnit.SECONDS)) {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
