@@ -36,7 +36,7 @@ MIN_RATIO=${MIN_RATIO:-0.9}
 CLASSES=${CLASSES:-dev.linkproof.conformance.gpu.GpuIpcCorrectness dev.linkproof.conformance.gpu.GpuMemoryCorrectness dev.linkproof.conformance.gpu.GpuIpcBandwidth}
 # What the suite's class path needs of the JDK: java.xml for the XML reports, java.management and
 # jdk.management for JUnit and the agent's process facts; nothing graphical (keeps the JRE small).
-JRE_MODULES=java.base,java.logging,java.management,java.naming,java.xml,java.sql,jdk.management,jdk.unsupported,jdk.zipfs
+JRE_MODULES=java.base,java.logging,java.management,java.naming,java.xml,java.sql,jdk.management,jdk.net,jdk.unsupported,jdk.zipfs
 ts() { echo "[gpu-check $(date +%T)] $*"; }
 
 bundle() {

@@ -27,7 +27,7 @@ W=${W:-${LINKPROOF_CACHE:-$HOME/.cache/linkproof}/softroce-vm}; SHARE=${SHARE:-$
 if [ -z "${JDK:-}" ]; then . "$(dirname "$(readlink -f "$0")")/lib/jdk25.sh"; JDK=$(find_jdk25 softroce-vm.sh); fi
 # The test class path needs java.xml (JUnit's XML reports), java.sql/java.desktop (Jackson, AssertJ types),
 # java.instrument and jdk.management (JUnit, AssertJ); nothing graphical is used.
-JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.sql,java.desktop,java.instrument,java.naming,jdk.management,jdk.unsupported,jdk.zipfs}
+JRE_MODULES=${JRE_MODULES-java.base,java.logging,java.management,java.xml,java.sql,java.desktop,java.instrument,java.naming,jdk.management,jdk.net,jdk.unsupported,jdk.zipfs}
 # tsc=reliable: under multi-threaded TCG the guest kernel finds the vCPUs' TSCs "unsynchronized" and falls
 # back to the emulated HPET, where every clock_gettime (System.nanoTime, which our timing loops and
 # deadlines call) is an MMIO exit: 1.0 us per call measured in this VM, 80 ns on the TSC. TCG's TSC
@@ -122,12 +122,18 @@ EOF
 fi
 
 # ---- 5. optional JRE (jlink from the host JDK, with its own CDS archive), appended as 2nd cpio
+# Rebuilt when its module list changes (jre.modules beside it): a cached JRE without a module the
+# product came to use (jdk.net, say) would fail in the guest only.
+if [ -f jre.cpio.zst ] && [ "$(cat jre.modules 2>/dev/null)" != "$JRE_MODULES" ]; then
+  rm -f jre.cpio.zst initrd-full.img
+fi
 if [ -n "$JRE_MODULES" ] && [ -x "$JDK/bin/jlink" ] && [ ! -f jre.cpio.zst ]; then
   ts "jlink JRE ($JRE_MODULES)"
   rm -rf jre-root && mkdir -p jre-root/opt
   "$JDK/bin/jlink" --add-modules "$JRE_MODULES" --strip-debug --no-header-files --no-man-pages \
       --generate-cds-archive --output jre-root/opt/jre >/dev/null
   (cd jre-root && find . | cpio -o -H newc --quiet | zstd -q -1 -T0 -f -o ../jre.cpio.zst)
+  echo "$JRE_MODULES" > jre.modules
   rm -f initrd-full.img
 fi
 if [ -n "$JRE_MODULES" ] && [ -f jre.cpio.zst ]; then

@@ -111,6 +111,12 @@ public final class AgentServer implements AutoCloseable {
     /** Between unanswered probes, and how many end the connection: a vanished peer is noticed within ~19 s. */
     static final int KEEPALIVE_INTERVAL_SECONDS = 3;
     static final int KEEPALIVE_PROBES = 3;
+    /**
+     * Whether this runtime has {@code jdk.net}, where the keepalive timing options live: a jlinked
+     * runtime may leave it out, and touching its classes there would throw NoClassDefFoundError on the
+     * listener's thread and end it.
+     */
+    private static final boolean EXTENDED_SOCKET_OPTIONS = ModuleLayer.boot().findModule("jdk.net").isPresent();
 
     /**
      * An initiator whose host vanished (powered off, unplugged, partitioned) sends no FIN or RST, and
@@ -120,6 +126,9 @@ public final class AgentServer implements AutoCloseable {
      */
     private static void keepAlive(Socket s) throws IOException {
         s.setKeepAlive(true);
+        if (!EXTENDED_SOCKET_OPTIONS) {
+            return; // a runtime linked without jdk.net: the system's keepalive timing
+        }
         try {
             s.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_IDLE_SECONDS);
             s.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_INTERVAL_SECONDS);
