@@ -132,6 +132,17 @@ final class Guest {
         return kit.configurationParameters(config).execute();
     }
 
+    /**
+     * A run stopped at discovery: its error-level issues' messages, as JUnit's DiscoveryIssueException
+     * lists them ("(n) [ERROR] message"), "; "-joined.
+     */
+    static String discoveryErrors(Event engineFailed) {
+        Throwable t = engineFailed.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        org.assertj.core.api.Assertions.assertThat(t.getClass().getSimpleName()).isEqualTo("DiscoveryIssueException");
+        return String.join("; ", t.getMessage().lines().map(String::strip).filter(l -> l.matches("\\(\\d+\\) \\[ERROR\\] .*"))
+                .map(l -> l.substring(l.indexOf("] ") + 2)).toList());
+    }
+
     static String failure(Event e) {
         return e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
     }

@@ -52,7 +52,7 @@ class VerbsPortDown {
 
             EngineExecutionResults auto = run(Map.of("linkproof.profile", "auto", "linkproof.requireProfileMatch", "true"));
             auto.testEvents().assertStatistics(s -> s.started(0));
-            assertThat(auto.containerEvents().failed().list()).first().satisfies(e -> assertThat(failure(e))
+            assertThat(auto.containerEvents().failed().list()).first().satisfies(e -> assertThat(Guest.discoveryErrors(e))
                     .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the fallback, "
                             + "although this host has RDMA device " + rxe.name()));
         } finally {
