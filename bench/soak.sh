@@ -26,13 +26,13 @@ mkdir -p "$OUT_DIR"
 die() { echo "soak: $*" >&2; exit 1; }
 note() { echo "# $*" >&2; }
 
+# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick (scripts/lib/jdk25.sh).
 JAVA=${LINKPROOF_JAVA:-}
 if [[ -z "$JAVA" ]]; then
-  for j in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java /usr/lib/jvm/*25*/bin/java "${JAVA_HOME:-/nonexistent}/bin/java"; do
-    [[ -x "$j" ]] && { JAVA=$j; break; }
-  done
+  . "$ROOT/scripts/lib/jdk25.sh"
+  JAVA="$(find_jdk25 "$(basename "$0")")/bin/java" || exit 1
 fi
-[[ -n "$JAVA" && -x "$JAVA" ]] || die "no JDK 25 found; set LINKPROOF_JAVA=/path/to/bin/java"
+[[ -x "$JAVA" ]] || die "LINKPROOF_JAVA=$JAVA is not a java"
 JCMD=$(dirname "$JAVA")/jcmd
 
 read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"

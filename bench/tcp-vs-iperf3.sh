@@ -67,14 +67,13 @@ if ! command -v iperf3 >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q iperf3 >&2
 fi
 
+# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick (scripts/lib/jdk25.sh).
 JAVA=${LINKPROOF_JAVA:-}
 if [[ -z "$JAVA" ]]; then
-  for j in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java /usr/lib/jvm/*25*/bin/java "${JAVA_HOME:-/nonexistent}/bin/java"; do
-    [[ -x "$j" ]] && { JAVA=$j; break; }
-  done
+  . "$ROOT/scripts/lib/jdk25.sh"
+  JAVA="$(find_jdk25 "$(basename "$0")")/bin/java" || exit 1
 fi
-[[ -n "$JAVA" && -x "$JAVA" ]] || die "no JDK 25 found; set LINKPROOF_JAVA=/path/to/bin/java"
-[[ "$("$JAVA" -version 2>&1)" =~ version\ \"(2[5-9]|[3-9][0-9]) ]] || die "$JAVA is not Java 25+"
+[[ -x "$JAVA" ]] || die "LINKPROOF_JAVA=$JAVA is not a java"
 
 # Build transfer-core when its jar is missing or older than its sources; then freeze a copy, so
 # others rebuilding the same tree cannot change the classes under a running benchmark.
