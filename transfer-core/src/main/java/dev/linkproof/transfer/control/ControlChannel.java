@@ -30,7 +30,7 @@ public final class ControlChannel implements AutoCloseable {
     private Later later;
 
     /** What {@link #callLater} sent: {@code what} names it in a failure ("RELEASE of point …"). */
-    private record Later(MessageType type, MessageType replyType, Class<?> replyClass, Duration timeout, String what) {
+    private record Later(MessageType replyType, Class<?> replyClass, Duration timeout, String what) {
     }
 
     private ControlChannel(Socket socket, String peer) throws IOException {
@@ -102,44 +102,9 @@ public final class ControlChannel implements AutoCloseable {
      */
     public synchronized <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
                                    Duration timeout, Duration agentWait, String waiting) throws TransferException {
-        Duration total = timeout.plus(agentWait);
-        settle();
-        if (broken) {
-            String why = goneBecause;
-            throw new PeerFailureException(why != null ? why : "control connection to " + peer + " is closed");
-        }
-        try {
-            socket.setSoTimeout((int) Math.max(1, total.toMillis()));
-            FrameCodec.write(out, type, Messages.encode(request));
-            Frame reply = FrameCodec.read(in);
-            if (reply == null) {
-                broken = true;
-                throw new PeerFailureException("the target agent at " + peer + " closed the control connection while "
-                        + "answering " + type + " (did it die?)");
-            }
-            if (reply.type() == MessageType.ERROR) {
-                Messages.Error e = Messages.decode(reply, Messages.Error.class);
-                throw new RemoteErrorException(e.code(), "the target agent refused " + type + ": " + e.message());
-            }
-            if (reply.type() != replyType) {
-                broken = true;
-                throw new TransferException("the target agent answered " + type + " with " + reply.type()
-                        + " (expected " + replyType + ")");
-            }
-            return Messages.decode(reply, replyClass);
-        } catch (SocketTimeoutException e) {
-            broken = true;
-            throw new PeerFailureException("the target agent at " + peer + " did not answer " + type + " within "
-                    + total.toMillis() + " ms" + (agentWait.isZero() ? "" : " (" + agentWait.toMillis() + " ms " + waiting
-                    + ", then " + timeout.toMillis() + " ms to answer)"), e).expired(Deadline.CONTROL);
-        } catch (IOException e) {
-            broken = true;
-            throw new PeerFailureException("control connection to " + peer + " failed during " + type + ": "
-                    + e.getMessage() + " (did the target agent die?)", e);
-        } catch (ProtocolException e) {
-            broken = true;
-            throw new TransferException("the target agent at " + peer + " broke the protocol: " + e.getMessage(), e);
-        }
+        send(type, request);
+        return receive(type.toString(), replyType, replyClass, timeout.plus(agentWait), agentWait.isZero() ? ""
+                : " (" + agentWait.toMillis() + " ms " + waiting + ", then " + timeout.toMillis() + " ms to answer)");
     }
 
     /**
@@ -151,6 +116,12 @@ public final class ControlChannel implements AutoCloseable {
      */
     public synchronized void callLater(MessageType type, Object request, MessageType replyType, Class<?> replyClass,
                                        Duration timeout, String what) throws TransferException {
+        send(type, request);
+        later = new Later(replyType, replyClass, timeout, what);
+    }
+
+    /** Writes a request, once the reply still owed to {@link #callLater} is read, on a connection still whole. */
+    private void send(MessageType type, Object request) throws TransferException {
         settle();
         if (broken) {
             String why = goneBecause;
@@ -160,10 +131,8 @@ public final class ControlChannel implements AutoCloseable {
             FrameCodec.write(out, type, Messages.encode(request));
         } catch (IOException e) {
             broken = true;
-            throw new PeerFailureException("control connection to " + peer + " failed during " + type + ": "
-                    + e.getMessage() + " (did the target agent die?)", e);
+            throw failedDuring(type.toString(), e);
         }
-        later = new Later(type, replyType, replyClass, timeout, what);
     }
 
     /** Reads and checks the reply to what {@link #callLater} sent, if any. */
@@ -176,36 +145,50 @@ public final class ControlChannel implements AutoCloseable {
         if (broken) {
             return; // the request after says why
         }
+        receive(l.what(), l.replyType(), l.replyClass(), l.timeout(), ""); // nobody needs its content
+    }
+
+    /**
+     * Reads the reply to {@code what} within {@code total} and checks it: an ERROR is the agent's
+     * refusal, another type than {@code replyType} or a malformed frame breaks the connection, and so
+     * do its end, its failure and the deadline ({@code waited}: how the deadline was spent, for its message).
+     */
+    private <T> T receive(String what, MessageType replyType, Class<T> replyClass, Duration total, String waited)
+            throws TransferException {
         try {
-            socket.setSoTimeout((int) Math.max(1, l.timeout().toMillis()));
+            socket.setSoTimeout((int) Math.max(1, total.toMillis()));
             Frame reply = FrameCodec.read(in);
             if (reply == null) {
                 broken = true;
                 throw new PeerFailureException("the target agent at " + peer + " closed the control connection while "
-                        + "answering " + l.what() + " (did it die?)");
+                        + "answering " + what + " (did it die?)");
             }
             if (reply.type() == MessageType.ERROR) {
                 Messages.Error e = Messages.decode(reply, Messages.Error.class);
-                throw new RemoteErrorException(e.code(), "the target agent refused " + l.what() + ": " + e.message());
+                throw new RemoteErrorException(e.code(), "the target agent refused " + what + ": " + e.message());
             }
-            if (reply.type() != l.replyType()) {
+            if (reply.type() != replyType) {
                 broken = true;
-                throw new TransferException("the target agent answered " + l.what() + " with " + reply.type()
-                        + " (expected " + l.replyType() + ")");
+                throw new TransferException("the target agent answered " + what + " with " + reply.type()
+                        + " (expected " + replyType + ")");
             }
-            Messages.decode(reply, l.replyClass()); // checked as call checks a reply; nobody needs its content
+            return Messages.decode(reply, replyClass);
         } catch (SocketTimeoutException e) {
             broken = true;
-            throw new PeerFailureException("the target agent at " + peer + " did not answer " + l.what() + " within "
-                    + l.timeout().toMillis() + " ms", e).expired(Deadline.CONTROL);
+            throw new PeerFailureException("the target agent at " + peer + " did not answer " + what + " within "
+                    + total.toMillis() + " ms" + waited, e).expired(Deadline.CONTROL);
         } catch (IOException e) {
             broken = true;
-            throw new PeerFailureException("control connection to " + peer + " failed while reading the answer to "
-                    + l.what() + ": " + e.getMessage() + " (did the target agent die?)", e);
+            throw failedDuring(what, e);
         } catch (ProtocolException e) {
             broken = true;
             throw new TransferException("the target agent at " + peer + " broke the protocol: " + e.getMessage(), e);
         }
+    }
+
+    private PeerFailureException failedDuring(String what, IOException e) {
+        return new PeerFailureException("control connection to " + peer + " failed during " + what + ": "
+                + e.getMessage() + " (did the target agent die?)", e);
     }
 
     /**
