@@ -2,6 +2,7 @@ package dev.linkproof.reports.allure;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.linkproof.reports.results.CreationObstacle;
 import dev.linkproof.transfer.FailureKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,25 +42,12 @@ public final class RunFiles {
      */
     public static java.util.Optional<String> whyNotCreatable(Path dir) {
         Path d = dir.toAbsolutePath();
-        String cannot = "cannot create the Allure results folder " + dir + ": ";
-        if (Files.exists(d)) {
-            if (!Files.isDirectory(d)) {
-                return java.util.Optional.of(cannot + "it is a file");
-            }
-            return Files.isWritable(d) ? java.util.Optional.empty() : java.util.Optional.of(cannot + "permission denied");
-        }
-        Path parent = d.getParent();
-        while (parent != null && !Files.exists(parent)) {
-            parent = parent.getParent();
-        }
-        if (parent == null) {
-            return java.util.Optional.of(cannot + "no folder to create it in");
-        }
-        if (!Files.isDirectory(parent)) {
-            return java.util.Optional.of(cannot + "a file is in the way (" + parent + ")");
-        }
-        return Files.isWritable(parent) ? java.util.Optional.empty()
-                : java.util.Optional.of(cannot + "permission denied in " + parent);
+        return CreationObstacle.of(dir, true).map(o -> "cannot create the Allure results folder " + dir + ": " + switch (o.reason()) {
+            case WRONG_KIND -> "it is a file";
+            case NOT_WRITABLE -> o.at().equals(d) ? "permission denied" : "permission denied in " + o.at();
+            case NO_FOLDER -> "no folder to create it in";
+            case FILE_IN_THE_WAY -> "a file is in the way (" + o.at() + ")";
+        });
     }
 
     public static void writeAll(Path dir, Map<String, String> environment, Map<String, String> ciEnv) {

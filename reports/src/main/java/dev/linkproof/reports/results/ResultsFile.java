@@ -26,35 +26,21 @@ public final class ResultsFile implements AutoCloseable {
         this.out = out;
     }
 
-    /** Starts a new file at {@code path}, replacing an older one (each run writes its own). */
     /**
      * Why {@link #create} would fail for {@code path}, found without creating or changing anything
      * (so a run can say so before it starts): a file where a folder must be, a folder where the file
      * must be, or a folder this process may not write in. Empty when it looks creatable.
      */
     public static java.util.Optional<String> whyNotCreatable(Path path) {
-        Path file = path.toAbsolutePath();
-        if (Files.isDirectory(file)) {
-            return java.util.Optional.of("cannot create results file " + path + ": it is a folder");
-        }
-        if (Files.exists(file)) {
-            return Files.isWritable(file) ? java.util.Optional.empty()
-                    : java.util.Optional.of("cannot create results file " + path + ": permission denied");
-        }
-        Path dir = file.getParent();
-        while (dir != null && !Files.exists(dir)) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            return java.util.Optional.of("cannot create results file " + path + ": no folder to create it in");
-        }
-        if (!Files.isDirectory(dir)) {
-            return java.util.Optional.of("cannot create results file " + path + ": a file is in the way");
-        }
-        return Files.isWritable(dir) ? java.util.Optional.empty()
-                : java.util.Optional.of("cannot create results file " + path + ": permission denied");
+        return CreationObstacle.of(path, false).map(o -> "cannot create results file " + path + ": " + switch (o.reason()) {
+            case WRONG_KIND -> "it is a folder";
+            case NOT_WRITABLE -> "permission denied";
+            case NO_FOLDER -> "no folder to create it in";
+            case FILE_IN_THE_WAY -> "a file is in the way";
+        });
     }
 
+    /** Starts a new file at {@code path}, replacing an older one (each run writes its own). */
     public static ResultsFile create(Path path) {
         try {
             Path parent = path.toAbsolutePath().getParent();
