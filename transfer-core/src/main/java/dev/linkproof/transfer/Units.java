@@ -53,6 +53,22 @@ public final class Units {
         return bytes + " B";
     }
 
+    /**
+     * "64 KiB", "1.5 GiB", "1000 B": the largest binary unit, one decimal where it is not whole. Two
+     * significant places are enough for a limit or a free space; {@link #formatSize} is exact.
+     */
+    public static String formatApproxSize(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return (v == Math.rint(v) ? String.format(Locale.ROOT, "%d", (long) v) : String.format(Locale.ROOT, "%.1f", v))
+                + " " + units[u];
+    }
+
     /** Bandwidth in GB/s with GB = 10^9 bytes, as nixlbench and MORI-IO print it. */
     public static String formatGBps(double gbps) {
         if (gbps < 0.01) {

@@ -1,9 +1,9 @@
 package dev.linkproof.transfer.memory;
 
+import dev.linkproof.transfer.Units;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -80,7 +80,7 @@ public final class HostLimits {
             return Optional.empty();
         }
         return Optional.of("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is "
-                + approx(limit.getAsLong()) + ", and registering " + approx(bytes) + " pins that much (with what is "
+                + Units.formatApproxSize(limit.getAsLong()) + ", and registering " + Units.formatApproxSize(bytes) + " pins that much (with what is "
                 + "pinned already): raise it where the run and its agent start (ulimit -l unlimited; a container: docker run "
                 + "--ulimit memlock=-1; a systemd service: LimitMEMLOCK=infinity; logins: memlock in "
                 + "/etc/security/limits.conf)");
@@ -115,26 +115,13 @@ public final class HostLimits {
             if (free >= bytes) {
                 return Optional.empty();
             }
-            return Optional.of(shm + " has " + approx(free) + " free of " + approx(store.getTotalSpace())
+            return Optional.of(shm + " has " + Units.formatApproxSize(free) + " free of " + Units.formatApproxSize(store.getTotalSpace())
                     + ", and UCX's shared-memory transports keep their buffers and receive queues there (about "
-                    + approx(bytes) + " here): remove what is stale there, or make it larger (mount -o remount,size=8G "
+                    + Units.formatApproxSize(bytes) + " here): remove what is stale there, or make it larger (mount -o remount,size=8G "
                     + shm + "; a container: docker run --shm-size=8g, Kubernetes: an emptyDir of medium Memory at " + shm
                     + "), or keep UCX off shared memory (UCX_TLS=tcp)");
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-    }
-
-    /** "64 KiB", "1.5 GiB": two significant places are enough for a limit or a free space. */
-    static String approx(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return (v == Math.rint(v) ? String.format(Locale.ROOT, "%d", (long) v) : String.format(Locale.ROOT, "%.1f", v))
-                + " " + units[u];
     }
 }

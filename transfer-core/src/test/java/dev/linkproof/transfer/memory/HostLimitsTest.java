@@ -71,9 +71,9 @@ class HostLimitsTest {
 
     @Test
     void sizesAreRoundedToTwoPlaces() {
-        assertThat(HostLimits.approx(65536)).isEqualTo("64 KiB");
-        assertThat(HostLimits.approx(8L << 20)).isEqualTo("8 MiB");
-        assertThat(HostLimits.approx(1536L << 20)).isEqualTo("1.5 GiB");
-        assertThat(HostLimits.approx(1000)).isEqualTo("1000 B");
+        assertThat(dev.linkproof.transfer.Units.formatApproxSize(65536)).isEqualTo("64 KiB");
+        assertThat(dev.linkproof.transfer.Units.formatApproxSize(8L << 20)).isEqualTo("8 MiB");
+        assertThat(dev.linkproof.transfer.Units.formatApproxSize(1536L << 20)).isEqualTo("1.5 GiB");
+        assertThat(dev.linkproof.transfer.Units.formatApproxSize(1000)).isEqualTo("1000 B");
     }
 }
