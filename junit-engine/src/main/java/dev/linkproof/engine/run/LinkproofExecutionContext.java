@@ -9,7 +9,6 @@ import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.spi.Transport;
-import dev.linkproof.transfer.spi.Transports;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,9 +24,7 @@ import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
  */
 public final class LinkproofExecutionContext implements EngineExecutionContext {
     private final RunSetup setup;
-    private final LinkproofConfiguration config;
     private final SessionProvider sessions;
-    private final Transports transports;
     private final EngineExecutionListener listener;
     private final ProgressPrinter progress;
     private final RunReporter reporter;
@@ -35,9 +32,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     public LinkproofExecutionContext(RunSetup setup, SessionProvider sessions, EngineExecutionListener listener,
                                      ProgressPrinter progress, RunReporter reporter) {
         this.setup = setup;
-        this.config = setup.config();
         this.sessions = sessions;
-        this.transports = setup.transports();
         this.listener = listener;
         this.progress = progress;
         this.reporter = reporter;
@@ -52,7 +47,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     }
 
     public LinkproofConfiguration config() {
-        return config;
+        return setup.config();
     }
 
     /** The run's profile; only once the run started, which it does only when the profile loaded. */
@@ -75,21 +70,21 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
 
     /** This process's transport of that id, when on the class path. */
     public Optional<Transport> transport(String id) {
-        return transports.find(id);
+        return setup.transports().find(id);
     }
 
     /** Whether the transport itself (not a point's op or memory) is available in this process. */
     public Availability transportAvailability(String id) {
-        return transports.find(id).map(Transport::availability)
+        return setup.transports().find(id).map(Transport::availability)
                 .orElseGet(() -> Availability.no("transport '" + id + "' is not on the class path"));
     }
 
     /** Availability of a point's transport on this side, before any rank is provisioned. */
     public Availability localAvailability(TransferSpec spec) {
-        Optional<Transport> t = transports.find(spec.transport());
+        Optional<Transport> t = setup.transports().find(spec.transport());
         if (t.isEmpty()) {
             return Availability.no("transport '" + spec.transport() + "' is not on the class path (known: "
-                    + String.join(", ", transports.all().keySet()) + ")");
+                    + String.join(", ", setup.transports().all().keySet()) + ")");
         }
         Availability a = t.get().supports(spec);
         return a.available() ? a : Availability.no(spec.transport() + " unavailable: " + a.reason());
