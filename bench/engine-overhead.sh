@@ -46,45 +46,15 @@ START=$(date +%s)
 die() { echo "engine-overhead: $*" >&2; exit 1; }
 note() { echo "# $*" >&2; }
 
-# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick (scripts/lib/jdk25.sh).
-JAVA=${LINKPROOF_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-  . "$ROOT/scripts/lib/jdk25.sh"
-  JAVA="$(find_jdk25 "$(basename "$0")")/bin/java" || exit 1
-fi
-[[ -x "$JAVA" ]] || die "LINKPROOF_JAVA=$JAVA is not a java"
+# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick.
+. "$ROOT/scripts/lib/jdk25.sh"
+JAVA=$(find_java25 "$(basename "$0")") || exit 1
 
 # ---- build and freeze --------------------------------------------------------------------------
 read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  note "building conformance-tests and the modules it needs (package, no tests, nothing installed)"
-  (cd "$ROOT" && "${MVN[@]}" package -DskipTests -pl conformance-tests -am dependency:build-classpath \
-      -Dmdep.includeScope=test -Dmdep.outputFile="$OUT_DIR/test.classpath") > "$OUT_DIR/build.log" 2>&1 \
-    || { tail -40 "$OUT_DIR/build.log" >&2; die "the build failed (see $OUT_DIR/build.log)"; }
-else
-  (cd "$ROOT" && "${MVN[@]}" -pl conformance-tests -am dependency:build-classpath \
-      -Dmdep.includeScope=test -Dmdep.outputFile="$OUT_DIR/test.classpath") > "$OUT_DIR/build.log" 2>&1 \
-    || { tail -40 "$OUT_DIR/build.log" >&2; die "cannot resolve conformance-tests' class path (see $OUT_DIR/build.log)"; }
-fi
-[[ -d "$ROOT/conformance-tests/target/test-classes/dev/linkproof/conformance/bench" ]] \
-  || die "conformance-tests' test classes are not built (run without SKIP_BUILD=1)"
-rm -rf "$OUT_DIR/cp" && mkdir -p "$OUT_DIR/cp"  # a reused OUT_DIR: cp -r would nest the classes
-cp -r "$ROOT/conformance-tests/target/test-classes" "$OUT_DIR/cp/test-classes"
-CP="$OUT_DIR/cp/test-classes"
-IFS=: read -r -a ENTRIES < "$OUT_DIR/test.classpath" || true  # no newline at its end
-for e in "${ENTRIES[@]}"; do
-  # Without the package phase Maven resolves this tree's modules from ~/.m2, where any other build may
-  # have installed them: take this tree's own jars instead.
-  if [[ "$e" =~ /dev/linkproof/([a-z-]+)/[^/]+/([^/]+\.jar)$ ]]; then
-    e="$ROOT/${BASH_REMATCH[1]}/target/${BASH_REMATCH[2]}"
-  fi
-  if [[ "$e" == "$ROOT"/* ]]; then  # this tree's own modules: freeze a copy
-    [[ -f "$e" ]] || die "$e is missing (run without SKIP_BUILD=1)"
-    cp "$e" "$OUT_DIR/cp/"
-    e="$OUT_DIR/cp/$(basename "$e")"
-  fi
-  CP="$CP:$e"
-done
+note "building${SKIP_BUILD:+ (built already: resolving only)} conformance-tests and the modules it needs"
+. "$ROOT/bench/lib/suite-classpath.sh"
+suite_classpath "$ROOT" "$OUT_DIR" 1
 PROFILE="$ROOT/conformance-tests/src/test/resources/profiles/validation-only.yaml"
 JVM=("$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CP")
 MAIN=dev.linkproof.conformance.bench.EngineOverhead

@@ -26,28 +26,15 @@ mkdir -p "$OUT_DIR"
 die() { echo "soak: $*" >&2; exit 1; }
 note() { echo "# $*" >&2; }
 
-# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick (scripts/lib/jdk25.sh).
-JAVA=${LINKPROOF_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-  . "$ROOT/scripts/lib/jdk25.sh"
-  JAVA="$(find_jdk25 "$(basename "$0")")/bin/java" || exit 1
-fi
-[[ -x "$JAVA" ]] || die "LINKPROOF_JAVA=$JAVA is not a java"
+# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick.
+. "$ROOT/scripts/lib/jdk25.sh"
+JAVA=$(find_java25 "$(basename "$0")") || exit 1
 JCMD=$(dirname "$JAVA")/jcmd
 
 read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
-goals=(dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$OUT_DIR/test.classpath")
-[[ "${SKIP_BUILD:-0}" == 1 ]] || goals=(package -DskipTests "${goals[@]}")
 note "resolving${SKIP_BUILD:+ (built already)} conformance-tests' class path"
-(cd "$ROOT" && "${MVN[@]}" -pl conformance-tests -am "${goals[@]}") > "$OUT_DIR/build.log" 2>&1 \
-  || { tail -40 "$OUT_DIR/build.log" >&2; die "the build failed (see $OUT_DIR/build.log)"; }
-CP="$ROOT/conformance-tests/target/test-classes"
-IFS=: read -r -a ENTRIES < "$OUT_DIR/test.classpath" || true
-for e in "${ENTRIES[@]}"; do
-  # This tree's own modules from its target/, not from ~/.m2 where another build may have put others.
-  [[ "$e" =~ /dev/linkproof/([a-z-]+)/[^/]+/([^/]+\.jar)$ ]] && e="$ROOT/${BASH_REMATCH[1]}/target/${BASH_REMATCH[2]}"
-  CP="$CP:$e"
-done
+. "$ROOT/bench/lib/suite-classpath.sh"
+suite_classpath "$ROOT" "$OUT_DIR" 0
 
 PROFILE="$ROOT/conformance-tests/src/test/resources/profiles/validation-only.yaml"
 NMT=-XX:NativeMemoryTracking=summary

@@ -67,13 +67,9 @@ if ! command -v iperf3 >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q iperf3 >&2
 fi
 
-# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick (scripts/lib/jdk25.sh).
-JAVA=${LINKPROOF_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-  . "$ROOT/scripts/lib/jdk25.sh"
-  JAVA="$(find_jdk25 "$(basename "$0")")/bin/java" || exit 1
-fi
-[[ -x "$JAVA" ]] || die "LINKPROOF_JAVA=$JAVA is not a java"
+# The JDK 25 to run on: LINKPROOF_JAVA, else the one the build's toolchain would pick.
+. "$ROOT/scripts/lib/jdk25.sh"
+JAVA=$(find_java25 "$(basename "$0")") || exit 1
 
 # Build transfer-core when its jar is missing or older than its sources; then freeze a copy, so
 # others rebuilding the same tree cannot change the classes under a running benchmark.

@@ -1,0 +1,32 @@
+# Sourced by the benches that run conformance-tests' bench fixtures (engine-overhead.sh, soak.sh).
+# suite_classpath ROOT OUT_DIR FREEZE: builds conformance-tests and what it needs (package, nothing
+# installed; not with SKIP_BUILD=1), resolves its test class path into OUT_DIR/test.classpath, and sets
+# CP to it with this tree's own modules taken from their target/, never from ~/.m2 (where any other
+# build may have installed others). FREEZE=1 copies this tree's classes and jars under OUT_DIR/cp
+# first, so that others rebuilding the tree cannot change them under a running benchmark. Uses MVN
+# (an array) and die from the caller.
+suite_classpath() {
+  local root=$1 out=$2 freeze=$3 e
+  local goals=(dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$out/test.classpath")
+  [[ "${SKIP_BUILD:-0}" == 1 ]] || goals=(package -DskipTests "${goals[@]}")
+  (cd "$root" && "${MVN[@]}" -pl conformance-tests -am "${goals[@]}") > "$out/build.log" 2>&1 \
+    || { tail -40 "$out/build.log" >&2; die "building or resolving conformance-tests failed (see $out/build.log)"; }
+  [[ -d "$root/conformance-tests/target/test-classes/dev/linkproof/conformance/bench" ]] \
+    || die "conformance-tests' test classes are not built (run without SKIP_BUILD=1)"
+  CP="$root/conformance-tests/target/test-classes"
+  if [[ "$freeze" == 1 ]]; then
+    rm -rf "$out/cp" && mkdir -p "$out/cp"  # a reused OUT_DIR: cp -r would nest the classes
+    cp -r "$CP" "$out/cp/test-classes"
+    CP="$out/cp/test-classes"
+  fi
+  IFS=: read -r -a entries < "$out/test.classpath" || true  # no newline at its end
+  for e in "${entries[@]}"; do
+    [[ "$e" =~ /dev/linkproof/([a-z-]+)/[^/]+/([^/]+\.jar)$ ]] && e="$root/${BASH_REMATCH[1]}/target/${BASH_REMATCH[2]}"
+    if [[ "$freeze" == 1 && "$e" == "$root"/* ]]; then
+      [[ -f "$e" ]] || die "$e is missing (run without SKIP_BUILD=1)"
+      cp "$e" "$out/cp/"
+      e="$out/cp/$(basename "$e")"
+    fi
+    CP="$CP:$e"
+  done
+}
