@@ -13,8 +13,11 @@
 #             CHECKSUM, RELEASE), data connection and verification; no engine, no JUnit, no reports.
 #   discover  100,000 points (the fixture HundredThousandPoints: ten sweeps of 10,000) discovered,
 #             not run, in a JVM with -Xmx1g: the time and the heap it took.
-# The engine and the floor alternate REPS times. The table gives per-phase medians over all points
-# but each run's first (a cold JVM), with the ratio engine / floor. Definitions:
+# The engine and the floor alternate REPS times. Each of their JVMs runs its 1,000 points twice:
+# "cold", as a user's mvn test meets them, with the JIT compiling the code while it runs (on two
+# CPUs it takes most of one for the first thousand points), then "warm", the same points again (a
+# new local agent for each pass, on both sides alike). Two tables, one per pass, give per-phase
+# medians over all points but each run's first, with the ratio engine / floor. Definitions:
 #   wall        a point's start to its end, as the launcher reports them
 #   cadence     the previous point's end to this one's: everything the run spends per point
 #   transfer    the sum of the point's phases
@@ -68,18 +71,18 @@ note "raw results in $OUT_DIR"
 # ---- engine and floor, alternating ---------------------------------------------------------------
 for rep in $(seq "$REPS"); do
   note "rep $rep: floor ($POINTS points through transfer-core)"
-  timeout 600 "${JVM[@]}" "$MAIN" floor "$POINTS" "$OUT_DIR/floor-$rep.tsv" > "$OUT_DIR/floor-$rep.log" 2>&1 \
+  timeout 600 "${JVM[@]}" "$MAIN" floor "$POINTS" "$OUT_DIR/floor-$rep" > "$OUT_DIR/floor-$rep.log" 2>&1 \
     || { tail -20 "$OUT_DIR/floor-$rep.log" >&2; die "the floor run failed"; }
-  note "$(tail -1 "$OUT_DIR/floor-$rep.log")"
+  note "$(grep '^floor, ' "$OUT_DIR/floor-$rep.log" | tr '\n' ' ')"
   note "rep $rep: engine (the TinyPoints fixture through the JUnit Platform)"
   rm -rf "$OUT_DIR/allure-results-$rep"
   timeout 900 "${JVM[@]}" -Dlinkproof.profile="$PROFILE" -Dallure.results.directory="$OUT_DIR/allure-results-$rep" \
       -Dlinkproof.results="$OUT_DIR/results-$rep.jsonl" -Dlinkproof.agent.log="$OUT_DIR/agent-$rep.log" \
-      "$MAIN" engine "$FIXTURES.TinyPoints" "$OUT_DIR/allure-results-$rep" "$OUT_DIR/engine-$rep.tsv" \
+      "$MAIN" engine "$FIXTURES.TinyPoints" "$OUT_DIR/allure-results-$rep" "$OUT_DIR/engine-$rep" \
       > "$OUT_DIR/engine-$rep.log" 2>&1 \
     || { tail -20 "$OUT_DIR/engine-$rep.log" >&2; die "the engine run failed"; }
   note "$(grep '^\[linkproof\] .* point(s) in' "$OUT_DIR/engine-$rep.log" | tail -1)"
-  note "$(tail -1 "$OUT_DIR/engine-$rep.log")"
+  note "$(grep '^engine, ' "$OUT_DIR/engine-$rep.log" | tr '\n' ' ')"
 done
 
 # ---- discovery of 100,000 points -----------------------------------------------------------------
@@ -98,11 +101,12 @@ check() { # tsv -> dies unless every point passed
 }
 for f in "$OUT_DIR"/engine-*.tsv "$OUT_DIR"/floor-*.tsv; do check "$f"; done
 
-{
+table() { # title, then the TSV files of one pass
+  echo "$1"; shift
   # One column per TSV field, over every run's points but its first; own = cadence - transfer.
   awk -f "$ROOT/bench/lib/median.awk" -f <(cat <<'EOF'
 BEGIN { FS = "\t" }
-FNR == 1 { side = FILENAME ~ /engine-[0-9]+\.tsv$/ ? "engine" : "floor"; next }
+FNR == 1 { side = FILENAME ~ /engine-[0-9]+-[a-z]+\.tsv$/ ? "engine" : "floor"; next }
 FNR == 2 { next }  # a run's first point: a cold JVM
 {
   n[side]++
@@ -133,10 +137,18 @@ END {
   printf "points: engine %d, floor %d (each run's first left out)\n", n["engine"], n["floor"]
 }
 EOF
-  ) "$OUT_DIR"/engine-*.tsv "$OUT_DIR"/floor-*.tsv
+  ) "$@"
+}
+
+{
+  table "COLD: each JVM's first pass over the points, as a user's mvn test meets them (the JIT compiling as it runs)" \
+    "$OUT_DIR"/engine-*-cold.tsv "$OUT_DIR"/floor-*-cold.tsv
+  echo
+  table "WARM: the same points again in the same JVMs (a new local agent for each pass, on both sides)" \
+    "$OUT_DIR"/engine-*-warm.tsv "$OUT_DIR"/floor-*-warm.tsv
+  echo
   for rep in $(seq "$REPS"); do
-    echo "rep $rep: $(tail -1 "$OUT_DIR/engine-$rep.log")"
-    echo "       $(tail -1 "$OUT_DIR/floor-$rep.log")"
+    grep -h '^engine, \|^floor, ' "$OUT_DIR/engine-$rep.log" "$OUT_DIR/floor-$rep.log" | sed "s/^/rep $rep: /"
   done
   echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"

@@ -37,16 +37,17 @@ import org.junit.platform.launcher.core.LauncherFactory;
 /**
  * The three measurements of {@code bench/engine-overhead.sh}, one per subcommand:
  * <ul>
- *   <li>{@code engine <fixture class> <allure-results dir> <out.tsv>}: runs the fixture's points on the
+ *   <li>{@code engine <fixture class> <allure-results dir> <out prefix>}: runs the fixture's points on the
  *   JUnit Platform in this JVM (the engine, and Allure's listener as a user's run has it), timing each
  *   point from a launcher listener; its transfer phases come from the Allure result's
  *   {@code measurement.json} ({@code phases}, to the nanosecond);</li>
- *   <li>{@code floor <count> <out.tsv>}: the floor, the same points (1..count B, one timed iteration,
+ *   <li>{@code floor <count> <out prefix>}: the floor, the same points (1..count B, one timed iteration,
  *   no warmup, tcp) through transfer-core alone: a local agent, one {@link Session}, {@code run} in a
  *   bare loop: the same control requests (for a tcp WRITE: PREPARE, CHECKSUM, RELEASE), data connection
  *   and verification;</li>
  *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
  * </ul>
+ * Both run their points once per {@link #PASSES pass}, writing {@code <out prefix>-<pass>.tsv}.
  * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure cpu}
  * (nanoseconds): wall from the point's start to its end; cadence from the previous point's end to
  * this one's (all the run spends per point, the engine's work between points included; the first
@@ -60,6 +61,14 @@ public final class EngineOverhead {
     /** The phases a point's measurement records, in order, as the TSV names them. */
     static final List<String> PHASES = List.of("provision", "register and connect", "warmup", "timed loop", "verify");
 
+    /**
+     * Each side runs its points twice in one JVM: "cold" as a user's {@code mvn test} meets them (the
+     * JIT compiling the engine's code while it runs them: on two CPUs it takes one of them for most
+     * of the first thousand points), then "warm", the same points again, as the rest of a longer run
+     * meets them. Each pass starts its own local agent, a cold JVM on both sides alike.
+     */
+    static final List<String> PASSES = List.of("cold", "warm");
+
     /** CPU time of the thread that runs the points (the launcher's, the floor's loop). */
     private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -68,8 +77,16 @@ public final class EngineOverhead {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "engine" -> engine(Class.forName(args[1]), Path.of(args[2]), Path.of(args[3]));
-            case "floor" -> floor(Integer.parseInt(args[1]), Path.of(args[2]));
+            case "engine" -> {
+                for (String pass : PASSES) {
+                    engine(Class.forName(args[1]), Path.of(args[2]), Path.of(args[3] + "-" + pass + ".tsv"), pass);
+                }
+            }
+            case "floor" -> {
+                for (String pass : PASSES) {
+                    floor(Integer.parseInt(args[1]), Path.of(args[2] + "-" + pass + ".tsv"), pass);
+                }
+            }
             case "discover" -> discover(Class.forName(args[1]));
             default -> throw new IllegalArgumentException("engine | floor | discover, not " + args[0]);
         }
@@ -125,7 +142,8 @@ public final class EngineOverhead {
                 });
     }
 
-    private static void engine(Class<?> fixture, Path allure, Path out) throws IOException {
+    private static void engine(Class<?> fixture, Path allure, Path out, String pass) throws IOException {
+        deleteContents(allure); // the pass before's results: their points have the same names
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
         Map<String, Long> started = new ConcurrentHashMap<>();
@@ -200,8 +218,8 @@ public final class EngineOverhead {
             previousCpu = cpuEnd;
         }
         write(out, rows);
-        System.out.printf("engine: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure; %s%n",
-                rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count(),
+        System.out.printf("engine, %s: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure; %s%n",
+                pass, rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count(),
                 cpuPerPoint(cpu[0], cpu[1], rows.size() - 1));
     }
 
@@ -259,8 +277,19 @@ public final class EngineOverhead {
         return out;
     }
 
-    private static void floor(int count, Path out) throws Exception {
-        Path log = out.resolveSibling("floor-agent.log");
+    private static void deleteContents(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static void floor(int count, Path out, String pass) throws Exception {
+        Path log = out.resolveSibling("floor-agent-" + pass + ".log");
         long t0 = System.nanoTime();
         List<Row> rows = new ArrayList<>();
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx256m"), log, Timeouts.DEFAULT.agentStart());
@@ -294,7 +323,7 @@ public final class EngineOverhead {
                 }
             }
             write(out, rows);
-            System.out.printf("floor: %d points in %.2f s (agent start included); %s%n", rows.size(),
+            System.out.printf("floor, %s: %d points in %.2f s (agent start included); %s%n", pass, rows.size(),
                     (System.nanoTime() - t0) / 1e9, cpuPerPoint(first, last, count - 1));
         }
     }

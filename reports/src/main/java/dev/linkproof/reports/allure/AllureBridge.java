@@ -15,12 +15,14 @@ import io.qameta.allure.AllureLifecycle;
 import io.qameta.allure.model.Attachment;
 import io.qameta.allure.model.FixtureResult;
 import io.qameta.allure.model.Label;
+import io.qameta.allure.model.Parameter;
 import io.qameta.allure.model.Stage;
 import io.qameta.allure.model.Status;
 import io.qameta.allure.model.StepResult;
 import io.qameta.allure.model.TestResultContainer;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Writes what Allure's JUnit Platform listener cannot know: per point the labels (epic = profile,
@@ -41,9 +44,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * on the point's own thread and does nothing when no Allure test case is running there (no
  * listener on the class path, or a test kit run).
  *
- * <p>A point's attachment files are written on one daemon thread, off the point's: creating two
- * files cost every point ~0.35 ms of its thread's time on a loaded host (bench/engine-overhead.sh),
- * time its next point could not start in. The attachments are part of the test case at once (their
+ * <p>A point's attachment files are serialized and written on one daemon thread, off the point's:
+ * creating two files cost every point ~0.35 ms of its thread's time on a loaded host
+ * (bench/engine-overhead.sh), time its next point could not start in. The attachments are part of the test case at once (their
  * names are fixed when they are added); their files are all written when the sweep finishes
  * ({@link #sweepFinished} waits for them) or {@link #awaitWrites} returns. A file that could not be
  * written fails the next point or sweep that reports, naming the cause, as it failed its own point
@@ -80,26 +83,28 @@ public final class AllureBridge {
             r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
             r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
         });
+        List<Parameter> ps = new ArrayList<>();
         String size = Units.formatSize(spec.size());
-        parameter("size", size.endsWith(" B") ? size : size + " (" + spec.size() + " B)");
-        parameter("batch", Integer.toString(spec.batch()));
-        parameter("QPs", Integer.toString(spec.connections()));
-        parameter("pipeline depth", Integer.toString(spec.pipelineDepth()));
-        parameter("transport", spec.transport());
+        ps.add(parameter("size", size.endsWith(" B") ? size : size + " (" + spec.size() + " B)"));
+        ps.add(parameter("batch", Integer.toString(spec.batch())));
+        ps.add(parameter("QPs", Integer.toString(spec.connections())));
+        ps.add(parameter("pipeline depth", Integer.toString(spec.pipelineDepth())));
+        ps.add(parameter("transport", spec.transport()));
         String device = spec.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
         if (device != null) {
-            parameter("device", device);
+            ps.add(parameter("device", device));
         }
-        parameter("memory", spec.initiatorMemory() + " → " + spec.targetMemory());
-        parameter("mode", spec.mode().name().toLowerCase(Locale.ROOT));
-        parameter("iterations", iterations(spec));
+        ps.add(parameter("memory", spec.initiatorMemory() + " → " + spec.targetMemory()));
+        ps.add(parameter("mode", spec.mode().name().toLowerCase(Locale.ROOT)));
+        ps.add(parameter("iterations", iterations(spec)));
         if (spec.offset() != 0) {
-            parameter("offset", spec.offset() + " B");
+            ps.add(parameter("offset", spec.offset() + " B"));
         }
         // Like the offset, part of the point's unique id and of its name (" · strided") when not the default.
         if (spec.layout() != Layout.CONTIGUOUS) {
-            parameter("layout", spec.layout().name().toLowerCase(Locale.ROOT));
+            ps.add(parameter("layout", spec.layout().name().toLowerCase(Locale.ROOT)));
         }
+        lifecycle().updateTestCase(uuid.get(), r -> r.getParameters().addAll(ps));
     }
 
     /** The measured figures, the phases as steps, the measurement and the verdicts as attachments. */
@@ -116,16 +121,19 @@ public final class AllureBridge {
         if (uuid.isEmpty()) {
             return;
         }
-        parameter("criteria", criteria.isEmpty() ? "none: validation only" : String.join(", ", criteria));
-        parameter("bandwidth", Units.formatGBps(m.bandwidthGBps()));
-        parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3));
+        List<Parameter> ps = new ArrayList<>();
+        ps.add(parameter("criteria", criteria.isEmpty() ? "none: validation only" : String.join(", ", criteria)));
+        ps.add(parameter("bandwidth", Units.formatGBps(m.bandwidthGBps())));
+        ps.add(parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3)));
         if (m.latency().hasPercentiles()) {
-            parameter("p50", Units.formatMicros(m.latency().p50Nanos() / 1e3));
-            parameter("p99", Units.formatMicros(m.latency().p99Nanos() / 1e3));
-            parameter("p99.9", Units.formatMicros(m.latency().p999Nanos() / 1e3));
-            parameter("max", Units.formatMicros(m.latency().maxNanos() / 1e3));
+            ps.add(parameter("p50", Units.formatMicros(m.latency().p50Nanos() / 1e3)));
+            ps.add(parameter("p99", Units.formatMicros(m.latency().p99Nanos() / 1e3)));
+            ps.add(parameter("p99.9", Units.formatMicros(m.latency().p999Nanos() / 1e3)));
+            ps.add(parameter("max", Units.formatMicros(m.latency().maxNanos() / 1e3)));
         }
+        // One update of the test case for all of them: each Allure.parameter call is one (a lookup and a lock).
         lifecycle().updateTestCase(uuid.get(), r -> {
+            r.getParameters().addAll(ps);
             // What ran: linkproof.duration sizes the iterations after the point started.
             r.getParameters().stream().filter(p -> p.getName().equals("iterations")).forEach(p -> p.setValue(iterations(m.spec())));
             // The GPUs it ran on: a point's gpu:k is the profile's k-th GPU (resources.gpus: [2, 3]).
@@ -134,7 +142,7 @@ public final class AllureBridge {
             // The device it ran on: the profile's NIC where the point named none.
             String device = m.spec().settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
             if (device != null && r.getParameters().stream().noneMatch(p -> p.getName().equals("device"))) {
-                r.getParameters().add(new io.qameta.allure.model.Parameter().setName("device").setValue(device));
+                r.getParameters().add(parameter("device", device));
             }
             for (Phases.Phase p : m.phases()) {
                 r.getSteps().add(new StepResult().setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
@@ -145,21 +153,24 @@ public final class AllureBridge {
             r.getSteps().add(new StepResult().setName("judge: " + (m.isValid() ? "data valid" : "data corruption"))
                     .setStatus(m.isValid() ? Status.PASSED : Status.FAILED).setStage(Stage.FINISHED).setStart(now).setStop(now));
         });
-        attach("measurement.json", "application/json", ".json", json(jmhShaped(m)).getBytes(StandardCharsets.UTF_8));
-        attach("verdicts.txt", "text/plain", ".txt", (String.join("\n", verdicts) + "\n").getBytes(StandardCharsets.UTF_8));
+        // Shaped here (a copy of what it reads), turned into JSON on the writer thread, off the point's.
+        Map<String, Object> shaped = jmhShaped(m);
+        attach("measurement.json", "application/json", ".json", () -> json(shaped).getBytes(StandardCharsets.UTF_8));
+        List<String> lines = List.copyOf(verdicts);
+        attach("verdicts.txt", "text/plain", ".txt", () -> (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * Adds an attachment to the running test case now and writes its file on the writer thread, as
      * {@link AllureLifecycle#addAttachment(String, String, String, byte[])} would have on this one.
      */
-    private static void attach(String name, String type, String extension, byte[] body) {
+    private static void attach(String name, String type, String extension, Supplier<byte[]> body) {
         reportFailedWrite();
         AllureLifecycle l = lifecycle();
         String source = l.prepareAttachment(name, type, extension);
         WRITES.execute(() -> {
             try {
-                l.writeAttachment(source, new ByteArrayInputStream(body));
+                l.writeAttachment(source, new ByteArrayInputStream(body.get()));
             } catch (RuntimeException e) {
                 FAILED.compareAndSet(null, e);
             }
@@ -189,7 +200,7 @@ public final class AllureBridge {
     /** One more parameter of the running point ("host load", "attempts"); nothing outside a test case. */
     public static void pointParameter(String name, String value) {
         if (currentTestCase().isPresent()) {
-            parameter(name, value);
+            Allure.parameter(name, value);
         }
     }
 
@@ -226,8 +237,9 @@ public final class AllureBridge {
         return spec.iterations() + " (+" + spec.warmup() + " warmup)";
     }
 
-    private static void parameter(String name, String value) {
-        Allure.parameter(name, value);
+    /** A parameter as {@code Allure.parameter} makes one, to be added with others in one update. */
+    private static Parameter parameter(String name, String value) {
+        return new Parameter().setName(name).setValue(value);
     }
 
     /** The measurement in the shape of a JMH result: primary metric with score, percentiles, raw data. */
@@ -283,7 +295,7 @@ public final class AllureBridge {
         }
         out.put("phases", phases);
         out.put("validation", m.validation().describe());
-        out.put("environment", m.environment());
+        out.put("environment", new LinkedHashMap<>(m.environment()));
         return out;
     }
 
