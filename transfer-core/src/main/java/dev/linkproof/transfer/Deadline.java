@@ -21,7 +21,12 @@ public enum Deadline {
     /** {@code IoSettings.progressTimeout}: a data path that moves no byte and completes nothing for this long. */
     PROGRESS,
     /** {@code IoSettings.connectTimeout}: opening one of the initiator's data connections. */
-    DATA_CONNECT;
+    DATA_CONNECT,
+    /**
+     * {@code Timeouts.control}, once more: the rails of a point waiting at their start barrier for the
+     * last of them ({@code session.Rails}); a rail that does not arrive within it fails the point.
+     */
+    RAIL_START;
 
     /**
      * The deadline whose expiry {@code failure} reports: its own, else the nearest in its chain of

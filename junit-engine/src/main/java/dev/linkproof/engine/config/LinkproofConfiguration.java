@@ -183,6 +183,9 @@ public record LinkproofConfiguration(
             // This engine gives the data connections' connect the progress deadline.
             case DATA_CONNECT -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().connectTimeout())
                     + ", which also bounds opening a data connection; raise it if the target is slow to accept";
+            // The rails of a point wait for the last of them at their start barrier for the control deadline.
+            case RAIL_START -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
+                    + ", which also bounds the rails' wait for each other at their start; raise it if a rail is slow to provision";
         } + "]").orElse("");
     }
 

@@ -332,6 +332,8 @@ public final class TransferCli implements Callable<Integer> {
             case CONTROL -> "control request, " + Units.formatDuration(t.control()) + ", which no option of this tool sets";
             case AGENT_START -> "agent start, " + Units.formatDuration(t.agentStart()) + ", which no option of this tool sets";
             case DATA_CONNECT -> "data connection, " + Units.formatDuration(t.io().connectTimeout()) + ", which no option of this tool sets";
+            case RAIL_START -> "rails' start barrier, the control deadline, " + Units.formatDuration(t.control())
+                    + ", which no option of this tool sets";
         } + "]").orElse("");
     }
 

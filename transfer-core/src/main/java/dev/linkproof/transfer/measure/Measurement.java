@@ -19,10 +19,23 @@ import java.util.Optional;
  * @param targetHost      how busy other processes kept the target's host over the point, as its agent
  *                        measured it (empty where it could not); on a local pair it is this host, seen
  *                        from the agent, so the initiator is among the "others"
+ * @param rails           a point that ran several rails at once: each rail's own result, in rail order;
+ *                        this measurement is then their aggregate ({@link #ofRails}). Empty for one pair
  */
 public record Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
                           LatencyStats latency, Validation validation, Map<String, String> environment,
-                          java.util.List<Phases.Phase> phases, Optional<HostContention> targetHost) {
+                          java.util.List<Phases.Phase> phases, Optional<HostContention> targetHost,
+                          java.util.List<RailResult> rails) {
+
+    public Measurement {
+        rails = java.util.List.copyOf(rails);
+    }
+
+    public Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps, LatencyStats latency,
+                       Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases,
+                       Optional<HostContention> targetHost) {
+        this(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, targetHost, java.util.List.of());
+    }
 
     public Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps, LatencyStats latency,
                        Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases) {
@@ -31,7 +44,7 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
 
     /** This measurement with the target host's load the agent reported on release. */
     public Measurement withTargetHost(Optional<HostContention> host) {
-        return new Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, host);
+        return new Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, host, rails);
     }
 
     public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
@@ -45,6 +58,52 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
         double gbps = timing.totalNanos() == 0 ? 0 : bytes / (double) timing.totalNanos();
         return new Measurement(spec, bytes, timing.totalNanos(), gbps, timing.latency(), validation,
                 Map.copyOf(environment), java.util.List.copyOf(phases));
+    }
+
+    /**
+     * The aggregate of rails that ran at once: all their bytes over the wall time from the first
+     * rail's timed-loop start to the last one's end (not a sum of rates, which may not have
+     * overlapped); the latency of the slowest rail (highest average); a validation that names the
+     * rails that failed; the first rail's environment and phases, with {@code rails} and each rail's
+     * label added to the environment; the target host's load as the first rail that has one saw it.
+     *
+     * @param spec the point's spec as its rails share it (its point id)
+     */
+    public static Measurement ofRails(TransferSpec spec, java.util.List<RailResult> rails) {
+        if (rails.isEmpty()) {
+            throw new IllegalArgumentException("a point of rails needs at least one");
+        }
+        long bytes = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        RailResult slowest = rails.get(0);
+        java.util.List<String> labels = new java.util.ArrayList<>();
+        java.util.List<Validation> validations = new java.util.ArrayList<>();
+        Map<String, String> env = new java.util.LinkedHashMap<>(rails.get(0).measurement().environment());
+        env.put("rails", Integer.toString(rails.size()));
+        Optional<HostContention> host = Optional.empty();
+        for (RailResult r : rails) {
+            Measurement m = r.measurement();
+            bytes += m.bytes();
+            first = Math.min(first, r.loopStartNanos());
+            last = Math.max(last, r.loopEndNanos());
+            if (m.latency().averageNanos() > slowest.measurement().latency().averageNanos()) {
+                slowest = r;
+            }
+            labels.add(r.name());
+            validations.add(m.validation());
+            env.put("rail." + r.index(), r.label());
+            host = host.isPresent() ? host : m.targetHost();
+        }
+        long window = Math.max(0, last - first);
+        double gbps = window == 0 ? 0 : bytes / (double) window;
+        return new Measurement(spec, bytes, window, gbps, slowest.measurement().latency(),
+                Validation.ofRails(labels, validations), Map.copyOf(env), rails.get(0).measurement().phases(), host, rails);
+    }
+
+    /** The rail with the lowest bandwidth, where the point ran several. */
+    public Optional<RailResult> slowestRail() {
+        return rails.stream().min(java.util.Comparator.comparingDouble(r -> r.measurement().bandwidthGBps()));
     }
 
     public boolean isValid() {

@@ -23,25 +23,47 @@ public final class MeasurementLoop {
 
     /** As {@link #run(DataPath, TransferSpec)}, recording the warmup and timed phases. */
     public static Timing run(DataPath path, TransferSpec spec, Phases phases) throws TransferException {
+        return run(path, spec, phases, LoopGate.NONE);
+    }
+
+    /**
+     * As {@link #run(DataPath, TransferSpec, Phases)}, the timed loop started when {@code gate} lets it
+     * (a phase "start barrier" while it waits, where it is not {@link LoopGate#NONE}) and its time
+     * window told to the gate.
+     */
+    public static Timing run(DataPath path, TransferSpec spec, Phases phases, LoopGate gate) throws TransferException {
         phases.begin("warmup");
         if (spec.mode() == Mode.LATENCY) {
             for (int i = 0; i < spec.warmup(); i++) {
                 path.post();
                 path.awaitOldest();
             }
+            awaitStart(phases, gate);
             phases.begin("timed loop");
+            long start = System.nanoTime();
             Timing t = latency(path, spec);
+            gate.timedLoop(start, System.nanoTime());
             phases.end();
             return t;
         }
         pipelined(path, spec.warmup(), spec.pipelineDepth());
+        awaitStart(phases, gate);
         phases.begin("timed loop");
         long start = System.nanoTime();
         pipelined(path, spec.iterations(), spec.pipelineDepth());
-        long total = System.nanoTime() - start;
+        long end = System.nanoTime();
+        long total = end - start;
+        gate.timedLoop(start, end);
         phases.end();
         double perTransfer = (double) total / ((double) spec.iterations() * spec.batch());
         return new Timing(total, spec.iterations(), LatencyStats.averageOnly(perTransfer));
+    }
+
+    private static void awaitStart(Phases phases, LoopGate gate) throws TransferException {
+        if (gate != LoopGate.NONE) {
+            phases.begin("start barrier");
+            gate.beforeTimedLoop();
+        }
     }
 
     /**

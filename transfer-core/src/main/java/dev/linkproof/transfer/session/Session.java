@@ -15,6 +15,7 @@ import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.measure.LoopGate;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
@@ -165,16 +166,16 @@ public final class Session implements TransferSession {
     }
 
     @Override
-    public Measurement run(TransferSpec spec) throws TransferException {
+    public Measurement run(TransferSpec spec, LoopGate gate) throws TransferException {
         try {
-            return runPoint(spec);
+            return runPoint(spec, gate);
         } catch (PeerFailureException e) {
             usable = false;
             throw e;
         }
     }
 
-    private Measurement runPoint(TransferSpec spec) throws TransferException {
+    private Measurement runPoint(TransferSpec spec, LoopGate gate) throws TransferException {
         Transport transport = transports.require(spec.transport());
         Phases phases = new Phases();
         long prepareSent = System.nanoTime();
@@ -205,7 +206,7 @@ public final class Session implements TransferSession {
                         : control.call(MessageType.CONNECT, new Messages.Connect(spec.pointId(), point.endpoint()),
                                 MessageType.CONNECTED, Messages.Connected.class, timeouts.control()).endpoint();
                 try (DataPath path = new WatchedDataPath(point.start(reply), watch)) {
-                    timing = MeasurementLoop.run(path, spec, phases);
+                    timing = MeasurementLoop.run(path, spec, phases, gate);
                     phases.begin("verify");
                     validation = verify(spec, local, path, initiatorOwns);
                     phases.end();

@@ -16,7 +16,15 @@ import java.util.Optional;
  */
 public interface TransferSession extends AutoCloseable {
     /** Provisions, runs (warmup, timed loop, verification pass) and releases one point. */
-    Measurement run(TransferSpec spec) throws TransferException;
+    default Measurement run(TransferSpec spec) throws TransferException {
+        return run(spec, dev.linkproof.transfer.measure.LoopGate.NONE);
+    }
+
+    /**
+     * As {@link #run(TransferSpec)}, its timed loop started when {@code gate} lets it: one rail of a
+     * point that runs several at once ({@link Rails}).
+     */
+    Measurement run(TransferSpec spec, dev.linkproof.transfer.measure.LoopGate gate) throws TransferException;
 
     /** Whether {@code spec}'s transport and memory kinds can run on both ranks, and if not, why. */
     Availability supports(TransferSpec spec);

@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param badSlots    number of slots whose checksums differ
  * @param firstBad    the first bad byte, when any slot differs
  * @param completions the receiving rank's completion check
+ * @param where       which rail(s) of a point that ran several failed ("rail 1 (rxe9)"); empty for one pair
  */
-public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions) {
+public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions,
+                         String where) {
     /**
      * How {@link #describe()} begins exactly when the validation {@link #passed()}: a reader of the
      * text alone (a results file's {@code validation}) tells a validated point by it.
@@ -22,6 +24,46 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
 
     public Validation {
         completions = completions == null ? CompletionCheck.NONE : completions;
+        where = where == null ? "" : where;
+    }
+
+    /** A validation of one pair. */
+    public Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions) {
+        this(slots, bytes, badSlots, firstBad, completions, "");
+    }
+
+    /**
+     * The validation of a point whose rails each validated their own data: every slot and byte of
+     * them all; where one or more failed, the first failed rail's finding (its first bad byte, its
+     * completions) with the rail named, and the failed slots of all rails counted.
+     *
+     * @param labels each rail's name as a failure should give it ("rail 1 (rxe9)"), in rail order
+     */
+    public static Validation ofRails(java.util.List<String> labels, java.util.List<Validation> rails) {
+        if (labels.size() != rails.size() || rails.isEmpty()) {
+            throw new IllegalArgumentException(labels.size() + " labels for " + rails.size() + " rails");
+        }
+        int slots = 0;
+        long bytes = 0;
+        int bad = 0;
+        Validation first = null;
+        java.util.List<String> failed = new java.util.ArrayList<>();
+        for (int i = 0; i < rails.size(); i++) {
+            Validation v = rails.get(i);
+            slots += v.slots();
+            bytes += v.bytes();
+            bad += v.badSlots();
+            if (!v.passed()) {
+                failed.add(labels.get(i));
+                first = first == null ? v : first;
+            }
+        }
+        if (first == null) {
+            return new Validation(slots, bytes, 0, Optional.empty(), CompletionCheck.NONE, "");
+        }
+        String where = failed.size() == 1 ? failed.get(0)
+                : String.join(", ", failed) + " (" + failed.size() + " of " + rails.size() + " rails)";
+        return new Validation(slots, bytes, bad, first.firstBad(), first.completions(), where);
     }
 
     /** A validation of the data alone. */
@@ -45,6 +87,10 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
     }
 
     public String describe() {
+        return where.isEmpty() ? describeData() : where + ": " + describeData();
+    }
+
+    private String describeData() {
         String data = badSlots == 0
                 ? VALID + slots + " slot(s), " + bytes + " bytes, checksums match"
                 : "data corruption: " + badSlots + " of " + slots + " slot(s) differ; first at "

@@ -1,0 +1,236 @@
+package dev.linkproof.transfer.session;
+
+import dev.linkproof.transfer.Deadline;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.LoopGate;
+import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs the rails of one point at once: every rail its own session (its own control connection and
+ * data path) and its own spec (its device, its addresses), each on its own thread. Each provisions,
+ * connects and warms up on its own; then all wait at a start barrier and start their timed loops
+ * together, so what the point measures is the node under the load of every rail (PCIe switch and
+ * host-bridge limits, NUMA crossings, a rail that lags only when its neighbours are busy), not rails
+ * one after the other. Each rail then validates its own data.
+ *
+ * <p>The barrier is on this side, the one that drives every transfer: a rail arrives only after its
+ * target has provisioned, registered and connected the rail (PREPARE and CONNECT answered), so when
+ * the barrier opens both ranks of every rail are ready. A rail that fails before it arrives breaks
+ * the barrier: the others stop waiting at once, run no timed loop, and release their points. The
+ * barrier also has a deadline ({@code startDeadline}): a rail that hangs in provisioning cannot keep
+ * the others waiting for ever.
+ */
+public final class Rails {
+    /** One rail: what it runs on (as reports name it), its session and its spec. */
+    public record Rail(String label, TransferSession session, TransferSpec spec) {
+    }
+
+    private Rails() {
+    }
+
+    /**
+     * Runs {@code rails} at once and returns their aggregate ({@link Measurement#ofRails}), whose
+     * rails are each rail's own result. A rail that failed fails the point: its exception, of the same
+     * kind, with the rail named ("rail 1 (rxe9): …"); the other rails' failures are suppressed in it.
+     * Rails that did not reach the barrier in time fail it with {@link Deadline#RAIL_START}, named.
+     *
+     * @param point         the point's spec, as the aggregate carries it (its point id)
+     * @param startDeadline how long the first rail to arrive at the start barrier waits for the last
+     */
+    public static Measurement run(TransferSpec point, List<Rail> rails, Duration startDeadline) throws TransferException {
+        if (rails.isEmpty()) {
+            throw new IllegalArgumentException("no rails");
+        }
+        Barrier barrier = new Barrier(rails, startDeadline);
+        Measurement[] measured = new Measurement[rails.size()];
+        long[][] windows = new long[rails.size()][2];
+        TransferException[] failed = new TransferException[rails.size()];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < rails.size(); i++) {
+            int index = i;
+            Rail rail = rails.get(i);
+            LoopGate gate = new LoopGate() {
+                @Override
+                public void beforeTimedLoop() throws TransferException {
+                    barrier.arrive(index);
+                }
+
+                @Override
+                public void timedLoop(long startNanos, long endNanos) {
+                    windows[index][0] = startNanos;
+                    windows[index][1] = endNanos;
+                }
+            };
+            threads.add(Thread.ofPlatform().name("linkproof-rail-" + i).start(() -> {
+                try {
+                    measured[index] = rail.session().run(rail.spec(), gate);
+                } catch (TransferException e) {
+                    failed[index] = e;
+                    barrier.fail(index, e);
+                } catch (RuntimeException | Error e) {
+                    failed[index] = new TransferException(e.toString(), e);
+                    barrier.fail(index, failed[index]);
+                }
+            }));
+        }
+        joinAll(threads);
+        TransferException first = firstFailure(rails, failed, barrier);
+        if (first != null) {
+            throw first;
+        }
+        List<RailResult> results = new ArrayList<>();
+        for (int i = 0; i < rails.size(); i++) {
+            results.add(new RailResult(i, rails.get(i).label(), measured[i], windows[i][0], windows[i][1]));
+        }
+        return Measurement.ofRails(point, results);
+    }
+
+    /**
+     * The failure that fails the point: the first rail (in rail order) that failed on its own rather
+     * than because the barrier broke under it, renamed for its rail, the rest suppressed in it.
+     */
+    private static TransferException firstFailure(List<Rail> rails, TransferException[] failed, Barrier barrier) {
+        if (barrier.late() != null) {
+            TransferException late = barrier.late();
+            for (TransferException f : failed) {
+                if (f != null && !(f instanceof BarrierBroken)) {
+                    late.addSuppressed(f);
+                }
+            }
+            return late;
+        }
+        int primary = barrier.firstToFail();
+        if (primary < 0) {
+            for (int i = 0; i < failed.length && primary < 0; i++) {
+                primary = failed[i] != null ? i : -1;
+            }
+        }
+        if (primary < 0) {
+            return null;
+        }
+        TransferException cause = failed[primary];
+        String message = "rail " + primary + " (" + rails.get(primary).label() + "): " + cause.getMessage();
+        TransferException named = cause instanceof PeerFailureException
+                ? new PeerFailureException(message, cause) : new TransferException(message, cause);
+        cause.deadline().ifPresent(named::expired);
+        for (int i = 0; i < failed.length; i++) {
+            if (i != primary && failed[i] != null && !(failed[i] instanceof BarrierBroken)) {
+                named.addSuppressed(failed[i]);
+            }
+        }
+        return named;
+    }
+
+    private static void joinAll(List<Thread> threads) throws TransferException {
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    // The rails hold data paths and the agent's points: they end on their own deadlines
+                    // and release what they hold; leaving them running would leak both.
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+            throw new TransferException("interrupted while the rails ran");
+        }
+    }
+
+    /** Thrown at a rail whose barrier another rail broke: not the point's cause. */
+    static final class BarrierBroken extends TransferException {
+        BarrierBroken(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The start barrier: opens when every rail has arrived; breaks when one fails first or the deadline passes. */
+    static final class Barrier {
+        private final List<Rail> rails;
+        private final Duration deadline;
+        private int arrived;
+        private final java.util.BitSet here = new java.util.BitSet();
+        private int firstToFail = -1;
+        /** Set when the deadline broke the barrier: the point's failure, naming the rails that had not arrived. */
+        private TransferException late;
+        private TransferException broken;
+        private long openDeadline;
+
+        Barrier(List<Rail> rails, Duration deadline) {
+            this.rails = rails;
+            this.deadline = deadline;
+        }
+
+        synchronized void arrive(int rail) throws TransferException {
+            if (broken != null) {
+                throw new BarrierBroken("not started: " + broken.getMessage(), broken);
+            }
+            arrived++;
+            here.set(rail);
+            if (arrived == rails.size()) {
+                notifyAll();
+                return;
+            }
+            if (arrived == 1) {
+                openDeadline = System.nanoTime() + deadline.toNanos();
+            }
+            while (arrived < rails.size() && broken == null) {
+                long left = openDeadline - System.nanoTime();
+                if (left <= 0) {
+                    List<String> missing = new ArrayList<>();
+                    for (int i = here.nextClearBit(0); i < rails.size(); i = here.nextClearBit(i + 1)) {
+                        missing.add("rail " + i + " (" + rails.get(i).label() + ")");
+                    }
+                    late = new TransferException(String.join(", ", missing) + " did not reach the rails' start barrier within "
+                            + deadline.toMillis() + " ms of the first rail (" + arrived + " of " + rails.size()
+                            + " arrived): still provisioning or connecting").expired(Deadline.RAIL_START);
+                    broken = late;
+                    notifyAll();
+                    break;
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000), 0);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    broken = new TransferException("interrupted at the start barrier");
+                    notifyAll();
+                }
+            }
+            if (arrived < rails.size()) {
+                throw new BarrierBroken("not started: " + broken.getMessage(), broken);
+            }
+        }
+
+        /** A rail failed: the barrier breaks if it is not open yet. */
+        synchronized void fail(int rail, TransferException e) {
+            if (e instanceof BarrierBroken) {
+                return;
+            }
+            if (firstToFail < 0) {
+                firstToFail = rail;
+            }
+            if (arrived < rails.size() && broken == null) {
+                broken = e;
+                notifyAll();
+            }
+        }
+
+        synchronized int firstToFail() {
+            return firstToFail;
+        }
+
+        synchronized TransferException late() {
+            return late;
+        }
+    }
+}
