@@ -58,6 +58,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
                 id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), setup.defaults())
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
                 .withNics(nics)
+                .withRails(config.rails())
                 .withGpus(gpus);
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, setup);
         new LinkproofDiscovery(expander).discover(request, engine);

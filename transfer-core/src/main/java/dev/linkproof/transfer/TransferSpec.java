@@ -90,6 +90,17 @@ public record TransferSpec(
                 warmup, layout, offset, initiatorMemory, targetMemory, merged);
     }
 
+    /** This spec with {@code overrides} in its settings, replacing what it had for their keys (a rail's device or addresses). */
+    public TransferSpec withSettings(Map<String, String> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        Map<String, String> merged = new TreeMap<>(settings);
+        merged.putAll(overrides);
+        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
+                warmup, layout, offset, initiatorMemory, targetMemory, merged);
+    }
+
     /** This spec with other memory placements (the engine maps a point's {@code gpu:k} to the GPU a profile provides). */
     public TransferSpec withMemory(MemoryPlacement initiator, MemoryPlacement target) {
         return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,

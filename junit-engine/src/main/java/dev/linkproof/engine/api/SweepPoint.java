@@ -7,6 +7,17 @@ import dev.linkproof.transfer.TransferSpec;
  *
  * @param displayName e.g. {@code write 4 KiB ×8 · 4 conn · tcp}
  * @param segment     the point's unique-id segment value, e.g. {@code op=write,size=4096,batch=8,...}
+ * @param rails       rails run at once: 1 for one pair, {@link TransferTest#ALL_RAILS} for every rail the
+ *                    profile resolves
  */
-public record SweepPoint(TransferSpec spec, String displayName, String segment) {
+public record SweepPoint(TransferSpec spec, String displayName, String segment, int rails) {
+    /** A point of one pair. */
+    public SweepPoint(TransferSpec spec, String displayName, String segment) {
+        this(spec, displayName, segment, 1);
+    }
+
+    /** Whether the point runs more than one pair at once (or every rail there is). */
+    public boolean hasRails() {
+        return rails != 1;
+    }
 }

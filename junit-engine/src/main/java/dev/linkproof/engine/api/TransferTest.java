@@ -56,4 +56,15 @@ public @interface TransferTest {
 
     /** Transport settings given to both ranks, as {@code "KEY=value"}. */
     String[] settings() default {};
+
+    /**
+     * Rails run at once, each its own pair of NICs (or of tcp addresses) between the same two nodes,
+     * all starting their timed loops together; the point's figures are their aggregate and each
+     * rail's own. {@code 1} (the default): one pair; {@link #ALL_RAILS}: every rail the profile
+     * resolves (verbs: NIC i of the initiator with NIC i of the target; tcp: {@code linkproof.tcp.rails}).
+     */
+    int[] rails() default 1;
+
+    /** {@link #rails()}: every rail the profile resolves. */
+    int ALL_RAILS = 0;
 }

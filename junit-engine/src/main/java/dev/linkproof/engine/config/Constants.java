@@ -133,6 +133,20 @@ public final class Constants {
     public static final String NICS = "linkproof.nics";
 
     /**
+     * How many rails every RDMA point (verbs) runs at once, whatever its annotation's {@code rails}
+     * says: {@code all} (every RDMA device the profile resolves, NIC i of the initiator with NIC i of the
+     * target) or a count. Unset: as each test says (1 unless it says otherwise).
+     */
+    public static final String RAILS = "linkproof.rails";
+
+    /**
+     * The links tcp rails run on, one per rail, comma-separated: {@code SOURCE->TARGET} (the
+     * initiator's address on the link and the target's) or {@code TARGET} alone, e.g.
+     * {@code 10.77.0.1->10.77.0.2,10.77.1.1->10.77.1.2}. A tcp point with more than one rail needs them.
+     */
+    public static final String TCP_RAILS = "linkproof.tcp.rails";
+
+    /**
      * Which GPUs a GPU-memory point runs on: {@code first} (the default: the GPUs its memory names,
      * {@code gpu:k} being the k-th GPU the profile provides, {@code gpu} the first) or {@code each} (once per GPU the profile provides, every GPU index of
      * its memory shifted by 0 … n-1 modulo n: {@code gpu->gpu} on every GPU, {@code gpu->gpu:1} on

@@ -34,6 +34,9 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param eachGpu           {@code linkproof.gpus=each}: a GPU-memory point runs once per GPU the profile
  *                          provides, its GPU indices shifted, not only on the GPUs it names
  * @param duration          {@code linkproof.duration}: how long each point runs, when not for its count of iterations
+ * @param rails             {@code linkproof.rails}: the rails every RDMA point runs at once, whatever its
+ *                          annotation says (0 = every rail the profile resolves); empty: as annotated
+ * @param tcpRails          {@code linkproof.tcp.rails}: the address pairs tcp rails run on, one per rail
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -54,6 +57,8 @@ public record LinkproofConfiguration(
         boolean eachNic,
         boolean eachGpu,
         Optional<Duration> duration,
+        java.util.OptionalInt rails,
+        List<TcpRail> tcpRails,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -134,6 +139,10 @@ public record LinkproofConfiguration(
                         .orElse(false), false),
                 read(errors, () -> p.get(Constants.DURATION).isEmpty() ? Optional.<Duration>empty()
                         : Optional.of(deadline(p, Constants.DURATION, Duration.ZERO, "the longest run of a point")), Optional.empty()),
+                read(errors, () -> p.get(Constants.RAILS).map(v -> java.util.OptionalInt.of(parseRails(v)))
+                        .orElse(java.util.OptionalInt.empty()), java.util.OptionalInt.empty()),
+                read(errors, () -> p.get(Constants.TCP_RAILS).map(v -> TcpRail.parseList(Constants.TCP_RAILS, v))
+                        .orElse(List.of()), List.of()),
                 profileProperties(p));
         if (config.eachNic() && config.verbsDevice().isPresent()) {
             // Both name the device: which one a point ran on would be a guess.
@@ -217,6 +226,27 @@ public record LinkproofConfiguration(
                     + each + ")");
         };
     }
+
+    /** {@code all} → 0 (every rail the profile resolves), else a count from 1 to {@link #MAX_RAILS}. */
+    private static int parseRails(String v) {
+        String s = v.strip().toLowerCase(Locale.ROOT);
+        if (s.equals("all")) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(s);
+            if (n >= 1 && n <= MAX_RAILS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(Constants.RAILS + "=" + v + " must be all (every rail the profile resolves) or a "
+                + "count from 1 to " + MAX_RAILS);
+    }
+
+    /** The most rails a point may run at once: more NICs than any node has, fewer threads than would hurt. */
+    public static final int MAX_RAILS = 64;
 
     /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
     private static boolean strictBoolean(String key, String v) {

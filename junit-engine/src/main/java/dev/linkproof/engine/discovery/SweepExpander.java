@@ -25,6 +25,8 @@ import java.util.Set;
 public final class SweepExpander {
     /** Largest number of points one method may expand to: a typo in a range must not make a million tests. */
     public static final int MAX_POINTS = 10_000;
+    /** The most rails a point may name: more NICs than any node has. */
+    public static final int MAX_RAILS = dev.linkproof.engine.config.LinkproofConfiguration.MAX_RAILS;
 
     private final String defaultTransport;
     private final double iterationScale;
@@ -112,6 +114,25 @@ public final class SweepExpander {
         return nics;
     }
 
+    private java.util.OptionalInt rails = java.util.OptionalInt.empty();
+
+    /**
+     * {@code linkproof.rails}: the rails every RDMA point runs at once, in place of its annotation's
+     * (0 = every rail the profile resolves). Empty (the default): as annotated.
+     */
+    public SweepExpander withRails(java.util.OptionalInt rails) {
+        this.rails = rails;
+        return this;
+    }
+
+    /** The rail counts a point of {@code transport} is made for. */
+    private int[] railsFor(String transport, int[] annotated) {
+        if (rails.isPresent() && dev.linkproof.profiles.ResourcePlan.RDMA_TRANSPORTS.contains(transport)) {
+            return new int[] {rails.getAsInt()};
+        }
+        return annotated;
+    }
+
     /** Which transports move GPU memory through a host copy: their GPU points say "staged" in their names. */
     public SweepExpander withGpuStaging(java.util.function.Predicate<String> stagesGpuMemory) {
         this.stagesGpuMemory = stagesGpuMemory;
@@ -131,6 +152,14 @@ public final class SweepExpander {
         int[] qps = check(problems, () -> positive("qps",
                 t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(), TransferSpec.MAX_CONNECTIONS), new int[0]);
         int[] depths = check(problems, () -> positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE), new int[0]);
+        if (t.rails().length == 0) {
+            problems.add("rails is empty");
+        }
+        for (int r : t.rails()) {
+            if (r < 0 || r > MAX_RAILS) {
+                problems.add("rails " + r + " out of range 0.." + MAX_RAILS + " (0 = TransferTest.ALL_RAILS, every rail the profile resolves)");
+            }
+        }
         if (t.op().length == 0) {
             problems.add("op is empty");
         }
@@ -176,9 +205,13 @@ public final class SweepExpander {
             }
         }
         Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
-        List<String[]> paths = new ArrayList<>(); // {transport, device or null}: what the other dimensions repeat over
+        List<String[]> paths = new ArrayList<>(); // {transport, device or null, rails}: what the other dimensions repeat over
         for (String transport : transports) {
-            nicsFor(transport, settings).forEach(nic -> paths.add(new String[] {transport, nic}));
+            for (int r : railsFor(transport, t.rails())) {
+                // A point of several rails runs on the devices of all of them: it is not repeated per device.
+                List<String> nics = r == 1 ? nicsFor(transport, settings) : java.util.Collections.singletonList(null);
+                nics.forEach(nic -> paths.add(new String[] {transport, nic, Integer.toString(r)}));
+            }
         }
         long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
                 * t.offset().length * memories.size() * paths.size();
@@ -196,6 +229,9 @@ public final class SweepExpander {
         for (String[] path : paths) {
             String transport = path[0];
             String nic = path[1];
+            int railCount = Integer.parseInt(path[2]);
+            String railsId = railCount == 1 ? "" : ",rails=" + (railCount == 0 ? "all" : Integer.toString(railCount));
+            String railsName = railCount == 1 ? "" : " · " + (railCount == 0 ? "all" : Integer.toString(railCount)) + " rails";
             Map<String, String> pointSettings = settings;
             if (nic != null) {
                 pointSettings = new java.util.LinkedHashMap<>(settings);
@@ -209,7 +245,7 @@ public final class SweepExpander {
                                 for (long offset : t.offset()) {
                                     for (long size : sizes) {
                                         String segment = segment(op, size, batch, q, depth, mem, transport, offset, t)
-                                                + (nic == null ? "" : ",nic=" + nic);
+                                                + (nic == null ? "" : ",nic=" + nic) + railsId;
                                         if (!seen.add(segment)) {
                                             continue; // a value listed twice is one point
                                         }
@@ -225,7 +261,8 @@ public final class SweepExpander {
                                             badPoints.add("point " + segment + ": " + e.getMessage());
                                             continue;
                                         }
-                                        points.add(new SweepPoint(spec, displayName(spec) + (nic == null ? "" : " · " + nic), segment));
+                                        points.add(new SweepPoint(spec, displayName(spec) + (nic == null ? "" : " · " + nic) + railsName,
+                                                segment, railCount));
                                     }
                                 }
                             }

@@ -17,6 +17,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.spi.Transport;
@@ -81,7 +82,20 @@ public final class PointRun {
         if (profile.unfitNic(point.spec()).isPresent()) {
             return Optional.empty(); // a broken NIC of the profile's kind fails in run
         }
+        if (point.hasRails()) {
+            // Short of rails: a skip, unless the profile requires the transport (then run fails it).
+            Optional<String> shortfall = rails(context, point).shortfall();
+            if (shortfall.isPresent()) {
+                return profile.requiredButUnavailable(point.spec().transport(), "this host", shortfall.get()).isPresent()
+                        ? Optional.empty() : shortfall;
+            }
+            return Optional.empty();
+        }
         return profile.noDevice(point.spec());
+    }
+
+    private static RailPlan.Plan rails(LinkproofExecutionContext context, SweepPoint point) {
+        return RailPlan.of(context.profile(), context.config().tcpRails(), point);
     }
 
     /**
@@ -140,9 +154,25 @@ public final class PointRun {
         if (unfit.isPresent()) {
             throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": " + unfit.get());
         }
+        RailPlan.Plan rails = point.hasRails() ? rails(context, point) : null;
+        if (rails != null) {
+            Optional<String> required = rails.shortfall().flatMap(why -> context.profile().requiredButUnavailable(
+                    point.spec().transport(), "this host", why));
+            if (required.isPresent()) {
+                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + required.get());
+            }
+            for (int i = 0; i < rails.spots().size(); i++) {
+                RailPlan.Spot spot = rails.spots().get(i);
+                Optional<String> unfitRail = context.profile().unfitNic(point.spec().withSettings(spot.settings()));
+                if (unfitRail.isPresent()) {
+                    throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": rail " + i + " (" + spot.label()
+                            + "): " + unfitRail.get());
+                }
+            }
+        }
         TransferSession session;
         try {
-            session = context.sessions().acquire();
+            session = rails == null ? context.sessions().acquire() : railSession(rails);
         } catch (TransferException e) {
             throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": no target rank: " + e.getMessage()
                     + context.config().deadlineNote(e), e);
@@ -160,6 +190,19 @@ public final class PointRun {
         context.judge().accept(sweepId, measurement);
         context.reporter().accept(measurement, judgement);
         return session;
+    }
+
+    /**
+     * The rails as one session: a session to the target agent per rail, each rail's settings its own
+     * (device, addresses), all starting together; the start barrier waits the control deadline.
+     */
+    private TransferSession railSession(RailPlan.Plan rails) throws TransferException {
+        List<TransferSession> sessions = context.sessions().acquireRails(rails.spots().size());
+        List<Rails.Lane> lanes = new ArrayList<>();
+        for (int i = 0; i < sessions.size(); i++) {
+            lanes.add(new Rails.Lane(rails.spots().get(i).label(), sessions.get(i), rails.spots().get(i).settings()));
+        }
+        return Rails.asSession(lanes, context.config().timeouts().control());
     }
 
     /**

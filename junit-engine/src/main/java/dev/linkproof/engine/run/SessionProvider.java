@@ -26,6 +26,8 @@ public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
     private LocalAgent agent;
     private Session session;
+    /** The sessions of rails beyond the first, to the same agent, kept across points like the first. */
+    private final java.util.List<Session> railSessions = new java.util.ArrayList<>();
     private TransferException startFailure;
     /** Connections in a row to a peer that was reached and then lost, before the run stops trying. */
     public static final int LOST_PEER_TRIES = 3;
@@ -92,6 +94,30 @@ public final class SessionProvider implements AutoCloseable {
         return session;
     }
 
+    /**
+     * {@code n} sessions to the same agent, for the rails of one point: the run's session and
+     * {@code n - 1} more, each its own control connection, kept for the next point of rails and
+     * replaced when one broke.
+     */
+    public synchronized java.util.List<TransferSession> acquireRails(int n) throws TransferException {
+        TransferSession first = acquire();
+        railSessions.removeIf(s -> {
+            if (!s.usable()) {
+                s.close();
+                return true;
+            }
+            return false;
+        });
+        while (railSessions.size() < n - 1) {
+            railSessions.add(config.peer().isPresent() ? openRemote(config.peer().get())
+                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts()));
+        }
+        java.util.List<TransferSession> out = new java.util.ArrayList<>();
+        out.add(first);
+        out.addAll(railSessions.subList(0, n - 1));
+        return out;
+    }
+
     private Session openRemote(String peer) throws TransferException {
         int colon = peer.lastIndexOf(':');
         if (colon <= 0 || colon == peer.length() - 1) {
@@ -143,6 +169,8 @@ public final class SessionProvider implements AutoCloseable {
             session.close();
             session = null;
         }
+        railSessions.forEach(Session::close);
+        railSessions.clear();
     }
 
     private void closeAgent() {

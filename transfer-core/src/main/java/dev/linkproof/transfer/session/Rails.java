@@ -31,7 +31,86 @@ public final class Rails {
     public record Rail(String label, TransferSession session, TransferSpec spec) {
     }
 
+    /**
+     * What a rail runs on, before a point is given to it: its label, its own session, and the settings
+     * that put a point on it ({@code verbs.device}, {@code tcp.address} and {@code tcp.source}).
+     */
+    public record Lane(String label, TransferSession session, java.util.Map<String, String> settings) {
+        public Lane {
+            settings = java.util.Map.copyOf(settings);
+        }
+
+        /** {@code point} as this lane, the {@code index}-th, runs it: its own point id and the lane's settings. */
+        public TransferSpec specFor(TransferSpec point, int index) {
+            return point.withPointId(point.pointId() + "/rail" + index).withSettings(settings);
+        }
+    }
+
     private Rails() {
+    }
+
+    /**
+     * The lanes as one session: every point run on it runs on all lanes at once ({@link #run}), so
+     * whatever drives a session (reruns, {@link TimedRun}) drives rails unchanged. It does not own the
+     * lanes' sessions: closing it closes none of them.
+     *
+     * @param startDeadline how long the rails wait for each other at their start barrier
+     */
+    public static TransferSession asSession(List<Lane> lanes, Duration startDeadline) {
+        if (lanes.isEmpty()) {
+            throw new IllegalArgumentException("no lanes");
+        }
+        List<Lane> all = List.copyOf(lanes);
+        return new TransferSession() {
+            @Override
+            public Measurement run(TransferSpec spec, LoopGate gate) throws TransferException {
+                List<Rail> rails = new ArrayList<>();
+                for (int i = 0; i < all.size(); i++) {
+                    rails.add(new Rail(all.get(i).label(), all.get(i).session(), all.get(i).specFor(spec, i)));
+                }
+                return Rails.run(spec, rails, startDeadline);
+            }
+
+            /** Every lane's answer; the first that cannot run the point, named. */
+            @Override
+            public dev.linkproof.transfer.Availability supports(TransferSpec spec) {
+                dev.linkproof.transfer.Availability first = null;
+                for (int i = 0; i < all.size(); i++) {
+                    dev.linkproof.transfer.Availability a = all.get(i).session().supports(all.get(i).specFor(spec, i));
+                    if (!a.available()) {
+                        return dev.linkproof.transfer.Availability.no("rail " + i + " (" + all.get(i).label() + "): " + a.reason());
+                    }
+                    first = first == null ? a : first;
+                }
+                return first;
+            }
+
+            @Override
+            public dev.linkproof.transfer.control.Messages.Welcome agent() {
+                return all.get(0).session().agent();
+            }
+
+            @Override
+            public java.util.Optional<dev.linkproof.transfer.measure.HostContention> targetLoad(Duration window)
+                    throws TransferException {
+                return all.get(0).session().targetLoad(window);
+            }
+
+            @Override
+            public boolean usable() {
+                return all.stream().allMatch(l -> l.session().usable());
+            }
+
+            @Override
+            public dev.linkproof.transfer.control.ControlChannel control() {
+                return all.get(0).session().control();
+            }
+
+            @Override
+            public void close() {
+                // The lanes' sessions belong to whoever opened them.
+            }
+        };
     }
 
     /**

@@ -1,0 +1,74 @@
+package dev.linkproof.engine.run;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.TcpRail;
+import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.profiles.ResourcePlan;
+import dev.linkproof.transfer.verbs.VerbsSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which rails a point of several runs on, before any session: for an RDMA transport, the profile's
+ * NICs in the probe's order (rail i is NIC i on both ranks: a pair of hosts of one SKU names its NICs
+ * alike, the usual rail-by-rail layout); for tcp, the links {@code linkproof.tcp.rails} names. A point
+ * that asks for more rails than there are, or a transport that has none, is short, and says why.
+ */
+public final class RailPlan {
+    /** One rail before it has a session: how reports name it, and the settings that put a point on it. */
+    public record Spot(String label, Map<String, String> settings) {
+    }
+
+    /** The tcp transport's settings for a point's link: the target's listening address, the initiator's own. */
+    static final String TCP_ADDRESS = "tcp.address";
+    static final String TCP_SOURCE = "tcp.source";
+
+    private RailPlan() {
+    }
+
+    /** The rails {@code point} runs on, or why it cannot run (a skip, or a failure under a profile that requires its transport). */
+    public static Plan of(RunProfile profile, List<TcpRail> tcpRails, SweepPoint point) {
+        String transport = point.spec().transport();
+        List<Spot> available = new ArrayList<>();
+        String none;
+        if (ResourcePlan.RDMA_TRANSPORTS.contains(transport)) {
+            for (String nic : profile.nicsForEach()) {
+                available.add(new Spot(nic, Map.of(VerbsSettings.DEVICE, nic)));
+            }
+            none = "the profile resolves no RDMA device on this host";
+        } else if (transport.equals("tcp")) {
+            for (TcpRail r : tcpRails) {
+                Map<String, String> settings = new LinkedHashMap<>();
+                settings.put(TCP_ADDRESS, r.target());
+                r.source().ifPresent(s -> settings.put(TCP_SOURCE, s));
+                available.add(new Spot(r.label(), settings));
+            }
+            none = "no tcp links are named: give them with " + Constants.TCP_RAILS
+                    + "=SOURCE->TARGET,… (one per rail, each its own link)";
+        } else {
+            none = "the " + transport + " transport has no rails to run on here (rails are RDMA devices for verbs, links for "
+                    + "tcp)";
+        }
+        int wanted = point.rails();
+        if (available.isEmpty()) {
+            return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and " + none));
+        }
+        if (wanted > available.size()) {
+            return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
+                    + String.join(", ", available.stream().map(Spot::label).toList()) + ")"));
+        }
+        return new Plan(List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted)), Optional.empty());
+    }
+
+    private static String describe(int wanted) {
+        return wanted == 0 ? "every rail" : wanted + " rails";
+    }
+
+    /** The rails a point runs on, or why it is short of them. */
+    public record Plan(List<Spot> spots, Optional<String> shortfall) {
+    }
+}
