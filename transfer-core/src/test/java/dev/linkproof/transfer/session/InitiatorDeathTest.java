@@ -35,8 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class InitiatorDeathTest {
     /** How long after the initiator's death its agent may still be there. */
     private static final Duration AGENT_EXIT = Duration.ofSeconds(2);
-    /** How far into the point the initiator is killed: past PREPARE and CONNECT, in the timed loop. */
-    private static final long INTO_THE_POINT_MILLIS = 3000;
 
     @TempDir
     Path dir;
@@ -45,34 +43,7 @@ class InitiatorDeathTest {
     @CsvSource({"tcp, SIGTERM", "tcp, SIGKILL", "ucx, SIGTERM", "ucx, SIGKILL"})
     void theLocalAgentExitsWithItsInitiator(String transport, String signal) throws Exception {
         assumeAvailable(transport);
-        Path agentLog = dir.resolve("agent.log");
-        Initiator initiator = Initiator.start(dir, List.of("local", transport, agentLog.toString()));
-        long agentPid = -1;
-        try {
-            String ready = initiator.awaitLine("agent pid=", Duration.ofSeconds(60));
-            agentPid = Long.parseLong(ready.replaceAll(".*pid=(\\d+).*", "$1"));
-            int port = Integer.parseInt(ready.replaceAll(".*port=(\\d+).*", "$1"));
-            assertThat(Procs.commandLine(agentPid)).contains("dev.linkproof.transfer.agent.AgentMain");
-            assertThat(Procs.listening(port)).as("the agent listens on %d", port).isTrue();
-            initiator.awaitLine("point started", Duration.ofSeconds(60));
-            Thread.sleep(INTO_THE_POINT_MILLIS);
-            assertThat(initiator.process().isAlive()).as("the initiator is still in its point").isTrue();
-
-            long deadAt = initiator.kill(signal);
-            long goneAt = awaitGone(agentPid, port, Duration.ofSeconds(15));
-            double seconds = (goneAt - deadAt) / 1e9;
-            System.out.printf("%s, initiator %s: agent %d gone and port %d closed %.3f s after the initiator died%n",
-                    transport, signal, agentPid, port, seconds);
-            assertThat(Procs.gone(agentPid) && !Procs.listening(port))
-                    .as("agent %d (port %d) still there 15 s after its initiator's %s; its log:%n%s", agentPid, port, signal,
-                            read(agentLog))
-                    .isTrue();
-            assertThat(seconds).as("seconds from the initiator's death to its agent's; agent log:%n%s", read(agentLog))
-                    .isLessThan(AGENT_EXIT.toMillis() / 1000.0);
-        } finally {
-            initiator.process().destroyForcibly();
-            killLeftover(agentPid);
-        }
+        InitiatorDeathCheck.localAgentExitsWithItsInitiator(dir, transport, signal, List.of(), AGENT_EXIT);
     }
 
     /**
@@ -89,11 +60,11 @@ class InitiatorDeathTest {
             run(agent, transport, "warm-up");
             List<String> idle = awaitSettled(agent.pid(), Duration.ofSeconds(5));
 
-            Initiator initiator = Initiator.start(dir, List.of("peer", transport, agent.host(),
+            InitiatorDeathCheck.Initiator initiator = InitiatorDeathCheck.Initiator.start(dir, List.of(), List.of("peer", transport, agent.host(),
                     Integer.toString(agent.port()), agent.token()));
             try {
                 initiator.awaitLine("point started", Duration.ofSeconds(60));
-                Thread.sleep(INTO_THE_POINT_MILLIS);
+                Thread.sleep(InitiatorDeathCheck.INTO_THE_POINT_MILLIS);
                 assertThat(Procs.fds(agent.pid()).size()).as("the agent holds the point's resources").isGreaterThan(idle.size());
                 initiator.kill("SIGKILL");
             } finally {
@@ -145,23 +116,7 @@ class InitiatorDeathTest {
         assumeTrue(a.available(), () -> transport + " unavailable: " + a.reason());
     }
 
-    /** Waits until the agent process is gone and its port closed; returns when (System.nanoTime). */
-    private static long awaitGone(long pid, int port, Duration max) throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Procs.gone(pid) && !Procs.listening(port)) {
-                return System.nanoTime();
-            }
-            Thread.sleep(20);
-        }
-        return System.nanoTime();
-    }
 
-    private static void killLeftover(long agentPid) {
-        if (agentPid > 0 && Procs.commandLine(agentPid).contains("dev.linkproof.transfer.agent.AgentMain")) {
-            ProcessHandle.of(agentPid).ifPresent(ProcessHandle::destroyForcibly);
-        }
-    }
 
     private static String read(Path log) {
         try {
@@ -171,52 +126,4 @@ class InitiatorDeathTest {
         }
     }
 
-    /** The initiator JVM, with its output lines as they come. */
-    private record Initiator(Process process, BlockingQueue<String> lines, List<String> seen) {
-        static Initiator start(Path dir, List<String> args) throws IOException {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
-                    "-cp", System.getProperty("java.class.path"), InitiatorMain.class.getName()));
-            cmd.addAll(args);
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-            Thread.ofPlatform().daemon().name("initiator-output").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        seen.add(line);
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    // it was killed
-                }
-            });
-            return new Initiator(p, lines, seen);
-        }
-
-        String awaitLine(String prefix, Duration max) throws InterruptedException {
-            long deadline = System.nanoTime() + max.toNanos();
-            while (true) {
-                String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (line == null) {
-                    throw new AssertionError("the initiator did not print '" + prefix + "' within " + max + "; it said:\n"
-                            + String.join("\n", seen) + (process.isAlive() ? "" : "\n(exited with " + process.exitValue() + ")"));
-                }
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
-            }
-        }
-
-        /** Sends the signal, waits for the initiator's end and returns when it died (System.nanoTime). */
-        long kill(String signal) throws InterruptedException {
-            switch (signal) {
-                case "SIGTERM" -> process.destroy();
-                case "SIGKILL" -> process.destroyForcibly();
-                default -> throw new IllegalArgumentException(signal);
-            }
-            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the initiator ends on " + signal).isTrue();
-            return System.nanoTime();
-        }
-    }
 }

@@ -11,7 +11,7 @@ import java.util.Map;
  * An initiator in a JVM of its own, for the tests that kill it in the middle of a point
  * ({@link InitiatorDeathTest}). It runs one point that would take minutes:
  * <ul>
- *   <li>{@code local <tcp|ucx> <agent log>}: starts its own target agent as the engine does
+ *   <li>{@code local <tcp|ucx|verbs> <agent log>}: starts its own target agent as the engine does
  *       ({@link LocalAgent}) and prints {@code agent pid=<pid> port=<port>};</li>
  *   <li>{@code peer <tcp|ucx> <host> <port> <token>}: uses an agent someone else started, as an
  *       initiator given {@code linkproof.peer} does.</li>
@@ -20,6 +20,9 @@ import java.util.Map;
  * {@code peer} runs a short validated point instead and prints {@code point passed}.
  */
 public final class InitiatorMain {
+    /** System property: the JVM flags of the agent a {@code local} initiator starts (the VM's guest flags), space-separated. */
+    static final String AGENT_JVM_ARGS = "linkproof.agent.jvmArgs";
+
     private InitiatorMain() {
     }
 
@@ -30,6 +33,8 @@ public final class InitiatorMain {
         return switch (transport) {
             case "ucx" -> b.settings(Map.of("UCX_TLS", "shm")).size(2L << 20).iterations(500_000).warmup(10).build();
             case "tcp" -> b.size(1L << 20).iterations(1_000_000).warmup(10).build();
+            // Soft-RoCE under TCG moves a 64 KiB write in about a millisecond: this runs for many minutes.
+            case "verbs" -> b.size(64L << 10).iterations(1_000_000).warmup(10).build();
             default -> throw new IllegalArgumentException("transport " + transport);
         };
     }
@@ -51,7 +56,12 @@ public final class InitiatorMain {
         int port;
         String token;
         if (args[0].equals("local")) {
-            agent = LocalAgent.start(List.of("-Xmx128m"), Path.of(args[2]), Duration.ofSeconds(60));
+            String flags = System.getProperty(AGENT_JVM_ARGS, "").strip();
+            List<String> agentFlags = new java.util.ArrayList<>(List.of("-Xmx128m"));
+            if (!flags.isEmpty()) {
+                agentFlags.addAll(List.of(flags.split("\\s+")));
+            }
+            agent = LocalAgent.start(agentFlags, Path.of(args[2]), Duration.ofSeconds(120));
             System.out.println("agent pid=" + agent.pid() + " port=" + agent.port());
             host = agent.host();
             port = agent.port();

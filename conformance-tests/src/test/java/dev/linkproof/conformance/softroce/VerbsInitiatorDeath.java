@@ -1,0 +1,46 @@
+package dev.linkproof.conformance.softroce;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.session.InitiatorDeathCheck;
+import dev.linkproof.transfer.spi.Transports;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue #22's initiator death for verbs, where verbs runs: an initiator JVM in the middle of a verbs
+ * point on rxe0 (its QPs connected, its memory registered, its agent's too) is SIGTERMed or SIGKILLed,
+ * and its agent must exit, deregistering and closing its port, as it does for tcp and ucx on the host
+ * (transfer-core's InitiatorDeathTest, whose check this runs). Under TCG a JVM's exit is about ten times
+ * slower than on the host, so the bound here is {@link #AGENT_EXIT}, not the host's 2 s; the time it
+ * took is printed into the suite's report.
+ */
+@Tag("softroce")
+@Timeout(600)
+class VerbsInitiatorDeath {
+    /** The host's 2 s, scaled for TCG (JVM start and exit take about ten times as long in the VM). */
+    static final Duration AGENT_EXIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "verbs, initiator {0}")
+    @ValueSource(strings = {"SIGTERM", "SIGKILL"})
+    void theLocalAgentExitsWithItsVerbsInitiator(String signal) throws Exception {
+        assumeTrue(Guest.inTheVm(), "runs in the Soft-RoCE VM (-D" + Guest.GUEST + "=true), where verbs has a device");
+        Availability verbs = Transports.discover().require("verbs").availability();
+        assumeTrue(verbs.available(), () -> "verbs unavailable: " + verbs.reason());
+        // The guest's JVM flags (C1 only, no CDS, serial GC), as the suite gives its own agents.
+        String flags = System.getProperty("linkproof.agent.jvmArgs", "").replaceAll("-Xmx\\S+", "").strip();
+        List<String> jvm = flags.isEmpty() ? List.of() : Arrays.asList(flags.split("\\s+"));
+        InitiatorDeathCheck.localAgentExitsWithItsInitiator(dir, "verbs", signal, jvm, AGENT_EXIT);
+    }
+}
