@@ -193,8 +193,12 @@ public final class ProgressPrinter {
      * Every rail's figures are in the results file and in Allure.
      */
     static String figures(Measurement m) {
-        return m.slowestRail().map(slowest -> m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps())
-                + " aggregate, slowest " + slowest.name() + " " + slowest.measurement().summary()).orElseGet(m::summary);
+        if (m.rails().isEmpty()) {
+            return m.summary();
+        }
+        var slowest = m.slowestRail().orElseThrow();
+        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " aggregate, slowest " + slowest.name()
+                + " " + slowest.measurement().summary();
     }
 
     private static String firstLine(String s) {
