@@ -201,6 +201,108 @@ class ReportsTest {
         assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1)).startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
 
+    private static final String RAIL_VALID = "data valid: 1 slot(s), 4096 bytes, checksums match";
+
+    /**
+     * A point of rails records each rail (figures, bytes, validation, and its timed loop's window as
+     * offsets from the earliest rail's start, so the overlap shows), beside the aggregate as the
+     * point's own figures; it reads back, and a baseline takes the aggregate as the reference.
+     */
+    @Test
+    void aPointOfRailsRecordsEachRailWithItsWindowAndReadsBack() throws Exception {
+        Path f = dir.resolve("rails.jsonl");
+        Measurement two = TwoRails.measurement("rails");
+        try (ResultsFile out = ResultsFile.create(f)) {
+            out.append(record("rails", two, "passed"));
+            out.append(record("one", m(4096, 2.0, 0), "passed"));
+            out.append(record("corrupt", TwoRails.measurement("corrupt", TwoRails.CORRUPT), "failed"));
+        }
+        List<String> lines = Files.readAllLines(f);
+        assertThat(lines.get(0)).contains("\"rails\":[{\"index\":0,\"label\":\"rxe0\",\"bandwidthGBps\":10.0,\"avgLatencyUs\":50.0,"
+                + "\"bytes\":1000000000,\"startMs\":0.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\"},"
+                + "{\"index\":1,\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,"
+                + "\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\"}]");
+        assertThat(lines.get(1)).as("one pair: no rails").doesNotContain("\"rails\"");
+        assertThat(lines.get(2)).contains("\"validation\":\"rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ;")
+                .contains("\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,\"startMs\":2.0,"
+                        + "\"durationMs\":100.0,\"validation\":\"data corruption: 1 of 1 slot(s) differ; first at slot 0, byte offset 7");
+
+        List<PointRecord> back = ResultsFile.read(f);
+        PointRecord rails = back.get(0);
+        // The point's own figures are the aggregate: 1.5 GB over the 102 ms from the first start to the last end.
+        assertThat(rails.bandwidthGBps()).isCloseTo(1.5e9 / 102e6, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(rails.avgLatencyUs()).isEqualTo(100.0);
+        assertThat(rails.rails()).containsExactly(
+                new PointRecord.Rail(0, "rxe0", 10.0, 50.0, 1_000_000_000L, 0.0, 100.0, RAIL_VALID),
+                new PointRecord.Rail(1, "rxe9", 5.0, 100.0, 500_000_000L, 2.0, 100.0, RAIL_VALID));
+        assertThat(back.get(1).rails()).isEmpty();
+
+        Baseline b = Baseline.load(f);
+        assertThat(b.covers("rails")).isTrue();
+        assertThat(b.covers("corrupt")).as("a rail's corrupt data makes the point no reference").isFalse();
+        assertThat(b.change("rails", two)).contains("+0.0 % bandwidth against the baseline's 14.7 GB/s");
+    }
+
+    /** Each rail's columns follow the point's own, as many as the sweep's point with the most rails had. */
+    @Test
+    void csvHasColumnsPerRailAfterThePointsOwn() {
+        String csv = SweepCsv.of(List.of(record("rails", TwoRails.measurement("rails"), "passed"), record("one", m(4096, 1.5, 0), "passed")));
+        List<String> rows = csv.lines().toList();
+        assertThat(rows.getFirst()).isEqualTo(SweepCsv.HEADER + ",Rail0,Rail0BW(GB/s),Rail0Lat(us),Rail0Start(ms),Rail0Dur(ms)"
+                + ",Rail1,Rail1BW(GB/s),Rail1Lat(us),Rail1Start(ms),Rail1Dur(ms)");
+        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,verbs,,host->host,contiguous,0,10,14.7059,100.000,")
+                .endsWith(",passed,rxe0,10.0000,50.000,0.000,100.000,rxe9,5.0000,100.000,2.000,100.000");
+        assertThat(rows.get(2)).endsWith(",passed,,,,,,,,,,");
+        assertThat(rows.get(1).split(",", -1)).hasSameSizeAs(rows.getFirst().split(",", -1));
+    }
+
+    /** The aggregate is the point's line, named so; each rail a dashed line of its own; a rail that failed validation a red cross. */
+    @Test
+    void chartDrawsTheAggregateAndEachRail() {
+        TransferSpec big = TransferSpec.builder().pointId("big").transport("verbs").size(65536).iterations(10).warmup(1).build();
+        List<PointRecord> points = List.of(record("small", TwoRails.measurement("small"), "passed"),
+                PointRecord.of("big", "sweep", "C", "m", "write 65536", big, TwoRails.measurement("big", TwoRails.CORRUPT), "failed",
+                        null, List.of(), 1.0, 5.0));
+        String svg = BandwidthChart.svg("rails", points);
+        assertThat(svg).contains(">write ×1 · 1 QP · aggregate<").contains(">rail 0 (rxe0)<").contains(">rail 1 (rxe9)<");
+        // 760 px do not hold "write ×1 · 1 QP · aggregate" (27 characters of 7 px from x = 602): the picture widens.
+        assertThat(svg).contains("width=\"799\" height=\"420\" viewBox=\"0 0 799 420\"");
+        assertThat(svg.split("<polyline class=\"series\"", -1)).hasSize(2);
+        // y: 320 px for 0-20 GB/s below a top of 40; x: 500 px for 4 KiB (log₂ 12) to 64 KiB (16) from 70.
+        assertThat(svg).contains("<polyline class=\"rail\" points=\"70.0,200.0 570.0,200.0\"")
+                .contains("<polyline class=\"rail\" points=\"70.0,280.0 570.0,280.0\"");
+        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(3);
+        assertThat(svg.split("<circle class=\"rail-point\"", -1)).as("rail 0 twice, rail 1 at 4 KiB").hasSize(4);
+        assertThat(svg.split("<g class=\"failed-rail\">", -1)).as("rail 1 at 64 KiB").hasSize(2);
+        assertThat(svg).contains("<title>write 4096: rail 1 (rxe9) 5.0 GB/s, 2.0–102.0 ms (" + RAIL_VALID + ")</title>");
+
+        String onePair = BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed")));
+        assertThat(onePair).doesNotContain("aggregate").doesNotContain("class=\"rail");
+    }
+
+    /** Three lines of eight rails make 27 legend entries: the picture grows to hold them, the plot keeps its size. */
+    @Test
+    void chartGrowsToHoldTheLegendOfManyRails() {
+        List<dev.linkproof.transfer.measure.RailResult> eight = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            eight.add(TwoRails.rail("eight", i, "mlx5_" + i, 1_000_000_000L, 50_000, TwoRails.VALID, TwoRails.T0, TwoRails.T0 + 100_000_000L));
+        }
+        Measurement m = Measurement.ofRails(TwoRails.spec("eight", null), eight);
+        List<PointRecord> points = new java.util.ArrayList<>();
+        for (int batch : new int[] {1, 2, 4}) {
+            for (long size : new long[] {4096, 65536}) {
+                TransferSpec s = TransferSpec.builder().pointId("p" + size + "x" + batch).size(size).batch(batch).build();
+                points.add(PointRecord.of(s.pointId(), "sweep", "C", "m", s.pointId(), s, m, "passed", null, List.of(), 1.0, 5.0));
+            }
+        }
+        String svg = BandwidthChart.svg("eight", points);
+        // link rate, criterion, 3 aggregates and 24 rails: 29 entries of 18 px from 50 px down
+        assertThat(svg).contains("height=\"" + (40 + 10 + 18 * 29) + "\"").contains(">write ×4 · 1 QP · aggregate<")
+                .contains(">rail 7 (mlx5_7)<");
+        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(25);
+        assertThat(BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed")))).contains("width=\"760\" height=\"420\"");
+    }
+
     private static List<String> categoriesOf(String status, String trace) {
         return RunFiles.categoriesFor(status, trace);
     }

@@ -3,6 +3,7 @@ package dev.linkproof.engine.reporting;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.failure.Failures;
 import dev.linkproof.engine.judging.HostLoads;
+import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.measure.Measurement;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -95,7 +96,7 @@ public final class ProgressPrinter {
             case ABORTED -> "SKIP";
             case FAILED -> "FAIL";
         };
-        String figure = (m == null ? "" : "  " + m.summary()) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
+        String figure = (m == null ? "" : "  " + figures(m)) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
         if (result.getStatus() != TestExecutionResult.Status.ABORTED) {
@@ -119,7 +120,7 @@ public final class ProgressPrinter {
         summary.rerun();
         if (enabled) {
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
-                    done.get() + 1, total, point.displayName(), m.summary(), hosts.describe(), waited.toMillis() / 1e3,
+                    done.get() + 1, total, point.displayName(), figures(m), hosts.describe(), waited.toMillis() / 1e3,
                     now.isEmpty() ? "" : (stillBusy ? " (still busy: " : " (now: ") + now.describe() + ")");
             out.flush();
         }
@@ -136,7 +137,7 @@ public final class ProgressPrinter {
             String prefix = point.displayName() + ": ";
             String why = failure.startsWith(prefix) ? failure.substring(prefix.length()) : failure;
             out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — %s; rerun to confirm%n",
-                    done.get() + 1, total, point.displayName(), m.summary(), firstLine(why));
+                    done.get() + 1, total, point.displayName(), figures(m), firstLine(why));
             out.flush();
         }
     }
@@ -182,6 +183,22 @@ public final class ProgressPrinter {
             out.printf("[linkproof %d/%d] %s %s%s%n", n, total, outcome, point.displayName(), rest);
             out.flush();
         }
+    }
+
+    /**
+     * A point's figures as its lines give them: {@link Measurement#summary()} ("3.21 GB/s · 20.4 µs"),
+     * or for a point that ran several rails at once the aggregate and the slowest rail with its own
+     * figures ("2 rails: 23.1 GB/s aggregate, slowest rail 1 (rxe9) 11.2 GB/s · 257 µs"): the
+     * aggregate alone would hide a rail that lags, and a line per rail would bury the run's progress.
+     * Every rail's figures are in the results file and in Allure.
+     */
+    static String figures(Measurement m) {
+        if (m.rails().isEmpty()) {
+            return m.summary();
+        }
+        var slowest = m.slowestRail().orElseThrow();
+        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " aggregate, slowest " + slowest.name()
+                + " " + slowest.measurement().summary();
     }
 
     private static String firstLine(String s) {

@@ -8,6 +8,7 @@ import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
 import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Validation;
 import java.io.ByteArrayOutputStream;
@@ -132,5 +133,42 @@ class ProgressPrinterTest {
         p.finished(point, null, TestExecutionResult.successful());
         p.skipped(point, "x");
         assertThat(printed()).isEmpty();
+    }
+
+    /**
+     * Rail 0 (rxe0) moves 1 GB in 100 ms from t0, rail 1 (rxe9) 0.5 GB in 100 ms from t0 + 2 ms, so
+     * 1.5 GB over 102 ms together; {@code rail1}: rail 1's validation.
+     */
+    private static Measurement twoRails(Validation rail1) {
+        long t0 = 7_000_000_000L;
+        return Measurement.ofRails(TransferSpec.builder().size(4096).transport("verbs").build(), List.of(
+                rail(0, "rxe0", 1_000_000_000L, 50_000, new Validation(1, 4096, 0, Optional.empty()), t0, t0 + 100_000_000L),
+                rail(1, "rxe9", 500_000_000L, 100_000, rail1, t0 + 2_000_000L, t0 + 102_000_000L)));
+    }
+
+    private static RailResult rail(int index, String device, long bytes, double latencyNanos, Validation v, long start, long end) {
+        TransferSpec spec = TransferSpec.builder().size(4096).transport("verbs").settings(Map.of("verbs.device", device)).build();
+        return new RailResult(index, device, new Measurement(spec, bytes, end - start, bytes / (double) (end - start),
+                LatencyStats.averageOnly(latencyNanos), v, Map.of(), List.of()), start, end);
+    }
+
+    /** A point of rails prints the aggregate and the slowest rail with its own figures, on every line that gives figures. */
+    @Test
+    void aPointOfRailsPrintsTheAggregateAndTheSlowestRail() {
+        SweepPoint rails = new SweepPoint(TransferSpec.builder().size(4096).transport("verbs").build(),
+                "write 4 KiB ×1 · 1 QP · verbs · 2 rails", "seg");
+        ProgressPrinter p = new ProgressPrinter(out, true, 2);
+        Measurement ok = twoRails(new Validation(1, 4096, 0, Optional.empty()));
+        p.rerunToConfirm(rails, ok, rails.displayName() + ": performance regression: 14.7 GB/s is 10.0 % below …");
+        p.finished(rails, ok, "14.7 GB/s ≥ criterion 10.0 GB/s", TestExecutionResult.successful());
+        p.finished(rails, twoRails(new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)))),
+                TestExecutionResult.failed(new AssertionError("write 4 KiB: rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ")));
+        String figures = "2 rails: 14.7 GB/s aggregate, slowest rail 1 (rxe9) 5.00 GB/s · 100 µs";
+        assertThat(printed().lines()).containsExactly(
+                "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 QP · verbs · 2 rails  " + figures
+                        + "  — performance regression: 14.7 GB/s is 10.0 % below …; rerun to confirm",
+                "[linkproof 1/2] PASS write 4 KiB ×1 · 1 QP · verbs · 2 rails  " + figures + "  [14.7 GB/s ≥ criterion 10.0 GB/s]",
+                "[linkproof 2/2] FAIL write 4 KiB ×1 · 1 QP · verbs · 2 rails  " + figures
+                        + "  — write 4 KiB: rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ");
     }
 }

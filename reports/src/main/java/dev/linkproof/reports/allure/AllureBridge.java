@@ -10,6 +10,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Phases;
+import dev.linkproof.transfer.measure.RailResult;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
 import io.qameta.allure.model.Attachment;
@@ -51,6 +52,12 @@ import java.util.function.Supplier;
  * ({@link #sweepFinished} waits for them) or {@link #awaitWrites} returns. A file that could not be
  * written fails the next point or sweep that reports, naming the cause, as it failed its own point
  * when it was written there.
+ *
+ * <p>A point that ran several rails at once (its measurement the aggregate) adds the parameters
+ * "rails" (how many) and "slowest rail" ("rail 1 (rxe9) 11.2 GB/s"), a {@code rails} array in
+ * measurement.json (each rail's figures and timed-loop window, as the results file has them) and
+ * one attachment per rail ({@code rail 1 (rxe9).json}, that rail's measurement in measurement.json's
+ * shape), so the rail that lagged, and its own validation, can be read without the others.
  */
 public final class AllureBridge {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -131,6 +138,11 @@ public final class AllureBridge {
             ps.add(parameter("p99.9", Units.formatMicros(m.latency().p999Nanos() / 1e3)));
             ps.add(parameter("max", Units.formatMicros(m.latency().maxNanos() / 1e3)));
         }
+        if (!m.rails().isEmpty()) {
+            RailResult slowest = m.slowestRail().orElseThrow();
+            ps.add(parameter("rails", Integer.toString(m.rails().size())));
+            ps.add(parameter("slowest rail", slowest.name() + " " + Units.formatGBps(slowest.measurement().bandwidthGBps())));
+        }
         // One update of the test case for all of them: each Allure.parameter call is one (a lookup and a lock).
         lifecycle().updateTestCase(uuid.get(), r -> {
             r.getParameters().addAll(ps);
@@ -158,6 +170,24 @@ public final class AllureBridge {
         attach("measurement.json", "application/json", ".json", () -> json(shaped).getBytes(StandardCharsets.UTF_8));
         List<String> lines = List.copyOf(verdicts);
         attach("verdicts.txt", "text/plain", ".txt", () -> (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        if (!m.rails().isEmpty()) {
+            // Shaped on the writer thread too: a rail's measurement is immutable (records, copied lists
+            // and maps), and eight of them would otherwise be eight shapings on the point's thread.
+            List<PointRecord.Rail> rails = PointRecord.Rail.of(m);
+            for (int i = 0; i < rails.size(); i++) {
+                Measurement rail = m.rails().get(i).measurement();
+                PointRecord.Rail window = rails.get(i);
+                attach(window.name() + ".json", "application/json", ".json", () -> json(railShaped(rail, window)).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** A rail's measurement in measurement.json's shape, with which rail it was and its window among the others. */
+    static Map<String, Object> railShaped(Measurement rail, PointRecord.Rail window) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("rail", window);
+        out.putAll(jmhShaped(rail));
+        return out;
     }
 
     /**
@@ -295,6 +325,9 @@ public final class AllureBridge {
         }
         out.put("phases", phases);
         out.put("validation", m.validation().describe());
+        if (!m.rails().isEmpty()) {
+            out.put("rails", PointRecord.Rail.of(m)); // as the results file has them
+        }
         out.put("environment", new LinkedHashMap<>(m.environment()));
         return out;
     }

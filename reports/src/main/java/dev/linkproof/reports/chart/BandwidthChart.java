@@ -2,6 +2,7 @@ package dev.linkproof.reports.chart;
 
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.validate.Validation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -14,7 +15,11 @@ import java.util.function.ToLongFunction;
 /**
  * An SVG chart of one sweep: bandwidth against message size on a log-2 axis (or against batch,
  * QPs or depth when the size does not vary), one line per combination of the other dimensions,
- * the criterion and the link rate as dashed lines, failed points marked with a red cross. A small
+ * the criterion and the link rate as dashed lines, failed points marked with a red cross. Where
+ * the points of a line ran several rails at once, that line is their aggregate (so named in the
+ * legend) and each rail gets a thinner dashed line of its own beneath it, so a rail that lags
+ * shows as the curve that falls away; a rail whose data failed to validate is marked with a red
+ * cross like a failed point. A small
  * writer rather than a charting library: the chart is a few dozen elements, and writing them
  * directly keeps the axis exactly as perftest users read it (powers of two).
  */
@@ -25,6 +30,8 @@ public final class BandwidthChart {
     private static final int RIGHT = 190;
     private static final int TOP = 40;
     private static final int BOTTOM = 60;
+    /** A generous width of a character of the legend (12 px sans-serif), to size the picture to its longest entry. */
+    private static final double CHAR_WIDTH = 7.0;
     private static final String[] COLORS = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f"};
 
     private BandwidthChart() {
@@ -42,12 +49,35 @@ public final class BandwidthChart {
         OptionalDouble criterion = points.stream().filter(p -> p.criterionGBps() != null).mapToDouble(PointRecord::criterionGBps).max();
         OptionalDouble link = points.stream().filter(p -> p.linkGBps() != null).mapToDouble(PointRecord::linkGBps).max();
         double top = points.stream().filter(p -> p.bandwidthGBps() != null).mapToDouble(PointRecord::bandwidthGBps).max().orElse(0);
+        // A rail can outrun the aggregate when the rails barely overlapped (the aggregate spans them all).
+        top = Math.max(top, points.stream().flatMap(p -> p.rails().stream()).mapToDouble(PointRecord.Rail::bandwidthGBps).max().orElse(0));
         top = Math.max(top, Math.max(criterion.orElse(0), link.orElse(0)));
         double yMax = niceCeiling(top * 1.1);
 
+        Map<String, List<PointRecord>> series = new LinkedHashMap<>();
+        for (PointRecord p : points) {
+            series.computeIfAbsent(seriesKey(p, x), k -> new ArrayList<>()).add(p);
+        }
+        // Eight rails make nine legend entries a line, and a line's name grows by " · aggregate": the
+        // picture grows downwards and to the right to hold its legend, the plot stays as it is.
+        List<String> legendTexts = new ArrayList<>();
+        link.ifPresent(v -> legendTexts.add("link rate " + trim(v) + " GB/s"));
+        criterion.ifPresent(v -> legendTexts.add("criterion " + trim(v) + " GB/s"));
+        for (var e : series.entrySet()) {
+            Map<String, List<RailAt>> rails = rails(e.getValue());
+            legendTexts.add(rails.isEmpty() ? e.getKey() : e.getKey() + " · aggregate");
+            legendTexts.addAll(rails.keySet());
+        }
+        if (points.stream().anyMatch(PointRecord::failed)) {
+            legendTexts.add("failed point");
+        }
+        int height = Math.max(H, TOP + 10 + 18 * legendTexts.size());
+        int longest = legendTexts.stream().mapToInt(String::length).max().orElse(0);
+        int width = Math.max(W, W - RIGHT + 32 + (int) Math.ceil(longest * CHAR_WIDTH) + 8);
+
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                + "font-family=\"sans-serif\" font-size=\"12\">%n", W, H, W, H));
+                + "font-family=\"sans-serif\" font-size=\"12\">%n", width, height, width, height));
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, esc(title)));
         int plotW = W - LEFT - RIGHT;
@@ -85,10 +115,6 @@ public final class BandwidthChart {
             legendY = legend(s, legendY, "#d62728", "6,4", "criterion " + trim(criterion.getAsDouble()) + " GB/s");
         }
 
-        Map<String, List<PointRecord>> series = new LinkedHashMap<>();
-        for (PointRecord p : points) {
-            series.computeIfAbsent(seriesKey(p, x), k -> new ArrayList<>()).add(p);
-        }
         int c = 0;
         for (var entry : series.entrySet()) {
             String color = COLORS[c++ % COLORS.length];
@@ -116,7 +142,33 @@ public final class BandwidthChart {
                             px, py, color, tip));
                 }
             }
-            legendY = legend(s, legendY, color, null, entry.getKey());
+            Map<String, List<RailAt>> rails = rails(line);
+            legendY = legend(s, legendY, color, null, rails.isEmpty() ? entry.getKey() : entry.getKey() + " · aggregate");
+            for (var rail : rails.entrySet()) {
+                String railColor = COLORS[c++ % COLORS.length];
+                StringBuilder railPoly = new StringBuilder();
+                for (RailAt r : rail.getValue()) {
+                    railPoly.append(String.format(Locale.ROOT, "%.1f,%.1f ", xPos(log2(x.value().applyAsLong(r.point())), lo, hi, plotW),
+                            yPos(r.rail().bandwidthGBps(), yMax, plotH)));
+                }
+                s.append(String.format("<polyline class=\"rail\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+                        + "stroke-dasharray=\"5,3\"/>%n", railPoly.toString().trim(), railColor));
+                for (RailAt r : rail.getValue()) {
+                    double px = xPos(log2(x.value().applyAsLong(r.point())), lo, hi, plotW);
+                    double py = yPos(r.rail().bandwidthGBps(), yMax, plotH);
+                    String tip = esc(r.point().name() + ": " + r.rail().name() + " " + trim(r.rail().bandwidthGBps()) + " GB/s, "
+                            + String.format(Locale.ROOT, "%.1f–%.1f ms", r.rail().startMs(), r.rail().startMs() + r.rail().durationMs())
+                            + " (" + r.rail().validation() + ")");
+                    if (r.rail().validation() == null || !r.rail().validation().startsWith(Validation.VALID)) {
+                        s.append(String.format(Locale.ROOT, "<g class=\"failed-rail\"><title>%s</title><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" "
+                                + "stroke=\"#d62728\" stroke-width=\"2\" transform=\"translate(-4 -4)\"/></g>%n", tip, px, py));
+                    } else {
+                        s.append(String.format(Locale.ROOT, "<circle class=\"rail-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">"
+                                + "<title>%s</title></circle>%n", px, py, railColor, tip));
+                    }
+                }
+                legendY = legend(s, legendY, railColor, "5,3", rail.getKey());
+            }
         }
         if (points.stream().anyMatch(PointRecord::failed)) {
             s.append(String.format(Locale.ROOT, "<path d=\"M%d %dl8 8m0 -8l-8 8\" stroke=\"#d62728\" stroke-width=\"2.5\"/>%n",
@@ -125,6 +177,28 @@ public final class BandwidthChart {
         }
         s.append("</svg>\n");
         return s.toString();
+    }
+
+    /** A rail of one point of a line. */
+    private record RailAt(PointRecord point, PointRecord.Rail rail) { }
+
+    /**
+     * The rails of a line's points, by rail ("rail 1 (rxe9)"), in the order of rail and then of the
+     * line's points; empty when none of its points ran several rails.
+     */
+    private static Map<String, List<RailAt>> rails(List<PointRecord> line) {
+        Map<String, List<RailAt>> byRail = new java.util.HashMap<>();
+        Map<String, Integer> index = new java.util.HashMap<>();
+        for (PointRecord p : line) {
+            for (PointRecord.Rail r : p.rails()) {
+                byRail.computeIfAbsent(r.name(), k -> new ArrayList<>()).add(new RailAt(p, r));
+                index.put(r.name(), r.index());
+            }
+        }
+        Map<String, List<RailAt>> ordered = new LinkedHashMap<>();
+        byRail.keySet().stream().sorted(Comparator.comparingInt((String k) -> index.get(k)).thenComparing(k -> k))
+                .forEach(k -> ordered.put(k, byRail.get(k)));
+        return ordered;
     }
 
     private static Axis chooseAxis(List<PointRecord> points) {

@@ -3,6 +3,7 @@ package dev.linkproof.reports.results;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.List;
 
@@ -35,6 +36,10 @@ import java.util.List;
  * @param targetCpus  the CPUs of the target's host
  * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host, or
  *                    of its baseline, and was rerun; absent when it was not measured
+ * @param rails       a point that ran several rails at once: each rail's own figures and timed-loop
+ *                    window ({@link Rail}), in rail order; its own figures above are then the aggregate.
+ *                    Empty (absent from the line) for a point of one pair, and in records written before
+ *                    rails were recorded
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PointRecord(
@@ -76,9 +81,59 @@ public record PointRecord(
         Double targetOtherCpus,
         Integer targetCpus,
         Integer attempts,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Rail> rails,
         String timestamp) {
 
     public static final String SCHEMA = "linkproof.results/1";
+
+    public PointRecord {
+        // Absent from a line (one pair, or an older record) reads as none, so readers need no null check.
+        rails = rails == null ? List.of() : List.copyOf(rails);
+    }
+
+    /**
+     * One rail of a point that ran several at once, as the results file, measurement.json and the
+     * sweep CSV give it. Its window is its timed loop's, in milliseconds from the earliest rail's
+     * start: the rails' own clocks ({@link System#nanoTime()}) mean nothing outside the run, while
+     * offsets from a common start show at a glance whether the rails overlapped, which is what makes
+     * the point's aggregate (all bytes over first start to last end) a figure of them running together.
+     *
+     * @param index         the rail's position, from 0
+     * @param label         what it ran on ({@code rxe9}, {@code 10.77.1.1->10.77.1.2})
+     * @param bandwidthGBps its own bandwidth (GB = 10⁹ B)
+     * @param avgLatencyUs  its own average latency per transfer
+     * @param bytes         bytes it moved in its timed loop
+     * @param startMs       its timed loop's start, in ms after the earliest rail's
+     * @param durationMs    its timed loop's length in ms
+     * @param validation    its own validation outcome ({@code data valid: …} or what failed)
+     */
+    public record Rail(int index, String label, double bandwidthGBps, double avgLatencyUs, long bytes,
+                       double startMs, double durationMs, String validation) {
+
+        /** "rail 1 (rxe9)", as {@link RailResult#name()} names it. */
+        public String name() {
+            return "rail " + index + " (" + label + ")";
+        }
+
+        /** The rails of {@code m}, in rail order; empty for a point of one pair (or none measured). */
+        public static List<Rail> of(Measurement m) {
+            if (m == null || m.rails().isEmpty()) {
+                return List.of();
+            }
+            long first = Long.MAX_VALUE;
+            for (RailResult r : m.rails()) {
+                first = Math.min(first, r.loopStartNanos());
+            }
+            List<Rail> out = new java.util.ArrayList<>(m.rails().size());
+            for (RailResult r : m.rails()) {
+                Measurement rm = r.measurement();
+                out.add(new Rail(r.index(), r.label(), rm.bandwidthGBps(), rm.latency().averageNanos() / 1e3, rm.bytes(),
+                        (r.loopStartNanos() - first) / 1e6, (r.loopEndNanos() - r.loopStartNanos()) / 1e6,
+                        rm.validation().describe()));
+            }
+            return out;
+        }
+    }
 
     /** A record of a point that has (or has not) been measured, without the names of the criteria that judged it. */
     public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
@@ -106,7 +161,7 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, null, null, null, java.time.Instant.now().toString());
+                null, null, null, null, null, Rail.of(m), java.time.Instant.now().toString());
     }
 
     /**
@@ -133,7 +188,7 @@ public record PointRecord(
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
-                timestamp);
+                rails, timestamp);
     }
 
     /** This record with the kind of its failure or skip ({@code null}: it passed). */
@@ -141,7 +196,7 @@ public record PointRecord(
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 device, memory, layout, offset, mode, iterations, warmup, status, message, kind == null ? null : kind.name(),
                 bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, criterionGBps, linkGBps,
-                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, timestamp);
+                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
     }
 
     /**

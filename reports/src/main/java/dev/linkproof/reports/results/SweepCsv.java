@@ -9,6 +9,13 @@ import java.util.Locale;
  * Linkproof's own: read it by the header). Every dimension a sweep can vary
  * comes before the figures (the RDMA device, where a point named one; memory as
  * initiator-&gt;target; layout and slot offset, which tell apart points that are otherwise alike).
+ *
+ * <p>A sweep whose points ran several rails at once gets, after those columns, five per rail (as
+ * many as its point with the most rails had): {@code Rail0} (what it ran on), {@code Rail0BW(GB/s)},
+ * {@code Rail0Lat(us)}, {@code Rail0Start(ms)} and {@code Rail0Dur(ms)} (its timed loop's window from
+ * the earliest rail's start), so a spreadsheet plots each rail beside the aggregate {@code AvgBW(GB/s)}
+ * and sees whether they overlapped. They come last, so a reader that takes columns by position reads
+ * the others where they always were; a sweep of one pair per point keeps exactly {@link #HEADER}.
  */
 public final class SweepCsv {
     public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
@@ -17,7 +24,13 @@ public final class SweepCsv {
     }
 
     public static String of(List<PointRecord> points) {
-        StringBuilder sb = new StringBuilder(HEADER).append('\n');
+        int rails = points.stream().mapToInt(p -> p.rails().size()).max().orElse(0);
+        StringBuilder sb = new StringBuilder(HEADER);
+        for (int i = 0; i < rails; i++) {
+            sb.append(",Rail").append(i).append(",Rail").append(i).append("BW(GB/s),Rail").append(i).append("Lat(us),Rail")
+                    .append(i).append("Start(ms),Rail").append(i).append("Dur(ms)");
+        }
+        sb.append('\n');
         for (PointRecord p : points) {
             sb.append(p.size()).append(',')
                     .append(p.batch()).append(',')
@@ -36,9 +49,27 @@ public final class SweepCsv {
                     .append(num(p.p99Us(), "%.3f")).append(',')
                     .append(num(p.p999Us(), "%.3f")).append(',')
                     .append(num(p.maxUs(), "%.3f")).append(',')
-                    .append(p.status()).append('\n');
+                    .append(p.status());
+            for (int i = 0; i < rails; i++) {
+                PointRecord.Rail r = i < p.rails().size() ? p.rails().get(i) : null;
+                if (r == null) {
+                    sb.append(",,,,,"); // a point with fewer rails than the sweep's most
+                } else {
+                    sb.append(',').append(field(r.label()))
+                            .append(',').append(num(r.bandwidthGBps(), "%.4f"))
+                            .append(',').append(num(r.avgLatencyUs(), "%.3f"))
+                            .append(',').append(num(r.startMs(), "%.3f"))
+                            .append(',').append(num(r.durationMs(), "%.3f"));
+                }
+            }
+            sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** A text field, quoted where it holds a comma or a quote (a rail's label is free text). */
+    private static String field(String s) {
+        return s.indexOf(',') < 0 && s.indexOf('"') < 0 ? s : '"' + s.replace("\"", "\"\"") + '"';
     }
 
     private static String num(Double v, String format) {

@@ -82,15 +82,19 @@ class AllureBridgeTest {
 
     /** The same, for a point whose spec as it ran ({@code ran}: the profile's GPUs, sized iterations) differs from its own. */
     private TestResult point(TransferSpec spec, TransferSpec ran, List<Phases.Phase> phases) {
+        long bytes = ran.bytesPerIteration() * 10;
+        return point(spec, new Measurement(ran, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
+                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), phases));
+    }
+
+    /** The same, for a point that measured {@code m}. */
+    private TestResult point(TransferSpec spec, Measurement m) {
         AllureLifecycle l = Allure.getLifecycle();
         String uuid = UUID.randomUUID().toString();
         l.scheduleTestCase(new TestResult().setUuid(uuid).setName(spec.pointId()));
         l.startTestCase(uuid);
         AllureBridge.pointStarted(spec, "loopback", "m");
-        long bytes = ran.bytesPerIteration() * 10;
-        AllureBridge.pointMeasured(new Measurement(ran, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
-                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), phases),
-                List.of("PASS data valid"));
+        AllureBridge.pointMeasured(m, List.of("PASS data valid"));
         l.stopTestCase(uuid);
         l.writeTestCase(uuid);
         AllureBridge.awaitWrites(); // the attachment files are written off the point's thread
@@ -106,7 +110,11 @@ class AllureBridgeTest {
     }
 
     private JsonNode measurementJson(TestResult r) throws IOException {
-        String source = r.getAttachments().stream().filter(a -> a.getName().equals("measurement.json")).findFirst()
+        return attachment(r, "measurement.json");
+    }
+
+    private JsonNode attachment(TestResult r, String name) throws IOException {
+        String source = r.getAttachments().stream().filter(a -> a.getName().equals(name)).findFirst()
                 .orElseThrow().getSource();
         return JSON.readTree(attachments.get(source));
     }
@@ -163,5 +171,46 @@ class AllureBridgeTest {
         assertThat(phases.get(1).get("name").asText()).isEqualTo("timed loop");
         assertThat(phases.get(1).get("nanos").asLong()).isEqualTo(89L);
         assertThat(r.getSteps()).extracting(s -> s.getName()).startsWith("provision (1.2 ms)", "timed loop (0.0 ms)");
+    }
+
+    /**
+     * A point of rails: how many and the slowest as parameters, each rail in measurement.json with
+     * its window, and an attachment per rail with that rail's own measurement in the same shape.
+     */
+    @Test
+    void aPointOfRailsShowsItsRailsTheSlowestAndAnAttachmentPerRail() throws IOException {
+        Measurement two = dev.linkproof.reports.TwoRails.measurement("rails");
+        TestResult r = point(two.spec(), two);
+        assertThat(parameters(r)).containsEntry("rails", "2").containsEntry("slowest rail", "rail 1 (rxe9) 5.00 GB/s")
+                .containsEntry("bandwidth", "14.7 GB/s");
+        assertThat(r.getAttachments()).extracting(a -> a.getName())
+                .containsExactly("measurement.json", "verdicts.txt", "rail 0 (rxe0).json", "rail 1 (rxe9).json");
+
+        JsonNode rails = measurementJson(r).get("rails");
+        assertThat(rails).hasSize(2);
+        assertThat(rails.get(1).get("label").asText()).isEqualTo("rxe9");
+        assertThat(rails.get(1).get("bandwidthGBps").asDouble()).isEqualTo(5.0);
+        assertThat(rails.get(1).get("startMs").asDouble()).isEqualTo(2.0);
+        assertThat(rails.get(1).get("durationMs").asDouble()).isEqualTo(100.0);
+        assertThat(rails.get(0).get("startMs").asDouble()).isEqualTo(0.0);
+        assertThat(measurementJson(r).get("primaryMetric").get("score").asDouble()).isCloseTo(1.5e9 / 102e6,
+                org.assertj.core.data.Offset.offset(1e-9));
+
+        JsonNode rail1 = attachment(r, "rail 1 (rxe9).json");
+        assertThat(rail1.get("rail").get("index").asInt()).isEqualTo(1);
+        assertThat(rail1.get("rail").get("label").asText()).isEqualTo("rxe9");
+        assertThat(rail1.get("rail").get("startMs").asDouble()).isEqualTo(2.0);
+        assertThat(rail1.get("primaryMetric").get("score").asDouble()).isEqualTo(5.0);
+        assertThat(rail1.get("secondaryMetrics").get("latency").get("score").asDouble()).isEqualTo(100.0);
+        assertThat(rail1.get("bytes").asLong()).isEqualTo(500_000_000L);
+        assertThat(rail1.get("validation").asText()).isEqualTo("data valid: 1 slot(s), 4096 bytes, checksums match");
+        assertThat(rail1.get("params").get("transport").asText()).isEqualTo("verbs");
+        assertThat(rail1.has("rails")).as("a rail is one pair").isFalse();
+        assertThat(attachment(r, "rail 0 (rxe0).json").get("primaryMetric").get("score").asDouble()).isEqualTo(10.0);
+
+        TestResult one = point(spec("one").build());
+        assertThat(parameters(one)).doesNotContainKeys("rails", "slowest rail");
+        assertThat(one.getAttachments()).extracting(a -> a.getName()).containsExactly("measurement.json", "verdicts.txt");
+        assertThat(measurementJson(one).has("rails")).isFalse();
     }
 }
