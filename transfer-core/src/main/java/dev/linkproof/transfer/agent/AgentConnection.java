@@ -60,6 +60,8 @@ final class AgentConnection implements Runnable {
     private IoSettings io;
     private final Consumer<AgentConnection> onClose;
     private final Map<String, PointState> points = new HashMap<>();
+    /** Points this agent drives as their initiator, at this session's request; made at HELLO. */
+    private Drives drives;
     private boolean authenticated;
 
     /** {@code host}: this host's CPU load since PREPARE, reported in RELEASED. */
@@ -108,7 +110,12 @@ final class AgentConnection implements Runnable {
             }
         } catch (IOException e) {
             LOG.log(Level.FINE, "control connection ended", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
+            if (drives != null) {
+                drives.close();
+            }
             // A session that ends holding points (its initiator died or vanished mid-point, or the
             // agent is shutting down) frees each of them; one that fails to close stops no other.
             int held = points.size();
@@ -145,7 +152,8 @@ final class AgentConnection implements Runnable {
     }
 
     /** Returns false when the connection must close. */
-    private boolean handle(Frame frame, DataOutputStream out) throws IOException, ProtocolException, TransferException {
+    private boolean handle(Frame frame, DataOutputStream out)
+            throws IOException, ProtocolException, TransferException, InterruptedException {
         if (!authenticated && frame.type() != MessageType.HELLO) {
             refuse(out, new Messages.Error("unauthenticated", "the first message must be HELLO with the session token, not " + frame.type()));
             return false;
@@ -170,6 +178,7 @@ final class AgentConnection implements Runnable {
                     return false;
                 }
                 io = new IoSettings(Duration.ofMillis(ms), io.connectTimeout(), io.peer());
+                drives = new Drives(new IoSettings(io.progressTimeout(), io.connectTimeout()));
                 authenticated = true;
                 reply(out, MessageType.WELCOME, welcome());
             }
@@ -236,6 +245,9 @@ final class AgentConnection implements Runnable {
                     }
                 }
             }
+            case DRIVE -> reply(out, MessageType.DRIVE_STATE, drives.start(Messages.decode(frame, Messages.Drive.class)));
+            case GO -> reply(out, MessageType.DRIVE_STATE, drives.go(Messages.decode(frame, Messages.Go.class)));
+            case POLL -> reply(out, MessageType.DRIVE_STATE, drives.poll(Messages.decode(frame, Messages.Poll.class)));
             case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
             case LOAD -> {
                 // Blocks this session's connection for the window (at most 2 s): the initiator is

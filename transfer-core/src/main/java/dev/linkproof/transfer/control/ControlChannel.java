@@ -81,6 +81,11 @@ public final class ControlChannel implements AutoCloseable {
         }
     }
 
+    /** This side's address on the connection: the one the agent could reach this host at (its route back). */
+    public String localAddress() {
+        return socket.getLocalAddress().getHostAddress();
+    }
+
     public String peer() {
         return peer;
     }

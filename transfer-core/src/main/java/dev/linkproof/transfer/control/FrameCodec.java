@@ -19,7 +19,7 @@ public final class FrameCodec {
      * 5: RELEASED carries the target host's CPU load over the point; LOAD asks for it over a window
      *    (before a busy-host rerun), and WELCOME carries the agent's kernel boot id.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 

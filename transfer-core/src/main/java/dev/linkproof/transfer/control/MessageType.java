@@ -14,6 +14,7 @@ public enum MessageType {
     BYE(15),
     CONNECT(16), CONNECTED(17),
     LOAD(18), LOADED(19),
+    DRIVE(20), GO(21), POLL(22), DRIVE_STATE(23),
     ERROR(99);
 
     public final int code;

@@ -205,6 +205,90 @@ public final class Messages {
         }
     }
 
+    /**
+     * The coordinator's request that this agent be the initiator of a point against another agent
+     * (the target at {@code targetHost:targetPort}, with its token), as the engine is for its own
+     * points: the same spec both ranks get from one source, validation on both. {@code gated}: stop
+     * before the timed loop (state ARMED) until GO, so the point starts together with others.
+     * {@code controlMillis}: the control deadline of this agent's session with the target. Reply
+     * DRIVE_STATE as soon as the drive leaves PROVISIONING, or within {@link #STATE_WAIT_MILLIS}.
+     */
+    public record Drive(String driveId, TransferSpec spec, String targetHost, int targetPort, String targetToken,
+                        boolean gated, long controlMillis) {
+        /** The longest an agent holds a DRIVE, GO or POLL before it answers with the state as it is. */
+        public static final long STATE_WAIT_MILLIS = 1000;
+
+        public Drive {
+            required(driveId, "driveId");
+            required(spec, "spec");
+            required(targetHost, "targetHost");
+            required(targetToken, "targetToken");
+            if (targetPort < 1 || targetPort > 65535) {
+                throw new IllegalArgumentException("targetPort " + targetPort + " is outside 1..65535");
+            }
+            if (controlMillis < 1 || controlMillis > Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
+                throw new IllegalArgumentException("controlMillis " + controlMillis + " is outside 1.." + Hello.MAX_PROGRESS_TIMEOUT_MILLIS);
+            }
+        }
+    }
+
+    /** Start (or, {@code cancel}, abandon) an ARMED drive's timed loop; reply DRIVE_STATE. */
+    public record Go(String driveId, boolean cancel) {
+        public Go {
+            required(driveId, "driveId");
+        }
+    }
+
+    /** The drive's state, answered when it is no longer {@code seen} or within {@link Drive#STATE_WAIT_MILLIS}. */
+    public record Poll(String driveId, String seen) {
+        public Poll {
+            required(driveId, "driveId");
+        }
+    }
+
+    /**
+     * Where a drive is: PROVISIONING, ARMED (at its start barrier), RUNNING, DONE (with its measurement),
+     * FAILED (with why, and whether the target failed: {@code peerFailure}).
+     */
+    public record DriveState(String driveId, String state, DrivenMeasurement measurement, String failure, boolean peerFailure) {
+        public DriveState {
+            required(driveId, "driveId");
+            required(state, "state");
+        }
+    }
+
+    /**
+     * A measurement made by an agent that drove a point, as it travels to the coordinator:
+     * {@code loopStartAfterGoNanos} is how long after it received GO its timed loop started, so
+     * the coordinator can place the loop on its own clock (0 for a drive that was not gated).
+     */
+    public record DrivenMeasurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
+                                    dev.linkproof.transfer.measure.LatencyStats latency, int slots, long validatedBytes,
+                                    int badSlots, dev.linkproof.transfer.validate.Mismatch firstBad,
+                                    CompletionCheck completions, Map<String, String> environment,
+                                    List<dev.linkproof.transfer.measure.Phases.Phase> phases, long loopStartAfterGoNanos) {
+        public DrivenMeasurement {
+            required(spec, "spec");
+            required(latency, "latency");
+            environment = environment == null ? Map.of() : environment;
+            phases = phases == null ? List.of() : phases;
+        }
+
+        public static DrivenMeasurement of(dev.linkproof.transfer.measure.Measurement m, long loopStartAfterGoNanos) {
+            var v = m.validation();
+            return new DrivenMeasurement(m.spec(), m.bytes(), m.totalNanos(), m.bandwidthGBps(), m.latency(), v.slots(),
+                    v.bytes(), v.badSlots(), v.firstBad().orElse(null), v.completions(), m.environment(), m.phases(),
+                    loopStartAfterGoNanos);
+        }
+
+        public dev.linkproof.transfer.measure.Measurement measurement() {
+            var v = new dev.linkproof.transfer.validate.Validation(slots, validatedBytes, badSlots,
+                    java.util.Optional.ofNullable(firstBad), completions);
+            return new dev.linkproof.transfer.measure.Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, v,
+                    Map.copyOf(environment), List.copyOf(phases));
+        }
+    }
+
     public record Ping(long nonce) { }
 
     public record Pong(long nonce) { }
