@@ -48,7 +48,12 @@ class ControlFuzzTest {
                 new Request(MessageType.LOCATE, MessageType.LOCATED, Messages.encode(new Messages.Locate(pointId, 0, 1, 1))),
                 new Request(MessageType.RELEASE, MessageType.RELEASED, Messages.encode(new Messages.Release(pointId + "-other"))),
                 new Request(MessageType.PING, MessageType.PONG, Messages.encode(new Messages.Ping(7))),
-                new Request(MessageType.LOAD, MessageType.LOADED, Messages.encode(new Messages.Load(Messages.Load.MIN_WINDOW_MILLIS))));
+                new Request(MessageType.LOAD, MessageType.LOADED, Messages.encode(new Messages.Load(Messages.Load.MIN_WINDOW_MILLIS))),
+                // A drive toward port 1, where nothing listens: a mutation the agent accepts fails at once, and is told.
+                new Request(MessageType.DRIVE, MessageType.DRIVE_STATE, Messages.encode(new Messages.Drive("fuzz-drive", spec,
+                        "127.0.0.1", 1, TOKEN, false, 2000))),
+                new Request(MessageType.GO, MessageType.DRIVE_STATE, Messages.encode(new Messages.Go("fuzz-drive", false))),
+                new Request(MessageType.POLL, MessageType.DRIVE_STATE, Messages.encode(new Messages.Poll("fuzz-drive", "ARMED"))));
     }
 
     @Test
