@@ -69,6 +69,17 @@ public final class LocalAgent implements AutoCloseable {
      */
     public static LocalAgent start(List<String> launcher, List<String> jvmArgs, java.util.Map<String, String> environment,
                                    Path log, Duration startTimeout) throws PeerFailureException {
+        return start(launcher, "127.0.0.1", jvmArgs, environment, log, startTimeout);
+    }
+
+    /**
+     * As {@link #start(List, List, java.util.Map, Path, Duration)}, listening on {@code bind} instead of
+     * 127.0.0.1: for a launcher that puts the agent in another network namespace
+     * ({@code ip netns exec NS}), where this host's loopback is not the initiator's.
+     */
+    public static LocalAgent start(List<String> launcher, String bind, List<String> jvmArgs,
+                                   java.util.Map<String, String> environment, Path log, Duration startTimeout)
+            throws PeerFailureException {
         byte[] raw = new byte[16];
         new SecureRandom().nextBytes(raw);
         String token = HexFormat.of().formatHex(raw);
@@ -94,7 +105,7 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(AgentClassPath.of(LocalAgent.class.getClassLoader()));
         cmd.add(AgentMain.class.getName());
-        cmd.add("--bind=127.0.0.1");
+        cmd.add("--bind=" + bind);
         cmd.add("--port=0");
         // The agent ends with this JVM however it dies: it watches this process and the end of its
         // standard input, whose write end only this process holds (the default pipe, never written).

@@ -11,8 +11,10 @@ import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.PeerEndpoint;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -60,10 +62,18 @@ final class TcpDataPath implements DataPath {
 
     static TcpDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
+        TcpSettings settings = TcpSettings.require(spec);
         PeerEndpoint peer = PeerEndpoint.of("tcp", endpoint);
         String host = endpoint.containsKey("tcp.host") ? peer.string("tcp.host") : peer.string("peer.host");
+        if (settings.address().isPresent() && !settings.address().get().equals(host)) {
+            // Connecting elsewhere would run the point over another link than the one it names.
+            throw new TransferException(TcpSettings.ADDRESS + "=" + settings.address().get() + ", but the target listens on "
+                    + host + (endpoint.containsKey("tcp.host") ? "" : " (it published no tcp.host: an agent that does not know "
+                    + TcpSettings.ADDRESS + "?)"));
+        }
         int port = (int) peer.number("tcp.port", 1, 65_535);
         long key = peer.hexNumber("tcp.key");
+        InetSocketAddress source = sourceAddress(settings);
         boolean write = spec.op() != Op.READ;
 
         SlotLayout slots = spec.slots();
@@ -89,6 +99,9 @@ final class TcpDataPath implements DataPath {
                 SocketChannel ch = SocketChannel.open();
                 opened.add(ch);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (source != null) {
+                    bindSource(ch, source, settings);
+                }
                 ch.socket().connect(new InetSocketAddress(host, port), (int) io.connectTimeout().toMillis());
                 ByteBuffer k = ByteBuffer.allocate(TcpWire.KEY_BYTES).putLong(0, key);
                 while (k.hasRemaining()) {
@@ -135,26 +148,63 @@ final class TcpDataPath implements DataPath {
                         local.hostViewIsCopy() ? local : null);
             }
             return new TcpDataPath(spec, selector, conns, io, local);
+        } catch (TransferException e) {
+            closeAll(opened, selector);
+            throw e;
         } catch (IOException | RuntimeException e) {
-            for (SocketChannel ch : opened) {
-                try {
-                    ch.close();
-                } catch (IOException ignored) {
-                    // closing what we opened
-                }
-            }
-            if (selector != null) {
-                try {
-                    selector.close();
-                } catch (IOException ignored) {
-                    // closing what we opened
-                }
-            }
+            closeAll(opened, selector);
+            String to = host + ":" + port + (source == null ? "" : " from " + settings.source().get());
             if (e instanceof java.net.SocketTimeoutException) {
-                throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": no answer within "
+                throw new PeerFailureException("cannot open tcp data connection to " + to + ": no answer within "
                         + io.connectTimeout().toMillis() + " ms", e).expired(Deadline.DATA_CONNECT);
             }
-            throw new PeerFailureException("cannot open tcp data connection to " + host + ":" + port + ": " + e.getMessage(), e);
+            throw new PeerFailureException("cannot open tcp data connection to " + to + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes what a failed {@link #connect} had opened. */
+    private static void closeAll(List<SocketChannel> opened, Selector selector) {
+        for (SocketChannel ch : opened) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // closing what we opened
+            }
+        }
+        if (selector != null) {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing what we opened
+            }
+        }
+    }
+
+    /** The point's {@code tcp.source} as a local address (any port), or null when it names none. */
+    private static InetSocketAddress sourceAddress(TcpSettings settings) throws TransferException {
+        if (settings.source().isEmpty()) {
+            return null;
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(settings.source().get()), 0);
+        } catch (UnknownHostException e) {
+            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
+                    + "unknown host", e);
+        }
+    }
+
+    /**
+     * Binds a data connection to the point's {@code tcp.source} before it connects, so it leaves from
+     * that address (the kernel then routes it as that address's link, with source-based rules where a
+     * host has them). A failure here is this host's configuration, not the peer's: a
+     * {@link TransferException} naming the setting, not a peer failure.
+     */
+    private static void bindSource(SocketChannel ch, InetSocketAddress source, TcpSettings settings) throws TransferException {
+        try {
+            ch.bind(source);
+        } catch (IOException e) {
+            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get()
+                    + ": cannot bind the data connections: " + e.getMessage(), e);
         }
     }
 

@@ -7,8 +7,10 @@ import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
@@ -16,9 +18,11 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -50,27 +54,47 @@ final class TcpTargetPoint implements TargetPoint {
     private final Buffer region;
     private final long key;
     private final String name;
+    /** The point's {@code tcp.address}, published as {@code tcp.host}; null when the initiator uses the agent's address. */
+    private final String published;
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
     /** What serves each connection; guarded by {@code this}, as {@link #closed} is set. */
     private final List<Future<?>> servers = new ArrayList<>();
     private volatile boolean closed;
 
-    private TcpTargetPoint(ServerSocketChannel server, Buffer region, String name) {
+    private TcpTargetPoint(ServerSocketChannel server, Buffer region, String name, String published) {
         this.server = server;
         this.region = region;
         this.key = RANDOM.nextLong();
         this.name = name;
+        this.published = published;
     }
 
+    /**
+     * Listens on the point's {@code tcp.address} when it names one (a rail's own link), else on the
+     * address the initiator reached the agent on.
+     */
     static TcpTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        Optional<String> address = TcpSettings.require(spec).address();
+        String bind = address.orElse(context.bindAddress());
+        ServerSocketChannel server = null;
         try {
-            ServerSocketChannel server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(context.bindAddress(), 0), spec.connections() + 8);
-            TcpTargetPoint point = new TcpTargetPoint(server, region, spec.pointId());
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(InetAddress.getByName(bind), 0), spec.connections() + 8);
+            TcpTargetPoint point = new TcpTargetPoint(server, region, spec.pointId(), address.orElse(null));
             THREADS.execute(() -> named("tcp-accept-" + point.name, point::acceptLoop));
             return point;
         } catch (IOException e) {
-            throw new TransferException("tcp target cannot listen on " + context.bindAddress() + ": " + e.getMessage(), e);
+            if (server != null) {
+                try {
+                    server.close();
+                } catch (IOException ignored) {
+                    // closing what we opened
+                }
+            }
+            String why = e instanceof UnknownHostException ? "unknown host" : e.getMessage();
+            throw new TransferException(address.isPresent()
+                    ? TcpSettings.ADDRESS + "=" + bind + ": cannot listen: " + why
+                    : "tcp target cannot listen on " + bind + ": " + why, e);
         }
     }
 
@@ -92,8 +116,14 @@ final class TcpTargetPoint implements TargetPoint {
         } catch (IOException e) {
             throw new IllegalStateException("listener has no address", e);
         }
-        return Map.of("tcp.port", Integer.toString(local.getPort()),
-                "tcp.key", HexFormat.of().toHexDigits(key));
+        Map<String, String> endpoint = new HashMap<>();
+        endpoint.put("tcp.port", Integer.toString(local.getPort()));
+        endpoint.put("tcp.key", HexFormat.of().toHexDigits(key));
+        if (published != null) {
+            // As the setting says it, not as the listener resolved it: the initiator compares the two.
+            endpoint.put("tcp.host", published);
+        }
+        return Map.copyOf(endpoint);
     }
 
     private void acceptLoop() {

@@ -16,7 +16,8 @@ import java.util.Map;
  * Pure-Java TCP (NIO): the reference transport that runs everywhere. WRITE pushes into the
  * target's region, READ pulls from it; several connections per pair stand in for queue pairs.
  * GPU memory on either side is staged through host memory, one transfer at a time inside the timed
- * loop, and points say so ({@link #stagesGpuMemory()}).
+ * loop, and points say so ({@link #stagesGpuMemory()}). A point's {@link TcpSettings} can pin its data
+ * connections to one pair of addresses, one link: a rail.
  */
 public final class TcpTransport implements Transport {
     public static final String ID = "tcp";

@@ -2,6 +2,9 @@ package dev.linkproof.transfer.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -9,7 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-/** What Linux's /proc says about a process and a port, for the tests of what a dead initiator leaves. */
+/**
+ * What Linux's /proc says about a process and a port, for the tests of what a dead initiator leaves,
+ * and about the TCP sockets of a network namespace, for the tests of which addresses a point used.
+ */
 public final class Procs {
     private Procs() {
     }
@@ -44,6 +50,70 @@ public final class Procs {
             }
         }
         return false;
+    }
+
+    /** A TCP socket as the kernel lists it: its two ends and its state ({@code LISTEN}, {@code ESTABLISHED}, ...). */
+    public record TcpSocket(InetSocketAddress local, InetSocketAddress remote, String state) {
+        @Override
+        public String toString() {
+            return local.getAddress().getHostAddress() + ":" + local.getPort() + " <-> "
+                    + remote.getAddress().getHostAddress() + ":" + remote.getPort() + " " + state;
+        }
+    }
+
+    private static final String[] TCP_STATES = {"?", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2",
+            "TIME_WAIT", "CLOSE", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING", "NEW_SYN_RECV"};
+
+    /** The TCP sockets of this process's network namespace, v4 and v6 ({@code /proc/net/tcp} and {@code tcp6}). */
+    public static List<TcpSocket> tcpSockets() {
+        StringBuilder tables = new StringBuilder();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            try {
+                tables.append(Files.readString(Path.of(table)));
+            } catch (NoSuchFileException e) {
+                // no IPv6 here
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return tcpSockets(tables.toString());
+    }
+
+    /**
+     * Parses the text of {@code /proc/net/tcp} and {@code /proc/net/tcp6} (header lines included), as
+     * read in any network namespace (e.g. through {@code ip netns exec NS cat ...}). An IPv4 address
+     * a dual-stack socket maps ({@code ::ffff:a.b.c.d}) comes back as the IPv4 address.
+     */
+    public static List<TcpSocket> tcpSockets(String tables) {
+        List<TcpSocket> sockets = new java.util.ArrayList<>();
+        for (String line : tables.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            // sl local_address rem_address st ...; the header's second field is "local_address"
+            if (f.length < 4 || !f[0].endsWith(":") || !f[1].contains(":") || f[1].startsWith("local")) {
+                continue;
+            }
+            int st = Integer.parseInt(f[3], 16);
+            sockets.add(new TcpSocket(endpoint(f[1]), endpoint(f[2]), st < TCP_STATES.length ? TCP_STATES[st] : "state " + st));
+        }
+        return sockets;
+    }
+
+    /** {@code 0100007F:1F90} (v4) or 32 hex digits and a port (v6): each 32-bit word in host (little-endian) order. */
+    private static InetSocketAddress endpoint(String field) {
+        int colon = field.indexOf(':');
+        String hex = field.substring(0, colon);
+        byte[] raw = new byte[hex.length() / 2];
+        for (int word = 0; word < raw.length / 4; word++) {
+            for (int b = 0; b < 4; b++) {
+                raw[word * 4 + b] = (byte) Integer.parseInt(hex.substring(word * 8 + (3 - b) * 2, word * 8 + (3 - b) * 2 + 2), 16);
+            }
+        }
+        try {
+            // getByAddress turns ::ffff:a.b.c.d into an Inet4Address itself
+            return new InetSocketAddress(InetAddress.getByAddress(raw), Integer.parseInt(field.substring(colon + 1), 16));
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an address: " + field, e);
+        }
     }
 
     /** The open file descriptors of a process, by what they point at (socket:[…], /dev/shm/…, anon_inode:…). */

@@ -1,0 +1,70 @@
+package dev.linkproof.transfer.tcp;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The tcp transport's knobs, read from a point's {@link TransferSpec#settings()} (so both ranks see
+ * the same values). Both pin a point's data connections to one link, which is what a rail is: with
+ * several rails of one point at once ({@link dev.linkproof.transfer.session.Rails}), rail k names its
+ * own pair of addresses and the kernel routes its bytes over its own NIC.
+ *
+ * <table>
+ * <caption>tcp settings</caption>
+ * <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>{@code tcp.address}</td><td>the address the initiator reached the agent on</td><td>the target
+ *     binds the point's data listener to this address and publishes it ({@code tcp.host}); the
+ *     initiator connects there</td></tr>
+ * <tr><td>{@code tcp.source}</td><td>none: the kernel picks the source from its route to the target</td>
+ *     <td>the initiator binds each data connection to this local address before connecting (iperf3's
+ *     {@code -B}, ib_write_bw's {@code --source_ip})</td></tr>
+ * </table>
+ *
+ * Values are IP addresses or host names; one that cannot be bound fails the point naming the key and
+ * the value. The control connection is not affected: it stays on the address the session opened.
+ *
+ * @param address where the target listens for this point's data connections
+ * @param source  where the initiator's data connections come from
+ */
+public record TcpSettings(Optional<String> address, Optional<String> source) {
+    public static final String ADDRESS = "tcp.address";
+    public static final String SOURCE = "tcp.source";
+
+    static final Set<String> KEYS = Set.of(ADDRESS, SOURCE);
+
+    /** Parses the {@code tcp.*} keys; a blank value or an unknown {@code tcp.} key names the key. */
+    public static TcpSettings of(TransferSpec spec) {
+        Map<String, String> s = spec.settings();
+        for (String k : s.keySet()) {
+            if (k.startsWith("tcp.") && !KEYS.contains(k)) {
+                throw new IllegalArgumentException("unknown tcp setting '" + k + "' (known: "
+                        + String.join(", ", new TreeSet<>(KEYS)) + ")");
+            }
+        }
+        return new TcpSettings(address(s, ADDRESS), address(s, SOURCE));
+    }
+
+    /** The point's tcp settings; a bad one fails the point naming the key (as verbs' do). */
+    static TcpSettings require(TransferSpec spec) throws TransferException {
+        try {
+            return of(spec);
+        } catch (IllegalArgumentException e) {
+            throw new TransferException("bad tcp setting: " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<String> address(Map<String, String> s, String key) {
+        String v = s.get(key);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (v.isBlank()) {
+            throw new IllegalArgumentException(key + "=" + v + ": expected an IP address or a host name");
+        }
+        return Optional.of(v.strip());
+    }
+}
