@@ -5,6 +5,7 @@ import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.TcpRail;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.profiles.ResourcePlan;
+import dev.linkproof.transfer.tcp.TcpSettings;
 import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,10 +24,6 @@ public final class RailPlan {
     public record Spot(String label, Map<String, String> settings) {
     }
 
-    /** The tcp transport's settings for a point's link: the target's listening address, the initiator's own. */
-    static final String TCP_ADDRESS = "tcp.address";
-    static final String TCP_SOURCE = "tcp.source";
-
     private RailPlan() {
     }
 
@@ -43,8 +40,8 @@ public final class RailPlan {
         } else if (transport.equals("tcp")) {
             for (TcpRail r : tcpRails) {
                 Map<String, String> settings = new LinkedHashMap<>();
-                settings.put(TCP_ADDRESS, r.target());
-                r.source().ifPresent(s -> settings.put(TCP_SOURCE, s));
+                settings.put(TcpSettings.ADDRESS, r.target());
+                r.source().ifPresent(s -> settings.put(TcpSettings.SOURCE, s));
                 available.add(new Spot(r.label(), settings));
             }
             none = "no tcp links are named: give them with " + Constants.TCP_RAILS
