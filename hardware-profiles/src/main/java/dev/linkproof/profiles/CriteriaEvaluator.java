@@ -10,12 +10,15 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
 import dev.linkproof.transfer.probe.MemoryCopyBaseline;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -33,6 +36,13 @@ import java.util.TreeMap;
  *   <li>{@link #evaluateSweep(List)}: curve rules ({@code max-drop}) over a sweep's points, one
  *       verdict per step between neighbouring sizes of points that differ only in size.</li>
  * </ul>
+ *
+ * <p>A point that ran several rails ({@link Measurement#rails()} not empty) is judged as
+ * {@link Criterion} says: criteria are chosen by its rail count too ({@code rails}); the thresholds of
+ * one pair ({@code min-bandwidth}, the latency ceilings, {@code max-drop}) give one verdict per rail,
+ * on that rail's own measurement, with {@link Verdict#rail()} and the rail's name in the text
+ * ("write 1 MiB ×1 · 8 rails: rail 3 (mlx5_3) 21.0 GB/s &lt; criterion 44.0 GB/s (…)");
+ * {@code min-aggregate-bandwidth} and {@code min-rail-balance} one verdict on the point.
  */
 public final class CriteriaEvaluator {
     private final HardwareProfile profile;
@@ -57,36 +67,73 @@ public final class CriteriaEvaluator {
     }
 
     /**
-     * The criteria that cover a point (any threshold), in profile order. Give it the spec the point ran
-     * with (its settings merged with the profile's), as {@link Measurement#spec()} is: criteria scoped
-     * by transport settings look at them.
+     * The criteria that cover a point of one pair (any threshold), in profile order. Give it the spec
+     * the point ran with (its settings merged with the profile's), as {@link Measurement#spec()} is:
+     * criteria scoped by transport settings look at them.
      */
     public List<Criterion> criteriaFor(TransferSpec spec) {
-        return profile.criteria().stream().filter(c -> c.appliesTo(spec)).toList();
+        return criteriaFor(spec, 1);
+    }
+
+    /** {@link #criteriaFor(TransferSpec)} for a point that ran {@code railCount} rails at once. */
+    public List<Criterion> criteriaFor(TransferSpec spec, int railCount) {
+        return profile.criteria().stream().filter(c -> c.appliesTo(spec, railCount)).toList();
+    }
+
+    /** How many rails a measurement ran: 1 for one pair. */
+    public static int railCount(Measurement m) {
+        return Math.max(1, m.rails().size());
     }
 
     public List<Verdict> evaluate(Measurement m) {
         TransferSpec spec = m.spec();
-        String label = label(spec);
+        String label = label(m);
+        int railCount = railCount(m);
+        // What a per-pair threshold judges: the point itself, or each of its rails.
+        List<Pair> pairs = m.rails().isEmpty() ? List.of(new Pair(m, Optional.empty(), ""))
+                : m.rails().stream().map(r -> new Pair(r.measurement(), Optional.of(r.name()), r.name() + " ")).toList();
         List<Verdict> out = new ArrayList<>();
         out.add(new Verdict(spec.pointId(), Kind.VALIDATION, m.isValid() ? Outcome.PASS : Outcome.FAIL, "",
                 Double.NaN, Double.NaN, "", label + ": " + m.validation().describe()));
         boolean judged = false;
-        for (Criterion c : criteriaFor(spec)) {
+        BandwidthFloor.Context railsContext = context.withRails(railCount);
+        for (Criterion c : criteriaFor(spec, railCount)) {
+            if (c.minAggregateBandwidth().isPresent()) {
+                out.add(bandwidth(spec, new Pair(m, Optional.empty(), "aggregate "), Kind.MIN_AGGREGATE_BANDWIDTH, c,
+                        c.minAggregateBandwidth().get(), railsContext, label));
+                judged = true;
+            }
+            if (c.minRailBalance().isPresent()) {
+                out.add(balance(m, c, c.minRailBalance().getAsDouble(), label));
+                judged = true;
+            }
             if (c.minBandwidth().isPresent()) {
-                out.add(bandwidth(m, c, c.minBandwidth().get(), label));
+                for (Pair p : pairs) {
+                    out.add(bandwidth(spec, p, Kind.MIN_BANDWIDTH, c, c.minBandwidth().get(), context, label));
+                }
                 judged = true;
             }
             if (c.maxAverageLatency().isPresent()) {
-                double measured = m.latency().averageNanos() / 1e3;
                 double limit = c.maxAverageLatency().get().toNanos() / 1e3;
-                out.add(latency(spec, c, Kind.MAX_AVG_LATENCY, "avg latency", measured, limit, label));
+                for (Pair p : pairs) {
+                    double measured = p.m().latency().averageNanos() / 1e3;
+                    out.add(latency(spec, p, c, Kind.MAX_AVG_LATENCY, "avg latency", measured, limit, label));
+                }
                 judged = true;
             }
             if (c.maxP99Latency().isPresent()) {
                 double limit = c.maxP99Latency().get().toNanos() / 1e3;
-                if (m.latency().hasPercentiles()) {
-                    out.add(latency(spec, c, Kind.MAX_P99_LATENCY, "p99 latency", m.latency().p99Nanos() / 1e3, limit, label));
+                if (pairs.stream().anyMatch(p -> p.m().latency().hasPercentiles())) {
+                    for (Pair p : pairs) {
+                        if (p.m().latency().hasPercentiles()) {
+                            out.add(latency(spec, p, c, Kind.MAX_P99_LATENCY, "p99 latency",
+                                    p.m().latency().p99Nanos() / 1e3, limit, label));
+                        } else {
+                            out.add(new Verdict(spec.pointId(), Kind.MAX_P99_LATENCY, Outcome.NOT_APPLICABLE, c.name(),
+                                    Double.NaN, limit, "µs", label + ": " + p.prefix() + "p99 latency was not measured; "
+                                    + "criterion " + Units.formatMicros(limit) + " (" + c.name() + ")", p.rail()));
+                        }
+                    }
                     judged = true;
                 } else {
                     out.add(new Verdict(spec.pointId(), Kind.MAX_P99_LATENCY, Outcome.NOT_APPLICABLE, c.name(), Double.NaN,
@@ -105,8 +152,16 @@ public final class CriteriaEvaluator {
         return out;
     }
 
-    private Verdict bandwidth(Measurement m, Criterion c, BandwidthFloor floor, String label) {
-        double measured = m.bandwidthGBps();
+    /**
+     * What a threshold judges: the point, or one rail of it ({@code rail} its name, {@code prefix} how
+     * a verdict's text names it before the figure: "rail 3 (mlx5_3) ", "aggregate ", or nothing).
+     */
+    private record Pair(Measurement m, Optional<String> rail, String prefix) {
+    }
+
+    private static Verdict bandwidth(TransferSpec spec, Pair p, Kind kind, Criterion c, BandwidthFloor floor,
+                                     BandwidthFloor.Context context, String label) {
+        double measured = p.m().bandwidthGBps();
         double limit = floor.resolve(context);
         boolean pass = measured >= limit;
         String a = Units.formatGBps(measured);
@@ -116,13 +171,42 @@ public final class CriteriaEvaluator {
             b = String.format(Locale.ROOT, "%.3f GB/s", limit);
         }
         String explain = floor.explain(context);
-        String text = label + ": " + a + (pass ? " ≥ " : " < ") + "criterion " + b + " (" + c.name()
+        String text = label + ": " + p.prefix() + a + (pass ? " ≥ " : " < ") + "criterion " + b + " (" + c.name()
                 + (explain.isEmpty() ? "" : ": " + explain) + ")";
-        return new Verdict(m.spec().pointId(), Kind.MIN_BANDWIDTH, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measured,
-                limit, "GB/s", text);
+        return new Verdict(spec.pointId(), kind, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measured,
+                limit, "GB/s", text, p.rail());
     }
 
-    private static Verdict latency(TransferSpec spec, Criterion c, Kind kind, String what, double measuredMicros,
+    /**
+     * The slowest rail against {@code fraction} × the median rail. The median of an even number of
+     * rails is the upper of the two middle ones, so it is always a rail's own figure: of two rails,
+     * the faster one ("slowest ≥ 0.90 × the other").
+     * Every rail below the threshold is named, slowest first.
+     */
+    private static Verdict balance(Measurement m, Criterion c, double fraction, String label) {
+        List<RailResult> sorted = m.rails().stream()
+                .sorted(Comparator.comparingDouble((RailResult r) -> r.measurement().bandwidthGBps())).toList();
+        double median = sorted.get(sorted.size() / 2).measurement().bandwidthGBps();
+        double limit = fraction * median;
+        RailResult slowest = sorted.getFirst();
+        double measured = slowest.measurement().bandwidthGBps();
+        String of = BandwidthFloor.formatFraction(fraction) + " × the median rail (" + Units.formatGBps(median) + ")";
+        List<RailResult> lagging = sorted.stream().filter(r -> r.measurement().bandwidthGBps() < limit).toList();
+        String text;
+        if (lagging.isEmpty()) {
+            text = label + ": slowest " + slowest.name() + " " + Units.formatGBps(measured) + " ≥ " + of + " (" + c.name() + ")";
+        } else {
+            List<String> named = lagging.stream().map(r -> r.name() + " " + Units.formatGBps(r.measurement().bandwidthGBps()))
+                    .toList();
+            String who = named.size() == 1 ? named.getFirst() + " is"
+                    : String.join(", ", named.subList(0, named.size() - 1)) + " and " + named.getLast() + " are";
+            text = label + ": " + who + " below " + of + " (" + c.name() + ")";
+        }
+        return new Verdict(m.spec().pointId(), Kind.MIN_RAIL_BALANCE, lagging.isEmpty() ? Outcome.PASS : Outcome.FAIL, c.name(),
+                measured, limit, "GB/s", text);
+    }
+
+    private static Verdict latency(TransferSpec spec, Pair p, Criterion c, Kind kind, String what, double measuredMicros,
                                    double limitMicros, String label) {
         boolean pass = measuredMicros <= limitMicros;
         String a = Units.formatMicros(measuredMicros);
@@ -132,19 +216,21 @@ public final class CriteriaEvaluator {
             b = String.format(Locale.ROOT, "%.3f µs", limitMicros);
         }
         return new Verdict(spec.pointId(), kind, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measuredMicros, limitMicros,
-                "µs", label + ": " + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b + " (" + c.name() + ")");
+                "µs", label + ": " + p.prefix() + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b + " (" + c.name()
+                + ")", p.rail());
     }
 
     /**
-     * Curve rules over a sweep. Points are grouped by everything but their size; within a group,
-     * sizes are taken in ascending order (the last measurement of a size repeated counts), and every
-     * step from one size to the next that a {@code max-drop} criterion covers (both sizes in its
-     * range) gets a verdict.
+     * Curve rules over a sweep. Points are grouped by everything but their size (their rail count
+     * included); within a group, sizes are taken in ascending order (the last measurement of a size
+     * repeated counts), and every step from one size to the next that a {@code max-drop} criterion
+     * covers (both sizes in its range) gets a verdict; for points of several rails, one per rail (rail i
+     * of the smaller size against rail i of the larger), as a per-pair threshold judges each rail.
      */
     public List<Verdict> evaluateSweep(List<Measurement> sweep) {
         Map<Shape, TreeMap<Long, Measurement>> groups = new LinkedHashMap<>();
         for (Measurement m : sweep) {
-            groups.computeIfAbsent(Shape.of(m.spec()), k -> new TreeMap<>()).put(m.spec().size(), m);
+            groups.computeIfAbsent(Shape.of(m), k -> new TreeMap<>()).put(m.spec().size(), m);
         }
         List<Verdict> out = new ArrayList<>();
         for (TreeMap<Long, Measurement> g : groups.values()) {
@@ -152,10 +238,19 @@ public final class CriteriaEvaluator {
             for (int i = 1; i < points.size(); i++) {
                 Measurement a = points.get(i - 1);
                 Measurement b = points.get(i);
+                int railCount = railCount(a);
                 for (Criterion c : profile.criteria()) {
-                    if (c.maxDropPercent().isPresent() && c.coversShape(a.spec())
+                    if (c.maxDropPercent().isPresent() && c.coversShape(a.spec(), railCount)
                             && c.sizes().contains(a.spec().size()) && c.sizes().contains(b.spec().size())) {
-                        out.add(curve(a, b, c));
+                        if (a.rails().isEmpty() || b.rails().isEmpty()) {
+                            out.add(curve(a, b, a, b, Optional.empty(), c));
+                            continue;
+                        }
+                        for (RailResult rb : b.rails()) {
+                            a.rails().stream().filter(ra -> ra.index() == rb.index()).findFirst()
+                                    .ifPresent(ra -> out.add(curve(a, b, ra.measurement(), rb.measurement(),
+                                            Optional.of(rb.name()), c)));
+                        }
                     }
                 }
             }
@@ -163,21 +258,24 @@ public final class CriteriaEvaluator {
         return out;
     }
 
-    private static Verdict curve(Measurement a, Measurement b, Criterion c) {
+    /** A step from point {@code a} to point {@code b}, judged on {@code from}'s and {@code to}'s bandwidth (the points', or one rail's). */
+    private static Verdict curve(Measurement a, Measurement b, Measurement from, Measurement to, Optional<String> rail,
+                                 Criterion c) {
         double limit = c.maxDropPercent().getAsDouble();
-        double from = a.bandwidthGBps();
-        double to = b.bandwidthGBps();
-        double drop = from > 0 ? (from - to) / from * 100 : 0;
+        double fromGBps = from.bandwidthGBps();
+        double toGBps = to.bandwidthGBps();
+        double drop = fromGBps > 0 ? (fromGBps - toGBps) / fromGBps * 100 : 0;
         boolean pass = drop <= limit;
         TransferSpec s = b.spec();
         String label = s.op().label() + " " + Units.formatSize(a.spec().size()) + " → " + Units.formatSize(s.size())
-                + " ×" + s.batch() + suffix(s);
+                + " ×" + s.batch() + suffix(s) + rails(b);
         String change = drop > 0 ? String.format(Locale.ROOT, "drop %.1f%%", drop)
                 : String.format(Locale.ROOT, "%+.1f%%", -drop);
-        String text = label + ": " + Units.formatGBps(from) + " → " + Units.formatGBps(to) + ", " + change
+        String text = label + ": " + rail.map(r -> r + " ").orElse("") + Units.formatGBps(fromGBps) + " → "
+                + Units.formatGBps(toGBps) + ", " + change
                 + (pass ? " within" : " >") + " criterion max drop " + BandwidthFloor.gbits(limit).replace(" Gb/s", "") + "% ("
                 + c.name() + ")";
-        return new Verdict(s.pointId(), Kind.CURVE, pass ? Outcome.PASS : Outcome.FAIL, c.name(), drop, limit, "%", text);
+        return new Verdict(s.pointId(), Kind.CURVE, pass ? Outcome.PASS : Outcome.FAIL, c.name(), drop, limit, "%", text, rail);
     }
 
     /** Whether no verdict failed. */
@@ -189,9 +287,19 @@ public final class CriteriaEvaluator {
         return verdicts.stream().filter(Verdict::failed).toList();
     }
 
-    /** "write 1 MiB ×1", "read 4 KiB ×128 · gpu→gpu · 4 QP", as verdicts begin. */
+    /** "write 1 MiB ×1", "read 4 KiB ×128 · gpu→gpu · 4 QP", as verdicts of a one-pair point begin. */
     public static String label(TransferSpec s) {
         return s.op().label() + " " + Units.formatSize(s.size()) + " ×" + s.batch() + suffix(s);
+    }
+
+    /** {@link #label(TransferSpec)}, then " · 8 rails" for a point that ran several. */
+    public static String label(Measurement m) {
+        return label(m.spec()) + rails(m);
+    }
+
+    private static String rails(Measurement m) {
+        int n = m.rails().size();
+        return n == 0 ? "" : n == 1 ? " · 1 rail" : " · " + n + " rails";
     }
 
     private static String suffix(TransferSpec s) {
@@ -211,12 +319,14 @@ public final class CriteriaEvaluator {
         return m.name().toLowerCase(Locale.ROOT);
     }
 
-    /** Everything about a point but its size and id. */
+    /** Everything about a point but its size and id: its rail count too (no curve from 1 rail to 8). */
     private record Shape(String transport, Op op, Mode mode, int batch, int connections, int pipelineDepth, Layout layout,
-                         long offset, MemoryPlacement initiator, MemoryPlacement target, Map<String, String> settings) {
-        static Shape of(TransferSpec s) {
+                         long offset, MemoryPlacement initiator, MemoryPlacement target, Map<String, String> settings,
+                         int rails) {
+        static Shape of(Measurement m) {
+            TransferSpec s = m.spec();
             return new Shape(s.transport(), s.op(), s.mode(), s.batch(), s.connections(), s.pipelineDepth(), s.layout(),
-                    s.offset(), s.initiatorMemory(), s.targetMemory(), s.settings());
+                    s.offset(), s.initiatorMemory(), s.targetMemory(), s.settings(), m.rails().size());
         }
     }
 }

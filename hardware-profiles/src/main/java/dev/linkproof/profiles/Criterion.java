@@ -18,33 +18,50 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * What points a criterion covers (op × memory × mode × message-size range × batch range × transport
- * × transport settings) and the thresholds it sets for them. At most one criterion may set a given
- * threshold for any point; the parser rejects overlaps.
+ * What points a criterion covers (op × memory × mode × message-size range × batch range × rails ×
+ * transport × transport settings) and the thresholds it sets for them. At most one criterion may set
+ * a given threshold for any point; the parser rejects overlaps.
  *
- * @param name              unique within the profile; {@code linkproof.criteria.<name>.<key>} overrides it
- * @param ops               ops covered
- * @param memory            memory pairs covered (any one matching is enough)
- * @param mode              timing mode covered, empty for both
- * @param sizes             message sizes covered, bytes
- * @param batch             batch sizes covered
- * @param transports        transport ids covered ({@code tcp}, {@code ucx}, {@code verbs}); empty for any
- * @param settings          what the point's transport settings must hold, by key ({@code UCX_TLS}); empty for anything
- * @param minBandwidth      bandwidth floor
- * @param maxAverageLatency ceiling on average latency per transfer (total / (iterations × batch))
- * @param maxP99Latency     ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
- *                          batch; latency-mode points only measure it)
- * @param maxDropPercent    curve rule: from one swept size to the next, bandwidth may fall by at most this many percent
- * @param location          where the criterion was written
+ * <p><b>Points that ran several rails.</b> Such a point's {@code Measurement} is the aggregate of its
+ * rails, and lists each rail's own. The thresholds written for one pair of ranks ({@code min-bandwidth},
+ * {@code max-avg-latency}, {@code max-p99-latency}, {@code max-drop}) judge <em>each rail</em> of it, not
+ * the aggregate: a profile's per-pair figures ("≥ 45 GB/s at 1 MiB", from a benchmark of one NIC) say
+ * what one NIC must do, and each rail is one NIC doing it, now with its neighbours busy; the aggregate
+ * of 8 rails is 8 times that, and judging it against a per-pair floor would pass a node whose rails
+ * mostly idle. The aggregate has its own threshold ({@code min-aggregate-bandwidth}), and the spread
+ * between rails another ({@code min-rail-balance}); both judge points of at least two rails only, and
+ * the parser makes a criterion that sets them say so with {@code rails}.
+ *
+ * @param name                  unique within the profile; {@code linkproof.criteria.<name>.<key>} overrides it
+ * @param ops                   ops covered
+ * @param memory                memory pairs covered (any one matching is enough)
+ * @param mode                  timing mode covered, empty for both
+ * @param sizes                 message sizes covered, bytes
+ * @param batch                 batch sizes covered
+ * @param rails                 how many rails a point ran at once (1 for one pair), {@link Range#ANY} by default
+ * @param transports            transport ids covered ({@code tcp}, {@code ucx}, {@code verbs}); empty for any
+ * @param settings              what the point's transport settings must hold, by key ({@code UCX_TLS}); empty for anything
+ * @param minBandwidth          bandwidth floor of one pair; of each rail of a rails point
+ * @param minAggregateBandwidth floor of a rails point's aggregate (all bytes over the first start to the last end)
+ * @param minRailBalance        the slowest rail's bandwidth must be at least this fraction (0..1] of the median rail's
+ * @param maxAverageLatency     ceiling on average latency per transfer (total / (iterations × batch)); per rail
+ * @param maxP99Latency         ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
+ *                              batch; latency-mode points only measure it); per rail
+ * @param maxDropPercent        curve rule: from one swept size to the next, bandwidth may fall by at most this many
+ *                              percent; per rail
+ * @param location              where the criterion was written
  */
 public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,
-                        Range batch, Set<String> transports, Map<String, SettingMatch> settings,
-                        Optional<BandwidthFloor> minBandwidth, Optional<Duration> maxAverageLatency,
+                        Range batch, Range rails, Set<String> transports, Map<String, SettingMatch> settings,
+                        Optional<BandwidthFloor> minBandwidth, Optional<BandwidthFloor> minAggregateBandwidth,
+                        OptionalDouble minRailBalance, Optional<Duration> maxAverageLatency,
                         Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, Location location) {
 
     /** The thresholds a criterion can set; two criteria overlap only if they share one. */
     public enum Threshold {
         MIN_BANDWIDTH("min-bandwidth"),
+        MIN_AGGREGATE_BANDWIDTH("min-aggregate-bandwidth"),
+        MIN_RAIL_BALANCE("min-rail-balance"),
         MAX_AVG_LATENCY("max-avg-latency"),
         MAX_P99_LATENCY("max-p99-latency"),
         MAX_DROP("max-drop");
@@ -72,6 +89,10 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
     public Set<Threshold> thresholds() {
         Set<Threshold> t = EnumSet.noneOf(Threshold.class);
         minBandwidth.ifPresent(x -> t.add(Threshold.MIN_BANDWIDTH));
+        minAggregateBandwidth.ifPresent(x -> t.add(Threshold.MIN_AGGREGATE_BANDWIDTH));
+        if (minRailBalance.isPresent()) {
+            t.add(Threshold.MIN_RAIL_BALANCE);
+        }
         maxAverageLatency.ifPresent(x -> t.add(Threshold.MAX_AVG_LATENCY));
         maxP99Latency.ifPresent(x -> t.add(Threshold.MAX_P99_LATENCY));
         if (maxDropPercent.isPresent()) {
@@ -80,20 +101,34 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         return t;
     }
 
-    /** Whether this criterion covers the point the spec describes (its size and batch included). */
+    /** Whether this criterion covers the point the spec describes (its size and batch included), run on one pair. */
     public boolean appliesTo(TransferSpec spec) {
-        return coversShape(spec) && sizes.contains(spec.size());
+        return appliesTo(spec, 1);
     }
 
     /**
-     * Whether it covers the spec's op, memory, mode, batch, transport and settings, whatever the size
-     * (for curve rules).
+     * Whether this criterion covers the point the spec describes (its size and batch included), run
+     * on {@code railCount} rails at once (1 for one pair).
+     */
+    public boolean appliesTo(TransferSpec spec, int railCount) {
+        return coversShape(spec, railCount) && sizes.contains(spec.size());
+    }
+
+    /**
+     * Whether it covers the spec's op, memory, mode, batch, transport and settings, on one pair,
+     * whatever the size (for curve rules).
      */
     public boolean coversShape(TransferSpec spec) {
+        return coversShape(spec, 1);
+    }
+
+    /** {@link #coversShape(TransferSpec)} for a point of {@code railCount} rails. */
+    public boolean coversShape(TransferSpec spec, int railCount) {
         return ops.contains(spec.op())
                 && memory.stream().anyMatch(m -> m.matches(spec.initiatorMemory(), spec.targetMemory()))
                 && mode.map(m -> m == spec.mode()).orElse(true)
                 && batch.contains(spec.batch())
+                && rails.contains(railCount)
                 && (transports.isEmpty() || transports.contains(spec.transport()))
                 && settings.entrySet().stream().allMatch(e ->
                         e.getValue().matches(Optional.ofNullable(spec.settings().get(e.getKey()))));
@@ -110,6 +145,7 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
                 && (mode.isEmpty() || o.mode.isEmpty() || mode.equals(o.mode))
                 && sizes.overlaps(o.sizes)
                 && batch.overlaps(o.batch)
+                && rails.overlaps(o.rails)
                 && (transports.isEmpty() || o.transports.isEmpty() || transports.stream().anyMatch(o.transports::contains))
                 && settings.entrySet().stream().allMatch(e -> {
                     SettingMatch other = o.settings.get(e.getKey());
@@ -127,7 +163,10 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         return String.join(" · ", parts);
     }
 
-    /** "write, read · host · sizes 8 MiB..64 MiB · batch 1", then " · transport ucx · UCX_TLS=tcp" when scoped. */
+    /**
+     * "write, read · host · sizes 8 MiB..64 MiB · batch 1", then " · rails 8" and " · transport ucx ·
+     * UCX_TLS=tcp" when scoped.
+     */
     public String describeSelector() {
         List<String> parts = new ArrayList<>();
         parts.add(ops.size() == Op.values().length ? "any op"
@@ -136,6 +175,9 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         mode.ifPresent(m -> parts.add(m.name().toLowerCase(Locale.ROOT) + " mode"));
         parts.add("sizes " + sizes.describeSizes());
         parts.add("batch " + batch.describeCounts());
+        if (!rails.isAny()) {
+            parts.add("rails " + rails.describeCounts());
+        }
         String transport = describeTransport();
         if (!transport.isEmpty()) {
             parts.add("transport " + transport);

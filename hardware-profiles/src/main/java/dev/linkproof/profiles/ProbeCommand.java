@@ -134,6 +134,14 @@ public final class ProbeCommand implements Callable<Integer> {
             double v = b.resolve(ctx);
             out.add("≥ " + b.written() + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v) ? "" : " = " + Units.formatGBps(v)));
         });
+        k.minAggregateBandwidth().ifPresent(b -> {
+            // "× links" depends on the rail count: the figure for the one count covered, else a rail's share.
+            boolean oneCount = k.rails().min() == k.rails().max();
+            double v = b.resolve(ctx.withRails(oneCount ? (int) k.rails().min() : 1));
+            out.add("aggregate ≥ " + b.written() + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v) ? ""
+                    : oneCount ? " = " + Units.formatGBps(v) : " (" + Units.formatGBps(v) + " a rail)"));
+        });
+        k.minRailBalance().ifPresent(f -> out.add("slowest rail ≥ " + BandwidthFloor.formatFraction(f) + " × median rail"));
         k.maxAverageLatency().ifPresent(d -> out.add("avg ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
         k.maxP99Latency().ifPresent(d -> out.add("p99 ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
         k.maxDropPercent().ifPresent(d -> out.add("drop ≤ " + BandwidthFloor.gbits(d).replace(" Gb/s", "") + "% per step"));

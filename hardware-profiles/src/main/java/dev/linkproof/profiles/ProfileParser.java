@@ -46,8 +46,9 @@ final class ProfileParser {
     static final List<String> TRANSPORT = List.of("settings", "environment", "required");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
     static final List<String> BASELINE = List.of("tolerance");
-    static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "transport",
-            "settings", "min-bandwidth", "max-avg-latency", "max-p99-latency", "max-drop", "enabled");
+    static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "rails", "transport",
+            "settings", "min-bandwidth", "min-aggregate-bandwidth", "min-rail-balance", "max-avg-latency", "max-p99-latency",
+            "max-drop", "enabled");
     static final List<String> SETTING_MATCH = List.of("not");
     private static final Pattern TRANSPORT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
@@ -263,19 +264,40 @@ final class ProfileParser {
         });
         Range sizes = f.scalar("sizes").map(s -> ProfileUnits.range(s.value(), s.location(), true)).orElse(Range.ANY);
         Range batch = f.scalar("batch").map(s -> ProfileUnits.range(s.value(), s.location(), false)).orElse(Range.ANY);
+        Range rails = f.scalar("rails").map(s -> ProfileUnits.range(s.value(), s.location(), false, "rails")).orElse(Range.ANY);
         Set<String> transports = f.node("transport").map(n -> transports(n, true, "transport")).orElse(Set.of());
         Map<String, SettingMatch> settings = f.node("settings").map(n -> settingMatches(n, "criterion '" + name + "' key 'settings'"))
                 .orElse(Map.of());
 
+        boolean hasLinkRate = match.nic().map(n -> n.linkRateGbps().isPresent()).orElse(false);
         Optional<BandwidthFloor> bw = f.scalar("min-bandwidth").map(s -> {
             BandwidthFloor b = ProfileUnits.bandwidth(s.value(), s.location());
-            boolean hasLinkRate = match.nic().map(n -> n.linkRateGbps().isPresent()).orElse(false);
             if (b instanceof BandwidthFloor.OfLink && !hasLinkRate) {
                 throw new ProfileException(s.location(), "'" + s.value() + "' is relative to the link, but the profile "
                         + "sets no match.nic.link-rate");
             }
             return b;
         });
+        Optional<BandwidthFloor> aggregate = f.scalar("min-aggregate-bandwidth").map(s -> {
+            BandwidthFloor b = ProfileUnits.aggregateBandwidth(s.value(), s.location());
+            if (b instanceof BandwidthFloor.OfLinks && !hasLinkRate) {
+                throw new ProfileException(s.location(), "min-aggregate-bandwidth '" + s.value() + "' is relative to the "
+                        + "links, but the profile sets no match.nic.link-rate");
+            }
+            return b;
+        });
+        OptionalDouble balance = f.scalar("min-rail-balance")
+                .map(s -> OptionalDouble.of(ProfileUnits.railBalance(s.value(), s.location()))).orElse(OptionalDouble.empty());
+        // The aggregate and the balance of one pair are the pair itself: a criterion that sets them must
+        // say which points of several rails it is for, or it would judge every one-pair point too.
+        for (String key : List.of("min-aggregate-bandwidth", "min-rail-balance")) {
+            if (f.node(key).isPresent() && rails.min() < 2) {
+                throw new ProfileException(f.location(key), "criterion '" + name + "' sets " + key + ", which judges "
+                        + "points of several rails, but its rails " + f.scalar("rails").map(r -> "'" + r.value().strip()
+                        + "' include 1").orElse("are not set (any, 1 included)")
+                        + "; scope it with rails: 2.. (or a count, e.g. rails: 8)");
+            }
+        }
         Optional<Duration> avg = f.scalar("max-avg-latency").map(s -> ProfileUnits.duration(s.value(), s.location()));
         Optional<Duration> p99 = f.scalar("max-p99-latency").map(s -> ProfileUnits.duration(s.value(), s.location()));
         if (p99.isPresent() && mode.isPresent() && mode.get() == Mode.BANDWIDTH) {
@@ -285,11 +307,11 @@ final class ProfileParser {
         OptionalDouble drop = f.scalar("max-drop").map(s -> OptionalDouble.of(ProfileUnits.percent(s.value(), s.location())))
                 .orElse(OptionalDouble.empty());
         boolean enabled = f.optionalBoolean("enabled").orElse(true);
-        Criterion c = new Criterion(name, ops, memory, mode, sizes, batch, transports, settings, bw, avg, p99, drop,
-                m.location());
+        Criterion c = new Criterion(name, ops, memory, mode, sizes, batch, rails, transports, settings, bw, aggregate,
+                balance, avg, p99, drop, m.location());
         if (c.thresholds().isEmpty()) {
             throw new ProfileException(m.location(), "criterion '" + name + "' sets no threshold (one of min-bandwidth, "
-                    + "max-avg-latency, max-p99-latency, max-drop)");
+                    + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop)");
         }
         return enabled ? Optional.of(c) : Optional.empty();
     }
@@ -406,9 +428,11 @@ final class ProfileParser {
                             + " for " + ops.stream().map(Op::label).collect(Collectors.joining(", "))
                             + ", sizes " + a.sizes().intersect(b.sizes()).describeSizes()
                             + ", batch " + a.batch().intersect(b.batch()).describeCounts()
+                            + (a.rails().isAny() && b.rails().isAny() ? ""
+                                    : ", rails " + a.rails().intersect(b.rails()).describeCounts())
                             + sharedTransport(a, b)
                             + "; a point may have one criterion per threshold (scope them apart by op, memory, "
-                            + "mode, sizes, batch, transport or settings)");
+                            + "mode, sizes, batch, rails, transport or settings)");
                 }
             }
         }

@@ -12,6 +12,10 @@ final class ProfileUnits {
     private static final String NUMBER = "(\\d+(?:\\.\\d+)?)";
     private static final Pattern FRACTION = Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*(link|memcpy)");
     private static final Pattern PERCENT_OF = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?(link|memcpy)");
+    private static final Pattern LINKS = Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*links");
+    private static final Pattern PERCENT_OF_LINKS = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?links");
+    private static final Pattern MEDIAN = Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*(?:the\\s+)?median(?:\\s+rail)?");
+    private static final Pattern PERCENT_OF_MEDIAN = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?median(?:\\s+rail)?");
     private static final Pattern RATE = Pattern.compile(NUMBER + "\\s*([A-Za-z]+/s|[A-Za-z]+ps)");
     private static final Pattern DURATION = Pattern.compile(NUMBER + "\\s*(ns|us|µs|μs|ms|s)");
     private static final Pattern PERCENT = Pattern.compile(NUMBER + "\\s*%");
@@ -22,7 +26,18 @@ final class ProfileUnits {
     }
 
     static BandwidthFloor bandwidth(String text, Location at) {
+        return bandwidth(text, at, "min-bandwidth");
+    }
+
+    /** A floor, {@code key} naming it in messages; see {@link #bandwidth(String, Location)}. */
+    private static BandwidthFloor bandwidth(String text, Location at, String key) {
         String t = text.strip();
+        negative(t, text, at, key);
+        if (LINKS.matcher(t).matches() || PERCENT_OF_LINKS.matcher(t).matches()) {
+            throw new ProfileException(at, key + " '" + text + "': '× links' (the rails' link rates summed) is for "
+                    + "min-aggregate-bandwidth; " + key + " judges one pair, or each rail of a rails point, so write a "
+                    + "fraction of one link (e.g. 0.90 × link)");
+        }
         Matcher m = FRACTION.matcher(t);
         if (m.matches()) {
             return fractionOf(Double.parseDouble(m.group(1)), m.group(2), text, at);
@@ -44,12 +59,72 @@ final class ProfileUnits {
                 default -> throw badRate(text, m.group(2), at);
             };
             if (!(gbps > 0)) {
-                throw new ProfileException(at, "min-bandwidth '" + text + "' must be above zero");
+                throw new ProfileException(at, key + " '" + text + "' must be above zero");
             }
             return new BandwidthFloor.Absolute(gbps);
         }
         throw new ProfileException(at, "bad bandwidth '" + text + "' (expected e.g. 45 GB/s, 360 Gb/s, 0.90 × link, "
                 + "90% of link, 0.10 × memcpy)");
+    }
+
+    /**
+     * The floor of a rails point's aggregate ({@code min-aggregate-bandwidth}): an absolute rate, as
+     * {@link #bandwidth(String, Location)} reads it, or {@code 0.90 × links} / {@code 90% of links}, a
+     * fraction of the rails' link rates summed. {@code × link} is refused rather than guessed at (one
+     * link, or each?), and so is {@code × memcpy} (one host's copy baseline says nothing of 8 NICs).
+     */
+    static BandwidthFloor aggregateBandwidth(String text, Location at) {
+        String key = "min-aggregate-bandwidth";
+        String t = text.strip();
+        negative(t, text, at, key);
+        Matcher m = LINKS.matcher(t);
+        Matcher p = PERCENT_OF_LINKS.matcher(t);
+        if (m.matches() || p.matches()) {
+            double f = m.matches() ? Double.parseDouble(m.group(1)) : Double.parseDouble(p.group(1)) / 100;
+            if (!(f > 0) || f > 1) {
+                throw new ProfileException(at, key + ": fraction in '" + text + "' must be above 0 and at most 1 "
+                        + "(no rails beat their links)");
+            }
+            return new BandwidthFloor.OfLinks(f);
+        }
+        if (FRACTION.matcher(t).matches() || PERCENT_OF.matcher(t).matches()) {
+            throw new ProfileException(at, key + " '" + text + "' must be an absolute rate (e.g. 360 GB/s) or a fraction "
+                    + "of the rails' link rates summed (e.g. 0.90 × links, 90% of links)");
+        }
+        if (!RATE.matcher(t).matches()) {
+            throw new ProfileException(at, "bad " + key + " '" + text + "' (expected e.g. 360 GB/s, 2880 Gb/s, "
+                    + "0.90 × links, 90% of links)");
+        }
+        return bandwidth(text, at, key);
+    }
+
+    /**
+     * {@code min-rail-balance}: the slowest rail's bandwidth as a fraction of the median rail's,
+     * {@code 0.90 × median} or {@code 90% of median}, above 0 and at most 1.
+     */
+    static double railBalance(String text, Location at) {
+        String key = "min-rail-balance";
+        String t = text.strip();
+        negative(t, text, at, key);
+        Matcher m = MEDIAN.matcher(t);
+        Matcher p = PERCENT_OF_MEDIAN.matcher(t);
+        if (!m.matches() && !p.matches()) {
+            throw new ProfileException(at, "bad " + key + " '" + text + "' (expected e.g. 0.90 × median or 90% of "
+                    + "median: the slowest rail's bandwidth as a fraction of the median rail's)");
+        }
+        double f = m.matches() ? Double.parseDouble(m.group(1)) : Double.parseDouble(p.group(1)) / 100;
+        if (!(f > 0) || f > 1) {
+            throw new ProfileException(at, key + ": fraction in '" + text + "' must be above 0 and at most 1 "
+                    + "(the slowest rail is never above the median)");
+        }
+        return f;
+    }
+
+    /** "-5 GB/s", "-0.5 × median": a clearer message than "bad bandwidth". */
+    private static void negative(String t, String text, Location at, String key) {
+        if (t.startsWith("-") && t.length() > 1 && Character.isDigit(t.charAt(1))) {
+            throw new ProfileException(at, key + " '" + text + "' must be above zero (it is negative)");
+        }
     }
 
     private static BandwidthFloor fractionOf(double f, String of, String text, Location at) {
@@ -173,11 +248,15 @@ final class ProfileUnits {
      * {@code sizes} says whether the bounds are byte sizes or plain counts.
      */
     static Range range(String text, Location at, boolean sizes) {
+        return range(text, at, sizes, sizes ? "size" : "batch");
+    }
+
+    /** {@link #range(String, Location, boolean)}, {@code what} naming a bound in messages ("rails '0' must be at least 1"). */
+    static Range range(String text, Location at, boolean sizes, String what) {
         String t = text.strip();
         if (t.equalsIgnoreCase("any")) {
             return Range.ANY;
         }
-        String what = sizes ? "size" : "batch";
         int dots = t.indexOf("..");
         long lo;
         long hi;

@@ -1,5 +1,7 @@
 package dev.linkproof.profiles;
 
+import java.util.Optional;
+
 /**
  * One judgement on a point (or, for a curve rule, on a step between two points of a sweep).
  *
@@ -11,14 +13,28 @@ package dev.linkproof.profiles;
  * @param threshold  the criterion's value in {@code unit}; NaN when there is none
  * @param unit       {@code GB/s}, {@code µs} or {@code %}; empty for validation
  * @param text       for people: "write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (0.90 × 400 Gb/s link)"
+ * @param rail       the rail it judged ("rail 3 (mlx5_3)"), for a per-pair threshold on one rail of a point that
+ *                   ran several; empty for a verdict on the whole point (one pair, or a rails point's aggregate
+ *                   and balance)
  */
 public record Verdict(String pointId, Kind kind, Outcome outcome, String criterion, double measured, double threshold,
-                      String unit, String text) {
+                      String unit, String text, Optional<String> rail) {
+
+    /** A verdict on the whole point. */
+    public Verdict(String pointId, Kind kind, Outcome outcome, String criterion, double measured, double threshold,
+                   String unit, String text) {
+        this(pointId, kind, outcome, criterion, measured, threshold, unit, text, Optional.empty());
+    }
 
     public enum Kind {
         /** The data-validation pass: checksums of every slot. */
         VALIDATION,
+        /** A bandwidth floor of one pair; of one rail, for a point that ran several ({@link #rail()}). */
         MIN_BANDWIDTH,
+        /** The floor of a rails point's aggregate ({@code min-aggregate-bandwidth}). */
+        MIN_AGGREGATE_BANDWIDTH,
+        /** The slowest rail against a fraction of the median rail ({@code min-rail-balance}); measured and threshold in GB/s. */
+        MIN_RAIL_BALANCE,
         MAX_AVG_LATENCY,
         MAX_P99_LATENCY,
         /** A curve rule between two neighbouring sizes of a sweep. */

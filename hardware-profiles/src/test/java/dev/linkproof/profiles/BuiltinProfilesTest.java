@@ -3,9 +3,14 @@ package dev.linkproof.profiles;
 import static dev.linkproof.profiles.CriteriaEvaluatorTest.point;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.profiles.Verdict.Kind;
 import dev.linkproof.transfer.MemoryPlacement;
+import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -88,5 +93,62 @@ class BuiltinProfilesTest {
         // MI300X + Thor2: the Thor2 write figure on GPU memory.
         assertThat(passes("mi300x-thor2-gpu", point(Op.WRITE, 1 << 20, 128, 48.32, 21.7, GPU))).isTrue();
         assertThat(passes("mi300x-thor2-gpu", point(Op.WRITE, 1 << 20, 128, 24.2, 43, GPU))).isFalse();
+    }
+
+    @Test
+    void theGpuNodeProfilesPassThePublishedRunsAndFailALaggingRail() {
+        CriteriaEvaluator amd = new CriteriaEvaluator(BUILTINS.profile("mi300x-thor2-gpu"),
+                EvaluationContext.none());
+        // MORI-IO Thor2 read, 8 + 8 devices, batch 256: rank 7 averaged 47.75 GB/s at 1 MiB, 45.08 at 256 KiB.
+        List<Verdict> mori = amd.evaluate(gpuRails(Op.READ, 1 << 20, 256, 47.75, 8));
+        assertThat(CriteriaEvaluator.passed(mori)).isTrue();
+        assertThat(mori).extracting(Verdict::criterion).contains("gpu-read-batched-large", "gpu-node-read-1mib", "gpu-node-balance");
+        assertThat(CriteriaEvaluator.passed(amd.evaluate(gpuRails(Op.READ, 256 << 10, 256, 45.08, 8)))).isTrue();
+        // One rail at 41 GB/s still meets its 40 GB/s floor, and lags the median rail by 14 %.
+        List<Verdict> lagging = amd.evaluate(gpuRails(Op.READ, 1 << 20, 256, 47.75, 8, 3, 41.0));
+        assertThat(CriteriaEvaluator.failures(lagging)).singleElement().satisfies(f -> {
+            assertThat(f.criterion()).isEqualTo("gpu-node-balance");
+            assertThat(f.text()).contains("rail 3 (gpu3) 41.0 GB/s is below 0.90 × the median rail (47.8 GB/s)");
+        });
+
+        CriteriaEvaluator nvidia = new CriteriaEvaluator(BUILTINS.profile("h100-cx7-gpu"),
+                EvaluationContext.none());
+        // DLSlime, eight channels, batch 1: 384.6 GB/s at 128 MiB, 127.5 GB/s at 1 MiB (72 µs).
+        assertThat(CriteriaEvaluator.passed(nvidia.evaluate(gpuRails(Op.READ, 128 << 20, 1, 384.630 / 8, 8)))).isTrue();
+        List<Verdict> oneMib = nvidia.evaluate(gpuRails(Op.WRITE, 1 << 20, 1, 127.489 / 8, 8, -1, 0, 72));
+        assertThat(CriteriaEvaluator.passed(oneMib)).isTrue();
+        // The one-pair ceiling (75 µs) does not judge rails; gpu-node-1mib's (87 µs) does.
+        assertThat(oneMib).extracting(Verdict::criterion).doesNotContain("gpu-1mib-latency").contains("gpu-node-1mib");
+        // Half the line rate on every rail: each rail, the aggregate fail; the balance holds.
+        List<Verdict> half = nvidia.evaluate(gpuRails(Op.READ, 128 << 20, 1, 24, 8));
+        assertThat(CriteriaEvaluator.failures(half)).extracting(Verdict::kind).containsOnly(Kind.MIN_BANDWIDTH,
+                Kind.MIN_AGGREGATE_BANDWIDTH).hasSize(9);
+    }
+
+    /**
+     * {@code n} GPU-memory rails labelled gpu0.., all at {@code gbps} over the same loop, latency as
+     * the size at that rate takes; with {@code slowIndex} (not negative), that rail at {@code slowGbps}.
+     */
+    static Measurement gpuRails(Op op, long size, int batch, double gbps, int n) {
+        return gpuRails(op, size, batch, gbps, n, -1, 0, -1);
+    }
+
+    static Measurement gpuRails(Op op, long size, int batch, double gbps, int n, int slowIndex, double slowGbps) {
+        return gpuRails(op, size, batch, gbps, n, slowIndex, slowGbps, -1);
+    }
+
+    /** ... with each rail's average latency {@code avgMicros} when it is not negative. */
+    static Measurement gpuRails(Op op, long size, int batch, double gbps, int n, int slowIndex, double slowGbps,
+                                double avgMicros) {
+        MemoryPlacement gpu = MemoryPlacement.parse("gpu");
+        TransferSpec s = TransferSpec.builder().pointId("gpu-rails").op(op).size(size).batch(batch).mode(Mode.BANDWIDTH)
+                .transport("verbs").initiatorMemory(gpu).targetMemory(gpu).build();
+        List<RailResult> rails = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            double g = i == slowIndex ? slowGbps : gbps;
+            rails.add(RailsCriteriaTest.rail(i, "gpu" + i, s, g, avgMicros >= 0 ? avgMicros : size / (g * 1e3), 0,
+                    1_000_000_000L));
+        }
+        return Measurement.ofRails(s, rails);
     }
 }

@@ -50,8 +50,8 @@ class MalformedProfileTest {
         assertThat(e.line()).isEqualTo(10);
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":10:5: unknown key 'min-bandwith' in criterion, did you mean "
-                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, transport, settings, min-bandwidth, "
-                + "max-avg-latency, max-p99-latency, max-drop, enabled)");
+                + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, rails, transport, settings, min-bandwidth, "
+                + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop, enabled)");
     }
 
     @Test
@@ -133,7 +133,7 @@ class MalformedProfileTest {
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":12:5: criterion 'huge' overlaps criterion 'large' (at " + file()
                 + ":8:5): both set min-bandwidth for write, sizes 32 MiB..64 MiB, batch ..8; a point may have one "
-                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, transport or settings)");
+                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, rails, transport or settings)");
     }
 
     @Test
@@ -174,8 +174,8 @@ class MalformedProfileTest {
                 .getMessage()).isEqualTo(file() + ":6:20: '0.9 × link' is relative to the link, but the profile sets no "
                 + "match.nic.link-rate");
         assertThat(load(HEAD + "  - name: a\n    op: write\n").getMessage())
-                .isEqualTo(file() + ":8:5: criterion 'a' sets no threshold (one of min-bandwidth, max-avg-latency, "
-                        + "max-p99-latency, max-drop)");
+                .isEqualTo(file() + ":8:5: criterion 'a' sets no threshold (one of min-bandwidth, min-aggregate-bandwidth, "
+                        + "min-rail-balance, max-avg-latency, max-p99-latency, max-drop)");
         assertThat(load(HEAD + "  - name: a\n    op: writ\n    max-drop: 5%\n").getMessage())
                 .isEqualTo(file() + ":9:9: unknown op 'writ' (expected write, read, send, write-with-imm or any)");
         assertThat(load(HEAD + "  - name: a\n    memory: host->vram\n    max-drop: 5%\n").getMessage())

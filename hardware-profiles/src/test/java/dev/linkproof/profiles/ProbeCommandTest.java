@@ -92,4 +92,17 @@ class ProbeCommandTest {
         assertThat(r.out()).contains("← property linkproof.criteria.write-large.min-bandwidth)")
                 .containsPattern("write-large +write · host, hugepage · sizes 8 MiB..64 MiB · batch 1 +≥ 40.0 GB/s");
     }
+
+    @Test
+    void printsRailsCriteria() {
+        Run r = run("--root", FakeHosts.root("cx7-host").toString(), "--no-baseline", "--profile", "h100-cx7-gpu",
+                "-Dlinkproof.criteria.gpu-node-1mib.rails=8");
+        assertThat(r.status()).isZero();
+        assertThat(r.out())
+                .containsPattern("gpu-1mib-latency +write, read · gpu · sizes 1 MiB · batch 1 · rails 1 +avg ≤ 75.0 µs")
+                .containsPattern("gpu-node-large +write, read · gpu · sizes 64 MiB.. · batch 1 · rails 2.. +aggregate ≥ "
+                        + "0.88 × links \\(44.0 GB/s a rail\\)")
+                .containsPattern("gpu-node-1mib .* · rails 8 +aggregate ≥ 0.29 × links = 116.0 GB/s, avg ≤ 87.0 µs")
+                .containsPattern("gpu-node-balance .* · rails 2.. +slowest rail ≥ 0.90 × median rail");
+    }
 }

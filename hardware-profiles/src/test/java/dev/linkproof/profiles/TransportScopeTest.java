@@ -137,7 +137,7 @@ class TransportScopeTest {
                 """);
         assertThat(e.getMessage()).isEqualTo(file() + ":10:5: criterion 'bulk' overlaps criterion 'ucx-bulk' (at " + file()
                 + ":5:5): both set min-bandwidth for write, sizes 4 MiB.., batch any, transport ucx; a point may have one "
-                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, transport or settings)");
+                + "criterion per threshold (scope them apart by op, memory, mode, sizes, batch, rails, transport or settings)");
     }
 
     @Test

@@ -80,13 +80,23 @@ public final class PointJudge {
         List<String> criteria = judged.stream().map(Verdict::criterion).filter(c -> !c.isEmpty()).distinct().toList();
         for (Verdict v : judged) {
             verdicts.add(v.toString());
-            if (v.kind() == Verdict.Kind.MIN_BANDWIDTH && !Double.isNaN(v.threshold())) {
+            // The floor of the point's own figure: one pair's, or a rails point's aggregate. A per-rail
+            // floor (a verdict with a rail) is not drawn against the aggregate.
+            if ((v.kind() == Verdict.Kind.MIN_BANDWIDTH || v.kind() == Verdict.Kind.MIN_AGGREGATE_BANDWIDTH)
+                    && v.rail().isEmpty() && !Double.isNaN(v.threshold())) {
                 criterion = v.threshold();
             }
-            if (headline == null && v.kind() != Verdict.Kind.VALIDATION) {
-                int colon = v.text().indexOf(": ");
-                headline = colon < 0 ? v.text() : v.text().substring(colon + 2);
-            }
+        }
+        // The console's headline: the first verdict on the whole point; of a rails point judged rail by
+        // rail only, the first failing rail's, else the first rail's (its text names the rail).
+        Optional<Verdict> first = judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.rail().isEmpty())
+                .findFirst()
+                .or(() -> judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.failed()).findFirst())
+                .or(() -> judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION).findFirst());
+        if (first.isPresent()) {
+            String text = first.get().text();
+            int colon = text.indexOf(": ");
+            headline = colon < 0 ? text : text.substring(colon + 2);
         }
         if (!m.isValid()) {
             failure = Optional.of(point.displayName() + ": " + m.validation().describe());
