@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 public final class AgentMain implements Callable<Integer> {
     public static final String VERSION = "0.1.0";
     /** The line the launcher waits for on standard output. */
-    public static final String READY = "linkproof-agent ready";
-    public static final String TOKEN_ENV = "LINKPROOF_TOKEN";
+    public static final String READY = dev.linkproof.transfer.control.AgentProcess.READY;
+    public static final String TOKEN_ENV = dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 for all).")

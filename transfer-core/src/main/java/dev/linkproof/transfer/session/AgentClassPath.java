@@ -35,7 +35,7 @@ import java.util.Set;
 final class AgentClassPath {
     /** One class of transfer-core and of each library it runs on (transfer-core's pom). */
     private static final List<String> AGENT_CLASSES = List.of(
-            "dev.linkproof.transfer.agent.AgentMain",
+            dev.linkproof.transfer.control.AgentProcess.MAIN_CLASS,
             "picocli.CommandLine",
             "org.HdrHistogram.Histogram",
             "com.fasterxml.jackson.databind.ObjectMapper",

@@ -2,7 +2,7 @@ package dev.linkproof.transfer.session;
 
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
-import dev.linkproof.transfer.agent.AgentMain;
+import dev.linkproof.transfer.control.AgentProcess;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -104,7 +104,7 @@ public final class LocalAgent implements AutoCloseable {
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
         cmd.add(AgentClassPath.of(LocalAgent.class.getClassLoader()));
-        cmd.add(AgentMain.class.getName());
+        cmd.add(AgentProcess.MAIN_CLASS);
         cmd.add("--bind=" + bind);
         cmd.add("--port=0");
         // The agent ends with this JVM however it dies: it watches this process and the end of its
@@ -112,7 +112,7 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("--initiator-pid=" + ProcessHandle.current().pid());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment);
-        pb.environment().put(AgentMain.TOKEN_ENV, token);
+        pb.environment().put(AgentProcess.TOKEN_ENV, token);
         Process p;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -168,7 +168,7 @@ public final class LocalAgent implements AutoCloseable {
                 w.write(line);
                 w.write('\n');
                 w.flush();
-                if (!signalled && line.startsWith(AgentMain.READY)) {
+                if (!signalled && line.startsWith(AgentProcess.READY)) {
                     signalled = ready.offer(line);
                 } else if (!signalled && firstLines.size() < QUOTED_LINES && !line.isBlank()) {
                     firstLines.add(line.strip());

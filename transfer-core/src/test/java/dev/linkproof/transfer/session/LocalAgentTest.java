@@ -22,6 +22,13 @@ class LocalAgentTest {
     @TempDir
     Path dir;
 
+    /** The agent is started by the name control.AgentProcess gives it: the name must be its main class's. */
+    @org.junit.jupiter.api.Test
+    void theAgentsMainClassIsNamedRightly() {
+        org.assertj.core.api.Assertions.assertThat(dev.linkproof.transfer.control.AgentProcess.MAIN_CLASS)
+                .isEqualTo(dev.linkproof.transfer.agent.AgentMain.class.getName());
+    }
+
     @Test
     void startsServesAndStops() throws Exception {
         Path log = dir.resolve("logs/agent.log");
