@@ -1,6 +1,7 @@
 package dev.linkproof.engine;
 
 import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.api.Direction;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
@@ -59,6 +60,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
                 .withNics(nics)
                 .withRails(config.rails())
+                .withDirection(config.bothWays().map(b -> b ? Direction.BOTH_WAYS : Direction.ONE_WAY))
                 .withGpus(gpus);
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, setup);
         new LinkproofDiscovery(expander).discover(request, engine);

@@ -143,4 +143,57 @@ class RailsEngineTest {
                 .startsWith("2 rails asked, and no tcp links are named"));
         assertThat(events.stream().filter(e -> e.getType() == EventType.FINISHED)).isEmpty();
     }
+
+    @Test
+    void bothWaysIsPartOfAPointsNameAndUniqueIdAndTheDirectionKeySetsVerbsPoints() {
+        assertThat(points(Map.of(), "bothWays")).extracting(TestDescriptor::getDisplayName).containsExactlyInAnyOrder(
+                "write 256 KiB ×2 · 1 conn · tcp · both ways", "write 256 KiB ×2 · 1 QP · verbs · both ways");
+        assertThat(points(Map.of(), "bothWays")).allSatisfy(p -> {
+            assertThat(p.getUniqueId().getLastSegment().getValue()).endsWith(",both-ways");
+            assertThat(p.point().bothWays()).isTrue();
+            assertThat(p.point().hasRails()).isTrue();
+        });
+        assertThat(points(Map.of(Constants.DIRECTION, "both-ways"), "oneAndTwo")).extracting(TestDescriptor::getDisplayName)
+                .containsExactlyInAnyOrder("write 4 KiB ×1 · 1 conn · tcp", "write 4 KiB ×1 · 1 conn · tcp · 2 rails",
+                        "write 4 KiB ×1 · 1 QP · verbs · both ways", "write 4 KiB ×1 · 1 QP · verbs · 2 rails · both ways");
+        assertThat(kit(Map.of(Constants.DIRECTION, "sideways"), selectMethod(RailsFixture.class, "bothWays")).discover()
+                .getDiscoveryIssues()).extracting(i -> i.message())
+                .anySatisfy(m -> assertThat(m).contains(Constants.DIRECTION + "=sideways must be one-way or both-ways"));
+    }
+
+    /**
+     * A tcp point both ways on a local pair: out, from here to the local agent, and back, the local agent
+     * driving it toward this JVM's agent, started together; each validated, their windows overlapping.
+     */
+    @Test
+    void aPointBothWaysRunsOutAndBackAtOnce() throws Exception {
+        Path results = dir.resolve("both.jsonl");
+        var events = EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectMethod(RailsFixture.class, "bothWays"))
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(Constants.RESULTS, results.toString())
+                .configurationParameter(Constants.AGENT_LOG, dir.resolve("agent.log").toString())
+                .execute().testEvents();
+        assertThat(events.succeeded().list()).as("the tcp point").hasSize(1);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var record = java.nio.file.Files.readAllLines(results).stream().filter(l -> l.contains("both ways") && l.contains("\"tcp\""))
+                .map(l -> {
+                    try {
+                        return json.readTree(l);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }).findFirst().orElseThrow();
+        var rails = record.path("rails");
+        assertThat(rails).hasSize(2);
+        assertThat(rails.get(0).path("label").asText()).isEqualTo("out");
+        assertThat(rails.get(1).path("label").asText()).isEqualTo("back");
+        for (var r : rails) {
+            assertThat(r.path("validation").asText()).startsWith("data valid: ");
+            assertThat(r.path("bytes").asLong()).isEqualTo(300L * 2 * 256 * 1024);
+        }
+        double s0 = rails.get(0).path("startMs").asDouble();
+        double s1 = rails.get(1).path("startMs").asDouble();
+        assertThat(s0).isLessThan(s1 + rails.get(1).path("durationMs").asDouble());
+        assertThat(s1).isLessThan(s0 + rails.get(0).path("durationMs").asDouble());
+    }
 }

@@ -67,4 +67,7 @@ public @interface TransferTest {
 
     /** {@link #rails()}: every rail the profile resolves. */
     int ALL_RAILS = 0;
+
+    /** One way (the default), or both ways at once on every rail ({@link Direction#BOTH_WAYS}, as perftest's {@code -b}). */
+    Direction direction() default Direction.ONE_WAY;
 }

@@ -147,6 +147,13 @@ public final class Constants {
     public static final String TCP_RAILS = "linkproof.tcp.rails";
 
     /**
+     * Which way every RDMA point (verbs) moves its data, whatever its annotation says: {@code one-way}
+     * or {@code both-ways} (each rail also from the target's node back, at the same time, as
+     * perftest's {@code -b}). Unset: as each test says.
+     */
+    public static final String DIRECTION = "linkproof.direction";
+
+    /**
      * Which GPUs a GPU-memory point runs on: {@code first} (the default: the GPUs its memory names,
      * {@code gpu:k} being the k-th GPU the profile provides, {@code gpu} the first) or {@code each} (once per GPU the profile provides, every GPU index of
      * its memory shifted by 0 … n-1 modulo n: {@code gpu->gpu} on every GPU, {@code gpu->gpu:1} on

@@ -37,6 +37,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param rails             {@code linkproof.rails}: the rails every RDMA point runs at once, whatever its
  *                          annotation says (0 = every rail the profile resolves); empty: as annotated
  * @param tcpRails          {@code linkproof.tcp.rails}: the address pairs tcp rails run on, one per rail
+ * @param bothWays          {@code linkproof.direction}: every RDMA point both ways (true) or one way (false),
+ *                          whatever its annotation says; empty: as annotated
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -59,6 +61,7 @@ public record LinkproofConfiguration(
         Optional<Duration> duration,
         java.util.OptionalInt rails,
         List<TcpRail> tcpRails,
+        Optional<Boolean> bothWays,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -143,6 +146,8 @@ public record LinkproofConfiguration(
                         .orElse(java.util.OptionalInt.empty()), java.util.OptionalInt.empty()),
                 read(errors, () -> p.get(Constants.TCP_RAILS).map(v -> TcpRail.parseList(Constants.TCP_RAILS, v))
                         .orElse(List.of()), List.of()),
+                read(errors, () -> p.get(Constants.DIRECTION).map(v -> Optional.of(parseDirection(v))).orElse(Optional.empty()),
+                        Optional.empty()),
                 profileProperties(p));
         if (config.eachNic() && config.verbsDevice().isPresent()) {
             // Both name the device: which one a point ran on would be a guess.
@@ -243,6 +248,15 @@ public record LinkproofConfiguration(
         }
         throw new IllegalArgumentException(Constants.RAILS + "=" + v + " must be all (every rail the profile resolves) or a "
                 + "count from 1 to " + MAX_RAILS);
+    }
+
+    /** {@code both-ways} → true, {@code one-way} → false. */
+    private static boolean parseDirection(String v) {
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "both-ways" -> true;
+            case "one-way" -> false;
+            default -> throw new IllegalArgumentException(Constants.DIRECTION + "=" + v + " must be one-way or both-ways");
+        };
     }
 
     /** The most rails a point may run at once: more NICs than any node has, fewer threads than would hurt. */

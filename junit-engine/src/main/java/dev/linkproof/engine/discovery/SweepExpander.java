@@ -125,6 +125,20 @@ public final class SweepExpander {
         return this;
     }
 
+    private java.util.Optional<dev.linkproof.engine.api.Direction> direction = java.util.Optional.empty();
+
+    /** {@code linkproof.direction}: the direction of every RDMA point, in place of its annotation's. Empty: as annotated. */
+    public SweepExpander withDirection(java.util.Optional<dev.linkproof.engine.api.Direction> direction) {
+        this.direction = direction;
+        return this;
+    }
+
+    private boolean bothWays(String transport, dev.linkproof.engine.api.Direction annotated) {
+        dev.linkproof.engine.api.Direction d = direction.isPresent()
+                && dev.linkproof.profiles.ResourcePlan.RDMA_TRANSPORTS.contains(transport) ? direction.get() : annotated;
+        return d == dev.linkproof.engine.api.Direction.BOTH_WAYS;
+    }
+
     /** The rail counts a point of {@code transport} is made for. */
     private int[] railsFor(String transport, int[] annotated) {
         if (rails.isPresent() && dev.linkproof.profiles.ResourcePlan.RDMA_TRANSPORTS.contains(transport)) {
@@ -209,7 +223,8 @@ public final class SweepExpander {
         for (String transport : transports) {
             for (int r : railsFor(transport, t.rails())) {
                 // A point of several rails runs on the devices of all of them: it is not repeated per device.
-                List<String> nics = r == 1 ? nicsFor(transport, settings) : java.util.Collections.singletonList(null);
+                boolean both = bothWays(transport, t.direction());
+                List<String> nics = r == 1 && !both ? nicsFor(transport, settings) : java.util.Collections.singletonList(null);
                 nics.forEach(nic -> paths.add(new String[] {transport, nic, Integer.toString(r)}));
             }
         }
@@ -230,8 +245,11 @@ public final class SweepExpander {
             String transport = path[0];
             String nic = path[1];
             int railCount = Integer.parseInt(path[2]);
-            String railsId = railCount == 1 ? "" : ",rails=" + (railCount == 0 ? "all" : Integer.toString(railCount));
-            String railsName = railCount == 1 ? "" : " · " + (railCount == 0 ? "all" : Integer.toString(railCount)) + " rails";
+            boolean both = bothWays(transport, t.direction());
+            String railsId = (railCount == 1 ? "" : ",rails=" + (railCount == 0 ? "all" : Integer.toString(railCount)))
+                    + (both ? ",both-ways" : "");
+            String railsName = (railCount == 1 ? "" : " · " + (railCount == 0 ? "all" : Integer.toString(railCount)) + " rails")
+                    + (both ? " · both ways" : "");
             Map<String, String> pointSettings = settings;
             if (nic != null) {
                 pointSettings = new java.util.LinkedHashMap<>(settings);
@@ -262,7 +280,7 @@ public final class SweepExpander {
                                             continue;
                                         }
                                         points.add(new SweepPoint(spec, displayName(spec) + (nic == null ? "" : " · " + nic) + railsName,
-                                                segment, railCount));
+                                                segment, railCount, both));
                                     }
                                 }
                             }

@@ -17,6 +17,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.session.DrivenSession;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.Availability;
@@ -194,13 +195,21 @@ public final class PointRun {
 
     /**
      * The rails as one session: a session to the target agent per rail, each rail's settings its own
-     * (device, addresses), all starting together; the start barrier waits the control deadline.
+     * (device, addresses), all starting together; the start barrier waits the control deadline. A rail
+     * back runs over its own session to the target's agent, which drives it toward this host's agent.
      */
     private TransferSession railSession(RailPlan.Plan rails) throws TransferException {
         List<TransferSession> sessions = context.sessions().acquireRails(rails.spots().size());
         List<Rails.Lane> lanes = new ArrayList<>();
         for (int i = 0; i < sessions.size(); i++) {
-            lanes.add(new Rails.Lane(rails.spots().get(i).label(), sessions.get(i), rails.spots().get(i).settings()));
+            RailPlan.Spot spot = rails.spots().get(i);
+            TransferSession lane = sessions.get(i);
+            if (spot.back()) {
+                // The way back: the target's agent drives the rail toward this host's agent.
+                SessionProvider.Home home = context.sessions().home(lane);
+                lane = new DrivenSession(lane, home.host(), home.port(), home.token(), context.config().timeouts());
+            }
+            lanes.add(new Rails.Lane(spot.label(), lane, spot.settings()));
         }
         return Rails.asSession(lanes, context.config().timeouts().control());
     }

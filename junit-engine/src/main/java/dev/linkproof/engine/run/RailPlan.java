@@ -20,8 +20,14 @@ import java.util.Optional;
  * that asks for more rails than there are, or a transport that has none, is short, and says why.
  */
 public final class RailPlan {
-    /** One rail before it has a session: how reports name it, and the settings that put a point on it. */
-    public record Spot(String label, Map<String, String> settings) {
+    /**
+     * One rail before it has a session: how reports name it, the settings that put a point on it, and
+     * whether it runs back, from the target's node to the initiator's (driven by the target's agent).
+     */
+    public record Spot(String label, Map<String, String> settings, boolean back) {
+        public Spot(String label, Map<String, String> settings) {
+            this(label, settings, false);
+        }
     }
 
     private RailPlan() {
@@ -51,6 +57,10 @@ public final class RailPlan {
                     + "tcp)";
         }
         int wanted = point.rails();
+        if (wanted == 1 && point.bothWays() && !transport.equals("tcp") || wanted == 1 && point.bothWays() && tcpRails.isEmpty()) {
+            // One pair both ways: the pair's own path out (the profile's device, the agent's address) and back.
+            return new Plan(List.of(new Spot("out", Map.of()), new Spot("back", Map.of(), true)), Optional.empty());
+        }
         if (available.isEmpty()) {
             return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and " + none));
         }
@@ -58,7 +68,31 @@ public final class RailPlan {
             return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
                     + String.join(", ", available.stream().map(Spot::label).toList()) + ")"));
         }
-        return new Plan(List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted)), Optional.empty());
+        List<Spot> out = List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted));
+        return point.bothWays() ? bothWays(out, transport) : new Plan(out, Optional.empty());
+    }
+
+    /**
+     * The rails and, after them, each one back: the same device (a node pair of one SKU names its NICs
+     * alike); for tcp the link's addresses swapped, so the way back needs the initiator's address of
+     * every link ({@code SOURCE->TARGET}).
+     */
+    private static Plan bothWays(List<Spot> out, String transport) {
+        List<Spot> all = new ArrayList<>(out);
+        for (Spot s : out) {
+            Map<String, String> back = new LinkedHashMap<>(s.settings());
+            if (transport.equals("tcp")) {
+                String source = s.settings().get(TcpSettings.SOURCE);
+                if (source == null) {
+                    return new Plan(List.of(), Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
+                            + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
+                }
+                back.put(TcpSettings.ADDRESS, source);
+                back.put(TcpSettings.SOURCE, s.settings().get(TcpSettings.ADDRESS));
+            }
+            all.add(new Spot(s.label() + " back", back, true));
+        }
+        return new Plan(List.copyOf(all), Optional.empty());
     }
 
     private static String describe(int wanted) {

@@ -26,6 +26,17 @@ public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
     private LocalAgent agent;
     private Session session;
+    /**
+     * An agent in this JVM, the target of the ways back of both-ways points (the target's agent drives
+     * them toward it); started at the first such point, kept for the run.
+     */
+    private dev.linkproof.transfer.agent.AgentServer homeAgent;
+    private String homeToken;
+
+    /** Where the target's agent finds this host's agent: host, port and token. */
+    public record Home(String host, int port, String token) {
+    }
+
     /** The sessions of rails beyond the first, to the same agent, kept across points like the first. */
     private final java.util.List<Session> railSessions = new java.util.ArrayList<>();
     private TransferException startFailure;
@@ -118,6 +129,25 @@ public final class SessionProvider implements AutoCloseable {
         return out;
     }
 
+    /**
+     * This JVM's agent for the ways back: on a local pair on loopback, with {@code linkproof.peer} on the
+     * address this host reached the peer from (so the peer can reach it back on the same route).
+     */
+    public synchronized Home home(TransferSession towardPeer) throws TransferException {
+        if (homeAgent == null) {
+            byte[] raw = new byte[16];
+            new java.security.SecureRandom().nextBytes(raw);
+            homeToken = java.util.HexFormat.of().formatHex(raw);
+            String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
+            try {
+                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io());
+            } catch (java.io.IOException e) {
+                throw new TransferException("cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
+            }
+        }
+        return new Home(homeAgent.host(), homeAgent.port(), homeToken);
+    }
+
     private Session openRemote(String peer) throws TransferException {
         int colon = peer.lastIndexOf(':');
         if (colon <= 0 || colon == peer.length() - 1) {
@@ -184,5 +214,9 @@ public final class SessionProvider implements AutoCloseable {
     public synchronized void close() {
         closeSession();
         closeAgent();
+        if (homeAgent != null) {
+            homeAgent.close();
+            homeAgent = null;
+        }
     }
 }
