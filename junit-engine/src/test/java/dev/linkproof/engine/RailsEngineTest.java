@@ -118,6 +118,11 @@ class RailsEngineTest {
         assertThat(RailPlan.of(cx7, List.of(), verbs(3)).shortfall())
                 .contains("3 rails asked, and only 2 available (mlx5_0, mlx5_1)");
 
+        RailPlan.Plan ucx = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
+        assertThat(ucx.spots()).extracting(s -> s.settings().get("UCX_NET_DEVICES")).containsExactly("mlx5_0:1", "mlx5_1:1");
+        assertThat(RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
+                .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport has no rails"));
+
         SweepPoint tcp2 = new SweepPoint(verbs2.spec().withTransport("tcp"), "tcp", "seg", 2);
         assertThat(RailPlan.of(cx7, List.of(), tcp2).shortfall()).hasValueSatisfying(why -> assertThat(why)
                 .startsWith("2 rails asked, and no tcp links are named").contains(Constants.TCP_RAILS));

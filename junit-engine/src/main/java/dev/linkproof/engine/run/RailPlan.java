@@ -16,7 +16,9 @@ import java.util.Optional;
 /**
  * Which rails a point of several runs on, before any session: for an RDMA transport, the profile's
  * NICs in the probe's order (rail i is NIC i on both ranks: a pair of hosts of one SKU names its NICs
- * alike, the usual rail-by-rail layout); for tcp, the links {@code linkproof.tcp.rails} names. A point
+ * alike, the usual rail-by-rail layout); for ucx the same NICs, each rail's UCX context on its own
+ * ({@code UCX_NET_DEVICES}); for tcp, the links {@code linkproof.tcp.rails} names. gpu-ipc has no
+ * rails yet (GPU i with GPU j at once needs a placement per rail, not a setting). A point
  * that asks for more rails than there are, or a transport that has none, is short, and says why.
  */
 public final class RailPlan {
@@ -29,6 +31,9 @@ public final class RailPlan {
             this(label, settings, false);
         }
     }
+
+    /** The UCX setting that puts a ucx point's context on one device (port 1). */
+    static final String UCX_NET_DEVICES = "UCX_NET_DEVICES";
 
     private RailPlan() {
     }
@@ -43,6 +48,12 @@ public final class RailPlan {
                 available.add(new Spot(nic, Map.of(VerbsSettings.DEVICE, nic)));
             }
             none = "the profile resolves no RDMA device on this host";
+        } else if (transport.equals("ucx")) {
+            // UCX over the profile's NICs: each rail's context on its own device (ucp_config_modify per point).
+            for (String nic : profile.nicsForEach()) {
+                available.add(new Spot(nic, Map.of(UCX_NET_DEVICES, nic + ":1")));
+            }
+            none = "the profile resolves no RDMA device on this host for ucx's rails";
         } else if (transport.equals("tcp")) {
             for (TcpRail r : tcpRails) {
                 Map<String, String> settings = new LinkedHashMap<>();

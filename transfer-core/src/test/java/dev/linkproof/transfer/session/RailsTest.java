@@ -74,6 +74,22 @@ class RailsTest {
         }
     }
 
+    /** ucx: each rail its own context, worker and endpoints in this one process, and on the agent's side. */
+    @Test
+    void ucxRailsEachHaveTheirOwnWorker() throws Exception {
+        var ucx = dev.linkproof.transfer.spi.Transports.discover().require("ucx").availability();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ucx.available(), () -> "ucx unavailable: " + ucx.reason());
+        try (Session a = open(); Session b = open()) {
+            TransferSpec base = spec("ucx-rails", "ucx").withSettings(java.util.Map.of("UCX_TLS", "shm"));
+            Measurement m = Rails.run(base, List.of(new Rails.Rail("shm-a", a, base.withPointId("ucx-rails/rail0")),
+                    new Rails.Rail("shm-b", b, base.withPointId("ucx-rails/rail1"))), Duration.ofSeconds(20));
+            assertThat(m.isValid()).as(m.validation().describe()).isTrue();
+            assertThat(m.rails()).hasSize(2).allSatisfy(r -> assertThat(r.measurement().isValid()).isTrue());
+            assertThat(m.rails().get(0).loopStartNanos()).isLessThan(m.rails().get(1).loopEndNanos());
+            assertThat(m.rails().get(1).loopStartNanos()).isLessThan(m.rails().get(0).loopEndNanos());
+        }
+    }
+
     /** A rail that fails while provisioning breaks the barrier: the others run no timed loop, and the point names the rail. */
     @Test
     void aRailThatFailsBeforeTheStartFailsThePointNamedAndStopsTheOthers() throws Exception {
