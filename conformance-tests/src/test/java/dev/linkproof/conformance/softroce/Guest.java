@@ -96,6 +96,42 @@ final class Guest {
         }
     }
 
+    /**
+     * A second rxe device ({@code device}) on a dummy interface of its own ({@code netdev}, {@code address}/24)
+     * beside the VM's rxe0, its port up and its RoCE v2 GID there; closing removes both, each step on its
+     * own so a failed add leaves nothing for a later one to trip over.
+     */
+    static AutoCloseable secondRxe(String netdev, String address, String device) throws IOException, InterruptedException {
+        AutoCloseable remove = () -> {
+            quietly("rdma", "link", "delete", device);
+            quietly("ip", "link", "del", netdev);
+        };
+        try {
+            command("ip", "link", "add", netdev, "type", "dummy");
+            command("ip", "addr", "add", address + "/24", "dev", netdev);
+            command("ip", "link", "set", netdev, "up");
+            command("rdma", "link", "add", device, "type", "rxe", "netdev", netdev);
+            awaitPort(device, true);
+            awaitRoceV2Gid(device);
+            return remove;
+        } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
+            try {
+                remove.close();
+            } catch (Exception ignored) {
+                // quietly already said why
+            }
+            throw e;
+        }
+    }
+
+    private static void quietly(String... command) {
+        try {
+            command(command);
+        } catch (Exception | AssertionError e) {
+            System.out.println("[Guest] cleanup: " + String.join(" ", command) + ": " + e.getMessage());
+        }
+    }
+
     /** Packets {@code device}'s port 1 has sent, by its own counter ({@code hw_counters/sent_pkts}). */
     static long sentPackets(String device) throws IOException {
         return Long.parseLong(Files.readString(Path.of("/sys/class/infiniband", device, "ports/1/hw_counters/sent_pkts")).strip());

@@ -38,13 +38,7 @@ class VerbsEachNic {
     @Test
     void eachVerbsPointRunsOnEveryDeviceTheProfileResolves() throws Exception {
         RdmaDevice first = Guest.rxeToChange("adds a network interface and an RDMA device");
-        try {
-            Guest.command("ip", "link", "add", NETDEV, "type", "dummy");
-            Guest.command("ip", "addr", "add", "10.11.19.19/24", "dev", NETDEV);
-            Guest.command("ip", "link", "set", NETDEV, "up");
-            Guest.command("rdma", "link", "add", DEVICE, "type", "rxe", "netdev", NETDEV);
-            Guest.awaitPort(DEVICE, true);
-            Guest.awaitRoceV2Gid(DEVICE);
+        try (AutoCloseable second = Guest.secondRxe(NETDEV, "10.11.19.19", DEVICE)) {
 
             long before = sentPackets(DEVICE);
             EngineExecutionResults one = run(Map.of("linkproof.profile", "softroce"));
@@ -78,18 +72,6 @@ class VerbsEachNic {
                             + " is of the kind profile 'softroce' is for, and not fit for it: no ACTIVE port (port 1 DOWN)");
             dev.linkproof.conformance.e2e.Kinds.assertKind(down.testEvents().failed().list().getFirst()
                     .getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class), dev.linkproof.transfer.FailureKind.NIC_NOT_FIT);
-        } finally {
-            // Each step undone on its own: a failed add leaves nothing for a later one to trip over.
-            quietly("rdma", "link", "delete", DEVICE);
-            quietly("ip", "link", "del", NETDEV);
-        }
-    }
-
-    private static void quietly(String... command) {
-        try {
-            Guest.command(command);
-        } catch (Exception | AssertionError e) {
-            System.out.println("[VerbsEachNic] cleanup: " + e.getMessage());
         }
     }
 

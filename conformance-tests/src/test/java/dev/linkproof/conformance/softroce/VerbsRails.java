@@ -38,13 +38,7 @@ class VerbsRails {
     @Test
     void railsAndBothWaysRunTogetherOnTwoDevices() throws Exception {
         RdmaDevice first = Guest.rxeToChange("adds a network interface and an RDMA device");
-        try {
-            Guest.command("ip", "link", "add", NETDEV, "type", "dummy");
-            Guest.command("ip", "addr", "add", "10.11.18.18/24", "dev", NETDEV);
-            Guest.command("ip", "link", "set", NETDEV, "up");
-            Guest.command("rdma", "link", "add", DEVICE, "type", "rxe", "netdev", NETDEV);
-            Guest.awaitPort(DEVICE, true);
-            Guest.awaitRoceV2Gid(DEVICE);
+        try (AutoCloseable second = Guest.secondRxe(NETDEV, "10.11.18.18", DEVICE)) {
 
             long firstBefore = Guest.sentPackets(first.name());
             long secondBefore = Guest.sentPackets(DEVICE);
@@ -75,9 +69,6 @@ class VerbsRails {
                     }
                 }
             }
-        } finally {
-            quietly("rdma", "link", "delete", DEVICE);
-            quietly("ip", "link", "del", NETDEV);
         }
     }
 
@@ -86,13 +77,5 @@ class VerbsRails {
         List<String> out = new ArrayList<>();
         record.path("rails").forEach(r -> out.add(r.path("label").asText()));
         return out;
-    }
-
-    private static void quietly(String... command) {
-        try {
-            Guest.command(command);
-        } catch (Exception | AssertionError e) {
-            System.out.println("[VerbsRails] cleanup: " + e.getMessage());
-        }
     }
 }
