@@ -80,7 +80,9 @@ class RailsTest {
         var ucx = dev.linkproof.transfer.spi.Transports.discover().require("ucx").availability();
         org.junit.jupiter.api.Assumptions.assumeTrue(ucx.available(), () -> "ucx unavailable: " + ucx.reason());
         try (Session a = open(); Session b = open()) {
-            TransferSpec base = spec("ucx-rails", "ucx").withSettings(java.util.Map.of("UCX_TLS", "shm"));
+            // Shared memory moves this in milliseconds: enough iterations that the loops last longer than a
+            // thread waits for a CPU on a 2-CPU host where both ranks' workers spin.
+            TransferSpec base = spec("ucx-rails", "ucx").withSettings(java.util.Map.of("UCX_TLS", "shm")).withIterations(3000, 5);
             Measurement m = Rails.run(base, List.of(new Rails.Rail("shm-a", a, base.withPointId("ucx-rails/rail0")),
                     new Rails.Rail("shm-b", b, base.withPointId("ucx-rails/rail1"))), Duration.ofSeconds(20));
             assertThat(m.isValid()).as(m.validation().describe()).isTrue();
