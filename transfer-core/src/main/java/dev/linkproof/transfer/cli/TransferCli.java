@@ -204,6 +204,9 @@ public final class TransferCli implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new TransferCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // --agent-jvm-arg=-Dkey=value: without this, picocli takes "-Dkey=value" for this tool's -D (--duration)
+        // and refuses it as the agent's option. A value that is meant as an option still fails, by its converter.
+        cl.setAllowOptionsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("linkproof-transfer: " + ex.getMessage());

@@ -191,4 +191,18 @@ class TransferCliTest {
         assertThat(r.out()).contains("--rails=RAIL[,RAIL...]").contains("verbs: a device per rail")
                 .contains("SOURCE->TARGET or TARGET per rail").contains("--rails rxe0,rxe9");
     }
+
+    /** The agent's JVM options may look like this tool's own (-D is --duration here): they are the agent's. */
+    @Test
+    void agentJvmArgsMayBeSystemProperties() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--agent-jvm-arg=-Dstdout.encoding=UTF-8", "--agent-jvm-arg", "-Dlinkproof.verbs.device=rxe9",
+                "--agent-jvm-arg=-Xmx256m");
+        TransferCli cli = cl.getCommand();
+        assertThat(cli.agentJvmArgs).containsExactly("-Dstdout.encoding=UTF-8", "-Dlinkproof.verbs.device=rxe9", "-Xmx256m");
+        assertThat(cli.duration).isNull();
+        Run r = run("--size", "--iters");
+        assertThat(r.rc()).isEqualTo(2);
+        assertThat(r.err()).contains("bad size '--iters'");
+    }
 }
