@@ -47,7 +47,7 @@ class SoftRoceSuite {
     static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
             "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
             "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsEachNic",
-            "dev.linkproof.conformance.softroce.VerbsPortDown");
+            "dev.linkproof.conformance.softroce.VerbsPortDown", "dev.linkproof.conformance.softroce.VerbsRails");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
