@@ -49,6 +49,22 @@ scripts/setup.sh >/dev/null
 . bench/lib/vm-classpath.sh
 stage_vm_classpath "$work" "$share"
 
+# A snapshot: "@ UPTIME", then each thread's id, name, CPU ticks (user + system) and parent pid from its /proc stat
+# line (the name may hold spaces and parentheses). Input: /proc/uptime, then the stat lines.
+cat > "$share/snap.awk" <<'AWK'
+NR == 1 { print "@", $1; next }
+{ o = index($0, "("); c = 0
+  for (i = length($0); i > 0; i--) if (substr($0, i, 1) == ")") { c = i; break }
+  n = split(substr($0, c + 2), f, " "); name = substr($0, o + 1, c - o - 1); gsub(/ /, "_", name)
+  print $1, name, f[12] + f[13], f[2] }
+AWK
+# Two snapshots in: "ticks name(tid/parent)=percent of one vCPU" for every thread that ran between them (/proc counts
+# 100 ticks a second; the time between is the snapshots' own uptimes, not the sleep asked for).
+cat > "$share/top.awk" <<'AWK'
+$1 == "@" { if (FILENAME == ARGV[1]) u0 = $2; else dt = $2 - u0; next }
+FILENAME == ARGV[1] { a[$1] = $3; next }
+($1 in a) && $3 > a[$1] && dt > 0 { printf "%d %s(%s/%s)=%.0f\n", $3 - a[$1], $2, $1, $4, ($3 - a[$1]) / dt }
+AWK
 cat > "$share/bench.sh" <<GUEST
 set -u
 cd /mnt/share; ulimit -l unlimited
@@ -65,50 +81,76 @@ for i in \$(seq 1 50); do
 done
 grep -q 0a0b:1313 /sys/class/infiniband/rxe9/ports/1/gids/1 || { echo "bench-failed: rxe9 not ready in 10 s" | tee -a results.txt; exit 1; }
 echo "[guest \$(up)s] devices: \$(ls /sys/class/infiniband | tr '\n' ' ')"
-# The guest's CPU: busy and total jiffies, so a run's busy share of its 2 vCPUs is (busy delta) / (total delta).
-cpu() { awk '/^cpu /{print \$2+\$3+\$4+\$7+\$8, \$2+\$3+\$4+\$5+\$6+\$7+\$8}' /proc/stat; }
-busy() { set -- \$1 \$2 \$(cpu); awk -v b0=\$1 -v t0=\$2 -v b1=\$3 -v t1=\$4 'BEGIN{printf "%.0f", (t1 > t0 ? 100 * (b1 - b0) / (t1 - t0) : 0)}'; }
+# The guest's CPU in jiffies: user (+nice), system, irq + softirq, all (idle too). busy C0 prints a run's share of
+# its 2 vCPUs since the snapshot C0 (busy_pct first: the table reads it), then how it splits.
+cpu() { awk '/^cpu /{print \$2+\$3, \$4, \$7+\$8, \$2+\$3+\$4+\$5+\$6+\$7+\$8}' /proc/stat; }
+busy() {
+  set -- \$1 \$2 \$3 \$4 \$(cpu)
+  awk -v u=\$((\$5 - \$1)) -v y=\$((\$6 - \$2)) -v q=\$((\$7 - \$3)) -v t=\$((\$8 - \$4)) 'BEGIN { if (t <= 0) t = 1
+    printf "busy_pct=%.0f user_pct=%.0f sys_pct=%.0f softirq_pct=%.0f", 100 * (u + y + q) / t, 100 * u / t, 100 * y / t, 100 * q / t }'
+}
+# While PID runs: a snapshot of every thread's CPU ticks each 2 s (one cat and one awk, so the sampling costs
+# little); reports the 2 s in which the threads named like PATTERN (the rails' own) ran most, as
+# "name(tid/parent pid)=% of one vCPU", the busiest ten. Round 1 only.
+threads() {
+  local pid="\$1" pattern="\$2" label="\$3" best=-1 v
+  : > /tmp/top.best
+  cat /proc/uptime /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -f snap.awk > /tmp/snap.0
+  while kill -0 \$pid 2>/dev/null; do
+    sleep 2; cat /proc/uptime /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -f snap.awk > /tmp/snap.1
+    awk -f top.awk /tmp/snap.0 /tmp/snap.1 | sort -rn > /tmp/top.now
+    v=\$(awk -v p="\$pattern" '\$2 ~ p { split(\$2, a, "="); t += a[2] } END { print t + 0 }' /tmp/top.now)
+    [ "\$v" -le "\$best" ] || { best=\$v; head -n 10 /tmp/top.now | cut -d' ' -f2 | tr '\n' ' ' > /tmp/top.best; }
+    mv /tmp/snap.1 /tmp/snap.0
+  done
+  echo "threads \$label, the 2 s its \$pattern threads ran most: \$(cat /tmp/top.best)" >> results.txt
+}
 # perftest on DEVICES at once (one server + client pair each, port 18515 + k), SIZE bytes, N transfers; EXTRA flags.
 perftest() {
-  local rails="\$1" s="\$2" n="\$3" extra="\$4" tag="\$5" k=0 d c0 b pids="" rc=0 nr
+  local rails="\$1" s="\$2" n="\$3" extra="\$4" tag="\$5" k=0 d c0 b pids="" rc=0 nr t0 t1
   for d in \$rails; do
     timeout 300 ib_write_bw -d \$d -x 1 -F -p \$((18515 + k)) -s \$s -n \$n \$extra > /tmp/srv.\$d 2>&1 &
     k=\$((k + 1))
   done
-  sleep 1; c0=\$(cpu); k=0
+  sleep 1; c0=\$(cpu); t0=\$(date +%s); k=0
   for d in \$rails; do
     timeout 300 ib_write_bw -d \$d -x 1 -F -p \$((18515 + k)) -s \$s -n \$n \$extra 127.0.0.1 > /tmp/cli.\$d 2>&1 &
     pids="\$pids \$!"; k=\$((k + 1))
   done
+  [ "\$round" != 1 ] || threads \${pids##* } ib_write_bw "tool=\$tag rails=\$(echo \$rails | wc -w) size=\$s" &
   for p in \$pids; do wait \$p || rc=\$?; done
-  b=\$(busy \$c0); wait; nr=\$(echo \$rails | wc -w)
+  b=\$(busy \$c0); t1=\$(date +%s); wait; nr=\$(echo \$rails | wc -w)
   [ \$rc = 0 ] || echo "perftest-failed tag=\$tag devices=\$(echo \$rails | tr ' ' +) size=\$s rc=\$rc: \$(tail -n 2 /tmp/cli.* | tr '\n' ' ')" | tee -a results.txt
   for d in \$rails; do
     awk -v s=\$s -v d=\$d -v r=\$nr -v t=\$tag '\$1==s && NF>=5 {printf "%s rails=%s rail=%s size=%s transfers=%s MiBps=%s\n", t, r, d, \$1, \$2, \$4}' /tmp/cli.\$d | tee -a results.txt
   done
-  echo "cpu tool=\$tag rails=\$nr size=\$s busy_pct=\$b" | tee -a results.txt
+  echo "cpu tool=\$tag rails=\$nr size=\$s \$b t0=\$t0 t1=\$t1" | tee -a results.txt
 }
 # Ours: TransferCli on RAILS (a --rails list), SIZE bytes, N transfers per rail (batches of 32); csv turned into lines.
 ours() {
-  local rails="\$1" s="\$2" n="\$3" it wu nr c0 rc b
+  local rails="\$1" s="\$2" n="\$3" it wu nr c0 rc b t0 t1
   nr=\$(echo \$rails | tr ',' ' ' | wc -w)
   # As VerbsBenchMain: iterations of 32 WRs; warmup max(iterations / 4, min(iterations, 156)).
   it=\$((n / 32)); [ \$it -ge 1 ] || it=1
   wu=\$it; [ \$wu -le 156 ] || wu=156; [ \$((it / 4)) -le \$wu ] || wu=\$((it / 4))
-  c0=\$(cpu)
+  c0=\$(cpu); t0=\$(date +%s)
   timeout 600 java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -cp "$cp_vm" \
     dev.linkproof.transfer.cli.TransferCli --transport verbs --rails \$rails --op write --size \$s --batch 32 --depth 4 \
     --iters \$it --warmup \$wu --set verbs.merge=false --set verbs.signalEvery=32 --set verbs.postList=1 --set verbs.txDepth=128 \
     --progress-timeout 60s --format csv --agent-log /mnt/share/agent.log \
-    --agent-jvm-arg=-Xshare:off ${JIT:+--agent-jvm-arg=$JIT} --agent-jvm-arg=-Xmx256m $OURS_EXTRA > /tmp/ours.csv 2> /tmp/ours.err
-  rc=\$?; b=\$(busy \$c0)
+    --agent-jvm-arg=-Xshare:off ${JIT:+--agent-jvm-arg=$JIT} --agent-jvm-arg=-Xmx256m $OURS_EXTRA > /tmp/ours.csv 2> /tmp/ours.err &
+  jp=\$!
+  [ "\$round" != 1 ] || threads \$jp linkproof-rail "tool=linkproof rails=\$nr size=\$s" &
+  wait \$jp; rc=\$?; b=\$(busy \$c0); t1=\$(date +%s); wait
   awk -F, -v r=\$nr 'NR>1 && \$10 != "" {printf "linkproof-bw rails=%s rail=%s label=%s size=%s transfers=%d GBps=%s valid=%s start_ms=%s end_ms=%s\n", r, \$(NF-3), \$(NF-2), \$3, \$7 * \$4, \$12, \$18, \$(NF-1), \$NF}' /tmp/ours.csv | tee -a results.txt
-  echo "cpu tool=linkproof rails=\$nr size=\$s busy_pct=\$b" | tee -a results.txt
+  echo "cpu tool=linkproof rails=\$nr size=\$s \$b t0=\$t0 t1=\$t1" | tee -a results.txt
   grep -q ',false,' /tmp/ours.csv && echo "linkproof-failed rails=\$nr size=\$s: \$(grep ',false,' /tmp/ours.csv | head -n 1)" | tee -a results.txt
   [ \$rc = 0 ] || { echo "linkproof-failed rails=\$nr size=\$s rc=\$rc: \$(grep -m1 -E 'linkproof-transfer:|SIGSEGV|SIGILL|Exception|Error' /tmp/ours.err /tmp/ours.csv)" | tee -a results.txt; cp /tmp/ours.err ours-\$nr-\$s.err; }
   return 0
 }
-for r in \$(seq 1 $ROUNDS); do
+echo "guest-clock \$(date +%s)" >> results.txt
+for round in \$(seq 1 $ROUNDS); do
+  r=\$round
   echo "round=\$r" >> results.txt
   for p in $SIZES; do
     s=\${p%%:*}; n=\${p##*:}
@@ -125,17 +167,41 @@ GUEST
 
 # The VM runs in its own process group, ended with this script however it ends (the VM's own
 # QEMU_TIMEOUT bounds it too).
-vm=
-stop_vm() { [ -z "$vm" ] || kill -- -"$vm" 2>/dev/null || true; }
+vm=; sampler=
+stop_vm() { [ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true; [ -z "$vm" ] || kill -- -"$vm" 2>/dev/null || true; }
 trap stop_vm EXIT
 trap 'stop_vm; exit 130' INT TERM
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=${QEMU_TIMEOUT:-2400} setsid scripts/softroce-vm.sh "$share/bench.sh" & vm=$!
+# The host's side: every 0.5 s its clock, its busy and all jiffies, and QEMU's own (the VM's vCPUs and I/O), so
+# each run's window (the guest's t0, t1, from its RTC-set clock) gets how many host cores the VM had and how
+# many other processes took: the host has 2, and other builds run on it.
+sample_host() {
+  set +e +o pipefail
+  local q=
+  while kill -0 "$vm" 2>/dev/null; do
+    [ -n "$q" ] && [ -d "/proc/$q" ] || q=$(pgrep -s "$vm" qemu-system | head -n 1)
+    echo "$(date +%s.%N) $(awk '/^cpu /{print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8; exit}' /proc/stat) $(sed 's/.*) //' "/proc/$q/stat" 2>/dev/null | awk '{print $12 + $13}')"
+    sleep 0.5
+  done
+}
+sample_host > "$work/host-cpu.txt" & sampler=$!
 wait "$vm" || echo "the VM's guest script ended with status $?"
 vm=
+kill "$sampler" 2>/dev/null || true; sampler=
 fi
 r=$share/results.txt
 [ -s "$r" ] || { echo "no results in $r" >&2; exit 1; }
-table=$(awk -f bench/lib/median.awk -f <(echo '
+# Each run's host share: "host tool=... rails=... size=... vm_cores=... others_cores=..." from the samples around it.
+hz=$(getconf CLK_TCK)
+awk -v hz="$hz" 'FILENAME == ARGV[1] { if (NF == 4) { n++; t[n] = $1; b[n] = $2; a[n] = $3; q[n] = $4 }; next }
+  /^cpu / { t0 = t1 = ""; for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "t0") t0 = kv[2]; if (kv[1] == "t1") t1 = kv[2] }
+    if (t0 == "" || n == 0) next
+    i0 = 0; i1 = 0; for (i = 1; i <= n; i++) { if (t[i] <= t0) i0 = i; if (t[i] >= t1 + 1 && !i1) i1 = i }
+    if (!i0 || !i1 || t[i1] <= t[i0]) next
+    dt = (t[i1] - t[i0]) * hz; vmc = (q[i1] - q[i0]) / dt; oth = (b[i1] - b[i0] - (q[i1] - q[i0])) / dt
+    printf "host %s %s %s vm_cores=%.2f others_cores=%.2f\n", $2, $3, $4, vmc, (oth < 0 ? 0 : oth) }' \
+  "$work/host-cpu.txt" "$r" > "$share/host.txt" 2>/dev/null || : > "$share/host.txt"
+table=$(cat "$r" "$share/host.txt" | awk -f bench/lib/median.awk -f <(echo '
   /^round=/ { split($1, rq, "="); round = rq[2] }
   function kv(i,   a) { split($i, a, "="); return a[2] }
   /^perftest-bw / { n = kv(2); s = kv(4); g = kv(6) * 1048576 / 1e9; key = s SUBSEP n
@@ -146,10 +212,11 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
                      if (rail == "all") { oall[key, round] = g; oallv[key] = oallv[key] " " g }
                      else orail[s, rail, n] = orail[s, rail, n] " " g }
   /^cpu / { split($2, t, "="); cpu[t[2], kv(4), kv(3)] = cpu[t[2], kv(4), kv(3)] " " kv(5) }
+  /^host / { split($2, t, "="); vmc[t[2], kv(4), kv(3)] = vmc[t[2], kv(4), kv(3)] " " kv(5); oth[t[2], kv(4), kv(3)] = oth[t[2], kv(4), kv(3)] " " kv(6) }
   /^(linkproof|perftest|bench)-failed/ { failed = failed "\n- " $0 }
   END {
-    print "| WRITE size (B) | rails | ib_write_bw GB/s, sum of the processes (median) | linkproof GB/s, aggregate (median) | ratio of medians | ratio per round | per rail, ib_write_bw / linkproof (medians) | guest CPU busy %, perftest / linkproof |"
-    print "|---:|---:|---:|---:|---:|---|---|---|"
+    print "| WRITE size (B) | rails | ib_write_bw GB/s, sum of the processes (median) | linkproof GB/s, aggregate (median) | ratio of medians | ratio per round | per rail, ib_write_bw / linkproof (medians) | guest CPU busy %, perftest / linkproof | host cores the VM had / others took, perftest; linkproof |"
+    print "|---:|---:|---:|---:|---:|---|---|---|---|"
     for (i = 1; i <= ns; i++) for (n = 2; n >= 1; n--) {
       s = sizes[i]; key = s SUBSEP n; pl = ""; per = ""; rails = ""
       for (q = 1; q <= round; q++) {
@@ -159,7 +226,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
       p = median(pl); o = median(oallv[key])
       if (n == 2) rails = sprintf("rxe0 %.4f / %.4f, rxe9 %.4f / %.4f", median(prail[s, "rxe0", 2]), median(orail[s, 0, 2]), median(prail[s, "rxe9", 2]), median(orail[s, 1, 2]))
       else rails = sprintf("rxe0 %.4f / %.4f", median(prail[s, "rxe0", 1]), median(orail[s, 0, 1]))
-      printf "| %s | %d | %.4f | %.4f | %.2f | %s | %s | %s / %s |\n", s, n, p, o, (p > 0 ? o / p : 0), per, rails, median(cpu["perftest-bw", s, n]), median(cpu["linkproof", s, n])
+      printf "| %s | %d | %.4f | %.4f | %.2f | %s | %s | %s / %s | %.2f / %.2f; %.2f / %.2f |\n", s, n, p, o, (p > 0 ? o / p : 0), per, rails, median(cpu["perftest-bw", s, n]), median(cpu["linkproof", s, n]), median(vmc["perftest-bw", s, n]), median(oth["perftest-bw", s, n]), median(vmc["linkproof", s, n]), median(oth["linkproof", s, n])
       if (n == 2) { p2[s] = p; o2[s] = o } else { p1[s] = p; o1[s] = o }
     }
     print ""
@@ -175,7 +242,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
       for (i = 1; i <= ns; i++) if (sizes[i] in bidir) printf "- %s B: %.4f (median)\n", sizes[i], median(bidir[sizes[i]])
     }
     if (failed != "") print "\nFailures (their figures are missing above):" failed
-  }') "$r")
+  }'))
 echo "$table"
 [ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
 {
@@ -191,9 +258,9 @@ echo "$table"
   echo
   echo "$table"
   echo
-  echo "Raw lines:"
+  echo "Raw lines (guest; then the host's share of each run):"
   echo '```'
-  cat "$r"
+  cat "$r" "$share/host.txt"
   echo '```'
 } >> bench/RESULTS.md
 echo "appended to bench/RESULTS.md"
