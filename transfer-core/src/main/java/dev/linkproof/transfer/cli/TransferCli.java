@@ -13,7 +13,9 @@ import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.agent.AgentMain;
 import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.measure.RailResult;
 import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
@@ -47,6 +49,11 @@ import picocli.CommandLine.ParameterException;
  * {@code --agent-cpus} starts that local agent under {@code taskset -c}, so a benchmark on one host
  * keeps the two ranks on different CPUs (pin this process itself by starting it under taskset).
  *
+ * <p>{@code --rails} runs every point on several rails at once ({@link Rails}): one session to the
+ * agent per rail, each rail's spec with its own device ({@code verbs.device}) or addresses
+ * ({@code tcp.source}, {@code tcp.address}), their timed loops started together; each point prints the
+ * aggregate (all bytes over the first start to the last end) and then every rail.
+ *
  * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
  * could not run, 2 for bad arguments.
  */
@@ -55,7 +62,9 @@ import picocli.CommandLine.ParameterException;
                 "Every list option takes comma-separated values; the points are their cross product."},
         footer = {"", "Examples:",
                 "  linkproof-transfer --op write --size 64KiB,1MiB,16MiB --depth 16 --duration 2s --agent-cpus 1",
-                "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000"})
+                "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000",
+                "  linkproof-transfer --transport verbs --rails rxe0,rxe9 --size 64KiB,1MiB --batch 32 --depth 4",
+                "  linkproof-transfer --rails '10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2' --size 1MiB --format json"})
 public final class TransferCli implements Callable<Integer> {
 
     /** How the result lines are printed. */
@@ -144,6 +153,16 @@ public final class TransferCli implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A transport setting, given to both ranks (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--rails", split = ",", paramLabel = "RAIL",
+            description = {"Run every point on these rails at once: one session to the agent and one data path per rail, "
+                    + "their timed loops started together (a start barrier). Prints the aggregate (all bytes over the first "
+                    + "start to the last end, the slowest rail's latency, every rail's validation) and then each rail.",
+                    "  verbs: a device per rail, used on both ranks (rail k runs with verbs.device = entry k): rxe0,rxe9.",
+                    "  tcp: SOURCE->TARGET or TARGET per rail (the settings tcp.source, tcp.address; quote the '>'): "
+                            + "'10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2'.",
+                    "One entry runs one rail the same way, to compare it alone with several."})
+    List<String> railNames;
+
     @Option(names = {"-r", "--repeat"}, defaultValue = "1", description = "Run every point this many times (default ${DEFAULT-VALUE}).")
     int repeat;
 
@@ -185,6 +204,9 @@ public final class TransferCli implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new TransferCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // --agent-jvm-arg=-Dkey=value: without this, picocli takes "-Dkey=value" for this tool's -D (--duration)
+        // and refuses it as the agent's option. A value that is meant as an option still fails, by its converter.
+        cl.setAllowOptionsAsOptionParameters(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("linkproof-transfer: " + ex.getMessage());
@@ -202,6 +224,7 @@ public final class TransferCli implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<TransferSpec> points = points();
+        List<RailEntries.Entry> rails = rails();
         checkTarget();
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintWriter err = commandSpec.commandLine().getErr();
@@ -209,46 +232,54 @@ public final class TransferCli implements Callable<Integer> {
         Path log = agentLog != null ? agentLog
                 : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
         LocalAgent local = null;
+        // One session per rail (one when there are no rails), all to the same agent.
+        List<Session> sessions = new ArrayList<>();
         int rc = 0;
         try {
-            Session session;
-            if (peer != null) {
-                session = Session.open(peer.host(), peer.port(), resolvedToken(), timeouts);
-            } else if (agentCpus != null) {
-                local = LocalAgent.start(List.of("taskset", "-c", agentCpus), agentJvmArgs, java.util.Map.of(), log,
-                        timeouts.agentStart());
-                session = Session.open(local.host(), local.port(), local.token(), timeouts);
-            } else {
-                local = LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
-                session = Session.open(local.host(), local.port(), local.token(), timeouts);
+            if (peer == null) {
+                local = agentCpus != null
+                        ? LocalAgent.start(List.of("taskset", "-c", agentCpus), agentJvmArgs, java.util.Map.of(), log, timeouts.agentStart())
+                        : LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
             }
-            try (session) {
-                Printer printer = new Printer(format, out, err, repeat > 1);
-                printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
-                        : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
-                for (TransferSpec point : points) {
-                    Availability can = session.supports(point);
-                    if (!can.available()) {
-                        printer.skipped(point, can.reason());
-                        continue;
-                    }
-                    for (int r = 0; r < repeat; r++) {
-                        TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
-                        try {
-                            Measurement m = duration == null ? session.run(spec) : TimedRun.run(session, probe(spec), duration);
-                            printer.result(m, r);
-                            if (!m.isValid()) {
-                                rc = 1;
-                            }
-                        } catch (TransferException e) {
+            for (int i = 0; i < Math.max(1, rails.size()); i++) {
+                sessions.add(peer != null ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts)
+                        : Session.open(local.host(), local.port(), local.token(), timeouts));
+            }
+            Session session = sessions.getFirst();
+            Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList());
+            printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
+                    : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
+            for (TransferSpec point : points) {
+                String unavailable = unavailable(point, rails, sessions);
+                if (unavailable != null) {
+                    printer.skipped(point, unavailable);
+                    continue;
+                }
+                TimedRun.Runner runner = rails.isEmpty() ? session::run
+                        : spec -> Rails.run(spec, rails(spec, rails, sessions), timeouts.control());
+                for (int r = 0; r < repeat; r++) {
+                    TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
+                    try {
+                        Measurement m = duration == null ? runner.run(spec) : TimedRun.run(runner, probe(spec), duration);
+                        printer.result(m, r);
+                        if (!m.isValid()) {
                             rc = 1;
-                            String why = e.getMessage() + deadlineNote(e);
-                            printer.failed(spec, r, why);
-                            if (!session.usable()) {
-                                err.println("linkproof-transfer: the target is gone; stopping (" + why + ")");
-                                err.flush();
-                                return 1;
+                        }
+                    } catch (TransferException e) {
+                        rc = 1;
+                        String why = e.getMessage() + deadlineNote(e);
+                        printer.failed(spec, r, why);
+                        List<String> gone = new ArrayList<>();
+                        for (int i = 0; i < sessions.size(); i++) {
+                            if (!sessions.get(i).usable()) {
+                                gone.add(rails.isEmpty() ? "the target" : "rail " + i + " (" + rails.get(i).label() + ")'s session");
                             }
+                        }
+                        if (!gone.isEmpty()) {
+                            err.println("linkproof-transfer: " + String.join(", ", gone) + (gone.size() == 1 ? " is" : " are")
+                                    + " gone; stopping (" + why + ")");
+                            err.flush();
+                            return 1;
                         }
                     }
                 }
@@ -258,12 +289,54 @@ public final class TransferCli implements Callable<Integer> {
             err.flush();
             return 1;
         } finally {
+            for (Session s : sessions) {
+                s.close();
+            }
             if (local != null) {
                 local.close();
             }
             out.flush();
         }
         return rc;
+    }
+
+    /** {@code --rails} as each rail's label and settings; empty without it. Bad entries are usage errors. */
+    List<RailEntries.Entry> rails() {
+        if (railNames == null) {
+            return List.of();
+        }
+        try {
+            return RailEntries.parse(transport, railNames, settings);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /** Every rail of {@code point}: rail k on session k, its spec the point's with the rail's settings and its own id. */
+    static List<Rails.Rail> rails(TransferSpec point, List<RailEntries.Entry> rails, List<Session> sessions) {
+        List<Rails.Rail> list = new ArrayList<>();
+        for (int k = 0; k < rails.size(); k++) {
+            RailEntries.Entry e = rails.get(k);
+            list.add(new Rails.Rail(e.label(), sessions.get(k),
+                    point.withPointId(point.pointId() + "/rail=" + k).withDefaultSettings(e.settings())));
+        }
+        return list;
+    }
+
+    /** Why {@code point} cannot run on one of its rails (the rail named), or null when it can run on all. */
+    private static String unavailable(TransferSpec point, List<RailEntries.Entry> rails, List<Session> sessions) {
+        if (rails.isEmpty()) {
+            Availability can = sessions.getFirst().supports(point);
+            return can.available() ? null : can.reason();
+        }
+        List<Rails.Rail> list = rails(point, rails, sessions);
+        for (int k = 0; k < list.size(); k++) {
+            Availability can = list.get(k).session().supports(list.get(k).spec());
+            if (!can.available()) {
+                return "rail " + k + " (" + list.get(k).label() + "): " + can.reason();
+            }
+        }
+        return null;
     }
 
     /**
@@ -287,8 +360,9 @@ public final class TransferCli implements Callable<Integer> {
                         } catch (IllegalArgumentException e) {
                             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
                         }
-                        String id = String.format(Locale.ROOT, "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d",
-                                transport, op.label(), size, batch, qps, depth);
+                        String id = String.format(Locale.ROOT, "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d%s",
+                                transport, op.label(), size, batch, qps, depth,
+                                railNames == null ? "" : ",rails=" + railNames.size());
                         try {
                             points.add(new TransferSpec(id, transport, op, mode, size, batch, qps, depth, iterations, warmup,
                                     layout, offset, initiatorMemory, targetMemory, settings));
@@ -359,26 +433,44 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    /** The result lines, in the chosen format. Banners and notes go to stderr in csv and json. */
+    /**
+     * The result lines, in the chosen format. Banners and notes go to stderr in csv and json. With
+     * rails, a point is its aggregate ({@code all}) and then every rail: in the table and csv a row each
+     * (csv adds the columns rail, label, start_ms, end_ms: when each timed loop ran, from the first
+     * rail's start), in json one object whose {@code rails} array holds the rails.
+     */
     private static final class Printer {
         private static final ObjectMapper JSON = new ObjectMapper();
         private final Format format;
         private final PrintWriter out;
         private final PrintWriter notes;
         private final boolean showRep;
+        /** Every rail's label, in rail order; empty for a point of one pair. */
+        private final List<String> rails;
+        private final int railWidth;
         private boolean latencyColumns;
 
-        Printer(Format format, PrintWriter out, PrintWriter err, boolean showRep) {
+        Printer(Format format, PrintWriter out, PrintWriter err, boolean showRep, List<String> rails) {
             this.format = format;
             this.out = out;
             this.notes = format == Format.TABLE ? out : err;
             this.showRep = showRep;
+            this.rails = rails;
+            int w = "all".length();
+            for (int i = 0; i < rails.size(); i++) {
+                w = Math.max(w, railName(i, rails.get(i)).length());
+            }
+            this.railWidth = w;
+        }
+
+        private static String railName(int index, String label) {
+            return index + " " + label;
         }
 
         void banner(TransferSpec first, Session session, String target) {
             var agent = session.agent();
             latencyColumns = first.mode() == Mode.LATENCY;
-            String rule = "-".repeat(latencyColumns ? 118 : 86);
+            String rule = "-".repeat((latencyColumns ? 118 : 86) + (rails.isEmpty() ? 0 : railWidth + 19));
             notes.println(rule);
             notes.printf(Locale.ROOT, " linkproof %s %s · transport %s · %s%n", first.op().label(),
                     first.mode().name().toLowerCase(Locale.ROOT), first.transport(), target);
@@ -387,64 +479,159 @@ public final class TransferCli implements Callable<Integer> {
             notes.printf(Locale.ROOT, " memory %s → %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
                     first.initiatorMemory(), first.targetMemory(), first.layout().name().toLowerCase(Locale.ROOT),
                     first.offset(), first.warmup());
+            if (!rails.isEmpty()) {
+                List<String> names = new ArrayList<>();
+                for (int i = 0; i < rails.size(); i++) {
+                    names.add(railName(i, rails.get(i)));
+                }
+                notes.printf(Locale.ROOT, " %d rail%s at once (%s), started together; 'all' = every rail's bytes over the"
+                        + " first start to the last end, the slowest rail's latency%n", rails.size(), rails.size() == 1 ? "" : "s",
+                        String.join(", ", names));
+            }
             notes.println(rule);
             notes.flush();
             switch (format) {
                 case TABLE -> {
+                    if (!rails.isEmpty()) {
+                        out.printf(Locale.ROOT, " %-" + railWidth + "s", "rail");
+                    }
                     out.printf(Locale.ROOT, " %-10s %6s %4s %5s %10s %10s %10s", "#bytes", "batch", "qps", "depth",
                             "#iters", "BW[GB/s]", "avg[usec]");
                     if (latencyColumns) {
                         out.printf(Locale.ROOT, " %9s %9s %9s %9s", "p50[usec]", "p99[usec]", "p99.9[us]", "max[usec]");
                     }
+                    if (!rails.isEmpty()) {
+                        out.printf(Locale.ROOT, " %17s", "loop[ms]");
+                    }
                     out.println(showRep ? "  rep  validation" : "  validation");
                 }
                 case CSV -> out.println("op,transport,size,batch,qps,depth,iters,warmup,rep,bytes,total_ns,gbps,avg_us,"
-                        + "p50_us,p99_us,p999_us,max_us,valid,validation");
+                        + "p50_us,p99_us,p999_us,max_us,valid,validation" + (rails.isEmpty() ? "" : ",rail,label,start_ms,end_ms"));
                 case JSON -> { }
             }
             out.flush();
         }
 
         void result(Measurement m, int rep) {
-            TransferSpec s = m.spec();
-            LatencyStats l = m.latency();
-            double avgUs = l.averageNanos() / 1e3;
-            String validation = m.isValid() ? "ok" : m.validation().describe();
+            if (rails.isEmpty() || m.rails().isEmpty()) {
+                switch (format) {
+                    case TABLE -> out.println(tableRow(null, m, rep, null));
+                    case CSV -> out.println(csvRow(m, rep, ""));
+                    case JSON -> json(jsonRow(m, rep));
+                }
+                out.flush();
+                return;
+            }
+            long t0 = m.rails().stream().mapToLong(RailResult::loopStartNanos).min().orElseThrow();
+            String all = String.join("+", rails);
             switch (format) {
                 case TABLE -> {
-                    out.printf(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %10.2f", s.size(), s.batch(), s.connections(),
-                            s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), avgUs);
-                    if (latencyColumns) {
-                        out.printf(Locale.ROOT, " %9s %9s %9s %9s", us(l, l.p50Nanos()), us(l, l.p99Nanos()),
-                                us(l, l.p999Nanos()), us(l, l.maxNanos()));
+                    out.println(tableRow("all", m, rep, window(0, m.totalNanos())));
+                    for (RailResult r : m.rails()) {
+                        out.println(tableRow(railName(r.index(), r.label()), r.measurement(), rep,
+                                window(r.loopStartNanos() - t0, r.loopEndNanos() - t0)));
                     }
-                    out.println((showRep ? String.format(Locale.ROOT, "  %3d", rep) : "") + "  " + validation);
                 }
-                case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
-                        Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
-                        Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
-                        Long.toString(m.bytes()), Long.toString(m.totalNanos()),
-                        String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()), String.format(Locale.ROOT, "%.3f", avgUs),
-                        us(l, l.p50Nanos()), us(l, l.p99Nanos()), us(l, l.p999Nanos()), us(l, l.maxNanos()),
-                        Boolean.toString(m.isValid()), csv(validation)));
-                case JSON -> {
-                    Map<String, Object> row = row(s, rep);
-                    row.put("bytes", m.bytes());
-                    row.put("total_ns", m.totalNanos());
-                    row.put("gbps", m.bandwidthGBps());
-                    row.put("avg_us", avgUs);
-                    if (l.hasPercentiles()) {
-                        row.put("p50_us", l.p50Nanos() / 1e3);
-                        row.put("p99_us", l.p99Nanos() / 1e3);
-                        row.put("p999_us", l.p999Nanos() / 1e3);
-                        row.put("max_us", l.maxNanos() / 1e3);
+                case CSV -> {
+                    out.println(csvRow(m, rep, ",all," + csv(all) + "," + ms(0) + "," + ms(m.totalNanos())));
+                    for (RailResult r : m.rails()) {
+                        out.println(csvRow(r.measurement(), rep, "," + r.index() + "," + csv(r.label()) + ","
+                                + ms(r.loopStartNanos() - t0) + "," + ms(r.loopEndNanos() - t0)));
                     }
-                    row.put("valid", m.isValid());
-                    row.put("validation", m.validation().describe());
+                }
+                case JSON -> {
+                    Map<String, Object> row = jsonRow(m, rep);
+                    List<Map<String, Object>> each = new ArrayList<>();
+                    for (RailResult r : m.rails()) {
+                        Map<String, Object> one = new LinkedHashMap<>();
+                        one.put("rail", r.index());
+                        one.put("label", r.label());
+                        Map<String, String> set = r.measurement().spec().settings();
+                        putIfPresent(one, "device", set.get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE));
+                        putIfPresent(one, "source", set.get(RailEntries.TCP_SOURCE));
+                        putIfPresent(one, "address", set.get(RailEntries.TCP_ADDRESS));
+                        one.put("start_ms", (r.loopStartNanos() - t0) / 1e6);
+                        one.put("end_ms", (r.loopEndNanos() - t0) / 1e6);
+                        Map<String, Object> figures = jsonRow(r.measurement(), rep);
+                        for (String k : List.of("bytes", "total_ns", "gbps", "avg_us", "p50_us", "p99_us", "p999_us", "max_us",
+                                "valid", "validation")) {
+                            putIfPresent(one, k, figures.get(k));
+                        }
+                        each.add(one);
+                    }
+                    row.put("rails", each);
                     json(row);
                 }
             }
             out.flush();
+        }
+
+        private static void putIfPresent(Map<String, Object> row, String key, Object value) {
+            if (value != null) {
+                row.put(key, value);
+            }
+        }
+
+        /** "12.3-456.7": a timed loop's start and end in ms from the first rail's start. */
+        private static String window(long startNanos, long endNanos) {
+            return String.format(Locale.ROOT, "%.1f-%.1f", startNanos / 1e6, endNanos / 1e6);
+        }
+
+        private static String ms(long nanos) {
+            return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+        }
+
+        private static String validation(Measurement m) {
+            return m.isValid() ? "ok" : m.validation().describe();
+        }
+
+        private String tableRow(String rail, Measurement m, int rep, String window) {
+            TransferSpec s = m.spec();
+            LatencyStats l = m.latency();
+            StringBuilder b = new StringBuilder();
+            if (rail != null) {
+                b.append(String.format(Locale.ROOT, " %-" + railWidth + "s", rail));
+            }
+            b.append(String.format(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %10.2f", s.size(), s.batch(), s.connections(),
+                    s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), l.averageNanos() / 1e3));
+            if (latencyColumns) {
+                b.append(String.format(Locale.ROOT, " %9s %9s %9s %9s", us(l, l.p50Nanos()), us(l, l.p99Nanos()),
+                        us(l, l.p999Nanos()), us(l, l.maxNanos())));
+            }
+            if (window != null) {
+                b.append(String.format(Locale.ROOT, " %17s", window));
+            }
+            return b.append(showRep ? String.format(Locale.ROOT, "  %3d", rep) : "").append("  ").append(validation(m)).toString();
+        }
+
+        private static String csvRow(Measurement m, int rep, String railColumns) {
+            TransferSpec s = m.spec();
+            LatencyStats l = m.latency();
+            return String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
+                    Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
+                    Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
+                    Long.toString(m.bytes()), Long.toString(m.totalNanos()),
+                    String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()), String.format(Locale.ROOT, "%.3f", l.averageNanos() / 1e3),
+                    us(l, l.p50Nanos()), us(l, l.p99Nanos()), us(l, l.p999Nanos()), us(l, l.maxNanos()),
+                    Boolean.toString(m.isValid()), csv(validation(m))) + railColumns;
+        }
+
+        private Map<String, Object> jsonRow(Measurement m, int rep) {
+            LatencyStats l = m.latency();
+            Map<String, Object> row = row(m.spec(), rep);
+            row.put("bytes", m.bytes());
+            row.put("total_ns", m.totalNanos());
+            row.put("gbps", m.bandwidthGBps());
+            row.put("avg_us", l.averageNanos() / 1e3);
+            if (l.hasPercentiles()) {
+                row.put("p50_us", l.p50Nanos() / 1e3);
+                row.put("p99_us", l.p99Nanos() / 1e3);
+                row.put("p999_us", l.p999Nanos() / 1e3);
+                row.put("max_us", l.maxNanos() / 1e3);
+            }
+            row.put("valid", m.isValid());
+            row.put("validation", m.validation().describe());
+            return row;
         }
 
         void skipped(TransferSpec s, String reason) {
@@ -457,13 +644,15 @@ public final class TransferCli implements Callable<Integer> {
 
         private void line(TransferSpec s, int rep, String outcome, String why) {
             switch (format) {
-                case TABLE -> out.printf(Locale.ROOT, " %-10d %6d %4d %5d %10s %10s %10s%s  %s: %s%n", s.size(), s.batch(),
-                        s.connections(), s.pipelineDepth(), "-", "-", "-", showRep ? String.format(Locale.ROOT, "  %3d", rep) : "",
-                        outcome, why);
+                case TABLE -> out.printf(Locale.ROOT, "%s %-10d %6d %4d %5d %10s %10s %10s%s%s  %s: %s%n",
+                        rails.isEmpty() ? "" : String.format(Locale.ROOT, " %-" + railWidth + "s", "all"), s.size(), s.batch(),
+                        s.connections(), s.pipelineDepth(), "-", "-", "-", rails.isEmpty() ? "" : String.format(Locale.ROOT, " %17s", "-"),
+                        showRep ? String.format(Locale.ROOT, "  %3d", rep) : "", outcome, why);
                 case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
                         Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
                         Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
-                        "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why)));
+                        "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why))
+                        + (rails.isEmpty() ? "" : ",all," + csv(String.join("+", rails)) + ",,"));
                 case JSON -> {
                     Map<String, Object> row = row(s, rep);
                     row.put("valid", false);
@@ -474,7 +663,7 @@ public final class TransferCli implements Callable<Integer> {
             out.flush();
         }
 
-        private static Map<String, Object> row(TransferSpec s, int rep) {
+        private Map<String, Object> row(TransferSpec s, int rep) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("op", s.op().label());
             row.put("transport", s.transport());
@@ -486,6 +675,9 @@ public final class TransferCli implements Callable<Integer> {
             row.put("iters", s.iterations());
             row.put("warmup", s.warmup());
             row.put("rep", rep);
+            if (!rails.isEmpty()) {
+                row.put("rail_count", rails.size());
+            }
             return row;
         }
 

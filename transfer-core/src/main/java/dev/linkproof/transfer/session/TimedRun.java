@@ -27,12 +27,27 @@ public final class TimedRun {
      * already took that long or whose data did not validate, else the run sized to fill it.
      */
     public static Measurement run(TransferSession session, TransferSpec spec, Duration duration) throws TransferException {
+        return run(session::run, spec, duration);
+    }
+
+    /** What runs a point once: one session's {@code run}, or the rails of a point run at once ({@link Rails}). */
+    @FunctionalInterface
+    public interface Runner {
+        Measurement run(TransferSpec spec) throws TransferException;
+    }
+
+    /**
+     * As {@link #run(TransferSession, TransferSpec, Duration)}, each run made by {@code runner}: for a
+     * point of several rails, all of them at once, paced by their aggregate's window (every rail runs
+     * the spec's iterations, so the window over the iterations is the pace of them all).
+     */
+    public static Measurement run(Runner runner, TransferSpec spec, Duration duration) throws TransferException {
         long want = duration.toNanos();
-        Measurement last = session.run(spec);
+        Measurement last = runner.run(spec);
         if (last.isValid() && last.totalNanos() < want / 20) {
-            last = session.run(sized(spec, pace(last), duration.dividedBy(10)));
+            last = runner.run(sized(spec, pace(last), duration.dividedBy(10)));
         }
-        return last.totalNanos() >= want || !last.isValid() ? last : session.run(sized(spec, pace(last), duration));
+        return last.totalNanos() >= want || !last.isValid() ? last : runner.run(sized(spec, pace(last), duration));
     }
 
     /** Nanoseconds per iteration of {@code m}'s run. */

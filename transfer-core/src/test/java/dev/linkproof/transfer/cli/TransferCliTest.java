@@ -138,4 +138,71 @@ class TransferCliTest {
         assertThat(new TransferCli.DurationConverter().convert(Units.formatDuration(cli.timeouts().io().progressTimeout())))
                 .isEqualTo(java.time.Duration.ofMillis(1500));
     }
+
+    @Test
+    void railsGiveEachRailItsDeviceOrAddressesAndThePointItsCount() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--transport", "verbs", "--rails", "rxe0,rxe9", "-s", "64KiB", "--set", "verbs.txDepth=128");
+        TransferCli cli = cl.getCommand();
+        TransferSpec point = cli.points().getFirst();
+        assertThat(point.pointId()).endsWith(",rails=2");
+        List<RailEntries.Entry> rails = cli.rails();
+        assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("rxe0", "rxe9");
+        List<dev.linkproof.transfer.session.Rails.Rail> each = TransferCli.rails(point, rails, java.util.Collections.nCopies(2, null));
+        assertThat(each).extracting(r -> r.spec().settings()).containsExactly(
+                java.util.Map.of("verbs.device", "rxe0", "verbs.txDepth", "128"),
+                java.util.Map.of("verbs.device", "rxe9", "verbs.txDepth", "128"));
+        assertThat(each).extracting(r -> r.spec().pointId()).containsExactly(point.pointId() + "/rail=0", point.pointId() + "/rail=1");
+
+        assertThat(RailEntries.parse("tcp", List.of("10.1.0.1->10.1.0.2", "10.2.0.2", "[fe80::1%eth1]"), java.util.Map.of()))
+                .extracting(RailEntries.Entry::settings).containsExactly(
+                        java.util.Map.of("tcp.source", "10.1.0.1", "tcp.address", "10.1.0.2"),
+                        java.util.Map.of("tcp.address", "10.2.0.2"), java.util.Map.of("tcp.address", "[fe80::1%eth1]"));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            "tcp | 127.0.0.1->  | '127.0.0.1->' has no target address: a tcp rail is SOURCE->TARGET or TARGET",
+            "tcp | ->10.0.0.2  | '->10.0.0.2' has no source address",
+            "tcp | 10.0.0.1->10.0.0.2->10.0.0.3 | has '10.0.0.2->10.0.0.3' as its target address, which is not a host name or an IP address",
+            "tcp | a b | 'a b' as its target address",
+            "verbs | 10.0.0.1->10.0.0.2 | '10.0.0.1->10.0.0.2' is not an RDMA device name: a verbs rail is a device",
+            "verbs | rxe0,rxe0 | --rails names rxe0 twice: every rail is its own device",
+            "verbs | rxe0,,rxe9 | entry 1 is empty",
+            "ucx | a,b | --rails is for the verbs (a device per rail) and tcp (an address pair per rail) transports; transport ucx has"})
+    void aBadRailIsAUsageErrorNamingIt(String transport, String rails, String message) {
+        Run r = run("--transport", transport, "--rails", rails);
+        assertThat(r.rc()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aRailsSettingGivenByHandTooIsAUsageError() {
+        Run r = run("--transport", "verbs", "--rails", "rxe0,rxe9", "--set", "verbs.device=rxe1");
+        assertThat(r.rc()).isEqualTo(2);
+        assertThat(r.err()).contains("--rails sets verbs.device for every rail; drop --set verbs.device=rxe1");
+    }
+
+    @Test
+    void helpDocumentsRails() {
+        Run r = run("--help");
+        assertThat(r.rc()).isZero();
+        assertThat(r.out()).contains("--rails=RAIL[,RAIL...]").contains("verbs: a device per rail")
+                .contains("SOURCE->TARGET or TARGET per rail").contains("--rails rxe0,rxe9");
+    }
+
+    /** The agent's JVM options may look like this tool's own (-D is --duration here): they are the agent's. */
+    @Test
+    void agentJvmArgsMayBeSystemProperties() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--agent-jvm-arg=-Dstdout.encoding=UTF-8", "--agent-jvm-arg", "-Dlinkproof.verbs.device=rxe9",
+                "--agent-jvm-arg=-Xmx256m");
+        TransferCli cli = cl.getCommand();
+        assertThat(cli.agentJvmArgs).containsExactly("-Dstdout.encoding=UTF-8", "-Dlinkproof.verbs.device=rxe9", "-Xmx256m");
+        assertThat(cli.duration).isNull();
+        Run r = run("--size", "--iters");
+        assertThat(r.rc()).isEqualTo(2);
+        assertThat(r.err()).contains("bad size '--iters'");
+    }
 }

@@ -1,0 +1,144 @@
+package dev.linkproof.transfer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.transfer.agent.AgentServer;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code --rails} end to end: the command line against a real agent in this JVM, over tcp on loopback.
+ * The two rails are {@code 127.0.0.1} (TARGET) and {@code 127.0.0.1->127.0.0.1} (SOURCE->TARGET): both
+ * forms, and real addresses of this host, so the rails run whether or not the tcp transport reads
+ * {@code tcp.source}/{@code tcp.address} (where it does not, they only label the rails).
+ */
+class TransferCliRailsTest {
+    private static final String TOKEN = "cli-rails-test-token-01";
+    private static final String RAILS = "127.0.0.1,127.0.0.1->127.0.0.1";
+    private static final int SIZE = 64 * 1024;
+    private static final int BATCH = 4;
+    private static final int ITERS = 50;
+    private static AgentServer agent;
+
+    private record Run(int rc, String out, String err) { }
+
+    @BeforeAll
+    static void start() throws Exception {
+        agent = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
+    }
+
+    @AfterAll
+    static void stop() {
+        agent.close();
+    }
+
+    private static Run run(String... extra) {
+        return runOn("tcp", extra);
+    }
+
+    private static Run runOn(String transport, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--peer", agent.host() + ":" + agent.port(), "--token", TOKEN,
+                "--transport", transport, "--size", Integer.toString(SIZE), "--batch", Integer.toString(BATCH),
+                "--iters", Integer.toString(ITERS), "--warmup", "2", "--depth", "2"));
+        args.addAll(List.of(extra));
+        CommandLine cl = TransferCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int rc = cl.execute(args.toArray(String[]::new));
+        return new Run(rc, out.toString(), err.toString());
+    }
+
+    @Test
+    void twoRailsGiveTheAggregateOfBothAndEachRailInJson() throws Exception {
+        Run r = run("--rails", RAILS, "--format", "json");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).hasSize(1);
+        JsonNode point = new ObjectMapper().readTree(lines.getFirst());
+        long perRail = (long) SIZE * BATCH * ITERS;
+        assertThat(point.path("rail_count").asInt()).isEqualTo(2);
+        assertThat(point.path("valid").asBoolean()).isTrue();
+        assertThat(point.path("bytes").asLong()).isEqualTo(2 * perRail);
+        JsonNode rails = point.path("rails");
+        assertThat(rails).hasSize(2);
+        assertThat(rails.get(0).path("label").asText()).isEqualTo("127.0.0.1");
+        assertThat(rails.get(0).path("address").asText()).isEqualTo("127.0.0.1");
+        assertThat(rails.get(0).has("source")).isFalse();
+        assertThat(rails.get(1).path("label").asText()).isEqualTo("127.0.0.1->127.0.0.1");
+        assertThat(rails.get(1).path("source").asText()).isEqualTo("127.0.0.1");
+        long sum = 0;
+        for (JsonNode rail : rails) {
+            sum += rail.path("bytes").asLong();
+            assertThat(rail.path("bytes").asLong()).isEqualTo(perRail);
+            assertThat(rail.path("valid").asBoolean()).isTrue();
+            assertThat(rail.path("gbps").asDouble()).isPositive();
+            assertThat(rail.path("start_ms").asDouble()).isLessThan(rail.path("end_ms").asDouble());
+        }
+        assertThat(point.path("bytes").asLong()).isEqualTo(sum);
+        // They ran at once: each started before the other ended; the aggregate spans them both.
+        assertThat(rails.get(0).path("start_ms").asDouble()).isLessThan(rails.get(1).path("end_ms").asDouble());
+        assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
+        double lastEnd = Math.max(rails.get(0).path("end_ms").asDouble(), rails.get(1).path("end_ms").asDouble());
+        assertThat(point.path("total_ns").asLong() / 1e6).isCloseTo(lastEnd, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void theTableListsTheAggregateAndEveryRail() {
+        Run r = run("--rails", RAILS);
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        assertThat(r.out()).contains("2 rails at once (0 127.0.0.1, 1 127.0.0.1->127.0.0.1), started together");
+        List<String> rows = r.out().lines().filter(l -> l.contains(" " + SIZE + " ")).toList();
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).startsWith(" all ").endsWith("  ok");
+        assertThat(rows.get(1)).startsWith(" 0 127.0.0.1 ").endsWith("  ok");
+        assertThat(rows.get(2)).startsWith(" 1 127.0.0.1->127.0.0.1 ").endsWith("  ok");
+    }
+
+    @Test
+    void csvHasARowForTheAggregateAndEachRailWithTheRailColumns() {
+        Run r = run("--rails", RAILS, "--format", "csv", "--repeat", "2");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.getFirst()).endsWith(",valid,validation,rail,label,start_ms,end_ms");
+        assertThat(lines).hasSize(1 + 2 * 3);
+        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
+        assertThat(rows).extracting(c -> c[19]).containsExactly("all", "0", "1", "all", "0", "1");
+        assertThat(rows).extracting(c -> c[20]).containsExactly("127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1",
+                "127.0.0.1->127.0.0.1", "127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1", "127.0.0.1->127.0.0.1");
+        for (int p = 0; p < 2; p++) {
+            long all = Long.parseLong(rows.get(3 * p)[9]);
+            assertThat(all).isEqualTo(Long.parseLong(rows.get(3 * p + 1)[9]) + Long.parseLong(rows.get(3 * p + 2)[9]));
+        }
+    }
+
+    /** One rail runs the same way: the aggregate is that rail. */
+    @Test
+    void oneRailIsARailToo() throws Exception {
+        Run r = run("--rails", "127.0.0.1", "--format", "json");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        JsonNode point = new ObjectMapper().readTree(r.out().lines().findFirst().orElseThrow());
+        assertThat(point.path("rails")).hasSize(1);
+        assertThat(point.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS);
+    }
+
+    /**
+     * A rail on a device that is not there: skipped naming the rail where verbs is unavailable on this
+     * host, failed naming it where verbs runs and the device is missing. Either way the rail is named.
+     */
+    @Test
+    void aRailThatCannotRunIsNamed() {
+        Run r = runOn("verbs", "--rails", "nosuch0,nosuch1");
+        assertThat(r.out() + r.err()).containsAnyOf("skipped: rail 0 (nosuch0): ", "failed: rail 0 (nosuch0): ");
+    }
+}
