@@ -19,17 +19,45 @@ import java.util.regex.Pattern;
  */
 final class RailEntries {
     /** The initiator-side address of a tcp rail. */
-    static final String TCP_SOURCE = "tcp.source";
+    static final String TCP_SOURCE = dev.linkproof.transfer.tcp.TcpSettings.SOURCE;
     /** The target-side address of a tcp rail. */
-    static final String TCP_ADDRESS = "tcp.address";
+    static final String TCP_ADDRESS = dev.linkproof.transfer.tcp.TcpSettings.ADDRESS;
     /** Between a tcp rail's source and target addresses. */
     static final String ARROW = "->";
 
     /** One rail: how reports name it, and the settings its spec gets beside the point's own. */
-    record Entry(String label, Map<String, String> settings) {
+    record Entry(String label, Map<String, String> settings, boolean back) {
         Entry {
             settings = Map.copyOf(settings);
         }
+
+        Entry(String label, Map<String, String> settings) {
+            this(label, settings, false);
+        }
+    }
+
+    /**
+     * {@code --both-ways}: the rails (one unnamed pair, "out", when there are none), then each of them
+     * back, driven from the agent's side toward this process's agent; a tcp rail's addresses swapped for
+     * its way back, so it needs its SOURCE.
+     */
+    static List<Entry> bothWays(List<Entry> rails) {
+        List<Entry> out = rails.isEmpty() ? List.of(new Entry("out", Map.of())) : rails;
+        List<Entry> all = new java.util.ArrayList<>(out);
+        for (Entry e : out) {
+            Map<String, String> back = new java.util.LinkedHashMap<>(e.settings());
+            if (e.settings().containsKey(TCP_ADDRESS)) {
+                String source = e.settings().get(TCP_SOURCE);
+                if (source == null) {
+                    throw new IllegalArgumentException("--both-ways over tcp rail '" + e.label() + "' needs its SOURCE->TARGET "
+                            + "(the way back goes to the source)");
+                }
+                back.put(TCP_ADDRESS, source);
+                back.put(TCP_SOURCE, e.settings().get(TCP_ADDRESS));
+            }
+            all.add(new Entry(rails.isEmpty() ? "back" : e.label() + " back", back, true));
+        }
+        return List.copyOf(all);
     }
 
     private static final Pattern DEVICE = Pattern.compile("[A-Za-z0-9_.-]+");

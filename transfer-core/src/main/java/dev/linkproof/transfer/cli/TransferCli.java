@@ -16,6 +16,7 @@ import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.RailResult;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Rails;
+import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
@@ -163,6 +164,13 @@ public final class TransferCli implements Callable<Integer> {
                     "One entry runs one rail the same way, to compare it alone with several."})
     List<String> railNames;
 
+    @Option(names = "--both-ways",
+            description = {"Every rail (or the one pair) also runs back, from the agent's host to this one, at the same time, "
+                    + "as ib_write_bw -b: the agent drives each way back toward an agent in this process (on loopback, or on "
+                    + "the address this host reaches --peer from). Each way is validated on both ranks; the aggregate is "
+                    + "all ways' bytes over the first start to the last end. Over tcp rails each needs SOURCE->TARGET."})
+    boolean bothWays;
+
     @Option(names = {"-r", "--repeat"}, defaultValue = "1", description = "Run every point this many times (default ${DEFAULT-VALUE}).")
     int repeat;
 
@@ -232,6 +240,7 @@ public final class TransferCli implements Callable<Integer> {
         Path log = agentLog != null ? agentLog
                 : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
         LocalAgent local = null;
+        dev.linkproof.transfer.agent.AgentServer home = null;
         // One session per rail (one when there are no rails), all to the same agent.
         List<Session> sessions = new ArrayList<>();
         int rc = 0;
@@ -246,17 +255,21 @@ public final class TransferCli implements Callable<Integer> {
                         : Session.open(local.host(), local.port(), local.token(), timeouts));
             }
             Session session = sessions.getFirst();
+            if (bothWays) {
+                home = homeAgent(session);
+            }
             Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList());
             printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
                     : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
             for (TransferSpec point : points) {
-                String unavailable = unavailable(point, rails, sessions);
+                String unavailable = unavailable(point, rails, lanes(rails, sessions, home, timeouts));
                 if (unavailable != null) {
                     printer.skipped(point, unavailable);
                     continue;
                 }
+                List<TransferSession> lanes = lanes(rails, sessions, home, timeouts);
                 TimedRun.Runner runner = rails.isEmpty() ? session::run
-                        : spec -> Rails.run(spec, rails(spec, rails, sessions), timeouts.control());
+                        : spec -> Rails.run(spec, rails(spec, rails, lanes), timeouts.control());
                 for (int r = 0; r < repeat; r++) {
                     TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
                     try {
@@ -292,6 +305,9 @@ public final class TransferCli implements Callable<Integer> {
             for (Session s : sessions) {
                 s.close();
             }
+            if (home != null) {
+                home.close();
+            }
             if (local != null) {
                 local.close();
             }
@@ -300,20 +316,55 @@ public final class TransferCli implements Callable<Integer> {
         return rc;
     }
 
-    /** {@code --rails} as each rail's label and settings; empty without it. Bad entries are usage errors. */
+    /**
+     * {@code --rails} as each rail's label and settings, and with {@code --both-ways} each of them back
+     * after them; empty without either. Bad entries are usage errors.
+     */
     List<RailEntries.Entry> rails() {
-        if (railNames == null) {
+        if (railNames == null && !bothWays) {
             return List.of();
         }
         try {
-            return RailEntries.parse(transport, railNames, settings);
+            List<RailEntries.Entry> out = railNames == null ? List.of() : RailEntries.parse(transport, railNames, settings);
+            return bothWays ? RailEntries.bothWays(out) : out;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
         }
     }
 
+    /** The token of this process's agent for the ways back: random, given only to the agent that drives them. */
+    private static final String HOME_TOKEN = java.util.HexFormat.of().formatHex(randomBytes());
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[16];
+        new java.security.SecureRandom().nextBytes(b);
+        return b;
+    }
+
+    /** This process's agent for the ways back: on loopback for a local agent, else on the address the peer was reached from. */
+    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer) throws TransferException {
+        String bind = peer == null ? "127.0.0.1" : toPeer.control().localAddress();
+        try {
+            return dev.linkproof.transfer.agent.AgentServer.start(bind, 0, HOME_TOKEN, timeouts().io());
+        } catch (java.io.IOException e) {
+            throw new TransferException("cannot start this process's agent for the ways back (on " + bind + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** Each rail's session: its own, or for a way back its own driven toward {@code home}. */
+    static List<TransferSession> lanes(List<RailEntries.Entry> rails, List<Session> sessions,
+                                       dev.linkproof.transfer.agent.AgentServer home, Timeouts timeouts) {
+        List<TransferSession> out = new ArrayList<>();
+        for (int k = 0; k < Math.max(1, rails.size()); k++) {
+            out.add(!rails.isEmpty() && rails.get(k).back()
+                    ? new dev.linkproof.transfer.session.DrivenSession(sessions.get(k), home.host(), home.port(), HOME_TOKEN, timeouts)
+                    : sessions.get(k));
+        }
+        return out;
+    }
+
     /** Every rail of {@code point}: rail k on session k, its spec the point's with the rail's settings and its own id. */
-    static List<Rails.Rail> rails(TransferSpec point, List<RailEntries.Entry> rails, List<Session> sessions) {
+    static List<Rails.Rail> rails(TransferSpec point, List<RailEntries.Entry> rails, List<? extends TransferSession> sessions) {
         List<Rails.Rail> list = new ArrayList<>();
         for (int k = 0; k < rails.size(); k++) {
             RailEntries.Entry e = rails.get(k);
@@ -324,7 +375,7 @@ public final class TransferCli implements Callable<Integer> {
     }
 
     /** Why {@code point} cannot run on one of its rails (the rail named), or null when it can run on all. */
-    private static String unavailable(TransferSpec point, List<RailEntries.Entry> rails, List<Session> sessions) {
+    private static String unavailable(TransferSpec point, List<RailEntries.Entry> rails, List<? extends TransferSession> sessions) {
         if (rails.isEmpty()) {
             Availability can = sessions.getFirst().supports(point);
             return can.available() ? null : can.reason();

@@ -46,9 +46,13 @@ class TransferCliRailsTest {
     }
 
     private static Run runOn(String transport, String... extra) {
+        return runOn(transport, ITERS, extra);
+    }
+
+    private static Run runOn(String transport, int iterations, String... extra) {
         List<String> args = new ArrayList<>(List.of("--peer", agent.host() + ":" + agent.port(), "--token", TOKEN,
                 "--transport", transport, "--size", Integer.toString(SIZE), "--batch", Integer.toString(BATCH),
-                "--iters", Integer.toString(ITERS), "--warmup", "2", "--depth", "2"));
+                "--iters", Integer.toString(iterations), "--warmup", "2", "--depth", "2"));
         args.addAll(List.of(extra));
         CommandLine cl = TransferCli.commandLine();
         StringWriter out = new StringWriter();
@@ -91,6 +95,37 @@ class TransferCliRailsTest {
         assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
         double lastEnd = Math.max(rails.get(0).path("end_ms").asDouble(), rails.get(1).path("end_ms").asDouble());
         assertThat(point.path("total_ns").asLong() / 1e6).isCloseTo(lastEnd, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    /** {@code --both-ways}: the pair out and back at once, the agent driving the way back toward this process's agent. */
+    @Test
+    void bothWaysRunsThePairOutAndBackAtOnce() throws Exception {
+        // Loops long enough to overlap on a busy 2-CPU host.
+        Run r = runOn("tcp", 400, "--both-ways", "--format", "json");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        JsonNode point = new ObjectMapper().readTree(r.out().lines().toList().getFirst());
+        JsonNode rails = point.path("rails");
+        assertThat(rails).hasSize(2);
+        assertThat(rails.get(0).path("label").asText()).isEqualTo("out");
+        assertThat(rails.get(1).path("label").asText()).isEqualTo("back");
+        for (JsonNode rail : rails) {
+            assertThat(rail.path("valid").asBoolean()).isTrue();
+            assertThat(rail.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * 400);
+        }
+        assertThat(rails.get(0).path("start_ms").asDouble()).isLessThan(rails.get(1).path("end_ms").asDouble());
+        assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
+
+        // Two tcp rails both ways: four, each way back to its rail's source.
+        Run four = run("--rails", "127.0.0.1->127.0.0.1,127.0.0.2->127.0.0.1", "--both-ways", "--format", "json");
+        assertThat(four.rc()).as(four.err() + four.out()).isZero();
+        JsonNode all = new ObjectMapper().readTree(four.out().lines().toList().getFirst()).path("rails");
+        assertThat(all).extracting(n -> n.path("label").asText()).containsExactly("127.0.0.1->127.0.0.1",
+                "127.0.0.2->127.0.0.1", "127.0.0.1->127.0.0.1 back", "127.0.0.2->127.0.0.1 back");
+        assertThat(all.get(3).path("address").asText()).as("the way back goes to the rail's source").isEqualTo("127.0.0.2");
+
+        Run noSource = run("--rails", "127.0.0.1", "--both-ways");
+        assertThat(noSource.rc()).isNotZero();
+        assertThat(noSource.err()).contains("--both-ways over tcp rail '127.0.0.1' needs its SOURCE->TARGET");
     }
 
     @Test
