@@ -197,7 +197,8 @@ awk -v hz="$hz" 'FILENAME == ARGV[1] { if (NF == 4) { n++; t[n] = $1; b[n] = $2;
   /^cpu / { t0 = t1 = ""; for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "t0") t0 = kv[2]; if (kv[1] == "t1") t1 = kv[2] }
     if (t0 == "" || n == 0) next
     i0 = 0; i1 = 0; for (i = 1; i <= n; i++) { if (t[i] <= t0) i0 = i; if (t[i] >= t1 + 1 && !i1) i1 = i }
-    if (!i0 || !i1 || t[i1] <= t[i0]) next
+    if (!i1) i1 = n   # the last run: the VM powered off within a second of its end
+    if (!i0 || t[i1] <= t[i0]) next
     dt = (t[i1] - t[i0]) * hz; vmc = (q[i1] - q[i0]) / dt; oth = (b[i1] - b[i0] - (q[i1] - q[i0])) / dt
     printf "host %s %s %s vm_cores=%.2f others_cores=%.2f\n", $2, $3, $4, vmc, (oth < 0 ? 0 : oth) }' \
   "$work/host-cpu.txt" "$r" > "$share/host.txt" 2>/dev/null || : > "$share/host.txt"

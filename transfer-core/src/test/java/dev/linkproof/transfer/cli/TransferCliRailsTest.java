@@ -157,6 +157,20 @@ class TransferCliRailsTest {
         }
     }
 
+    /** --duration sizes the rails together: every rail runs the iterations the aggregate's pace calls for. */
+    @Test
+    void durationSizesAllRailsAlike() throws Exception {
+        Run r = run("--rails", RAILS, "--format", "json", "--duration", "400ms");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        JsonNode point = new ObjectMapper().readTree(r.out().lines().findFirst().orElseThrow());
+        long iters = point.path("iters").asLong();
+        assertThat(iters).isGreaterThanOrEqualTo(ITERS);
+        assertThat(point.path("total_ns").asLong()).isGreaterThan(200_000_000L);
+        for (JsonNode rail : point.path("rails")) {
+            assertThat(rail.path("bytes").asLong()).isEqualTo(iters * SIZE * BATCH);
+        }
+    }
+
     /** One rail runs the same way: the aggregate is that rail. */
     @Test
     void oneRailIsARailToo() throws Exception {
