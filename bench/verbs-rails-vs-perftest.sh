@@ -18,15 +18,14 @@
 # perftest's -n equals our transfers per rail. Ours validates every rail's data (a failed validation is a
 # failed run, recorded as such).
 #
-# TODO both ways (issue #23 item 6, second half): our both-ways point against `ib_write_bw -b` is not
-# measured here, because Linkproof has no both-ways run yet: it needs the agent to initiate as well as
-# serve (agent-as-initiator), so that every rail moves data in both directions at once. Until then this
-# script measures one way only; BIDIR=1 records ib_write_bw -b's figures alone, as the target for later,
-# with no ratio.
+# Both ways (BIDIR=1, every round): `ib_write_bw -b` on rxe0 (both sides write to each other at once;
+# it reports the two directions together) against our one rail both ways (`--rails rxe0 --both-ways`:
+# this JVM writes to the agent while the agent, driving the way back, writes to an agent in this JVM;
+# the aggregate is both ways' bytes over the first start to the last end).
 #
 #   bench/verbs-rails-vs-perftest.sh                      build transfer-core (compile, no install), boot, measure
 #   SIZES="65536:4000 1048576:256" (size:transfers per rail), ROUNDS=3 (the tools alternate each round),
-#   BIDIR=1 (ib_write_bw -b figures in round 1, no ratio), OURS_EXTRA (more TransferCli options), SKIP_BUILD=1, TABLE_ONLY=1 (table from the last
+#   BIDIR=1 (both ways too: ib_write_bw -b against --both-ways, every round), OURS_EXTRA (more TransferCli options), SKIP_BUILD=1, TABLE_ONLY=1 (table from the last
 #   results), JDK (a JDK 25, jlinked into the VM), JIT (default C1 only, as the other VM benches)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,9 +125,10 @@ perftest() {
   done
   echo "cpu tool=\$tag rails=\$nr size=\$s \$b t0=\$t0 t1=\$t1" | tee -a results.txt
 }
-# Ours: TransferCli on RAILS (a --rails list), SIZE bytes, N transfers per rail (batches of 32); csv turned into lines.
+# Ours: TransferCli on RAILS (a --rails list), SIZE bytes, N transfers per rail (batches of 32); csv turned into lines
+# tagged TAG (linkproof-bw; linkproof-bidir with EXTRA --both-ways, whose rails count the ways back too).
 ours() {
-  local rails="\$1" s="\$2" n="\$3" it wu nr c0 rc b t0 t1
+  local rails="\$1" s="\$2" n="\$3" extra="\${4:-}" tag="\${5:-linkproof-bw}" it wu nr c0 rc b t0 t1
   nr=\$(echo \$rails | tr ',' ' ' | wc -w)
   # As VerbsBenchMain: iterations of 32 WRs; warmup max(iterations / 4, min(iterations, 156)).
   it=\$((n / 32)); [ \$it -ge 1 ] || it=1
@@ -138,12 +138,12 @@ ours() {
     dev.linkproof.transfer.cli.TransferCli --transport verbs --rails \$rails --op write --size \$s --batch 32 --depth 4 \
     --iters \$it --warmup \$wu --set verbs.merge=false --set verbs.signalEvery=32 --set verbs.postList=1 --set verbs.txDepth=128 \
     --progress-timeout 60s --format csv --agent-log /mnt/share/agent.log \
-    --agent-jvm-arg=-Xshare:off ${JIT:+--agent-jvm-arg=$JIT} --agent-jvm-arg=-Xmx256m $OURS_EXTRA > /tmp/ours.csv 2> /tmp/ours.err &
+    --agent-jvm-arg=-Xshare:off ${JIT:+--agent-jvm-arg=$JIT} --agent-jvm-arg=-Xmx256m $OURS_EXTRA \$extra > /tmp/ours.csv 2> /tmp/ours.err &
   jp=\$!
   [ "\$round" != 1 ] || threads \$jp linkproof-rail "tool=linkproof rails=\$nr size=\$s" &
   wait \$jp; rc=\$?; b=\$(busy \$c0); t1=\$(date +%s); wait
-  awk -F, -v r=\$nr 'NR>1 && \$10 != "" {printf "linkproof-bw rails=%s rail=%s label=%s size=%s transfers=%d GBps=%s valid=%s start_ms=%s end_ms=%s\n", r, \$(NF-3), \$(NF-2), \$3, \$7 * \$4, \$12, \$18, \$(NF-1), \$NF}' /tmp/ours.csv | tee -a results.txt
-  echo "cpu tool=linkproof rails=\$nr size=\$s \$b t0=\$t0 t1=\$t1" | tee -a results.txt
+  awk -F, -v r=\$nr -v t=\$tag 'NR>1 && \$10 != "" {l = \$(NF-2); gsub(/ /, "_", l); printf "%s rails=%s rail=%s label=%s size=%s transfers=%d GBps=%s valid=%s start_ms=%s end_ms=%s\n", t, r, \$(NF-3), l, \$3, \$7 * \$4, \$12, \$18, \$(NF-1), \$NF}' /tmp/ours.csv | tee -a results.txt
+  [ "\$tag" != linkproof-bw ] || echo "cpu tool=linkproof rails=\$nr size=\$s \$b t0=\$t0 t1=\$t1" | tee -a results.txt
   grep -q ',false,' /tmp/ours.csv && echo "linkproof-failed rails=\$nr size=\$s: \$(grep ',false,' /tmp/ours.csv | head -n 1)" | tee -a results.txt
   [ \$rc = 0 ] || { echo "linkproof-failed rails=\$nr size=\$s rc=\$rc: \$(grep -m1 -E 'linkproof-transfer:|SIGSEGV|SIGILL|Exception|Error' /tmp/ours.err /tmp/ours.csv)" | tee -a results.txt; cp /tmp/ours.err ours-\$nr-\$s.err; }
   return 0
@@ -158,7 +158,10 @@ for round in \$(seq 1 $ROUNDS); do
     ours rxe0,rxe9 \$s \$n
     perftest rxe0 \$s \$n "" perftest-bw
     ours rxe0 \$s \$n
-    [ "$BIDIR" != 1 ] || [ \$r != 1 ] || perftest rxe0 \$s \$n -b perftest-bidir
+    if [ "$BIDIR" = 1 ]; then
+      perftest rxe0 \$s \$n -b perftest-bidir
+      ours rxe0 \$s \$n --both-ways linkproof-bidir
+    fi
   done
 done
 dmesg | grep -i -E "killed|oom" | tail -3
@@ -208,7 +211,8 @@ table=$(cat "$r" "$share/host.txt" | awk -f bench/lib/median.awk -f <(echo '
   /^perftest-bw / { n = kv(2); s = kv(4); g = kv(6) * 1048576 / 1e9; key = s SUBSEP n
                     if (!(s in seen)) { seen[s] = 1; sizes[++ns] = s }
                     psum[key, round] += g; prail[s, kv(3), n] = prail[s, kv(3), n] " " g }
-  /^perftest-bidir / { s = kv(4); bidir[s] = bidir[s] " " kv(6) * 1048576 / 1e9 }
+  /^perftest-bidir / { s = kv(4); bidir[s] = bidir[s] " " kv(6) * 1048576 / 1e9; pbid[s, round] = kv(6) * 1048576 / 1e9 }
+  /^linkproof-bidir / { if (kv(3) == "all") { s = kv(5); obid[s] = obid[s] " " kv(7); obidr[s, round] = kv(7) } }
   /^linkproof-bw / { n = kv(2); rail = kv(3); s = kv(5); g = kv(7); key = s SUBSEP n
                      if (rail == "all") { oall[key, round] = g; oallv[key] = oallv[key] " " g }
                      else orail[s, rail, n] = orail[s, rail, n] " " g }
@@ -239,8 +243,16 @@ table=$(cat "$r" "$share/host.txt" | awk -f bench/lib/median.awk -f <(echo '
     nb = 0; for (s in bidir) nb++
     if (nb > 0) {
       print ""
-      print "Both ways: pending (needs agent-as-initiator; no ratio). ib_write_bw -b on rxe0 alone, GB/s (its MB/sec are MiB/s) as it reports it:"
-      for (i = 1; i <= ns; i++) if (sizes[i] in bidir) printf "- %s B: %.4f (median)\n", sizes[i], median(bidir[sizes[i]])
+      print "Both ways on rxe0: ib_write_bw -b (both directions together, its MB/sec read as MiB/s) against one rail --both-ways (both ways'"'"' bytes over the first start to the last end):"
+      print ""
+      print "| WRITE size (B) | ib_write_bw -b GB/s (median) | linkproof both ways GB/s (median) | ratio of medians | ratio per round |"
+      print "|---:|---:|---:|---:|---|"
+      for (i = 1; i <= ns; i++) if (sizes[i] in bidir) {
+        s = sizes[i]; per = ""
+        for (q = 1; q <= round; q++) per = per (per == "" ? "" : ", ") (pbid[s, q] > 0 && obidr[s, q] > 0 ? sprintf("%.2f", obidr[s, q] / pbid[s, q]) : "–")
+        p = median(bidir[s]); o = median(obid[s])
+        printf "| %s | %.4f | %.4f | %.2f | %s |\n", s, p, o, (p > 0 ? o / p : 0), per
+      }
     }
     if (failed != "") print "\nFailures (their figures are missing above):" failed
   }'))
