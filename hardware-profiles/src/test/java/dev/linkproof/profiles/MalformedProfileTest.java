@@ -15,7 +15,8 @@ class MalformedProfileTest {
     @TempDir
     Path dir;
 
-    private static final String HEAD = """
+    /** A lab profile's first seven lines, up to {@code criteria:}; RailsProfileErrorsTest uses it too. */
+    static final String HEAD = """
             id: lab
             vendor: Lab
             match:

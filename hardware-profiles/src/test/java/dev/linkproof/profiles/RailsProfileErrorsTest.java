@@ -20,15 +20,7 @@ class RailsProfileErrorsTest {
     Path dir;
 
     /** Seven lines; a criterion's "- name" is line 8, its next keys lines 9, 10, .... */
-    private static final String HEAD = """
-            id: lab
-            vendor: Lab
-            match:
-              nic:
-                driver: mlx5_core
-                link-rate: 400 Gb/s
-            criteria:
-            """;
+    private static final String HEAD = MalformedProfileTest.HEAD;
 
     private HardwareProfile parse(String yaml, Map<String, String> properties) throws IOException {
         Path file = dir.resolve("lab.yaml");
