@@ -135,9 +135,7 @@ public final class SessionProvider implements AutoCloseable {
      */
     public synchronized Home home(TransferSession towardPeer) throws TransferException {
         if (homeAgent == null) {
-            byte[] raw = new byte[16];
-            new java.security.SecureRandom().nextBytes(raw);
-            homeToken = java.util.HexFormat.of().formatHex(raw);
+            homeToken = dev.linkproof.transfer.control.AgentProcess.newToken();
             String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
             try {
                 homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io());

@@ -4,9 +4,7 @@ import dev.linkproof.transfer.spi.IoSettings;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -75,9 +73,7 @@ public final class AgentMain implements Callable<Integer> {
         String t = token != null ? token : System.getenv(TOKEN_ENV);
         boolean generated = t == null || t.isEmpty();
         if (generated) {
-            byte[] b = new byte[16];
-            new SecureRandom().nextBytes(b);
-            t = HexFormat.of().formatHex(b);
+            t = dev.linkproof.transfer.control.AgentProcess.newToken();
         } else if (t.length() < AgentServer.MIN_TOKEN_LENGTH) {
             throw new ParameterException(spec.commandLine(), (token != null ? "--token" : "$" + TOKEN_ENV) + " has "
                     + t.length() + " character(s); a session token needs at least " + AgentServer.MIN_TOKEN_LENGTH

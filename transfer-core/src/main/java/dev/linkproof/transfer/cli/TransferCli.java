@@ -333,13 +333,7 @@ public final class TransferCli implements Callable<Integer> {
     }
 
     /** The token of this process's agent for the ways back: random, given only to the agent that drives them. */
-    private static final String HOME_TOKEN = java.util.HexFormat.of().formatHex(randomBytes());
-
-    private static byte[] randomBytes() {
-        byte[] b = new byte[16];
-        new java.security.SecureRandom().nextBytes(b);
-        return b;
-    }
+    private static final String HOME_TOKEN = dev.linkproof.transfer.control.AgentProcess.newToken();
 
     /** This process's agent for the ways back: on loopback for a local agent, else on the address the peer was reached from. */
     private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer) throws TransferException {

@@ -16,4 +16,14 @@ public final class AgentProcess {
 
     private AgentProcess() {
     }
+
+    /**
+     * A fresh session token, for an agent started without one: 16 random bytes in hex (32 characters,
+     * well over the agent's minimum), from a {@link java.security.SecureRandom}.
+     */
+    public static String newToken() {
+        byte[] raw = new byte[16];
+        new java.security.SecureRandom().nextBytes(raw);
+        return java.util.HexFormat.of().formatHex(raw);
+    }
 }

@@ -12,10 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -80,9 +78,7 @@ public final class LocalAgent implements AutoCloseable {
     public static LocalAgent start(List<String> launcher, String bind, List<String> jvmArgs,
                                    java.util.Map<String, String> environment, Path log, Duration startTimeout)
             throws PeerFailureException {
-        byte[] raw = new byte[16];
-        new SecureRandom().nextBytes(raw);
-        String token = HexFormat.of().formatHex(raw);
+        String token = AgentProcess.newToken();
         List<String> cmd = new ArrayList<>(launcher);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
