@@ -68,7 +68,7 @@ public final class RailPlan {
                     + "tcp)";
         }
         int wanted = point.rails();
-        if (wanted == 1 && point.bothWays() && !transport.equals("tcp") || wanted == 1 && point.bothWays() && tcpRails.isEmpty()) {
+        if (wanted == 1 && point.bothWays() && (!transport.equals("tcp") || tcpRails.isEmpty())) {
             // One pair both ways: the pair's own path out (the profile's device, the agent's address) and back.
             return new Plan(List.of(new Spot("out", Map.of()), new Spot("back", Map.of(), true)), Optional.empty());
         }
@@ -80,7 +80,7 @@ public final class RailPlan {
                     + String.join(", ", available.stream().map(Spot::label).toList()) + ")"));
         }
         List<Spot> out = List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted));
-        return point.bothWays() ? bothWays(out, transport) : new Plan(out, Optional.empty());
+        return point.bothWays() ? bothWays(out) : new Plan(out, Optional.empty());
     }
 
     /**
@@ -88,20 +88,15 @@ public final class RailPlan {
      * alike); for tcp the link's addresses swapped, so the way back needs the initiator's address of
      * every link ({@code SOURCE->TARGET}).
      */
-    private static Plan bothWays(List<Spot> out, String transport) {
+    private static Plan bothWays(List<Spot> out) {
         List<Spot> all = new ArrayList<>(out);
         for (Spot s : out) {
-            Map<String, String> back = new LinkedHashMap<>(s.settings());
-            if (transport.equals("tcp")) {
-                String source = s.settings().get(TcpSettings.SOURCE);
-                if (source == null) {
-                    return new Plan(List.of(), Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
-                            + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
-                }
-                back.put(TcpSettings.ADDRESS, source);
-                back.put(TcpSettings.SOURCE, s.settings().get(TcpSettings.ADDRESS));
+            Optional<Map<String, String>> back = TcpSettings.wayBack(s.settings());
+            if (back.isEmpty()) {
+                return new Plan(List.of(), Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
+                        + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
             }
-            all.add(new Spot(s.label() + " back", back, true));
+            all.add(new Spot(s.label() + " back", back.get(), true));
         }
         return new Plan(List.copyOf(all), Optional.empty());
     }

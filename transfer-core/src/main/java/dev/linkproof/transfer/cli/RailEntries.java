@@ -45,16 +45,9 @@ final class RailEntries {
         List<Entry> out = rails.isEmpty() ? List.of(new Entry("out", Map.of())) : rails;
         List<Entry> all = new java.util.ArrayList<>(out);
         for (Entry e : out) {
-            Map<String, String> back = new java.util.LinkedHashMap<>(e.settings());
-            if (e.settings().containsKey(TCP_ADDRESS)) {
-                String source = e.settings().get(TCP_SOURCE);
-                if (source == null) {
-                    throw new IllegalArgumentException("--both-ways over tcp rail '" + e.label() + "' needs its SOURCE->TARGET "
-                            + "(the way back goes to the source)");
-                }
-                back.put(TCP_ADDRESS, source);
-                back.put(TCP_SOURCE, e.settings().get(TCP_ADDRESS));
-            }
+            Map<String, String> back = dev.linkproof.transfer.tcp.TcpSettings.wayBack(e.settings()).orElseThrow(() ->
+                    new IllegalArgumentException("--both-ways over tcp rail '" + e.label() + "' needs its SOURCE->TARGET "
+                            + "(the way back goes to the source)"));
             all.add(new Entry(rails.isEmpty() ? "back" : e.label() + " back", back, true));
         }
         return List.copyOf(all);

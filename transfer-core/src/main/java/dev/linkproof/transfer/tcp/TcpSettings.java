@@ -48,6 +48,27 @@ public record TcpSettings(Optional<String> address, Optional<String> source) {
         return new TcpSettings(address(s, ADDRESS), address(s, SOURCE));
     }
 
+    /**
+     * The settings of a rail's way back, where the other rank initiates over the same link: its
+     * {@code tcp.address} and {@code tcp.source} swapped, so the way back connects to the rail's source
+     * from its target. Settings that name no {@code tcp.address} are the same both ways; ones that name
+     * one but no source give none (the way back would have nowhere to go).
+     */
+    public static Optional<Map<String, String>> wayBack(Map<String, String> settings) {
+        String address = settings.get(ADDRESS);
+        if (address == null) {
+            return Optional.of(settings);
+        }
+        String source = settings.get(SOURCE);
+        if (source == null) {
+            return Optional.empty();
+        }
+        Map<String, String> back = new java.util.LinkedHashMap<>(settings);
+        back.put(ADDRESS, source);
+        back.put(SOURCE, address);
+        return Optional.of(back);
+    }
+
     /** The point's tcp settings; a bad one fails the point naming the key (as verbs' do). */
     static TcpSettings require(TransferSpec spec) throws TransferException {
         try {
