@@ -261,15 +261,15 @@ public final class TransferCli implements Callable<Integer> {
             Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList());
             printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
                     : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
+            // The rails as one session (Rails.asSession): what it supports names the rail that cannot run a point.
+            TransferSession each = rails.isEmpty() ? session : Rails.asSession(lanes(rails, sessions, home, timeouts), timeouts.control());
+            TimedRun.Runner runner = each::run;
             for (TransferSpec point : points) {
-                String unavailable = unavailable(point, rails, lanes(rails, sessions, home, timeouts));
-                if (unavailable != null) {
-                    printer.skipped(point, unavailable);
+                Availability can = each.supports(point);
+                if (!can.available()) {
+                    printer.skipped(point, can.reason());
                     continue;
                 }
-                List<TransferSession> lanes = lanes(rails, sessions, home, timeouts);
-                TimedRun.Runner runner = rails.isEmpty() ? session::run
-                        : spec -> Rails.run(spec, rails(spec, rails, lanes), timeouts.control());
                 for (int r = 0; r < repeat; r++) {
                     TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
                     try {
@@ -345,43 +345,21 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    /** Each rail's session: its own, or for a way back its own driven toward {@code home}. */
-    static List<TransferSession> lanes(List<RailEntries.Entry> rails, List<Session> sessions,
-                                       dev.linkproof.transfer.agent.AgentServer home, Timeouts timeouts) {
-        List<TransferSession> out = new ArrayList<>();
-        for (int k = 0; k < Math.max(1, rails.size()); k++) {
-            out.add(!rails.isEmpty() && rails.get(k).back()
-                    ? new dev.linkproof.transfer.session.DrivenSession(sessions.get(k), home.host(), home.port(), HOME_TOKEN, timeouts)
-                    : sessions.get(k));
-        }
-        return out;
-    }
-
-    /** Every rail of {@code point}: rail k on session k, its spec the point's with the rail's settings and its own id. */
-    static List<Rails.Rail> rails(TransferSpec point, List<RailEntries.Entry> rails, List<? extends TransferSession> sessions) {
-        List<Rails.Rail> list = new ArrayList<>();
+    /**
+     * Each rail as a lane: rail k on session k with its settings (a --set that clashes with them was
+     * refused), a way back on its own session driven toward {@code home}.
+     */
+    static List<Rails.Lane> lanes(List<RailEntries.Entry> rails, List<Session> sessions,
+                                  dev.linkproof.transfer.agent.AgentServer home, Timeouts timeouts) {
+        List<Rails.Lane> out = new ArrayList<>();
         for (int k = 0; k < rails.size(); k++) {
             RailEntries.Entry e = rails.get(k);
-            list.add(new Rails.Rail(e.label(), sessions.get(k),
-                    point.withPointId(point.pointId() + "/rail=" + k).withDefaultSettings(e.settings())));
+            TransferSession s = e.back()
+                    ? new dev.linkproof.transfer.session.DrivenSession(sessions.get(k), home.host(), home.port(), HOME_TOKEN, timeouts)
+                    : sessions.get(k);
+            out.add(new Rails.Lane(e.label(), s, e.settings()));
         }
-        return list;
-    }
-
-    /** Why {@code point} cannot run on one of its rails (the rail named), or null when it can run on all. */
-    private static String unavailable(TransferSpec point, List<RailEntries.Entry> rails, List<? extends TransferSession> sessions) {
-        if (rails.isEmpty()) {
-            Availability can = sessions.getFirst().supports(point);
-            return can.available() ? null : can.reason();
-        }
-        List<Rails.Rail> list = rails(point, rails, sessions);
-        for (int k = 0; k < list.size(); k++) {
-            Availability can = list.get(k).session().supports(list.get(k).spec());
-            if (!can.available()) {
-                return "rail " + k + " (" + list.get(k).label() + "): " + can.reason();
-            }
-        }
-        return null;
+        return out;
     }
 
     /**

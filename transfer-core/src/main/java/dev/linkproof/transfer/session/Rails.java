@@ -42,7 +42,7 @@ public final class Rails {
 
         /** {@code point} as this lane, the {@code index}-th, runs it: its own point id and the lane's settings. */
         public TransferSpec specFor(TransferSpec point, int index) {
-            return point.withPointId(point.pointId() + "/rail" + index).withSettings(settings);
+            return point.withPointId(point.pointId() + "/rail=" + index).withSettings(settings);
         }
     }
 

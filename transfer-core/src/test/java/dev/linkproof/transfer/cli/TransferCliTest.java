@@ -148,11 +148,12 @@ class TransferCliTest {
         assertThat(point.pointId()).endsWith(",rails=2");
         List<RailEntries.Entry> rails = cli.rails();
         assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("rxe0", "rxe9");
-        List<dev.linkproof.transfer.session.Rails.Rail> each = TransferCli.rails(point, rails, java.util.Collections.nCopies(2, null));
-        assertThat(each).extracting(r -> r.spec().settings()).containsExactly(
+        List<dev.linkproof.transfer.session.Rails.Lane> lanes = TransferCli.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
+        List<TransferSpec> each = List.of(lanes.get(0).specFor(point, 0), lanes.get(1).specFor(point, 1));
+        assertThat(each).extracting(TransferSpec::settings).containsExactly(
                 java.util.Map.of("verbs.device", "rxe0", "verbs.txDepth", "128"),
                 java.util.Map.of("verbs.device", "rxe9", "verbs.txDepth", "128"));
-        assertThat(each).extracting(r -> r.spec().pointId()).containsExactly(point.pointId() + "/rail=0", point.pointId() + "/rail=1");
+        assertThat(each).extracting(TransferSpec::pointId).containsExactly(point.pointId() + "/rail=0", point.pointId() + "/rail=1");
 
         assertThat(RailEntries.parse("tcp", List.of("10.1.0.1->10.1.0.2", "10.2.0.2", "[fe80::1%eth1]"), java.util.Map.of()))
                 .extracting(RailEntries.Entry::settings).containsExactly(
