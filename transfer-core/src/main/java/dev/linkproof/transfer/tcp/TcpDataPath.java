@@ -158,7 +158,10 @@ final class TcpDataPath implements DataPath {
                 throw new PeerFailureException("cannot open tcp data connection to " + to + ": no answer within "
                         + io.connectTimeout().toMillis() + " ms", e).expired(Deadline.DATA_CONNECT);
             }
-            throw new PeerFailureException("cannot open tcp data connection to " + to + ": " + e.getMessage(), e);
+            // Refused: nothing listens on the port the target announced for this point, so the target
+            // rank went away between its answer and our connect (a kill lands here as often as mid-transfer).
+            String hint = e instanceof java.net.ConnectException ? " (did the target rank die?)" : "";
+            throw new PeerFailureException("cannot open tcp data connection to " + to + ": " + e.getMessage() + hint, e);
         }
     }
 

@@ -189,7 +189,8 @@ class TcpTransportTest {
             assertThatThrownBy(() -> tcp.connect(spec, local, Map.of("tcp.host", "127.0.0.1", "tcp.port",
                     Integer.toString(closed), "tcp.key", "01"), FAST))
                     .isInstanceOf(PeerFailureException.class)
-                    .hasMessageContaining("cannot open tcp data connection to 127.0.0.1:" + closed);
+                    .hasMessageContaining("cannot open tcp data connection to 127.0.0.1:" + closed)
+                    .hasMessageEndingWith("(did the target rank die?)");
             assertThatThrownBy(() -> tcp.connect(spec, local, Map.of("peer.host", "127.0.0.1", "tcp.key", "01"), FAST))
                     .isInstanceOf(TransferException.class)
                     .hasMessageContaining("tcp endpoint from the peer lacks 'tcp.port'");
