@@ -19,13 +19,16 @@
 #   qemu-system-x86, busybox-static, cpio, zstd, kmod
 #                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), since these
 #                             machines have no RDMA NIC and their kernel no RDMA; the verbs suite runs there
+#   slurm-wlm, munge          the fleet suite's Slurm cluster: slurmctld and one slurmd per network namespace
+#                             (scripts/lib/slurm-netns.sh); srun starts the fleet's agents in it
 # scripts/setup.sh --agent (what scripts/agent.sh runs on a target host) installs only what an agent
 # needs: maven to build transfer-core, and the runtime libraries of its transports (libibverbs1,
 # ibverbs-providers, libucx0). A GPU host's CUDA or ROCm runtime is the vendor's, not Debian's.
 set -euo pipefail
 
 packages=(maven iproute2 iperf3 chromium gcc libibverbs-dev libibverbs1 ibverbs-providers
-          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils libamdhip64-dev)
+          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils libamdhip64-dev
+          slurm-wlm munge)
 case "${1:-}" in
   --agent) packages=(maven libibverbs1 ibverbs-providers libucx0) ;;
   "") ;;

@@ -44,6 +44,24 @@ public final class AgentMain implements Callable<Integer> {
                     + "The engine passes its own; an agent started by hand for two hosts leaves it out.")
     Long initiatorPid;
 
+    @Option(names = "--register", paramLabel = "HOST:PORT",
+            description = "A fleet's agent: dial the coordinator's registry here (retried until --register-within), listen "
+                    + "on the address that reaches it (unless --bind is given), say which node this is, and stop when "
+                    + "the coordinator ends the run or is gone. Needs the run's token ($" + TOKEN_ENV + " or --token).")
+    String register;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "This node's name in the fleet, as the launcher names it (default: $" + NODE_ENV
+                    + ", else $SLURMD_NODENAME, else the host name).")
+    String node;
+
+    @Option(names = "--register-within", paramLabel = "DURATION", defaultValue = "120s",
+            description = "How long to keep dialling the coordinator's registry (default ${DEFAULT-VALUE}).")
+    String registerWithin;
+
+    /** The environment variable that names a fleet agent's node, before the launcher's own. */
+    public static final String NODE_ENV = "LINKPROOF_NODE";
+
     @Spec
     CommandSpec spec;
 
@@ -79,6 +97,30 @@ public final class AgentMain implements Callable<Integer> {
                     + t.length() + " character(s); a session token needs at least " + AgentServer.MIN_TOKEN_LENGTH
                     + " (leave it out and the agent makes one up and prints it)");
         }
+        FleetRegistration fleet = null;
+        if (register != null) {
+            if (generated) {
+                throw new ParameterException(spec.commandLine(), "--register needs the run's token: set $" + TOKEN_ENV
+                        + " (or --token) to the token the coordinator was given");
+            }
+            fleet = FleetRegistration.of(spec.commandLine(), register, registerWithin, nodeName());
+            Registration dialled;
+            try {
+                dialled = Registration.dial(fleet.host(), fleet.port(), fleet.within(), line -> {
+                    System.err.println("linkproof-agent: " + line);
+                    System.err.flush();
+                });
+            } catch (dev.linkproof.transfer.PeerFailureException e) {
+                spec.commandLine().getErr().println("linkproof-agent: node " + fleet.node() + ": " + e.getMessage());
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            fleet = fleet.dialled(dialled);
+            if (!spec.commandLine().getParseResult().hasMatchedOption("--bind")) {
+                // The interface that reaches the coordinator is the one the other nodes reach too.
+                bind = dialled.localAddress();
+            }
+        }
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
@@ -104,8 +146,11 @@ public final class AgentMain implements Callable<Integer> {
         Thread hook = Thread.ofPlatform().name("agent-shutdown").unstarted(() -> shutDown(started));
         Runtime.getRuntime().addShutdownHook(hook);
         try (AgentServer server = started) {
+            if (fleet != null && !fleet.register(server, t, spec.commandLine().getErr())) {
+                return 1;
+            }
             System.out.println(READY + " host=" + server.host() + " port=" + server.port() + " pid="
-                    + ProcessHandle.current().pid());
+                    + ProcessHandle.current().pid() + (fleet == null ? "" : " node=" + fleet.node()));
             if (generated) {
                 System.out.println("token: " + t);
                 System.out.println("on the initiator: mvn test -Dlinkproof.peer=<this-host>:" + server.port()
@@ -121,6 +166,27 @@ public final class AgentMain implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** This node's fleet name: --node, else $LINKPROOF_NODE, else $SLURMD_NODENAME, else the host name. */
+    private String nodeName() {
+        if (node != null) {
+            return node;
+        }
+        for (String env : new String[] {NODE_ENV, "SLURMD_NODENAME"}) {
+            String v = System.getenv(env);
+            if (v != null && !v.isBlank()) {
+                return v;
+            }
+        }
+        try {
+            String host = InetAddress.getLocalHost().getHostName();
+            int dot = host.indexOf('.');
+            return dot > 0 ? host.substring(0, dot) : host;
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--node is needed: this host's name does not resolve ("
+                    + e.getMessage() + ")");
+        }
     }
 
     private static void shutDown(AgentServer server) {

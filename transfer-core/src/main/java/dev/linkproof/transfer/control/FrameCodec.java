@@ -18,8 +18,10 @@ public final class FrameCodec {
      * 4: HELLO carries the initiator's progress deadline, which the agent applies to the session.
      * 5: RELEASED carries the target host's CPU load over the point; LOAD asks for it over a window
      *    (before a busy-host rerun), and WELCOME carries the agent's kernel boot id.
+     * 6: DRIVE / GO / POLL / DRIVE_STATE: an agent runs a point against another at the coordinator's request.
+     * 7: REGISTER / REGISTERED: a fleet's agent dials the coordinator's registry and says where it serves.
      */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 
@@ -36,6 +38,17 @@ public final class FrameCodec {
         out.writeInt(body.length);
         out.write(body);
         out.flush();
+    }
+
+    /** One whole frame as bytes: for a frame written outside a request/reply exchange (a last BYE, a heartbeat). */
+    public static byte[] encode(MessageType type, byte[] body) {
+        var bytes = new java.io.ByteArrayOutputStream(HEADER_BYTES + body.length);
+        try (var out = new DataOutputStream(bytes)) {
+            write(out, type, body);
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to memory cannot fail", e);
+        }
+        return bytes.toByteArray();
     }
 
     /**

@@ -15,6 +15,7 @@ public enum MessageType {
     CONNECT(16), CONNECTED(17),
     LOAD(18), LOADED(19),
     DRIVE(20), GO(21), POLL(22), DRIVE_STATE(23),
+    REGISTER(24), REGISTERED(25),
     ERROR(99);
 
     public final int code;

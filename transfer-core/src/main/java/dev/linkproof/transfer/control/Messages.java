@@ -289,6 +289,40 @@ public final class Messages {
         }
     }
 
+    /**
+     * A fleet's agent, to the coordinator's registry: which node it is ({@code node}, as the launcher
+     * names it), where its agent serves ({@code host}:{@code port}, an address on the interface it
+     * reached the coordinator through), and the run's token. The connection stays open afterwards:
+     * its end tells each side the other is gone. Reply REGISTERED, or ERROR (wrong token, a node
+     * the run does not expect, a node already registered).
+     */
+    public record Register(String token, int protocolVersion, String node, String host, int port, long pid,
+                           String agentVersion) {
+        /** Longest node name accepted: a DNS name (253), as Kubernetes pod names are. */
+        public static final int MAX_NODE_NAME = 253;
+
+        public Register {
+            required(token, "token");
+            required(node, "node");
+            required(host, "host");
+            if (node.isBlank() || node.length() > MAX_NODE_NAME || node.chars().anyMatch(c -> c <= ' ' || c == 127)) {
+                throw new IllegalArgumentException("node '" + node + "' is not a node name (1.." + MAX_NODE_NAME
+                        + " characters, no spaces or control characters)");
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " is outside 1..65535");
+            }
+        }
+    }
+
+    /** The registry's answer: the node as registered, and the coordinator's own name for the logs. */
+    public record Registered(String node, String coordinator) {
+        public Registered {
+            required(node, "node");
+            required(coordinator, "coordinator");
+        }
+    }
+
     public record Ping(long nonce) { }
 
     public record Pong(long nonce) { }

@@ -338,13 +338,7 @@ public final class Session implements TransferSession {
     }
 
     private static byte[] byeFrame() {
-        var bytes = new java.io.ByteArrayOutputStream();
-        try (var out = new java.io.DataOutputStream(bytes)) {
-            FrameCodec.write(out, MessageType.BYE, Messages.encode(new Messages.Bye("session closed")));
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return bytes.toByteArray();
+        return FrameCodec.encode(MessageType.BYE, Messages.encode(new Messages.Bye("session closed")));
     }
 
 }

@@ -1,0 +1,200 @@
+package dev.linkproof.fleet.coordinate;
+
+import dev.linkproof.fleet.plan.Pair;
+import dev.linkproof.fleet.rendezvous.Registry;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.LoopGate;
+import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.session.DrivenSession;
+import dev.linkproof.transfer.session.Session;
+import dev.linkproof.transfer.session.Timeouts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Runs rounds of pairs through the fleet's agents. For each pair the coordinator asks the initiator's
+ * agent to drive the point against the target's agent ({@link DrivenSession}): the spec goes from here
+ * to both ranks, and both validate. All pairs of a round provision on their own and then start their
+ * timed loops together, so a round measures the fabric under the load of every pair at once, as
+ * ClusterKit's rounds do.
+ *
+ * <p>Unlike the rails of one point, the pairs of a round are independent findings: a pair that fails
+ * (or is slow to provision) must not fail the others. The start barrier therefore lets a failed pair
+ * leave, and after {@code startDeadline} opens for whoever has arrived; the pairs that started late
+ * say so ({@link PairRun#startedTogether}).
+ */
+public final class Coordinator implements AutoCloseable {
+    private final Function<String, Registry.Node> nodes;
+    private final String token;
+    private final Timeouts timeouts;
+    private final Duration startDeadline;
+    /** One control session per initiator node, kept across rounds and points, reopened once broken. */
+    private final Map<String, Session> sessions = new HashMap<>();
+
+    /**
+     * @param nodes         where each node's agent serves (null for a node that is not registered)
+     * @param token         the run's token, which every agent of the fleet was given
+     * @param startDeadline how long the first pair at a round's start barrier waits for the others
+     */
+    public Coordinator(Function<String, Registry.Node> nodes, String token, Timeouts timeouts, Duration startDeadline) {
+        this.nodes = nodes;
+        this.token = token;
+        this.timeouts = timeouts;
+        this.startDeadline = startDeadline;
+    }
+
+    /**
+     * Runs {@code spec} on every pair of {@code round} at once; one result per pair, in the round's
+     * order. Never throws for a pair's failure: that is the pair's result. The pairs must be disjoint
+     * in their initiators (each initiator's session drives one point at a time).
+     */
+    public List<PairRun> runRound(List<Pair> round, TransferSpec spec) {
+        Phaser barrier = new Phaser(round.size());
+        PairRun[] results = new PairRun[round.size()];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < round.size(); i++) {
+            int index = i;
+            Pair pair = round.get(i);
+            threads.add(Thread.ofVirtual().name("fleet-pair-" + pair.label()).start(
+                    () -> results[index] = runPair(pair, spec.withPointId(spec.pointId() + "/pair=" + pair.label()), barrier)));
+        }
+        for (Thread t : threads) {
+            joinUninterruptibly(t);
+        }
+        return List.of(results);
+    }
+
+    private PairRun runPair(Pair pair, TransferSpec spec, Phaser barrier) {
+        Gate gate = new Gate(barrier, startDeadline);
+        try {
+            Registry.Node initiator = nodes.apply(pair.initiator());
+            Registry.Node target = nodes.apply(pair.target());
+            if (initiator == null || target == null) {
+                String absent = initiator == null ? pair.initiator() : pair.target();
+                gate.leave();
+                return PairRun.failed(pair, new PeerFailureException("node " + absent + " is not registered with the "
+                        + "coordinator"), absent);
+            }
+            Session via;
+            try {
+                via = session(initiator);
+            } catch (TransferException e) {
+                gate.leave();
+                return PairRun.failed(pair, e, pair.initiator());
+            }
+            DrivenSession driven = new DrivenSession(via, target.host(), target.port(), token, timeouts);
+            try {
+                Measurement m = driven.run(spec, gate);
+                return PairRun.measured(pair, m, gate.together);
+            } catch (TransferException e) {
+                gate.leave();
+                // The coordinator's own session to the initiator broke: the initiator is what failed to answer.
+                // Otherwise the initiator's agent reported the failure: a peer failure there is the target's.
+                String unreachable = !via.usable() ? pair.initiator() : e instanceof PeerFailureException ? pair.target() : null;
+                if (!via.usable()) {
+                    forget(pair.initiator());
+                }
+                return PairRun.failed(pair, e, unreachable);
+            }
+        } catch (RuntimeException e) {
+            gate.leave();
+            return PairRun.failed(pair, new TransferException("the coordinator failed while running " + pair.label() + ": " + e, e),
+                    null);
+        }
+    }
+
+    private synchronized Session session(Registry.Node node) throws TransferException {
+        Session s = sessions.get(node.name());
+        if (s != null && s.usable()) {
+            return s;
+        }
+        if (s != null) {
+            s.close();
+        }
+        s = Session.open(node.host(), node.port(), token, timeouts);
+        sessions.put(node.name(), s);
+        return s;
+    }
+
+    private synchronized void forget(String node) {
+        Session s = sessions.remove(node);
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        sessions.values().forEach(Session::close);
+        sessions.clear();
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                // The pairs hold their agents' points: they end on their own deadlines and release them.
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A pair's place at its round's start barrier: it arrives once (before its timed loop) or leaves
+     * once (it failed first), and never holds the others past the deadline.
+     */
+    private static final class Gate implements LoopGate {
+        private final Phaser barrier;
+        private final Duration deadline;
+        private boolean done;
+        volatile boolean together = true;
+
+        Gate(Phaser barrier, Duration deadline) {
+            this.barrier = barrier;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public void beforeTimedLoop() throws TransferException {
+            int phase;
+            synchronized (this) {
+                if (done) {
+                    return;
+                }
+                done = true;
+                phase = barrier.arrive();
+            }
+            try {
+                barrier.awaitAdvanceInterruptibly(phase, deadline.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // The others are slow to provision: this pair starts anyway, and says it did not start with them.
+                together = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransferException("interrupted at the round's start barrier");
+            }
+        }
+
+        synchronized void leave() {
+            if (!done) {
+                done = true;
+                barrier.arriveAndDeregister();
+            }
+        }
+    }
+}

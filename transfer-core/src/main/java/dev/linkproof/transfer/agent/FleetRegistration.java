@@ -1,0 +1,91 @@
+package dev.linkproof.transfer.agent;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.control.FrameCodec;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.control.RemoteErrorException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@link AgentMain}'s {@code --register}: where the coordinator's registry is, which node this is, and
+ * once dialled, the registration and the watch that stops the agent when the run ends.
+ */
+record FleetRegistration(String host, int port, Duration within, String node, Registration dialled) {
+    /** How long the registry has to answer REGISTER once connected. */
+    static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
+
+    static FleetRegistration of(CommandLine cli, String register, String within, String node) {
+        int colon = register.lastIndexOf(':');
+        if (colon <= 0 || colon == register.length() - 1) {
+            throw new ParameterException(cli, "--register " + register + " is not HOST:PORT (the coordinator's registry, "
+                    + "e.g. 10.77.0.1:7470)");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(register.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new ParameterException(cli, "--register " + register + ": bad port '" + register.substring(colon + 1) + "'");
+        }
+        if (port < 1 || port > 65535) {
+            throw new ParameterException(cli, "--register " + register + ": port " + port + " is outside 1..65535");
+        }
+        Duration d;
+        try {
+            d = Units.parseDuration(within);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, "--register-within " + within + ": bad duration (e.g. 120s, 2m, 500ms)");
+        }
+        if (d.isZero() || d.isNegative()) {
+            throw new ParameterException(cli, "--register-within " + within + " must be positive");
+        }
+        try {
+            new Messages.Register("x".repeat(AgentServer.MIN_TOKEN_LENGTH), FrameCodec.VERSION, node, "0.0.0.0", 1, 1, "");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, "--node: " + e.getMessage());
+        }
+        return new FleetRegistration(register.substring(0, colon), port, d, node, null);
+    }
+
+    FleetRegistration dialled(Registration registration) {
+        return new FleetRegistration(host, port, within, node, registration);
+    }
+
+    /**
+     * Says where {@code server} serves, then watches the registration on a thread of its own: when
+     * the run ends, the agent stops (its shutdown hook releases every session). False, with the
+     * reason on {@code err}, when the registry refused the node.
+     */
+    boolean register(AgentServer server, String token, PrintWriter err) {
+        Messages.Registered registered;
+        try {
+            registered = dialled.register(new Messages.Register(token, FrameCodec.VERSION, node, dialled.localAddress(),
+                    server.port(), ProcessHandle.current().pid(), AgentMain.VERSION), ANSWER_WITHIN);
+        } catch (RemoteErrorException e) {
+            err.println("linkproof-agent: node " + node + ": the coordinator refused the registration: " + e.getMessage());
+            err.flush();
+            dialled.close();
+            return false;
+        } catch (TransferException e) {
+            err.println("linkproof-agent: node " + node + ": registration with " + host + ":" + port + " failed: "
+                    + e.getMessage());
+            err.flush();
+            dialled.close();
+            return false;
+        }
+        System.err.println("linkproof-agent: node " + registered.node() + " registered with the coordinator "
+                + registered.coordinator() + " at " + host + ":" + port + "; serving on " + dialled.localAddress() + ":"
+                + server.port());
+        System.err.flush();
+        Thread.ofPlatform().daemon().name("agent-registration").start(() -> {
+            String why = dialled.awaitEnd();
+            System.err.println("linkproof-agent: " + why + "; stopping");
+            System.err.flush();
+            System.exit(0); // runs the shutdown hook
+        });
+        return true;
+    }
+}
