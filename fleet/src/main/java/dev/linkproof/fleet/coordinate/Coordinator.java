@@ -37,8 +37,12 @@ public final class Coordinator implements AutoCloseable {
     private final String token;
     private final Timeouts timeouts;
     private final Duration startDeadline;
-    /** One control session per initiator node, kept across rounds and points, reopened once broken. */
-    private final Map<String, Session> sessions = new HashMap<>();
+    /**
+     * Control sessions per initiator node, kept across rounds and points, reopened once broken: one
+     * per pair the node initiates in a round (a session drives one point at a time; fan-out has a
+     * node initiate several at once).
+     */
+    private final Map<String, List<Session>> sessions = new HashMap<>();
 
     /**
      * @param nodes         where each node's agent serves (null for a node that is not registered)
@@ -54,18 +58,19 @@ public final class Coordinator implements AutoCloseable {
 
     /**
      * Runs {@code spec} on every pair of {@code round} at once; one result per pair, in the round's
-     * order. Never throws for a pair's failure: that is the pair's result. The pairs must be disjoint
-     * in their initiators (each initiator's session drives one point at a time).
+     * order. Never throws for a pair's failure: that is the pair's result.
      */
     public List<PairRun> runRound(List<Pair> round, TransferSpec spec) {
         Phaser barrier = new Phaser(round.size());
         PairRun[] results = new PairRun[round.size()];
         List<Thread> threads = new ArrayList<>();
+        Map<String, Integer> initiated = new HashMap<>();
         for (int i = 0; i < round.size(); i++) {
             int index = i;
             Pair pair = round.get(i);
-            threads.add(Thread.ofVirtual().name("fleet-pair-" + pair.label()).start(
-                    () -> results[index] = runPair(pair, spec.withPointId(spec.pointId() + "/pair=" + pair.label()), barrier)));
+            int slot = initiated.merge(pair.initiator(), 1, Integer::sum) - 1;
+            threads.add(Thread.ofVirtual().name("fleet-pair-" + pair.label()).start(() -> results[index] = runPair(pair, slot,
+                    spec.withPointId(spec.pointId() + "/pair=" + pair.label()), barrier)));
         }
         for (Thread t : threads) {
             joinUninterruptibly(t);
@@ -73,7 +78,7 @@ public final class Coordinator implements AutoCloseable {
         return List.of(results);
     }
 
-    private PairRun runPair(Pair pair, TransferSpec spec, Phaser barrier) {
+    private PairRun runPair(Pair pair, int slot, TransferSpec spec, Phaser barrier) {
         Gate gate = new Gate(barrier, startDeadline);
         try {
             Registry.Node initiator = nodes.apply(pair.initiator());
@@ -86,7 +91,7 @@ public final class Coordinator implements AutoCloseable {
             }
             Session via;
             try {
-                via = session(initiator);
+                via = session(initiator, slot);
             } catch (TransferException e) {
                 gate.leave();
                 return PairRun.failed(pair, e, pair.initiator());
@@ -101,7 +106,7 @@ public final class Coordinator implements AutoCloseable {
                 // Otherwise the initiator's agent reported the failure: a peer failure there is the target's.
                 String unreachable = !via.usable() ? pair.initiator() : e instanceof PeerFailureException ? pair.target() : null;
                 if (!via.usable()) {
-                    forget(pair.initiator());
+                    forget(pair.initiator(), slot);
                 }
                 return PairRun.failed(pair, e, unreachable);
             }
@@ -112,29 +117,38 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private synchronized Session session(Registry.Node node) throws TransferException {
-        Session s = sessions.get(node.name());
-        if (s != null && s.usable()) {
-            return s;
+    /** The node's {@code slot}-th session, opened (outside the lock: a dead node takes the control deadline) when missing or broken. */
+    private Session session(Registry.Node node, int slot) throws TransferException {
+        synchronized (this) {
+            List<Session> mine = sessions.computeIfAbsent(node.name(), n -> new ArrayList<>());
+            if (slot < mine.size() && mine.get(slot) != null && mine.get(slot).usable()) {
+                return mine.get(slot);
+            }
         }
-        if (s != null) {
-            s.close();
+        Session opened = Session.open(node.host(), node.port(), token, timeouts);
+        synchronized (this) {
+            List<Session> mine = sessions.get(node.name());
+            while (mine.size() <= slot) {
+                mine.add(null);
+            }
+            Session old = mine.set(slot, opened);
+            if (old != null) {
+                old.close();
+            }
         }
-        s = Session.open(node.host(), node.port(), token, timeouts);
-        sessions.put(node.name(), s);
-        return s;
+        return opened;
     }
 
-    private synchronized void forget(String node) {
-        Session s = sessions.remove(node);
-        if (s != null) {
-            s.close();
+    private synchronized void forget(String node, int slot) {
+        List<Session> mine = sessions.get(node);
+        if (mine != null && slot < mine.size() && mine.get(slot) != null) {
+            mine.set(slot, null).close();
         }
     }
 
     @Override
     public synchronized void close() {
-        sessions.values().forEach(Session::close);
+        sessions.values().forEach(list -> list.stream().filter(java.util.Objects::nonNull).forEach(Session::close));
         sessions.clear();
     }
 

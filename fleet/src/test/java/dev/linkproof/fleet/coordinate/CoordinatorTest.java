@@ -71,6 +71,14 @@ class CoordinatorTest {
     }
 
     @Test
+    void aNodeThatInitiatesSeveralPairsAtOnceDrivesEachOverItsOwnSession() {
+        try (Coordinator c = new Coordinator(nodes::get, TOKEN, fast(), Duration.ofSeconds(10))) {
+            List<PairRun> fanOut = c.runRound(List.of(new Pair("n1", "n2"), new Pair("n1", "n3"), new Pair("n1", "n4")), spec());
+            assertThat(fanOut).allSatisfy(r -> assertThat(r.ran()).as(r.pair() + ": " + r.failure()).isTrue());
+        }
+    }
+
+    @Test
     void aDeadTargetFailsItsPairNamingItAndTheRestOfTheRoundFinishes() {
         agents.get("n4").close();
         try (Coordinator c = new Coordinator(nodes::get, TOKEN, fast(), Duration.ofSeconds(10))) {

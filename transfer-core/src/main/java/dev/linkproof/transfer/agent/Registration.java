@@ -3,6 +3,7 @@ package dev.linkproof.transfer.agent;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.Frame;
 import dev.linkproof.transfer.control.FrameCodec;
@@ -35,6 +36,8 @@ public final class Registration implements AutoCloseable {
     /** The longest pause between two dials while the coordinator is not up yet. */
     static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
+    private static final String WHAT = "the coordinator's registry";
+
     private final ControlChannel channel;
 
     private Registration(ControlChannel channel) {
@@ -57,16 +60,17 @@ public final class Registration implements AutoCloseable {
             try {
                 Duration dial = left.compareTo(Duration.ofSeconds(5)) < 0 ? left : Duration.ofSeconds(5);
                 return new Registration(ControlChannel.connect(host, port, dial.isNegative() || dial.isZero()
-                        ? Duration.ofMillis(1) : dial));
+                        ? Duration.ofMillis(1) : dial, WHAT));
             } catch (PeerFailureException e) {
                 if (System.nanoTime() + backoffMillis * 1_000_000 >= deadline) {
                     throw new PeerFailureException("the coordinator's registry at " + host + ":" + port
-                            + " did not answer within " + within.toSeconds() + " s (" + tries + " dials; last: "
-                            + e.getMessage().replace("the target agent", "it") + ")", e).expired(Deadline.CONTROL);
+                            + " did not answer within " + Units.formatDuration(within) + " (" + tries + " dials; last: "
+                            + e.getMessage().replace("cannot reach " + WHAT + " at " + host + ":" + port + ": ", "") + ")", e)
+                            .expired(Deadline.CONTROL);
                 }
                 if (tries == 1 || tries % 10 == 0) {
                     progress.accept("waiting for the coordinator's registry at " + host + ":" + port + " (dial " + tries
-                            + ": " + e.getMessage().replace("cannot reach the target agent at " + host + ":" + port + ": ", "")
+                            + ": " + e.getMessage().replace("cannot reach " + WHAT + " at " + host + ":" + port + ": ", "")
                             + ")");
                 }
                 try {

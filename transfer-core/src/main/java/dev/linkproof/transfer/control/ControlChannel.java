@@ -48,12 +48,17 @@ public final class ControlChannel implements AutoCloseable {
      * @throws IllegalArgumentException for a port outside 1..65535
      */
     public static ControlChannel connect(String host, int port, Duration timeout) throws PeerFailureException {
+        return connect(host, port, timeout, "the target agent");
+    }
+
+    /** As {@link #connect(String, int, Duration)}, naming what was dialled ({@code what}: "the coordinator's registry"). */
+    public static ControlChannel connect(String host, int port, Duration timeout, String what) throws PeerFailureException {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " of " + host + " is outside 1..65535");
         }
         InetSocketAddress address = new InetSocketAddress(host, port);
         if (address.isUnresolved()) {
-            throw new PeerFailureException("cannot reach the target agent at " + host + ":" + port + ": unknown host '"
+            throw new PeerFailureException("cannot reach " + what + " at " + host + ":" + port + ": unknown host '"
                     + host + "' (the name does not resolve)");
         }
         Socket s = new Socket();
@@ -70,12 +75,12 @@ public final class ControlChannel implements AutoCloseable {
             String why = switch (e) {
                 case java.net.UnknownHostException u -> "unknown host '" + host + "' (the name does not resolve)";
                 case java.net.ConnectException c when "Connection refused".equals(c.getMessage()) ->
-                        "connection refused: nothing listens on port " + port + " there (is the agent running, on that port?)";
+                        "connection refused: nothing listens on port " + port + " there (is " + what + " running, on that port?)";
                 case SocketTimeoutException t -> "no answer within " + timeout.toMillis() + " ms (the host is down or "
                         + "unroutable, or a firewall drops the connection)";
                 default -> e.getMessage();
             };
-            PeerFailureException failure = new PeerFailureException("cannot reach the target agent at " + host + ":" + port
+            PeerFailureException failure = new PeerFailureException("cannot reach " + what + " at " + host + ":" + port
                     + ": " + why, e);
             throw e instanceof SocketTimeoutException ? failure.expired(Deadline.CONTROL) : failure;
         }
