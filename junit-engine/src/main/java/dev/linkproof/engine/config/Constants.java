@@ -175,6 +175,31 @@ public final class Constants {
     /** Print one line per finished point on the console. Default true. */
     public static final String PROGRESS = "linkproof.progress";
 
+    /**
+     * A fleet run: every point runs on every pair of the fleet's plan instead of on one pair, between
+     * agents the launcher placed on every node, this JVM coordinating. The value says who is expected:
+     * {@code slurm} ({@code SLURM_JOB_NODELIST}), {@code kubernetes} (an Indexed Job's pods),
+     * {@code torchrun}, {@code mpi}, {@code hostfile:PATH}, or {@code nodes:a,b,c}. Unset: a run of one
+     * pair. See docs/fleet.md.
+     */
+    public static final String FLEET = "linkproof.fleet";
+
+    /** Where the fleet's registry listens for its agents, {@code host:port}. Default {@value #DEFAULT_FLEET_REGISTRY}. */
+    public static final String FLEET_REGISTRY = "linkproof.fleet.registry";
+    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:7470";
+
+    /** Which pairs run in which round: {@code pairwise} (default), {@code ring}, {@code random-k:K}, {@code incast}, {@code fan-out}, {@code file:PATH}. */
+    public static final String FLEET_PATTERN = "linkproof.fleet.pattern";
+
+    /** How long the registry waits for every expected node to register. Default 60s. */
+    public static final String FLEET_REGISTER_WITHIN = "linkproof.fleet.registerWithin";
+
+    /** Opt-in: drain (Slurm) or label and taint (Kubernetes) the blamed nodes: {@code slurm}, {@code kubernetes}, or {@code print} (the commands, not run). Unset: nothing. */
+    public static final String FLEET_ACT = "linkproof.fleet.act";
+
+    /** Where the fleet's verdicts are written for automation. Default {@code target/fleet-verdict.json}. */
+    public static final String FLEET_VERDICT = "linkproof.fleet.verdict";
+
     private Constants() {
     }
 }

@@ -39,6 +39,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param tcpRails          {@code linkproof.tcp.rails}: the address pairs tcp rails run on, one per rail
  * @param bothWays          {@code linkproof.direction}: every RDMA point both ways (true) or one way (false),
  *                          whatever its annotation says; empty: as annotated
+ * @param fleet             {@code linkproof.fleet.*}: a fleet run's settings; empty for a run of one pair
  */
 public record LinkproofConfiguration(
         Optional<String> peer,
@@ -62,6 +63,7 @@ public record LinkproofConfiguration(
         java.util.OptionalInt rails,
         List<TcpRail> tcpRails,
         Optional<Boolean> bothWays,
+        Optional<FleetSettings> fleet,
         java.util.Map<String, String> profileProperties) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
@@ -148,7 +150,12 @@ public record LinkproofConfiguration(
                         .orElse(List.of()), List.of()),
                 read(errors, () -> p.get(Constants.DIRECTION).map(v -> Optional.of(parseDirection(v))).orElse(Optional.empty()),
                         Optional.empty()),
+                read(errors, () -> FleetSettings.parse(p), Optional.empty()),
                 profileProperties(p));
+        if (config.fleet().isPresent() && config.peer().isPresent()) {
+            errors.add(Constants.FLEET + " runs every point between the fleet's agents, and " + Constants.PEER
+                    + " names one target: give one or the other");
+        }
         if (config.eachNic() && config.verbsDevice().isPresent()) {
             // Both name the device: which one a point ran on would be a guess.
             errors.add(Constants.NICS + "=each runs every verbs point on each RDMA device the profile resolves, and "
