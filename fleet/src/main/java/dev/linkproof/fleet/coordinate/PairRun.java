@@ -28,6 +28,11 @@ public record PairRun(Pair pair, Measurement measurement, TransferException fail
         return new PairRun(pair, null, e, Optional.ofNullable(unreachable), false);
     }
 
+    /** A pair the coordinator could not start at all ({@code why}: the run has no registry, say). */
+    public static PairRun notRun(Pair pair, String why) {
+        return new PairRun(pair, null, new TransferException(why), Optional.empty(), false);
+    }
+
     public boolean ran() {
         return measurement != null;
     }

@@ -28,6 +28,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     private final EngineExecutionListener listener;
     private final ProgressPrinter progress;
     private final RunReporter reporter;
+    private final FleetRun fleet;
 
     public LinkproofExecutionContext(RunSetup setup, SessionProvider sessions, EngineExecutionListener listener,
                                      ProgressPrinter progress, RunReporter reporter) {
@@ -36,6 +37,18 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         this.listener = listener;
         this.progress = progress;
         this.reporter = reporter;
+        this.fleet = setup.fleet().map(plan -> new FleetRun(setup.config().fleet().orElseThrow(), plan,
+                RunSetup.fleetToken(setup.config()).orElse(""), setup.config().timeouts())).orElse(null);
+    }
+
+    /** A fleet run's registry, coordinator and results; empty for a run of one pair. */
+    public Optional<FleetRun> fleet() {
+        return Optional.ofNullable(fleet);
+    }
+
+    /** The listener, for tests registered while the run goes (a fleet's verdicts). */
+    public EngineExecutionListener listener() {
+        return listener;
     }
 
     public RunSetup setup() {

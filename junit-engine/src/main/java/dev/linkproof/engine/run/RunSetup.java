@@ -37,15 +37,17 @@ public final class RunSetup {
     private final Transports transports;
     private final RunProfile profile;
     private final PointJudge judge;
+    private final FleetPlan fleet;
     private final List<DiscoveryIssue> issues;
     private final List<String> problems;
 
-    private RunSetup(LinkproofConfiguration config, Transports transports, RunProfile profile, PointJudge judge,
+    private RunSetup(LinkproofConfiguration config, Transports transports, RunProfile profile, PointJudge judge, FleetPlan fleet,
                      List<DiscoveryIssue> issues, List<String> problems) {
         this.config = config;
         this.transports = transports;
         this.profile = profile;
         this.judge = judge;
+        this.fleet = fleet;
         this.issues = List.copyOf(issues);
         this.problems = List.copyOf(problems);
     }
@@ -82,7 +84,25 @@ public final class RunSetup {
         } catch (ConfigurationException e) {
             e.problems().forEach(p -> issues.add(p, null));
         }
-        return new RunSetup(config, transports, profile, judge, issues.issues, issues.problems);
+        FleetPlan fleet = null;
+        if (config.fleet().isPresent()) {
+            try {
+                fleet = FleetPlans.of(config.fleet().get(), System.getenv());
+            } catch (IllegalArgumentException e) {
+                issues.add(e.getMessage(), null);
+            }
+            if (fleetToken(config).isEmpty()) {
+                issues.add(Constants.FLEET + " needs the token the fleet's agents were given: " + Constants.TOKEN + ", or $"
+                        + dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV + " (the same for the coordinator and every agent)", null);
+            }
+        }
+        return new RunSetup(config, transports, profile, judge, fleet, issues.issues, issues.problems);
+    }
+
+    /** A fleet run's token: {@code linkproof.token}, else $LINKPROOF_TOKEN, which the launcher gives every agent too. */
+    public static Optional<String> fleetToken(LinkproofConfiguration config) {
+        return config.token().or(() -> Optional.ofNullable(System.getenv(dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV))
+                .filter(t -> !t.isBlank()));
     }
 
     /** Each problem, and its issue: "configuration error: …", the words every problem found before a run begins with. */
@@ -126,6 +146,11 @@ public final class RunSetup {
     /** The run's judge; empty when the profile or the baseline did not load. */
     public Optional<PointJudge> judge() {
         return Optional.ofNullable(judge);
+    }
+
+    /** A fleet run's nodes and plan; empty for a run of one pair, or when they could not be worked out (an issue says why). */
+    public Optional<FleetPlan> fleet() {
+        return Optional.ofNullable(fleet);
     }
 
     /** The profile's values for what annotations leave unset; none when it did not load. */

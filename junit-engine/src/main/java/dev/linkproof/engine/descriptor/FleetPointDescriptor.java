@@ -1,0 +1,83 @@
+package dev.linkproof.engine.descriptor;
+
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.run.FleetRun;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
+import dev.linkproof.fleet.coordinate.PairRun;
+import dev.linkproof.fleet.plan.Pair;
+import java.lang.reflect.Method;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/**
+ * One point of a sweep in a fleet run: a container whose tests are the plan's pairs
+ * ({@link FleetPairDescriptor}, {@code [pair:lpn1->lpn2]}). Running it runs the plan's rounds for
+ * the pairs selected (each round's pairs at once); each pair's test then reports and judges its own.
+ */
+public final class FleetPointDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+    private final Class<?> testClass;
+    private final Method method;
+    private final SweepPoint point;
+    private Map<Pair, PairRun> results = Map.of();
+
+    public FleetPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
+        super(id, point.displayName(), MethodSource.from(testClass, method));
+        this.testClass = testClass;
+        this.method = method;
+        this.point = point;
+    }
+
+    public SweepPoint point() {
+        return point;
+    }
+
+    Class<?> testClass() {
+        return testClass;
+    }
+
+    Method method() {
+        return method;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    @Override
+    public Set<TestTag> getTags() {
+        Set<TestTag> tags = new LinkedHashSet<>(Tags.of(testClass));
+        tags.addAll(Tags.of(method));
+        tags.add(TestTag.create(point.spec().transport()));
+        tags.add(TestTag.create(point.spec().op().label()));
+        return tags;
+    }
+
+    @Override
+    public LinkproofExecutionContext before(LinkproofExecutionContext context) {
+        FleetRun fleet = context.fleet().orElseThrow();
+        Set<Pair> selected = getChildren().stream().filter(FleetPairDescriptor.class::isInstance)
+                .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
+        results = fleet.runPoint(getUniqueId().toString(), point.displayName(), context.profile().apply(point.spec()), selected,
+                System.out);
+        return context;
+    }
+
+    /** What the pair did in this point's rounds; empty before they ran. */
+    Optional<PairRun> result(Pair pair) {
+        return Optional.ofNullable(results.get(pair));
+    }
+
+    /** Every pair's result of this point, for the fleet-relative criteria. */
+    Map<Pair, PairRun> results() {
+        return results;
+    }
+}

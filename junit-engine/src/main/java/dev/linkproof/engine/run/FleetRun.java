@@ -1,0 +1,159 @@
+package dev.linkproof.engine.run;
+
+import dev.linkproof.engine.config.FleetSettings;
+import dev.linkproof.fleet.coordinate.Coordinator;
+import dev.linkproof.fleet.coordinate.PairRun;
+import dev.linkproof.fleet.plan.Pair;
+import dev.linkproof.fleet.rendezvous.Registry;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.session.Timeouts;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A fleet run's execution: the registry its agents dial into, the coordinator that runs each point's
+ * rounds through them, and every pair's result kept for its test and for the blame at the end. It
+ * belongs to the run: {@link #close} ends the run for every agent.
+ */
+public final class FleetRun implements AutoCloseable {
+    private final FleetSettings settings;
+    private final FleetPlan plan;
+    private final String token;
+    private final Timeouts timeouts;
+    private Registry registry;
+    private Coordinator coordinator;
+    private String registryFailure;
+    /** Each point's pair results, by the point's unique id. */
+    private final Map<String, Map<Pair, PairRun>> results = new ConcurrentHashMap<>();
+
+    public FleetRun(FleetSettings settings, FleetPlan plan, String token, Timeouts timeouts) {
+        this.settings = settings;
+        this.plan = plan;
+        this.token = token;
+        this.timeouts = timeouts;
+    }
+
+    public FleetPlan plan() {
+        return plan;
+    }
+
+    public FleetSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Starts the registry and waits for the expected nodes (at most {@link FleetSettings#registerWithin});
+     * says on {@code out} where agents should dial and who came. A registry that cannot listen leaves
+     * every node unregistered, with the reason ({@link #notRegistered}).
+     */
+    public synchronized void register(PrintStream out) throws InterruptedException {
+        if (registry != null || registryFailure != null) {
+            return;
+        }
+        try {
+            registry = Registry.start(settings.registryHost(), settings.registryPort(), token, plan.nodes(), coordinatorName());
+        } catch (IOException | RuntimeException e) {
+            registryFailure = "the fleet's registry cannot listen on " + settings.registryHost() + ":" + settings.registryPort()
+                    + ": " + e.getMessage() + " (" + dev.linkproof.engine.config.Constants.FLEET_REGISTRY + ")";
+            out.println("[linkproof fleet] " + registryFailure);
+            return;
+        }
+        out.printf("[linkproof fleet] registry listening on %s:%d for %d nodes from %s; waiting up to %s%n", registry.host(),
+                registry.port(), plan.nodes().size(), plan.source(), Units.formatDuration(settings.registerWithin()));
+        out.flush();
+        long start = System.nanoTime();
+        Map<String, Registry.Node> nodes = registry.awaitAll(settings.registerWithin());
+        out.printf("[linkproof fleet] %d of %d nodes registered in %.1f s%s%n", nodes.size(), plan.nodes().size(),
+                (System.nanoTime() - start) / 1e9, registry.missing().isEmpty() ? "" : "; missing: " + String.join(", ",
+                        registry.missing()));
+        out.flush();
+        coordinator = new Coordinator(name -> registry.lost(name).isPresent() ? null : registry.registered().get(name), token,
+                timeouts, timeouts.control());
+    }
+
+    /** The port the registry listens on (for agents started after it, and tests): empty before {@link #register}. */
+    public synchronized Optional<Integer> registryPort() {
+        return Optional.ofNullable(registry).map(Registry::port);
+    }
+
+    /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */
+    public synchronized Optional<String> notRegistered(String node) {
+        if (registryFailure != null) {
+            return Optional.of("node " + node + " could not register: " + registryFailure);
+        }
+        if (registry == null) {
+            return Optional.of("node " + node + ": the fleet's registry was not started");
+        }
+        if (registry.registered().containsKey(node)) {
+            return Optional.empty();
+        }
+        String refused = registry.refusals().stream().filter(r -> r.node().equals(node)).map(Registry.Refusal::why)
+                .findFirst().map(why -> "; its agent was refused: " + why).orElse("");
+        return Optional.of("node " + node + " did not register within " + Units.formatDuration(settings.registerWithin())
+                + refused);
+    }
+
+    /** Where a registered node's agent serves, for reports. */
+    public synchronized Optional<Registry.Node> node(String name) {
+        return registry == null ? Optional.empty() : Optional.ofNullable(registry.registered().get(name));
+    }
+
+    /**
+     * Runs {@code spec} over the plan's rounds, only the {@code selected} pairs; each round's pairs at
+     * once. One line per round on {@code out}. The results are kept under {@code pointId}.
+     */
+    public Map<Pair, PairRun> runPoint(String pointId, String name, TransferSpec spec, Set<Pair> selected, PrintStream out) {
+        Map<Pair, PairRun> byPair = new LinkedHashMap<>();
+        List<List<Pair>> rounds = plan.rounds(selected);
+        Coordinator c;
+        synchronized (this) {
+            c = coordinator;
+        }
+        for (int i = 0; i < rounds.size(); i++) {
+            List<Pair> round = rounds.get(i);
+            long start = System.nanoTime();
+            List<PairRun> runs = c == null ? round.stream().map(p -> PairRun.notRun(p, registryFailure == null
+                    ? "the fleet's registry was not started" : registryFailure)).toList()
+                    : c.runRound(round, spec);
+            runs.forEach(r -> byPair.put(r.pair(), r));
+            long failed = runs.stream().filter(r -> r.failureKind().isPresent()).count();
+            out.printf("[linkproof fleet] %s: round %d/%d, %d pairs in %.1f s%s%n", name, i + 1, rounds.size(), round.size(),
+                    (System.nanoTime() - start) / 1e9, failed == 0 ? "" : ", " + failed + " failed");
+            out.flush();
+        }
+        results.put(pointId, byPair);
+        return byPair;
+    }
+
+    /** Every point's pair results so far, by point unique id. */
+    public Map<String, Map<Pair, PairRun>> results() {
+        return Map.copyOf(results);
+    }
+
+    private static String coordinatorName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "coordinator";
+        }
+    }
+
+    /** Ends the run for every agent: BYE on every registration; they stop. */
+    @Override
+    public synchronized void close() {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+}
