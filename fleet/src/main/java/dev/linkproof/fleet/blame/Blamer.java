@@ -60,7 +60,7 @@ public final class Blamer {
                 List<Evidence> e = evidence(l, i, x -> x.fault() == PairFault.CORRUPT, p -> true);
                 List<String> with = l.failingOf.get(i).stream().filter(p -> p.has(PairFault.CORRUPT)).map(p -> l.names.get(p.other(i))).toList();
                 yield cap(kind, node, e, limit, String.format("data failed validation on %d of its %d partners' pairs (%s), %s the node they share",
-                        with.size(), l.partners[i].cardinality(), names(with), node));
+                        with.size(), Rules.partners(l, i, beforeBad), names(with), node));
             }
             case BAD_NODE -> {
                 List<Evidence> e = evidence(l, i, x -> true, p -> !beforeBad.get(p.other(i)));

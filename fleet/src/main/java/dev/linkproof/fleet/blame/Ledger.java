@@ -74,10 +74,16 @@ final class Ledger {
         for (String e : expected) {
             index.computeIfAbsent(e, k -> { names.add(k); return names.size() - 1; });
         }
+        // A million outcomes name a thousand nodes: look each up, add the few unexpected ones.
         for (Collection<PairOutcome> list : List.of(first, retests)) {
             for (PairOutcome o : list) {
-                for (String node : List.of(o.pair().initiator(), o.pair().target())) {
-                    index.computeIfAbsent(node, k -> { names.add(k); return names.size() - 1; });
+                if (!index.containsKey(o.pair().initiator())) {
+                    names.add(o.pair().initiator());
+                    index.put(o.pair().initiator(), names.size() - 1);
+                }
+                if (!index.containsKey(o.pair().target())) {
+                    names.add(o.pair().target());
+                    index.put(o.pair().target(), names.size() - 1);
                 }
             }
         }
