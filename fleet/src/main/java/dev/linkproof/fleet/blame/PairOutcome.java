@@ -1,0 +1,33 @@
+package dev.linkproof.fleet.blame;
+
+import dev.linkproof.fleet.plan.Pair;
+import java.util.Objects;
+
+/**
+ * How one directed pair did at one point. The figures are primitives with {@link Double#NaN} for
+ * "not measured" rather than optionals: a 1,024-node pairwise run has a million of these per point,
+ * and a boxed figure would double their footprint.
+ *
+ * @param bandwidthGBps GB/s (10^9 B/s), or NaN when the point measured none
+ * @param latencyUs     microseconds (the point's p50), or NaN when the point measured none
+ */
+public record PairOutcome(Pair pair, Point point, OutcomeKind kind, double bandwidthGBps, double latencyUs) {
+    public PairOutcome {
+        Objects.requireNonNull(pair, "pair");
+        Objects.requireNonNull(point, "point");
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    /** An outcome without figures (the peer was not reached, the point broke before measuring). */
+    public static PairOutcome unmeasured(Pair pair, Point point, OutcomeKind kind) {
+        return new PairOutcome(pair, point, kind, Double.NaN, Double.NaN);
+    }
+
+    public boolean hasBandwidth() {
+        return !Double.isNaN(bandwidthGBps);
+    }
+
+    public boolean hasLatency() {
+        return !Double.isNaN(latencyUs);
+    }
+}
