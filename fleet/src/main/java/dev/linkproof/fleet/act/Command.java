@@ -1,0 +1,42 @@
+package dev.linkproof.fleet.act;
+
+import dev.linkproof.fleet.blame.VerdictKind;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * One command acting on one blamed node: its exact argv (run without a shell, so nothing in it is
+ * interpreted), the node and the verdict's kind it acts on.
+ */
+public record Command(List<String> argv, String node, VerdictKind kind) {
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./=:,@+-]+");
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]+");
+
+    public Command {
+        argv = List.copyOf(argv);
+        if (argv.isEmpty()) {
+            throw new IllegalArgumentException("a command needs a program");
+        }
+    }
+
+    /**
+     * The command as an operator would type it: plain words as they are, {@code key=value} with a
+     * value that needs quoting as {@code key="value"} (the form Slurm's documentation shows, safe
+     * because a reason holds no {@code " $ ` \}), anything else in single quotes.
+     */
+    public String shellLine() {
+        return argv.stream().map(Command::quote).collect(Collectors.joining(" "));
+    }
+
+    private static String quote(String word) {
+        if (PLAIN.matcher(word).matches()) {
+            return word;
+        }
+        int eq = word.indexOf('=');
+        if (eq > 0 && KEY.matcher(word.substring(0, eq)).matches() && word.chars().noneMatch(c -> "\"$`\\!".indexOf(c) >= 0 || c < 0x20)) {
+            return word.substring(0, eq + 1) + '"' + word.substring(eq + 1) + '"';
+        }
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

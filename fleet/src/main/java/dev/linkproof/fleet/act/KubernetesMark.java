@@ -1,0 +1,41 @@
+package dev.linkproof.fleet.act;
+
+import dev.linkproof.fleet.blame.Verdict;
+import java.util.List;
+
+/**
+ * Marking blamed nodes in Kubernetes, as Google's cluster-health-scanner does: per bad, corrupting
+ * or unreachable node, a label saying the verdict ({@code linkproof.dev/verdict=<kind>}, for
+ * selectors and dashboards) and a NoSchedule taint ({@code linkproof.dev/<kind>=true}, so new pods
+ * stay off it while running ones carry on). Both with {@code --overwrite}: a second run on a node
+ * the first marked would otherwise fail ("already has taint"). Bad links mark nothing.
+ *
+ * @param kubectl the program to run ({@code kubectl} on the PATH, or a path)
+ */
+public record KubernetesMark(String kubectl) {
+    public static final KubernetesMark DEFAULT = new KubernetesMark("kubectl");
+    /** The prefix of every label and taint key linkproof sets, so an operator can find and clear them. */
+    public static final String KEY_PREFIX = "linkproof.dev/";
+
+    public ActPlan plan(List<Verdict> verdicts) {
+        return Blamed.plan(verdicts, v -> List.of(label(v), taint(v)));
+    }
+
+    public Command label(Verdict v) {
+        String node = node(v);
+        return new Command(List.of(kubectl, "label", "node", node, KEY_PREFIX + "verdict=" + v.kind().slug(), "--overwrite"), node, v.kind());
+    }
+
+    public Command taint(Verdict v) {
+        String node = node(v);
+        return new Command(List.of(kubectl, "taint", "node", node, KEY_PREFIX + v.kind().slug() + "=true:NoSchedule", "--overwrite"), node,
+                v.kind());
+    }
+
+    private static String node(Verdict v) {
+        if (!Blamed.actedOn(v.kind())) {
+            throw new IllegalArgumentException("a " + v.kind().slug() + " verdict marks no node: " + v.describe());
+        }
+        return NodeNames.check(v.node());
+    }
+}
