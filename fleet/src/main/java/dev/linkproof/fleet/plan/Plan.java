@@ -95,11 +95,15 @@ public record Plan(String pattern, List<String> nodes, Ways ways, List<Round> ro
     /** The summary printed before any transfer: pattern, nodes, rounds, pairs and estimated duration. */
     public String describe(Duration perPoint, int points) {
         return "fleet plan: " + pattern + " over " + nodes.size() + " nodes (" + shownNodes() + ")\n"
-                + "  " + rounds.size() + (rounds.size() == 1 ? " round" : " rounds") + ", each pair " + ways.words()
+                + "  " + roundsWord() + ", each pair " + ways.words()
                 + ": " + nodePairCount() + " node pairs, " + pairCount() + " directed pairs (tests per point), "
                 + "up to " + widestRound() + " at once\n"
-                + "  estimated duration: " + rounds.size() + " rounds × " + points + " points × "
+                + "  estimated duration: " + roundsWord() + " × " + points + " points × "
                 + human(perPoint) + " = " + human(estimatedDuration(perPoint, points)) + "\n";
+    }
+
+    private String roundsWord() {
+        return rounds.size() + (rounds.size() == 1 ? " round" : " rounds");
     }
 
     private String shownNodes() {

@@ -28,7 +28,7 @@ class PlanTest {
 
         assertThat(text).startsWith("fleet plan: ring over 1024 nodes (lpn1, lpn2, lpn3, lpn4, lpn5, lpn6, lpn7, … lpn1024)\n")
                 .contains("1 round, each pair one way: 1024 node pairs, 1024 directed pairs")
-                .endsWith("estimated duration: 1 rounds × 100 points × 3s = 5m 0s\n");
+                .endsWith("estimated duration: 1 round × 100 points × 3s = 5m 0s\n");
     }
 
     @Test
