@@ -4,6 +4,7 @@ import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.api.Direction;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
+import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.discovery.LinkproofDiscovery;
 import dev.linkproof.engine.discovery.SweepExpander;
@@ -63,7 +64,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
                 .withDirection(config.bothWays().map(b -> b ? Direction.BOTH_WAYS : Direction.ONE_WAY))
                 .withGpus(gpus);
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, setup);
-        new LinkproofDiscovery(expander).discover(request, engine);
+        new LinkproofDiscovery(expander, setup.fleet().orElse(null)).discover(request, engine);
         return engine;
     }
 
@@ -72,7 +73,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         RunSetup setup = ((LinkproofEngineDescriptor) request.getRootTestDescriptor()).setup();
         LinkproofConfiguration config = setup.config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
-                .filter(d -> d instanceof SweepPointDescriptor).count();
+                .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor).count();
         return new LinkproofExecutionContext(setup, new SessionProvider(config), request.getEngineExecutionListener(),
                 new ProgressPrinter(System.out, config.progress(), points), new RunReporter(config, setup.profile().orElse(null)));
     }

@@ -197,6 +197,14 @@ public final class Constants {
     /** Opt-in: drain (Slurm) or label and taint (Kubernetes) the blamed nodes: {@code slurm}, {@code kubernetes}, or {@code print} (the commands, not run). Unset: nothing. */
     public static final String FLEET_ACT = "linkproof.fleet.act";
 
+    /**
+     * The fleet-relative criteria: a pair below this fraction of its point's median bandwidth over the
+     * fleet is an outlier (default 0.93, NVIDIA ClusterKit's), and above this multiple of the point's
+     * lowest latency (default 2.1, ClusterKit's).
+     */
+    public static final String FLEET_MIN_OF_MEDIAN = "linkproof.fleet.minOfMedianBandwidth";
+    public static final String FLEET_MAX_OF_LOWEST = "linkproof.fleet.maxOfLowestLatency";
+
     /** Where the fleet's verdicts are written for automation. Default {@code target/fleet-verdict.json}. */
     public static final String FLEET_VERDICT = "linkproof.fleet.verdict";
 

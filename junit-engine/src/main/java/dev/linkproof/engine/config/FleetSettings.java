@@ -1,5 +1,6 @@
 package dev.linkproof.engine.config;
 
+import dev.linkproof.fleet.blame.Thresholds;
 import dev.linkproof.transfer.Units;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,11 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param registerWithin how long the registry waits for the expected nodes
  * @param act            what to do about blamed nodes: empty (nothing), {@code slurm}, {@code kubernetes}, {@code print}
  * @param verdictFile    where fleet-verdict.json goes
+ * @param thresholds     the fleet-relative criteria: below this fraction of a point's median bandwidth, or above this
+ *                       multiple of its lowest latency, a pair is an outlier
  */
 public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
-                            Optional<String> act, Path verdictFile) {
+                            Optional<String> act, Path verdictFile, Thresholds thresholds) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
     static final List<String> ACTS = List.of("slurm", "kubernetes", "print");
 
@@ -56,9 +59,28 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         }
         Path verdict = p.get(Constants.FLEET_VERDICT).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
                 ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
+        double fraction = p.get(Constants.FLEET_MIN_OF_MEDIAN).map(v -> number(Constants.FLEET_MIN_OF_MEDIAN, v))
+                .orElse(Thresholds.CLUSTERKIT.bandwidthFraction());
+        double multiple = p.get(Constants.FLEET_MAX_OF_LOWEST).map(v -> number(Constants.FLEET_MAX_OF_LOWEST, v))
+                .orElse(Thresholds.CLUSTERKIT.latencyMultiple());
+        Thresholds thresholds;
+        try {
+            thresholds = new Thresholds(fraction, multiple);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Constants.FLEET_MIN_OF_MEDIAN + " / " + Constants.FLEET_MAX_OF_LOWEST + ": "
+                    + e.getMessage());
+        }
         return Optional.of(new FleetSettings(launcher.get(), registry.substring(0, colon), port,
                 p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
-                verdict));
+                verdict, thresholds));
+    }
+
+    private static double number(String key, String v) {
+        try {
+            return Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + "=" + v + " is not a number");
+        }
     }
 
     /** As the settings read back in a log line. */

@@ -1,7 +1,9 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.judging.FleetJudge;
 import dev.linkproof.engine.run.FleetRun;
+import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.coordinate.PairRun;
 import dev.linkproof.fleet.plan.Pair;
@@ -27,6 +29,7 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private Map<Pair, PairRun> results = Map.of();
+    private FleetJudge judge;
 
     public FleetPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -68,7 +71,22 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
                 .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
         results = fleet.runPoint(getUniqueId().toString(), point.displayName(), context.profile().apply(point.spec()), selected,
                 System.out);
+        judge = FleetJudge.of(getUniqueId().toString(), point.displayName(), results.values(), fleet.settings().thresholds());
         return context;
+    }
+
+    /** The fleet's reference at this point, once its rounds ran. */
+    FleetJudge judge() {
+        return judge;
+    }
+
+    /** A method that wants the pair's session cannot have one: the coordinator is neither rank of a fleet's pairs. */
+    @Override
+    public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
+        return java.util.Arrays.asList(method.getParameterTypes()).contains(TransferSession.class)
+                ? SkipResult.skip(method.getName() + " takes a TransferSession, which a fleet run cannot give it (the "
+                        + "coordinator is neither rank of a fleet's pairs)")
+                : SkipResult.doNotSkip();
     }
 
     /** What the pair did in this point's rounds; empty before they ran. */

@@ -4,7 +4,11 @@ import static org.junit.platform.engine.support.discovery.SelectorResolver.Resol
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.api.TransferTest;
+import dev.linkproof.engine.descriptor.FleetPairDescriptor;
+import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
+import dev.linkproof.engine.run.FleetPlan;
+import dev.linkproof.fleet.plan.Pair;
 import dev.linkproof.engine.descriptor.TransferClassDescriptor;
 import dev.linkproof.engine.descriptor.TransferMethodDescriptor;
 import dev.linkproof.engine.run.MethodInvoker;
@@ -38,11 +42,15 @@ final class TransferSelectorResolver implements SelectorResolver {
     private final SweepExpander expander;
     private final DiscoveryIssueReporter issues;
     private final Predicate<String> classNameFilter;
+    /** A fleet run's plan: each point is then a container of the plan's pairs. Null for a run of one pair. */
+    private final FleetPlan fleet;
 
-    TransferSelectorResolver(SweepExpander expander, DiscoveryIssueReporter issues, Predicate<String> classNameFilter) {
+    TransferSelectorResolver(SweepExpander expander, DiscoveryIssueReporter issues, Predicate<String> classNameFilter,
+                             FleetPlan fleet) {
         this.expander = expander;
         this.issues = issues;
         this.classNameFilter = classNameFilter;
+        this.fleet = fleet;
     }
 
     @Override
@@ -108,7 +116,21 @@ final class TransferSelectorResolver implements SelectorResolver {
                         return md.point(last.getValue()).map(p -> pointDescriptor(md, p));
                     }
                     return Optional.empty();
-                }).map(d -> Resolution.match(Match.exact(d))).orElse(unresolved());
+                }).map(d -> Resolution.match(d instanceof FleetPointDescriptor fp ? Match.exact(d, () -> pairSelectors(fp))
+                        : Match.exact(d))).orElse(unresolved());
+            }
+            case FleetPairDescriptor.SEGMENT -> {
+                if (fleet == null) {
+                    return unresolved();
+                }
+                Optional<Pair> pair = fleet.pairs().stream().filter(p -> p.label().equals(last.getValue())).findFirst();
+                if (pair.isEmpty()) {
+                    return unresolved();
+                }
+                UniqueId pointId = id.removeLastSegment();
+                return context.addToParent(() -> DiscoverySelectors.selectUniqueId(pointId), parent ->
+                        parent instanceof FleetPointDescriptor fp ? Optional.of(new FleetPairDescriptor(fp, pair.get()))
+                                : Optional.empty()).map(d -> Resolution.match(Match.exact(d))).orElse(unresolved());
             }
             default -> {
                 return unresolved();
@@ -144,9 +166,16 @@ final class TransferSelectorResolver implements SelectorResolver {
                         TransferMethodDescriptor.segmentValue(m)), c, m, expanded)));
     }
 
-    private static SweepPointDescriptor pointDescriptor(TransferMethodDescriptor md, SweepPoint p) {
-        return new SweepPointDescriptor(md.getUniqueId().append(SweepPointDescriptor.SEGMENT, p.segment()),
-                md.testClass(), md.method(), p);
+    private TestDescriptor pointDescriptor(TransferMethodDescriptor md, SweepPoint p) {
+        UniqueId id = md.getUniqueId().append(SweepPointDescriptor.SEGMENT, p.segment());
+        return fleet == null ? new SweepPointDescriptor(id, md.testClass(), md.method(), p)
+                : new FleetPointDescriptor(id, md.testClass(), md.method(), p);
+    }
+
+    private Set<? extends DiscoverySelector> pairSelectors(FleetPointDescriptor point) {
+        return fleet.pairs().stream()
+                .map(p -> DiscoverySelectors.selectUniqueId(point.getUniqueId().append(FleetPairDescriptor.SEGMENT, p.label())))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     private Set<? extends DiscoverySelector> methodSelectors(Class<?> c) {

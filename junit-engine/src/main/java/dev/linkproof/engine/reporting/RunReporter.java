@@ -143,6 +143,19 @@ public final class RunReporter implements AutoCloseable {
         AllureBridge.sweepFinished(name, uuids, points);
     }
 
+    /**
+     * A fleet run's end: its verdicts on the console, in {@code verdictFile} for automation, and in
+     * Allure beside a node × node heat map per point.
+     */
+    public void fleetFinished(List<String> nodes, java.nio.file.Path verdictFile, dev.linkproof.fleet.blame.Blame blame,
+                              java.util.Map<String, java.util.Map<dev.linkproof.fleet.plan.Pair, dev.linkproof.fleet.coordinate.PairRun>> results,
+                              java.io.PrintStream out) {
+        out.println("[linkproof fleet] " + (blame.blamesNobody() ? "verdict: the fleet of " + nodes.size() + " nodes blames nobody"
+                : blame.verdicts().size() + " verdict(s) over " + nodes.size() + " nodes:"));
+        blame.verdicts().forEach(v -> out.println("  " + v.describe()));
+        out.flush();
+    }
+
     /** Writes the run-level files; a run that ran no point writes none. */
     @Override
     public void close() {

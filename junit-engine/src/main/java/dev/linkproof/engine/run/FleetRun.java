@@ -1,6 +1,27 @@
 package dev.linkproof.engine.run;
 
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.FleetSettings;
+import dev.linkproof.fleet.act.ActPlan;
+import dev.linkproof.fleet.act.CommandOutcome;
+import dev.linkproof.fleet.act.CommandRunner;
+import dev.linkproof.fleet.act.KubernetesMark;
+import dev.linkproof.fleet.act.SlurmDrain;
+import java.time.Duration;
+import dev.linkproof.engine.judging.FleetJudge;
+import dev.linkproof.fleet.blame.Blame;
+import dev.linkproof.fleet.blame.BlameSettings;
+import dev.linkproof.fleet.blame.Blamer;
+import dev.linkproof.fleet.blame.Observations;
+import dev.linkproof.fleet.blame.OutcomeKind;
+import dev.linkproof.fleet.blame.PairOutcome;
+import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.fleet.blame.Retest;
+import dev.linkproof.fleet.blame.RetestPlan;
+import dev.linkproof.fleet.blame.RetestPlanner;
+import dev.linkproof.fleet.blame.RetestRound;
+import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.fleet.coordinate.Coordinator;
 import dev.linkproof.fleet.coordinate.PairRun;
 import dev.linkproof.fleet.plan.Pair;
@@ -33,6 +54,8 @@ public final class FleetRun implements AutoCloseable {
     private String registryFailure;
     /** Each point's pair results, by the point's unique id. */
     private final Map<String, Map<Pair, PairRun>> results = new ConcurrentHashMap<>();
+    private final Map<String, TransferSpec> specs = new ConcurrentHashMap<>();
+    private final List<PairOutcome> outcomes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     public FleetRun(FleetSettings settings, FleetPlan plan, String token, Timeouts timeouts) {
         this.settings = settings;
@@ -130,8 +153,102 @@ public final class FleetRun implements AutoCloseable {
             out.flush();
         }
         results.put(pointId, byPair);
+        specs.put(pointId, spec);
         return byPair;
     }
+
+    /**
+     * The run's end: the failing pairs run again with partners that passed (ClusterKit's and
+     * cluster-health-scanner's way of telling a bad node from a bad link), then the verdicts. One line
+     * per retest round on {@code out}.
+     */
+    public Blame blame(PrintStream out) {
+        Set<String> registered;
+        synchronized (this) {
+            registered = registry == null ? Set.of() : registry.registered().keySet();
+        }
+        Observations first = new Observations(plan.nodes(), registered, outcomes());
+        BlameSettings settings = new BlameSettings(this.settings.thresholds(), BlameSettings.DEFAULTS.evidenceLimit());
+        RetestPlan retests = RetestPlanner.plan(first, settings);
+        List<PairOutcome> again = new java.util.ArrayList<>();
+        Coordinator c;
+        synchronized (this) {
+            c = coordinator;
+        }
+        if (c != null && !retests.isEmpty()) {
+            for (RetestRound round : retests.rounds()) {
+                long start = System.nanoTime();
+                Map<Point, List<Pair>> byPoint = new LinkedHashMap<>();
+                for (Retest r : round.retests()) {
+                    r.points().forEach(p -> byPoint.computeIfAbsent(p, k -> new java.util.ArrayList<>()).add(r.pair()));
+                }
+                byPoint.forEach((point, pairs) -> {
+                    TransferSpec spec = specs.get(point.id());
+                    if (spec == null) {
+                        return;
+                    }
+                    for (PairRun run : c.runRound(pairs, spec.withPointId(spec.pointId() + "/retest"))) {
+                        Optional<OutcomeKind> kind = run.failureKind().isEmpty() ? Optional.of(OutcomeKind.PASSED)
+                                : OutcomeKind.of(run.failureKind().get());
+                        kind.ifPresent(k -> again.add(run.ran()
+                                ? FleetJudge.outcome(point.id(), point.name(), run.pair(), run.measurement(), run.failureKind())
+                                        .orElseThrow()
+                                : PairOutcome.unmeasured(run.pair(), point, k)));
+                    }
+                });
+                out.printf("[linkproof fleet] retest round %d/%d: %d pairs with partners that passed, in %.1f s%n",
+                        round.number(), retests.rounds().size(), round.retests().size(), (System.nanoTime() - start) / 1e9);
+                out.flush();
+            }
+        }
+        return Blamer.blame(first, again, settings);
+    }
+
+    /**
+     * A pair's test ended: how blame will see it ({@code failed}: the test's failure kind, empty when
+     * it passed; a skipped test says nothing about the pair and is not kept).
+     */
+    public void recordTest(String pointId, String pointName, Pair pair, Measurement m, Optional<FailureKind> failed) {
+        FleetJudge.outcome(pointId, pointName, pair, m, failed).ifPresent(outcomes::add);
+    }
+
+    /** Every pair test's outcome so far, in the order they ended. */
+    public List<PairOutcome> outcomes() {
+        return List.copyOf(outcomes);
+    }
+
+    /**
+     * Acts on the verdicts as {@link FleetSettings#act} says, if it says anything: drains the blamed
+     * nodes in Slurm, labels and taints them in Kubernetes (each command under a deadline, its outcome
+     * printed), or prints those commands for an operator. A bad link's nodes are never acted on.
+     */
+    public void act(Blame blame, PrintStream out) {
+        if (settings.act().isEmpty() || blame.verdicts().isEmpty()) {
+            return;
+        }
+        String how = settings.act().get();
+        ActPlan actions = how.equals("kubernetes") ? KubernetesMark.DEFAULT.plan(blame.verdicts())
+                : SlurmDrain.DEFAULT.plan(blame.verdicts());
+        actions.notActedOn().forEach(n -> out.println("[linkproof fleet] not acted on: " + n.verdict().describe() + " ("
+                + n.why() + ")"));
+        if (how.equals("print")) {
+            out.println("[linkproof fleet] to drain the blamed nodes (" + Constants.FLEET_ACT + "=slurm runs these):");
+            actions.shellLines().forEach(line -> out.println("  " + line));
+        } else {
+            for (CommandOutcome o : new CommandRunner(ACT_DEADLINE).run(actions)) {
+                out.println("[linkproof fleet] " + o.command().shellLine() + ": " + switch (o) {
+                    case CommandOutcome.Succeeded s -> "done";
+                    case CommandOutcome.Failed f -> "failed, exit " + f.exitCode() + ": " + f.output().strip();
+                    case CommandOutcome.TimedOut t -> "killed after " + Units.formatDuration(t.deadline());
+                    case CommandOutcome.NotStarted n -> "not started: " + n.why();
+                });
+            }
+        }
+        out.flush();
+    }
+
+    /** How long one drain or taint command may take. */
+    static final Duration ACT_DEADLINE = Duration.ofSeconds(30);
 
     /** Every point's pair results so far, by point unique id. */
     public Map<String, Map<Pair, PairRun>> results() {

@@ -1,0 +1,93 @@
+package dev.linkproof.engine.descriptor;
+
+import dev.linkproof.engine.failure.PointFailure;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
+import dev.linkproof.fleet.blame.Blame;
+import dev.linkproof.fleet.blame.Verdict;
+import dev.linkproof.transfer.FailureKind;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.hierarchical.Node;
+
+/**
+ * A fleet run's last container: failing pairs retested with partners that passed, then the verdicts,
+ * each a test of its own that fails ({@code [verdict:bad-node:lpn3]}); a fleet that blames nobody has
+ * one passing test saying so. The verdicts are written down (console, fleet-verdict.json, Allure)
+ * by the reporting room.
+ */
+public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+    public static final String VALUE = "verdicts";
+    private Blame blame;
+
+    public FleetVerdictsDescriptor(UniqueId engineId) {
+        super(engineId.append(FleetRegistrationDescriptor.SEGMENT, VALUE), "fleet verdicts");
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    @Override
+    public boolean mayRegisterTests() {
+        return true;
+    }
+
+    @Override
+    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
+        var fleet = context.fleet().orElseThrow();
+        blame = fleet.blame(System.out);
+        context.reporter().fleetFinished(fleet.plan().nodes(), fleet.settings().verdictFile(), blame, fleet.results(),
+                System.out);
+        fleet.act(blame, System.out);
+        if (blame.blamesNobody()) {
+            run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null));
+        }
+        for (Verdict v : blame.verdicts()) {
+            run(executor, new VerdictTest(getUniqueId(), VerdictTest.id(v), v.describe(), v));
+        }
+        return context;
+    }
+
+    private void run(DynamicTestExecutor executor, VerdictTest child) {
+        addChild(child);
+        executor.execute(child);
+    }
+
+    /** One verdict as a test: it fails with the verdict's reason, of the kind that matches it. */
+    static final class VerdictTest extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+        static final String SEGMENT = "verdict";
+        private final Verdict verdict;
+
+        VerdictTest(UniqueId parent, String id, String name, Verdict verdict) {
+            super(parent.append(SEGMENT, id), name);
+            this.verdict = verdict;
+        }
+
+        @Override
+        public Type getType() {
+            return Type.TEST;
+        }
+
+        @Override
+        public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
+            if (verdict != null) {
+                throw new PointFailure(kind(verdict), verdict.describe());
+            }
+            return context;
+        }
+
+        static FailureKind kind(Verdict v) {
+            return switch (v.kind()) {
+                case CORRUPTING_NODE -> FailureKind.DATA_CORRUPTION;
+                case UNREACHABLE_NODE, MISSING_NODE -> FailureKind.PEER_FAILURE;
+                case BAD_NODE, BAD_LINK -> FailureKind.BELOW_CRITERION;
+            };
+        }
+
+        /** A verdict's unique-id value: {@code bad-node:lpn3}, {@code bad-link:lpn1<->lpn2}. */
+        static String id(Verdict v) {
+            return v.kind().slug() + ":" + String.join("<->", v.nodes());
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.linkproof.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
+
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.descriptor.FleetPairDescriptor;
+import dev.linkproof.engine.fixtures.FleetFixture;
+import dev.linkproof.transfer.agent.AgentServer;
+import dev.linkproof.transfer.agent.Registration;
+import dev.linkproof.transfer.control.FrameCodec;
+import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.spi.IoSettings;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+
+/**
+ * A fleet run through the engine, its agents in this JVM on loopback, each registering with the
+ * engine's registry as a launcher's agent would: registration tests, one test per (pair, point) with
+ * the pair in its unique id, the verdicts at the end; a node that never registers fails its own test
+ * and is blamed as missing while the rest is judged.
+ */
+class FleetEngineTest {
+    static final String TOKEN = "fleet-engine-test-token-0123";
+
+    @TempDir
+    Path dir;
+
+    private final List<AgentServer> agents = new ArrayList<>();
+    private final List<Registration> registrations = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        registrations.forEach(Registration::close);
+        agents.forEach(AgentServer::close);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Agents that dial the registry until it listens, as srun's would, on threads of their own. */
+    private void agents(int registryPort, String... nodes) throws Exception {
+        for (String node : nodes) {
+            AgentServer a = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
+            agents.add(a);
+            Thread.ofVirtual().start(() -> {
+                try {
+                    Registration r = Registration.dial("127.0.0.1", registryPort, Duration.ofSeconds(30), line -> { });
+                    synchronized (registrations) {
+                        registrations.add(r);
+                    }
+                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test"),
+                            Duration.ofSeconds(10));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
+    private EngineTestKit.Builder kit(int registryPort, String nodes, DiscoverySelector... selectors) {
+        Map<String, String> config = new HashMap<>();
+        config.put(Constants.FLEET, "nodes:" + nodes);
+        config.put(Constants.FLEET_REGISTRY, "127.0.0.1:" + registryPort);
+        config.put(Constants.FLEET_REGISTER_WITHIN, "3s");
+        config.put(Constants.TOKEN, TOKEN);
+        config.put(Constants.FLEET_VERDICT, dir.resolve("fleet-verdict.json").toString());
+        config.put(Constants.RESULTS, dir.resolve("results.jsonl").toString());
+        // Loopback pairs on a shared CI machine vary far more than a fabric's: the fleet-relative rule is not under test here.
+        config.put(Constants.FLEET_MIN_OF_MEDIAN, "0.01");
+        config.put(Constants.FLEET_MAX_OF_LOWEST, "1000");
+        config.put(Constants.PROGRESS, "false");
+        return EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectors).configurationParameters(config);
+    }
+
+    private static List<String> names(EngineExecutionResults r, TestExecutionResult.Status status) {
+        return r.testEvents().finished().stream().filter(e -> e.getRequiredPayload(TestExecutionResult.class).getStatus() == status)
+                .map(e -> e.getTestDescriptor().getDisplayName()).toList();
+    }
+
+    @Test
+    void everyPairOfTheFleetIsATestOfItsOwnAndACleanFleetBlamesNobody() throws Exception {
+        int port = freePort();
+        agents(port, "n1", "n2", "n3", "n4");
+        EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).execute();
+        List<String> passed = names(r, TestExecutionResult.Status.SUCCESSFUL);
+        assertThat(names(r, TestExecutionResult.Status.FAILED)).isEmpty();
+        assertThat(passed).contains("node n1 registers", "node n4 registers", "the fleet blames nobody");
+        // Pairwise over four nodes: three rounds, each pair both ways: twelve directed pairs.
+        List<Event> pairs = r.testEvents().finished().stream()
+                .filter(e -> e.getTestDescriptor().getUniqueId().getLastSegment().getType().equals(FleetPairDescriptor.SEGMENT))
+                .toList();
+        assertThat(pairs).hasSize(12);
+        assertThat(pairs).extracting(e -> e.getTestDescriptor().getUniqueId().getLastSegment().getValue())
+                .contains("n1->n2", "n2->n1", "n3->n4", "n4->n1");
+        assertThat(pairs).extracting(e -> e.getTestDescriptor().getDisplayName()).contains("write 64 KiB ×2 · 1 conn · tcp · n1→n2");
+    }
+
+    @Test
+    void aNodeThatNeverRegistersFailsItsOwnTestItsPairsNameItAndItIsBlamedAsMissing() throws Exception {
+        int port = freePort();
+        agents(port, "n1", "n2", "n3");
+        EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).execute();
+        List<String> failed = r.testEvents().failed().stream()
+                .map(e -> e.getTestDescriptor().getDisplayName() + ": " + e.getRequiredPayload(TestExecutionResult.class)
+                        .getThrowable().map(Throwable::getMessage).orElse(""))
+                .toList();
+        assertThat(failed).anySatisfy(f -> assertThat(f).startsWith("node n4 registers: node n4 did not register within 3s"));
+        assertThat(failed).anySatisfy(f -> assertThat(f).contains("n1→n4").contains("node n4 unreachable")
+                .contains("node n4 is not registered with the coordinator"));
+        assertThat(failed).anySatisfy(f -> assertThat(f).startsWith("missing-node n4"));
+        assertThat(failed).noneSatisfy(f -> assertThat(f).contains("n1→n2"));
+        assertThat(failed).noneSatisfy(f -> assertThat(f).contains("bad-node").contains("n1"));
+    }
+
+    @Test
+    void onePairIsSelectableByItsUniqueIdAndRunsAlone() throws Exception {
+        int port = freePort();
+        agents(port, "n1", "n2", "n3", "n4");
+        TestDescriptor any = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).discover().getEngineDescriptor()
+                .getDescendants().stream().filter(d -> d instanceof FleetPairDescriptor p && p.pair().label().equals("n3->n2"))
+                .findFirst().orElseThrow();
+        EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectUniqueId(any.getUniqueId())).execute();
+        List<Event> pairs = r.testEvents().finished().stream()
+                .filter(e -> e.getTestDescriptor() instanceof FleetPairDescriptor).toList();
+        assertThat(pairs).singleElement().satisfies(e -> {
+            assertThat(e.getTestDescriptor().getUniqueId()).isEqualTo(any.getUniqueId());
+            assertThat(e.getRequiredPayload(TestExecutionResult.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+        });
+    }
+}
