@@ -120,8 +120,10 @@ class RailsEngineTest {
 
         RailPlan.Plan ucx = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
         assertThat(ucx.spots()).extracting(s -> s.settings().get("UCX_NET_DEVICES")).containsExactly("mlx5_0:1", "mlx5_1:1");
+        // gpu-ipc's rails are pairs of GPUs (GpuRailPlanTest): a point of host memory has none.
         assertThat(RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
-                .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport has no rails"));
+                .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport's rails are pairs of GPUs, and the "
+                        + "point's memory names none (host->host)"));
 
         SweepPoint tcp2 = new SweepPoint(verbs2.spec().withTransport("tcp"), "tcp", "seg", 2);
         assertThat(RailPlan.of(cx7, List.of(), tcp2).shortfall()).hasValueSatisfying(why -> assertThat(why)
