@@ -88,6 +88,19 @@ class RailsEngineTest {
                 "write 4 KiB ×1 · 1 QP · verbs · all rails");
     }
 
+    /**
+     * {@code linkproof.gpus=each} makes a point of one pair once per GPU shift; a point of several rails
+     * once, its rails being the shifts (RailPlan's GPU pairs).
+     */
+    @Test
+    void eachGpuDoesNotMultiplyAPointOfRails() {
+        List<SweepPointDescriptor> points = points(Map.of("linkproof.probe.root", FakeHosts.path("h100-cx7-host"),
+                Constants.GPUS, "each"), "gpuPairs");
+        assertThat(points).extracting(TestDescriptor::getDisplayName).containsExactlyInAnyOrder(
+                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu",
+                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1 · all rails");
+    }
+
     @Test
     void aRailCountOutOfRangeIsADiscoveryIssueNamingIt() {
         var discovery = kit(Map.of(), selectMethod(RailsFixture.class, "negative")).discover();
