@@ -42,6 +42,13 @@ public final class FakeHosts {
         return bare;
     }
 
+    /** A copy of {@code host}'s tree under {@code dir} in which RDMA device {@code device}'s NUMA node is {@code node} (-1: none known). */
+    public static Path numaNode(Path dir, String host, String device, int node) throws IOException {
+        Path moved = copy(dir, host, "-" + device + "-numa" + node);
+        Files.writeString(moved.resolve("sys/class/infiniband/" + device + "/device/numa_node"), node + "\n");
+        return moved;
+    }
+
     private static Path copy(Path dir, String host, String suffix) throws IOException {
         Path to = dir.resolve(host + suffix);
         Path from = Path.of(path(host));

@@ -88,6 +88,19 @@ class RailsEngineTest {
                 "write 4 KiB ×1 · 1 QP · verbs · all rails");
     }
 
+    /**
+     * {@code linkproof.gpus=each} makes a point of one pair once per GPU shift; a point of several rails
+     * once, its rails being the shifts (RailPlan's GPU pairs).
+     */
+    @Test
+    void eachGpuDoesNotMultiplyAPointOfRails() {
+        List<SweepPointDescriptor> points = points(Map.of("linkproof.probe.root", FakeHosts.path("h100-cx7-host"),
+                Constants.GPUS, "each"), "gpuPairs");
+        assertThat(points).extracting(TestDescriptor::getDisplayName).containsExactlyInAnyOrder(
+                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu",
+                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1 · all rails");
+    }
+
     @Test
     void aRailCountOutOfRangeIsADiscoveryIssueNamingIt() {
         var discovery = kit(Map.of(), selectMethod(RailsFixture.class, "negative")).discover();
@@ -120,8 +133,10 @@ class RailsEngineTest {
 
         RailPlan.Plan ucx = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
         assertThat(ucx.spots()).extracting(s -> s.settings().get("UCX_NET_DEVICES")).containsExactly("mlx5_0:1", "mlx5_1:1");
+        // gpu-ipc's rails are pairs of GPUs (GpuRailPlanTest): a point of host memory has none.
         assertThat(RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
-                .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport has no rails"));
+                .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport's rails are pairs of GPUs, and the "
+                        + "point's memory names none (host->host)"));
 
         SweepPoint tcp2 = new SweepPoint(verbs2.spec().withTransport("tcp"), "tcp", "seg", 2);
         assertThat(RailPlan.of(cx7, List.of(), tcp2).shortfall()).hasValueSatisfying(why -> assertThat(why)

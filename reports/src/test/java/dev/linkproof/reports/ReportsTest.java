@@ -219,9 +219,11 @@ class ReportsTest {
         }
         List<String> lines = Files.readAllLines(f);
         assertThat(lines.get(0)).contains("\"rails\":[{\"index\":0,\"label\":\"rxe0\",\"bandwidthGBps\":10.0,\"avgLatencyUs\":50.0,"
-                + "\"bytes\":1000000000,\"startMs\":0.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\"},"
+                + "\"bytes\":1000000000,\"startMs\":0.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\","
+                + "\"memory\":\"host->host\",\"device\":\"rxe0\"},"
                 + "{\"index\":1,\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,"
-                + "\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\"}]");
+                + "\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\","
+                + "\"memory\":\"host->host\",\"device\":\"rxe9\"}]");
         assertThat(lines.get(1)).as("one pair: no rails").doesNotContain("\"rails\"");
         assertThat(lines.get(2)).contains("\"validation\":\"rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ;")
                 .contains("\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,\"startMs\":2.0,"
@@ -233,8 +235,8 @@ class ReportsTest {
         assertThat(rails.bandwidthGBps()).isCloseTo(1.5e9 / 102e6, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(rails.avgLatencyUs()).isEqualTo(100.0);
         assertThat(rails.rails()).containsExactly(
-                new PointRecord.Rail(0, "rxe0", 10.0, 50.0, 1_000_000_000L, 0.0, 100.0, RAIL_VALID),
-                new PointRecord.Rail(1, "rxe9", 5.0, 100.0, 500_000_000L, 2.0, 100.0, RAIL_VALID));
+                new PointRecord.Rail(0, "rxe0", 10.0, 50.0, 1_000_000_000L, 0.0, 100.0, RAIL_VALID, "host->host", "rxe0"),
+                new PointRecord.Rail(1, "rxe9", 5.0, 100.0, 500_000_000L, 2.0, 100.0, RAIL_VALID, "host->host", "rxe9"));
         assertThat(back.get(1).rails()).isEmpty();
 
         Baseline b = Baseline.load(f);

@@ -159,7 +159,7 @@ class GpuSuiteOnFakeRuntimeTest {
     }
 
     /** The peer points need two; the fake reads the count from its environment, which this JVM cannot set. */
-    private static void assertTwoFakeGpus() {
+    static void assertTwoFakeGpus() {
         assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
                 + "run this through Maven, or set it").isEqualTo("2");
     }
@@ -177,7 +177,7 @@ class GpuSuiteOnFakeRuntimeTest {
     }
 
     /** Compiles the fake runtime under the library name the binding of {@code api} loads. */
-    private static Path build(String api) throws IOException, InterruptedException {
+    static Path build(String api) throws IOException, InterruptedException {
         assertThat(SOURCE).exists();
         Path dir = Files.createDirectories(Path.of("target", "fake-gpu", api).toAbsolutePath());
         Path lib = dir.resolve(api.equals("cuda") ? "libcuda.so.1" : "libamdhip64.so");

@@ -20,4 +20,15 @@ class GpuIpcBandwidth {
     void deviceToDevice256MiB(Measurement m) {
         assertThat(m).isValid();
     }
+
+    /**
+     * Every GPU the profile provides copying to its neighbour at once (0→1, 1→2, …, n-1→0: one
+     * diagonal of nvbandwidth's all-pairs matrix, all of it loaded together), each pair validated; the
+     * figure is the node's aggregate, beside each pair's own. Skipped with fewer than two GPUs.
+     */
+    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu:1", op = Op.WRITE, sizes = @Sweep(values = "64MiB"),
+            iterations = 20, warmup = 2, rails = TransferTest.ALL_RAILS)
+    void everyGpuToItsNeighbourAtOnce(Measurement m) {
+        assertThat(m).isValid();
+    }
 }

@@ -199,11 +199,20 @@ public final class SweepExpander {
             problems.add("warmup " + t.warmup() + " must be >= 0 (-1 = automatic)");
         }
         List<MemoryPlacement[]> memories = new ArrayList<>();
+        // A point of several rails is not repeated per GPU shift: its rails place their GPUs themselves
+        // (GPU pairs each shifted by the rail's index, or the GPU beside each rail's NIC), as such a
+        // point is not repeated per NIC.
+        List<MemoryPlacement[]> written = new ArrayList<>();
         Set<String> placements = new java.util.HashSet<>();
+        Set<String> writtenPlacements = new java.util.HashSet<>();
         for (String m : t.memory()) {
             // a placement the GPU shifts make twice (gpu->gpu and gpu:1->gpu:1) is one, and counts once
             check(problems, () -> {
-                shifts(memory(m)).stream().filter(p -> placements.add(p[0] + "->" + p[1])).forEach(memories::add);
+                MemoryPlacement[] as = memory(m);
+                shifts(as).stream().filter(p -> placements.add(p[0] + "->" + p[1])).forEach(memories::add);
+                if (writtenPlacements.add(as[0] + "->" + as[1])) {
+                    written.add(as);
+                }
                 return null;
             }, null);
         }
@@ -256,7 +265,7 @@ public final class SweepExpander {
                 pointSettings.put(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE, nic);
             }
             for (Op op : t.op()) {
-                for (MemoryPlacement[] mem : memories) {
+                for (MemoryPlacement[] mem : railCount == 1 && !both ? memories : written) {
                     for (int q : qps) {
                         for (int depth : depths) {
                             for (int batch : batches) {

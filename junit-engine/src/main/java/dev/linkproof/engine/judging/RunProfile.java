@@ -164,6 +164,14 @@ public final class RunProfile {
         return plan.gpus().size();
     }
 
+    /**
+     * The GPUs the profile's plan provides on this host, in its order: a point's {@code gpu:k} is the
+     * k-th ({@link #placeGpus}), and their NUMA nodes and PCI addresses pair them with NICs.
+     */
+    public List<dev.linkproof.transfer.probe.GpuDevice> gpus() {
+        return plan.gpus();
+    }
+
     /** The profile's baseline tolerance, when it sets one. */
     public OptionalDouble baselineTolerance() {
         return loaded.profile().baseline().tolerance();

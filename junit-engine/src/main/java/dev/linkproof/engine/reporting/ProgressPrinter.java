@@ -100,8 +100,13 @@ public final class ProgressPrinter {
         String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
                 : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
         if (result.getStatus() != TestExecutionResult.Status.ABORTED) {
-            summary.onDevice(dev.linkproof.reports.results.PointRecord.device(point.spec(), m),
-                    result.getStatus() == TestExecutionResult.Status.SUCCESSFUL);
+            boolean ok = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL;
+            if (m != null && !m.rails().isEmpty()) {
+                // Each rail on its own device: the aggregate's spec names only the run's default one.
+                summary.onRails(m.rails(), ok);
+            } else {
+                summary.onDevice(dev.linkproof.reports.results.PointRecord.device(point.spec(), m), ok);
+            }
         }
         switch (result.getStatus()) {
             case SUCCESSFUL -> summary.passed();

@@ -78,6 +78,14 @@ public final class RunReporter implements AutoCloseable {
         return profile == null ? point.spec() : profile.placeGpus(point.spec());
     }
 
+    /**
+     * What a point of several rails says of how they were placed, as the Allure parameter "rail GPUs":
+     * a rail whose GPU is not NUMA-local to its NIC, and why (RailPlan's notes).
+     */
+    public void railNotes(List<String> notes) {
+        AllureBridge.pointParameter("rail GPUs", String.join("; ", notes));
+    }
+
     /** Reports a point's last attempt: its figures, verdicts and, in Allure, host load and attempts. */
     public void accept(Measurement m, Judgement judgement) {
         AllureBridge.pointMeasured(m, judgement.verdicts(), judgement.criteria());

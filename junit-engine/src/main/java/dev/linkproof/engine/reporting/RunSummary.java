@@ -1,6 +1,10 @@
 package dev.linkproof.engine.reporting;
 
 import dev.linkproof.transfer.FailureKind;
+import dev.linkproof.transfer.MemoryKind;
+import dev.linkproof.transfer.MemoryPlacement;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.RailResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The run's outcome in a few lines, for the end of the console output: how many points passed,
  * failed (by the categories the Allure report files them under) and were skipped (by reason, the
  * most frequent first), and how many reruns were made; where points ran on two or more RDMA devices
- * ({@code linkproof.nics=each}), how each device fared. On a hardware runner the skip reasons are
+ * ({@code linkproof.nics=each}, or the rails of one point), how each device fared (a point of rails
+ * counts each rail's device, {@link #onRails}). On a hardware runner the skip reasons are
  * what to read first: a point skipped for a missing provider or driver is a setup fault, not a pass.
  */
 final class RunSummary {
@@ -55,6 +60,42 @@ final class RunSummary {
             devices.computeIfAbsent(device, k -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()})[passed ? 0 : 1]
                     .incrementAndGet();
         }
+    }
+
+    /**
+     * A finished point of several rails, passed or not: each rail's device once per point (a rail out
+     * and its way back on one NIC count once), not the one device its aggregate names. A rail's device
+     * is its RDMA device ({@code verbs.device}, ucx's {@code UCX_NET_DEVICES}), else, for a rail of GPUs,
+     * its GPU pair ("GPU 1→GPU 0"); a rail of neither (a tcp link) counts under none. When the point
+     * failed, the devices of the rails whose own data did not validate failed; when no rail's data
+     * failed (a criterion on the aggregate or the balance, a broken run), every rail's device did.
+     */
+    void onRails(List<RailResult> rails, boolean passed) {
+        boolean someRailCorrupt = rails.stream().anyMatch(r -> !r.measurement().isValid());
+        Map<String, Boolean> fared = new java.util.LinkedHashMap<>();
+        for (RailResult r : rails) {
+            boolean failedHere = !passed && (!someRailCorrupt || !r.measurement().isValid());
+            railDevice(r.measurement().spec()).ifPresent(d -> fared.merge(d, !failedHere, Boolean::logicalAnd));
+        }
+        fared.forEach(this::onDevice);
+    }
+
+    /** A rail's device, as {@link #onRails} counts it. */
+    static java.util.Optional<String> railDevice(TransferSpec spec) {
+        java.util.Optional<String> nic = dev.linkproof.reports.results.PointRecord.nic(spec);
+        if (nic.isPresent()) {
+            return nic;
+        }
+        MemoryPlacement from = spec.initiatorMemory();
+        MemoryPlacement to = spec.targetMemory();
+        if (from.kind() != MemoryKind.GPU && to.kind() != MemoryKind.GPU) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(side(from) + "→" + side(to));
+    }
+
+    private static String side(MemoryPlacement p) {
+        return p.kind() == MemoryKind.GPU ? "GPU " + p.device() : p.kind().label();
     }
 
     void rerun() {

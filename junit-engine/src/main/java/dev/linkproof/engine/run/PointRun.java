@@ -85,18 +85,31 @@ public final class PointRun {
         }
         if (point.hasRails()) {
             // Short of rails: a skip, unless the profile requires the transport (then run fails it).
-            Optional<String> shortfall = rails(context, point).shortfall();
+            RailPlan.Plan plan = rails(context, point);
+            Optional<String> shortfall = plan.shortfall();
             if (shortfall.isPresent()) {
                 return profile.requiredButUnavailable(point.spec().transport(), "this host", shortfall.get()).isPresent()
                         ? Optional.empty() : shortfall;
+            }
+            // A rail of its own GPUs: what the transport says of each (a GPU the runtime cannot use), named.
+            for (int i = 0; i < plan.spots().size(); i++) {
+                RailPlan.Spot spot = plan.spots().get(i);
+                if (spot.memory().isPresent()) {
+                    Availability rail = context.localAvailability(spot.placed(profile.placeGpus(point.spec())));
+                    if (!rail.available()) {
+                        return Optional.of("rail " + i + " (" + spot.label() + "): " + rail.reason());
+                    }
+                }
             }
             return Optional.empty();
         }
         return profile.noDevice(point.spec());
     }
 
+    /** The point's rails; a transport of one host (gpu-ipc, and decorators of it) runs its rails on pairs of GPUs. */
     private static RailPlan.Plan rails(LinkproofExecutionContext context, SweepPoint point) {
-        return RailPlan.of(context.profile(), context.config().tcpRails(), point);
+        boolean oneHost = context.transport(point.spec().transport()).map(Transport::sameHostOnly).orElse(false);
+        return RailPlan.of(context.profile(), context.config().tcpRails(), point, oneHost);
     }
 
     /**
@@ -209,7 +222,10 @@ public final class PointRun {
                 SessionProvider.Home home = context.sessions().home(lane);
                 lane = new DrivenSession(lane, home.host(), home.port(), home.token(), context.config().timeouts());
             }
-            lanes.add(new Rails.Lane(spot.label(), lane, spot.settings()));
+            lanes.add(new Rails.Lane(spot.label(), lane, spot.settings(), spot.memory()));
+        }
+        if (!rails.notes().isEmpty()) {
+            context.reporter().railNotes(rails.notes());
         }
         return Rails.asSession(lanes, context.config().timeouts().control());
     }

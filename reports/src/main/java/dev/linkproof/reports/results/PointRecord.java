@@ -106,9 +106,20 @@ public record PointRecord(
      * @param startMs       its timed loop's start, in ms after the earliest rail's
      * @param durationMs    its timed loop's length in ms
      * @param validation    its own validation outcome ({@code data valid: …} or what failed)
+     * @param memory        initiator-&gt;target memory as the rail ran ({@code gpu:1->gpu}: a rail of GPUs
+     *                      runs on its own, not the point's); absent in records written before it was recorded
+     * @param device        the RDMA device the rail ran on ({@code verbs.device}, or ucx's
+     *                      {@code UCX_NET_DEVICES} without its port); absent for rails of no RDMA device
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Rail(int index, String label, double bandwidthGBps, double avgLatencyUs, long bytes,
-                       double startMs, double durationMs, String validation) {
+                       double startMs, double durationMs, String validation, String memory, String device) {
+
+        /** A rail as records before its memory and device were recorded. */
+        public Rail(int index, String label, double bandwidthGBps, double avgLatencyUs, long bytes, double startMs,
+                    double durationMs, String validation) {
+            this(index, label, bandwidthGBps, avgLatencyUs, bytes, startMs, durationMs, validation, null, null);
+        }
 
         /** "rail 1 (rxe9)", as {@link RailResult#name()} names it. */
         public String name() {
@@ -129,7 +140,7 @@ public record PointRecord(
                 Measurement rm = r.measurement();
                 out.add(new Rail(r.index(), r.label(), rm.bandwidthGBps(), rm.latency().averageNanos() / 1e3, rm.bytes(),
                         (r.loopStartNanos() - first) / 1e6, (r.loopEndNanos() - r.loopStartNanos()) / 1e6,
-                        rm.validation().describe()));
+                        rm.validation().describe(), PointRecord.memory(rm.spec()), nic(rm.spec()).orElse(null)));
             }
             return out;
         }
@@ -172,6 +183,23 @@ public record PointRecord(
         String key = dev.linkproof.transfer.verbs.VerbsSettings.DEVICE;
         String ran = m == null ? null : m.spec().settings().get(key);
         return ran != null ? ran : spec.settings().get(key);
+    }
+
+    /**
+     * The RDMA device {@code spec} runs on: {@code verbs.device}, else the device of ucx's
+     * {@code UCX_NET_DEVICES} ({@code mlx5_1:1} is {@code mlx5_1}) when it names one alone.
+     */
+    public static java.util.Optional<String> nic(TransferSpec spec) {
+        String verbs = spec.settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
+        if (verbs != null) {
+            return java.util.Optional.of(verbs);
+        }
+        String ucx = spec.settings().get("UCX_NET_DEVICES");
+        if (ucx == null || ucx.isBlank() || ucx.contains(",") || ucx.equals("all")) {
+            return java.util.Optional.empty();
+        }
+        int colon = ucx.indexOf(':');
+        return java.util.Optional.of(colon < 0 ? ucx.strip() : ucx.substring(0, colon).strip());
     }
 
     /**

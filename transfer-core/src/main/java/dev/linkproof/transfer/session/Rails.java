@@ -1,6 +1,7 @@
 package dev.linkproof.transfer.session;
 
 import dev.linkproof.transfer.Deadline;
+import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
@@ -32,17 +33,50 @@ public final class Rails {
     }
 
     /**
-     * What a rail runs on, before a point is given to it: its label, its own session, and the settings
-     * that put a point on it ({@code verbs.device}, {@code tcp.address} and {@code tcp.source}).
+     * Where a rail's memory lies when it is not where the point's is: the GPUs of one rail (GPU i with
+     * GPU j for gpu-ipc; the GPU NUMA-local to the rail's NIC for verbs and ucx), as runtime ordinals.
      */
-    public record Lane(String label, TransferSession session, java.util.Map<String, String> settings) {
-        public Lane {
-            settings = java.util.Map.copyOf(settings);
+    public record Placement(MemoryPlacement initiator, MemoryPlacement target) {
+        public Placement {
+            java.util.Objects.requireNonNull(initiator, "initiator");
+            java.util.Objects.requireNonNull(target, "target");
         }
 
-        /** {@code point} as this lane, the {@code index}-th, runs it: its own point id and the lane's settings. */
+        /** The same rail the other way: target's memory as the initiator's (GPU j to GPU i). */
+        public Placement reversed() {
+            return new Placement(target, initiator);
+        }
+
+        @Override
+        public String toString() {
+            return initiator + "->" + target;
+        }
+    }
+
+    /**
+     * What a rail runs on, before a point is given to it: its label, its own session, the settings
+     * that put a point on it ({@code verbs.device}, {@code tcp.address} and {@code tcp.source}), and,
+     * where the rail has memory of its own (its GPUs), that placement in place of the point's.
+     */
+    public record Lane(String label, TransferSession session, java.util.Map<String, String> settings,
+                       java.util.Optional<Placement> memory) {
+        public Lane {
+            settings = java.util.Map.copyOf(settings);
+            java.util.Objects.requireNonNull(memory, "memory");
+        }
+
+        /** A lane whose memory is the point's. */
+        public Lane(String label, TransferSession session, java.util.Map<String, String> settings) {
+            this(label, session, settings, java.util.Optional.empty());
+        }
+
+        /**
+         * {@code point} as this lane, the {@code index}-th, runs it: its own point id, the lane's
+         * settings and, where it has its own, the lane's memory placement.
+         */
         public TransferSpec specFor(TransferSpec point, int index) {
-            return point.withPointId(point.pointId() + "/rail=" + index).withSettings(settings);
+            TransferSpec spec = point.withPointId(point.pointId() + "/rail=" + index).withSettings(settings);
+            return memory.map(m -> spec.withMemory(m.initiator(), m.target())).orElse(spec);
         }
     }
 

@@ -59,6 +59,12 @@ public abstract class TransportDecorator implements Transport {
         return delegate.open(spec, local, endpoint, io);
     }
 
+    /** As its delegate: a decorator of gpu-ipc runs on one host, and its rails are pairs of GPUs as gpu-ipc's are. */
+    @Override
+    public boolean sameHostOnly() {
+        return delegate.sameHostOnly();
+    }
+
     @Override
     public boolean stagesGpuMemory() {
         return delegate.stagesGpuMemory();

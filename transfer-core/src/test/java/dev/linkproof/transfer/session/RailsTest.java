@@ -74,6 +74,26 @@ class RailsTest {
         }
     }
 
+    /**
+     * A lane's spec: its own point id and settings, and its own memory where it has a placement (a
+     * rail's GPUs), else the point's; a placement reversed is the same rail the other way.
+     */
+    @Test
+    void aLaneRunsThePointOnItsOwnSettingsAndItsOwnGpus() {
+        TransferSpec point = spec("gpus", "gpu-ipc").withMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu"),
+                dev.linkproof.transfer.MemoryPlacement.parse("gpu:1"));
+        var placement = new Rails.Placement(dev.linkproof.transfer.MemoryPlacement.parse("gpu:2"),
+                dev.linkproof.transfer.MemoryPlacement.parse("gpu:3"));
+        TransferSpec own = new Rails.Lane("GPU 2→GPU 3", null, java.util.Map.of("k", "v"), java.util.Optional.of(placement))
+                .specFor(point, 2);
+        assertThat(own.pointId()).isEqualTo("gpus/rail=2");
+        assertThat(own.settings()).containsEntry("k", "v");
+        assertThat(own.initiatorMemory() + "->" + own.targetMemory()).isEqualTo("gpu:2->gpu:3");
+        assertThat(placement.reversed()).hasToString("gpu:3->gpu:2");
+        TransferSpec same = new Rails.Lane("lo", null, java.util.Map.of()).specFor(point, 0);
+        assertThat(same.initiatorMemory() + "->" + same.targetMemory()).isEqualTo("gpu->gpu:1");
+    }
+
     /** ucx: each rail its own context, worker and endpoints in this one process, and on the agent's side. */
     @Test
     void ucxRailsEachHaveTheirOwnWorker() throws Exception {
