@@ -125,7 +125,7 @@ class FleetEngineTest {
                 .toList();
         assertThat(failed).anySatisfy(f -> assertThat(f).startsWith("node n4 registers: node n4 did not register within 3s"));
         assertThat(failed).anySatisfy(f -> assertThat(f).contains("n1→n4").contains("node n4 unreachable")
-                .contains("node n4 is not registered with the coordinator"));
+                .contains("node n4 did not register with the coordinator"));
         assertThat(failed).anySatisfy(f -> assertThat(f).startsWith("missing-node n4"));
         assertThat(failed).noneSatisfy(f -> assertThat(f).contains("n1→n2"));
         assertThat(failed).noneSatisfy(f -> assertThat(f).contains("bad-node").contains("n1"));

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * Runs rounds of pairs through the fleet's agents. For each pair the coordinator asks the initiator's
@@ -33,7 +32,18 @@ import java.util.function.Function;
  * say so ({@link PairRun#startedTogether}).
  */
 public final class Coordinator implements AutoCloseable {
-    private final Function<String, Registry.Node> nodes;
+    private final Nodes nodes;
+
+    /** Where each node's agent serves, as the registry knows it. */
+    public interface Nodes {
+        /** The node's agent; empty when it is not (or no longer) in the run. */
+        java.util.Optional<Registry.Node> node(String name);
+
+        /** Why a node has no agent in the run, for its pairs' failures. */
+        default String whyAbsent(String name) {
+            return "node " + name + " is not registered with the coordinator";
+        }
+    }
     private final String token;
     private final Timeouts timeouts;
     private final Duration startDeadline;
@@ -45,11 +55,11 @@ public final class Coordinator implements AutoCloseable {
     private final Map<String, List<Session>> sessions = new HashMap<>();
 
     /**
-     * @param nodes         where each node's agent serves (null for a node that is not registered)
+     * @param nodes         where each node's agent serves
      * @param token         the run's token, which every agent of the fleet was given
      * @param startDeadline how long the first pair at a round's start barrier waits for the others
      */
-    public Coordinator(Function<String, Registry.Node> nodes, String token, Timeouts timeouts, Duration startDeadline) {
+    public Coordinator(Nodes nodes, String token, Timeouts timeouts, Duration startDeadline) {
         this.nodes = nodes;
         this.token = token;
         this.timeouts = timeouts;
@@ -81,13 +91,12 @@ public final class Coordinator implements AutoCloseable {
     private PairRun runPair(Pair pair, int slot, TransferSpec spec, Phaser barrier) {
         Gate gate = new Gate(barrier, startDeadline);
         try {
-            Registry.Node initiator = nodes.apply(pair.initiator());
-            Registry.Node target = nodes.apply(pair.target());
+            Registry.Node initiator = nodes.node(pair.initiator()).orElse(null);
+            Registry.Node target = nodes.node(pair.target()).orElse(null);
             if (initiator == null || target == null) {
                 String absent = initiator == null ? pair.initiator() : pair.target();
                 gate.leave();
-                return PairRun.failed(pair, new PeerFailureException("node " + absent + " is not registered with the "
-                        + "coordinator"), absent);
+                return PairRun.failed(pair, new PeerFailureException(nodes.whyAbsent(absent)), absent);
             }
             Session via;
             try {

@@ -98,8 +98,19 @@ public final class FleetRun implements AutoCloseable {
                 (System.nanoTime() - start) / 1e9, registry.missing().isEmpty() ? "" : "; missing: " + String.join(", ",
                         registry.missing()));
         out.flush();
-        coordinator = new Coordinator(name -> registry.lost(name).isPresent() ? null : registry.registered().get(name), token,
-                timeouts, timeouts.control());
+        Registry r = registry;
+        coordinator = new Coordinator(new Coordinator.Nodes() {
+            @Override
+            public Optional<Registry.Node> node(String name) {
+                return r.lost(name).isPresent() ? Optional.empty() : Optional.ofNullable(r.registered().get(name));
+            }
+
+            @Override
+            public String whyAbsent(String name) {
+                return r.lost(name).map(why -> "node " + name + " left the run: " + why)
+                        .orElse("node " + name + " did not register with the coordinator");
+            }
+        }, token, timeouts, timeouts.control());
     }
 
     /** The port the registry listens on (for agents started after it, and tests): empty before {@link #register}. */
