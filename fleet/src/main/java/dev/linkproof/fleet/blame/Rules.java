@@ -57,6 +57,8 @@ final class Rules {
                 links.add(p);
             }
         }
+        // In node order, as the verdicts are, rather than in the order the outcomes came.
+        links.sort(java.util.Comparator.comparingInt((Ledger.FailingPair p) -> p.a).thenComparingInt(p -> p.b));
         return new Decision(kind, links);
     }
 
