@@ -5,6 +5,7 @@ import dev.linkproof.engine.api.Direction;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
 import dev.linkproof.engine.descriptor.FleetPairDescriptor;
+import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.discovery.LinkproofDiscovery;
 import dev.linkproof.engine.discovery.SweepExpander;
@@ -74,7 +75,11 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration config = setup.config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor).count();
-        return new LinkproofExecutionContext(setup, new SessionProvider(config), request.getEngineExecutionListener(),
-                new ProgressPrinter(System.out, config.progress(), points), new RunReporter(config, setup.profile().orElse(null)));
+        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config),
+                request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
+                new RunReporter(config, setup.profile().orElse(null)));
+        context.fleet().ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()
+                .filter(d -> d instanceof FleetPointDescriptor).count()));
+        return context;
     }
 }

@@ -112,6 +112,18 @@ class FleetEngineTest {
         assertThat(pairs).extracting(e -> e.getTestDescriptor().getUniqueId().getLastSegment().getValue())
                 .contains("n1->n2", "n2->n1", "n3->n4", "n4->n1");
         assertThat(pairs).extracting(e -> e.getTestDescriptor().getDisplayName()).contains("write 64 KiB ×2 · 1 conn · tcp · n1→n2");
+        // For automation: the verdicts, and a heat map of the point beside them.
+        String verdict = java.nio.file.Files.readString(dir.resolve("fleet-verdict.json"));
+        assertThat(verdict).contains("\"schema\" : \"linkproof.fleet-verdict/1\"").contains("\"verdicts\" : [ ]");
+        assertThat(dir.resolve("fleet-heatmap-1.svg")).content().contains("<svg").contains("n4");
+        // Each agent's registration was ended by the run: the agents would stop.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        synchronized (registrations) {
+            for (Registration reg : registrations) {
+                assertThat(reg.awaitEnd()).isEqualTo("the coordinator ended the run: the fleet run ended");
+            }
+        }
+        assertThat(System.nanoTime()).isLessThan(deadline);
     }
 
     @Test
@@ -129,6 +141,7 @@ class FleetEngineTest {
         assertThat(failed).anySatisfy(f -> assertThat(f).startsWith("missing-node n4"));
         assertThat(failed).noneSatisfy(f -> assertThat(f).contains("n1→n2"));
         assertThat(failed).noneSatisfy(f -> assertThat(f).contains("bad-node").contains("n1"));
+        assertThat(java.nio.file.Files.readString(dir.resolve("fleet-verdict.json"))).contains("\"kind\" : \"missing-node\"");
     }
 
     @Test

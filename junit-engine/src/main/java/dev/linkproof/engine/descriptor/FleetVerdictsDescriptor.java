@@ -1,6 +1,7 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.failure.PointFailure;
+import dev.linkproof.engine.reporting.RunReporter;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.blame.Blame;
 import dev.linkproof.fleet.blame.Verdict;
@@ -37,14 +38,16 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
         var fleet = context.fleet().orElseThrow();
         blame = fleet.blame(System.out);
-        context.reporter().fleetFinished(fleet.plan().nodes(), fleet.settings().verdictFile(), blame, fleet.results(),
-                System.out);
+        RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
+                fleet.settings().verdictFile(), blame, fleet.outcomes(), System.out);
         fleet.act(blame, System.out);
+        // The first verdict test carries the heat maps and the verdict document in the Allure report.
         if (blame.blamesNobody()) {
-            run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null));
+            run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null, report));
         }
         for (Verdict v : blame.verdicts()) {
-            run(executor, new VerdictTest(getUniqueId(), VerdictTest.id(v), v.describe(), v));
+            run(executor, new VerdictTest(getUniqueId(), VerdictTest.id(v), v.describe(), v,
+                    v == blame.verdicts().getFirst() ? report : null));
         }
         return context;
     }
@@ -58,10 +61,12 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
     static final class VerdictTest extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
         static final String SEGMENT = "verdict";
         private final Verdict verdict;
+        private final RunReporter.FleetReport report;
 
-        VerdictTest(UniqueId parent, String id, String name, Verdict verdict) {
+        VerdictTest(UniqueId parent, String id, String name, Verdict verdict, RunReporter.FleetReport report) {
             super(parent.append(SEGMENT, id), name);
             this.verdict = verdict;
+            this.report = report;
         }
 
         @Override
@@ -71,6 +76,9 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
 
         @Override
         public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
+            if (report != null) {
+                report.attach();
+            }
             if (verdict != null) {
                 throw new PointFailure(kind(verdict), verdict.describe());
             }

@@ -44,6 +44,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
     @Override
     public void after(LinkproofExecutionContext context) {
         try {
+            // A fleet's agents stop when the registry says BYE: the launcher's step ends with the run.
+            context.fleet().ifPresent(dev.linkproof.engine.run.FleetRun::close);
             context.sessions().close();
         } finally {
             try {

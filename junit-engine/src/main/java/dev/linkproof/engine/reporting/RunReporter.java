@@ -1,5 +1,17 @@
 package dev.linkproof.engine.reporting;
 
+import dev.linkproof.fleet.blame.Blame;
+import dev.linkproof.fleet.blame.PairOutcome;
+import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.reports.fleet.FleetHeatMap;
+import dev.linkproof.reports.fleet.FleetPrometheus;
+import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.fleet.FleetVerdictFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.config.ConfigurationException;
 import dev.linkproof.engine.config.Constants;
@@ -152,16 +164,56 @@ public final class RunReporter implements AutoCloseable {
     }
 
     /**
-     * A fleet run's end: its verdicts on the console, in {@code verdictFile} for automation, and in
-     * Allure beside a node × node heat map per point.
+     * A fleet run's end: its verdicts on the console; fleet-verdict.json at {@code verdictFile} for
+     * automation, a node × node bandwidth heat map per point beside it (and, for scrapers, the
+     * Prometheus text file); returns what the verdict tests attach to the Allure report.
      */
-    public void fleetFinished(List<String> nodes, java.nio.file.Path verdictFile, dev.linkproof.fleet.blame.Blame blame,
-                              java.util.Map<String, java.util.Map<dev.linkproof.fleet.plan.Pair, dev.linkproof.fleet.coordinate.PairRun>> results,
-                              java.io.PrintStream out) {
-        out.println("[linkproof fleet] " + (blame.blamesNobody() ? "verdict: the fleet of " + nodes.size() + " nodes blames nobody"
-                : blame.verdicts().size() + " verdict(s) over " + nodes.size() + " nodes:"));
+    public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Blame blame, List<PairOutcome> outcomes,
+                                     java.io.PrintStream out) {
+        out.println("[linkproof fleet] " + (blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
+                + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:"));
         blame.verdicts().forEach(v -> out.println("  " + v.describe()));
+        Path written = FleetVerdictFile.writeFile(verdictFile, run, blame);
+        Path folder = written.toAbsolutePath().getParent();
+        Map<String, String> heatMaps = new LinkedHashMap<>();
+        java.util.Set<Point> points = new java.util.LinkedHashSet<>();
+        outcomes.forEach(o -> points.add(o.point()));
+        int i = 0;
+        for (Point p : points) {
+            String svg = FleetHeatMap.svg(p, outcomes, blame);
+            heatMaps.put(p.name(), svg);
+            writeQuietly(folder.resolve("fleet-heatmap-" + (++i) + ".svg"), svg);
+        }
+        FleetPrometheus.write(folder.resolve("fleet.prom"), outcomes, blame);
+        out.println("[linkproof fleet] verdicts in " + written + ", heat maps and fleet.prom beside it");
         out.flush();
+        return new FleetReport(readQuietly(written), heatMaps);
+    }
+
+    /** What the Allure report shows of a fleet run: the verdict document and the heat maps by point. */
+    public record FleetReport(String verdictJson, Map<String, String> heatMaps) {
+        /** Attaches both to the Allure test case running on this thread. */
+        public void attach() {
+            AllureBridge.attach("fleet-verdict.json", "application/json", "json", verdictJson.getBytes(StandardCharsets.UTF_8));
+            heatMaps.forEach((point, svg) -> AllureBridge.attach("heat map: " + point, "image/svg+xml", "svg",
+                    svg.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static void writeQuietly(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + file + " back: " + e.getMessage(), e);
+        }
     }
 
     /** Writes the run-level files; a run that ran no point writes none. */

@@ -26,6 +26,7 @@ import dev.linkproof.fleet.coordinate.Coordinator;
 import dev.linkproof.fleet.coordinate.PairRun;
 import dev.linkproof.fleet.plan.Pair;
 import dev.linkproof.fleet.rendezvous.Registry;
+import dev.linkproof.reports.fleet.FleetRunInfo;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.session.Timeouts;
@@ -49,6 +50,8 @@ public final class FleetRun implements AutoCloseable {
     private final FleetPlan plan;
     private final String token;
     private final Timeouts timeouts;
+    private final String runId = java.util.UUID.randomUUID().toString();
+    private final java.time.Instant started = java.time.Instant.now();
     private Registry registry;
     private Coordinator coordinator;
     private String registryFailure;
@@ -89,6 +92,10 @@ public final class FleetRun implements AutoCloseable {
             out.println("[linkproof fleet] " + registryFailure);
             return;
         }
+        // The plan before any transfer: what will run, in how many rounds, and about how long.
+        out.print("[linkproof fleet] " + plan.plan().describe(ESTIMATED_PER_POINT_ROUND, Math.max(1, points)).strip()
+                .replace("\n", "\n[linkproof fleet] ") + " (at an assumed " + Units.formatDuration(ESTIMATED_PER_POINT_ROUND)
+                + " per point and round)\n");
         out.printf("[linkproof fleet] registry listening on %s:%d for %d nodes from %s; waiting up to %s%n", registry.host(),
                 registry.port(), plan.nodes().size(), plan.source(), Units.formatDuration(settings.registerWithin()));
         out.flush();
@@ -113,6 +120,16 @@ public final class FleetRun implements AutoCloseable {
         }, token, timeouts, timeouts.control());
     }
 
+    /** A round of one point's pairs, as the printed estimate assumes it (the first rounds' lines tell the real pace). */
+    static final Duration ESTIMATED_PER_POINT_ROUND = Duration.ofSeconds(2);
+
+    private int points;
+
+    /** How many points the run has, for the plan's estimate. */
+    public synchronized void points(int count) {
+        this.points = count;
+    }
+
     /** The port the registry listens on (for agents started after it, and tests): empty before {@link #register}. */
     public synchronized Optional<Integer> registryPort() {
         return Optional.ofNullable(registry).map(Registry::port);
@@ -133,6 +150,11 @@ public final class FleetRun implements AutoCloseable {
                 .findFirst().map(why -> "; its agent was refused: " + why).orElse("");
         return Optional.of("node " + node + " did not register within " + Units.formatDuration(settings.registerWithin())
                 + refused);
+    }
+
+    /** The run as fleet-verdict.json names it. */
+    public FleetRunInfo runInfo(String profile) {
+        return new FleetRunInfo(runId, started, java.time.Instant.now(), plan.plan().pattern(), profile);
     }
 
     /** Where a registered node's agent serves, for reports. */

@@ -78,6 +78,17 @@ public final class AllureBridge {
         }
     }
 
+    /**
+     * Attaches {@code body} to the test case running on this thread (a fleet's verdicts: the heat maps
+     * and fleet-verdict.json). Nothing when no Allure listener runs.
+     */
+    public static void attach(String name, String type, String extension, byte[] body) {
+        if (currentTestCase().isEmpty()) {
+            return;
+        }
+        lifecycle().addAttachment(name, type, extension, body);
+    }
+
     /** Labels and the point's dimensions, as soon as the point starts. */
     public static void pointStarted(TransferSpec spec, String profile, String method) {
         Optional<String> uuid = currentTestCase();

@@ -25,10 +25,15 @@ public final class FleetVerdictFile {
 
     /** Writes {@link #NAME} into {@code folder} and returns its path. */
     public static Path write(Path folder, FleetRunInfo run, Blame blame) {
-        Path file = folder.resolve(NAME);
+        return writeFile(folder.resolve(NAME), run, blame);
+    }
+
+    /** Writes the document to {@code file} (replacing it whole: a reader never sees half of one) and returns it. */
+    public static Path writeFile(Path file, FleetRunInfo run, Blame blame) {
+        Path folder = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(folder);
-            Path tmp = Files.createTempFile(folder, NAME, ".tmp");
+            Path tmp = Files.createTempFile(folder, file.getFileName().toString(), ".tmp");
             JSON.writeValue(tmp.toFile(), FleetVerdictDocument.of(run, blame));
             return Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
