@@ -2,13 +2,15 @@
 # The project's tests: unit tests, engine tests, the conformance suite and the end-to-end tests of
 # the whole product (injected corruption, a killed target, protocol abuse, two network namespaces),
 # and the verbs suite for real on Soft-RoCE inside a QEMU/TCG VM (conformance-tests' SoftRoceSuite,
-# enabled by -Dlinkproof.softroce=true; a few minutes; pass -Dlinkproof.softroce=false to leave it out).
+# enabled by -Dlinkproof.softroce=true; a few minutes; pass -Dlinkproof.softroce=false to leave it out),
+# and the fleet suite on a Slurm cluster of network namespaces on this machine (FleetSlurmSuite,
+# enabled by -Dlinkproof.slurm=true; needs root; -Dlinkproof.slurm=false leaves it out).
 # Then, with the artifacts installed in the local Maven repository, examples/own-project: a user's
 # project with its own @TransferTest class and the suite through dependenciesToScan (scripts/own-project.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-mvn -B install -Dlinkproof.softroce=true "$@"
+mvn -B install -Dlinkproof.softroce=true -Dlinkproof.slurm=true "$@"
 # The example resolves what was just installed: where, if this run put it elsewhere.
 # Options that take their value as the next argument (-s FILE) are passed on with it.
 repo=()

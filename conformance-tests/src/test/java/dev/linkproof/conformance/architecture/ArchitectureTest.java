@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The product's shape, held by ArchUnit over the main classes of every module: no package cycle
- * anywhere; the modules layered as DESIGN.md draws them (transfer-core ← hardware-profiles ← reports
- * ← junit-engine), transfer-core free of JUnit and Allure; and the engine's rooms in their order
+ * anywhere; the modules layered as DESIGN.md draws them (transfer-core ← hardware-profiles, fleet ←
+ * reports ← junit-engine), transfer-core free of JUnit and Allure; and the engine's rooms in their order
  * (config ← failure ← judging ← reporting ← run ← descriptor ← discovery ← the engine class).
  */
 class ArchitectureTest {
@@ -42,11 +42,21 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("transfer-core").definedBy("dev.linkproof.transfer..")
                 .layer("hardware-profiles").definedBy("dev.linkproof.profiles..")
+                .layer("fleet").definedBy("dev.linkproof.fleet..")
                 .layer("reports").definedBy("dev.linkproof.reports..")
                 .layer("junit-engine").definedBy("dev.linkproof.engine..")
                 .whereLayer("junit-engine").mayNotBeAccessedByAnyLayer()
                 .whereLayer("reports").mayOnlyBeAccessedByLayers("junit-engine")
+                .whereLayer("fleet").mayOnlyBeAccessedByLayers("reports", "junit-engine")
                 .whereLayer("hardware-profiles").mayOnlyBeAccessedByLayers("reports", "junit-engine")
+                .check(product);
+    }
+
+    /** The fleet knows neither profiles nor a test framework: the engine hands it numbers and drives it. */
+    @Test
+    void theFleetKnowsNoProfileAndNoTestFramework() {
+        noClasses().that().resideInAPackage("dev.linkproof.fleet..").should().dependOnClassesThat()
+                .resideInAnyPackage("dev.linkproof.profiles..", "org.junit..", "org.opentest4j..", "io.qameta..")
                 .check(product);
     }
 

@@ -53,6 +53,8 @@ public final class FleetRun implements AutoCloseable {
     private final String runId = java.util.UUID.randomUUID().toString();
     private final java.time.Instant started = java.time.Instant.now();
     private Registry registry;
+    /** Whether the agents ran their warm-up round (once per run, before the first measured one). */
+    private boolean warmedUp;
     private Coordinator coordinator;
     private String registryFailure;
     /** Each point's pair results, by the point's unique id. */
@@ -172,6 +174,16 @@ public final class FleetRun implements AutoCloseable {
         Coordinator c;
         synchronized (this) {
             c = coordinator;
+        }
+        if (c != null && !warmedUp && !rounds.isEmpty()) {
+            // Agents the launcher just started run their first transfers cold (class loading, the JIT):
+            // a round of them once, not judged, so the first measured round is not slower than the rest
+            // for reasons that are nobody's fault.
+            warmedUp = true;
+            long start = System.nanoTime();
+            c.runRound(rounds.getFirst(), spec.withPointId(spec.pointId() + "/warm-up"));
+            out.printf("[linkproof fleet] warm-up round (not judged): %d pairs in %.1f s%n", rounds.getFirst().size(),
+                    (System.nanoTime() - start) / 1e9);
         }
         for (int i = 0; i < rounds.size(); i++) {
             List<Pair> round = rounds.get(i);

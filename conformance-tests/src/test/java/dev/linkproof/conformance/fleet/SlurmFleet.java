@@ -1,0 +1,201 @@
+package dev.linkproof.conformance.fleet;
+
+import dev.linkproof.conformance.fleet.fixtures.FleetWrite;
+import dev.linkproof.transfer.control.AgentProcess;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The fleet suite's cluster and its jobs: scripts/lib/slurm-netns.sh's Slurm cluster of network
+ * namespaces, and one batch job per run, as a user would submit it: {@code srun --ntasks-per-node=1}
+ * starts an agent on every node, each registering with the coordinator, which runs on the batch
+ * host (the job's first node, in its own namespace) as JUnit's ConsoleLauncher over this build's
+ * test class path, with {@code linkproof.fleet=slurm} reading {@code SLURM_JOB_NODELIST}.
+ */
+final class SlurmFleet {
+    static final Path SCRIPT = Path.of("..", "scripts", "lib", "slurm-netns.sh").toAbsolutePath().normalize();
+    static final int NODES = 4;
+    /** One job: JVM starts, registration, three rounds and the retests; far less on a quiet machine. */
+    static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
+
+    private SlurmFleet() {
+    }
+
+    /** What one job left behind: its folder (coordinator.out, agent-*.out, fleet-verdict.json, results), and its status. */
+    record Job(Path dir, int exitCode, String coordinatorOutput) {
+        Path verdictFile() {
+            return dir.resolve("fleet-verdict.json");
+        }
+    }
+
+    /** A run's variations: extra engine keys, a node whose agent dies once registered, a node whose agent corrupts. */
+    record Run(String name, Map<String, String> config, String deadNode, String corruptNode, Map<String, String> env,
+               List<String> agentArgs) {
+        static Run named(String name) {
+            return new Run(name, Map.of(), "", "", Map.of(), List.of());
+        }
+
+        Run with(String key, String value) {
+            Map<String, String> c = new LinkedHashMap<>(config);
+            c.put(key, value);
+            return new Run(name, c, deadNode, corruptNode, env, agentArgs);
+        }
+
+        Run deadNode(String node) {
+            return new Run(name, config, node, corruptNode, env, agentArgs);
+        }
+
+        Run corruptNode(String node) {
+            return new Run(name, config, deadNode, node, env, agentArgs);
+        }
+
+        Run env(String key, String value) {
+            Map<String, String> e = new LinkedHashMap<>(env);
+            e.put(key, value);
+            return new Run(name, config, deadNode, corruptNode, e, agentArgs);
+        }
+
+        Run agentArgs(String... args) {
+            return new Run(name, config, deadNode, corruptNode, env, List.of(args));
+        }
+    }
+
+    static String sh(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", cmd) + " did not finish within 120 s");
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ": " + out);
+        }
+        return out;
+    }
+
+    static void up() throws IOException, InterruptedException {
+        System.out.println("[fleet] " + sh("bash", SCRIPT.toString(), "up", Integer.toString(NODES)).strip());
+    }
+
+    static void down() throws IOException, InterruptedException {
+        sh("bash", SCRIPT.toString(), "down");
+    }
+
+    static void fault(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        cmd.addAll(List.of(args));
+        sh(cmd.toArray(String[]::new));
+    }
+
+    /** Submits one run as a batch job and waits for it (scancel at the deadline). */
+    static Job run(Run run, Path work) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(work.resolve(run.name()));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = String.join(File.pathSeparator, List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
+        String launcher = System.getProperty("linkproof.consoleLauncher");
+        String token = AgentProcess.newToken();
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("linkproof.fleet", "slurm");
+        config.put("linkproof.fleet.registry", "0.0.0.0:7470");
+        config.put("linkproof.fleet.registerWithin", "90s");
+        config.put("linkproof.fleet.verdict", dir.resolve("fleet-verdict.json").toString());
+        config.put("linkproof.results", dir.resolve("results.jsonl").toString());
+        config.put("linkproof.agent.log", dir.resolve("local-agent.log").toString());
+        config.put("linkproof.profile", "loopback");
+        // Pairs of a 2-CPU machine's namespaces share its two cores: a clean pair may run at a third of
+        // another. The faults below are 100 Mbit/s against GB/s, far outside that.
+        config.put("linkproof.fleet.minOfMedianBandwidth", "0.25");
+        config.put("linkproof.fleet.maxOfLowestLatency", "50");
+        config.put("linkproof.timeout.control", "10s");
+        config.putAll(run.config());
+        String configArgs = config.entrySet().stream().map(e -> "--config=" + e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(" "));
+        StringBuilder env = new StringBuilder();
+        run.env().forEach((k, v) -> env.append("export ").append(k).append('=').append(v).append('\n'));
+        String agent = """
+                #!/bin/bash
+                # One task per node: this node's agent, registering with the coordinator on the batch host.
+                out="%1$s/agent-$SLURMD_NODENAME.out"
+                "%2$s" -Xmx128m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "%3$s" \\
+                    dev.linkproof.transfer.agent.AgentMain --register "$LP_COORDINATOR:7470" --port 0 --register-within 90s %4$s > "$out" 2>&1 &
+                pid=$!
+                if [ "$SLURMD_NODENAME" = "%5$s" ]; then
+                  # A node that dies once in the run: its agent is killed as soon as it has registered.
+                  for _ in $(seq 1 900); do grep -q '^%6$s' "$out" && break; sleep 0.1; done
+                  kill -9 "$pid"
+                  echo "killed the agent of $SLURMD_NODENAME after it registered" >> "$out"
+                fi
+                wait "$pid"
+                """.formatted(dir, java, classPath, String.join(" ", run.agentArgs()), run.deadNode(), AgentProcess.READY);
+        Path agentScript = dir.resolve("agent.sh");
+        Files.writeString(agentScript, agent);
+        String batch = """
+                #!/bin/bash
+                #SBATCH --job-name=linkproof-fleet-%1$s
+                #SBATCH --nodes=%2$d
+                #SBATCH --ntasks-per-node=1
+                #SBATCH --output=%3$s/job.out
+                # The coordinator runs here, on the job's first node; the agents reach it at this node's address.
+                export LINKPROOF_TOKEN=%4$s
+                export LP_COORDINATOR=$(ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
+                export LINKPROOF_FAULT_NODE=%5$s
+                %6$s
+                srun --ntasks-per-node=1 --kill-on-bad-exit=0 bash %3$s/agent.sh &
+                agents=$!
+                "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results -jar "%8$s" execute --disable-banner \\
+                    --details=none --class-path "%9$s" --select-class %10$s %11$s > %3$s/coordinator.out 2>&1
+                rc=$?
+                # The coordinator's end is the agents' (the registry said BYE): srun ends with them.
+                wait "$agents"
+                echo "coordinator exit $rc" >> %3$s/coordinator.out
+                exit $rc
+                """.formatted(run.name(), NODES, dir, token, run.corruptNode(), env, java, launcher, classPath,
+                FleetWrite.class.getName(), configArgs);
+        Path batchScript = dir.resolve("job.sbatch");
+        Files.writeString(batchScript, batch);
+        Files.setPosixFilePermissions(batchScript, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // Not sbatch --wait: it polls the job with a growing pause, up to half a minute after the job ended.
+        String id = sh("sbatch", "--parsable", batchScript.toString()).strip();
+        Files.writeString(dir.resolve("sbatch.out"), id + "\n");
+        long deadline = System.nanoTime() + JOB_DEADLINE.toNanos();
+        String state;
+        while (true) {
+            String job = sh("scontrol", "show", "job", id);
+            state = field(job, "JobState");
+            if (!List.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING").contains(state)) {
+                String exit = field(job, "ExitCode");
+                int rc = Integer.parseInt(exit.substring(0, exit.indexOf(':')));
+                Path out = dir.resolve("coordinator.out");
+                String coordinator = Files.isRegularFile(out) ? Files.readString(out) : "(no coordinator.out; job " + id
+                        + " ended " + state + ")";
+                return new Job(dir, rc, coordinator);
+            }
+            if (System.nanoTime() > deadline) {
+                sh("scancel", id);
+                throw new IOException("the fleet job " + run.name() + " (" + id + ") did not end within "
+                        + JOB_DEADLINE.toMinutes() + " min (" + state + "); see " + dir);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** {@code Key=value} out of scontrol's listing. */
+    private static String field(String listing, String key) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b" + key + "=(\\S+)").matcher(listing);
+        if (!m.find()) {
+            throw new IllegalStateException("scontrol show job says no " + key + ": " + listing);
+        }
+        return m.group(1);
+    }
+}
