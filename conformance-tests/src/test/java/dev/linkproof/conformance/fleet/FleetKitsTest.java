@@ -270,6 +270,42 @@ class FleetKitsTest {
     }
 
     @Test
+    void theBatchJobGivesTheAgentsAndTheSuiteOneTokenStopsLingeringAgentsAndExitsWithTheSuitesStatus(@TempDir Path dir)
+            throws Exception {
+        // A checkout whose agent and suite only say how they were called, and an srun that runs its
+        // command here: the job as Slurm would run it on its first node, without Slurm.
+        Path home = dir.resolve("home");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path log = dir.resolve("calls");
+        Files.createDirectories(home.resolve("transfer-core/target/classes"));
+        Files.writeString(home.resolve("transfer-core/target/agent.classpath"), "/deps.jar\n");
+        Files.createDirectories(home.resolve("scripts/lib"));
+        Files.copy(ROOT.resolve("scripts/lib/agent-build.sh"), home.resolve("scripts/lib/agent-build.sh"));
+        // The agent never stops by itself: the job stops it once the grace is over.
+        fake(home.resolve("scripts"), "agent.sh", "echo \"agent $LINKPROOF_TOKEN $*\" >> " + log + "; exec sleep 30");
+        fake(home.resolve("scripts"), "conformance.sh", "echo \"suite $LINKPROOF_TOKEN $*\" >> " + log + "; exit 5");
+        fake(bin, "srun", "echo \"srun $*\" >> " + log + "; while [[ $1 == -* ]]; do shift; done; exec \"$@\"");
+        fake(bin, "scontrol", "printf 'lpn1\\nlpn2\\n'");
+        Map<String, String> env = Map.of("PATH", bin + ":" + System.getenv("PATH"), "LINKPROOF_HOME", home.toString(),
+                "SLURM_JOB_NODELIST", "lpn[1-2]", "SLURM_JOB_NUM_NODES", "2", "SLURMD_NODENAME", "lpn1", "SLURM_JOB_ID", "7",
+                "LINKPROOF_COORDINATOR", "10.77.0.11", "LINKPROOF_AGENT_GRACE_SECONDS", "1");
+
+        Run job = run(List.of("bash", SLURM.resolve("linkproof-fleet.sbatch").toString(), "-Dtest=WriteCorrectness"), env);
+        assertThat(job.rc).as(job.out).isEqualTo(5);
+        assertThat(job.out).contains("still running 1s after the suite ended; stopping them");
+        List<String> calls = Files.readAllLines(log);
+        assertThat(calls).hasSize(3);
+        String srun = calls.stream().filter(c -> c.startsWith("srun ")).findFirst().orElseThrow();
+        assertThat(srun).contains("--nodes=2", "--ntasks-per-node=1", "scripts/agent.sh --register 10.77.0.11:7470 --port 0");
+        String[] agent = calls.stream().filter(c -> c.startsWith("agent ")).findFirst().orElseThrow().split(" ");
+        String[] suite = calls.stream().filter(c -> c.startsWith("suite ")).findFirst().orElseThrow().split(" ");
+        assertThat(agent[1]).as("a fresh token").matches("[0-9a-f]{32}");
+        assertThat(suite[1]).as("the suite's token is the agents'").isEqualTo(agent[1]);
+        assertThat(Arrays.asList(suite)).contains("-Dlinkproof.fleet=slurm", "-Dlinkproof.fleet.registry=0.0.0.0:7470")
+                .endsWith("-Dtest=WriteCorrectness");
+    }
+
+    @Test
     void submitPassesItsArgumentsOnAndExitsWithTheJobsStatus(@TempDir Path dir) throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path log = dir.resolve("calls");
