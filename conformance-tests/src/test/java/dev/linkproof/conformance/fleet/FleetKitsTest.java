@@ -1,0 +1,496 @@
+package dev.linkproof.conformance.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.fleet.rendezvous.Launcher;
+import dev.linkproof.fleet.rendezvous.LauncherEnvironment;
+import dev.linkproof.fleet.rendezvous.Roster;
+import dev.linkproof.profiles.LoadedProfile;
+import dev.linkproof.profiles.ProfileLoader;
+import dev.linkproof.profiles.ProfileProperties;
+import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.agent.AgentMain;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The fleet's launch kits (examples/fleet, docs/fleet.md "Launch kits") agree with the code they
+ * launch: the Kubernetes manifests with each other, with the roster the engine reads from the
+ * environment they give, with AgentMain's options and the engine's keys; the Slurm batch script
+ * parses, starts the agents with options AgentMain accepts and points them at the port the
+ * coordinator listens on; the submit wrapper passes its arguments on and reports the job's status.
+ * No cluster is needed: the manifests are read with SnakeYAML Engine (on the test class path through
+ * junit-engine → hardware-profiles), the scripts run with bash against stand-in sbatch and scontrol.
+ * Tagged e2e: a test of the product, not of the hardware, so a conformance run leaves it out.
+ */
+@Tag("e2e")
+class FleetKitsTest {
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path KUBERNETES = ROOT.resolve("examples/fleet/kubernetes");
+    static final Path SLURM = ROOT.resolve("examples/fleet/slurm");
+
+    /** Every object of every manifest, by kind and name ("Job/linkproof-agents"). */
+    static Map<String, Map<String, Object>> objects;
+
+    @BeforeAll
+    static void readManifests() throws IOException {
+        objects = new LinkedHashMap<>();
+        List<Path> files;
+        try (var s = Files.list(KUBERNETES)) {
+            files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).as("manifests in %s", KUBERNETES).isNotEmpty();
+        for (Path f : files) {
+            for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(f))) {
+                if (doc == null) {
+                    continue;
+                }
+                Map<String, Object> o = map(doc, f + ": a document");
+                String key = o.get("kind") + "/" + map(o.get("metadata"), f + ": metadata").get("name");
+                assertThat(objects.put(key, o)).as("%s defined twice", key).isNull();
+            }
+        }
+    }
+
+    // ---- Kubernetes ----
+
+    @Test
+    void theAgentsAreAnIndexedJobOfParallelPodsBehindAHeadlessServiceNamedAsTheirSubdomain() {
+        Map<String, Object> job = agentsJob();
+        Map<String, Object> spec = map(job.get("spec"), "Job spec");
+        assertThat(spec.get("completionMode")).isEqualTo("Indexed");
+        assertThat(spec.get("completions")).isInstanceOf(Integer.class);
+        assertThat(spec.get("parallelism")).as("every agent at once").isEqualTo(spec.get("completions"));
+
+        Map<String, Object> podSpec = podSpec(job);
+        String subdomain = (String) podSpec.get("subdomain");
+        Map<String, Object> service = object("Service/" + subdomain);
+        Map<String, Object> serviceSpec = map(service.get("spec"), "Service spec");
+        assertThat(serviceSpec.get("clusterIP")).as("headless").isEqualTo("None");
+        // Without a selector matching the pods, the Service publishes no <pod>.<service> records.
+        assertThat(podLabels(job)).containsAllEntriesOf(stringMap(serviceSpec.get("selector")));
+        assertThat(podSpec.get("restartPolicy")).isEqualTo("Never");
+    }
+
+    @Test
+    void theAgentsDialTheCoordinatorServiceAtThePortTheRegistryListensOn() throws Exception {
+        ParseResult agent = agentOptions(container(agentsJob()));
+        String register = agent.matchedOptionValue("--register", "");
+        assertThat(register).as("--register").matches("[^:]+:\\d+");
+        String host = register.substring(0, register.lastIndexOf(':'));
+        int port = Integer.parseInt(register.substring(register.lastIndexOf(':') + 1));
+        assertThat(agent.matchedOptionValue("--port", -1)).as("--port 0: a free port").isZero();
+        assertThat(Units.parseDuration(agent.matchedOptionValue("--register-within", "120s"))).isPositive();
+
+        // The host is the coordinator's Service, which selects the coordinator's pod, not an agent.
+        Map<String, Object> coordinatorService = object("Service/" + host);
+        Map<String, Object> serviceSpec = map(coordinatorService.get("spec"), "Service spec");
+        Map<String, String> selector = stringMap(serviceSpec.get("selector"));
+        Map<String, Object> coordinator = coordinatorJob();
+        assertThat(podLabels(coordinator)).containsAllEntriesOf(selector);
+        assertThat(podLabels(agentsJob()).entrySet().containsAll(selector.entrySet()))
+                .as("the coordinator's Service %s selects the agents too", selector).isFalse();
+        List<Object> ports = list(serviceSpec.get("ports"), "Service ports");
+        assertThat(ports).hasSize(1);
+        Map<String, Object> servicePort = map(ports.getFirst(), "port");
+        assertThat(servicePort.get("port")).isEqualTo(port);
+
+        Map<String, String> keys = engineKeys(args(container(coordinator)));
+        String registry = keys.get(Constants.FLEET_REGISTRY);
+        assertThat(registry).as(Constants.FLEET_REGISTRY).isNotNull();
+        int listens = Integer.parseInt(registry.substring(registry.lastIndexOf(':') + 1));
+        assertThat(servicePort.getOrDefault("targetPort", servicePort.get("port"))).isEqualTo(listens);
+        assertThat(registry.substring(0, registry.lastIndexOf(':'))).as("listening on every address of the pod")
+                .isEqualTo("0.0.0.0");
+        assertThat(keys.get(Constants.FLEET)).isEqualTo("kubernetes");
+        assertThat(Units.parseDuration(keys.get(Constants.FLEET_REGISTER_WITHIN))).isPositive();
+    }
+
+    @Test
+    void theCoordinatorAndTheAgentsReadTheTokenFromTheSameSecret() {
+        Map<String, Object> agentToken = env(container(agentsJob())).get("LINKPROOF_TOKEN");
+        Map<String, Object> coordinatorToken = env(container(coordinatorJob())).get("LINKPROOF_TOKEN");
+        assertThat(agentToken).as("the agents' LINKPROOF_TOKEN").isNotNull();
+        assertThat(agentToken).as("no token written into a manifest").doesNotContainKey("value");
+        Object secretRef = map(agentToken.get("valueFrom"), "valueFrom").get("secretKeyRef");
+        assertThat(secretRef).as("from a Secret").isNotNull();
+        assertThat(coordinatorToken).isEqualTo(agentToken);
+    }
+
+    @Test
+    void theLauncherVariablesNameTheJobItsServiceAndItsCompletions() {
+        Map<String, Object> job = agentsJob();
+        String name = name(job);
+        String service = (String) podSpec(job).get("subdomain");
+        int completions = (Integer) map(job.get("spec"), "Job spec").get("completions");
+        for (Map<String, Object> o : List.of(job, coordinatorJob())) {
+            Map<String, String> env = resolvedEnv(container(o), 0);
+            assertThat(env).as("%s's environment", name(o)).containsEntry("LINKPROOF_K8S_JOB", name)
+                    .containsEntry("LINKPROOF_K8S_SERVICE", service)
+                    .containsEntry("LINKPROOF_K8S_COMPLETIONS", Integer.toString(completions));
+        }
+    }
+
+    @Test
+    void theRosterOfAPodAndOfTheCoordinatorNamesThePodsOfTheJob() {
+        Map<String, Object> job = agentsJob();
+        String name = name(job);
+        int completions = (Integer) map(job.get("spec"), "Job spec").get("completions");
+        List<String> pods = IntStream.range(0, completions).mapToObj(i -> name + "-" + i).toList();
+        String service = (String) podSpec(job).get("subdomain");
+
+        // Pod 2 as Kubernetes starts it: the manifest's variables, JOB_COMPLETION_INDEX, and the
+        // hostname an Indexed Job's pod gets, <job>-<index>.
+        Map<String, String> pod2 = new LinkedHashMap<>(resolvedEnv(container(job), 2));
+        pod2.put("JOB_COMPLETION_INDEX", "2");
+        pod2.put("HOSTNAME", name + "-2");
+        Roster roster = LauncherEnvironment.roster(Launcher.KUBERNETES, pod2, Optional.empty());
+        assertThat(roster.nodes()).isEqualTo(pods);
+        assertThat(roster.self()).contains(name + "-2");
+        assertThat(roster.address(name + "-2")).isEqualTo(name + "-2." + service);
+        // The name the agent registers under is the one the roster expects.
+        assertThat(pod2.get(AgentMain.NODE_ENV)).as("$%s", AgentMain.NODE_ENV).isEqualTo(name + "-2");
+
+        // The coordinator is no pod of the Job: the same nodes, none of them itself.
+        Roster coordinator = LauncherEnvironment.roster(Launcher.KUBERNETES, resolvedEnv(container(coordinatorJob()), -1),
+                Optional.empty());
+        assertThat(coordinator.nodes()).isEqualTo(pods);
+        assertThat(coordinator.self()).isEmpty();
+    }
+
+    @Test
+    void theProfileInTheConfigMapLoadsAsAProfileWhereTheCoordinatorLooksForIt(@TempDir Path dir) throws IOException {
+        Map<String, Object> coordinator = coordinatorJob();
+        String profilePath = engineKeys(args(container(coordinator))).get(Constants.PROFILE);
+        assertThat(profilePath).as(Constants.PROFILE).isNotNull().startsWith("/");
+
+        // The volume mounted at the path's directory is the ConfigMap; the file is one of its keys.
+        Path path = Path.of(profilePath);
+        Map<String, Object> mount = list(container(coordinator).get("volumeMounts"), "volumeMounts").stream()
+                .map(m -> map(m, "volumeMount")).filter(m -> Path.of((String) m.get("mountPath")).equals(path.getParent()))
+                .findFirst().orElseThrow(() -> new AssertionError("no volume mounted at " + path.getParent()));
+        Map<String, Object> volume = list(podSpec(coordinator).get("volumes"), "volumes").stream().map(v -> map(v, "volume"))
+                .filter(v -> v.get("name").equals(mount.get("name"))).findFirst().orElseThrow();
+        String configMap = (String) map(volume.get("configMap"), "volume " + mount.get("name") + ": configMap").get("name");
+        Map<String, Object> data = map(object("ConfigMap/" + configMap).get("data"), "ConfigMap data");
+        String yaml = (String) data.get(path.getFileName().toString());
+        assertThat(yaml).as("ConfigMap %s key %s", configMap, path.getFileName()).isNotNull();
+
+        Path file = dir.resolve(path.getFileName().toString());
+        Files.writeString(file, yaml);
+        LoadedProfile loaded = new ProfileLoader(Map.of(ProfileProperties.PROFILE, file.toString())).load(() -> {
+            throw new AssertionError("a profile named by path needs no probe");
+        });
+        assertThat(loaded.profile().id()).isEqualTo("fleet-pod-network");
+        assertThat(loaded.profile().criteria()).isNotEmpty();
+    }
+
+    // ---- Slurm ----
+
+    @Test
+    void theBatchScriptParsesAndAsksForOneTaskPerNode() throws Exception {
+        Path script = SLURM.resolve("linkproof-fleet.sbatch");
+        Run syntax = run(List.of("bash", "-n", script.toString()), Map.of());
+        assertThat(syntax.rc).as("bash -n: %s", syntax.out).isZero();
+        assertThat(Files.isExecutable(script)).isTrue();
+
+        // sbatch reads #SBATCH lines up to the first command.
+        List<String> directives = new ArrayList<>();
+        for (String line : Files.readAllLines(script)) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                break;
+            }
+            if (line.startsWith("#SBATCH")) {
+                directives.add(line.strip());
+            }
+        }
+        assertThat(directives).contains("#SBATCH --ntasks-per-node=1");
+
+        String srun = Files.readAllLines(script).stream().filter(l -> l.startsWith("srun ")).collect(Collectors.joining());
+        assertThat(srun).as("the srun line").contains("--ntasks-per-node=1").endsWith("\\");
+        String text = Files.readString(script);
+        assertThat(text).contains("scripts/agent.sh \"${agent_args[@]}\" &").contains("export LINKPROOF_TOKEN")
+                .contains("scripts/conformance.sh \"${fleet_args[@]}\" \"$@\"");
+    }
+
+    @Test
+    void theBatchScriptStartsAgentsAcceptedByAgentMainAtThePortTheCoordinatorListensOn() throws Exception {
+        // The lines that set the defaults and the two argument lists, evaluated by bash as the job would.
+        List<String> lines = Files.readAllLines(SLURM.resolve("linkproof-fleet.sbatch")).stream()
+                .filter(l -> l.matches("^(registry_port|register_within|agent_register_within|agent_args|fleet_args)=.*"))
+                .toList();
+        assertThat(lines).hasSize(5);
+        String program = "coordinator=10.77.0.11\n" + String.join("\n", lines) + "\n"
+                + "printf '%s\\n' \"${agent_args[@]}\"; echo ==; printf '%s\\n' \"${fleet_args[@]}\"\n";
+        Run r = run(List.of("bash", "-euc", program), Map.of());
+        assertThat(r.rc).as(r.out).isZero();
+        String[] parts = r.out.split("==\n", 2);
+        List<String> agentArgs = Arrays.asList(parts[0].split("\n"));
+        List<String> fleetArgs = Arrays.asList(parts[1].strip().split("\n"));
+
+        ParseResult agent = new CommandLine(new AgentMain()).parseArgs(agentArgs.toArray(String[]::new));
+        String defaultPort = Constants.DEFAULT_FLEET_REGISTRY.substring(Constants.DEFAULT_FLEET_REGISTRY.lastIndexOf(':') + 1);
+        assertThat(agent.matchedOptionValue("--register", "")).isEqualTo("10.77.0.11:" + defaultPort);
+        assertThat(agent.matchedOptionValue("--port", -1)).isZero();
+        assertThat(Units.parseDuration(agent.matchedOptionValue("--register-within", "120s"))).isPositive();
+
+        Map<String, String> keys = engineKeys(fleetArgs);
+        assertThat(keys).containsEntry(Constants.FLEET, "slurm").containsEntry(Constants.FLEET_REGISTRY,
+                "0.0.0.0:" + defaultPort);
+        // The agents keep dialling at least as long as the coordinator waits for them.
+        assertThat(Units.parseDuration(agent.matchedOptionValue("--register-within", "120s")))
+                .isGreaterThanOrEqualTo(Units.parseDuration(keys.get(Constants.FLEET_REGISTER_WITHIN)));
+        assertThat(keys.get(Constants.FLEET_VERDICT)).endsWith("conformance-tests/target/fleet-verdict.json");
+    }
+
+    @Test
+    void theBatchJobGivesTheAgentsAndTheSuiteOneTokenStopsLingeringAgentsAndExitsWithTheSuitesStatus(@TempDir Path dir)
+            throws Exception {
+        // A checkout whose agent and suite only say how they were called, and an srun that runs its
+        // command here: the job as Slurm would run it on its first node, without Slurm.
+        Path home = dir.resolve("home");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path log = dir.resolve("calls");
+        Files.createDirectories(home.resolve("transfer-core/target/classes"));
+        Files.writeString(home.resolve("transfer-core/target/agent.classpath"), "/deps.jar\n");
+        Files.createDirectories(home.resolve("scripts/lib"));
+        Files.copy(ROOT.resolve("scripts/lib/agent-build.sh"), home.resolve("scripts/lib/agent-build.sh"));
+        // The agent never stops by itself: the job stops it once the grace is over.
+        fake(home.resolve("scripts"), "agent.sh", "echo \"agent $LINKPROOF_TOKEN $*\" >> " + log + "; exec sleep 30");
+        fake(home.resolve("scripts"), "conformance.sh", "echo \"suite $LINKPROOF_TOKEN $*\" >> " + log + "; exit 5");
+        fake(bin, "srun", "echo \"srun $*\" >> " + log + "; while [[ $1 == -* ]]; do shift; done; exec \"$@\"");
+        fake(bin, "scontrol", "printf 'lpn1\\nlpn2\\n'");
+        Map<String, String> env = Map.of("PATH", bin + ":" + System.getenv("PATH"), "LINKPROOF_HOME", home.toString(),
+                "SLURM_JOB_NODELIST", "lpn[1-2]", "SLURM_JOB_NUM_NODES", "2", "SLURMD_NODENAME", "lpn1", "SLURM_JOB_ID", "7",
+                "LINKPROOF_COORDINATOR", "10.77.0.11", "LINKPROOF_AGENT_GRACE_SECONDS", "1");
+
+        Run job = run(List.of("bash", SLURM.resolve("linkproof-fleet.sbatch").toString(), "-Dtest=WriteCorrectness"), env);
+        assertThat(job.rc).as(job.out).isEqualTo(5);
+        assertThat(job.out).contains("still running 1s after the suite ended; stopping them");
+        List<String> calls = Files.readAllLines(log);
+        assertThat(calls).hasSize(3);
+        String srun = calls.stream().filter(c -> c.startsWith("srun ")).findFirst().orElseThrow();
+        assertThat(srun).contains("--nodes=2", "--ntasks-per-node=1", "scripts/agent.sh --register 10.77.0.11:7470 --port 0");
+        String[] agent = calls.stream().filter(c -> c.startsWith("agent ")).findFirst().orElseThrow().split(" ");
+        String[] suite = calls.stream().filter(c -> c.startsWith("suite ")).findFirst().orElseThrow().split(" ");
+        assertThat(agent[1]).as("a fresh token").matches("[0-9a-f]{32}");
+        assertThat(suite[1]).as("the suite's token is the agents'").isEqualTo(agent[1]);
+        assertThat(Arrays.asList(suite)).contains("-Dlinkproof.fleet=slurm", "-Dlinkproof.fleet.registry=0.0.0.0:7470")
+                .endsWith("-Dtest=WriteCorrectness");
+    }
+
+    @Test
+    void submitPassesItsArgumentsOnAndExitsWithTheJobsStatus(@TempDir Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path log = dir.resolve("calls");
+        fake(bin, "sbatch", "echo \"sbatch $*\" >> " + log + "; echo '4242;cluster'");
+        fake(bin, "scontrol", "echo \"scontrol $*\" >> " + log + "; echo \"JobId=4242 JobName=linkproof-fleet JobState=$STATE "
+                + "Reason=None ExitCode=$CODE:0\"");
+        fake(bin, "scancel", "echo \"scancel $*\" >> " + log);
+        Map<String, String> env = Map.of("PATH", bin + ":" + System.getenv("PATH"), "STATE", "FAILED", "CODE", "3");
+
+        Run failed = run(List.of(SLURM.resolve("submit.sh").toString(), "-N", "4", "--", "-Dtest=WriteCorrectness"), env);
+        assertThat(failed.rc).as(failed.out).isEqualTo(3);
+        assertThat(failed.out).contains("job 4242 ended: FAILED, exit code 3")
+                .contains(ROOT + "/conformance-tests/target/fleet-verdict.json").contains(ROOT + "/allure-report");
+        assertThat(Files.readAllLines(log).getFirst()).isEqualTo("sbatch --parsable -N 4 " + SLURM.resolve("linkproof-fleet.sbatch")
+                + " -Dtest=WriteCorrectness");
+
+        Run passed = run(List.of(SLURM.resolve("submit.sh").toString()), Map.of("PATH", env.get("PATH"), "STATE", "COMPLETED",
+                "CODE", "0"));
+        assertThat(passed.rc).as(passed.out).isZero();
+
+        Run cancelled = run(List.of(SLURM.resolve("submit.sh").toString()), Map.of("PATH", env.get("PATH"), "STATE", "CANCELLED",
+                "CODE", "0"));
+        assertThat(cancelled.rc).as("a cancelled job is no success: %s", cancelled.out).isEqualTo(1);
+
+        Run late = run(List.of(SLURM.resolve("submit.sh").toString()), Map.of("PATH", env.get("PATH"), "STATE", "RUNNING",
+                "CODE", "0", "LINKPROOF_SUBMIT_DEADLINE", "1s"));
+        assertThat(late.rc).as(late.out).isEqualTo(124);
+        assertThat(Files.readAllLines(log)).last().isEqualTo("scancel 4242");
+    }
+
+    // ---- helpers ----
+
+    private static Map<String, Object> agentsJob() {
+        List<Map<String, Object>> indexed = objects.entrySet().stream().filter(e -> e.getKey().startsWith("Job/"))
+                .map(Map.Entry::getValue).filter(j -> "Indexed".equals(map(j.get("spec"), "spec").get("completionMode")))
+                .toList();
+        assertThat(indexed).as("one Indexed Job").hasSize(1);
+        return indexed.getFirst();
+    }
+
+    private static Map<String, Object> coordinatorJob() {
+        List<Map<String, Object>> others = objects.entrySet().stream().filter(e -> e.getKey().startsWith("Job/"))
+                .map(Map.Entry::getValue).filter(j -> j != agentsJob()).toList();
+        assertThat(others).as("one coordinator Job besides the agents'").hasSize(1);
+        return others.getFirst();
+    }
+
+    private static Map<String, Object> object(String key) {
+        Map<String, Object> o = objects.get(key);
+        assertThat(o).as("%s among %s", key, objects.keySet()).isNotNull();
+        return o;
+    }
+
+    private static String name(Map<String, Object> o) {
+        return (String) map(o.get("metadata"), "metadata").get("name");
+    }
+
+    private static Map<String, Object> podSpec(Map<String, Object> job) {
+        return map(map(map(job.get("spec"), "spec").get("template"), "template").get("spec"), "pod spec");
+    }
+
+    private static Map<String, String> podLabels(Map<String, Object> job) {
+        return stringMap(map(map(map(job.get("spec"), "spec").get("template"), "template").get("metadata"), "pod metadata")
+                .get("labels"));
+    }
+
+    private static Map<String, Object> container(Map<String, Object> job) {
+        List<Object> containers = list(podSpec(job).get("containers"), "containers");
+        assertThat(containers).as("%s's containers", name(job)).hasSize(1);
+        return map(containers.getFirst(), "container");
+    }
+
+    private static List<String> args(Map<String, Object> container) {
+        return list(container.getOrDefault("args", List.of()), "args").stream().map(String::valueOf).toList();
+    }
+
+    /** The agent container's arguments as AgentMain parses them: the command must be the agent's launcher. */
+    private static ParseResult agentOptions(Map<String, Object> container) {
+        List<String> command = list(container.get("command"), "command").stream().map(String::valueOf).toList();
+        assertThat(command).isEqualTo(List.of("scripts/agent.sh"));
+        return new CommandLine(new AgentMain()).parseArgs(args(container).toArray(String[]::new));
+    }
+
+    /** The {@code -Dlinkproof.…=value} arguments, each key checked to be one the engine reads (a constant of {@link Constants}). */
+    private static Map<String, String> engineKeys(List<String> args) {
+        Set<String> known = Arrays.stream(Constants.class.getFields()).filter(f -> Modifier.isStatic(f.getModifiers())
+                && f.getType() == String.class).map(FleetKitsTest::value).filter(v -> v.startsWith("linkproof.")).collect(
+                        Collectors.toSet());
+        Map<String, String> keys = new LinkedHashMap<>();
+        Pattern p = Pattern.compile("-D(linkproof\\.[^=]+)=(.*)");
+        for (String a : args) {
+            Matcher m = p.matcher(a);
+            if (m.matches()) {
+                assertThat(known).as("%s is a key the engine reads", m.group(1)).contains(m.group(1));
+                keys.put(m.group(1), m.group(2));
+            }
+        }
+        return keys;
+    }
+
+    private static String value(Field f) {
+        try {
+            return String.valueOf(f.get(null));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Map<String, Map<String, Object>> env(Map<String, Object> container) {
+        Map<String, Map<String, Object>> env = new LinkedHashMap<>();
+        for (Object e : list(container.get("env"), "env")) {
+            Map<String, Object> entry = map(e, "env entry");
+            env.put((String) entry.get("name"), entry);
+        }
+        return env;
+    }
+
+    /**
+     * The container's environment as Kubernetes gives it to pod {@code index} (-1: not a pod of an
+     * Indexed Job): literal values with {@code $(VAR)} expanded from earlier entries, the completion
+     * index from the downward API; Secrets are left out.
+     */
+    private static Map<String, String> resolvedEnv(Map<String, Object> container, int index) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Pattern ref = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+        env(container).forEach((name, entry) -> {
+            if (entry.containsKey("value")) {
+                Matcher m = ref.matcher(String.valueOf(entry.get("value")));
+                StringBuilder b = new StringBuilder();
+                while (m.find()) {
+                    String v = out.get(m.group(1));
+                    assertThat(v).as("%s refers to $(%s), which is not set before it", name, m.group(1)).isNotNull();
+                    m.appendReplacement(b, Matcher.quoteReplacement(v));
+                }
+                m.appendTail(b);
+                out.put(name, b.toString());
+                return;
+            }
+            Map<String, Object> from = map(entry.get("valueFrom"), name + ": valueFrom");
+            if (from.containsKey("fieldRef")) {
+                String field = (String) map(from.get("fieldRef"), "fieldRef").get("fieldPath");
+                assertThat(field).as("%s's field", name)
+                        .isEqualTo("metadata.annotations['batch.kubernetes.io/job-completion-index']");
+                if (index >= 0) {
+                    out.put(name, Integer.toString(index));
+                }
+            }
+        });
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o, String what) {
+        assertThat(o).as(what).isInstanceOf(Map.class);
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object o, String what) {
+        assertThat(o).as(what).isInstanceOf(List.class);
+        return (List<Object>) o;
+    }
+
+    private static Map<String, String> stringMap(Object o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        map(o, "a map of strings").forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    private static void fake(Path bin, String name, String body) throws IOException {
+        Path f = bin.resolve(name);
+        Files.writeString(f, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    record Run(int rc, String out) {
+    }
+
+    private static Run run(List<String> command, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s ends", command).isTrue();
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+}
