@@ -89,6 +89,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private PairRun runPair(Pair pair, int slot, TransferSpec spec, Phaser barrier) {
+        long start = System.nanoTime();
         Gate gate = new Gate(barrier, startDeadline);
         try {
             Registry.Node initiator = nodes.node(pair.initiator()).orElse(null);
@@ -96,19 +97,19 @@ public final class Coordinator implements AutoCloseable {
             if (initiator == null || target == null) {
                 String absent = initiator == null ? pair.initiator() : pair.target();
                 gate.leave();
-                return PairRun.failed(pair, new PeerFailureException(nodes.whyAbsent(absent)), absent);
+                return PairRun.failed(pair, new PeerFailureException(nodes.whyAbsent(absent)), absent, System.nanoTime() - start);
             }
             Session via;
             try {
                 via = session(initiator, slot);
             } catch (TransferException e) {
                 gate.leave();
-                return PairRun.failed(pair, e, pair.initiator());
+                return PairRun.failed(pair, e, pair.initiator(), System.nanoTime() - start);
             }
             DrivenSession driven = new DrivenSession(via, target.host(), target.port(), token, timeouts);
             try {
                 Measurement m = driven.run(spec, gate);
-                return PairRun.measured(pair, m, gate.together);
+                return PairRun.measured(pair, m, gate.together, System.nanoTime() - start);
             } catch (TransferException e) {
                 gate.leave();
                 // The coordinator's own session to the initiator broke: the initiator is what failed to answer.
@@ -117,12 +118,12 @@ public final class Coordinator implements AutoCloseable {
                 if (!via.usable()) {
                     forget(pair.initiator(), slot);
                 }
-                return PairRun.failed(pair, e, unreachable);
+                return PairRun.failed(pair, e, unreachable, System.nanoTime() - start);
             }
         } catch (RuntimeException e) {
             gate.leave();
             return PairRun.failed(pair, new TransferException("the coordinator failed while running " + pair.label() + ": " + e, e),
-                    null);
+                    null, System.nanoTime() - start);
         }
     }
 

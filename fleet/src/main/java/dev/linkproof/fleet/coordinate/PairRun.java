@@ -13,24 +13,24 @@ import java.util.Optional;
  * lost its own session to it; the target, when the initiator's agent reports a peer failure.
  */
 public record PairRun(Pair pair, Measurement measurement, TransferException failure, Optional<String> unreachable,
-                      boolean startedTogether) {
+                      boolean startedTogether, long wallNanos) {
     public PairRun {
         if ((measurement == null) == (failure == null)) {
             throw new IllegalArgumentException("a pair run has a measurement or a failure, exactly one");
         }
     }
 
-    static PairRun measured(Pair pair, Measurement m, boolean startedTogether) {
-        return new PairRun(pair, m, null, Optional.empty(), startedTogether);
+    static PairRun measured(Pair pair, Measurement m, boolean startedTogether, long wallNanos) {
+        return new PairRun(pair, m, null, Optional.empty(), startedTogether, wallNanos);
     }
 
-    static PairRun failed(Pair pair, TransferException e, String unreachable) {
-        return new PairRun(pair, null, e, Optional.ofNullable(unreachable), false);
+    static PairRun failed(Pair pair, TransferException e, String unreachable, long wallNanos) {
+        return new PairRun(pair, null, e, Optional.ofNullable(unreachable), false, wallNanos);
     }
 
     /** A pair the coordinator could not start at all ({@code why}: the run has no registry, say). */
     public static PairRun notRun(Pair pair, String why) {
-        return new PairRun(pair, null, new TransferException(why), Optional.empty(), false);
+        return new PairRun(pair, null, new TransferException(why), Optional.empty(), false, 0);
     }
 
     public boolean ran() {

@@ -55,11 +55,16 @@ public final class FleetRun implements AutoCloseable {
     private Registry registry;
     /** Whether the agents ran their warm-up round (once per run, before the first measured one). */
     private boolean warmedUp;
+    /** When the wait for registrations ended, for the cost line. */
+    private volatile long registeredAt;
     private Coordinator coordinator;
     private String registryFailure;
     /** Each point's pair results, by the point's unique id. */
     private final Map<String, Map<Pair, PairRun>> results = new ConcurrentHashMap<>();
     private final Map<String, TransferSpec> specs = new ConcurrentHashMap<>();
+    /** Every round's wall time, and the sum of each round's slowest pair: what the coordinator costs. */
+    private final java.util.concurrent.atomic.AtomicLong roundNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong slowestPairNanos = new java.util.concurrent.atomic.AtomicLong();
     private final List<PairOutcome> outcomes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     public FleetRun(FleetSettings settings, FleetPlan plan, String token, Timeouts timeouts) {
@@ -103,6 +108,7 @@ public final class FleetRun implements AutoCloseable {
         out.flush();
         long start = System.nanoTime();
         Map<String, Registry.Node> nodes = registry.awaitAll(settings.registerWithin());
+        registeredAt = System.nanoTime();
         out.printf("[linkproof fleet] %d of %d nodes registered in %.1f s%s%n", nodes.size(), plan.nodes().size(),
                 (System.nanoTime() - start) / 1e9, registry.missing().isEmpty() ? "" : "; missing: " + String.join(", ",
                         registry.missing()));
@@ -181,7 +187,7 @@ public final class FleetRun implements AutoCloseable {
             // for reasons that are nobody's fault.
             warmedUp = true;
             long start = System.nanoTime();
-            c.runRound(rounds.getFirst(), spec.withPointId(spec.pointId() + "/warm-up"));
+            timed(c, rounds.getFirst(), spec.withPointId(spec.pointId() + "/warm-up"));
             out.printf("[linkproof fleet] warm-up round (not judged): %d pairs in %.1f s%n", rounds.getFirst().size(),
                     (System.nanoTime() - start) / 1e9);
         }
@@ -190,11 +196,13 @@ public final class FleetRun implements AutoCloseable {
             long start = System.nanoTime();
             List<PairRun> runs = c == null ? round.stream().map(p -> PairRun.notRun(p, registryFailure == null
                     ? "the fleet's registry was not started" : registryFailure)).toList()
-                    : c.runRound(round, spec);
+                    : timed(c, round, spec);
+            long wall = System.nanoTime() - start;
             runs.forEach(r -> byPair.put(r.pair(), r));
             long failed = runs.stream().filter(r -> r.failureKind().isPresent()).count();
-            out.printf("[linkproof fleet] %s: round %d/%d, %d pairs in %.1f s%s%n", name, i + 1, rounds.size(), round.size(),
-                    (System.nanoTime() - start) / 1e9, failed == 0 ? "" : ", " + failed + " failed");
+            long slowest = runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0);
+            out.printf("[linkproof fleet] %s: round %d/%d, %d pairs in %.2f s (slowest pair %.2f s)%s%n", name, i + 1,
+                    rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed == 0 ? "" : ", " + failed + " failed");
             out.flush();
         }
         results.put(pointId, byPair);
@@ -232,7 +240,7 @@ public final class FleetRun implements AutoCloseable {
                     if (spec == null) {
                         return;
                     }
-                    for (PairRun run : c.runRound(pairs, spec.withPointId(spec.pointId() + "/retest"))) {
+                    for (PairRun run : timed(c, pairs, spec.withPointId(spec.pointId() + "/retest"))) {
                         Optional<OutcomeKind> kind = run.failureKind().isEmpty() ? Optional.of(OutcomeKind.PASSED)
                                 : OutcomeKind.of(run.failureKind().get());
                         kind.ifPresent(k -> again.add(run.ran()
@@ -246,7 +254,13 @@ public final class FleetRun implements AutoCloseable {
                 out.flush();
             }
         }
-        return Blamer.blame(first, again, settings);
+        Blame blame = Blamer.blame(first, again, settings);
+        long sinceRegistered = registeredAt == 0 ? 0 : System.nanoTime() - registeredAt;
+        out.printf("[linkproof fleet] cost: the rounds (warm-up and retests included) took %.2f s, their slowest pairs "
+                        + "%.2f s together (%.2f×); %.2f s from the last registration to the verdicts%n",
+                roundNanos.get() / 1e9, slowestPairNanos.get() / 1e9,
+                slowestPairNanos.get() == 0 ? 0.0 : (double) roundNanos.get() / slowestPairNanos.get(), sinceRegistered / 1e9);
+        return blame;
     }
 
     /**
@@ -294,6 +308,15 @@ public final class FleetRun implements AutoCloseable {
 
     /** How long one drain or taint command may take. */
     static final Duration ACT_DEADLINE = Duration.ofSeconds(30);
+
+    /** A round through the coordinator, its wall time and its slowest pair's added to the run's cost. */
+    private List<PairRun> timed(Coordinator c, List<Pair> round, TransferSpec spec) {
+        long start = System.nanoTime();
+        List<PairRun> runs = c.runRound(round, spec);
+        roundNanos.addAndGet(System.nanoTime() - start);
+        slowestPairNanos.addAndGet(runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
+        return runs;
+    }
 
     /** Every point's pair results so far, by point unique id. */
     public Map<String, Map<Pair, PairRun>> results() {
