@@ -85,6 +85,9 @@ public final class VerbsTransport implements Transport {
         if (!a.available()) {
             return a;
         }
+        if (spec.op().atomic()) {
+            return Availability.no("verbs atomics are not built yet");
+        }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU) {
             // The target's GPU is checked on the target, where its memory is registered.
             Availability gpu = dmabufCapable(spec.initiatorMemory().device());
