@@ -28,7 +28,7 @@ public final class AtomicChecks {
             List<AtomicMismatch> found = new ArrayList<>();
             long expectedFinal = plan.after(slot, plan.opsPerCounter());
             if (finals[slot] != expectedFinal) {
-                found.add(new AtomicMismatch(slot, Check.FINAL_VALUE, expectedFinal, finals[slot], -1));
+                found.add(new AtomicMismatch(slot, Check.FINAL_VALUE, expectedFinal, finals[slot], -1, plan.step(slot)));
             }
             if (plan.op() == Op.FETCH_ADD) {
                 // Each fetch-add returns the value before its own add: over the verification ops the
@@ -49,7 +49,7 @@ public final class AtomicChecks {
                     long expected = plan.after(slot, first + v);
                     long got = fetched[slot][idx[v]];
                     if (got != expected) {
-                        found.add(new AtomicMismatch(slot, Check.FETCHED, expected, got, v));
+                        found.add(new AtomicMismatch(slot, Check.FETCHED, expected, got, v, plan.step(slot)));
                         break;
                     }
                 }
@@ -57,7 +57,7 @@ public final class AtomicChecks {
                 for (int v = 0; v < fetched[slot].length; v++) {
                     long expected = plan.after(slot, first + v);
                     if (fetched[slot][v] != expected) {
-                        found.add(new AtomicMismatch(slot, Check.SWAP_OLD_VALUE, expected, fetched[slot][v], v));
+                        found.add(new AtomicMismatch(slot, Check.SWAP_OLD_VALUE, expected, fetched[slot][v], v, plan.step(slot)));
                         break;
                     }
                 }

@@ -11,13 +11,14 @@ import dev.linkproof.transfer.TransferSpec;
  * per slot s                 operand (16·s)      fetch-add: the addend; compare-swap: the chain's step
  *                            chain   (16·s + 8)  compare-swap: the value the counter holds before the next op
  * per ring r (= batch number mod pipeline depth), slot s, at 16·batch·(1 + r) + 16·s:
- *                            argument            an op's own input word (UCX's compare-swap compare value)
+ *                            argument            an op's own input word (UCX's buffer: the addend, or the compare value)
  *                            result  (+ 8)       the value the op fetched (UCX's compare-swap: the swap value going out)
  * </pre>
  *
  * Operands are in memory rather than only in the data path so that both transports read them the
  * same way, and so that a fault-injecting decorator can change one op of one counter (a lost or
- * doubled atomic) without the transport's cooperation. Each batch in flight has its own argument
+ * doubled atomic) without the transport's cooperation: a data path reads a counter's operand and
+ * chain words once per op, when it posts it, never later. Each batch in flight has its own argument
  * and result words: UCX requires them untouched until the op completes.
  */
 public record AtomicLayout(int batch, int depth) {

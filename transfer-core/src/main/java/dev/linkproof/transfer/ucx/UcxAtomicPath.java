@@ -56,8 +56,7 @@ final class UcxAtomicPath implements DataPath {
     private final MemorySegment[] opEp;
     private final MemorySegment[] opRkey;
     private final long[] opRemote;
-    /** Per slot: the operand (FETCH_ADD's buffer). Per ring × slot: the argument word (COMPARE_SWAP's buffer) and params. */
-    private final MemorySegment[] operand;
+    /** Per ring × slot: the argument word (the op's buffer: FETCH_ADD's addend, COMPARE_SWAP's compare value) and params. */
     private final MemorySegment[] argument;
     private final MemorySegment[] params;
     private final long[] pending;
@@ -90,7 +89,6 @@ final class UcxAtomicPath implements DataPath {
         this.opEp = new MemorySegment[batch];
         this.opRkey = new MemorySegment[batch];
         this.opRemote = new long[batch];
-        this.operand = new MemorySegment[batch];
         this.argument = new MemorySegment[batch * depth];
         this.params = new MemorySegment[batch * depth];
         this.pending = new long[batch * depth];
@@ -157,7 +155,6 @@ final class UcxAtomicPath implements DataPath {
             opEp[s] = eps[e];
             opRkey[s] = rkeys[e];
             opRemote[s] = base + slots.slotOffset(s);
-            operand[s] = local.asSlice(layout.operand(s), AtomicLayout.WORD);
         }
         for (int r = 0; r < spec.pipelineDepth(); r++) {
             for (int s = 0; s < batch; s++) {
@@ -190,7 +187,10 @@ final class UcxAtomicPath implements DataPath {
                     local.set(JAVA_LONG, layout.chain(s), next);
                     buffer = argument[base + s];
                 } else {
-                    buffer = operand[s];
+                    // The addend goes out from this batch's own word: UCX may read it until the op
+                    // completes, and the operand is read once, here, as the verbs path reads it.
+                    local.set(JAVA_LONG, layout.argument(ring, s), local.get(JAVA_LONG, layout.operand(s)));
+                    buffer = argument[base + s];
                 }
                 MemorySegment r = (MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
                         params[base + s]);

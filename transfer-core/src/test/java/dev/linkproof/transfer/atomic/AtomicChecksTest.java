@@ -55,7 +55,7 @@ class AtomicChecksTest {
         assertThat(c.bad()).isEqualTo(1);
         assertThat(c.first()).extracting(m -> m.check()).containsExactly(Check.FINAL_VALUE, Check.FETCHED);
         assertThat(c.first()).allSatisfy(m -> assertThat(m.slot()).isEqualTo(1));
-        assertThat(c.describe()).contains("counter 1 (slot 1): final value").contains("short by " + p.step(1));
+        assertThat(c.describe()).contains("counter 1 (slot 1): final value").contains("short by 1 op of step " + p.step(1));
     }
 
     @Test
