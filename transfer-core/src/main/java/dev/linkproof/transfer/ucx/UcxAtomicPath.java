@@ -51,6 +51,8 @@ final class UcxAtomicPath implements DataPath {
     private final boolean swap;
     private final int opcode;
     private final AtomicLayout layout;
+    /** No endpoint has an error handler (shared memory only): no upcall can fire inside a post. */
+    private boolean critical;
     /** The local buffer, seen with the global scope (as UcxWorker's params are: no session updates per access). */
     private final MemorySegment local;
     private final MemorySegment[] opEp;
@@ -139,6 +141,7 @@ final class UcxAtomicPath implements DataPath {
             packed.copyFrom(MemorySegment.ofArray(rkey));
             MemorySegment out = a.allocate(ADDRESS);
             boolean peerErrors = UcxTransport.mayDetectPeerFailure(spec);
+            critical = !peerErrors;
             for (int e = 0; e < eps.length; e++) {
                 eps[e] = worker.connect(address, errorSlots.asSlice(e, 1), peerErrors);
                 Ucx.check((byte) lib().rkeyUnpack.invokeExact(eps[e], packed, out), "ucp_ep_rkey_unpack");
@@ -192,8 +195,11 @@ final class UcxAtomicPath implements DataPath {
                     local.set(JAVA_LONG, layout.argument(ring, s), local.get(JAVA_LONG, layout.operand(s)));
                     buffer = argument[base + s];
                 }
-                MemorySegment r = (MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
-                        params[base + s]);
+                MemorySegment r = critical
+                        ? (MemorySegment) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
+                                params[base + s])
+                        : (MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
+                                params[base + s]);
                 if (r.address() != 0) {
                     if (Ucx.isError(r)) {
                         failed = true;
