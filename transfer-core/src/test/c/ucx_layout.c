@@ -48,6 +48,8 @@ int main(void) {
     SIZE(ucp_request_param_t);
     OFF(ucp_request_param_t, op_attr_mask);
     OFF(ucp_request_param_t, flags);
+    OFF(ucp_request_param_t, datatype);
+    OFF(ucp_request_param_t, reply_buffer);
     OFF(ucp_request_param_t, memory_type);
 
     SIZE(ucs_status_t);
@@ -73,6 +75,12 @@ int main(void) {
     CONST(UCP_MEM_ATTR_FIELD_ADDRESS);
     CONST(UCP_MEM_ATTR_FIELD_LENGTH);
     CONST(UCP_OP_ATTR_FIELD_FLAGS);
+    CONST(UCP_OP_ATTR_FIELD_DATATYPE);
+    CONST(UCP_OP_ATTR_FIELD_REPLY_BUFFER);
+    CONST(UCP_FEATURE_AMO64);
+    CONST(UCP_ATOMIC_OP_ADD);
+    CONST(UCP_ATOMIC_OP_CSWAP);
+    CONST(ucp_dt_make_contig(8));
     CONST(UCP_OP_ATTR_FIELD_MEMORY_TYPE);
     CONST(UCS_MEMORY_TYPE_HOST);
     CONST(UCS_MEMORY_TYPE_CUDA);

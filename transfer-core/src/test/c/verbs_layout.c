@@ -40,6 +40,7 @@ int main(void) {
     OFF(DEVICE_ATTR_MAX_QP_RD_ATOM, struct ibv_device_attr, max_qp_rd_atom);
     OFF(DEVICE_ATTR_MAX_QP_INIT_RD_ATOM, struct ibv_device_attr, max_qp_init_rd_atom);
     OFF(DEVICE_ATTR_PHYS_PORT_CNT, struct ibv_device_attr, phys_port_cnt);
+    OFF(DEVICE_ATTR_ATOMIC_CAP, struct ibv_device_attr, atomic_cap);
 
     /* struct ibv_port_attr: the exported compat ibv_query_port fills only the older, shorter
        prefix (_compat_ibv_port_attr), so the bindings zero the whole struct first, as the inline
@@ -121,6 +122,10 @@ int main(void) {
     OFF(SEND_WR_IMM_DATA, struct ibv_send_wr, imm_data);
     OFF(SEND_WR_RDMA_REMOTE_ADDR, struct ibv_send_wr, wr.rdma.remote_addr);
     OFF(SEND_WR_RDMA_RKEY, struct ibv_send_wr, wr.rdma.rkey);
+    OFF(SEND_WR_ATOMIC_REMOTE_ADDR, struct ibv_send_wr, wr.atomic.remote_addr);
+    OFF(SEND_WR_ATOMIC_COMPARE_ADD, struct ibv_send_wr, wr.atomic.compare_add);
+    OFF(SEND_WR_ATOMIC_SWAP, struct ibv_send_wr, wr.atomic.swap);
+    OFF(SEND_WR_ATOMIC_RKEY, struct ibv_send_wr, wr.atomic.rkey);
     SZ(RECV_WR_SIZE, struct ibv_recv_wr);
     OFF(RECV_WR_WR_ID, struct ibv_recv_wr, wr_id);
     OFF(RECV_WR_NEXT, struct ibv_recv_wr, next);
@@ -141,6 +146,9 @@ int main(void) {
     P(WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_WRITE_WITH_IMM);
     P(WR_SEND, IBV_WR_SEND);
     P(WR_RDMA_READ, IBV_WR_RDMA_READ);
+    P(WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_CMP_AND_SWP);
+    P(WR_ATOMIC_FETCH_AND_ADD, IBV_WR_ATOMIC_FETCH_AND_ADD);
+    P(ATOMIC_NONE, IBV_ATOMIC_NONE);
     P(SEND_SIGNALED, IBV_SEND_SIGNALED);
     P(SEND_INLINE, IBV_SEND_INLINE);
     P(QPS_RESET, IBV_QPS_RESET);
@@ -152,6 +160,7 @@ int main(void) {
     P(ACCESS_LOCAL_WRITE, IBV_ACCESS_LOCAL_WRITE);
     P(ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE);
     P(ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ);
+    P(ACCESS_REMOTE_ATOMIC, IBV_ACCESS_REMOTE_ATOMIC);
     P(QP_ATTR_MASK_STATE, IBV_QP_STATE);
     P(QP_ATTR_MASK_ACCESS_FLAGS, IBV_QP_ACCESS_FLAGS);
     P(QP_ATTR_MASK_PKEY_INDEX, IBV_QP_PKEY_INDEX);

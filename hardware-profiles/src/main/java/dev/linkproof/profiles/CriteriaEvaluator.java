@@ -113,6 +113,17 @@ public final class CriteriaEvaluator {
                 }
                 judged = true;
             }
+            if (c.minOpsPerSecond().isPresent()) {
+                double limit = c.minOpsPerSecond().getAsDouble();
+                for (Pair p : pairs) {
+                    double measured = p.m().opsPerSecond();
+                    boolean pass = measured >= limit;
+                    out.add(new Verdict(spec.pointId(), Kind.MIN_OPS_PER_SECOND, pass ? Outcome.PASS : Outcome.FAIL, c.name(),
+                            measured, limit, "ops/s", label + ": " + p.prefix() + Units.formatOps(measured)
+                            + (pass ? " ≥ " : " < ") + "criterion " + Units.formatOps(limit) + " (" + c.name() + ")", p.rail()));
+                }
+                judged = true;
+            }
             if (c.maxAverageLatency().isPresent()) {
                 double limit = c.maxAverageLatency().get().toNanos() / 1e3;
                 for (Pair p : pairs) {

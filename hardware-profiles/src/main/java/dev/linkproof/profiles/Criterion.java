@@ -49,13 +49,24 @@ import java.util.stream.Collectors;
  *                              batch; latency-mode points only measure it); per rail
  * @param maxDropPercent        curve rule: from one swept size to the next, bandwidth may fall by at most this many
  *                              percent; per rail
+ * @param minOpsPerSecond       floor on transfers per second, the figure of atomic points (fetch-add, compare-swap),
+ *                              where 8 bytes an op make bandwidth meaningless; per rail
  * @param location              where the criterion was written
  */
 public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,
                         Range batch, Range rails, Set<String> transports, Map<String, SettingMatch> settings,
                         Optional<BandwidthFloor> minBandwidth, Optional<BandwidthFloor> minAggregateBandwidth,
                         OptionalDouble minRailBalance, Optional<Duration> maxAverageLatency,
-                        Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, Location location) {
+                        Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, OptionalDouble minOpsPerSecond,
+                        Location location) {
+
+    /**
+     * The ops a criterion without {@code op} (or with {@code op: any}) covers: those that move bytes.
+     * Atomics are named to be covered, so a bandwidth floor written for writes and reads never judges
+     * an 8-byte atomic by GB/s.
+     */
+    public static final Set<Op> DATA_OPS = java.util.Collections.unmodifiableSet(EnumSet.of(Op.WRITE, Op.READ, Op.SEND,
+            Op.WRITE_WITH_IMM));
 
     /** The thresholds a criterion can set; two criteria overlap only if they share one. */
     public enum Threshold {
@@ -64,7 +75,8 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         MIN_RAIL_BALANCE("min-rail-balance"),
         MAX_AVG_LATENCY("max-avg-latency"),
         MAX_P99_LATENCY("max-p99-latency"),
-        MAX_DROP("max-drop");
+        MAX_DROP("max-drop"),
+        MIN_OPS_PER_SECOND("min-ops-per-second");
 
         private final String key;
 
@@ -97,6 +109,9 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
         maxP99Latency.ifPresent(x -> t.add(Threshold.MAX_P99_LATENCY));
         if (maxDropPercent.isPresent()) {
             t.add(Threshold.MAX_DROP);
+        }
+        if (minOpsPerSecond.isPresent()) {
+            t.add(Threshold.MIN_OPS_PER_SECOND);
         }
         return t;
     }
@@ -169,7 +184,7 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
      */
     public String describeSelector() {
         List<String> parts = new ArrayList<>();
-        parts.add(ops.size() == Op.values().length ? "any op"
+        parts.add(ops.equals(DATA_OPS) ? "any op" : ops.size() == Op.values().length ? "any op, atomics included"
                 : ops.stream().map(Op::label).collect(Collectors.joining(", ")));
         parts.add(memory.stream().map(MemoryPair::toString).collect(Collectors.joining(", ")));
         mode.ifPresent(m -> parts.add(m.name().toLowerCase(Locale.ROOT) + " mode"));

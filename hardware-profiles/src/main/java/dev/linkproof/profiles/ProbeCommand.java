@@ -145,6 +145,7 @@ public final class ProbeCommand implements Callable<Integer> {
         k.maxAverageLatency().ifPresent(d -> out.add("avg ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
         k.maxP99Latency().ifPresent(d -> out.add("p99 ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
         k.maxDropPercent().ifPresent(d -> out.add("drop ≤ " + BandwidthFloor.gbits(d).replace(" Gb/s", "") + "% per step"));
+        k.minOpsPerSecond().ifPresent(v -> out.add("≥ " + Units.formatOps(v)));
         return out;
     }
 }

@@ -48,7 +48,7 @@ final class ProfileParser {
     static final List<String> BASELINE = List.of("tolerance");
     static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "rails", "transport",
             "settings", "min-bandwidth", "min-aggregate-bandwidth", "min-rail-balance", "max-avg-latency", "max-p99-latency",
-            "max-drop", "enabled");
+            "max-drop", "min-ops-per-second", "enabled");
     static final List<String> SETTING_MATCH = List.of("not");
     private static final Pattern TRANSPORT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
@@ -254,7 +254,7 @@ final class ProfileParser {
         }
         f.rename("criterion '" + name + "'");
 
-        Set<Op> ops = f.node("op").map(n -> ops(n)).orElse(EnumSet.allOf(Op.class));
+        Set<Op> ops = f.node("op").map(n -> ops(n)).orElse(EnumSet.copyOf(Criterion.DATA_OPS));
         List<MemoryPair> memory = f.node("memory").map(ProfileParser::memory).orElse(List.of(MemoryPair.ANY));
         Optional<Mode> mode = f.scalar("mode").flatMap(s -> switch (s.value().strip().toLowerCase(Locale.ROOT)) {
             case "bandwidth" -> Optional.of(Mode.BANDWIDTH);
@@ -306,12 +306,14 @@ final class ProfileParser {
         }
         OptionalDouble drop = f.scalar("max-drop").map(s -> OptionalDouble.of(ProfileUnits.percent(s.value(), s.location())))
                 .orElse(OptionalDouble.empty());
+        OptionalDouble opsPerSecond = f.scalar("min-ops-per-second")
+                .map(s -> OptionalDouble.of(ProfileUnits.opsPerSecond(s.value(), s.location()))).orElse(OptionalDouble.empty());
         boolean enabled = f.optionalBoolean("enabled").orElse(true);
         Criterion c = new Criterion(name, ops, memory, mode, sizes, batch, rails, transports, settings, bw, aggregate,
-                balance, avg, p99, drop, m.location());
+                balance, avg, p99, drop, opsPerSecond, m.location());
         if (c.thresholds().isEmpty()) {
             throw new ProfileException(m.location(), "criterion '" + name + "' sets no threshold (one of min-bandwidth, "
-                    + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop)");
+                    + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop, min-ops-per-second)");
         }
         return enabled ? Optional.of(c) : Optional.empty();
     }
@@ -320,14 +322,14 @@ final class ProfileParser {
         Set<Op> ops = EnumSet.noneOf(Op.class);
         for (YScalar s : words(n, "op")) {
             if (s.value().equalsIgnoreCase("any")) {
-                ops.addAll(EnumSet.allOf(Op.class));
+                ops.addAll(Criterion.DATA_OPS);
                 continue;
             }
             try {
                 ops.add(Op.parse(s.value()));
             } catch (IllegalArgumentException e) {
                 throw new ProfileException(s.location(), "unknown op '" + s.value()
-                        + "' (expected write, read, send, write-with-imm or any)");
+                        + "' (expected write, read, send, write-with-imm, fetch-add, compare-swap or any)");
             }
         }
         return ops;

@@ -335,4 +335,31 @@ final class ProfileUnits {
             return 0;
         }
     }
+
+    /**
+     * A rate of operations: "2.5M", "800k", "1200000", optionally followed by "ops/s"
+     * ("2.5 Mops/s"). Positive.
+     */
+    static double opsPerSecond(String text, Location at) {
+        String t = text.strip().replaceFirst("(?i)\\s*ops/s$", "").strip();
+        double scale = 1;
+        if (t.endsWith("M") || t.endsWith("m")) {
+            scale = 1e6;
+            t = t.substring(0, t.length() - 1).strip();
+        } else if (t.endsWith("k") || t.endsWith("K")) {
+            scale = 1e3;
+            t = t.substring(0, t.length() - 1).strip();
+        }
+        double v;
+        try {
+            v = Double.parseDouble(t) * scale;
+        } catch (NumberFormatException e) {
+            throw new ProfileException(at, "bad min-ops-per-second '" + text + "' (expected e.g. 2.5M, 800k or 1200000, "
+                    + "optionally with ops/s)");
+        }
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new ProfileException(at, "min-ops-per-second '" + text + "' must be positive");
+        }
+        return v;
+    }
 }

@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param criterion  the criterion's name; empty for validation and for "no criterion"
  * @param measured   the measured value in {@code unit}; NaN when there is none
  * @param threshold  the criterion's value in {@code unit}; NaN when there is none
- * @param unit       {@code GB/s}, {@code µs} or {@code %}; empty for validation
+ * @param unit       {@code GB/s}, {@code µs}, {@code ops/s} or {@code %}; empty for validation
  * @param text       for people: "write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (0.90 × 400 Gb/s link)"
  * @param rail       the rail it judged ("rail 3 (mlx5_3)"), for a per-pair threshold on one rail of a point that
  *                   ran several; empty for a verdict on the whole point (one pair, or a rails point's aggregate
@@ -37,6 +37,8 @@ public record Verdict(String pointId, Kind kind, Outcome outcome, String criteri
         MIN_RAIL_BALANCE,
         MAX_AVG_LATENCY,
         MAX_P99_LATENCY,
+        /** A floor on transfers per second ({@code min-ops-per-second}), the figure of atomic points; per rail. */
+        MIN_OPS_PER_SECOND,
         /** A curve rule between two neighbouring sizes of a sweep. */
         CURVE,
         /** No criterion of the profile covers the point; it is judged on validation alone. */

@@ -52,7 +52,7 @@ class MalformedProfileTest {
         assertThat(e.column()).isEqualTo(5);
         assertThat(e.getMessage()).isEqualTo(file() + ":10:5: unknown key 'min-bandwith' in criterion, did you mean "
                 + "'min-bandwidth'? (allowed: name, op, memory, mode, sizes, batch, rails, transport, settings, min-bandwidth, "
-                + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop, enabled)");
+                + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop, min-ops-per-second, enabled)");
     }
 
     @Test
@@ -176,9 +176,9 @@ class MalformedProfileTest {
                 + "match.nic.link-rate");
         assertThat(load(HEAD + "  - name: a\n    op: write\n").getMessage())
                 .isEqualTo(file() + ":8:5: criterion 'a' sets no threshold (one of min-bandwidth, min-aggregate-bandwidth, "
-                        + "min-rail-balance, max-avg-latency, max-p99-latency, max-drop)");
+                        + "min-rail-balance, max-avg-latency, max-p99-latency, max-drop, min-ops-per-second)");
         assertThat(load(HEAD + "  - name: a\n    op: writ\n    max-drop: 5%\n").getMessage())
-                .isEqualTo(file() + ":9:9: unknown op 'writ' (expected write, read, send, write-with-imm or any)");
+                .isEqualTo(file() + ":9:9: unknown op 'writ' (expected write, read, send, write-with-imm, fetch-add, compare-swap or any)");
         assertThat(load(HEAD + "  - name: a\n    memory: host->vram\n    max-drop: 5%\n").getMessage())
                 .startsWith(file() + ":9:13: unknown memory kind 'host->vram'");
         assertThat(load(HEAD + "  - name: a\n    mode: bandwidth\n    max-p99-latency: 5 us\n").getMessage())

@@ -13,6 +13,11 @@ public enum FailureKind {
     DATA_CORRUPTION("Data corruption", Status.FAILED),
     /** A receive completion was wrong (length, immediate data, order), whatever the data. */
     COMPLETION_MISMATCH("Data corruption", Status.FAILED),
+    /**
+     * An atomic point's counter is wrong: its final value, a value a fetch-add returned or the old value
+     * a compare-and-swap returned differs from the plan (a lost, doubled or torn atomic).
+     */
+    ATOMIC_MISMATCH("Data corruption", Status.FAILED),
     /** Short of a criterion or the baseline while other processes kept a host busy: perhaps the neighbours', not the transport's. */
     SHORT_ON_BUSY_HOST("Short on a busy host", Status.FAILED),
     /** Short of the baseline on quiet hosts. */

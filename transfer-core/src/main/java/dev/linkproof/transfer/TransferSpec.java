@@ -9,7 +9,7 @@ import java.util.TreeMap;
  *
  * @param pointId         stable identity of the point; it seeds the validation pattern
  * @param transport       transport id, e.g. {@code tcp}
- * @param size            bytes per transfer
+ * @param size            bytes per transfer; for an atomic op (fetch-add, compare-swap) always 8, the counter's width
  * @param batch           transfers per iteration, each into its own slot
  * @param connections     queue pairs / connections / endpoints used in parallel
  * @param pipelineDepth   iterations in flight; 1 = stop-and-wait
@@ -53,6 +53,14 @@ public record TransferSpec(
         range("iterations", iterations, 1, 1_000_000_000L);
         range("warmup", warmup, 0, 1_000_000_000L);
         range("offset", offset, 0, 4095);
+        if (op.atomic()) {
+            // An atomic works on one 8-byte counter: there is no size to sweep, and hardware and UCX
+            // alike refuse a counter that is not naturally aligned.
+            require(size == Op.ATOMIC_BYTES, op.label() + " is an 8-byte atomic: size must be 8, was " + size
+                    + " (a slot is one counter; sweep batch for more counters)");
+            require(offset % Op.ATOMIC_BYTES == 0, op.label() + " needs 8-byte aligned counters: offset must be a multiple of 8, was "
+                    + offset);
+        }
         require(mode != Mode.LATENCY || pipelineDepth == 1, "latency mode is stop-and-wait: pipeline depth must be 1, was " + pipelineDepth);
         settings = settings == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(settings));
         long region = new SlotLayout(layout, size, batch, offset).regionBytes();

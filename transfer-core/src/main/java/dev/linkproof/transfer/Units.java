@@ -78,6 +78,17 @@ public final class Units {
         return String.format(Locale.ROOT, gbps >= 10 ? "%.1f GB/s" : gbps >= 0.1 ? "%.2f GB/s" : "%.4f GB/s", gbps);
     }
 
+    /** Operations per second, three significant digits: "12.3 Mops/s", "851 kops/s", "97.0 ops/s". */
+    public static String formatOps(double perSecond) {
+        if (perSecond >= 1e6) {
+            return String.format(Locale.ROOT, "%.3g Mops/s", perSecond / 1e6);
+        }
+        if (perSecond >= 1e3) {
+            return String.format(Locale.ROOT, "%.3g kops/s", perSecond / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.3g ops/s", perSecond);
+    }
+
     public static String formatMicros(double micros) {
         if (micros < 0.1) {
             return String.format(Locale.ROOT, "%.0f ns", micros * 1e3);

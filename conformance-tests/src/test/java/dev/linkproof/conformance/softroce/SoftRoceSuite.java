@@ -48,7 +48,8 @@ class SoftRoceSuite {
             "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
             "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsEachNic",
             "dev.linkproof.conformance.softroce.VerbsPortDown", "dev.linkproof.conformance.softroce.VerbsInitiatorDeath",
-            "dev.linkproof.conformance.softroce.VerbsRails", "dev.linkproof.conformance.softroce.VerbsRailsCli");
+            "dev.linkproof.conformance.softroce.VerbsRails", "dev.linkproof.conformance.softroce.VerbsRailsCli",
+            "dev.linkproof.conformance.softroce.VerbsAtomics");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 

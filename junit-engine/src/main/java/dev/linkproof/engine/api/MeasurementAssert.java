@@ -28,6 +28,15 @@ public final class MeasurementAssert extends AbstractAssert<MeasurementAssert, M
         return this;
     }
 
+    /** Transfers (for atomic points: atomics) per second over the timed loop, at least {@code perSecond}. */
+    public MeasurementAssert hasOpsPerSecondAtLeast(double perSecond) {
+        isNotNull();
+        if (!(actual.opsPerSecond() >= perSecond)) {
+            failWithMessage("measured %s < required %s", Units.formatOps(actual.opsPerSecond()), Units.formatOps(perSecond));
+        }
+        return this;
+    }
+
     public MeasurementAssert hasAverageLatencyAtMost(Duration limit) {
         isNotNull();
         if (actual.latency().average().compareTo(limit) > 0) {

@@ -22,8 +22,13 @@ import org.junit.platform.commons.annotation.Testable;
 @Documented
 @Testable
 public @interface TransferTest {
+    /**
+     * What each transfer does. {@code FETCH_ADD} and {@code COMPARE_SWAP} are 8-byte remote atomics:
+     * every slot of the batch is one counter, validated by its values (see docs/writing-tests.md).
+     */
     Op[] op() default Op.WRITE;
 
+    /** Bytes per transfer. For an atomic op the default means 8 (the counter's width); any other size is a discovery issue. */
     Sweep sizes() default @Sweep(values = "64KiB");
 
     /** Transfers per iteration, each into its own slot; empty = the profile's default, else 1. */

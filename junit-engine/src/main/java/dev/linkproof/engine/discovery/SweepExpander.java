@@ -161,6 +161,8 @@ public final class SweepExpander {
     public List<SweepPoint> expand(Method method, TransferTest t) throws InvalidSweepException {
         List<String> problems = new ArrayList<>();
         List<Long> sizes = check(problems, () -> sizes(t.sizes()), List.of());
+        boolean defaultSizes = t.sizes().values().length == 1 && t.sizes().values()[0].equals("64KiB")
+                && t.sizes().from().isEmpty() && t.sizes().to().isEmpty();
         int[] batches = check(problems, () -> positive("batch",
                 t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(), TransferSpec.MAX_BATCH), new int[0]);
         int[] qps = check(problems, () -> positive("qps",
@@ -270,7 +272,10 @@ public final class SweepExpander {
                         for (int depth : depths) {
                             for (int batch : batches) {
                                 for (long offset : t.offset()) {
-                                    for (long size : sizes) {
+                                    // An atomic's size is its counter's width, 8: the default sizes (64 KiB,
+                                    // made for moving bytes) mean it; sizes given explicitly are checked
+                                    // by TransferSpec, which names the 8 it needs.
+                                    for (long size : op.atomic() && defaultSizes ? List.of((long) Op.ATOMIC_BYTES) : sizes) {
                                         String segment = segment(op, size, batch, q, depth, mem, transport, offset, t)
                                                 + (nic == null ? "" : ",nic=" + nic) + railsId;
                                         if (!seen.add(segment)) {

@@ -78,7 +78,8 @@ public final class PointRun {
         }
         Availability local = context.localAvailability(profile.placeGpus(point.spec()));
         if (!local.available()) {
-            return Optional.of(local.reason());
+            // A device that does no atomics, where the profile requires its transport: run fails it.
+            return unmetAtomics(context, point, local).isPresent() ? Optional.empty() : Optional.of(local.reason());
         }
         if (profile.unfitNic(point.spec()).isPresent()) {
             return Optional.empty(); // a broken NIC of the profile's kind fails in run
@@ -117,6 +118,21 @@ public final class PointRun {
      * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
      * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
      */
+    /**
+     * An atomic point the transport cannot run here ({@code local}: a verbs device whose atomic_cap is
+     * IBV_ATOMIC_NONE) while the profile requires the transport: a NIC the profile is for must do the
+     * atomics the suite asks of it, so the point fails instead of skipping. Other transports' refusals
+     * of atomics (tcp, gpu-ipc have none at all) stay skips: nothing of the hardware is missing.
+     */
+    private static Optional<String> unmetAtomics(LinkproofExecutionContext context, SweepPoint point, Availability local) {
+        if (!point.spec().op().atomic() || local.available()
+                || !point.spec().transport().equals(dev.linkproof.transfer.verbs.VerbsTransport.ID)
+                || !context.transportAvailability(point.spec().transport()).available()) {
+            return Optional.empty();
+        }
+        return context.profile().requiredButUnavailable(point.spec().transport(), "this host", local.reason());
+    }
+
     private static Optional<String> unmetRequirementHere(LinkproofExecutionContext context, SweepPoint point) {
         String transport = point.spec().transport();
         Availability here = context.transportAvailability(transport);
@@ -167,6 +183,13 @@ public final class PointRun {
         Optional<String> unfit = context.profile().unfitNic(point.spec());
         if (unfit.isPresent()) {
             throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": " + unfit.get());
+        }
+        if (point.spec().op().atomic()) {
+            Optional<String> noAtomics = unmetAtomics(context, point,
+                    context.localAvailability(context.profile().placeGpus(point.spec())));
+            if (noAtomics.isPresent()) {
+                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + noAtomics.get());
+            }
         }
         RailPlan.Plan rails = point.hasRails() ? rails(context, point) : null;
         if (rails != null) {

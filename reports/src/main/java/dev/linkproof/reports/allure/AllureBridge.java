@@ -141,6 +141,10 @@ public final class AllureBridge {
         }
         List<Parameter> ps = new ArrayList<>();
         ps.add(parameter("criteria", criteria.isEmpty() ? "none: validation only" : String.join(", ", criteria)));
+        if (m.spec().op().atomic()) {
+            // An atomic's figure is its rate; 8 bytes an op make its bandwidth a curiosity, still given.
+            ps.add(parameter("ops/s", Units.formatOps(m.opsPerSecond())));
+        }
         ps.add(parameter("bandwidth", Units.formatGBps(m.bandwidthGBps())));
         ps.add(parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3)));
         if (m.latency().hasPercentiles()) {
@@ -303,10 +307,12 @@ public final class AllureBridge {
         params.put("warmup", s.warmup());
         out.put("params", params);
         Map<String, Object> primary = new LinkedHashMap<>();
-        primary.put("score", m.bandwidthGBps());
+        boolean atomic = s.op().atomic();
+        double score = atomic ? m.opsPerSecond() : m.bandwidthGBps();
+        primary.put("score", score);
         primary.put("scoreError", Double.NaN);
-        primary.put("scoreUnit", "GB/s");
-        primary.put("rawData", List.of(List.of(m.bandwidthGBps())));
+        primary.put("scoreUnit", atomic ? "ops/s" : "GB/s");
+        primary.put("rawData", List.of(List.of(score)));
         out.put("primaryMetric", primary);
         Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("score", m.latency().averageNanos() / 1e3);

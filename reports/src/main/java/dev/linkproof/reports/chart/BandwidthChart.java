@@ -39,7 +39,27 @@ public final class BandwidthChart {
 
     private record Axis(String label, ToLongFunction<PointRecord> value, boolean bytes) { }
 
+    /**
+     * A sweep whose measured points are all atomic (they carry {@code opsPerSecond}) is drawn in
+     * millions of operations per second, their figure; bandwidth criteria and link rate (GB/s) do not
+     * apply to it and are not drawn. Rails keep bandwidth (no atomic point runs rails).
+     */
+    private static boolean opsSweep(List<PointRecord> points) {
+        return points.stream().anyMatch(p -> p.opsPerSecond() != null)
+                && points.stream().allMatch(p -> p.opsPerSecond() != null || p.bandwidthGBps() == null);
+    }
+
     public static String svg(String title, List<PointRecord> all) {
+        if (opsSweep(all)) {
+            // The same drawing, its figure ops/s in millions: each record seen with that figure in the bandwidth's place.
+            List<PointRecord> asOps = all.stream().map(p -> p.withFigure(p.opsPerSecond() == null ? null : p.opsPerSecond() / 1e6))
+                    .toList();
+            return draw(title, asOps, "operations (Mops/s, 10⁶ ops/s)", "Mops/s");
+        }
+        return draw(title, all, "bandwidth (GB/s, 10⁹ B/s)", "GB/s");
+    }
+
+    private static String draw(String title, List<PointRecord> all, String yLabel, String unit) {
         List<PointRecord> points = all.stream().filter(p -> p.bandwidthGBps() != null || p.failed()).toList();
         Axis x = chooseAxis(points);
         long minX = points.stream().mapToLong(x.value()).min().orElse(1);
@@ -100,8 +120,8 @@ public final class BandwidthChart {
         }
         s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>%n", LEFT, TOP, plotW, plotH));
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (log₂)</text>%n", LEFT + plotW / 2, H - 18, esc(x.label())));
-        s.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%d\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">bandwidth (GB/s, 10⁹ B/s)</text>%n",
-                TOP + plotH / 2, TOP + plotH / 2));
+        s.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%d\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">%s</text>%n",
+                TOP + plotH / 2, TOP + plotH / 2, esc(yLabel)));
 
         int legendY = TOP + 10;
         if (link.isPresent()) {
@@ -132,7 +152,7 @@ public final class BandwidthChart {
             for (PointRecord p : line) {
                 double px = xPos(log2(x.value().applyAsLong(p)), lo, hi, plotW);
                 double py = p.bandwidthGBps() == null ? TOP + plotH : yPos(p.bandwidthGBps(), yMax, plotH);
-                String tip = esc(p.name() + ": " + (p.bandwidthGBps() == null ? "no measurement" : trim(p.bandwidthGBps()) + " GB/s")
+                String tip = esc(p.name() + ": " + (p.bandwidthGBps() == null ? "no measurement" : trim(p.bandwidthGBps()) + " " + unit)
                         + " (" + p.status() + ")");
                 if (p.failed()) {
                     s.append(String.format(Locale.ROOT, "<g class=\"failed\"><title>%s</title><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" "

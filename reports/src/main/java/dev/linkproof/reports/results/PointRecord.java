@@ -26,6 +26,8 @@ import java.util.List;
  *                    {@code DATA_CORRUPTION}, {@code BELOW_CRITERION}, {@code UNAVAILABLE}, …); absent when it passed
  * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
  *                    did (validation alone), absent when it was not measured
+ * @param opsPerSecond an atomic point's operations per second over its timed loop (its figure, beside which
+ *                    its bandwidth of 8 bytes an op says little); absent for other ops
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
  * @param linkGBps    the link rate, when the profile knows it
  * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
@@ -66,6 +68,7 @@ public record PointRecord(
         String message,
         String failureKind,
         Double bandwidthGBps,
+        Double opsPerSecond,
         Double avgLatencyUs,
         Double p50Us,
         Double p99Us,
@@ -165,6 +168,7 @@ public record PointRecord(
                 // what ran: linkproof.duration sizes the iterations at run time
                 m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message, null,
                 m == null ? null : m.bandwidthGBps(),
+                m == null || !spec.op().atomic() ? null : m.opsPerSecond(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
                 pct ? m.latency().p50Nanos() / 1e3 : null,
                 pct ? m.latency().p99Nanos() / 1e3 : null,
@@ -214,16 +218,27 @@ public record PointRecord(
     public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
                                      int attempts) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind, bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
+                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind, bandwidthGBps, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
                 validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
                 rails, timestamp);
+    }
+
+    /**
+     * This record with {@code figure} in its bandwidth's place and no bandwidth criterion or link rate:
+     * how a chart of atomic points draws their operations per second with the bandwidth chart's code.
+     */
+    public PointRecord withFigure(Double figure) {
+        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
+                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind,
+                figure, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, null, null,
+                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
     }
 
     /** This record with the kind of its failure or skip ({@code null}: it passed). */
     public PointRecord withFailureKind(dev.linkproof.transfer.FailureKind kind) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 device, memory, layout, offset, mode, iterations, warmup, status, message, kind == null ? null : kind.name(),
-                bandwidthGBps, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, criterionGBps, linkGBps,
+                bandwidthGBps, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, criterionGBps, linkGBps,
                 hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
     }
 

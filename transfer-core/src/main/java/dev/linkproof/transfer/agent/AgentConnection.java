@@ -207,7 +207,8 @@ final class AgentConnection implements Runnable {
                 CompletionCheck completions = p.served().completions(c.batches(), io.progressTimeout());
                 p.region().pullHostView();
                 reply(out, MessageType.CHECKSUMS, new Messages.Checksums(c.pointId(),
-                        Checksums.ofSlots(p.region().segment(), p.spec().slots()), completions));
+                        Checksums.ofSlots(p.region().segment(), p.spec().slots()), completions,
+                        p.spec().op().atomic() ? counters(p) : null));
             }
             case LOCATE -> {
                 Messages.Locate l = Messages.decode(frame, Messages.Locate.class);
@@ -297,6 +298,16 @@ final class AgentConnection implements Runnable {
             region.close();
             throw e;
         }
+    }
+
+    /** An atomic point's counters, one 8-byte word per slot, in this host's byte order (the order its atomics use). */
+    private static long[] counters(PointState p) {
+        long[] values = new long[p.spec().batch()];
+        for (int slot = 0; slot < values.length; slot++) {
+            values[slot] = p.region().segment().get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
+                    p.spec().slots().slotOffset(slot));
+        }
+        return values;
     }
 
     /** The point's host load for RELEASED; none rather than a failed release if a figure is out of range. */

@@ -114,14 +114,22 @@ public final class Messages {
         }
     }
 
-    /** {@code completions} is null in a reply to FILL (the owner checks no completions). */
-    public record Checksums(String pointId, long[] checksums, CompletionCheck completions) {
+    /**
+     * {@code completions} is null in a reply to FILL (the owner checks no completions). {@code counters}:
+     * for an atomic point, every slot's 8-byte counter as the target's host reads it (its checksum
+     * says that a counter is wrong, its value by how much); null for other ops.
+     */
+    public record Checksums(String pointId, long[] checksums, CompletionCheck completions, long[] counters) {
         public Checksums {
             required(checksums, "checksums");
         }
 
+        public Checksums(String pointId, long[] checksums, CompletionCheck completions) {
+            this(pointId, checksums, completions, null);
+        }
+
         public Checksums(String pointId, long[] checksums) {
-            this(pointId, checksums, null);
+            this(pointId, checksums, null, null);
         }
     }
 

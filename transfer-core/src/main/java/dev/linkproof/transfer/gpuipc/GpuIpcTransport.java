@@ -56,6 +56,12 @@ public final class GpuIpcTransport implements Transport {
 
     @Override
     public Availability supports(TransferSpec spec) {
+        if (spec.op().atomic()) {
+            // Copies through cudaMemcpy/hipMemcpy between mapped device memory: no atomic of another
+            // process's counter is among them (that needs a kernel of our own).
+            return Availability.no("gpu-ipc copies device to device and has no remote atomics: " + spec.op().label()
+                    + " runs on verbs and ucx");
+        }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
             return Availability.no("gpu-ipc copies device to device: write or read, not " + spec.op().label());
         }

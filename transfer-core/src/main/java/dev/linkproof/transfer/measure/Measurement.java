@@ -106,12 +106,33 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
         return rails.stream().min(java.util.Comparator.comparingDouble(r -> r.measurement().bandwidthGBps()));
     }
 
+    /**
+     * Transfers per second over the timed loop: one per slot per iteration (bytes / size / time). For
+     * an atomic point it is the point's figure, atomics per second, as ib_atomic_bw and ucx_perftest
+     * report them; bandwidth (8 bytes an op) says little there.
+     */
+    public double opsPerSecond() {
+        return totalNanos == 0 ? 0 : (double) bytes / spec.size() / totalNanos * 1e9;
+    }
+
     public boolean isValid() {
         return validation.passed();
     }
 
-    /** "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs · max 81.0 µs". */
+    /**
+     * "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs · max 81.0 µs"; an atomic
+     * point gives its operations per second instead of bandwidth ("4.12 Mops/s · 0.243 µs"), and in
+     * latency mode both.
+     */
     public String summary() {
+        if (spec.op().atomic() && latency.hasPercentiles()) {
+            return String.format(Locale.ROOT, "%s · p50 %s · p99 %s · max %s", Units.formatOps(opsPerSecond()),
+                    Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),
+                    Units.formatMicros(latency.maxNanos() / 1e3));
+        }
+        if (spec.op().atomic()) {
+            return Units.formatOps(opsPerSecond()) + " · " + Units.formatMicros(latency.averageNanos() / 1e3);
+        }
         if (latency.hasPercentiles()) {
             return String.format(Locale.ROOT, "p50 %s · p99 %s · max %s",
                     Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),

@@ -30,6 +30,11 @@ import dev.linkproof.transfer.validate.CompletionCheck;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import dev.linkproof.transfer.validate.Validation;
+import dev.linkproof.transfer.atomic.AtomicChecks;
+import dev.linkproof.transfer.atomic.AtomicLayout;
+import dev.linkproof.transfer.atomic.AtomicPlan;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -185,15 +190,22 @@ public final class Session implements TransferSession {
         TransferException failure = null;
         Measurement measured;
         Optional<HostContention> targetHost = Optional.empty();
-        try (Buffer local = transport.allocate(spec, spec.initiatorMemory(), spec.slots().regionBytes())) {
+        AtomicLayout atomics = spec.op().atomic() ? AtomicLayout.of(spec) : null;
+        try (Buffer local = transport.allocate(spec, spec.initiatorMemory(),
+                atomics != null ? atomics.bytes() : spec.slots().regionBytes())) {
             Map<String, String> endpoint = new HashMap<>(prepared.endpoint());
             endpoint.put("peer.host", peerHost);
             boolean initiatorOwns = spec.op().ownerRank() == Ranks.INITIATOR;
+            AtomicPlan plan = null;
             if (initiatorOwns) {
                 SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, TIMED_GENERATION);
                 local.pushHostView();
             } else {
                 fillTarget(spec, TIMED_GENERATION);
+            }
+            if (atomics != null) {
+                plan = new AtomicPlan(spec, TIMED_GENERATION);
+                writeOperands(local, atomics, plan);
             }
             Timing timing;
             Validation validation;
@@ -208,7 +220,8 @@ public final class Session implements TransferSession {
                 try (DataPath path = new WatchedDataPath(point.start(reply), watch)) {
                     timing = MeasurementLoop.run(path, spec, phases, gate);
                     phases.begin("verify");
-                    validation = verify(spec, local, path, initiatorOwns);
+                    validation = plan != null ? verifyAtomics(spec, local, path, atomics, plan)
+                            : verify(spec, local, path, initiatorOwns);
                     phases.end();
                 }
             }
@@ -296,6 +309,43 @@ public final class Session implements TransferSession {
                     : SlotPatterns.locate(local.segment(), spec, firstBad, Ranks.TARGET, VERIFY_GENERATION);
         }
         return new Validation(spec.batch(), spec.bytesPerIteration(), bad, where, completions);
+    }
+
+    /** Every counter's step, and the compare-and-swap chain's first compare value (the counter's start). */
+    private static void writeOperands(Buffer local, AtomicLayout layout, AtomicPlan plan) throws TransferException {
+        MemorySegment m = local.segment();
+        for (int slot = 0; slot < layout.batch(); slot++) {
+            m.set(ValueLayout.JAVA_LONG_UNALIGNED, layout.operand(slot), plan.step(slot));
+            m.set(ValueLayout.JAVA_LONG_UNALIGNED, layout.chain(slot), plan.start(slot));
+        }
+        local.pushHostView();
+    }
+
+    /**
+     * An atomic point's verification: {@link AtomicPlan#VERIFY_BATCHES} more batches, stop-and-wait,
+     * the values each op fetched read after it completed; then every counter's value from the target.
+     * The final values account for every op of the point (warmup and timed loop included), the fetched
+     * values for each verification op one by one.
+     */
+    private Validation verifyAtomics(TransferSpec spec, Buffer local, DataPath path, AtomicLayout layout, AtomicPlan plan)
+            throws TransferException {
+        long[][] fetched = new long[spec.batch()][AtomicPlan.VERIFY_BATCHES];
+        long before = plan.opsBeforeVerification();
+        for (int v = 0; v < AtomicPlan.VERIFY_BATCHES; v++) {
+            MeasurementLoop.once(path);
+            local.pullHostView();
+            int ring = layout.ring(before + v);
+            for (int slot = 0; slot < spec.batch(); slot++) {
+                fetched[slot][v] = local.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, layout.result(ring, slot));
+            }
+        }
+        Messages.Checksums reply = control.call(MessageType.CHECKSUM, new Messages.Checksum(spec.pointId(), 0),
+                MessageType.CHECKSUMS, Messages.Checksums.class, timeouts.control());
+        if (reply.counters() == null || reply.counters().length != spec.batch()) {
+            throw new TransferException("the target agent sent " + (reply.counters() == null ? "no" : reply.counters().length)
+                    + " counter values for an atomic point of " + spec.batch() + " counters (an agent of an older build?)");
+        }
+        return Validation.ofAtomics(spec.batch(), AtomicChecks.check(plan, reply.counters(), fetched));
     }
 
     private long[] fillTarget(TransferSpec spec, int generation) throws TransferException {

@@ -50,7 +50,10 @@ final class UcxContext implements AutoCloseable {
                 MemorySegment params = a.allocate(Ucx.PARAMS);
                 P_MASK.set(params, 0L, Ucx.UCP_PARAM_FIELD_FEATURES);
                 // WAKEUP lets a target sleep in poll(2) on the worker's event fd instead of spinning.
-                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA | Ucx.UCP_FEATURE_WAKEUP);
+                // AMO64 only where the point is atomic (UcxTransport.ucxSettings marks it): asked of every
+                // context it could change the lanes UCX picks for plain puts and gets.
+                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA | Ucx.UCP_FEATURE_WAKEUP
+                        | ("true".equals(settings.get(UcxTransport.AMO64)) ? Ucx.UCP_FEATURE_AMO64 : 0L));
                 MemorySegment ctxOut = a.allocate(ADDRESS);
                 check((byte) l.init.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, ctxOut), "ucp_init");
                 return new UcxContext(ctxOut.get(ADDRESS, 0), Map.copyOf(settings));

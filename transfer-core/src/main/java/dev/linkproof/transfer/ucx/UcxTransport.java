@@ -54,8 +54,12 @@ public final class UcxTransport implements Transport {
         if (!a.available()) {
             return a;
         }
-        if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
-            return Availability.no("ucx supports write (put) and read (get), not " + spec.op().label());
+        if (spec.op() != Op.WRITE && spec.op() != Op.READ && !spec.op().atomic()) {
+            return Availability.no("ucx supports write (put), read (get), fetch-add and compare-swap (ucp_atomic_op_nbx), not "
+                    + spec.op().label());
+        }
+        if (spec.op().atomic() && (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU)) {
+            return Availability.no("ucx atomics run on host memory here: UCX's GPU transports (cuda_ipc, rocm) offer no remote atomics");
         }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
             return gpuSupport(ucxSettings(spec));
@@ -114,7 +118,14 @@ public final class UcxTransport implements Transport {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    /** The settings UCX sees: the {@code UCX_*} entries of the spec's settings. */
+    /**
+     * A key of {@link #ucxSettings} (never a UCX variable: it does not start with {@code UCX_}) that asks
+     * the context for 64-bit atomics; part of the map so a buffer's context is reused only by points
+     * that need the same features.
+     */
+    static final String AMO64 = "ucp.feature.amo64";
+
+    /** The settings UCX sees: the {@code UCX_*} entries of the spec's settings, and {@link #AMO64} for an atomic point. */
     static Map<String, String> ucxSettings(TransferSpec spec) {
         Map<String, String> m = new TreeMap<>();
         spec.settings().forEach((k, v) -> {
@@ -122,6 +133,9 @@ public final class UcxTransport implements Transport {
                 m.put(k, v);
             }
         });
+        if (spec.op().atomic()) {
+            m.put(AMO64, "true");
+        }
         return Map.copyOf(m);
     }
 
@@ -182,7 +196,8 @@ public final class UcxTransport implements Transport {
     @Override
     public DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        return UcxDataPath.connect(spec, local, endpoint, io);
+        return spec.op().atomic() ? UcxAtomicPath.connect(spec, local, endpoint, io)
+                : UcxDataPath.connect(spec, local, endpoint, io);
     }
 
     @Override

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param firstBad    the first bad byte, when any slot differs
  * @param completions the receiving rank's completion check
  * @param where       which rail(s) of a point that ran several failed ("rail 1 (rxe9)"); empty for one pair
+ * @param atomics     an atomic point's counter checks ({@link AtomicCheck#NONE} for other ops)
  */
 public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions,
-                         String where) {
+                         String where, AtomicCheck atomics) {
     /**
      * How {@link #describe()} begins exactly when the validation {@link #passed()}: a reader of the
      * text alone (a results file's {@code validation}) tells a validated point by it.
@@ -25,6 +26,22 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
     public Validation {
         completions = completions == null ? CompletionCheck.NONE : completions;
         where = where == null ? "" : where;
+        atomics = atomics == null ? AtomicCheck.NONE : atomics;
+    }
+
+    public Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions,
+                      String where) {
+        this(slots, bytes, badSlots, firstBad, completions, where, AtomicCheck.NONE);
+    }
+
+    /** The validation of an atomic point: its counters' checks (the counters are its slots, 8 bytes each). */
+    public static Validation ofAtomics(int slots, AtomicCheck atomics) {
+        return new Validation(slots, 8L * slots, 0, Optional.empty(), CompletionCheck.NONE, "", atomics);
+    }
+
+    /** This validation with the rail(s) it failed on named. */
+    public Validation at(String rails) {
+        return new Validation(slots, bytes, badSlots, firstBad, completions, rails, atomics);
     }
 
     /** A validation of one pair. */
@@ -63,7 +80,7 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
         }
         String where = failed.size() == 1 ? failed.get(0)
                 : String.join(", ", failed) + " (" + failed.size() + " of " + rails.size() + " rails)";
-        return new Validation(slots, bytes, bad, first.firstBad(), first.completions(), where);
+        return new Validation(slots, bytes, bad, first.firstBad(), first.completions(), where, first.atomics());
     }
 
     /** A validation of the data alone. */
@@ -72,7 +89,7 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
     }
 
     public boolean passed() {
-        return badSlots == 0 && completions.passed();
+        return badSlots == 0 && completions.passed() && atomics.passed();
     }
 
     /**
@@ -83,6 +100,9 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
         if (!completions.passed()) {
             return Optional.of(dev.linkproof.transfer.FailureKind.COMPLETION_MISMATCH);
         }
+        if (!atomics.passed()) {
+            return Optional.of(dev.linkproof.transfer.FailureKind.ATOMIC_MISMATCH);
+        }
         return badSlots == 0 ? Optional.empty() : Optional.of(dev.linkproof.transfer.FailureKind.DATA_CORRUPTION);
     }
 
@@ -91,6 +111,10 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
     }
 
     private String describeData() {
+        if (atomics.checked()) {
+            // An atomic point moves no pattern: its counters are the data, and their checks the whole story.
+            return atomics.passed() ? VALID + atomics.describe() : atomics.describe();
+        }
         String data = badSlots == 0
                 ? VALID + slots + " slot(s), " + bytes + " bytes, checksums match"
                 : "data corruption: " + badSlots + " of " + slots + " slot(s) differ; first at "

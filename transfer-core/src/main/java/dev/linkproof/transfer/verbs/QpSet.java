@@ -22,6 +22,11 @@ import java.util.Map;
  */
 final class QpSet implements AutoCloseable {
     static final int ACCESS = (int) (VerbsAbi.ACCESS_LOCAL_WRITE | VerbsAbi.ACCESS_REMOTE_WRITE | VerbsAbi.ACCESS_REMOTE_READ);
+    /**
+     * An atomic point's MRs and QPs also allow remote atomics; only theirs: a device without atomics
+     * may refuse the flag, and no other point should fail for it.
+     */
+    static final int ACCESS_ATOMIC = ACCESS | (int) VerbsAbi.ACCESS_REMOTE_ATOMIC;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     final VerbsSettings settings;
@@ -64,12 +69,17 @@ final class QpSet implements AutoCloseable {
             gidIndex = chooser.gidIndex(name, settings);
             gid = device.queryGid(settings.port(), gidIndex);
             VerbsDevice.Attributes caps = device.attributes();
+            if (spec.op().atomic() && !caps.atomics()) {
+                // supports() says so before a point is provisioned; a device swapped since is caught here.
+                throw new TransferException(VerbsTransport.noAtomics(name));
+            }
+            int access = spec.op().atomic() ? ACCESS_ATOMIC : ACCESS;
             rdAtomic = Math.max(1, Math.min(settings.rdAtomic().orElse(caps.maxQpRdAtom()),
                     Math.max(1, caps.maxQpRdAtom())));
             pathMtu = Math.min(port.activeMtu(), settings.mtuBytes().isPresent()
                     ? VerbsSettings.mtuEnum(settings.mtuBytes().getAsInt()) : port.activeMtu());
             pd = own(device.allocPd());
-            mr = own(region instanceof GpuBuffer gpu ? registerGpu(pd, gpu) : pd.register(region.segment(), ACCESS));
+            mr = own(region instanceof GpuBuffer gpu ? registerGpu(pd, gpu) : pd.register(region.segment(), access));
             channel = event ? own(device.createCompletionChannel()) : null;
             cq = own(device.createCq(Math.min(Math.max(cqEntries, 1), caps.maxCqe()), channel));
             int send = Math.min(Math.max(sendWr, 1), caps.maxQpWr());
@@ -77,7 +87,7 @@ final class QpSet implements AutoCloseable {
             psns = new int[qpCount];
             for (int i = 0; i < qpCount; i++) {
                 VerbsDevice.QueuePair qp = own(createQp(send, recv, inline));
-                qp.toInit(settings.port(), ACCESS);
+                qp.toInit(settings.port(), access);
                 qps.add(qp);
                 psns[i] = RANDOM.nextInt(1 << 24);
             }

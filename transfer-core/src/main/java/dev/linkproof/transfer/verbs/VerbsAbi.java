@@ -37,6 +37,9 @@ public final class VerbsAbi {
     public static final long DEVICE_ATTR_MAX_QP_RD_ATOM = 144;
     public static final long DEVICE_ATTR_MAX_QP_INIT_RD_ATOM = 156;
     public static final long DEVICE_ATTR_PHYS_PORT_CNT = 227;
+    /** enum ibv_atomic_cap: IBV_ATOMIC_NONE (0), IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB. */
+    public static final long DEVICE_ATTR_ATOMIC_CAP = 164;
+    public static final long ATOMIC_NONE = 0;
 
     // struct ibv_port_attr: the exported compat ibv_query_port fills only the older, shorter prefix
     // (_compat_ibv_port_attr); zero PORT_ATTR_SIZE bytes first, read only fields of that prefix
@@ -117,6 +120,11 @@ public final class VerbsAbi {
     public static final long SEND_WR_IMM_DATA = 36;
     public static final long SEND_WR_RDMA_REMOTE_ADDR = 40;
     public static final long SEND_WR_RDMA_RKEY = 48;
+    /** wr.atomic of the union: remote_addr, compare_add (the addend, or the compare value), swap, rkey. */
+    public static final long SEND_WR_ATOMIC_REMOTE_ADDR = 40;
+    public static final long SEND_WR_ATOMIC_COMPARE_ADD = 48;
+    public static final long SEND_WR_ATOMIC_SWAP = 56;
+    public static final long SEND_WR_ATOMIC_RKEY = 64;
     public static final long RECV_WR_SIZE = 32;
     public static final long RECV_WR_WR_ID = 0;
     public static final long RECV_WR_NEXT = 8;
@@ -138,6 +146,8 @@ public final class VerbsAbi {
     public static final long WR_RDMA_WRITE_WITH_IMM = 1;
     public static final long WR_SEND = 2;
     public static final long WR_RDMA_READ = 4;
+    public static final long WR_ATOMIC_CMP_AND_SWP = 5;
+    public static final long WR_ATOMIC_FETCH_AND_ADD = 6;
     public static final long SEND_SIGNALED = 2;
     public static final long SEND_INLINE = 8;
     public static final long QPS_RESET = 0;
@@ -149,6 +159,7 @@ public final class VerbsAbi {
     public static final long ACCESS_LOCAL_WRITE = 1;
     public static final long ACCESS_REMOTE_WRITE = 2;
     public static final long ACCESS_REMOTE_READ = 4;
+    public static final long ACCESS_REMOTE_ATOMIC = 8;
     public static final long QP_ATTR_MASK_STATE = 1;
     public static final long QP_ATTR_MASK_ACCESS_FLAGS = 8;
     public static final long QP_ATTR_MASK_PKEY_INDEX = 16;

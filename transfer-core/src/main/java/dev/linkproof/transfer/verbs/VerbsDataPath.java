@@ -74,6 +74,7 @@ final class VerbsDataPath implements DataPath {
             case READ -> (int) WR_RDMA_READ;
             case SEND -> (int) WR_SEND;
             case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
+            case FETCH_ADD, COMPARE_SWAP -> throw new IllegalArgumentException("atomics have their own path");
         };
         int inline = spec.op() == Op.READ || !set.cpuReadable ? 0 : settings.inlineMax() ? set.inlineGranted()
                 : Math.min(settings.inlineBytes(), set.inlineGranted());

@@ -43,7 +43,11 @@ public final class VerbsDevice implements AutoCloseable {
 
     /** What {@code ibv_query_device} says about the device, the fields the transport sizes things by. */
     public record Attributes(String firmware, long maxMrSize, int vendorPartId, int maxQp, int maxQpWr, int maxSge,
-                             int maxCqe, int maxQpRdAtom, int maxQpInitRdAtom, int physPortCount) {
+                             int maxCqe, int maxQpRdAtom, int maxQpInitRdAtom, int physPortCount, int atomicCap) {
+        /** Whether the device does RDMA atomics at all ({@code atomic_cap} is not IBV_ATOMIC_NONE). */
+        public boolean atomics() {
+            return atomicCap != ATOMIC_NONE;
+        }
     }
 
     /** What {@code ibv_query_port} says about one port. */
@@ -168,7 +172,7 @@ public final class VerbsDevice implements AutoCloseable {
                     a.get(JAVA_INT, DEVICE_ATTR_MAX_QP), a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_WR),
                     a.get(JAVA_INT, DEVICE_ATTR_MAX_SGE), a.get(JAVA_INT, DEVICE_ATTR_MAX_CQE),
                     a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_RD_ATOM), a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_INIT_RD_ATOM),
-                    Byte.toUnsignedInt(a.get(JAVA_BYTE, DEVICE_ATTR_PHYS_PORT_CNT)));
+                    Byte.toUnsignedInt(a.get(JAVA_BYTE, DEVICE_ATTR_PHYS_PORT_CNT)), a.get(JAVA_INT, DEVICE_ATTR_ATOMIC_CAP));
         });
     }
 

@@ -24,10 +24,12 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
     private final Map<String, String> target;
     private final IoSettings io;
     private final Immediates immediates;
+    private final Buffer local;
     private boolean started;
 
     private VerbsInitiatorPoint(TransferSpec spec, VerbsSettings settings, WorkPlan plan, QpSet set,
-                                Map<String, String> target, IoSettings io, Immediates immediates) {
+                                Map<String, String> target, IoSettings io, Immediates immediates, Buffer local) {
+        this.local = local;
         this.spec = spec;
         this.settings = settings;
         this.plan = plan;
@@ -45,7 +47,7 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         PeerEndpoint peer = PeerEndpoint.of("verbs", target);
         long targetMax = peer.number("verbs.maxMsg", 1, Long.MAX_VALUE);
         // Inline data is copied by the CPU from the work request's address: never from GPU memory.
-        int inline = spec.op() == Op.READ || local.hostViewIsCopy() ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
+        int inline = spec.op() == Op.READ || spec.op().atomic() || local.hostViewIsCopy() ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
         int perQp = plan.perQp().stream().mapToInt(java.util.List::size).max().orElse(1);
         // The send queue holds what one batch needs on a QP, times the pipeline, up to verbs.txDepth.
         int sendWr = Math.max(1, Math.min(settings.txDepth(), perQp * spec.pipelineDepth()));
@@ -55,7 +57,7 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
             long max = Math.min(set.port.maxMessageSize(), targetMax);
             plan.checkMaxMessage(max, set.where() + (targetMax < set.port.maxMessageSize()
                     ? " / the target's port (max_msg_sz " + targetMax + ")" : ""), spec, settings);
-            return new VerbsInitiatorPoint(spec, settings, plan, set, target, io, immediates);
+            return new VerbsInitiatorPoint(spec, settings, plan, set, target, io, immediates, local);
         } catch (TransferException | RuntimeException e) {
             set.close();
             throw e;
@@ -75,8 +77,9 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         PeerEndpoint e = PeerEndpoint.of("verbs", peer);
         long remoteBase = e.hexNumber("verbs.addr");
         int rkey = (int) e.number("verbs.rkey", 0, 0xFFFF_FFFFL);
-        DataPath path = new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(),
-                immediates);
+        DataPath path = spec.op().atomic()
+                ? new VerbsAtomicPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), local)
+                : new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), immediates);
         started = true;
         return path;
     }

@@ -85,6 +85,13 @@ public final class VerbsTransport implements Transport {
         if (!a.available()) {
             return a;
         }
+        if (spec.op().atomic()) {
+            if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+                return Availability.no("verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
+                        + "MR depends on the NIC and PCIe atomics; not covered)");
+            }
+            return atomicCapability(spec);
+        }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU) {
             // The target's GPU is checked on the target, where its memory is registered.
             Availability gpu = dmabufCapable(spec.initiatorMemory().device());
@@ -93,6 +100,30 @@ public final class VerbsTransport implements Transport {
             }
         }
         return a;
+    }
+
+    /** What a device without atomics makes a point say, skipped on either rank. */
+    static String noAtomics(String device) {
+        return device + " reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics (fetch-and-add, compare-and-swap)";
+    }
+
+    /**
+     * The point's device's {@code atomic_cap}: a device that does no atomics makes an atomic point
+     * unavailable (skipped, or failed where a profile requires verbs), with the reason. Opens the
+     * device for a query, once per atomic point and rank, outside anything timed.
+     */
+    private static Availability atomicCapability(TransferSpec spec) {
+        try {
+            VerbsSettings settings = VerbsSettings.of(spec);
+            String name = DeviceChooser.system().choose(settings);
+            try (VerbsDevice d = VerbsDevice.open(name)) {
+                return d.attributes().atomics() ? Availability.yes(name + ": atomic_cap " + d.attributes().atomicCap())
+                        : Availability.no(noAtomics(name));
+            }
+        } catch (TransferException | IllegalArgumentException e) {
+            // The point's own provisioning names what is wrong (a device, a setting) where it happens.
+            return Availability.yes("atomic_cap not read: " + e.getMessage());
+        }
     }
 
     /** Whether GPU {@code device}'s memory can be exported as a dma-buf for ibv_reg_dmabuf_mr. */

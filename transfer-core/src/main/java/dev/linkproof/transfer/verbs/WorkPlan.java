@@ -35,6 +35,15 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
 
     public static WorkPlan of(TransferSpec spec, VerbsSettings settings) {
         SlotLayout slots = spec.slots();
+        if (spec.op().atomic()) {
+            // An atomic is one 8-byte WR per counter: nothing merges, chunks or stripes. The counters
+            // are spread over min(QPs, counters) QPs, so every op of a counter goes over one QP, in order.
+            List<Piece> one = new ArrayList<>();
+            for (int slot = 0; slot < spec.batch(); slot++) {
+                one.add(new Piece(slots.slotOffset(slot), spec.size(), 1, slot));
+            }
+            return new WorkPlan(spread(one, spec.connections()), 1);
+        }
         List<Piece> pieces = new ArrayList<>();
         for (int slot = 0; slot < spec.batch(); slot++) {
             long off = slots.slotOffset(slot);
@@ -72,6 +81,11 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             }
             pieces = striped;
         }
+        return new WorkPlan(spread(pieces, qps), merged);
+    }
+
+    /** QP q takes a contiguous block of the pieces, in order, over min(qps, pieces) QPs. */
+    private static List<List<Piece>> spread(List<Piece> pieces, int qps) {
         int active = Math.min(qps, pieces.size());
         List<List<Piece>> perQp = new ArrayList<>();
         for (int q = 0; q < active; q++) {
@@ -79,7 +93,7 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             int to = (int) ((long) (q + 1) * pieces.size() / active);
             perQp.add(new ArrayList<>(pieces.subList(from, to)));
         }
-        return new WorkPlan(perQp, merged);
+        return perQp;
     }
 
     /** Splits {@code p} into {@code n} pieces; a piece of a merged run starts in the slot its first byte is in. */

@@ -17,9 +17,10 @@ import java.util.Map;
  * The initiator side of bench/ucx-vs-perftest.sh: starts a local target agent, pins it (all its
  * threads) to {@code agentCpu} with taskset, and runs one ucx point per size exactly as the engine
  * does (warmup, one whole-loop timer, verification pass). Prints one line per point:
- * {@code RESULT op mode size GB/s avg_us p50_us valid}. Run this JVM itself under taskset.
+ * {@code RESULT op mode size GB/s avg_us p50_us valid ops/s}. Run this JVM itself under taskset.
  *
- * <p>Arguments: {@code op(write|read) mode(bw|lat) sizes(comma-separated bytes) depth agentCpu tls [batch]}.
+ * <p>Arguments: {@code op(write|read|fetch_add|compare_swap) mode(bw|lat) sizes(comma-separated bytes; 8 for
+ * atomics) depth agentCpu tls [batch]}. bench/ucx-vs-perftest.sh and bench/atomics-vs-peers.sh run it.
  */
 public final class UcxBench {
     private UcxBench() {
@@ -42,20 +43,22 @@ public final class UcxBench {
             }
             try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
                 // Untimed: gets the JIT to compile the measured loop before any reported point.
-                s.run(TransferSpec.builder().transport("ucx").pointId("bench-jit-warmup").op(op).mode(mode).size(64)
+                s.run(TransferSpec.builder().transport("ucx").pointId("bench-jit-warmup").op(op).mode(mode).size(op.atomic() ? 8 : 64)
                         .batch(batch).pipelineDepth(depth).iterations(200_000).warmup(100_000)
                         .settings(Map.of("UCX_TLS", tls)).build());
                 for (String text : sizes) {
                     long size = Long.parseLong(text);
-                    int iterations = (int) Math.max(200, Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
+                    // -Dlinkproof.bench.iterations: the same count as the peer tool's -n (atomics-vs-peers.sh)
+                    int iterations = Integer.getInteger("linkproof.bench.iterations",
+                            (int) Math.max(200, Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch))));
                     int warmup = Math.max(50, iterations / 4);
                     TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("bench-" + op.label() + "-" + size)
                             .op(op).mode(mode).size(size).batch(batch).pipelineDepth(depth).iterations(iterations).warmup(warmup)
                             .settings(Map.of("UCX_TLS", tls)).build();
                     Measurement m = s.run(spec);
-                    System.out.printf(Locale.ROOT, "RESULT %s %s %d %.3f %.4f %.4f %s%n", op.label(), args[1], size,
+                    System.out.printf(Locale.ROOT, "RESULT %s %s %d %.3f %.4f %.4f %s %.0f%n", op.label(), args[1], size,
                             m.bandwidthGBps(), m.latency().averageNanos() / 1e3, m.latency().p50Nanos() / 1e3,
-                            m.isValid());
+                            m.isValid(), m.opsPerSecond());
                 }
             }
         }
