@@ -24,7 +24,7 @@ public enum OutcomeKind {
      */
     public static Optional<OutcomeKind> of(FailureKind kind) {
         return switch (kind) {
-            case DATA_CORRUPTION, COMPLETION_MISMATCH -> Optional.of(CORRUPT);
+            case DATA_CORRUPTION, COMPLETION_MISMATCH, ATOMIC_MISMATCH -> Optional.of(CORRUPT);
             case PEER_FAILURE -> Optional.of(UNREACHABLE);
             case BELOW_CRITERION, PERFORMANCE_REGRESSION, SHORT_ON_BUSY_HOST, NIC_NOT_FIT, REQUIRED_TRANSPORT_UNAVAILABLE ->
                     Optional.of(FAILED_CRITERIA);
