@@ -59,6 +59,13 @@ public final class FleetBlameSimulation {
 
     public static void main(String[] args) {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
+        // The plan the engine prints before any transfer: the pairwise round robin over the same nodes.
+        List<String> names = java.util.stream.IntStream.rangeClosed(1, nodes).mapToObj(i -> "lpn" + i).toList();
+        long p0 = System.nanoTime();
+        dev.linkproof.fleet.plan.Plan pattern = dev.linkproof.fleet.plan.PatternParser.parse("pairwise").plan(names);
+        long p1 = System.nanoTime();
+        System.out.printf(Locale.ROOT, "pattern pairwise nodes=%d rounds=%d directed_pairs=%d plan_s=%.3f%n", nodes,
+                pattern.rounds().size(), pattern.pairCount(), (p1 - p0) / 1e9);
         Result r = run(nodes);
         System.out.printf(Locale.ROOT, "fleet-blame-sim nodes=%d registered_pairs=%d outcomes=%d retests=%d retest_rounds=%d%n",
                 r.nodes(), r.pairs(), r.outcomes(), r.retests(), r.retestRounds());
