@@ -145,6 +145,20 @@ class FleetEngineTest {
     }
 
     @Test
+    void aTagFilterKeepsTheFleetsPairsItsRegistrationsAndItsVerdicts() throws Exception {
+        int port = freePort();
+        agents(port, "n1", "n2", "n3", "n4");
+        EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class))
+                .filters(org.junit.platform.launcher.TagFilter.includeTags("tcp")).execute();
+        assertThat(names(r, TestExecutionResult.Status.FAILED)).isEmpty();
+        assertThat(names(r, TestExecutionResult.Status.SUCCESSFUL)).contains("node n1 registers", "the fleet blames nobody",
+                "write 64 KiB ×2 · 1 conn · tcp · n3→n4").hasSize(4 + 12 + 1);
+        EngineExecutionResults none = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class))
+                .filters(org.junit.platform.launcher.TagFilter.includeTags("verbs")).execute();
+        assertThat(none.testEvents().started().count()).as("a filter that keeps no point keeps no fleet test").isZero();
+    }
+
+    @Test
     void onePairIsSelectableByItsUniqueIdAndRunsAlone() throws Exception {
         int port = freePort();
         agents(port, "n1", "n2", "n3", "n4");

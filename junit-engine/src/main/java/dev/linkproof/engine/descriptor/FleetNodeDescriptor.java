@@ -12,10 +12,18 @@ import org.junit.platform.engine.support.hierarchical.Node;
 public final class FleetNodeDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "node";
     private final String node;
+    private final java.util.Set<org.junit.platform.engine.TestTag> tags;
 
-    public FleetNodeDescriptor(UniqueId parent, String node) {
+    /** @param tags every tag of the run's fleet points: a tag filter that keeps any of them keeps the registrations */
+    public FleetNodeDescriptor(UniqueId parent, String node, java.util.Set<org.junit.platform.engine.TestTag> tags) {
         super(parent.append(SEGMENT, node), "node " + node + " registers");
         this.node = node;
+        this.tags = java.util.Set.copyOf(tags);
+    }
+
+    @Override
+    public java.util.Set<org.junit.platform.engine.TestTag> getTags() {
+        return tags;
     }
 
     @Override

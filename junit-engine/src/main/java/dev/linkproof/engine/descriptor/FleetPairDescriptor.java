@@ -47,6 +47,12 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
         return Type.TEST;
     }
 
+    /** Its point's tags (class, method, transport, op): a tag filter selects a fleet's pairs as it selects points. */
+    @Override
+    public java.util.Set<org.junit.platform.engine.TestTag> getTags() {
+        return parentPoint().getTags();
+    }
+
     private FleetPointDescriptor parentPoint() {
         return (FleetPointDescriptor) getParent().orElseThrow();
     }

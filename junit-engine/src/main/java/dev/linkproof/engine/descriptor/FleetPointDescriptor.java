@@ -65,8 +65,10 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
     }
 
     @Override
-    public LinkproofExecutionContext before(LinkproofExecutionContext context) {
+    public LinkproofExecutionContext before(LinkproofExecutionContext context) throws InterruptedException {
         FleetRun fleet = context.fleet().orElseThrow();
+        // Normally the registration container opened the registry already; a filter may have left it out.
+        fleet.register(System.out);
         Set<Pair> selected = getChildren().stream().filter(FleetPairDescriptor.class::isInstance)
                 .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
         results = fleet.runPoint(getUniqueId().toString(), point.displayName(), context.profile().apply(point.spec()), selected,

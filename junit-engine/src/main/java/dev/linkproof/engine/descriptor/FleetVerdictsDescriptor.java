@@ -19,9 +19,17 @@ import org.junit.platform.engine.support.hierarchical.Node;
 public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String VALUE = "verdicts";
     private Blame blame;
+    private final java.util.Set<org.junit.platform.engine.TestTag> tags;
 
-    public FleetVerdictsDescriptor(UniqueId engineId) {
+    /** @param tags every tag of the run's fleet points: a tag filter that keeps any of them keeps the verdicts */
+    public FleetVerdictsDescriptor(UniqueId engineId, java.util.Set<org.junit.platform.engine.TestTag> tags) {
         super(engineId.append(FleetRegistrationDescriptor.SEGMENT, VALUE), "fleet verdicts");
+        this.tags = java.util.Set.copyOf(tags);
+    }
+
+    @Override
+    public java.util.Set<org.junit.platform.engine.TestTag> getTags() {
+        return tags;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.linkproof.engine.discovery;
 import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
 import dev.linkproof.engine.run.FleetPlan;
 import dev.linkproof.engine.descriptor.FleetNodeDescriptor;
+import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.FleetRegistrationDescriptor;
 import dev.linkproof.engine.descriptor.FleetVerdictsDescriptor;
 import org.junit.platform.engine.EngineDiscoveryRequest;
@@ -32,12 +33,15 @@ public final class LinkproofDiscovery {
         if (fleet != null) {
             // Registration first (every node a test), the verdicts last; the points in between.
             FleetRegistrationDescriptor registration = new FleetRegistrationDescriptor(engine.getUniqueId());
-            fleet.nodes().forEach(n -> registration.addChild(new FleetNodeDescriptor(registration.getUniqueId(), n)));
+            java.util.Set<org.junit.platform.engine.TestTag> tags = new java.util.LinkedHashSet<>();
+            engine.getDescendants().stream().filter(d -> d instanceof FleetPointDescriptor)
+                    .forEach(d -> tags.addAll(d.getTags()));
+            fleet.nodes().forEach(n -> registration.addChild(new FleetNodeDescriptor(registration.getUniqueId(), n, tags)));
             java.util.List<TestDescriptor> points = new java.util.ArrayList<>(engine.getChildren());
             points.forEach(engine::removeChild);
             engine.addChild(registration);
             points.forEach(engine::addChild);
-            engine.addChild(new FleetVerdictsDescriptor(engine.getUniqueId()));
+            engine.addChild(new FleetVerdictsDescriptor(engine.getUniqueId(), tags));
         }
     }
 }
