@@ -19,8 +19,10 @@ import java.util.Optional;
  * through its row and column, a slow link as two dark cells mirrored across the diagonal.
  *
  * <p>Cells shrink with the fleet (from 24 px down to 2) and the node labels go once a cell is too
- * small to hold them. One element per cell: beyond some hundreds of nodes the file grows with the
- * square of the fleet (a 1,024-node map has a million cells), which is left to a later aggregate view.
+ * small to hold them. Beyond {@link #MAX_DRAWN} nodes the map is drawn by blocks of consecutive nodes
+ * ({@link #aggregate}): one cell per block pair, its colour the slowest pair in it (so a slow node or
+ * link still shows), outlined when any pair in it was counted against its nodes; a 1,024-node map is
+ * then 128 × 128 cells rather than a million.
  */
 public final class FleetHeatMap {
     private static final int PLOT = 640;
@@ -44,6 +46,9 @@ public final class FleetHeatMap {
     public static String svg(Point point, List<PairOutcome> outcomes, Blame blame) {
         List<String> nodes = blame.nodes();
         int n = nodes.size();
+        if (n > MAX_DRAWN) {
+            return aggregate(point, outcomes, blame);
+        }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < n; i++) {
             index.put(nodes.get(i), i);
@@ -116,6 +121,90 @@ public final class FleetHeatMap {
         legend(s, left + n * cell + 20, top, max);
         s.append("</svg>\n");
         return s.toString();
+    }
+
+    /** The most nodes drawn one per row and column; more are drawn by blocks. */
+    static final int MAX_DRAWN = 128;
+
+    /**
+     * The map of a fleet of more than {@link #MAX_DRAWN} nodes: nodes in blocks of
+     * {@code ceil(n / MAX_DRAWN)} consecutive ones, one cell per (initiator block, target block), its
+     * colour the block's slowest measured pair, grey when none was measured, outlined in red when any
+     * pair in it was counted against its nodes; its tooltip names the blocks, the slowest pair and how
+     * many were bad.
+     */
+    static String aggregate(Point point, List<PairOutcome> outcomes, Blame blame) {
+        List<String> nodes = blame.nodes();
+        int n = nodes.size();
+        int size = (n + MAX_DRAWN - 1) / MAX_DRAWN;
+        int blocks = (n + size - 1) / size;
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            index.put(nodes.get(i), i);
+        }
+        double[][] slowest = new double[blocks][blocks];
+        PairOutcome[][] slowestPair = new PairOutcome[blocks][blocks];
+        int[][] bad = new int[blocks][blocks];
+        double max = 0;
+        for (PairOutcome o : outcomes) {
+            Integer i = index.get(o.pair().initiator());
+            Integer t = index.get(o.pair().target());
+            if (!o.point().equals(point) || i == null || t == null) {
+                continue;
+            }
+            int bi = i / size;
+            int bt = t / size;
+            if (blame.judge().fault(o, false).isPresent()) {
+                bad[bi][bt]++;
+            }
+            if (o.hasBandwidth()) {
+                max = Math.max(max, o.bandwidthGBps());
+                if (slowestPair[bi][bt] == null || o.bandwidthGBps() < slowest[bi][bt]) {
+                    slowest[bi][bt] = o.bandwidthGBps();
+                    slowestPair[bi][bt] = o;
+                }
+            }
+        }
+        int cell = Math.max(MIN_CELL, Math.min(MAX_CELL, PLOT / blocks));
+        int left = 40;
+        int top = 70;
+        int width = left + blocks * cell + 20 + LEGEND_W;
+        int height = Math.max(top + blocks * cell + 40, top + 260);
+        StringBuilder s = new StringBuilder(256 + blocks * blocks * 200);
+        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "font-family=\"sans-serif\" font-size=\"11\">%n", width, height, width, height));
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n",
+                Xml.escape("Bandwidth by pair: " + point.name())));
+        s.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"40\">rows: initiators · columns: targets · %d nodes in blocks of %d: "
+                + "each cell the slowest pair of its %d × %d</text>%n", n, size, size, size));
+        for (int bi = 0; bi < blocks; bi++) {
+            for (int bt = 0; bt < blocks; bt++) {
+                String from = block(nodes, bi, size);
+                String to = block(nodes, bt, size);
+                PairOutcome o = slowestPair[bi][bt];
+                String fill = o == null ? MISSING : colour(max == 0 ? 0 : slowest[bi][bt] / max);
+                String tip = from + " -> " + to + ": " + (o == null ? "nothing measured"
+                        : String.format(Locale.ROOT, "slowest %s %.3f GB/s", o.pair().label(), slowest[bi][bt]))
+                        + (bad[bi][bt] == 0 ? "" : ", " + bad[bi][bt] + " pair(s) failed or outliers");
+                s.append(String.format(Locale.ROOT, "<rect class=\"cell block%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s>"
+                                + "<title>%s</title></rect>%n", bad[bi][bt] == 0 ? "" : " bad", left + bt * cell, top + bi * cell, cell, cell,
+                        fill, bad[bi][bt] == 0 ? "" : String.format(Locale.ROOT, " stroke=\"%s\" stroke-width=\"%.1f\"", BAD,
+                                Math.max(1, cell / 8.0)), Xml.escape(tip)));
+            }
+        }
+        s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>%n",
+                left, top, blocks * cell, blocks * cell));
+        legend(s, left + blocks * cell + 20, top, max);
+        s.append("</svg>\n");
+        return s.toString();
+    }
+
+    /** "lpn9…lpn16": the first and last node of block {@code b}. */
+    private static String block(List<String> nodes, int b, int size) {
+        int first = b * size;
+        int last = Math.min(nodes.size(), first + size) - 1;
+        return first == last ? nodes.get(first) : nodes.get(first) + "…" + nodes.get(last);
     }
 
     /** The colour scale from 0 to {@code max} GB/s, and what grey and red mean. */

@@ -168,6 +168,32 @@ class FleetReportsTest {
         assertThat(svg).contains("row-label", "column-label", "GB/s (10⁹ B/s)", "not run or not measured", "failed or outlier");
     }
 
+    /** 300 nodes, lpn150 slow with everyone: blocks of three, 100 × 100 cells, the slow node's row and column marked. */
+    @Test
+    void aLargeFleetsHeatMapIsDrawnByBlocksAndStillShowsTheSlowNode() throws Exception {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 1; i <= 300; i++) {
+            nodes.add("lpn" + i);
+        }
+        List<PairOutcome> outcomes = new ArrayList<>();
+        for (String a : nodes) {
+            for (String b : nodes) {
+                if (!a.equals(b)) {
+                    double bw = a.equals("lpn150") || b.equals("lpn150") ? 2 : 10;
+                    outcomes.add(new PairOutcome(new Pair(a, b), WRITE, OutcomeKind.PASSED, bw, 5.0));
+                }
+            }
+        }
+        Blame blame = Blamer.blame(new Observations(nodes, Set.copyOf(nodes), outcomes), List.of(), BlameSettings.DEFAULTS);
+        String svg = FleetHeatMap.svg(WRITE, outcomes, blame);
+        List<Element> cells = cells(parse(svg));
+        assertThat(cells).hasSize(100 * 100);
+        // lpn150 is in block 49 (lpn148…lpn150): its row and column, 199 cells, hold its slow pairs.
+        assertThat(cells).filteredOn(c -> c.getAttribute("class").contains("bad")).hasSize(199)
+                .allSatisfy(c -> assertThat(title(c)).contains("lpn148…lpn150").contains("slowest").contains("2.000 GB/s"));
+        assertThat(svg).contains("300 nodes in blocks of 3").hasSizeLessThan(4_000_000);
+    }
+
     @Test
     void theHeatMapEscapesNodeAndPointNames() throws Exception {
         List<String> odd = List.of("a<b", "c&d", "e\"f'g", "h\u0001i", "j]]>k");
