@@ -10,7 +10,8 @@ import java.time.Duration;
  * {@code -D} and a burn-in soak do: the spec runs once as written; when that was shorter than a
  * twentieth of the duration, once more sized to a tenth of it (a point of a few milliseconds is a
  * poor measure of the pace over a minute: cold caches, a JIT still compiling); then once with its
- * iterations sized from the last run's pace to fill the duration. That last run is the measurement
+ * iterations sized from the last run's pace to fill the duration, and when that run took under half
+ * of it (its probes ran cold, or on a busier host), once more sized from its own pace. That last run is the measurement
  * (timed, validated, judged like any other); the others only give its pace. Sizing from runs of the
  * point itself, not a fixed probe, keeps the probes as short as the point already was, however slow
  * the path (Soft-RoCE under TCG moves a 1-byte write in half a millisecond).
@@ -47,7 +48,14 @@ public final class TimedRun {
         if (last.isValid() && last.totalNanos() < want / 20) {
             last = runner.run(sized(spec, pace(last), duration.dividedBy(10)));
         }
-        return last.totalNanos() >= want || !last.isValid() ? last : runner.run(sized(spec, pace(last), duration));
+        if (last.totalNanos() >= want || !last.isValid()) {
+            return last;
+        }
+        Measurement sized = runner.run(sized(spec, pace(last), duration));
+        // The probes ran cold (a JIT compiling, caches filling) or on a busier host: the sized run was
+        // far quicker than their pace said. Once more, sized from its own pace, so the point runs for
+        // about the time asked rather than a fraction of it.
+        return sized.isValid() && sized.totalNanos() < want / 2 ? runner.run(sized(spec, pace(sized), duration)) : sized;
     }
 
     /** Nanoseconds per iteration of {@code m}'s run. */

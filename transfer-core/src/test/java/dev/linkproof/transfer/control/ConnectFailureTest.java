@@ -37,7 +37,7 @@ class ConnectFailureTest {
         assertThatThrownBy(() -> ControlChannel.connect("127.0.0.1", port, Duration.ofSeconds(5)))
                 .isInstanceOf(PeerFailureException.class)
                 .hasMessage("cannot reach the target agent at 127.0.0.1:" + port + ": connection refused: nothing listens on port "
-                        + port + " there (is the agent running, on that port?)")
+                        + port + " there (is the target agent running, on that port?)")
                 .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).as("no deadline ran out").isEmpty());
     }
 

@@ -56,6 +56,26 @@ class TimedRunTest {
         assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 1000);
     }
 
+    /**
+     * The probes ran cold: 2 ms per iteration while they ran, then 0.5 ms. The sized run (1,000
+     * iterations) takes 500 ms of the 2 s asked, so it runs once more sized from that pace: 4,000.
+     */
+    @Test
+    void aSizedRunFarQuickerThanItsProbesRunsOnceMoreAtItsOwnPace() throws Exception {
+        int[] calls = {0};
+        TransferSession warming = (TransferSession) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {TransferSession.class}, (proxy, method, args) -> {
+                    TransferSpec spec = (TransferSpec) args[0];
+                    runs.add(spec);
+                    long perIteration = calls[0]++ == 0 ? 2_000_000 : 500_000;
+                    return Measurement.of(spec, new Timing(perIteration * spec.iterations(), spec.iterations(),
+                            LatencyStats.averageOnly(perIteration)), new Validation(1, spec.size(), 0, Optional.empty()), Map.of());
+                });
+        Measurement m = TimedRun.run(warming, SPEC, Duration.ofSeconds(2));
+        assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 1000, 4000);
+        assertThat(m.totalNanos()).isEqualTo(2_000_000_000L);
+    }
+
     @Test
     void aPointThatAlreadyTookTheDurationRunsOnce() throws Exception {
         Measurement m = TimedRun.run(session(30_000_000, false), SPEC, Duration.ofSeconds(2)); // 100 × 30 ms = 3 s
