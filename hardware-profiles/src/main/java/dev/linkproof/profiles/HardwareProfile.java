@@ -22,7 +22,7 @@ import java.util.OptionalDouble;
  */
 public record HardwareProfile(String id, String vendor, String description, List<String> sources, MatchRules match,
                               ResourceSpec resources, TransportConfig transport, Defaults defaults,
-                              BaselineSettings baseline, List<Criterion> criteria, List<String> layers) {
+                              BaselineSettings baseline, FleetCriteria fleet, List<Criterion> criteria, List<String> layers) {
     public HardwareProfile {
         sources = List.copyOf(sources);
         criteria = List.copyOf(criteria);

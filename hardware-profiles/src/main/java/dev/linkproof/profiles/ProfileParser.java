@@ -37,7 +37,7 @@ final class ProfileParser {
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     static final List<String> TOP = List.of("id", "vendor", "description", "sources", "match", "resources", "transport",
-            "defaults", "baseline", "criteria");
+            "defaults", "baseline", "fleet", "criteria");
     static final List<String> MATCH = List.of("fallback", "nic", "gpu");
     static final List<String> NIC = List.of("pci-vendor", "pci-device", "driver", "link-rate", "link-layer",
             "min-firmware", "min-count");
@@ -46,6 +46,7 @@ final class ProfileParser {
     static final List<String> TRANSPORT = List.of("settings", "environment", "required");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
     static final List<String> BASELINE = List.of("tolerance");
+    static final List<String> FLEET = List.of("min-of-median-bandwidth", "max-of-lowest-latency");
     static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "rails", "transport",
             "settings", "min-bandwidth", "min-aggregate-bandwidth", "min-rail-balance", "max-avg-latency", "max-p99-latency",
             "max-drop", "min-ops-per-second", "enabled");
@@ -72,6 +73,7 @@ final class ProfileParser {
         TransportConfig transport = top.node("transport").map(ProfileParser::transport).orElse(TransportConfig.NONE);
         Defaults defaults = top.node("defaults").map(ProfileParser::defaults).orElse(Defaults.NONE);
         BaselineSettings baseline = top.node("baseline").map(ProfileParser::baseline).orElse(BaselineSettings.NONE);
+        FleetCriteria fleet = top.node("fleet").map(ProfileParser::fleet).orElse(FleetCriteria.NONE);
 
         List<Criterion> criteria = new ArrayList<>();
         Map<String, Location> names = new LinkedHashMap<>();
@@ -85,7 +87,7 @@ final class ProfileParser {
         }
         checkOverlaps(criteria);
         return new HardwareProfile(id, vendor, description, sources, match, resources, transport, defaults, baseline,
-                criteria, layers);
+                fleet, criteria, layers);
     }
 
     // ---- sections ----------------------------------------------------------------------------
@@ -221,6 +223,27 @@ final class ProfileParser {
         OptionalDouble tolerance = f.scalar("tolerance").map(s -> OptionalDouble.of(ProfileUnits.tolerance(s.value(), s.location())))
                 .orElse(OptionalDouble.empty());
         return new BaselineSettings(tolerance);
+    }
+
+    private static FleetCriteria fleet(YNode node) {
+        Fields f = new Fields(map(node, "fleet"), "fleet", FLEET);
+        return new FleetCriteria(fraction(f, "min-of-median-bandwidth", 0, 1), fraction(f, "max-of-lowest-latency", 1, 1000));
+    }
+
+    /** A number in ({@code above}, {@code atMost}], as the fleet's fractions and multiples are. */
+    private static OptionalDouble fraction(Fields f, String key, double above, double atMost) {
+        return f.scalar(key).map(s -> {
+            double v;
+            try {
+                v = Double.parseDouble(s.value().strip());
+            } catch (NumberFormatException e) {
+                throw new ProfileException(s.location(), "bad " + key + " '" + s.value() + "' (expected a number)");
+            }
+            if (!(v > above && v <= atMost)) {
+                throw new ProfileException(s.location(), key + " " + s.value() + " out of range (" + above + ", " + atMost + "]");
+            }
+            return OptionalDouble.of(v);
+        }).orElse(OptionalDouble.empty());
     }
 
     private static OptionalInt bounded(Fields f, String key, int min, int max) {

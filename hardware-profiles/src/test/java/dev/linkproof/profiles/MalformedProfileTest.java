@@ -165,6 +165,23 @@ class MalformedProfileTest {
                 .isEqualTo(file() + ":5:3: unknown key 'tolerence' in baseline, did you mean 'tolerance'? (allowed: tolerance)");
     }
 
+    /** A profile's fleet-relative criteria: a fraction in (0, 1] and a multiple in (1, 1000], read; anything else named. */
+    @Test
+    void theFleetSectionTakesAFractionAndAMultiple() throws IOException {
+        Path file = dir.resolve("fleet.yaml");
+        Files.writeString(file, "id: lab\nvendor: Lab\nmatch: {fallback: true}\nfleet:\n  min-of-median-bandwidth: 0.8\n"
+                + "  max-of-lowest-latency: 3\n");
+        HardwareProfile p = new ProfileLoader(Map.of(ProfileProperties.PROFILE, file.toString())).load(() -> null).profile();
+        assertThat(p.fleet().minOfMedianBandwidth()).hasValue(0.8);
+        assertThat(p.fleet().maxOfLowestLatency()).hasValue(3.0);
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nfleet:\n  min-of-median-bandwidth: 1.5\n").getMessage())
+                .isEqualTo(file() + ":5:28: min-of-median-bandwidth 1.5 out of range (0.0, 1.0]");
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nfleet:\n  max-of-lowest-latency: half\n").getMessage())
+                .isEqualTo(file() + ":5:26: bad max-of-lowest-latency 'half' (expected a number)");
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {fallback: true}\nfleet:\n  min-of-median: 0.9\n").getMessage())
+                .startsWith(file() + ":5:3: unknown key 'min-of-median' in fleet");
+    }
+
     @Test
     void otherMistakes() throws IOException {
         assertThat(load("id: lab\nvendor: Lab\nvendor: Again\nmatch: {fallback: true}\n").getMessage())

@@ -88,7 +88,7 @@ class ResourcePlanTest {
     private static HardwareProfile withGpus(HardwareProfile p, java.util.List<Integer> gpus) {
         return new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), gpus, false, java.util.List.of(), 0), p.transport(),
-                p.defaults(), p.baseline(), p.criteria(), p.layers());
+                p.defaults(), p.baseline(), p.fleet(), p.criteria(), p.layers());
     }
 
     @Test
@@ -96,14 +96,14 @@ class ResourcePlanTest {
         HardwareProfile p = new ProfileLoader(Map.of("linkproof.profile", "cx7-400g")).load(() -> null).profile();
         HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
-                p.defaults(), p.baseline(), p.criteria(), p.layers());
+                p.defaults(), p.baseline(), p.fleet(), p.criteria(), p.layers());
         ResourcePlan plan = ResourcePlan.of(pinned, FakeHosts.probe("cx7-host"));
         assertThat(plan.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_1");
         assertThat(plan.cpuCores()).containsExactly(40, 41);
 
         HardwareProfile named = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of("mlx5_0", "mlx5_9"), java.util.List.of(), false, java.util.List.of(), 512),
-                p.transport(), p.defaults(), p.baseline(), p.criteria(), p.layers());
+                p.transport(), p.defaults(), p.baseline(), p.fleet(), p.criteria(), p.layers());
         ResourcePlan plan2 = ResourcePlan.of(named, FakeHosts.probe("cx7-host"));
         assertThat(plan2.nics()).extracting(RdmaDevice::name).containsExactly("mlx5_0");
         assertThat(plan2.notes()).containsExactly("RDMA device mlx5_9 named in resources.nics is absent");
@@ -112,7 +112,7 @@ class ResourcePlanTest {
                 .build())).isEmpty();
         HardwareProfile greedy = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(), 4096),
-                p.transport(), p.defaults(), p.baseline(), p.criteria(), p.layers());
+                p.transport(), p.defaults(), p.baseline(), p.fleet(), p.criteria(), p.layers());
         assertThat(ResourcePlan.of(greedy, FakeHosts.probe("cx7-host")).unavailable(TransferSpec.builder()
                 .initiatorMemory(MemoryPlacement.parse("hugepage")).build()))
                 .hasValue("needs 4096 free huge pages of 2048 KiB, and the host has 2048 free of 2048");
@@ -134,7 +134,7 @@ class ResourcePlanTest {
         HardwareProfile p = BUILTINS.profile("cx7-400g");
         HardwareProfile pinned = new HardwareProfile(p.id(), p.vendor(), p.description(), p.sources(), p.match(),
                 new ResourceSpec(java.util.List.of(), java.util.List.of(), false, java.util.List.of(40, 41), 0), p.transport(),
-                p.defaults(), p.baseline(), p.criteria(), p.layers());
+                p.defaults(), p.baseline(), p.fleet(), p.criteria(), p.layers());
         assertThat(ResourcePlan.of(pinned, FakeHosts.probe("cx7-host")).settingsFor(verbs))
                 .containsExactly(Map.entry("verbs.device", "mlx5_1"));
 

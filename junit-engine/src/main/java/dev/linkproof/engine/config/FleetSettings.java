@@ -1,6 +1,7 @@
 package dev.linkproof.engine.config;
 
 import dev.linkproof.fleet.blame.Thresholds;
+import dev.linkproof.profiles.FleetCriteria;
 import dev.linkproof.transfer.Units;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +22,12 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param registerWithin how long the registry waits for the expected nodes
  * @param act            what to do about blamed nodes: empty (nothing), {@code slurm}, {@code kubernetes}, {@code print}
  * @param verdictFile    where fleet-verdict.json goes
- * @param thresholds     the fleet-relative criteria: below this fraction of a point's median bandwidth, or above this
- *                       multiple of its lowest latency, a pair is an outlier
+ * @param minOfMedian    {@link Constants#FLEET_MIN_OF_MEDIAN}, when given: over the profile's, over the default
+ * @param maxOfLowest    {@link Constants#FLEET_MAX_OF_LOWEST}, when given
  */
 public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
-                            Optional<String> act, Path verdictFile, Thresholds thresholds) {
+                            Optional<String> act, Path verdictFile, java.util.OptionalDouble minOfMedian,
+                            java.util.OptionalDouble maxOfLowest) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
     static final List<String> ACTS = List.of("slurm", "kubernetes", "print");
 
@@ -59,20 +61,32 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         }
         Path verdict = p.get(Constants.FLEET_VERDICT).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
                 ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
-        double fraction = p.get(Constants.FLEET_MIN_OF_MEDIAN).map(v -> number(Constants.FLEET_MIN_OF_MEDIAN, v))
-                .orElse(Thresholds.CLUSTERKIT.bandwidthFraction());
-        double multiple = p.get(Constants.FLEET_MAX_OF_LOWEST).map(v -> number(Constants.FLEET_MAX_OF_LOWEST, v))
-                .orElse(Thresholds.CLUSTERKIT.latencyMultiple());
-        Thresholds thresholds;
+        java.util.OptionalDouble fraction = p.get(Constants.FLEET_MIN_OF_MEDIAN)
+                .map(v -> java.util.OptionalDouble.of(number(Constants.FLEET_MIN_OF_MEDIAN, v))).orElse(java.util.OptionalDouble.empty());
+        java.util.OptionalDouble multiple = p.get(Constants.FLEET_MAX_OF_LOWEST)
+                .map(v -> java.util.OptionalDouble.of(number(Constants.FLEET_MAX_OF_LOWEST, v))).orElse(java.util.OptionalDouble.empty());
+        FleetSettings settings = new FleetSettings(launcher.get(), registry.substring(0, colon), port,
+                p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
+                verdict, fraction, multiple);
+        settings.thresholds(FleetCriteria.NONE); // a key out of range fails here, naming it
+        return Optional.of(settings);
+    }
+
+    /**
+     * The fleet-relative criteria as the run applies them: each key when given, else the profile's
+     * {@code fleet} section, else NVIDIA ClusterKit's (0.93 of the median bandwidth, 2.1 × the lowest latency).
+     */
+    public Thresholds thresholds(FleetCriteria profile) {
+        double fraction = minOfMedian.isPresent() ? minOfMedian.getAsDouble()
+                : profile.minOfMedianBandwidth().orElse(Thresholds.CLUSTERKIT.bandwidthFraction());
+        double multiple = maxOfLowest.isPresent() ? maxOfLowest.getAsDouble()
+                : profile.maxOfLowestLatency().orElse(Thresholds.CLUSTERKIT.latencyMultiple());
         try {
-            thresholds = new Thresholds(fraction, multiple);
+            return new Thresholds(fraction, multiple);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(Constants.FLEET_MIN_OF_MEDIAN + " / " + Constants.FLEET_MAX_OF_LOWEST + ": "
                     + e.getMessage());
         }
-        return Optional.of(new FleetSettings(launcher.get(), registry.substring(0, colon), port,
-                p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
-                verdict, thresholds));
     }
 
     private static double number(String key, String v) {

@@ -73,7 +73,7 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
                 .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
         results = fleet.runPoint(getUniqueId().toString(), point.displayName(), context.profile().apply(point.spec()), selected,
                 System.out);
-        judge = FleetJudge.of(getUniqueId().toString(), point.displayName(), results.values(), fleet.settings().thresholds());
+        judge = FleetJudge.of(getUniqueId().toString(), point.displayName(), results.values(), fleet.thresholds());
         return context;
     }
 

@@ -173,6 +173,11 @@ public final class RunProfile {
     }
 
     /** The profile's baseline tolerance, when it sets one. */
+    /** The profile's fleet-relative criteria (its {@code fleet} section), each empty when it sets none. */
+    public dev.linkproof.profiles.FleetCriteria fleetCriteria() {
+        return loaded.profile().fleet();
+    }
+
     public OptionalDouble baselineTolerance() {
         return loaded.profile().baseline().tolerance();
     }

@@ -16,6 +16,7 @@ import dev.linkproof.fleet.blame.Observations;
 import dev.linkproof.fleet.blame.OutcomeKind;
 import dev.linkproof.fleet.blame.PairOutcome;
 import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.fleet.blame.Thresholds;
 import dev.linkproof.fleet.blame.Retest;
 import dev.linkproof.fleet.blame.RetestPlan;
 import dev.linkproof.fleet.blame.RetestPlanner;
@@ -47,6 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FleetRun implements AutoCloseable {
     private final FleetSettings settings;
+    private final Thresholds thresholds;
     private final FleetPlan plan;
     private final String token;
     private final Timeouts timeouts;
@@ -67,8 +69,10 @@ public final class FleetRun implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong slowestPairNanos = new java.util.concurrent.atomic.AtomicLong();
     private final List<PairOutcome> outcomes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
-    public FleetRun(FleetSettings settings, FleetPlan plan, String token, Timeouts timeouts) {
+    /** @param thresholds the fleet-relative criteria as the run applies them ({@link FleetSettings#thresholds}) */
+    public FleetRun(FleetSettings settings, FleetPlan plan, String token, Timeouts timeouts, Thresholds thresholds) {
         this.settings = settings;
+        this.thresholds = thresholds;
         this.plan = plan;
         this.token = token;
         this.timeouts = timeouts;
@@ -80,6 +84,11 @@ public final class FleetRun implements AutoCloseable {
 
     public FleetSettings settings() {
         return settings;
+    }
+
+    /** The fleet-relative criteria the run applies. */
+    public Thresholds thresholds() {
+        return thresholds;
     }
 
     /**
@@ -221,7 +230,7 @@ public final class FleetRun implements AutoCloseable {
             registered = registry == null ? Set.of() : registry.registered().keySet();
         }
         Observations first = new Observations(plan.nodes(), registered, outcomes());
-        BlameSettings settings = new BlameSettings(this.settings.thresholds(), BlameSettings.DEFAULTS.evidenceLimit());
+        BlameSettings settings = new BlameSettings(thresholds, BlameSettings.DEFAULTS.evidenceLimit());
         RetestPlan retests = RetestPlanner.plan(first, settings);
         List<PairOutcome> again = new java.util.ArrayList<>();
         Coordinator c;

@@ -37,8 +37,11 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         this.listener = listener;
         this.progress = progress;
         this.reporter = reporter;
-        this.fleet = setup.fleet().map(plan -> new FleetRun(setup.config().fleet().orElseThrow(), plan,
-                RunSetup.fleetToken(setup.config()).orElse(""), setup.config().timeouts())).orElse(null);
+        this.fleet = setup.fleet().map(plan -> {
+            var settings = setup.config().fleet().orElseThrow();
+            return new FleetRun(settings, plan, RunSetup.fleetToken(setup.config()).orElse(""), setup.config().timeouts(),
+                    settings.thresholds(setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE)));
+        }).orElse(null);
     }
 
     /** A fleet run's registry, coordinator and results; empty for a run of one pair. */

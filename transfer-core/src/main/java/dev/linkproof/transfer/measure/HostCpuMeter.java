@@ -106,6 +106,9 @@ public final class HostCpuMeter {
      */
     public static Optional<HostContention> over(java.time.Duration length) throws InterruptedException {
         Window w = start();
+        // The window begins when its first reading is taken (on another thread, later under load): the
+        // length asked is counted from there, so the window is never shorter than asked.
+        w.awaitBegun();
         Thread.sleep(length);
         return w.stop();
     }
@@ -207,6 +210,15 @@ public final class HostCpuMeter {
             this.clock = clock;
             this.opened = opened;
             this.start = start;
+        }
+
+        /** Returns once the window's first reading is taken (or could not be). */
+        void awaitBegun() throws InterruptedException {
+            try {
+                start.get();
+            } catch (ExecutionException e) {
+                // no reading: stop() says so
+            }
         }
 
         /**
