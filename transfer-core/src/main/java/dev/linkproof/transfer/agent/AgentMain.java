@@ -52,7 +52,7 @@ public final class AgentMain implements Callable<Integer> {
 
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the fleet, as the launcher names it (default: $" + NODE_ENV
-                    + ", else $SLURMD_NODENAME, else the host name).")
+                    + ", else $SLURMD_NODENAME, else rank<N> from $OMPI_COMM_WORLD_RANK or torchrun's $RANK, else the host name).")
     String node;
 
     @Option(names = "--register-within", paramLabel = "DURATION", defaultValue = "120s",
@@ -168,7 +168,7 @@ public final class AgentMain implements Callable<Integer> {
         return 0;
     }
 
-    /** This node's fleet name: --node, else $LINKPROOF_NODE, else $SLURMD_NODENAME, else the host name. */
+    /** This node's fleet name: --node, else $LINKPROOF_NODE, else $SLURMD_NODENAME, else rank<N> (MPI, torchrun), else the host name. */
     private String nodeName() {
         if (node != null) {
             return node;
@@ -177,6 +177,13 @@ public final class AgentMain implements Callable<Integer> {
             String v = System.getenv(env);
             if (v != null && !v.isBlank()) {
                 return v;
+            }
+        }
+        // torchrun and Open MPI name no hosts: the coordinator's roster calls their ranks rank0, rank1, …
+        for (String env : new String[] {"OMPI_COMM_WORLD_RANK", "RANK"}) {
+            String v = System.getenv(env);
+            if (v != null && v.strip().matches("\\d+")) {
+                return "rank" + v.strip();
             }
         }
         try {
