@@ -67,7 +67,7 @@ class FleetEngineTest {
                     synchronized (registrations) {
                         registrations.add(r);
                     }
-                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test"),
+                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test", null),
                             Duration.ofSeconds(10));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);

@@ -132,6 +132,15 @@ class FleetKitsTest {
         assertThat(Units.parseDuration(keys.get(Constants.FLEET_REGISTER_WITHIN))).isPositive();
     }
 
+    /** With linkproof.fleet.act=kubernetes, a blamed pod's node is labelled and tainted: each agent says which it is. */
+    @Test
+    void eachAgentSaysWhichKubernetesNodeItRunsOn() {
+        Map<String, Object> machine = env(container(agentsJob())).get("LINKPROOF_K8S_NODE_NAME");
+        assertThat(machine).as("the agents' LINKPROOF_K8S_NODE_NAME (read by AgentMain --register)").isNotNull();
+        Object field = map(map(machine.get("valueFrom"), "valueFrom").get("fieldRef"), "fieldRef").get("fieldPath");
+        assertThat(field).isEqualTo("spec.nodeName");
+    }
+
     @Test
     void theCoordinatorAndTheAgentsReadTheTokenFromTheSameSecret() {
         Map<String, Object> agentToken = env(container(agentsJob())).get("LINKPROOF_TOKEN");

@@ -144,17 +144,23 @@ class FleetSlurmSuite {
 
     /**
      * The Kubernetes rendezvous in the same cluster: agents named as an Indexed Job's pods
-     * ({@code <job>-<index>}), the coordinator reading the Job's size and names from the environment a
-     * pod of that Job has.
+     * ({@code <job>-<index>}), each saying which node it runs on as a pod does from the downward API,
+     * the coordinator reading the Job's size and names from the environment a pod of that Job has. One
+     * pod's agent corrupts: the verdict names the pod, and the label and taint printed name its node.
      */
     @Test
     @Order(6)
-    void theKubernetesRendezvousFindsEveryPodByItsName() throws Exception {
+    void theKubernetesRendezvousFindsEveryPodByItsNameAndMarksTheNodeABadPodRanOn() throws Exception {
         SlurmFleet.Job job = SlurmFleet.run(SlurmFleet.Run.named("kubernetes").with("linkproof.fleet", "kubernetes")
+                .with("linkproof.fleet.act", "print").corruptNode("lpn2")
                 .env("JOB_COMPLETION_INDEX", "0").env("LINKPROOF_K8S_JOB", "lp-fleet").env("LINKPROOF_K8S_SERVICE", "lp")
-                .env("LINKPROOF_K8S_COMPLETIONS", "4").env("HOSTNAME", "lp-fleet-0").agentArgs("--node", "lp-fleet-$SLURM_NODEID"), WORK);
+                .env("LINKPROOF_K8S_COMPLETIONS", "4").env("HOSTNAME", "lp-fleet-0").agentArgs("--node", "lp-fleet-$SLURM_NODEID")
+                .agentEnv("LINKPROOF_K8S_NODE_NAME", "$SLURMD_NODENAME"), WORK);
         FleetVerdictDocument d = verdicts(job);
         assertThat(status(d)).as(job.coordinatorOutput()).containsOnlyKeys("lp-fleet-0", "lp-fleet-1", "lp-fleet-2", "lp-fleet-3");
-        assertThat(blamed(d)).as(job.coordinatorOutput()).isEmpty();
+        // lpn2 is the job's second node: pod lp-fleet-1.
+        assertThat(blamed(d)).as(job.coordinatorOutput()).containsExactly("corrupting-node lp-fleet-1");
+        assertThat(job.coordinatorOutput()).contains("kubectl label node lpn2 linkproof.dev/verdict=corrupting-node --overwrite")
+                .contains("kubectl taint node lpn2 linkproof.dev/corrupting-node=true:NoSchedule --overwrite");
     }
 }

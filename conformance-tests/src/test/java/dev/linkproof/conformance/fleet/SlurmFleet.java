@@ -41,38 +41,45 @@ public final class SlurmFleet {
 
     /** A run's variations: extra engine keys, a node whose agent dies once registered, a node whose agent corrupts. */
     public record Run(String name, Map<String, String> config, String deadNode, String corruptNode, Map<String, String> env,
-                      List<String> agentArgs, String testClass) {
+                      List<String> agentArgs, String testClass, Map<String, String> agentEnv) {
         public static Run named(String name) {
-            return new Run(name, Map.of(), "", "", Map.of(), List.of(), FleetWrite.class.getName());
+            return new Run(name, Map.of(), "", "", Map.of(), List.of(), FleetWrite.class.getName(), Map.of());
+        }
+
+        /** A variable of every agent's environment, its value read by the node's shell ({@code $SLURMD_NODENAME} works). */
+        public Run agentEnv(String key, String value) {
+            Map<String, String> e = new LinkedHashMap<>(agentEnv);
+            e.put(key, value);
+            return new Run(name, config, deadNode, corruptNode, env, agentArgs, testClass, e);
         }
 
         /** The suite class the coordinator runs (default {@link FleetWrite}). */
         public Run testClass(String className) {
-            return new Run(name, config, deadNode, corruptNode, env, agentArgs, className);
+            return new Run(name, config, deadNode, corruptNode, env, agentArgs, className, agentEnv);
         }
 
         public Run with(String key, String value) {
             Map<String, String> c = new LinkedHashMap<>(config);
             c.put(key, value);
-            return new Run(name, c, deadNode, corruptNode, env, agentArgs, testClass);
+            return new Run(name, c, deadNode, corruptNode, env, agentArgs, testClass, agentEnv);
         }
 
         Run deadNode(String node) {
-            return new Run(name, config, node, corruptNode, env, agentArgs, testClass);
+            return new Run(name, config, node, corruptNode, env, agentArgs, testClass, agentEnv);
         }
 
         Run corruptNode(String node) {
-            return new Run(name, config, deadNode, node, env, agentArgs, testClass);
+            return new Run(name, config, deadNode, node, env, agentArgs, testClass, agentEnv);
         }
 
         Run env(String key, String value) {
             Map<String, String> e = new LinkedHashMap<>(env);
             e.put(key, value);
-            return new Run(name, config, deadNode, corruptNode, e, agentArgs, testClass);
+            return new Run(name, config, deadNode, corruptNode, e, agentArgs, testClass, agentEnv);
         }
 
         Run agentArgs(String... args) {
-            return new Run(name, config, deadNode, corruptNode, env, List.of(args), testClass);
+            return new Run(name, config, deadNode, corruptNode, env, List.of(args), testClass, agentEnv);
         }
     }
 
@@ -134,6 +141,7 @@ public final class SlurmFleet {
         String agent = """
                 #!/bin/bash
                 # One task per node: this node's agent, registering with the coordinator on the batch host.
+                %7$s
                 out="%1$s/agent-$SLURMD_NODENAME.out"
                 "%2$s" -Xmx128m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "%3$s" \\
                     dev.linkproof.transfer.agent.AgentMain --register "$LP_COORDINATOR:7470" --port 0 --register-within 90s %4$s > "$out" 2>&1 &
@@ -145,7 +153,9 @@ public final class SlurmFleet {
                   echo "killed the agent of $SLURMD_NODENAME after it registered" >> "$out"
                 fi
                 wait "$pid"
-                """.formatted(dir, java, classPath, String.join(" ", run.agentArgs()), run.deadNode(), AgentProcess.READY);
+                """.formatted(dir, java, classPath, String.join(" ", run.agentArgs()), run.deadNode(), AgentProcess.READY,
+                run.agentEnv().entrySet().stream().map(e -> "export " + e.getKey() + "=\"" + e.getValue() + "\"")
+                        .collect(Collectors.joining("\n")));
         Path agentScript = dir.resolve("agent.sh");
         Files.writeString(agentScript, agent);
         String batch = """

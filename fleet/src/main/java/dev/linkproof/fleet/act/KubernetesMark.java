@@ -12,8 +12,22 @@ import java.util.List;
  *
  * @param kubectl the program to run ({@code kubectl} on the PATH, or a path)
  */
-public record KubernetesMark(String kubectl) {
+public record KubernetesMark(String kubectl, java.util.function.UnaryOperator<String> machineOf) {
     public static final KubernetesMark DEFAULT = new KubernetesMark("kubectl");
+
+    /** Marks the blamed node itself: the fleet's nodes are Kubernetes nodes. */
+    public KubernetesMark(String kubectl) {
+        this(kubectl, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * The same, marking the Kubernetes node each blamed fleet node runs on ({@code machineOf}: an
+     * agent pod's name to its node's, as the agents registered them): a verdict names the pod, and
+     * a label or taint on the pod's node is what keeps new work off the hardware.
+     */
+    public KubernetesMark onMachines(java.util.function.UnaryOperator<String> machineOf) {
+        return new KubernetesMark(kubectl, machineOf);
+    }
     /** The prefix of every label and taint key linkproof sets, so an operator can find and clear them. */
     public static final String KEY_PREFIX = "linkproof.dev/";
 
@@ -32,10 +46,10 @@ public record KubernetesMark(String kubectl) {
                 v.kind());
     }
 
-    private static String node(Verdict v) {
+    private String node(Verdict v) {
         if (!Blamed.actedOn(v.kind())) {
             throw new IllegalArgumentException("a " + v.kind().slug() + " verdict marks no node: " + v.describe());
         }
-        return NodeNames.check(v.node());
+        return NodeNames.check(machineOf.apply(v.node()));
     }
 }

@@ -49,8 +49,19 @@ public final class Registry implements AutoCloseable {
     /** How long a connection has to send its REGISTER once it is accepted. */
     static final Duration FIRST_FRAME_WITHIN = Duration.ofSeconds(10);
 
-    /** A registered node: its name, where its agent serves, and when it registered. */
-    public record Node(String name, String host, int port, long pid, String agentVersion, Instant registeredAt) {
+    /**
+     * A registered node: its name, where its agent serves, when it registered, and the machine it runs
+     * on when that is not the node itself (a Kubernetes pod's node; else the name).
+     */
+    public record Node(String name, String host, int port, long pid, String agentVersion, Instant registeredAt, String machine) {
+        public Node {
+            machine = machine == null || machine.isBlank() ? name : machine;
+        }
+
+        public Node(String name, String host, int port, long pid, String agentVersion, Instant registeredAt) {
+            this(name, host, port, pid, agentVersion, registeredAt, name);
+        }
+
         public String address() {
             return host + ":" + port;
         }
@@ -223,7 +234,7 @@ public final class Registry implements AutoCloseable {
                     + ", the coordinator " + FrameCodec.VERSION + " (run the same build on every node)");
             return;
         }
-        Node node = new Node(r.node(), r.host(), r.port(), r.pid(), r.agentVersion(), Instant.now());
+        Node node = new Node(r.node(), r.host(), r.port(), r.pid(), r.agentVersion(), Instant.now(), r.machine());
         synchronized (nodes) {
             if (closed) {
                 close(socket);

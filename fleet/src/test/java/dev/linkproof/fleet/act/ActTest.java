@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,15 @@ class ActTest {
                 List.of("kubectl", "taint", "node", "lpn3", "linkproof.dev/bad-node=true:NoSchedule", "--overwrite"));
         assertThat(plan.shellLines()).allSatisfy(l -> assertThat(l).doesNotContain("'", "\""));
         assertThat(plan.notActedOn()).hasSize(2);
+    }
+
+    /** Verdicts name the agents' pods; the label and taint go on the Kubernetes node each pod ran on. */
+    @Test
+    void kubernetesMarksTheNodeABlamedPodRanOn() {
+        Map<String, String> machines = Map.of("lpn4", "gpu-node-4", "lpn2", "gpu-node-2", "lpn3", "gpu-node-3");
+        ActPlan plan = KubernetesMark.DEFAULT.onMachines(machines::get).plan(VERDICTS);
+        assertThat(plan.commands()).extracting(c -> c.argv().get(3)).containsExactly("gpu-node-4", "gpu-node-4", "gpu-node-2",
+                "gpu-node-2", "gpu-node-3", "gpu-node-3");
     }
 
     @Test

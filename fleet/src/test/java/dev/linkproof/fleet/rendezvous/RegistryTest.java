@@ -25,7 +25,7 @@ class RegistryTest {
 
     static Registration agent(Registry r, String node, int port) throws Exception {
         Registration reg = Registration.dial("127.0.0.1", r.port(), SOON, line -> { });
-        reg.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, reg.localAddress(), port, 1, "test"), SOON);
+        reg.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, reg.localAddress(), port, 1, "test", null), SOON);
         return reg;
     }
 
@@ -40,6 +40,20 @@ class RegistryTest {
             assertThat(nodes.keySet()).containsExactly("lpn1", "lpn2", "lpn3");
             assertThat(nodes.get("lpn2").address()).isEqualTo("127.0.0.1:7001");
             assertThat(r.missing()).isEmpty();
+        }
+    }
+
+    /** A pod registers its Kubernetes node as its machine; an agent that names none is its own machine. */
+    @Test
+    void theMachineAnAgentRunsOnIsKept() throws Exception {
+        try (Registry r = Registry.start("127.0.0.1", 0, TOKEN, List.of("lp-0", "lp-1"), "test");
+             Registration pod = Registration.dial("127.0.0.1", r.port(), SOON, line -> { });
+             Registration plain = agent(r, "lp-1", 7002)) {
+            pod.register(new Messages.Register(TOKEN, FrameCodec.VERSION, "lp-0", pod.localAddress(), 7001, 1, "test",
+                    "gpu-node-17"), SOON);
+            Map<String, Registry.Node> nodes = r.awaitAll(SOON);
+            assertThat(nodes.get("lp-0").machine()).isEqualTo("gpu-node-17");
+            assertThat(nodes.get("lp-1").machine()).isEqualTo("lp-1");
         }
     }
 
@@ -59,7 +73,7 @@ class RegistryTest {
              Registration first = agent(r, "lpn1", 7001)) {
             try (Registration wrong = Registration.dial("127.0.0.1", r.port(), SOON, line -> { })) {
                 assertThatThrownBy(() -> wrong.register(new Messages.Register("not-the-run-token-at-all", FrameCodec.VERSION,
-                        "lpn2", "127.0.0.1", 7002, 1, "test"), SOON))
+                        "lpn2", "127.0.0.1", 7002, 1, "test", null), SOON))
                         .isInstanceOf(RemoteErrorException.class).hasMessageContaining("wrong token for node lpn2");
             }
             assertThatThrownBy(() -> agent(r, "lpn9", 7009)).isInstanceOf(RemoteErrorException.class)

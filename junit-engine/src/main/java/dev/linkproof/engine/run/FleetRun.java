@@ -295,12 +295,23 @@ public final class FleetRun implements AutoCloseable {
             return;
         }
         String how = settings.act().get();
-        ActPlan actions = how.equals("kubernetes") ? KubernetesMark.DEFAULT.plan(blame.verdicts())
+        // A verdict names the fleet's node (a pod, under Kubernetes); a label or taint goes on the machine it ran on.
+        Map<String, Registry.Node> registered;
+        synchronized (this) {
+            registered = registry == null ? Map.of() : registry.registered();
+        }
+        // print: the commands of the launcher's own scheduler (kubectl under Kubernetes, scontrol otherwise).
+        boolean kubernetes = how.equals("kubernetes") || how.equals("print") && List.of("kubernetes", "k8s")
+                .contains(settings.launcher().toLowerCase(java.util.Locale.ROOT));
+        ActPlan actions = kubernetes
+                ? KubernetesMark.DEFAULT.onMachines(n -> registered.containsKey(n) ? registered.get(n).machine() : n)
+                        .plan(blame.verdicts())
                 : SlurmDrain.DEFAULT.plan(blame.verdicts());
         actions.notActedOn().forEach(n -> out.println("[linkproof fleet] not acted on: " + n.verdict().describe() + " ("
                 + n.why() + ")"));
         if (how.equals("print")) {
-            out.println("[linkproof fleet] to drain the blamed nodes (" + Constants.FLEET_ACT + "=slurm runs these):");
+            out.println("[linkproof fleet] to " + (kubernetes ? "label and taint" : "drain") + " the blamed nodes ("
+                    + Constants.FLEET_ACT + "=" + (kubernetes ? "kubernetes" : "slurm") + " runs these):");
             actions.shellLines().forEach(line -> out.println("  " + line));
         } else {
             for (CommandOutcome o : new CommandRunner(ACT_DEADLINE).run(actions)) {

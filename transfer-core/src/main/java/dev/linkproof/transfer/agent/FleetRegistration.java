@@ -43,12 +43,30 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
             throw new ParameterException(cli, "--register-within " + within + " must be positive");
         }
         try {
-            new Messages.Register("x".repeat(AgentServer.MIN_TOKEN_LENGTH), FrameCodec.VERSION, node, "0.0.0.0", 1, 1, "");
+            new Messages.Register("x".repeat(AgentServer.MIN_TOKEN_LENGTH), FrameCodec.VERSION, node, "0.0.0.0", 1, 1, "", null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, "--node: " + e.getMessage());
         }
         return new FleetRegistration(register.substring(0, colon), port, d, node, null);
     }
+
+    /**
+     * The machine this agent runs on when the node is not one: {@code $LINKPROOF_MACHINE}, or a
+     * Kubernetes pod's node ({@code $LINKPROOF_K8S_NODE_NAME}, which the manifest sets from the downward
+     * API's {@code spec.nodeName}); null elsewhere, the node being the machine.
+     */
+    static String machine() {
+        for (String env : new String[] {MACHINE_ENV, K8S_NODE_ENV}) {
+            String v = System.getenv(env);
+            if (v != null && !v.isBlank()) {
+                return v.strip();
+            }
+        }
+        return null;
+    }
+
+    static final String MACHINE_ENV = "LINKPROOF_MACHINE";
+    static final String K8S_NODE_ENV = "LINKPROOF_K8S_NODE_NAME";
 
     FleetRegistration dialled(Registration registration) {
         return new FleetRegistration(host, port, within, node, registration);
@@ -63,7 +81,7 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
         Messages.Registered registered;
         try {
             registered = dialled.register(new Messages.Register(token, FrameCodec.VERSION, node, dialled.localAddress(),
-                    server.port(), ProcessHandle.current().pid(), AgentMain.VERSION), ANSWER_WITHIN);
+                    server.port(), ProcessHandle.current().pid(), AgentMain.VERSION, machine()), ANSWER_WITHIN);
         } catch (RemoteErrorException e) {
             err.println("linkproof-agent: node " + node + ": the coordinator refused the registration: " + e.getMessage());
             err.flush();

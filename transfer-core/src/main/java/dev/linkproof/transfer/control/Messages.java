@@ -302,10 +302,11 @@ public final class Messages {
      * names it), where its agent serves ({@code host}:{@code port}, an address on the interface it
      * reached the coordinator through), and the run's token. The connection stays open afterwards:
      * its end tells each side the other is gone. Reply REGISTERED, or ERROR (wrong token, a node
-     * the run does not expect, a node already registered).
+     * the run does not expect, a node already registered). {@code machine}: the machine the agent runs
+     * on when that is not the node (a Kubernetes pod's node, which labels and taints name); may be null.
      */
     public record Register(String token, int protocolVersion, String node, String host, int port, long pid,
-                           String agentVersion) {
+                           String agentVersion, String machine) {
         /** Longest node name accepted: a DNS name (253), as Kubernetes pod names are. */
         public static final int MAX_NODE_NAME = 253;
 
