@@ -14,6 +14,7 @@ import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.probe.RdmaDevice;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.tcp.TcpSettings;
+import dev.linkproof.transfer.ucx.UcxSettings;
 import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,9 +62,6 @@ public final class RailPlan {
     public record GpuChoice(int position, Optional<String> fallback) {
     }
 
-    /** The UCX setting that puts a ucx point's context on one device (port 1). */
-    static final String UCX_NET_DEVICES = "UCX_NET_DEVICES";
-
     private RailPlan() {
     }
 
@@ -98,7 +96,8 @@ public final class RailPlan {
                 String nic = nics.get(k);
                 Optional<Rails.Placement> memory = gpus.get(k);
                 String label = memory.map(m -> nic + " · " + gpuOf(m)).orElse(nic);
-                available.add(new Spot(label, Map.of(ucx ? UCX_NET_DEVICES : VerbsSettings.DEVICE, ucx ? nic + ":1" : nic),
+                available.add(new Spot(label, ucx ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
+                        : Map.of(VerbsSettings.DEVICE, nic),
                         false, memory));
             }
             none = ucx ? "the profile resolves no RDMA device on this host for ucx's rails"
@@ -192,11 +191,11 @@ public final class RailPlan {
 
     /** "GPU 0→GPU 1": a GPU pair as reports name its rail (runtime ordinals). */
     static String pairLabel(Rails.Placement pair) {
-        return side(pair.initiator()) + "→" + side(pair.target());
+        return pair.label();
     }
 
     private static String side(MemoryPlacement p) {
-        return isGpu(p) ? "GPU " + p.device() : p.kind().label();
+        return Rails.Placement.side(p);
     }
 
     /** "GPU 2", or "host→GPU 2": the GPU side(s) of a NIC's rail. */

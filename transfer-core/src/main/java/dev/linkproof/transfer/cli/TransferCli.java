@@ -51,9 +51,11 @@ import picocli.CommandLine.ParameterException;
  * keeps the two ranks on different CPUs (pin this process itself by starting it under taskset).
  *
  * <p>{@code --rails} runs every point on several rails at once ({@link Rails}): one session to the
- * agent per rail, each rail's spec with its own device ({@code verbs.device}) or addresses
- * ({@code tcp.source}, {@code tcp.address}), their timed loops started together; each point prints the
- * aggregate (all bytes over the first start to the last end) and then every rail.
+ * agent per rail, each rail's spec with its own device ({@code verbs.device}; ucx's
+ * {@code UCX_NET_DEVICES}, set as the engine's ucx rails set it), addresses ({@code tcp.source},
+ * {@code tcp.address}) or, for gpu-ipc, GPU pair (the rail's memory, as the engine's gpu-ipc rails),
+ * their timed loops started together; each point prints the aggregate (all bytes over the first start
+ * to the last end) and then every rail.
  *
  * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
  * could not run, 2 for bad arguments.
@@ -65,6 +67,8 @@ import picocli.CommandLine.ParameterException;
                 "  linkproof-transfer --op write --size 64KiB,1MiB,16MiB --depth 16 --duration 2s --agent-cpus 1",
                 "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000",
                 "  linkproof-transfer --transport verbs --rails rxe0,rxe9 --size 64KiB,1MiB --batch 32 --depth 4",
+                "  linkproof-transfer --transport ucx --rails mlx5_0,mlx5_1 --size 1MiB --batch 16 --depth 4",
+                "  linkproof-transfer --transport gpu-ipc --rails '0->1,1->0' --both-ways --size 64MiB",
                 "  linkproof-transfer --rails '10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2' --size 1MiB --format json"})
 public final class TransferCli implements Callable<Integer> {
 
@@ -159,8 +163,12 @@ public final class TransferCli implements Callable<Integer> {
                     + "their timed loops started together (a start barrier). Prints the aggregate (all bytes over the first "
                     + "start to the last end, the slowest rail's latency, every rail's validation) and then each rail.",
                     "  verbs: a device per rail, used on both ranks (rail k runs with verbs.device = entry k): rxe0,rxe9.",
+                    "  ucx: a device per rail, DEVICE or DEVICE:PORT, used on both ranks (rail k's UCX context gets "
+                            + "UCX_NET_DEVICES = entry k, a bare name on port 1, as the engine's ucx rails): mlx5_0,mlx5_1.",
                     "  tcp: SOURCE->TARGET or TARGET per rail (the settings tcp.source, tcp.address; quote the '>'): "
                             + "'10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2'.",
+                    "  gpu-ipc: a GPU pair I->J per rail, runtime ordinals (rail k copies between the GPUs of entry k, "
+                            + "in place of --initiator-mem/--target-mem, which it excludes): '0->1,1->0'.",
                     "One entry runs one rail the same way, to compare it alone with several."})
     List<String> railNames;
 
@@ -168,7 +176,9 @@ public final class TransferCli implements Callable<Integer> {
             description = {"Every rail (or the one pair) also runs back, from the agent's host to this one, at the same time, "
                     + "as ib_write_bw -b: the agent drives each way back toward an agent in this process (on loopback, or on "
                     + "the address this host reaches --peer from). Each way is validated on both ranks; the aggregate is "
-                    + "all ways' bytes over the first start to the last end. Over tcp rails each needs SOURCE->TARGET."})
+                    + "all ways' bytes over the first start to the last end. Over tcp rails each needs SOURCE->TARGET. "
+                    + "gpu-ipc is of one host: each GPU pair (the point's own without --rails) also runs reversed, "
+                    + "GPU J to GPU I, driven from here as the engine runs it."})
     boolean bothWays;
 
     @Option(names = {"-r", "--repeat"}, defaultValue = "1", description = "Run every point this many times (default ${DEFAULT-VALUE}).")
@@ -231,8 +241,8 @@ public final class TransferCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<TransferSpec> points = points();
         List<RailEntries.Entry> rails = rails();
+        List<TransferSpec> points = points();
         checkTarget();
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintWriter err = commandSpec.commandLine().getErr();
@@ -255,10 +265,11 @@ public final class TransferCli implements Callable<Integer> {
                         : Session.open(local.host(), local.port(), local.token(), timeouts));
             }
             Session session = sessions.getFirst();
-            if (bothWays) {
+            if (rails.stream().anyMatch(RailEntries.Entry::back)) {
                 home = homeAgent(session);
             }
-            Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList());
+            Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList(),
+                    rails.stream().anyMatch(e -> e.memory().isPresent()));
             printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
                     : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
             // The rails as one session (Rails.asSession): what it supports names the rail that cannot run a point.
@@ -326,7 +337,16 @@ public final class TransferCli implements Callable<Integer> {
         }
         try {
             List<RailEntries.Entry> out = railNames == null ? List.of() : RailEntries.parse(transport, railNames, settings);
-            return bothWays ? RailEntries.bothWays(out) : out;
+            if (railNames != null && transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID)) {
+                for (String memoryOption : List.of("--initiator-mem", "--target-mem")) {
+                    CommandLine.ParseResult given = commandSpec.commandLine().getParseResult();
+                    if (given != null && given.hasMatchedOption(memoryOption)) {
+                        throw new IllegalArgumentException("--rails names each gpu-ipc rail's GPUs (I->J, runtime ordinals): "
+                                + "drop " + memoryOption);
+                    }
+                }
+            }
+            return bothWays ? RailEntries.bothWays(transport, out, new Rails.Placement(initiatorMemory, targetMemory)) : out;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
         }
@@ -347,7 +367,8 @@ public final class TransferCli implements Callable<Integer> {
 
     /**
      * Each rail as a lane: rail k on session k with its settings (a --set that clashes with them was
-     * refused), a way back on its own session driven toward {@code home}.
+     * refused) and, for a gpu-ipc rail, its GPUs in place of the point's memory; a way back on its own
+     * session driven toward {@code home}.
      */
     static List<Rails.Lane> lanes(List<RailEntries.Entry> rails, List<Session> sessions,
                                   dev.linkproof.transfer.agent.AgentServer home, Timeouts timeouts) {
@@ -357,7 +378,7 @@ public final class TransferCli implements Callable<Integer> {
             TransferSession s = e.back()
                     ? new dev.linkproof.transfer.session.DrivenSession(sessions.get(k), home.host(), home.port(), HOME_TOKEN, timeouts)
                     : sessions.get(k);
-            out.add(new Rails.Lane(e.label(), s, e.settings()));
+            out.add(new Rails.Lane(e.label(), s, e.settings(), e.memory()));
         }
         return out;
     }
@@ -372,6 +393,9 @@ public final class TransferCli implements Callable<Integer> {
         requireArg(duration == null || duration.compareTo(MAX_DURATION) <= 0, "--duration must be at most " + MAX_DURATION);
         requireArg(progressTimeout != null && !progressTimeout.isNegative() && !progressTimeout.isZero(),
                 "--progress-timeout must be positive");
+        // gpu-ipc rails name their own GPUs: the point's memory is rail 0's, as the engine's results record has it.
+        Rails.Placement memory = transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID) && railNames != null
+                ? rails().getFirst().memory().orElseThrow() : new Rails.Placement(initiatorMemory, targetMemory);
         List<TransferSpec> points = new ArrayList<>();
         for (long size : sizes) {
             for (int batch : batches) {
@@ -388,7 +412,7 @@ public final class TransferCli implements Callable<Integer> {
                                 railNames == null ? "" : ",rails=" + railNames.size());
                         try {
                             points.add(new TransferSpec(id, transport, op, mode, size, batch, qps, depth, iterations, warmup,
-                                    layout, offset, initiatorMemory, targetMemory, settings));
+                                    layout, offset, memory.initiator(), memory.target(), settings));
                         } catch (IllegalArgumentException e) {
                             throw new ParameterException(commandSpec.commandLine(), "invalid point (size "
                                     + Units.formatSize(size) + ", batch " + batch + ", qps " + qps + ", depth " + depth
@@ -471,9 +495,12 @@ public final class TransferCli implements Callable<Integer> {
         /** Every rail's label, in rail order; empty for a point of one pair. */
         private final List<String> rails;
         private final int railWidth;
+        /** Whether the rails run on memory of their own (gpu-ipc's GPU pairs), named by their labels. */
+        private final boolean railMemory;
         private boolean latencyColumns;
 
-        Printer(Format format, PrintWriter out, PrintWriter err, boolean showRep, List<String> rails) {
+        Printer(Format format, PrintWriter out, PrintWriter err, boolean showRep, List<String> rails, boolean railMemory) {
+            this.railMemory = railMemory;
             this.format = format;
             this.out = out;
             this.notes = format == Format.TABLE ? out : err;
@@ -499,8 +526,9 @@ public final class TransferCli implements Callable<Integer> {
                     first.mode().name().toLowerCase(Locale.ROOT), first.transport(), target);
             notes.printf(Locale.ROOT, " agent %s on %s (pid %d, JDK %s) · initiator JDK %s%n", agent.agentVersion(),
                     agent.host(), agent.pid(), agent.jdk(), Runtime.version());
-            notes.printf(Locale.ROOT, " memory %s → %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
-                    first.initiatorMemory(), first.targetMemory(), first.layout().name().toLowerCase(Locale.ROOT),
+            notes.printf(Locale.ROOT, " memory %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
+                    railMemory ? "per rail (its GPUs)" : first.initiatorMemory() + " → " + first.targetMemory(),
+                    first.layout().name().toLowerCase(Locale.ROOT),
                     first.offset(), first.warmup());
             if (!rails.isEmpty()) {
                 List<String> names = new ArrayList<>();
@@ -571,8 +599,11 @@ public final class TransferCli implements Callable<Integer> {
                         one.put("label", r.label());
                         Map<String, String> set = r.measurement().spec().settings();
                         putIfPresent(one, "device", set.get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE));
+                        putIfPresent(one, "device", set.get(dev.linkproof.transfer.ucx.UcxSettings.NET_DEVICES));
                         putIfPresent(one, "source", set.get(RailEntries.TCP_SOURCE));
                         putIfPresent(one, "address", set.get(RailEntries.TCP_ADDRESS));
+                        TransferSpec ran = r.measurement().spec();
+                        one.put("memory", ran.initiatorMemory() + "->" + ran.targetMemory());
                         one.put("start_ms", (r.loopStartNanos() - t0) / 1e6);
                         one.put("end_ms", (r.loopEndNanos() - t0) / 1e6);
                         Map<String, Object> figures = jsonRow(r.measurement(), rep);

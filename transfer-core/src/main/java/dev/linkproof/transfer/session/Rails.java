@@ -42,6 +42,16 @@ public final class Rails {
             java.util.Objects.requireNonNull(target, "target");
         }
 
+        /** "GPU 0→GPU 1": how reports name a rail of GPUs (runtime ordinals), the engine's and the command line's. */
+        public String label() {
+            return side(initiator) + "→" + side(target);
+        }
+
+        /** "GPU 2" for a GPU, else the memory kind ("host"). */
+        public static String side(MemoryPlacement p) {
+            return p.kind() == dev.linkproof.transfer.MemoryKind.GPU ? "GPU " + p.device() : p.kind().label();
+        }
+
         /** The same rail the other way: target's memory as the initiator's (GPU j to GPU i). */
         public Placement reversed() {
             return new Placement(target, initiator);

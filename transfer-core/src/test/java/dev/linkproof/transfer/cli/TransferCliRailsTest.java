@@ -1,11 +1,13 @@
 package dev.linkproof.transfer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.ucx.Ucx;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -179,6 +181,48 @@ class TransferCliRailsTest {
         JsonNode point = new ObjectMapper().readTree(r.out().lines().findFirst().orElseThrow());
         assertThat(point.path("rails")).hasSize(1);
         assertThat(point.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS);
+    }
+
+    /**
+     * ucx rails over shared memory: each rail its own UCX context (its own session, worker and
+     * endpoints), its device set as UCX_NET_DEVICES the engine's way (a bare name on port 1), both
+     * validated, run at once. UCX's shared-memory transports do not read UCX_NET_DEVICES (it chooses
+     * network devices; UCX warns on stderr that these are not), so here the devices only label the
+     * rails; {@link #aUcxRailsDeviceReachesItsContext} shows each rail's context does get its own.
+     */
+    @Test
+    void ucxRailsOverSharedMemoryEachWithItsDevice() throws Exception {
+        assumeTrue(Ucx.unavailableReason() == null, () -> "libucp absent: " + Ucx.unavailableReason());
+        Run r = runOn("ucx", "--set", "UCX_TLS=shm", "--rails", "mlx5_0,mlx5_1:1", "--format", "json");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        JsonNode point = new ObjectMapper().readTree(r.out().lines().toList().getFirst());
+        assertThat(point.path("transport").asText()).isEqualTo("ucx");
+        assertThat(point.path("rail_count").asInt()).isEqualTo(2);
+        assertThat(point.path("valid").asBoolean()).isTrue();
+        JsonNode rails = point.path("rails");
+        assertThat(rails).extracting(n -> n.path("label").asText()).containsExactly("mlx5_0", "mlx5_1:1");
+        assertThat(rails).extracting(n -> n.path("device").asText()).containsExactly("mlx5_0:1", "mlx5_1:1");
+        long perRail = (long) SIZE * BATCH * ITERS;
+        for (JsonNode rail : rails) {
+            assertThat(rail.path("valid").asBoolean()).as(rail.toString()).isTrue();
+            assertThat(rail.path("validation").asText()).startsWith("data valid: ");
+            assertThat(rail.path("bytes").asLong()).isEqualTo(perRail);
+            assertThat(rail.path("memory").asText()).isEqualTo("host->host");
+        }
+        assertThat(point.path("bytes").asLong()).isEqualTo(2 * perRail);
+    }
+
+    /**
+     * Over UCX's tcp transport, whose devices UCX_NET_DEVICES does choose, a rail on a device UCX does
+     * not have cannot make its context: the point fails naming the rail, so each rail's context was
+     * made with its own device (a setting the context ignored would have run).
+     */
+    @Test
+    void aUcxRailsDeviceReachesItsContext() {
+        assumeTrue(Ucx.unavailableReason() == null, () -> "libucp absent: " + Ucx.unavailableReason());
+        Run r = runOn("ucx", "--set", "UCX_TLS=tcp", "--rails", "nosuch0,nosuch1");
+        assertThat(r.rc()).as(r.err() + r.out()).isEqualTo(1);
+        assertThat(r.out() + r.err()).containsPattern("failed: rail [01] \\(nosuch[01]\\): .*ucp_init failed: No such device");
     }
 
     /**

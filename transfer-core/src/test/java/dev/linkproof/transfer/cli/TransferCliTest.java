@@ -170,12 +170,100 @@ class TransferCliTest {
             "verbs | 10.0.0.1->10.0.0.2 | '10.0.0.1->10.0.0.2' is not an RDMA device name: a verbs rail is a device",
             "verbs | rxe0,rxe0 | --rails names rxe0 twice: every rail is its own device",
             "verbs | rxe0,,rxe9 | entry 1 is empty",
-            "ucx | a,b | --rails is for the verbs (a device per rail) and tcp (an address pair per rail) transports; transport ucx has"})
+            "nosuch | a,b | --rails is for the verbs (a device per rail), ucx (a UCX device per rail), tcp (an address pair per rail)"
+                    + " and gpu-ipc (a GPU pair per rail) transports; transport nosuch has no per-rail setting yet",
+            "ucx | 10.0.0.1->10.0.0.2 | --rails: '10.0.0.1->10.0.0.2' is not a UCX device: a ucx rail is DEVICE or DEVICE:PORT,"
+                    + " used on both ranks as UCX_NET_DEVICES (a bare name on port 1",
+            "ucx | mlx5_0:one | --rails: 'mlx5_0:one' is not a UCX device",
+            "ucx | mlx5_0,mlx5_0:1 | --rails names mlx5_0:1 ('mlx5_0' and 'mlx5_0:1') twice: every rail is its own device"
+                    + " (a bare name is port 1)",
+            "gpu-ipc | rxe0 | --rails: 'rxe0' is not a GPU pair: a gpu-ipc rail is I->J, the runtime ordinals of the"
+                    + " initiator's GPU and the target's",
+            "gpu-ipc | gpu:0->gpu:1 | --rails: 'gpu:0->gpu:1' is not a GPU pair",
+            "gpu-ipc | 0->1->2 | --rails: '0->1->2' is not a GPU pair",
+            "gpu-ipc | 0->1,0 -> 1 | --rails names GPU 0→GPU 1 ('0->1' and '0 -> 1') twice: every rail is its own pair of GPUs"})
     void aBadRailIsAUsageErrorNamingIt(String transport, String rails, String message) {
         Run r = run("--transport", transport, "--rails", rails);
         assertThat(r.rc()).isEqualTo(2);
         assertThat(r.err()).contains(message);
         assertThat(r.out()).isEmpty();
+    }
+
+    /**
+     * ucx rails: rail k's UCX context on entry k's device, set as UCX_NET_DEVICES by the rule the
+     * engine's ucx rails use (UcxSettings.netDevice: a bare name on port 1), beside the point's own
+     * UCX settings; labelled as given.
+     */
+    @Test
+    void ucxRailsGiveEachRailsContextItsDeviceAsTheEngineDoes() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--transport", "ucx", "--rails", "mlx5_0,mlx5_1:2", "--set", "UCX_TLS=rc");
+        TransferCli cli = cl.getCommand();
+        TransferSpec point = cli.points().getFirst();
+        assertThat(point.pointId()).endsWith(",rails=2");
+        List<RailEntries.Entry> rails = cli.rails();
+        assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("mlx5_0", "mlx5_1:2");
+        assertThat(rails).allSatisfy(e -> assertThat(e.memory()).isEmpty());
+        List<dev.linkproof.transfer.session.Rails.Lane> lanes = TransferCli.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
+        assertThat(List.of(lanes.get(0).specFor(point, 0), lanes.get(1).specFor(point, 1))).extracting(TransferSpec::settings)
+                .containsExactly(java.util.Map.of("UCX_NET_DEVICES", "mlx5_0:1", "UCX_TLS", "rc"),
+                        java.util.Map.of("UCX_NET_DEVICES", "mlx5_1:2", "UCX_TLS", "rc"));
+        assertThat(dev.linkproof.transfer.ucx.UcxSettings.netDevice("mlx5_0")).isEqualTo("mlx5_0:1");
+
+        Run clash = run("--transport", "ucx", "--rails", "mlx5_0", "--set", "UCX_NET_DEVICES=mlx5_1:1");
+        assertThat(clash.rc()).isEqualTo(2);
+        assertThat(clash.err()).contains("--rails sets UCX_NET_DEVICES for every rail; drop --set UCX_NET_DEVICES=mlx5_1:1");
+    }
+
+    /**
+     * gpu-ipc rails: each entry a GPU pair (runtime ordinals), the rail's memory in place of the
+     * point's, labelled as the engine labels its GPU rails; the point's memory is rail 0's. Both ways,
+     * every pair also runs reversed, driven from here (not by the agent): one host.
+     */
+    @Test
+    void gpuIpcRailsArePairsOfGpusAsTheRailsMemory() {
+        CommandLine cl = TransferCli.commandLine();
+        cl.parseArgs("--transport", "gpu-ipc", "--rails", "0->1, 1 -> 0,2->2");
+        TransferCli cli = cl.getCommand();
+        TransferSpec point = cli.points().getFirst();
+        assertThat(point.pointId()).endsWith(",rails=3");
+        assertThat(point.initiatorMemory() + "->" + point.targetMemory()).as("rail 0's").isEqualTo("gpu->gpu:1");
+        List<RailEntries.Entry> rails = cli.rails();
+        assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0", "GPU 2→GPU 2");
+        assertThat(rails).allSatisfy(e -> assertThat(e.settings()).isEmpty()).noneMatch(RailEntries.Entry::back);
+        List<dev.linkproof.transfer.session.Rails.Lane> lanes = TransferCli.lanes(rails, java.util.Collections.nCopies(3, null), null, null);
+        List<TransferSpec> each = List.of(lanes.get(0).specFor(point, 0), lanes.get(1).specFor(point, 1), lanes.get(2).specFor(point, 2));
+        assertThat(each).extracting(s -> s.initiatorMemory() + "->" + s.targetMemory())
+                .containsExactly("gpu->gpu:1", "gpu:1->gpu", "gpu:2->gpu:2");
+
+        CommandLine both = TransferCli.commandLine();
+        both.parseArgs("--transport", "gpu-ipc", "--rails", "0->1,2->3", "--both-ways");
+        List<RailEntries.Entry> four = ((TransferCli) both.getCommand()).rails();
+        assertThat(four).extracting(RailEntries.Entry::label).containsExactly("GPU 0→GPU 1", "GPU 2→GPU 3",
+                "GPU 1→GPU 0 back", "GPU 3→GPU 2 back");
+        assertThat(four).extracting(e -> e.memory().orElseThrow().toString()).containsExactly("gpu->gpu:1", "gpu:2->gpu:3",
+                "gpu:1->gpu", "gpu:3->gpu:2");
+        assertThat(four).as("driven from here: one host").noneMatch(RailEntries.Entry::back);
+
+        // Both ways without --rails: the point's own pair, and it reversed.
+        CommandLine pair = TransferCli.commandLine();
+        pair.parseArgs("--transport", "gpu-ipc", "--initiator-mem", "gpu", "--target-mem", "gpu:1", "--both-ways");
+        List<RailEntries.Entry> two = ((TransferCli) pair.getCommand()).rails();
+        assertThat(two).extracting(RailEntries.Entry::label).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0 back");
+        assertThat(two).extracting(e -> e.memory().orElseThrow().toString()).containsExactly("gpu->gpu:1", "gpu:1->gpu");
+        assertThat(two).noneMatch(RailEntries.Entry::back);
+
+        // Over verbs both ways stays the agent's way back, on the same device.
+        CommandLine verbs = TransferCli.commandLine();
+        verbs.parseArgs("--transport", "verbs", "--rails", "rxe0", "--both-ways");
+        assertThat(((TransferCli) verbs.getCommand()).rails()).extracting(RailEntries.Entry::label, RailEntries.Entry::back)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("rxe0", false), org.assertj.core.groups.Tuple.tuple("rxe0 back", true));
+
+        for (String option : List.of("--initiator-mem", "--target-mem")) {
+            Run r = run("--transport", "gpu-ipc", "--rails", "0->1", option, "gpu:1");
+            assertThat(r.rc()).isEqualTo(2);
+            assertThat(r.err()).contains("--rails names each gpu-ipc rail's GPUs (I->J, runtime ordinals): drop " + option);
+        }
     }
 
     @Test
@@ -191,6 +279,9 @@ class TransferCliTest {
         assertThat(r.rc()).isZero();
         assertThat(r.out()).contains("--rails=RAIL[,RAIL...]").contains("verbs: a device per rail")
                 .contains("SOURCE->TARGET or TARGET per rail").contains("--rails rxe0,rxe9");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("ucx: a device per rail, DEVICE or DEVICE:PORT")
+                .contains("UCX_NET_DEVICES = entry k, a bare name on port 1").contains("gpu-ipc: a GPU pair I->J per rail")
+                .contains("each GPU pair (the point's own without --rails) also runs reversed");
     }
 
     /** The agent's JVM options may look like this tool's own (-D is --duration here): they are the agent's. */
