@@ -456,10 +456,11 @@ class FleetKitsTest {
             Map<String, Object> from = map(entry.get("valueFrom"), name + ": valueFrom");
             if (from.containsKey("fieldRef")) {
                 String field = (String) map(from.get("fieldRef"), "fieldRef").get("fieldPath");
-                assertThat(field).as("%s's field", name)
-                        .isEqualTo("metadata.annotations['batch.kubernetes.io/job-completion-index']");
+                // The downward API fields the kit reads: the pod's completion index, and the node it runs on.
+                assertThat(field).as("%s's field", name).isIn("metadata.annotations['batch.kubernetes.io/job-completion-index']",
+                        "spec.nodeName");
                 if (index >= 0) {
-                    out.put(name, Integer.toString(index));
+                    out.put(name, field.equals("spec.nodeName") ? "k8s-node-" + index : Integer.toString(index));
                 }
             }
         });
