@@ -62,6 +62,17 @@ class FleetSlurmSuite {
         return FleetVerdictFile.read(job.verdictFile());
     }
 
+    /** Reading a run's files in a stream. */
+    static final class SlurmFleetFiles {
+        static String read(Path f) {
+            try {
+                return Files.readString(f);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
     private static List<String> blamed(FleetVerdictDocument d) {
         return d.verdicts().stream().map(v -> v.kind() + " " + String.join("<->", v.nodes())).toList();
     }
@@ -80,6 +91,18 @@ class FleetSlurmSuite {
         assertThat(job.exitCode()).as(job.coordinatorOutput()).isZero();
         assertThat(job.coordinatorOutput()).contains("fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)")
                 .contains("4 of 4 nodes registered");
+        // The Allure report's fleet summary: the verdict test carries the verdict document and the heat map.
+        Path allure = job.dir().resolve("allure-results");
+        String verdictTest;
+        try (var files = Files.list(allure)) {
+            verdictTest = files.filter(f -> f.toString().endsWith("-result.json")).map(SlurmFleetFiles::read)
+                    .filter(t -> t.contains("\"name\":\"the fleet blames nobody\"")).findFirst().orElseThrow();
+        }
+        java.util.regex.Matcher svg = java.util.regex.Pattern.compile(
+                "\"name\":\"heat map: [^\"]+\",\"source\":\"([^\"]+)\",\"type\":\"image/svg\\+xml\"").matcher(verdictTest);
+        assertThat(svg.find()).as(verdictTest).isTrue();
+        assertThat(allure.resolve(svg.group(1))).content().contains("Bandwidth by pair", "lpn4");
+        assertThat(verdictTest).contains("\"name\":\"fleet-verdict.json\"");
         // Every pair ran between two distinct hosts: each agent served from its own node's address.
         for (int n = 1; n <= 4; n++) {
             assertThat(job.dir().resolve("agent-lpn" + n + ".out")).content().contains("serving on 10.77.0.1" + n + ":");

@@ -112,7 +112,13 @@ public final class SlurmFleet {
 
     /** Submits one run as a batch job and waits for it (scancel at the deadline). */
     public static Job run(Run run, Path work) throws IOException, InterruptedException {
-        Path dir = Files.createDirectories(work.resolve(run.name()));
+        Path dir = work.resolve(run.name());
+        if (Files.isDirectory(dir)) { // an earlier run's files: none of them may be read as this run's
+            try (var old = Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+        Files.createDirectories(dir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = String.join(File.pathSeparator, List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
         String launcher = System.getProperty("linkproof.consoleLauncher");
