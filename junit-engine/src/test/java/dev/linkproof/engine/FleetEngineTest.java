@@ -116,6 +116,11 @@ class FleetEngineTest {
         String verdict = java.nio.file.Files.readString(dir.resolve("fleet-verdict.json"));
         assertThat(verdict).contains("\"schema\" : \"linkproof.fleet-verdict/1\"").contains("\"verdicts\" : [ ]");
         assertThat(dir.resolve("fleet-heatmap-1.svg")).content().contains("<svg").contains("n4");
+        // The results file: every pair's record, then the verdicts as its last line.
+        List<String> results = java.nio.file.Files.readAllLines(dir.resolve("results.jsonl"));
+        assertThat(results).hasSize(12 + 1);
+        assertThat(results.getLast()).startsWith("{\"schema\":\"linkproof.fleet-verdict/1\"");
+        assertThat(dev.linkproof.reports.results.ResultsFile.read(dir.resolve("results.jsonl"))).hasSize(12);
         // Each agent's registration was ended by the run: the agents would stop.
         long deadline = System.nanoTime() + 5_000_000_000L;
         synchronized (registrations) {

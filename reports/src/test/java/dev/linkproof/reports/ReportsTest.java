@@ -47,6 +47,19 @@ class ReportsTest {
     }
 
     @Test
+    void aFleetRunsVerdictLineIsPassedOverByAReaderOfPointsAndNothingElseMayBeAppended() throws Exception {
+        Path f = dir.resolve("fleet.jsonl");
+        try (ResultsFile out = ResultsFile.create(f)) {
+            out.append(record("a", m(4096, 2.0, 0), "passed"));
+            out.appendDocument(Map.of("schema", "linkproof.fleet-verdict/1", "verdicts", List.of()));
+            assertThatThrownBy(() -> out.appendDocument(Map.of("schema", "mine/1"))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not 'mine/1'");
+        }
+        assertThat(Files.readAllLines(f)).hasSize(2).last().asString().contains("\"schema\":\"linkproof.fleet-verdict/1\"");
+        assertThat(ResultsFile.read(f)).extracting(PointRecord::uniqueId).containsExactly("a");
+    }
+
+    @Test
     void resultsFileRoundTripsAndRejectsForeignLinesWithFileAndLine() throws Exception {
         Path f = dir.resolve("r.jsonl");
         try (ResultsFile out = ResultsFile.create(f)) {

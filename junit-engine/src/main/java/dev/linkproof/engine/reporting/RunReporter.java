@@ -165,7 +165,7 @@ public final class RunReporter implements AutoCloseable {
 
     /**
      * A fleet run's end: its verdicts on the console; fleet-verdict.json at {@code verdictFile} for
-     * automation, a node × node bandwidth heat map per point beside it (and, for scrapers, the
+     * automation (and the same document as the results file's last line), a node × node bandwidth heat map per point beside it (and, for scrapers, the
      * Prometheus text file); returns what the verdict tests attach to the Allure report.
      */
     public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Blame blame, List<PairOutcome> outcomes,
@@ -174,6 +174,9 @@ public final class RunReporter implements AutoCloseable {
                 + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:"));
         blame.verdicts().forEach(v -> out.println("  " + v.describe()));
         Path written = FleetVerdictFile.writeFile(verdictFile, run, blame);
+        if (results != null) {
+            results.appendDocument(dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame));
+        }
         Path folder = written.toAbsolutePath().getParent();
         Map<String, String> heatMaps = new LinkedHashMap<>();
         java.util.Set<Point> points = new java.util.LinkedHashSet<>();

@@ -13,7 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The JSON-lines results file: one {@link PointRecord} per line, appended as points finish. */
+/**
+ * The JSON-lines results file: one {@link PointRecord} per line, appended as points finish; a fleet
+ * run ends it with one line of its verdicts ({@link #OTHER_SCHEMAS}: the fleet-verdict.json
+ * document), which a reader of points passes over.
+ */
 public final class ResultsFile implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -54,6 +58,34 @@ public final class ResultsFile implements AutoCloseable {
 
     public Path path() {
         return path;
+    }
+
+    /**
+     * The schemas of the lines a results file may hold besides its points, by prefix: a fleet run's
+     * verdicts ({@code linkproof.fleet-verdict/1}). {@link #read} passes over them.
+     */
+    public static final List<String> OTHER_SCHEMAS = List.of("linkproof.fleet-verdict/");
+
+    /** Appends a line that is not a point: a document whose {@code schema} is one of {@link #OTHER_SCHEMAS}. */
+    public synchronized void appendDocument(Object document) {
+        String line;
+        String schema;
+        try {
+            line = JSON.writeValueAsString(document);
+            schema = JSON.readTree(line).path("schema").asText("");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write results file " + path + ": " + e.getMessage(), e);
+        }
+        if (OTHER_SCHEMAS.stream().noneMatch(schema::startsWith)) {
+            throw new IllegalArgumentException("a results file holds points and " + OTHER_SCHEMAS + " documents, not '" + schema + "'");
+        }
+        try {
+            out.write(line);
+            out.write('\n');
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write results file " + path + ": " + reason(e), e);
+        }
     }
 
     public synchronized void append(PointRecord record) {
@@ -98,8 +130,9 @@ public final class ResultsFile implements AutoCloseable {
     }
 
     /**
-     * Reads a results file, or every {@code *.jsonl} file in a folder. A line of another schema
-     * major version, or one that does not parse, fails with the file and line number.
+     * Reads a results file, or every {@code *.jsonl} file in a folder: its points, passing over the
+     * lines of {@link #OTHER_SCHEMAS}. A line of another schema or major version, or one that does not
+     * parse, fails with the file and line number.
      */
     public static List<PointRecord> read(Path fileOrFolder) {
         List<Path> files = new ArrayList<>();
@@ -129,6 +162,9 @@ public final class ResultsFile implements AutoCloseable {
                         r = JSON.readValue(line, PointRecord.class);
                     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                         throw new IllegalArgumentException(f + ":" + n + ": not a results line: " + e.getOriginalMessage());
+                    }
+                    if (r.schema() != null && OTHER_SCHEMAS.stream().anyMatch(r.schema()::startsWith)) {
+                        continue; // a fleet's verdicts: not a point
                     }
                     String refused = refusal(r.schema());
                     if (refused != null) {
