@@ -251,51 +251,8 @@ final class UcxAtomicPath implements DataPath {
             return;
         }
         closed = true;
-        long deadline = System.nanoTime() + closeTimeoutNanos;
-        try {
-            boolean abandon = failed || peer.goneBecause() != null;
-            for (int i = 0; i < pending.length; i++) {
-                MemorySegment r = MemorySegment.ofAddress(pending[i]);
-                pending[i] = 0;
-                if (r.address() == 0) {
-                    continue;
-                }
-                if (abandon) {
-                    try {
-                        Ucx.Hot.REQUEST_FREE.invokeExact(r);
-                    } catch (Throwable ignored) {
-                        // closing
-                    }
-                    continue;
-                }
-                try {
-                    worker.await(r, Math.max(1, deadline - System.nanoTime()), errorSlots, peer, what);
-                } catch (TransferException e) {
-                    abandon = true;
-                }
-            }
-            abandon |= peer.goneBecause() != null;
-            for (MemorySegment k : rkeys) {
-                if (k != null) {
-                    try {
-                        lib().rkeyDestroy.invokeExact(k);
-                    } catch (Throwable ignored) {
-                        // closing
-                    }
-                }
-            }
-            for (MemorySegment ep : eps) {
-                if (ep != null) {
-                    worker.closeEndpoint(ep, abandon, deadline, peer);
-                }
-            }
-            worker.close();
-        } finally {
-            try {
-                region.release();
-            } finally {
-                arena.close();
-            }
-        }
+        // Whatever is still in flight: the atomics not yet awaited.
+        UcxTeardown.close(worker, pending, failed, peer, errorSlots, what, rkeys, eps, region, arena,
+                closeTimeoutNanos);
     }
 }

@@ -232,9 +232,8 @@ final class UcxDataPath implements DataPath {
     }
 
     /**
-     * Teardown in UCX's order: outstanding flushes, rkeys, endpoints (progressing), worker, memory;
-     * all of it within one close deadline. When the point failed or the target is known to be gone,
-     * nothing waits on the target: outstanding flushes are dropped and endpoints are closed forcibly.
+     * Teardown in UCX's order, within one close deadline ({@link UcxTeardown}): outstanding flushes or
+     * gets, rkeys, endpoints, worker, memory; nothing waits on a target that failed or is gone.
      */
     @Override
     public void close() {
@@ -242,58 +241,8 @@ final class UcxDataPath implements DataPath {
             return;
         }
         closed = true;
-        long deadline = System.nanoTime() + closeTimeoutNanos;
-        try {
-            boolean abandon = failed || peer.goneBecause() != null;
-            // Whatever is still in flight: flush requests (WRITE) or get requests (READ).
-            long[] outstanding = read ? pendingGets : flushes;
-            for (int i = 0; i < outstanding.length; i++) {
-                MemorySegment r = MemorySegment.ofAddress(outstanding[i]);
-                outstanding[i] = 0;
-                if (r.address() == 0) {
-                    continue;
-                }
-                if (abandon) {
-                    release(r);
-                    continue;
-                }
-                try {
-                    worker.await(r, Math.max(1, deadline - System.nanoTime()), errorSlots, peer, what);
-                } catch (TransferException e) {
-                    abandon = true;
-                }
-            }
-            abandon |= peer.goneBecause() != null;
-            for (MemorySegment k : rkeys) {
-                if (k != null) {
-                    try {
-                        lib().rkeyDestroy.invokeExact(k);
-                    } catch (Throwable ignored) {
-                        // closing
-                    }
-                }
-            }
-            for (MemorySegment ep : eps) {
-                if (ep != null) {
-                    worker.closeEndpoint(ep, abandon, deadline, peer);
-                }
-            }
-            worker.close();
-        } finally {
-            try {
-                region.release();
-            } finally {
-                arena.close();
-            }
-        }
-    }
-
-    /** Lets go of a request this path will not wait for; UCX releases it when it completes. */
-    private static void release(MemorySegment request) {
-        try {
-            Ucx.Hot.REQUEST_FREE.invokeExact(request);
-        } catch (Throwable ignored) {
-            // closing
-        }
+        // Whatever is still in flight: flush requests (WRITE) or get requests (READ).
+        UcxTeardown.close(worker, read ? pendingGets : flushes, failed, peer, errorSlots, what, rkeys, eps, region, arena,
+                closeTimeoutNanos);
     }
 }
