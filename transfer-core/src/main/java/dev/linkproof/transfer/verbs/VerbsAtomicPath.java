@@ -5,9 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.atomic.AtomicLayout;
@@ -34,7 +32,7 @@ import java.util.List;
  * so changing them for the next batch does not disturb one in flight.
  */
 final class VerbsAtomicPath implements DataPath {
-    private static final long LAST_OF_BATCH = 1L << 31;
+    private static final long LAST_OF_BATCH = VerbsCompletions.LAST_OF_BATCH;
 
     private final TransferSpec spec;
     private final QpSet set;
@@ -42,13 +40,7 @@ final class VerbsAtomicPath implements DataPath {
     private final VerbsDevice.QueuePair[] qps;
     private final MemorySegment[][] lists;
     private final int[][] listLengths;
-    private final int[] outstanding;
-    private final long[] batchesDone;
     private final int depth;
-    private final int cqBatch;
-    private final boolean event;
-    private final MemorySegment wcs;
-    private final long progressTimeoutNanos;
     private final boolean swap;
     private final AtomicLayout layout;
     private final MemorySegment local;
@@ -57,17 +49,15 @@ final class VerbsAtomicPath implements DataPath {
     private final MemorySegment[] wrBlocks;
     private final MemorySegment[] sgeBlocks;
     private final int[][] wrSlot;
+    /** The QPs' send completions: what is outstanding, which batches are done, the progress deadline. */
+    private final VerbsCompletions completions;
     private long posted;
     private long completed;
-    private long lastProgress;
 
     VerbsAtomicPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
                     long progressTimeoutNanos, Buffer buffer) {
         this.spec = spec;
         this.set = set;
-        this.progressTimeoutNanos = progressTimeoutNanos;
-        this.event = settings.eventMode();
-        this.cqBatch = settings.cqBatch();
         this.depth = Math.max(1, set.sendDepth());
         this.swap = spec.op() == Op.COMPARE_SWAP;
         this.layout = AtomicLayout.of(spec);
@@ -82,8 +72,8 @@ final class VerbsAtomicPath implements DataPath {
         qps = set.qps.toArray(VerbsDevice.QueuePair[]::new);
         lists = new MemorySegment[n][];
         listLengths = new int[n][];
-        outstanding = new int[n];
-        batchesDone = new long[n];
+        completions = new VerbsCompletions(spec, set, qps, n, settings, arena, progressTimeoutNanos, "atomic batch",
+                "atomic work completion");
         wrBlocks = new MemorySegment[n];
         sgeBlocks = new MemorySegment[n];
         wrSlot = new int[n][];
@@ -132,30 +122,25 @@ final class VerbsAtomicPath implements DataPath {
                 listLengths[q][k / postList]++;
             }
         }
-        wcs = arena.allocate(WC_SIZE * cqBatch, 8);
     }
 
     @Override
     public void post() throws TransferException {
-        lastProgress = System.nanoTime();
+        completions.progressed();
         int ring = layout.ring(posted);
         for (int q = 0; q < qps.length; q++) {
             setOperands(q, ring);
             MemorySegment[] l = lists[q];
             int[] len = listLengths[q];
             for (int g = 0; g < l.length; g++) {
-                while (outstanding[q] + len[g] > depth) {
-                    if (drain() == 0) {
-                        waitForCompletion();
-                    }
-                }
+                completions.makeRoom(q, len[g], depth, completed, posted);
                 int rc = qps[q].postSend(l[g]);
                 if (rc != 0) {
                     throw new TransferException("ibv_post_send on QP " + qps[q].qpNum() + " failed: "
-                            + set.device.lib().strerror(rc) + " (" + len[g] + " atomic WRs, " + outstanding[q]
+                            + set.device.lib().strerror(rc) + " (" + len[g] + " atomic WRs, " + completions.outstanding[q]
                             + " outstanding of a send queue of " + depth + ")");
                 }
-                outstanding[q] += len[g];
+                completions.outstanding[q] += len[g];
             }
         }
         posted++;
@@ -189,75 +174,8 @@ final class VerbsAtomicPath implements DataPath {
             throw new IllegalStateException("awaitOldest() with no batch in flight");
         }
         long target = completed + 1;
-        lastProgress = System.nanoTime();
-        while (!done(target)) {
-            if (drain() == 0) {
-                waitForCompletion();
-            }
-        }
+        completions.awaitBatch(target, posted);
         completed = target;
-    }
-
-    private boolean done(long batch) {
-        for (long d : batchesDone) {
-            if (d < batch) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private int drain() throws TransferException {
-        int n = set.cq.poll(cqBatch, wcs);
-        if (n < 0) {
-            throw new TransferException("ibv_poll_cq failed (" + n + ")");
-        }
-        for (int i = 0; i < n; i++) {
-            long base = i * WC_SIZE;
-            int status = wcs.get(JAVA_INT, base + WC_STATUS);
-            long id = wcs.get(JAVA_LONG, base + WC_WR_ID);
-            if (status != WC_SUCCESS) {
-                throw failed(status, id, wcs.get(JAVA_INT, base + WC_VENDOR_ERR));
-            }
-            int q = (int) (id & 0xffff);
-            outstanding[q] -= (int) (id >>> 32);
-            if ((id & LAST_OF_BATCH) != 0) {
-                batchesDone[q]++;
-            }
-        }
-        if (n > 0) {
-            lastProgress = System.nanoTime();
-        }
-        return n;
-    }
-
-    private void waitForCompletion() throws TransferException {
-        long now = System.nanoTime();
-        long left = progressTimeoutNanos - (now - lastProgress);
-        if (left <= 0) {
-            throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
-                    + progressTimeoutNanos / 1_000_000 + " ms (atomic batch " + (completed + 1) + " of point " + spec.pointId()
-                    + ", " + posted + " posted): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
-        }
-        if (!event) {
-            Thread.onSpinWait();
-            return;
-        }
-        set.cq.arm();
-        if (drain() > 0) {
-            return;
-        }
-        set.cq.awaitEvent((int) Math.max(1, Math.min(left / 1_000_000, 1000)));
-    }
-
-    private TransferException failed(int status, long id, int vendorErr) {
-        String what = "atomic work completion with error on QP " + qps[(int) (id & 0xffff)].qpNum() + ": "
-                + set.device.lib().wcStatus(status) + ", vendor error 0x" + Integer.toHexString(vendorErr)
-                + " (point " + spec.pointId() + ", " + spec.op().label() + ")";
-        if (status == WC_RETRY_EXC_ERR || status == WC_RNR_RETRY_EXC_ERR) {
-            return new PeerFailureException(what + ": the target rank stopped answering (did it die?)");
-        }
-        return new TransferException(what);
     }
 
     @Override

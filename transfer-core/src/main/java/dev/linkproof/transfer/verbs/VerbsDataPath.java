@@ -5,9 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.spi.DataPath;
@@ -32,7 +30,7 @@ import java.util.List;
  * retires (the unsignaled ones before it), and whether it ends that QP's share of a batch.
  */
 final class VerbsDataPath implements DataPath {
-    private static final long LAST_OF_BATCH = 1L << 31;
+    private static final long LAST_OF_BATCH = VerbsCompletions.LAST_OF_BATCH;
 
     private final TransferSpec spec;
     private final QpSet set;
@@ -41,30 +39,22 @@ final class VerbsDataPath implements DataPath {
     /** Per QP: the first WR of each post list, and its length. */
     private final MemorySegment[][] lists;
     private final int[][] listLengths;
-    private final int[] outstanding;
-    private final long[] batchesDone;
     private final int depth;
-    private final int cqBatch;
-    private final boolean event;
-    private final MemorySegment wcs;
-    private final long progressTimeoutNanos;
     /** WRITE_WITH_IMM: per QP its block of WRs, and per WR its index in the batch and first slot. */
     private final Immediates immediates;
     private final MemorySegment[] wrBlocks;
     private final int[][] wrIndex;
     private final int[][] wrSlot;
+    /** The QPs' send completions: what is outstanding, which batches are done, the progress deadline. */
+    private final VerbsCompletions completions;
     private long posted;
     private long completed;
-    private long lastProgress;
 
     VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
                   long progressTimeoutNanos, Immediates immediates) {
         this.spec = spec;
         this.immediates = spec.op() == Op.WRITE_WITH_IMM ? immediates : null;
         this.set = set;
-        this.progressTimeoutNanos = progressTimeoutNanos;
-        this.event = settings.eventMode();
-        this.cqBatch = settings.cqBatch();
         this.depth = Math.max(1, set.sendDepth());
         // Clamp the knobs so a full send queue always holds a signaled WR (else nothing could free it).
         int postList = Math.max(1, Math.min(settings.postList(), depth > 1 ? depth / 2 : 1));
@@ -84,8 +74,7 @@ final class VerbsDataPath implements DataPath {
         qps = set.qps.toArray(VerbsDevice.QueuePair[]::new);
         lists = new MemorySegment[n][];
         listLengths = new int[n][];
-        outstanding = new int[n];
-        batchesDone = new long[n];
+        completions = new VerbsCompletions(spec, set, qps, n, settings, arena, progressTimeoutNanos, "batch", "work completion");
         wrBlocks = new MemorySegment[n];
         wrIndex = new int[n][];
         wrSlot = new int[n][];
@@ -138,12 +127,11 @@ final class VerbsDataPath implements DataPath {
                 listLengths[q][k / postList]++;
             }
         }
-        wcs = arena.allocate(WC_SIZE * cqBatch, 8);
     }
 
     @Override
     public void post() throws TransferException {
-        lastProgress = System.nanoTime();
+        completions.progressed();
         if (immediates != null) {
             setImmediates(posted);
         }
@@ -151,18 +139,14 @@ final class VerbsDataPath implements DataPath {
             MemorySegment[] l = lists[q];
             int[] len = listLengths[q];
             for (int g = 0; g < l.length; g++) {
-                while (outstanding[q] + len[g] > depth) {
-                    if (drain() == 0) {
-                        waitForCompletion();
-                    }
-                }
+                completions.makeRoom(q, len[g], depth, completed, posted);
                 int rc = qps[q].postSend(l[g]);
                 if (rc != 0) {
                     throw new TransferException("ibv_post_send on QP " + qps[q].qpNum() + " failed: "
-                            + set.device.lib().strerror(rc) + " (" + len[g] + " WRs, " + outstanding[q]
+                            + set.device.lib().strerror(rc) + " (" + len[g] + " WRs, " + completions.outstanding[q]
                             + " outstanding of a send queue of " + depth + ")");
                 }
-                outstanding[q] += len[g];
+                completions.outstanding[q] += len[g];
             }
         }
         posted++;
@@ -189,77 +173,8 @@ final class VerbsDataPath implements DataPath {
             throw new IllegalStateException("awaitOldest() with no batch in flight");
         }
         long target = completed + 1;
-        lastProgress = System.nanoTime();
-        while (!done(target)) {
-            if (drain() == 0) {
-                waitForCompletion();
-            }
-        }
+        completions.awaitBatch(target, posted);
         completed = target;
-    }
-
-    private boolean done(long batch) {
-        for (long d : batchesDone) {
-            if (d < batch) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Takes what the CQ holds; returns how many completions it took. */
-    private int drain() throws TransferException {
-        int n = set.cq.poll(cqBatch, wcs);
-        if (n < 0) {
-            throw new TransferException("ibv_poll_cq failed (" + n + ")");
-        }
-        for (int i = 0; i < n; i++) {
-            long base = i * WC_SIZE;
-            int status = wcs.get(JAVA_INT, base + WC_STATUS);
-            long id = wcs.get(JAVA_LONG, base + WC_WR_ID);
-            if (status != WC_SUCCESS) {
-                throw failed(status, id, wcs.get(JAVA_INT, base + WC_VENDOR_ERR));
-            }
-            int q = (int) (id & 0xffff);
-            outstanding[q] -= (int) (id >>> 32);
-            if ((id & LAST_OF_BATCH) != 0) {
-                batchesDone[q]++;
-            }
-        }
-        if (n > 0) {
-            lastProgress = System.nanoTime();
-        }
-        return n;
-    }
-
-    /** Nothing was there: spin (poll mode) or sleep on the channel (event mode), within the deadline. */
-    private void waitForCompletion() throws TransferException {
-        long now = System.nanoTime();
-        long left = progressTimeoutNanos - (now - lastProgress);
-        if (left <= 0) {
-            throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
-                    + progressTimeoutNanos / 1_000_000 + " ms (batch " + (completed + 1) + " of point " + spec.pointId()
-                    + ", " + posted + " posted): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
-        }
-        if (!event) {
-            Thread.onSpinWait();
-            return;
-        }
-        set.cq.arm();
-        if (drain() > 0) {
-            return; // it completed between the empty poll and the arm
-        }
-        set.cq.awaitEvent((int) Math.max(1, Math.min(left / 1_000_000, 1000)));
-    }
-
-    private TransferException failed(int status, long id, int vendorErr) {
-        String what = "work completion with error on QP " + qps[(int) (id & 0xffff)].qpNum() + ": "
-                + set.device.lib().wcStatus(status) + ", vendor error 0x" + Integer.toHexString(vendorErr)
-                + " (point " + spec.pointId() + ", " + spec.op().label() + ")";
-        if (status == WC_RETRY_EXC_ERR || status == WC_RNR_RETRY_EXC_ERR) {
-            return new PeerFailureException(what + ": the target rank stopped answering (did it die?)");
-        }
-        return new TransferException(what);
     }
 
     @Override

@@ -1,0 +1,144 @@
+package dev.linkproof.transfer.verbs;
+
+import static dev.linkproof.transfer.verbs.VerbsAbi.*;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.linkproof.transfer.Deadline;
+import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The send completions of a verbs data path's QPs, shared by {@link VerbsDataPath} and
+ * {@link VerbsAtomicPath}, which post differently and complete alike. A WR's id carries its QP (low 16
+ * bits), how many WRs its completion accounts for (high 32) and whether it ends its QP's share of a
+ * batch ({@link #LAST_OF_BATCH}); the CQ is polled {@code verbs.cqBatch} completions at a time, or in
+ * event mode slept on, all under the progress deadline.
+ */
+final class VerbsCompletions {
+    /** The bit of a WR id that marks the last signaled WR of its QP's share of a batch. */
+    static final long LAST_OF_BATCH = 1L << 31;
+
+    /** Per QP, WRs posted and not completed yet: the post path adds what it posts. */
+    final int[] outstanding;
+    private final long[] batchesDone;
+    private final QpSet set;
+    private final VerbsDevice.QueuePair[] qps;
+    private final MemorySegment wcs;
+    private final int cqBatch;
+    private final boolean event;
+    private final long progressTimeoutNanos;
+    private final TransferSpec spec;
+    /** What a batch and a WR are called in failures: "batch" and "work completion", or the atomic path's. */
+    private final String batchNoun;
+    private final String completionNoun;
+    private long lastProgress;
+
+    VerbsCompletions(TransferSpec spec, QpSet set, VerbsDevice.QueuePair[] qps, int activeQps, VerbsSettings settings,
+                     Arena arena, long progressTimeoutNanos, String batchNoun, String completionNoun) {
+        this.spec = spec;
+        this.set = set;
+        this.qps = qps;
+        this.outstanding = new int[activeQps];
+        this.batchesDone = new long[activeQps];
+        this.cqBatch = settings.cqBatch();
+        this.event = settings.eventMode();
+        this.progressTimeoutNanos = progressTimeoutNanos;
+        this.batchNoun = batchNoun;
+        this.completionNoun = completionNoun;
+        this.wcs = arena.allocate(WC_SIZE * cqBatch, 8);
+        this.lastProgress = System.nanoTime();
+    }
+
+    /** The deadline counts from now: a post or a wait began. */
+    void progressed() {
+        lastProgress = System.nanoTime();
+    }
+
+    /** Returns once QP {@code q} has room for {@code wrs} more WRs under {@code depth}. */
+    void makeRoom(int q, int wrs, int depth, long completed, long posted) throws TransferException {
+        while (outstanding[q] + wrs > depth) {
+            if (drain() == 0) {
+                waitForCompletion(completed, posted);
+            }
+        }
+    }
+
+    /** Returns once every QP completed its share of batch {@code batch} (counting from 1). */
+    void awaitBatch(long batch, long posted) throws TransferException {
+        lastProgress = System.nanoTime();
+        while (!done(batch)) {
+            if (drain() == 0) {
+                waitForCompletion(batch - 1, posted);
+            }
+        }
+    }
+
+    private boolean done(long batch) {
+        for (long d : batchesDone) {
+            if (d < batch) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Takes what the CQ holds; returns how many completions it took. */
+    private int drain() throws TransferException {
+        int n = set.cq.poll(cqBatch, wcs);
+        if (n < 0) {
+            throw new TransferException("ibv_poll_cq failed (" + n + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            long base = i * WC_SIZE;
+            int status = wcs.get(JAVA_INT, base + WC_STATUS);
+            long id = wcs.get(JAVA_LONG, base + WC_WR_ID);
+            if (status != WC_SUCCESS) {
+                throw failed(status, id, wcs.get(JAVA_INT, base + WC_VENDOR_ERR));
+            }
+            int q = (int) (id & 0xffff);
+            outstanding[q] -= (int) (id >>> 32);
+            if ((id & LAST_OF_BATCH) != 0) {
+                batchesDone[q]++;
+            }
+        }
+        if (n > 0) {
+            lastProgress = System.nanoTime();
+        }
+        return n;
+    }
+
+    /** Nothing was there: spin (poll mode) or sleep on the channel (event mode), within the deadline. */
+    private void waitForCompletion(long completed, long posted) throws TransferException {
+        long now = System.nanoTime();
+        long left = progressTimeoutNanos - (now - lastProgress);
+        if (left <= 0) {
+            throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
+                    + progressTimeoutNanos / 1_000_000 + " ms (" + batchNoun + " " + (completed + 1) + " of point "
+                    + spec.pointId() + ", " + posted + " posted): the target rank is hung or unreachable")
+                    .expired(Deadline.PROGRESS);
+        }
+        if (!event) {
+            Thread.onSpinWait();
+            return;
+        }
+        set.cq.arm();
+        if (drain() > 0) {
+            return; // it completed between the empty poll and the arm
+        }
+        set.cq.awaitEvent((int) Math.max(1, Math.min(left / 1_000_000, 1000)));
+    }
+
+    private TransferException failed(int status, long id, int vendorErr) {
+        String what = completionNoun + " with error on QP " + qps[(int) (id & 0xffff)].qpNum() + ": "
+                + set.device.lib().wcStatus(status) + ", vendor error 0x" + Integer.toHexString(vendorErr)
+                + " (point " + spec.pointId() + ", " + spec.op().label() + ")";
+        if (status == WC_RETRY_EXC_ERR || status == WC_RNR_RETRY_EXC_ERR) {
+            return new PeerFailureException(what + ": the target rank stopped answering (did it die?)");
+        }
+        return new TransferException(what);
+    }
+}
