@@ -80,6 +80,12 @@ class MessageRateCriteriaTest {
         assertThat(half).singleElement().satisfies(v -> {
             assertThat(v.failed()).isTrue();
             assertThat(v.text()).contains("1.73 Mops/s < criterion 3.10 Mops/s (write-small-rate)");
+            try {
+                assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("../docs/profiles.md")))
+                        .as("docs/profiles.md shows the verdict as the evaluator gives it").contains(v.text());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         });
     }
 
