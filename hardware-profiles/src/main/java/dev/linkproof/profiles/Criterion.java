@@ -49,8 +49,11 @@ import java.util.stream.Collectors;
  *                              batch; latency-mode points only measure it); per rail
  * @param maxDropPercent        curve rule: from one swept size to the next, bandwidth may fall by at most this many
  *                              percent; per rail
- * @param minOpsPerSecond       floor on transfers per second, the figure of atomic points (fetch-add, compare-swap),
- *                              where 8 bytes an op make bandwidth meaningless; per rail
+ * @param minOpsPerSecond       floor on operations (transfers of {@code size} bytes) per second over the timed loop
+ *                              ({@link dev.linkproof.transfer.measure.Measurement#opsPerSecond()}): the figure of
+ *                              atomic points (fetch-add, compare-swap), where 8 bytes an op make bandwidth
+ *                              meaningless, and the message rate of small writes, reads and sends (select them
+ *                              with op and sizes); per rail
  * @param location              where the criterion was written
  */
 public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,

@@ -37,7 +37,10 @@ public record Verdict(String pointId, Kind kind, Outcome outcome, String criteri
         MIN_RAIL_BALANCE,
         MAX_AVG_LATENCY,
         MAX_P99_LATENCY,
-        /** A floor on transfers per second ({@code min-ops-per-second}), the figure of atomic points; per rail. */
+        /**
+         * A floor on operations per second ({@code min-ops-per-second}): the figure of atomic points, the
+         * message rate of small ones; per rail.
+         */
         MIN_OPS_PER_SECOND,
         /** A curve rule between two neighbouring sizes of a sweep. */
         CURVE,

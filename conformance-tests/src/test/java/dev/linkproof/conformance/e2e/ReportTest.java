@@ -48,7 +48,7 @@ class ReportTest {
             assertThat(labels(t)).contains("epic=validation-only", "feature=write", "story=host → host",
                     "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
             assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
-                    "memory", "bandwidth", "avg latency");
+                    "memory", "bandwidth", "ops/s", "avg latency");
             // Points under 100 ms get no host figure (HostCpuMeter.MIN_WINDOW_NANOS); those that do show it whole.
             for (JsonNode p : t.get("parameters")) {
                 if (p.get("name").asText().equals("host load")) {

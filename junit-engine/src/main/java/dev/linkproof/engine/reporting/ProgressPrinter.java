@@ -191,9 +191,10 @@ public final class ProgressPrinter {
     }
 
     /**
-     * A point's figures as its lines give them: {@link Measurement#summary()} ("3.21 GB/s · 20.4 µs"),
-     * or for a point that ran several rails at once the aggregate and the slowest rail with its own
-     * figures ("2 rails: 23.1 GB/s aggregate, slowest rail 1 (rxe9) 11.2 GB/s · 257 µs"): the
+     * A point's figures as its lines give them: {@link Measurement#summary()} ("3.21 GB/s · 784 kops/s ·
+     * 20.4 µs"), or for a point that ran several rails at once the aggregate (bandwidth and message
+     * rate) and the slowest rail with its own figures ("2 rails: 23.1 GB/s · 1.41 Mops/s aggregate,
+     * slowest rail 1 (rxe9) 11.2 GB/s · 684 kops/s · 257 µs"): the
      * aggregate alone would hide a rail that lags, and a line per rail would bury the run's progress.
      * Every rail's figures are in the results file and in Allure.
      */
@@ -202,7 +203,8 @@ public final class ProgressPrinter {
             return m.summary();
         }
         var slowest = m.slowestRail().orElseThrow();
-        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " aggregate, slowest " + slowest.name()
+        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " · " + Units.formatOps(m.opsPerSecond())
+                + " aggregate, slowest " + slowest.name()
                 + " " + slowest.measurement().summary();
     }
 

@@ -163,7 +163,8 @@ class ProgressPrinterTest {
         p.finished(rails, ok, "14.7 GB/s ≥ criterion 10.0 GB/s", TestExecutionResult.successful());
         p.finished(rails, twoRails(new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)))),
                 TestExecutionResult.failed(new AssertionError("write 4 KiB: rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ")));
-        String figures = "2 rails: 14.7 GB/s aggregate, slowest rail 1 (rxe9) 5.00 GB/s · 100 µs";
+        // 1.5 GB of 4 KiB transfers over 102 ms: 3.59 M a second; rail 1's 0.5 GB over 100 ms: 1.22 M
+        String figures = "2 rails: 14.7 GB/s · 3.59 Mops/s aggregate, slowest rail 1 (rxe9) 5.00 GB/s · 1.22 Mops/s · 100 µs";
         assertThat(printed().lines()).containsExactly(
                 "[linkproof 1/2] RERUN write 4 KiB ×1 · 1 QP · verbs · 2 rails  " + figures
                         + "  — performance regression: 14.7 GB/s is 10.0 % below …; rerun to confirm",

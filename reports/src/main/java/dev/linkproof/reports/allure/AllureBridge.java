@@ -141,10 +141,10 @@ public final class AllureBridge {
         }
         List<Parameter> ps = new ArrayList<>();
         ps.add(parameter("criteria", criteria.isEmpty() ? "none: validation only" : String.join(", ", criteria)));
-        if (m.spec().op().atomic()) {
-            // An atomic's figure is its rate; 8 bytes an op make its bandwidth a curiosity, still given.
-            ps.add(parameter("ops/s", Units.formatOps(m.opsPerSecond())));
-        }
+        // Every point's message rate beside its bandwidth: an atomic's figure (8 bytes an op make its
+        // bandwidth a curiosity, still given), and a small message's (perftest's Mpps). A point of
+        // rails gives the aggregate's.
+        ps.add(parameter("ops/s", Units.formatOps(m.opsPerSecond())));
         ps.add(parameter("bandwidth", Units.formatGBps(m.bandwidthGBps())));
         ps.add(parameter("avg latency", Units.formatMicros(m.latency().averageNanos() / 1e3)));
         if (m.latency().hasPercentiles()) {
@@ -268,6 +268,12 @@ public final class AllureBridge {
         FixtureResult sweep = new FixtureResult().setName("sweep: " + name + " (" + points.size() + " points)")
                 .setStatus(Status.PASSED).setStage(Stage.FINISHED).setStart(now).setStop(now);
         sweep.getAttachments().add(new Attachment().setName("bandwidth chart").setType("image/svg+xml").setSource(svgSource));
+        if (BandwidthChart.wantsRateChart(points)) {
+            // small messages: their rate, the figure a NIC's vendor publishes, beside their bandwidth
+            String rateSource = UUID.randomUUID() + "-attachment.svg";
+            l.writeAttachment(rateSource, new ByteArrayInputStream(BandwidthChart.rateSvg(name, points).getBytes(StandardCharsets.UTF_8)));
+            sweep.getAttachments().add(new Attachment().setName("message rate chart").setType("image/svg+xml").setSource(rateSource));
+        }
         sweep.getAttachments().add(new Attachment().setName("sweep.csv").setType("text/csv").setSource(csvSource));
         String uuid = UUID.randomUUID().toString();
         TestResultContainer c = new TestResultContainer().setUuid(uuid).setName("sweep " + name)

@@ -40,23 +40,64 @@ public final class BandwidthChart {
     private record Axis(String label, ToLongFunction<PointRecord> value, boolean bytes) { }
 
     /**
-     * A sweep whose measured points are all atomic (they carry {@code opsPerSecond}) is drawn in
-     * millions of operations per second, their figure; bandwidth criteria and link rate (GB/s) do not
-     * apply to it and are not drawn. Rails keep bandwidth (no atomic point runs rails).
+     * The largest message size of a sweep that gets a message-rate chart beside its bandwidth chart
+     * ({@link #wantsRateChart}): 4 KiB. Up to there a NIC is held back by how many messages it
+     * handles a second, not by its link: at 400 Gb/s, 4 KiB at line rate is 12 M messages a second,
+     * 64 B would be 780 M, beyond any NIC's published message rate; so at these sizes the bandwidth
+     * curve is the message rate times the size, and the rate is the figure vendors publish and
+     * perftest prints (MsgRate[Mpps]).
+     */
+    public static final long SMALL_MESSAGE_BYTES = 4096;
+
+    /**
+     * A sweep whose measured points are all atomic is drawn in millions of operations per second,
+     * their figure; bandwidth criteria and link rate (GB/s) do not apply to it and are not drawn.
      */
     private static boolean opsSweep(List<PointRecord> points) {
-        return points.stream().anyMatch(p -> p.opsPerSecond() != null)
-                && points.stream().allMatch(p -> p.opsPerSecond() != null || p.bandwidthGBps() == null);
+        return points.stream().anyMatch(p -> p.atomic() && p.bandwidthGBps() != null)
+                && points.stream().allMatch(p -> p.atomic() || p.bandwidthGBps() == null);
     }
 
+    /**
+     * Whether a sweep gets a second chart, its message rate ({@link #rateSvg}), beside the bandwidth
+     * chart: when it measured some point and every point of it moves bytes (not an atomic sweep,
+     * whose one chart is already its rate) of at most {@link #SMALL_MESSAGE_BYTES}. A sweep that also
+     * reaches larger sizes keeps its bandwidth chart alone (every point's rate is in the results and
+     * the CSV).
+     */
+    public static boolean wantsRateChart(List<PointRecord> points) {
+        return !opsSweep(points) && points.stream().anyMatch(p -> p.bandwidthGBps() != null)
+                && points.stream().allMatch(p -> !p.atomic() && p.size() <= SMALL_MESSAGE_BYTES);
+    }
+
+    /** The sweep's bandwidth chart, or for a sweep of atomics its operations per second. */
     public static String svg(String title, List<PointRecord> all) {
         if (opsSweep(all)) {
-            // The same drawing, its figure ops/s in millions: each record seen with that figure in the bandwidth's place.
-            List<PointRecord> asOps = all.stream().map(p -> p.withFigure(p.opsPerSecond() == null ? null : p.opsPerSecond() / 1e6))
-                    .toList();
-            return draw(title, asOps, "operations (Mops/s, 10⁶ ops/s)", "Mops/s");
+            return rateSvg(title, all);
         }
         return draw(title, all, "bandwidth (GB/s, 10⁹ B/s)", "GB/s");
+    }
+
+    /**
+     * The sweep drawn in millions of operations (messages) per second: the same drawing, each record
+     * seen with its rate in its bandwidth's place, each rail's too. No criterion or link line: they are
+     * bandwidths. The rate is the record's {@code opsPerSecond}, or (a record written before every op
+     * had one) its bandwidth over its size, which is the same figure.
+     */
+    public static String rateSvg(String title, List<PointRecord> all) {
+        List<PointRecord> asOps = all.stream().map(p -> p.withFigure(mops(p, p.opsPerSecond(), p.bandwidthGBps()),
+                p.rails().stream().map(r -> new PointRecord.Rail(r.index(), r.label(), mops(p, null, r.bandwidthGBps()),
+                        r.avgLatencyUs(), r.bytes(), r.startMs(), r.durationMs(), r.validation(), r.memory(), r.device())).toList()))
+                .toList();
+        return draw(title, asOps, "message rate (Mops/s, 10⁶ ops/s)", "Mops/s");
+    }
+
+    /** Millions of operations a second: {@code opsPerSecond} / 10⁶, else GB/s × 10⁹ / size / 10⁶; null when neither. */
+    private static Double mops(PointRecord p, Double opsPerSecond, Double gbps) {
+        if (opsPerSecond != null) {
+            return opsPerSecond / 1e6;
+        }
+        return gbps == null ? null : gbps * 1e3 / p.size();
     }
 
     private static String draw(String title, List<PointRecord> all, String yLabel, String unit) {
@@ -176,7 +217,7 @@ public final class BandwidthChart {
                 for (RailAt r : rail.getValue()) {
                     double px = xPos(log2(x.value().applyAsLong(r.point())), lo, hi, plotW);
                     double py = yPos(r.rail().bandwidthGBps(), yMax, plotH);
-                    String tip = esc(r.point().name() + ": " + r.rail().name() + " " + trim(r.rail().bandwidthGBps()) + " GB/s, "
+                    String tip = esc(r.point().name() + ": " + r.rail().name() + " " + trim(r.rail().bandwidthGBps()) + " " + unit + ", "
                             + String.format(Locale.ROOT, "%.1f–%.1f ms", r.rail().startMs(), r.rail().startMs() + r.rail().durationMs())
                             + " (" + r.rail().validation() + ")");
                     if (r.rail().validation() == null || !r.rail().validation().startsWith(Validation.VALID)) {

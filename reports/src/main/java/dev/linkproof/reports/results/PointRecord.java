@@ -26,8 +26,12 @@ import java.util.List;
  *                    {@code DATA_CORRUPTION}, {@code BELOW_CRITERION}, {@code UNAVAILABLE}, …); absent when it passed
  * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
  *                    did (validation alone), absent when it was not measured
- * @param opsPerSecond an atomic point's operations per second over its timed loop (its figure, beside which
- *                    its bandwidth of 8 bytes an op says little); absent for other ops
+ * @param opsPerSecond operations (messages) per second over the timed loop, of every measured point:
+ *                    iterations × batch transfers of {@code size} bytes over its time
+ *                    ({@link Measurement#opsPerSecond()}; a point of rails: the aggregate's). An atomic
+ *                    point's figure, beside which its bandwidth of 8 bytes an op says little, and a small
+ *                    message's (perftest's Mpps); absent when not measured, and for other ops than atomics
+ *                    in records written before it was recorded for every op
  * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
  * @param linkGBps    the link rate, when the profile knows it
  * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
@@ -168,7 +172,7 @@ public record PointRecord(
                 // what ran: linkproof.duration sizes the iterations at run time
                 m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message, null,
                 m == null ? null : m.bandwidthGBps(),
-                m == null || !spec.op().atomic() ? null : m.opsPerSecond(),
+                m == null ? null : m.opsPerSecond(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
                 pct ? m.latency().p50Nanos() / 1e3 : null,
                 pct ? m.latency().p99Nanos() / 1e3 : null,
@@ -225,13 +229,27 @@ public record PointRecord(
 
     /**
      * This record with {@code figure} in its bandwidth's place and no bandwidth criterion or link rate:
-     * how a chart of atomic points draws their operations per second with the bandwidth chart's code.
+     * how a chart draws operations per second (of atomics, or of a sweep of small messages) with the
+     * bandwidth chart's code.
      */
     public PointRecord withFigure(Double figure) {
+        return withFigure(figure, rails);
+    }
+
+    /** {@link #withFigure(Double)} with the rails' figures in their bandwidths' place too ({@code rails}). */
+    public PointRecord withFigure(Double figure, List<Rail> rails) {
         return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
                 device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind,
                 figure, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, null, null,
                 hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
+    }
+
+    /**
+     * Whether the point's op is an atomic (fetch-add, compare-swap): 8 bytes an op, whose figure is its
+     * rate. Records of every op carry {@code opsPerSecond} now, so it no longer tells atomics apart.
+     */
+    public boolean atomic() {
+        return java.util.Arrays.stream(dev.linkproof.transfer.Op.values()).anyMatch(o -> o.atomic() && o.label().equals(op));
     }
 
     /** This record with the kind of its failure or skip ({@code null}: it passed). */

@@ -151,6 +151,7 @@ class AllureBridgeTest {
     void measurementJsonCarriesTheOffset() throws IOException {
         TestResult r = point(spec("offset").offset(64).build());
         assertThat(parameters(r)).containsEntry("offset", "64 B");
+        assertThat(parameters(r)).as("every point, not only atomics, gives its message rate").containsKey("ops/s");
         assertThat(measurementJson(r).get("params").get("offset").asLong()).isEqualTo(64);
         assertThat(measurementJson(point(spec("aligned").build())).get("params").get("offset").asLong()).isZero();
     }
@@ -182,7 +183,9 @@ class AllureBridgeTest {
         Measurement two = dev.linkproof.reports.TwoRails.measurement("rails");
         TestResult r = point(two.spec(), two);
         assertThat(parameters(r)).containsEntry("rails", "2").containsEntry("slowest rail", "rail 1 (rxe9) 5.00 GB/s")
-                .containsEntry("bandwidth", "14.7 GB/s");
+                .containsEntry("bandwidth", "14.7 GB/s")
+                // the aggregate's message rate: 1.5 GB of 4 KiB transfers over 102 ms
+                .containsEntry("ops/s", "3.59 Mops/s");
         assertThat(r.getAttachments()).extracting(a -> a.getName())
                 .containsExactly("measurement.json", "verdicts.txt", "rail 0 (rxe0).json", "rail 1 (rxe9).json");
 

@@ -485,6 +485,12 @@ public final class TransferCli implements Callable<Integer> {
      * rails, a point is its aggregate ({@code all}) and then every rail: in the table and csv a row each
      * (csv adds the columns rail, label, start_ms, end_ms: when each timed loop ran, from the first
      * rail's start), in json one object whose {@code rails} array holds the rails.
+     *
+     * <p>Every row gives the point's message rate beside its bandwidth: operations (transfers of
+     * {@code size} bytes) per second, {@link Measurement#opsPerSecond()}. The table shows it as
+     * perftest does, {@code MsgRate[Mpps]} after the bandwidth; json as {@code ops_per_s}; csv as
+     * {@code ops_per_s} after {@code validation}, before the rail columns, so scripts that read the
+     * earlier columns by position, and the rail columns from the end (bench/), read them where they were.
      */
     private static final class Printer {
         private static final ObjectMapper JSON = new ObjectMapper();
@@ -520,7 +526,7 @@ public final class TransferCli implements Callable<Integer> {
         void banner(TransferSpec first, Session session, String target) {
             var agent = session.agent();
             latencyColumns = first.mode() == Mode.LATENCY;
-            String rule = "-".repeat((latencyColumns ? 118 : 86) + (rails.isEmpty() ? 0 : railWidth + 19));
+            String rule = "-".repeat((latencyColumns ? 132 : 100) + (rails.isEmpty() ? 0 : railWidth + 19));
             notes.println(rule);
             notes.printf(Locale.ROOT, " linkproof %s %s · transport %s · %s%n", first.op().label(),
                     first.mode().name().toLowerCase(Locale.ROOT), first.transport(), target);
@@ -546,8 +552,8 @@ public final class TransferCli implements Callable<Integer> {
                     if (!rails.isEmpty()) {
                         out.printf(Locale.ROOT, " %-" + railWidth + "s", "rail");
                     }
-                    out.printf(Locale.ROOT, " %-10s %6s %4s %5s %10s %10s %10s", "#bytes", "batch", "qps", "depth",
-                            "#iters", "BW[GB/s]", "avg[usec]");
+                    out.printf(Locale.ROOT, " %-10s %6s %4s %5s %10s %10s %13s %10s", "#bytes", "batch", "qps", "depth",
+                            "#iters", "BW[GB/s]", "MsgRate[Mpps]", "avg[usec]");
                     if (latencyColumns) {
                         out.printf(Locale.ROOT, " %9s %9s %9s %9s", "p50[usec]", "p99[usec]", "p99.9[us]", "max[usec]");
                     }
@@ -557,7 +563,7 @@ public final class TransferCli implements Callable<Integer> {
                     out.println(showRep ? "  rep  validation" : "  validation");
                 }
                 case CSV -> out.println("op,transport,size,batch,qps,depth,iters,warmup,rep,bytes,total_ns,gbps,avg_us,"
-                        + "p50_us,p99_us,p999_us,max_us,valid,validation" + (rails.isEmpty() ? "" : ",rail,label,start_ms,end_ms"));
+                        + "p50_us,p99_us,p999_us,max_us,valid,validation,ops_per_s" + (rails.isEmpty() ? "" : ",rail,label,start_ms,end_ms"));
                 case JSON -> { }
             }
             out.flush();
@@ -607,7 +613,7 @@ public final class TransferCli implements Callable<Integer> {
                         one.put("start_ms", (r.loopStartNanos() - t0) / 1e6);
                         one.put("end_ms", (r.loopEndNanos() - t0) / 1e6);
                         Map<String, Object> figures = jsonRow(r.measurement(), rep);
-                        for (String k : List.of("bytes", "total_ns", "gbps", "avg_us", "p50_us", "p99_us", "p999_us", "max_us",
+                        for (String k : List.of("bytes", "total_ns", "gbps", "ops_per_s", "avg_us", "p50_us", "p99_us", "p999_us", "max_us",
                                 "valid", "validation")) {
                             putIfPresent(one, k, figures.get(k));
                         }
@@ -646,8 +652,8 @@ public final class TransferCli implements Callable<Integer> {
             if (rail != null) {
                 b.append(String.format(Locale.ROOT, " %-" + railWidth + "s", rail));
             }
-            b.append(String.format(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %10.2f", s.size(), s.batch(), s.connections(),
-                    s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), l.averageNanos() / 1e3));
+            b.append(String.format(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %13.4f %10.2f", s.size(), s.batch(), s.connections(),
+                    s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), m.opsPerSecond() / 1e6, l.averageNanos() / 1e3));
             if (latencyColumns) {
                 b.append(String.format(Locale.ROOT, " %9s %9s %9s %9s", us(l, l.p50Nanos()), us(l, l.p99Nanos()),
                         us(l, l.p999Nanos()), us(l, l.maxNanos())));
@@ -667,7 +673,8 @@ public final class TransferCli implements Callable<Integer> {
                     Long.toString(m.bytes()), Long.toString(m.totalNanos()),
                     String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()), String.format(Locale.ROOT, "%.3f", l.averageNanos() / 1e3),
                     us(l, l.p50Nanos()), us(l, l.p99Nanos()), us(l, l.p999Nanos()), us(l, l.maxNanos()),
-                    Boolean.toString(m.isValid()), csv(validation(m))) + railColumns;
+                    Boolean.toString(m.isValid()), csv(validation(m)), String.format(Locale.ROOT, "%.1f", m.opsPerSecond()))
+                    + railColumns;
         }
 
         private Map<String, Object> jsonRow(Measurement m, int rep) {
@@ -676,6 +683,7 @@ public final class TransferCli implements Callable<Integer> {
             row.put("bytes", m.bytes());
             row.put("total_ns", m.totalNanos());
             row.put("gbps", m.bandwidthGBps());
+            row.put("ops_per_s", m.opsPerSecond());
             row.put("avg_us", l.averageNanos() / 1e3);
             if (l.hasPercentiles()) {
                 row.put("p50_us", l.p50Nanos() / 1e3);
@@ -698,14 +706,14 @@ public final class TransferCli implements Callable<Integer> {
 
         private void line(TransferSpec s, int rep, String outcome, String why) {
             switch (format) {
-                case TABLE -> out.printf(Locale.ROOT, "%s %-10d %6d %4d %5d %10s %10s %10s%s%s  %s: %s%n",
+                case TABLE -> out.printf(Locale.ROOT, "%s %-10d %6d %4d %5d %10s %10s %13s %10s%s%s  %s: %s%n",
                         rails.isEmpty() ? "" : String.format(Locale.ROOT, " %-" + railWidth + "s", "all"), s.size(), s.batch(),
-                        s.connections(), s.pipelineDepth(), "-", "-", "-", rails.isEmpty() ? "" : String.format(Locale.ROOT, " %17s", "-"),
+                        s.connections(), s.pipelineDepth(), "-", "-", "-", "-", rails.isEmpty() ? "" : String.format(Locale.ROOT, " %17s", "-"),
                         showRep ? String.format(Locale.ROOT, "  %3d", rep) : "", outcome, why);
                 case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
                         Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
                         Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
-                        "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why))
+                        "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why), "")
                         + (rails.isEmpty() ? "" : ",all," + csv(String.join("+", rails)) + ",,"));
                 case JSON -> {
                     Map<String, Object> row = row(s, rep);

@@ -107,9 +107,18 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
     }
 
     /**
-     * Transfers per second over the timed loop: one per slot per iteration (bytes / size / time). For
-     * an atomic point it is the point's figure, atomics per second, as ib_atomic_bw and ucx_perftest
-     * report them; bandwidth (8 bytes an op) says little there.
+     * Operations (messages) per second over the timed loop, for every op: {@code bytes / size / time},
+     * that is iterations × batch transfers over the loop's time. An operation is one transfer of
+     * {@code size} bytes into its own slot: one put or get of ucx, one work request of verbs as
+     * perftest posts them (its Mpps, messages per second), one atomic. Connections (QPs, endpoints)
+     * share a batch between them, so they do not multiply it; a transport that merges contiguous
+     * slots into one work request, or chunks or stripes one over QPs, still counts the transfers
+     * the spec names, not its work requests. For a point of rails it is the aggregate's: all rails'
+     * transfers over the first start to the last end.
+     *
+     * <p>For an atomic point it is the point's figure, atomics per second, as ib_atomic_bw and
+     * ucx_perftest report them; bandwidth (8 bytes an op) says little there. For small messages it is
+     * the figure a NIC's vendor publishes (message rate), beside which bandwidth is small.
      */
     public double opsPerSecond() {
         return totalNanos == 0 ? 0 : (double) bytes / spec.size() / totalNanos * 1e9;
@@ -120,9 +129,11 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
     }
 
     /**
-     * "3.21 GB/s · 20.4 µs" or, in latency mode, "p50 12.1 µs · p99 30.2 µs · max 81.0 µs"; an atomic
-     * point gives its operations per second instead of bandwidth ("4.12 Mops/s · 0.243 µs"), and in
-     * latency mode both.
+     * "3.21 GB/s · 784 kops/s · 20.4 µs" (bandwidth, message rate, latency per transfer) or, in
+     * latency mode, "p50 12.1 µs · p99 30.2 µs · max 81.0 µs"; an atomic point gives its operations
+     * per second instead of bandwidth ("4.12 Mops/s · 0.243 µs"), and in latency mode both. A
+     * latency-mode point of another op gives no rate: stop-and-wait, its rate is one over its average
+     * latency, and the results record has it.
      */
     public String summary() {
         if (spec.op().atomic() && latency.hasPercentiles()) {
@@ -138,6 +149,7 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
                     Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),
                     Units.formatMicros(latency.maxNanos() / 1e3));
         }
-        return Units.formatGBps(bandwidthGBps) + " · " + Units.formatMicros(latency.averageNanos() / 1e3);
+        return Units.formatGBps(bandwidthGBps) + " · " + Units.formatOps(opsPerSecond()) + " · "
+                + Units.formatMicros(latency.averageNanos() / 1e3);
     }
 }

@@ -89,9 +89,14 @@ class TransferCliRailsTest {
             assertThat(rail.path("bytes").asLong()).isEqualTo(perRail);
             assertThat(rail.path("valid").asBoolean()).isTrue();
             assertThat(rail.path("gbps").asDouble()).isPositive();
+            assertThat(rail.path("ops_per_s").asDouble()).isCloseTo(perRail / (double) SIZE / rail.path("total_ns").asLong() * 1e9,
+                    org.assertj.core.data.Percentage.withPercentage(1e-6));
             assertThat(rail.path("start_ms").asDouble()).isLessThan(rail.path("end_ms").asDouble());
         }
         assertThat(point.path("bytes").asLong()).isEqualTo(sum);
+        // the aggregate's message rate: every rail's transfers over the first start to the last end
+        assertThat(point.path("ops_per_s").asDouble()).isCloseTo(sum / (double) SIZE / point.path("total_ns").asLong() * 1e9,
+                org.assertj.core.data.Percentage.withPercentage(1e-6));
         // They ran at once: each started before the other ended; the aggregate spans them both.
         assertThat(rails.get(0).path("start_ms").asDouble()).isLessThan(rails.get(1).path("end_ms").asDouble());
         assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
@@ -147,15 +152,22 @@ class TransferCliRailsTest {
         Run r = run("--rails", RAILS, "--format", "csv", "--repeat", "2");
         assertThat(r.rc()).as(r.err() + r.out()).isZero();
         List<String> lines = r.out().lines().toList();
-        assertThat(lines.getFirst()).endsWith(",valid,validation,rail,label,start_ms,end_ms");
+        // ops_per_s (every point's message rate) comes after validation, before the rail columns
+        assertThat(lines.getFirst()).endsWith(",valid,validation,ops_per_s,rail,label,start_ms,end_ms");
         assertThat(lines).hasSize(1 + 2 * 3);
         List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
-        assertThat(rows).extracting(c -> c[19]).containsExactly("all", "0", "1", "all", "0", "1");
-        assertThat(rows).extracting(c -> c[20]).containsExactly("127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1",
+        assertThat(rows).extracting(c -> c[20]).containsExactly("all", "0", "1", "all", "0", "1");
+        assertThat(rows).extracting(c -> c[21]).containsExactly("127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1",
                 "127.0.0.1->127.0.0.1", "127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1", "127.0.0.1->127.0.0.1");
         for (int p = 0; p < 2; p++) {
             long all = Long.parseLong(rows.get(3 * p)[9]);
             assertThat(all).isEqualTo(Long.parseLong(rows.get(3 * p + 1)[9]) + Long.parseLong(rows.get(3 * p + 2)[9]));
+            for (String[] row : rows.subList(3 * p, 3 * p + 3)) {
+                // a row's rate is its bytes over its size and its time: bytes / size / total_ns
+                double ops = Double.parseDouble(row[19]);
+                assertThat(ops).isPositive().isCloseTo(Long.parseLong(row[9]) / (double) SIZE / Long.parseLong(row[10]) * 1e9,
+                        org.assertj.core.data.Percentage.withPercentage(0.01));
+            }
         }
     }
 

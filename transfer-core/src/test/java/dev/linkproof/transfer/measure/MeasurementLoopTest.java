@@ -180,8 +180,14 @@ class MeasurementLoopTest {
         assertThat(m.bytes()).isEqualTo(20_000);
         assertThat(m.bandwidthGBps()).isEqualTo(0.02, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(m.isValid()).isTrue();
-        assertThat(m.summary()).isEqualTo("0.0200 GB/s · 50.0 µs");
+        // 10 iterations × batch 2 = 20 transfers in 1 ms: 20 000 operations (messages) per second
+        assertThat(m.opsPerSecond()).isEqualTo(20_000, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(m.summary()).isEqualTo("0.0200 GB/s · 20.0 kops/s · 50.0 µs");
         assertThat(m.environment()).containsEntry("k", "v");
+        // connections share a batch: four of them carry the same 20 transfers, not 80
+        TransferSpec four = TransferSpec.builder().size(1000).batch(2).connections(4).iterations(10).build();
+        assertThat(Measurement.of(four, t, new Validation(2, 2000, 0, Optional.empty()), Map.of()).opsPerSecond())
+                .isEqualTo(20_000, org.assertj.core.data.Offset.offset(1e-6));
 
         Measurement zero = Measurement.of(s, new Timing(0, 10, LatencyStats.averageOnly(0)),
                 new Validation(2, 2000, 1, Optional.empty()), Map.of());
