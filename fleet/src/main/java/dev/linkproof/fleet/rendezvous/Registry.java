@@ -155,6 +155,13 @@ public final class Registry implements AutoCloseable {
         }
     }
 
+    /** One registered node, if it is: a lookup, where {@link #registered} copies them all. */
+    public Optional<Node> node(String name) {
+        synchronized (nodes) {
+            return Optional.ofNullable(nodes.get(name));
+        }
+    }
+
     /** The expected nodes not registered (yet), in roster order. */
     public List<String> missing() {
         synchronized (nodes) {

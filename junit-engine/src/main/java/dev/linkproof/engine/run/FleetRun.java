@@ -126,7 +126,7 @@ public final class FleetRun implements AutoCloseable {
         coordinator = new Coordinator(new Coordinator.Nodes() {
             @Override
             public Optional<Registry.Node> node(String name) {
-                return r.lost(name).isPresent() ? Optional.empty() : Optional.ofNullable(r.registered().get(name));
+                return r.lost(name).isPresent() ? Optional.empty() : r.node(name);
             }
 
             @Override
