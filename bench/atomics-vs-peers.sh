@@ -38,8 +38,7 @@
 #   RESULTS [bench/RESULTS.md]: the section is appended there; APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 #
-# Verbs (ib_atomic_bw / ib_atomic_lat on rxe0 in the Soft-RoCE VM, bench/verbs-vs-perftest.sh's
-# pattern) is not in this script yet.
+# Verbs (ib_atomic_bw / ib_atomic_lat on rxe0 in the Soft-RoCE VM) is bench/verbs-atomics-vs-perftest.sh.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

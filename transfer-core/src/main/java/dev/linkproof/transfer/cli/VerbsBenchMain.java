@@ -22,6 +22,7 @@ import java.util.Map;
  * size, one machine-readable line per point.
  *
  * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]] [rlat SIZE:ITERATIONS[,...]]
+ *               [fadd 8:OPS[,...]] [cswap 8:OPS[,...]] [fadd-lat 8:ITERATIONS[,...]] [cswap-lat 8:ITERATIONS[,...]]
  * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000 rlat 8:2000</pre>
  *
  * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs,
@@ -30,6 +31,18 @@ import java.util.Map;
  * perftest does, timed from post to its completion; {@code rlat} does the same with an RDMA READ, which
  * is what ib_read_lat times too (ib_write_lat is a ping-pong through memory, not a completion).
  * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
+ *
+ * <p>Atomics, as bench/verbs-atomics-vs-perftest.sh compares them with ib_atomic_bw / ib_atomic_lat:
+ * {@code fadd} and {@code cswap} are {@code FETCH_ADD} / {@code COMPARE_SWAP} points in bandwidth mode
+ * with ib_atomic_bw's shape: per QP 128 atomics outstanding (32 counters a QP, one WR each per batch,
+ * four batches in flight, send queue 128), one signaled completion per 32, one WR per
+ * {@code ibv_post_send}; OPS is the total number of atomics (over all QPs, as perftest's -n is per QP:
+ * the script passes OPS = n x QPs). {@code fadd-lat} and {@code cswap-lat} are one counter, stop and wait,
+ * each atomic timed from post to its completion, as ib_atomic_lat times it. {@code -Dlinkproof.bench.qps}
+ * (default 1) is the QP count of atomic points (perftest's -q), {@code -Dlinkproof.bench.rdAtomic} their
+ * {@code verbs.rdAtomic} (perftest's -o; default the device's max_qp_rd_atom, as perftest's). Every
+ * atomic point is validated (each counter's final value, the fetched values, the swap chain). The
+ * output line adds {@code ops_per_s}.
  *
  * <p>Before the measured points, every point runs once at a quarter of its transfers and is not
  * reported: perftest is compiled C, while both of our JVMs start interpreted, and under TCG their
@@ -42,7 +55,7 @@ public final class VerbsBenchMain {
 
     /** What a point measures; named on the command line and in the output line in lower case. */
     private enum BenchMode {
-        BW, LAT, RLAT;
+        BW, LAT, RLAT, FADD, CSWAP, FADD_LAT, CSWAP_LAT;
 
         /** Read before the agent starts, so a typo costs nothing but this message. */
         static BenchMode of(String name) {
@@ -51,11 +64,24 @@ public final class VerbsBenchMain {
                     return m;
                 }
             }
-            throw new IllegalArgumentException("unknown mode '" + name + "': bw, lat or rlat");
+            throw new IllegalArgumentException("unknown mode '" + name + "': bw, lat, rlat, fadd, cswap, fadd-lat or cswap-lat");
         }
 
         String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        Op op() {
+            return switch (this) {
+                case BW, LAT -> Op.WRITE;
+                case RLAT -> Op.READ;
+                case FADD, FADD_LAT -> Op.FETCH_ADD;
+                case CSWAP, CSWAP_LAT -> Op.COMPARE_SWAP;
+            };
+        }
+
+        boolean bandwidth() {
+            return this == BW || this == FADD || this == CSWAP;
         }
     }
 
@@ -83,28 +109,40 @@ public final class VerbsBenchMain {
                 long size = p[0];
                 Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1]);
                 var l = m.latency();
-                System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f%n",
+                System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f"
+                                + " ops_per_s=%.0f qps=%d%n",
                         modes.get(n).label(), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
                         l.averageNanos() / 1e3, l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
-                        l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN);
+                        l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN, m.opsPerSecond(), m.spec().connections());
             }
         }
     }
 
     private static Measurement run(Session session, String id, BenchMode mode, long size, long count) throws Exception {
         TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
-                .op(mode == BenchMode.RLAT ? Op.READ : Op.WRITE).size(size);
-        if (mode == BenchMode.BW) {
+                .op(mode.op()).size(size);
+        boolean atomic = mode.op().atomic();
+        int qps = atomic ? Integer.getInteger("linkproof.bench.qps", 1) : 1;
+        Map<String, String> atomicSettings = new java.util.HashMap<>();
+        String rdAtomic = System.getProperty("linkproof.bench.rdAtomic", "");
+        if (atomic && !rdAtomic.isBlank()) {
+            atomicSettings.put("verbs.rdAtomic", rdAtomic.trim());
+        }
+        if (mode.bandwidth()) {
             // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
             // perftest's continuous refill; warmup long enough for the JIT to compile the loop.
-            int batch = 32;
+            // An atomic batch is one WR per counter: 32 counters a QP give each QP the same 128.
+            int batch = atomic ? 32 * qps : 32;
             int iterations = (int) Math.max(1, count / batch);
-            b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations)
+            Map<String, String> settings = new java.util.HashMap<>(Map.of("verbs.merge", "false", "verbs.signalEvery", "32",
+                    "verbs.postList", "1", "verbs.txDepth", "128"));
+            settings.putAll(atomicSettings);
+            b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations).connections(qps)
                     .warmup(Math.max(iterations / 4, Math.min(iterations, 5000 / batch)))
-                    .settings(Map.of("verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1",
-                            "verbs.txDepth", "128"));
+                    .settings(settings);
         } else {
-            b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10));
+            b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10))
+                    .connections(1).settings(atomicSettings);
         }
         Measurement m = session.run(b.build());
         if (!m.isValid()) {

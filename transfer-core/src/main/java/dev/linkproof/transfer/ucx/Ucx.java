@@ -450,8 +450,11 @@ public final class Ucx {
             // For endpoints without an error handler, posted without a completion callback: nothing of
             // ours can be called back from inside, so the critical linkage (3-6 ns less a call, a fifth of
             // an 8-byte atomic over shared memory) is safe there, and only there (UcxAtomicPath decides).
-            atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT,
-                    ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS), Linker.Option.critical(false));
+            // Its pointers go in and out as raw addresses (JAVA_LONG, the ABI's same 64-bit registers):
+            // no MemorySegment to check per argument, none to make for the result: about 3.5 ns of the
+            // 31 an 8-byte fetch-add took over shared memory (bench/RESULTS.md, ucx atomics, 2026-12-05).
+            atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
             // No callback can fire from inside a status check: a critical downcall is safe here.
             requestCheckStatus = linker.downcallHandle(d.find("ucp_request_check_status"),
                     FunctionDescriptor.of(JAVA_BYTE, ADDRESS), Linker.Option.critical(false));

@@ -61,6 +61,11 @@ final class UcxAtomicPath implements DataPath {
     /** Per ring × slot: the argument word (the op's buffer: FETCH_ADD's addend, COMPARE_SWAP's compare value) and params. */
     private final MemorySegment[] argument;
     private final MemorySegment[] params;
+    /** The same endpoints, rkeys, argument words and params as raw addresses, for the critical linkage. */
+    private final long[] opEpA;
+    private final long[] opRkeyA;
+    private final long[] argumentA;
+    private final long[] paramsA;
     private final long[] pending;
     private final int[] pendingCount;
     private final long timeoutNanos;
@@ -93,6 +98,10 @@ final class UcxAtomicPath implements DataPath {
         this.opRemote = new long[batch];
         this.argument = new MemorySegment[batch * depth];
         this.params = new MemorySegment[batch * depth];
+        this.opEpA = new long[batch];
+        this.opRkeyA = new long[batch];
+        this.argumentA = new long[batch * depth];
+        this.paramsA = new long[batch * depth];
         this.pending = new long[batch * depth];
         this.pendingCount = new int[depth];
         this.timeoutNanos = io.progressTimeout().toNanos();
@@ -158,6 +167,8 @@ final class UcxAtomicPath implements DataPath {
             opEp[s] = eps[e];
             opRkey[s] = rkeys[e];
             opRemote[s] = base + slots.slotOffset(s);
+            opEpA[s] = eps[e].address();
+            opRkeyA[s] = rkeys[e].address();
         }
         for (int r = 0; r < spec.pipelineDepth(); r++) {
             for (int s = 0; s < batch; s++) {
@@ -168,6 +179,8 @@ final class UcxAtomicPath implements DataPath {
                 R_DATATYPE.set(p, 0L, Ucx.dtMakeContig(AtomicLayout.WORD));
                 R_REPLY.set(p, 0L, local.asSlice(layout.result(r, s), AtomicLayout.WORD));
                 params[k] = p;
+                argumentA[k] = argument[k].address();
+                paramsA[k] = p.address();
             }
         }
     }
@@ -195,11 +208,21 @@ final class UcxAtomicPath implements DataPath {
                     local.set(JAVA_LONG, layout.argument(ring, s), local.get(JAVA_LONG, layout.operand(s)));
                     buffer = argument[base + s];
                 }
-                MemorySegment r = critical
-                        ? (MemorySegment) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
-                                params[base + s])
-                        : (MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
-                                params[base + s]);
+                if (critical) {
+                    long ra = (long) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(opEpA[s], opcode, argumentA[base + s], 1L, opRemote[s],
+                            opRkeyA[s], paramsA[base + s]);
+                    if (ra != 0) {
+                        if (Long.compareUnsigned(ra, Ucx.UCS_ERR_LAST) >= 0) {
+                            failed = true;
+                            throw UcxWorker.failure(what + ": ucp_atomic_op_nbx failed: " + Ucx.statusString((byte) ra),
+                                    (byte) ra, errorSlots);
+                        }
+                        pending[base + n++] = ra;
+                    }
+                    continue;
+                }
+                MemorySegment r = (MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, buffer, 1L, opRemote[s], opRkey[s],
+                        params[base + s]);
                 if (r.address() != 0) {
                     if (Ucx.isError(r)) {
                         failed = true;
