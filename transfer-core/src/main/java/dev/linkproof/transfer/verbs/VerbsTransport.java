@@ -102,6 +102,12 @@ public final class VerbsTransport implements Transport {
         return a;
     }
 
+    /** An atomic point on device {@code name} with these attributes: available, or not, saying why. */
+    static Availability atomics(String name, VerbsDevice.Attributes attributes) {
+        return attributes.atomics() ? Availability.yes(name + ": atomic_cap " + attributes.atomicCap())
+                : Availability.no(noAtomics(name));
+    }
+
     /** What a device without atomics makes a point say, skipped on either rank. */
     static String noAtomics(String device) {
         return device + " reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics (fetch-and-add, compare-and-swap)";
@@ -117,8 +123,7 @@ public final class VerbsTransport implements Transport {
             VerbsSettings settings = VerbsSettings.of(spec);
             String name = DeviceChooser.system().choose(settings);
             try (VerbsDevice d = VerbsDevice.open(name)) {
-                return d.attributes().atomics() ? Availability.yes(name + ": atomic_cap " + d.attributes().atomicCap())
-                        : Availability.no(noAtomics(name));
+                return atomics(name, d.attributes());
             }
         } catch (TransferException | IllegalArgumentException e) {
             // The point's own provisioning names what is wrong (a device, a setting) where it happens.

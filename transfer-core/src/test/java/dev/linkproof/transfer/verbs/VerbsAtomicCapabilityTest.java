@@ -1,0 +1,34 @@
+package dev.linkproof.transfer.verbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.linkproof.transfer.Availability;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A device's {@code atomic_cap} decides whether an atomic point runs on it: IBV_ATOMIC_NONE makes the
+ * point unavailable with the reason (rxe, which every verbs test here runs on, does atomics, so the
+ * decision is checked on the attributes ibv_query_device would give).
+ */
+class VerbsAtomicCapabilityTest {
+    private static VerbsDevice.Attributes withAtomicCap(int cap) {
+        return new VerbsDevice.Attributes("28.39.1002", 1L << 40, 4129, 131072, 32768, 30, 4194303, 16, 16, 1, cap);
+    }
+
+    @Test
+    void aDeviceWithoutAtomicsMakesAnAtomicPointUnavailableSayingWhy() {
+        Availability a = VerbsTransport.atomics("mlx5_3", withAtomicCap((int) VerbsAbi.ATOMIC_NONE));
+        assertThat(a.available()).isFalse();
+        assertThat(a.reason()).isEqualTo("mlx5_3 reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics "
+                + "(fetch-and-add, compare-and-swap)");
+    }
+
+    @Test
+    void aDeviceWithAtomicsRunsThem() {
+        for (int cap : new int[] {1, 2}) { // IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB
+            Availability a = VerbsTransport.atomics("rxe0", withAtomicCap(cap));
+            assertThat(a.available()).as("atomic_cap %d", cap).isTrue();
+            assertThat(a.reason()).isEqualTo("rxe0: atomic_cap " + cap);
+        }
+    }
+}
