@@ -9,8 +9,8 @@
 #   rate     ib_atomic_bw -A FETCH_AND_ADD | CMP_AND_SWAP -q QPS -n ITERS [-o OUTS]: per QP a send queue of
 #            128 (-t default), up to 128 atomics posted, one WR per post, a completion per 100 (-Q default),
 #            all on one 8-byte remote word; its MsgRate column (Mpps: ops of all QPs over one timer).
-#            Ours: VerbsBenchMain fadd | cswap 8:ITERS*QPS with -Dlinkproof.bench.qps=QPS (and
-#            -Dlinkproof.bench.rdAtomic=OUTS): FETCH_ADD / COMPARE_SWAP points, 32 counters per QP (one
+#            Ours: VerbsBenchMain fadd | cswap 8:ITERS*QPS with LINKPROOF_BENCH_QPS=QPS (and
+#            LINKPROOF_BENCH_RD_ATOMIC=OUTS): FETCH_ADD / COMPARE_SWAP points, 32 counters per QP (one
 #            WR per counter per batch), 4 batches in flight = 128 atomics per QP, send queue 128, one WR
 #            per post, a completion per 32; ops/s over one timer around the whole loop (final completion
 #            included). Every counter validated after the timed loop (final value, fetched set, swap chain).
@@ -69,8 +69,9 @@ perftest() {
 }
 ours() {
   # A crash or failure of ours is a result too: it is recorded, and the table says which round lost it.
-  timeout 900 java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
-    "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -Dlinkproof.bench.qps=$QPS -Dlinkproof.bench.rdAtomic=$OUTS -cp "$cp_vm" \
+  LINKPROOF_BENCH_QPS=$QPS LINKPROOF_BENCH_RD_ATOMIC=$OUTS timeout 900 java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m \
+    --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
+    "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
     dev.linkproof.transfer.cli.VerbsBenchMain fadd 8:$((ITERS * QPS)) cswap 8:$((ITERS * QPS)) fadd-lat 8:$LAT_ITERS cswap-lat 8:$LAT_ITERS \
     > /tmp/ours.txt 2>&1; rc=\$?
   grep -E '^linkproof-bench' /tmp/ours.txt | tee -a results.txt

@@ -38,8 +38,8 @@ import java.util.Map;
  * four batches in flight, send queue 128), one signaled completion per 32, one WR per
  * {@code ibv_post_send}; OPS is the total number of atomics (over all QPs, as perftest's -n is per QP:
  * the script passes OPS = n x QPs). {@code fadd-lat} and {@code cswap-lat} are one counter, stop and wait,
- * each atomic timed from post to its completion, as ib_atomic_lat times it. {@code -Dlinkproof.bench.qps}
- * (default 1) is the QP count of atomic points (perftest's -q), {@code -Dlinkproof.bench.rdAtomic} their
+ * each atomic timed from post to its completion, as ib_atomic_lat times it. {@code $LINKPROOF_BENCH_QPS}
+ * (default 1) is the QP count of atomic points (perftest's -q), {@code $LINKPROOF_BENCH_RD_ATOMIC} their
  * {@code verbs.rdAtomic} (perftest's -o; default the device's max_qp_rd_atom, as perftest's). Every
  * atomic point is validated (each counter's final value, the fetched values, the swap chain). The
  * output line adds {@code ops_per_s}.
@@ -118,13 +118,19 @@ public final class VerbsBenchMain {
         }
     }
 
+    /** The QP count of atomic points (perftest's -q). */
+    static final String QPS_ENV = "LINKPROOF_BENCH_QPS";
+    /** The atomic points' verbs.rdAtomic (perftest's -o). */
+    static final String RD_ATOMIC_ENV = "LINKPROOF_BENCH_RD_ATOMIC";
+
     private static Measurement run(Session session, String id, BenchMode mode, long size, long count) throws Exception {
         TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
                 .op(mode.op()).size(size);
         boolean atomic = mode.op().atomic();
-        int qps = atomic ? Integer.getInteger("linkproof.bench.qps", 1) : 1;
+        // The bench's own knobs, from the environment: not the engine's configuration keys.
+        int qps = atomic ? Integer.parseInt(System.getenv().getOrDefault(QPS_ENV, "1").strip()) : 1;
         Map<String, String> atomicSettings = new java.util.HashMap<>();
-        String rdAtomic = System.getProperty("linkproof.bench.rdAtomic", "");
+        String rdAtomic = System.getenv().getOrDefault(RD_ATOMIC_ENV, "");
         if (atomic && !rdAtomic.isBlank()) {
             atomicSettings.put("verbs.rdAtomic", rdAtomic.trim());
         }
