@@ -95,9 +95,4 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
     Optional<PairRun> result(Pair pair) {
         return Optional.ofNullable(results.get(pair));
     }
-
-    /** Every pair's result of this point, for the fleet-relative criteria. */
-    Map<Pair, PairRun> results() {
-        return results;
-    }
 }

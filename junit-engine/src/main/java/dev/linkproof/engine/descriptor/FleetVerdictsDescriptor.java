@@ -18,7 +18,6 @@ import org.junit.platform.engine.support.hierarchical.Node;
  */
 public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String VALUE = "verdicts";
-    private Blame blame;
     private final java.util.Set<org.junit.platform.engine.TestTag> tags;
 
     /** @param tags every tag of the run's fleet points: a tag filter that keeps any of them keeps the verdicts */
@@ -45,7 +44,7 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
         var fleet = context.fleet().orElseThrow();
-        blame = fleet.blame(System.out);
+        Blame blame = fleet.blame(System.out);
         RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
                 fleet.settings().verdictFile(), blame, fleet.outcomes(), System.out);
         fleet.act(blame, System.out);

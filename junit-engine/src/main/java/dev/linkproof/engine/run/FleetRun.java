@@ -61,8 +61,6 @@ public final class FleetRun implements AutoCloseable {
     private volatile long registeredAt;
     private Coordinator coordinator;
     private String registryFailure;
-    /** Each point's pair results, by the point's unique id. */
-    private final Map<String, Map<Pair, PairRun>> results = new ConcurrentHashMap<>();
     private final Map<String, TransferSpec> specs = new ConcurrentHashMap<>();
     /** Every round's wall time, and the sum of each round's slowest pair: what the coordinator costs. */
     private final java.util.concurrent.atomic.AtomicLong roundNanos = new java.util.concurrent.atomic.AtomicLong();
@@ -147,11 +145,6 @@ public final class FleetRun implements AutoCloseable {
         this.points = count;
     }
 
-    /** The port the registry listens on (for agents started after it, and tests): empty before {@link #register}. */
-    public synchronized Optional<Integer> registryPort() {
-        return Optional.ofNullable(registry).map(Registry::port);
-    }
-
     /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */
     public synchronized Optional<String> notRegistered(String node) {
         if (registryFailure != null) {
@@ -174,14 +167,9 @@ public final class FleetRun implements AutoCloseable {
         return new FleetRunInfo(runId, started, java.time.Instant.now(), plan.plan().pattern(), profile);
     }
 
-    /** Where a registered node's agent serves, for reports. */
-    public synchronized Optional<Registry.Node> node(String name) {
-        return registry == null ? Optional.empty() : Optional.ofNullable(registry.registered().get(name));
-    }
-
     /**
      * Runs {@code spec} over the plan's rounds, only the {@code selected} pairs; each round's pairs at
-     * once. One line per round on {@code out}. The results are kept under {@code pointId}.
+     * once. One line per round on {@code out}. The spec is kept under {@code pointId}, for the retests.
      */
     public Map<Pair, PairRun> runPoint(String pointId, String name, TransferSpec spec, Set<Pair> selected, PrintStream out) {
         Map<Pair, PairRun> byPair = new LinkedHashMap<>();
@@ -214,7 +202,6 @@ public final class FleetRun implements AutoCloseable {
                     rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed == 0 ? "" : ", " + failed + " failed");
             out.flush();
         }
-        results.put(pointId, byPair);
         specs.put(pointId, spec);
         return byPair;
     }
@@ -336,11 +323,6 @@ public final class FleetRun implements AutoCloseable {
         roundNanos.addAndGet(System.nanoTime() - start);
         slowestPairNanos.addAndGet(runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
         return runs;
-    }
-
-    /** Every point's pair results so far, by point unique id. */
-    public Map<String, Map<Pair, PairRun>> results() {
-        return Map.copyOf(results);
     }
 
     private static String coordinatorName() {
