@@ -173,9 +173,11 @@ public final class RunReporter implements AutoCloseable {
         out.println("[linkproof fleet] " + (blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
                 + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:"));
         blame.verdicts().forEach(v -> out.println("  " + v.describe()));
-        Path written = FleetVerdictFile.writeFile(verdictFile, run, blame);
+        // One document: the file, the results file's last line and the Allure attachment.
+        dev.linkproof.reports.fleet.FleetVerdictDocument document = dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame);
+        Path written = FleetVerdictFile.writeFile(verdictFile, document);
         if (results != null) {
-            results.appendDocument(dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame));
+            results.appendDocument(document);
         }
         Path folder = written.toAbsolutePath().getParent();
         Map<String, String> heatMaps = new LinkedHashMap<>();
@@ -190,7 +192,7 @@ public final class RunReporter implements AutoCloseable {
         FleetPrometheus.write(folder.resolve("fleet.prom"), outcomes, blame);
         out.println("[linkproof fleet] verdicts in " + written + ", heat maps and fleet.prom beside it");
         out.flush();
-        return new FleetReport(readQuietly(written), heatMaps);
+        return new FleetReport(FleetVerdictFile.json(document), heatMaps);
     }
 
     /** What the Allure report shows of a fleet run: the verdict document and the heat maps by point. */
@@ -208,14 +210,6 @@ public final class RunReporter implements AutoCloseable {
             Files.writeString(file, text);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String readQuietly(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read " + file + " back: " + e.getMessage(), e);
         }
     }
 

@@ -25,16 +25,25 @@ public final class FleetVerdictFile {
 
     /** Writes {@link #NAME} into {@code folder} and returns its path. */
     public static Path write(Path folder, FleetRunInfo run, Blame blame) {
-        return writeFile(folder.resolve(NAME), run, blame);
+        return writeFile(folder.resolve(NAME), FleetVerdictDocument.of(run, blame));
     }
 
-    /** Writes the document to {@code file} (replacing it whole: a reader never sees half of one) and returns it. */
-    public static Path writeFile(Path file, FleetRunInfo run, Blame blame) {
+    /** The document as the file holds it (indented JSON): for a report that shows it beside the file. */
+    public static String json(FleetVerdictDocument document) {
+        try {
+            return JSON.writeValueAsString(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a fleet verdict document: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes {@code document} to {@code file} (replacing it whole: a reader never sees half of one) and returns it. */
+    public static Path writeFile(Path file, FleetVerdictDocument document) {
         Path folder = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(folder);
             Path tmp = Files.createTempFile(folder, file.getFileName().toString(), ".tmp");
-            JSON.writeValue(tmp.toFile(), FleetVerdictDocument.of(run, blame));
+            JSON.writeValue(tmp.toFile(), document);
             return Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
