@@ -59,14 +59,14 @@ public final class GpuIpcTransport implements Transport {
         if (spec.op().atomic()) {
             // Copies through cudaMemcpy/hipMemcpy between mapped device memory: no atomic of another
             // process's counter is among them (that needs a kernel of our own).
-            return Availability.no("gpu-ipc copies device to device and has no remote atomics: " + spec.op().label()
+            return Availability.notSupported("gpu-ipc copies device to device and has no remote atomics: " + spec.op().label()
                     + " runs on verbs and ucx");
         }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
-            return Availability.no("gpu-ipc copies device to device: write or read, not " + spec.op().label());
+            return Availability.notSupported("gpu-ipc copies device to device: write or read, not " + spec.op().label());
         }
         if (spec.initiatorMemory().kind() != MemoryKind.GPU || spec.targetMemory().kind() != MemoryKind.GPU) {
-            return Availability.no("gpu-ipc moves GPU memory to GPU memory: memory must be gpu->gpu, was "
+            return Availability.notSupported("gpu-ipc moves GPU memory to GPU memory: memory must be gpu->gpu, was "
                     + spec.initiatorMemory() + "->" + spec.targetMemory());
         }
         return GpuRuntimes.availability(spec.initiatorMemory().device());

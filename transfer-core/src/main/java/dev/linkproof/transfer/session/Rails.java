@@ -122,7 +122,7 @@ public final class Rails {
                 for (int i = 0; i < all.size(); i++) {
                     dev.linkproof.transfer.Availability a = all.get(i).session().supports(all.get(i).specFor(spec, i));
                     if (!a.available()) {
-                        return dev.linkproof.transfer.Availability.no("rail " + i + " (" + all.get(i).label() + "): " + a.reason());
+                        return a.prefixed("rail " + i + " (" + all.get(i).label() + "): ");
                     }
                     first = first == null ? a : first;
                 }

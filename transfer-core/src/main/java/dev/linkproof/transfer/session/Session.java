@@ -125,7 +125,7 @@ public final class Session implements TransferSession {
         }
         Availability here = local.get().supports(spec);
         if (!here.available()) {
-            return Availability.no(spec.transport() + " unavailable on the initiator: " + here.reason());
+            return here.prefixed(spec.transport() + " unavailable on the initiator: ");
         }
         Optional<Messages.TransportInfo> there = welcome.transports().stream()
                 .filter(t -> t.id().equals(spec.transport())).findFirst();

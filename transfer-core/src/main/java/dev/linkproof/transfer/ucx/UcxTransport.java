@@ -55,11 +55,11 @@ public final class UcxTransport implements Transport {
             return a;
         }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ && !spec.op().atomic()) {
-            return Availability.no("ucx supports write (put), read (get), fetch-add and compare-swap (ucp_atomic_op_nbx), not "
+            return Availability.notSupported("ucx supports write (put), read (get), fetch-add and compare-swap (ucp_atomic_op_nbx), not "
                     + spec.op().label());
         }
         if (spec.op().atomic() && (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU)) {
-            return Availability.no("ucx atomics run on host memory here: UCX's GPU transports (cuda_ipc, rocm) offer no remote atomics");
+            return Availability.notSupported("ucx atomics run on host memory here: UCX's GPU transports (cuda_ipc, rocm) offer no remote atomics");
         }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
             return gpuSupport(ucxSettings(spec));

@@ -86,11 +86,8 @@ public final class VerbsTransport implements Transport {
             return a;
         }
         if (spec.op().atomic()) {
-            if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
-                return Availability.no("verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
-                        + "MR depends on the NIC and PCIe atomics; not covered)");
-            }
-            return atomicCapability(spec);
+            Availability memory = atomicMemory(spec);
+            return memory.available() ? atomicCapability(spec) : memory;
         }
         if (spec.initiatorMemory().kind() == MemoryKind.GPU) {
             // The target's GPU is checked on the target, where its memory is registered.
@@ -102,10 +99,28 @@ public final class VerbsTransport implements Transport {
         return a;
     }
 
-    /** An atomic point on device {@code name} with these attributes: available, or not, saying why. */
+    /**
+     * Whether an atomic point's memory is what verbs atomics run on here: host memory. An atomic on GPU
+     * memory (through a dma-buf MR) is not covered, whatever the NIC: {@link Availability.Kind#NOT_SUPPORTED},
+     * so a profile that requires verbs skips it rather than blaming the device for what linkproof does
+     * not test.
+     */
+    static Availability atomicMemory(TransferSpec spec) {
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+            return Availability.notSupported("verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
+                    + "MR depends on the NIC and PCIe atomics; not covered)");
+        }
+        return Availability.yes("host memory");
+    }
+
+    /**
+     * An atomic point on device {@code name} with these attributes: available, or not, saying why. A
+     * device without atomics is {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}: the hardware falls
+     * short, and a profile that requires verbs fails the point.
+     */
     static Availability atomics(String name, VerbsDevice.Attributes attributes) {
         return attributes.atomics() ? Availability.yes(name + ": atomic_cap " + attributes.atomicCap())
-                : Availability.no(noAtomics(name));
+                : Availability.deviceLacks(noAtomics(name));
     }
 
     /** What a device without atomics makes a point say, skipped on either rank. */

@@ -44,6 +44,10 @@ class TransportsTest {
         Availability send = tcp.supports(TransferSpec.builder().op(Op.SEND).build());
         assertThat(send.available()).isFalse();
         assertThat(send.reason()).isEqualTo("tcp supports write and read, not send");
+        // An op tcp has none of is the transport's limit, not the host's: no profile fails it.
+        assertThat(send.kind()).isEqualTo(Availability.Kind.NOT_SUPPORTED);
+        assertThat(tcp.supports(TransferSpec.builder().op(Op.FETCH_ADD).size(8).build()).kind())
+                .isEqualTo(Availability.Kind.NOT_SUPPORTED);
         assertThat(tcp.supports(TransferSpec.builder().op(Op.WRITE_WITH_IMM).build()).reason()).contains("write-with-imm");
         // GPU memory is staged through host memory; whether a GPU is there is the session's question.
         assertThat(tcp.supports(TransferSpec.builder().initiatorMemory(new MemoryPlacement(MemoryKind.GPU, 1)).build())
