@@ -26,6 +26,12 @@ public enum FailureKind {
     BELOW_CRITERION("Below criterion", Status.FAILED),
     /** The profile requires the point's transport ({@code transport.required}) and a rank lacks it. */
     REQUIRED_TRANSPORT_UNAVAILABLE("Required transport unavailable", Status.FAILED),
+    /**
+     * The profile requires the point's transport, which is here, and the device it runs the point on
+     * lacks a capability the point needs (a verbs device whose atomic_cap is IBV_ATOMIC_NONE, for an
+     * atomic point). What the transport itself does not do (atomics on GPU memory) is a skip instead.
+     */
+    REQUIRED_CAPABILITY_UNAVAILABLE("Required capability unavailable", Status.FAILED),
     /** The RDMA device is of the kind the profile is for and not fit for it (a port down, another link rate). */
     NIC_NOT_FIT("NIC not fit for the profile", Status.FAILED),
     /** The target rank died, hung or could not be reached or started. */
