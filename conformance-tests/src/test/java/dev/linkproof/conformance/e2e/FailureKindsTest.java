@@ -121,6 +121,25 @@ class FailureKindsTest {
                 Set.of(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE));
     }
 
+    /**
+     * A device whose atomic_cap is IBV_ATOMIC_NONE (NoAtomicsDeviceTransport's fake one): an atomic
+     * point is skipped, or failed as a required capability when the profile requires the transport.
+     */
+    @Test
+    void aDeviceWithoutAtomicsIsUnavailableOrRequiredCapabilityUnavailable() throws Exception {
+        List<DiscoverySelector> atomics = List.of(selectMethod(FailureKindFixtures.class, "atomicsWithoutAtomicCap"));
+        assertEveryPoint(run("a.jsonl", atomics), Set.of(FailureKind.UNAVAILABLE));
+        Path requires = Files.writeString(dir.resolve("req.yaml"), """
+                id: req
+                vendor: test
+                match: {fallback: true}
+                transport:
+                  required: [%s]
+                """.formatted(NoAtomicsDeviceTransport.ID));
+        assertEveryPoint(run("b.jsonl", atomics, Constants.PROFILE, requires.toString()),
+                Set.of(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
+    }
+
     private Path results;
 
     private org.junit.platform.testkit.engine.Events run(String resultsFile, List<DiscoverySelector> selectors, String... config) {

@@ -260,15 +260,35 @@ public final class RunProfile {
      * and for gpu-ipc when the run turned GPUs off ({@code linkproof.gpu.runtime=none}).
      */
     public Optional<String> requiredButUnavailable(String transport, String where, String why) {
-        if (!loaded.profile().transport().required().contains(transport)
+        return required(transport, "it is unavailable on " + where + ": " + why);
+    }
+
+    /**
+     * The failure a point gets instead of a skip when the profile requires its transport and the
+     * transport is here but the device it runs the point on lacks a capability the point needs
+     * ({@code where}: "this host"; {@code why}: the transport's reason, naming the device and what it
+     * lacks: a verbs device whose atomic_cap is IBV_ATOMIC_NONE, for an atomic point). Empty when the
+     * profile does not require the transport.
+     */
+    public Optional<String> requiredButIncapable(String transport, String where, String why) {
+        return required(transport, "on " + where + " its device cannot run this point: " + why);
+    }
+
+    /** Whether the profile lists {@code transport} in its {@code transport.required}. */
+    public boolean requires(String transport) {
+        return loaded.profile().transport().required().contains(transport);
+    }
+
+    private Optional<String> required(String transport, String what) {
+        if (!requires(transport)
                 || transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID) && GpuRuntimes.disabled()) {
             return Optional.empty();
         }
         // A profile named on the command line was not matched against this host: say so.
         String chosen = loaded.match().isPresent() ? "" : " (profile chosen by linkproof.profile: " + loaded.selection()
                 + "; it was not matched against this host)";
-        return Optional.of("profile '" + id() + "' requires the " + transport + " transport (transport.required), and it is "
-                + "unavailable on " + where + ": " + why + chosen);
+        return Optional.of("profile '" + id() + "' requires the " + transport + " transport (transport.required), and "
+                + what + chosen);
     }
 
     public List<Verdict> evaluate(Measurement m) {

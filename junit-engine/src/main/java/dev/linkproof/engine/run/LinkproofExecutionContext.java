@@ -95,15 +95,31 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
                 .orElseGet(() -> Availability.no("transport '" + id + "' is not on the class path"));
     }
 
-    /** Availability of a point's transport on this side, before any rank is provisioned. */
+    /**
+     * Availability of a point's transport on this side, before any rank is provisioned, as a skip says
+     * it ("verbs unavailable: …"); its kind is the transport's ({@link #localSupport}).
+     */
     public Availability localAvailability(TransferSpec spec) {
+        return named(spec, localSupport(spec));
+    }
+
+    /**
+     * What the point's transport says of the point on this side (its op, memory, device), in its own
+     * words, with the kind the point run decides by; a transport not on the class path is absent.
+     */
+    public Availability localSupport(TransferSpec spec) {
         Optional<Transport> t = setup.transports().find(spec.transport());
         if (t.isEmpty()) {
             return Availability.no("transport '" + spec.transport() + "' is not on the class path (known: "
                     + String.join(", ", setup.transports().all().keySet()) + ")");
         }
-        Availability a = t.get().supports(spec);
-        return a.available() ? a : Availability.no(spec.transport() + " unavailable: " + a.reason());
+        return t.get().supports(spec);
+    }
+
+    /** {@code a}, the transport's answer for {@code spec}, as {@link #localAvailability} says it. */
+    public Availability named(TransferSpec spec, Availability a) {
+        return a.available() || setup.transports().find(spec.transport()).isEmpty() ? a
+                : a.prefixed(spec.transport() + " unavailable: ");
     }
 
     /** The measured figures as a report entry (Surefire and IDEs show them beside the test). */

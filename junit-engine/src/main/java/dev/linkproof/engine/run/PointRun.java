@@ -62,10 +62,12 @@ public final class PointRun {
     /**
      * Why a point is skipped before it starts, if it is. In this order: memory the profile does not
      * provide (GPUs, huge pages) skips, required or not; a required transport this host lacks (no
-     * library, device or provider, or no device the profile resolves) fails in {@link #run}; what the
-     * transport cannot do for this point (an op, a memory kind), and an RDMA device the profile
-     * resolves none of when not required, skip; a point on a NIC of the profile's kind that is not fit
-     * for it (a port down) fails.
+     * library, device or provider, or no device the profile resolves) fails in {@link #run}; so does a
+     * point whose device lacks a capability it needs under a profile that requires its transport (a
+     * verbs device without atomics: {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}); otherwise what
+     * the transport cannot do for this point (an op, a memory kind, a device's capability), and an RDMA
+     * device the profile resolves none of when not required, skip; a point on a NIC of the profile's
+     * kind that is not fit for it (a port down) fails.
      */
     public static Optional<String> skipReason(LinkproofExecutionContext context, SweepPoint point) {
         RunProfile profile = context.profile();
@@ -76,10 +78,12 @@ public final class PointRun {
         if (unmetRequirementHere(context, point).isPresent()) {
             return Optional.empty();
         }
-        Availability local = context.localAvailability(profile.placeGpus(point.spec()));
+        TransferSpec placed = profile.placeGpus(point.spec());
+        Availability local = context.localSupport(placed);
         if (!local.available()) {
-            // A device that does no atomics, where the profile requires its transport: run fails it.
-            return unmetAtomics(context, point, local).isPresent() ? Optional.empty() : Optional.of(local.reason());
+            // A device that lacks what the point needs, where the profile requires its transport: run fails it.
+            return unmetCapability(context, point, local).isPresent() ? Optional.empty()
+                    : Optional.of(context.named(placed, local).reason());
         }
         if (profile.unfitNic(point.spec()).isPresent()) {
             return Optional.empty(); // a broken NIC of the profile's kind fails in run
@@ -114,25 +118,26 @@ public final class PointRun {
     }
 
     /**
+     * A point whose device here lacks a capability it needs ({@code local}, the transport's own answer,
+     * of kind {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}: a verbs device whose atomic_cap is
+     * IBV_ATOMIC_NONE, for an atomic point) while the profile requires the point's transport: a NIC the
+     * profile is for must do what the suite asks of it, so the point fails instead of skipping. What
+     * the transport itself does not do ({@link Availability.Kind#NOT_SUPPORTED}: tcp's and gpu-ipc's
+     * atomics, verbs atomics on GPU memory) stays a skip under any profile: nothing of the hardware is
+     * missing, and requiring the transport cannot make linkproof cover it.
+     */
+    private static Optional<String> unmetCapability(LinkproofExecutionContext context, SweepPoint point, Availability local) {
+        if (local.kind() != Availability.Kind.DEVICE_LACKS_CAPABILITY) {
+            return Optional.empty();
+        }
+        return context.profile().requiredButIncapable(point.spec().transport(), "this host", local.reason());
+    }
+
+    /**
      * A required transport (the profile's {@code transport.required}) that this host lacks: the
      * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
      * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
      */
-    /**
-     * An atomic point the transport cannot run here ({@code local}: a verbs device whose atomic_cap is
-     * IBV_ATOMIC_NONE) while the profile requires the transport: a NIC the profile is for must do the
-     * atomics the suite asks of it, so the point fails instead of skipping. Other transports' refusals
-     * of atomics (tcp, gpu-ipc have none at all) stay skips: nothing of the hardware is missing.
-     */
-    private static Optional<String> unmetAtomics(LinkproofExecutionContext context, SweepPoint point, Availability local) {
-        if (!point.spec().op().atomic() || local.available()
-                || !point.spec().transport().equals(dev.linkproof.transfer.verbs.VerbsTransport.ID)
-                || !context.transportAvailability(point.spec().transport()).available()) {
-            return Optional.empty();
-        }
-        return context.profile().requiredButUnavailable(point.spec().transport(), "this host", local.reason());
-    }
-
     private static Optional<String> unmetRequirementHere(LinkproofExecutionContext context, SweepPoint point) {
         String transport = point.spec().transport();
         Availability here = context.transportAvailability(transport);
@@ -184,11 +189,12 @@ public final class PointRun {
         if (unfit.isPresent()) {
             throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": " + unfit.get());
         }
-        if (point.spec().op().atomic()) {
-            Optional<String> noAtomics = unmetAtomics(context, point,
-                    context.localAvailability(context.profile().placeGpus(point.spec())));
-            if (noAtomics.isPresent()) {
-                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + noAtomics.get());
+        if (context.profile().requires(point.spec().transport())) {
+            // Asked again only under a requirement: the answer may open the device (verbs: its atomic_cap).
+            Optional<String> incapable = unmetCapability(context, point,
+                    context.localSupport(context.profile().placeGpus(point.spec())));
+            if (incapable.isPresent()) {
+                throw new PointFailure(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, point.displayName() + ": " + incapable.get());
             }
         }
         RailPlan.Plan rails = point.hasRails() ? rails(context, point) : null;

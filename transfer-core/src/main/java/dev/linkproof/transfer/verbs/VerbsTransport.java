@@ -103,9 +103,9 @@ public final class VerbsTransport implements Transport {
      * Whether an atomic point's memory is what verbs atomics run on here: host memory. An atomic on GPU
      * memory (through a dma-buf MR) is not covered, whatever the NIC: {@link Availability.Kind#NOT_SUPPORTED},
      * so a profile that requires verbs skips it rather than blaming the device for what linkproof does
-     * not test.
+     * not test. Public, as {@link #atomics}, for a test's fake device to answer as verbs does.
      */
-    static Availability atomicMemory(TransferSpec spec) {
+    public static Availability atomicMemory(TransferSpec spec) {
         if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
             return Availability.notSupported("verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
                     + "MR depends on the NIC and PCIe atomics; not covered)");
@@ -116,9 +116,10 @@ public final class VerbsTransport implements Transport {
     /**
      * An atomic point on device {@code name} with these attributes: available, or not, saying why. A
      * device without atomics is {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}: the hardware falls
-     * short, and a profile that requires verbs fails the point.
+     * short, and a profile that requires verbs fails the point. Public for a test's fake device with
+     * the attributes of one that does no atomics (no real device here lacks them: rxe does them).
      */
-    static Availability atomics(String name, VerbsDevice.Attributes attributes) {
+    public static Availability atomics(String name, VerbsDevice.Attributes attributes) {
         return attributes.atomics() ? Availability.yes(name + ": atomic_cap " + attributes.atomicCap())
                 : Availability.deviceLacks(noAtomics(name));
     }
@@ -130,7 +131,7 @@ public final class VerbsTransport implements Transport {
 
     /**
      * The point's device's {@code atomic_cap}: a device that does no atomics makes an atomic point
-     * unavailable (skipped, or failed where a profile requires verbs), with the reason. Opens the
+     * unavailable (skipped, or failed as REQUIRED_CAPABILITY_UNAVAILABLE where a profile requires verbs), with the reason. Opens the
      * device for a query, once per atomic point and rank, outside anything timed.
      */
     private static Availability atomicCapability(TransferSpec spec) {
