@@ -24,7 +24,11 @@ public class NoAtomicsDeviceTransport extends TransportDecorator {
             30, 4194303, 16, 16, 1, (int) VerbsAbi.ATOMIC_NONE);
 
     public NoAtomicsDeviceTransport() {
-        super(ID, new TcpTransport());
+        this(ID);
+    }
+
+    protected NoAtomicsDeviceTransport(String id) {
+        super(id, new TcpTransport());
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.conformance.e2e.fixtures.AtomicsWithoutAtomicCap;
+import dev.linkproof.conformance.e2e.fixtures.AtomicsWithoutAtomicCapOnTheTarget;
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.transfer.FailureKind;
 import java.nio.file.Files;
@@ -40,8 +41,11 @@ class RequiredCapabilityTest {
 
     private Path results;
 
-    /** A profile that gives the fake H100 host's GPUs, requiring the fake device's transport or not. */
-    private Events run(boolean required) throws Exception {
+    /**
+     * {@code fixture}'s points under a profile that gives the fake H100 host's GPUs and requires
+     * {@code required} (none: "").
+     */
+    private Events run(String required, Class<?> fixture, String... config) throws Exception {
         Path profile = Files.writeString(dir.resolve("req.yaml"), """
                 id: req
                 vendor: test
@@ -49,16 +53,28 @@ class RequiredCapabilityTest {
                 resources: {gpus: auto}
                 transport:
                   required: [%s]
-                """.formatted(required ? NoAtomicsDeviceTransport.ID : ""));
-        results = dir.resolve(required ? "required.jsonl" : "plain.jsonl");
+                """.formatted(required));
+        results = dir.resolve((required.isEmpty() ? "plain" : "required") + "-" + fixture.getSimpleName() + ".jsonl");
         Path h100 = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "h100-cx7-host").toAbsolutePath();
-        return EngineTestKit.engine(Constants.ENGINE_ID)
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.PROFILE, profile.toString())
                 .configurationParameter(Constants.PROBE_ROOT, h100.normalize().toString())
                 .configurationParameter(Constants.RESULTS, results.toString())
-                .selectors(selectClass(AtomicsWithoutAtomicCap.class))
-                .execute().testEvents();
+                .selectors(selectClass(fixture));
+        for (int i = 0; i < config.length; i += 2) {
+            kit = kit.configurationParameter(config[i], config[i + 1]);
+        }
+        return kit.execute().testEvents();
+    }
+
+    private Events run(boolean required) throws Exception {
+        return run(required ? NoAtomicsDeviceTransport.ID : "", AtomicsWithoutAtomicCap.class);
+    }
+
+    /** {@code (profile chosen by …)}: what a failure adds for the profile file given on the command line. */
+    private String chosen() {
+        return " (profile chosen by linkproof.profile: file " + dir.resolve("req.yaml") + "; it was not matched against this host)";
     }
 
     /** Each point's outcome by display name: its status and message, or "skipped: reason". */
@@ -116,8 +132,7 @@ class RequiredCapabilityTest {
             String name = op + " 8 B ×1 · 1 conn · no-atomics-device";
             assertThat(at(o, name)).as(op).isEqualTo("FAILED: " + name + ": profile 'req' requires the no-atomics-device "
                     + "transport (transport.required), and on this host its device cannot run this point: " + NO_ATOMICS
-                    + " (profile chosen by linkproof.profile: file " + dir.resolve("req.yaml") + "; it was not matched against "
-                    + "this host)");
+                    + chosen());
             assertThat(records().get(name).get("failureKind").asText()).isEqualTo("REQUIRED_CAPABILITY_UNAVAILABLE");
         }
         events.stream().filter(e -> e.getType() == EventType.FINISHED)
@@ -128,5 +143,29 @@ class RequiredCapabilityTest {
         // Not the device's shortfall but linkproof's: no profile can require it.
         assertThat(at(o, "fetch-add 8 B ×1 · 1 conn · no-atomics-device · host→gpu (staged via host)")).startsWith("skipped: no-atomics-device "
                 + "unavailable: verbs atomics run on host memory here");
+    }
+
+    /**
+     * The device without atomics on the target alone (the agent started with NoAtomicsTargetTransport's
+     * property): the target refuses the point's PREPARE with the device's code, and the point is skipped
+     * with the target's reason, or fails as a required capability naming the target.
+     */
+    @Test
+    void aTargetWhoseDeviceDoesNoAtomicsSkipsOrFailsTheSameWay() throws Exception {
+        String onTheAgent = "-D" + NoAtomicsTargetTransport.HERE + "=true";
+        String name = "fetch-add 8 B ×1 · 1 conn · no-atomics-target";
+        String refused = "the target agent refused PREPARE: transport no-atomics-target unavailable here: " + NO_ATOMICS;
+        Map<String, String> plain = outcomes(run("", AtomicsWithoutAtomicCapOnTheTarget.class, Constants.AGENT_JVM_ARGS, onTheAgent));
+        assertThat(at(plain, name)).isEqualTo("ABORTED: " + refused);
+        assertThat(records().get(name).get("failureKind").asText()).isEqualTo("UNAVAILABLE");
+
+        Events events = run(NoAtomicsTargetTransport.ID, AtomicsWithoutAtomicCapOnTheTarget.class,
+                Constants.AGENT_JVM_ARGS, onTheAgent);
+        Map<String, String> o = outcomes(events);
+        assertThat(at(o, name)).startsWith("FAILED: " + name + ": profile 'req' requires the no-atomics-target transport "
+                + "(transport.required), and on the target (").endsWith(") its device cannot run this point: " + refused + chosen());
+        assertThat(records().get(name).get("failureKind").asText()).isEqualTo("REQUIRED_CAPABILITY_UNAVAILABLE");
+        events.stream().filter(e -> e.getType() == EventType.FINISHED)
+                .forEach(e -> Kinds.assertKind(e.getRequiredPayload(TestExecutionResult.class), FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
     }
 }

@@ -15,6 +15,7 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
+import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.session.DrivenSession;
@@ -347,6 +348,19 @@ public final class PointRun {
             context.sessions().invalidate();
             throw new PointError(e.kind(), point.displayName() + ": peer failure: " + e.getMessage()
                     + context.config().deadlineNote(e), e);
+        } catch (RemoteErrorException e) {
+            if (e.deviceLacksCapability()) {
+                // The target's device lacks what the point needs (a verbs device without atomics where this
+                // host's has them; the agent's code says so, not its words): as on this host, a failure of its
+                // kind under a profile that requires the transport, else a skip with the reason.
+                Optional<String> required = context.profile().requiredButIncapable(point.spec().transport(),
+                        "the target (" + session.agent().host() + ")", e.getMessage());
+                if (required.isPresent()) {
+                    throw new PointFailure(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, point.displayName() + ": " + required.get());
+                }
+                throw new TestAbortedException(e.getMessage());
+            }
+            throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
         } catch (TransferException e) {
             throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
         }

@@ -280,7 +280,10 @@ final class AgentConnection implements Runnable {
                 "this agent has no transport '" + spec.transport() + "'", false));
         Availability a = transport.supports(spec);
         if (!a.available()) {
-            throw new ProtocolException("unavailable", "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
+            // Its kind travels as the code: the initiator fails or skips a device's shortfall by it.
+            String code = a.kind() == Availability.Kind.DEVICE_LACKS_CAPABILITY
+                    ? dev.linkproof.transfer.control.RemoteErrorException.DEVICE_LACKS_CAPABILITY : "unavailable";
+            throw new ProtocolException(code, "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
         }
         if (spec.targetMemory().kind() == MemoryKind.GPU) {
             Availability gpu = GpuRuntimes.availability(spec.targetMemory().device());
