@@ -23,10 +23,11 @@ import java.util.concurrent.TimeUnit;
  * A target agent in its own JVM on this host, started from this JVM's runtime and from the class
  * path transfer-core was loaded from, under whatever launcher ({@link AgentClassPath}: so
  * transports on the test class path, fault injectors included, are there too; in an argument file,
- * as one argument could pass Linux's 128 KiB limit). Its output goes to a log file; the token
- * travels in its environment, not on its command line. It never outlives this JVM: this JVM holds
- * the agent's standard input open, and the agent stops when that pipe ends or this process is gone
- * ({@code --initiator-pid}), however this JVM dies.
+ * as one argument could pass Linux's 128 KiB limit). Its output goes to a log file, and the agent
+ * writes its own copy beside it ({@code --log}), which keeps its last lines when this JVM dies with
+ * the pipe they come through; the token travels in its environment, not on its command line. It
+ * never outlives this JVM: this JVM holds the agent's standard input open, and the agent stops when
+ * that pipe ends or this process is gone ({@code --initiator-pid}), however this JVM dies.
  */
 public final class LocalAgent implements AutoCloseable {
     private final Process process;
@@ -106,6 +107,8 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add(AgentProcess.MAIN_CLASS);
         cmd.add("--bind=" + bind);
         cmd.add("--port=0");
+        // Its own copy of its output, which its last lines reach even when this JVM died with the pipe.
+        cmd.add("--log=" + ownLogPattern(log));
         // The agent ends with this JVM however it dies: it watches this process and the end of its
         // standard input, whose write end only this process holds (the default pipe, never written).
         cmd.add("--initiator-pid=" + ProcessHandle.current().pid());
@@ -185,6 +188,23 @@ public final class LocalAgent implements AutoCloseable {
             throw new PeerFailureException("cannot write the target agent's class path to a file in "
                     + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Where an agent logging to {@code log} writes its own copy of its output: beside it, with its
+     * pid ({@code linkproof-agent.log} gives {@code linkproof-agent-<pid>.log}); {@code %p} is the
+     * pid for the agent's {@code --log}.
+     */
+    private static String ownLogPattern(Path log) {
+        Path abs = log.toAbsolutePath();
+        String name = abs.getFileName().toString();
+        String stem = name.endsWith(".log") ? name.substring(0, name.length() - 4) : name;
+        return abs.resolveSibling(stem + "-%p.log").toString();
+    }
+
+    /** The agent's own log file ({@link #ownLogPattern}) for the agent of {@code pid}. */
+    static Path ownLog(Path log, long pid) {
+        return Path.of(ownLogPattern(log).replace("%p", Long.toString(pid)));
     }
 
     /** How many of an agent's first output lines a failed start quotes. */
@@ -268,17 +288,27 @@ public final class LocalAgent implements AutoCloseable {
      * the failure from being reported that much later.
      */
     public void close(java.time.Duration grace) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+        }
+        if (!process.isAlive()) {
+            // This JVM read all the agent said into the log: its own copy is only for an agent whose
+            // initiator died first, so one left behind says that is what happened.
+            Path own = ownLog(log, process.pid());
+            try {
+                Files.deleteIfExists(own);
+                Files.deleteIfExists(own.resolveSibling(own.getFileName() + ".1"));
+            } catch (IOException e) {
+                // a stale copy of lines the log has anyway
+            }
         }
     }
 }

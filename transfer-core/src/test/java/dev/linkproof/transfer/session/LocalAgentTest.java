@@ -78,6 +78,26 @@ class LocalAgentTest {
         }
     }
 
+    /**
+     * The agent writes its own copy of its output beside the log (the pipe to this JVM is gone when
+     * this JVM dies, and the agent's last lines with it); an agent stopped in order leaves none, its
+     * lines being in the log.
+     */
+    @Test
+    void theAgentKeepsItsOwnLogWhichAnOrderlyStopRemoves() throws Exception {
+        Path log = dir.resolve("agent.log");
+        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofSeconds(30))) {
+            Path own = dir.resolve("agent-" + agent.pid() + ".log");
+            assertThat(LocalAgent.ownLog(log, agent.pid())).isEqualTo(own);
+            assertThat(own).content().startsWith("linkproof-agent ready host=127.0.0.1").doesNotContain(agent.token());
+            assertThat(java.nio.file.Files.getPosixFilePermissions(own))
+                    .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+            agent.close();
+            assertThat(own).doesNotExist();
+        }
+    }
+
     /** It said "did not get ready within 20 s (it exited with 1)": not why, and as if it had waited. */
     @Test
     void anAgentThatCannotStartSaysWhyAndWhere() {
