@@ -40,7 +40,9 @@ public final class Constants {
 
     /**
      * File that receives a local agent's output. Default {@code target/linkproof-agent.log} where
-     * {@code target/} exists, else {@code linkproof-agent.log} in {@code java.io.tmpdir}.
+     * {@code target/} exists, else {@code linkproof-agent.log} in {@code java.io.tmpdir}. Beside it
+     * the agent writes its own copy ({@code linkproof-agent-<pid>.log}), removed when the engine stops
+     * the agent, so one remains only of an agent whose initiator died first.
      */
     public static final String AGENT_LOG = "linkproof.agent.log";
 

@@ -1,9 +1,12 @@
 package dev.linkproof.transfer.agent;
 
 import dev.linkproof.transfer.spi.IoSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -44,6 +47,13 @@ public final class AgentMain implements Callable<Integer> {
                     + "The engine passes its own; an agent started by hand for two hosts leaves it out.")
     Long initiatorPid;
 
+    @Option(names = "--log", paramLabel = "FILE",
+            description = "Also write everything the agent prints to FILE (%p in it is the agent's pid), by itself: its "
+                    + "last lines, why it stopped among them, are there even when whoever read its output is gone. "
+                    + "Bounded: past 1 MiB the file becomes FILE.1 and a new one begins. The engine passes one beside "
+                    + "its agent log (linkproof.agent.log), with the agent's pid in the name.")
+    String log;
+
     @Option(names = "--register", paramLabel = "HOST:PORT",
             description = "A fleet's agent: dial the coordinator's registry here (retried until --register-within), listen "
                     + "on the address that reaches it (unless --bind is given), say which node this is, and stop when "
@@ -65,6 +75,9 @@ public final class AgentMain implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Why the agent is stopping, when it knows (its initiator gone); its last line says it. */
+    private static volatile String stopReason;
+
     /** How long a stopping agent waits for its sessions to release what they hold. */
     static final Duration SHUTDOWN_GRACE = Duration.ofMillis(1000);
 
@@ -74,6 +87,19 @@ public final class AgentMain implements Callable<Integer> {
      */
     @Override
     public Integer call() throws Exception {
+        if (log != null) {
+            // First, so that whatever it says next is in the file too.
+            Path file = AgentLog.file(log, ProcessHandle.current().pid());
+            try {
+                AgentLog own = AgentLog.open(file, AgentLog.LIMIT);
+                System.setOut(own.tee(System.out));
+                System.setErr(own.tee(System.err));
+                spec.commandLine().setOut(new PrintWriter(System.out, true));
+                spec.commandLine().setErr(new PrintWriter(System.err, true));
+            } catch (IOException | RuntimeException e) {
+                throw new ParameterException(spec.commandLine(), "--log " + log + ": cannot write " + file + " (" + e + ")");
+            }
+        }
         if (port < 0 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port " + port + " is not a port: 1..65535, or 0 for a free one");
         }
@@ -83,6 +109,7 @@ public final class AgentMain implements Callable<Integer> {
             }
             // First, so an initiator that dies while the agent is still starting is noticed too.
             InitiatorWatch.start(initiatorPid, System.in, why -> {
+                stopReason = why;
                 System.err.println("linkproof-agent: " + why + "; stopping");
                 System.err.flush();
                 System.exit(0); // runs the shutdown hook below
@@ -205,7 +232,9 @@ public final class AgentMain implements Callable<Integer> {
         } catch (InterruptedException e) {
             stuck = server.sessions();
         }
-        System.err.println("linkproof-agent: stopped; " + sessions + " session(s) closed"
+        String why = stopReason;
+        System.err.println("linkproof-agent: stopped" + (why == null ? "" : " (" + why + ")") + "; " + sessions
+                + " session(s) closed"
                 + (stuck == 0 ? "" : ", " + stuck + " still in a transport call after " + SHUTDOWN_GRACE.toMillis()
                         + " ms (the process's exit frees what they hold)"));
         System.err.flush();

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,19 +28,24 @@ public final class NativeLibrary {
     }
 
     /**
-     * Opens the first of {@code names} the dynamic loader finds; fails with every name tried and
-     * {@code hint} (what provides the library).
+     * Opens the first of {@code names} the dynamic loader can open; fails with every name tried, the
+     * loader's own error for each ({@link #lookup}: absent, not a library, wrong ELF class, a
+     * dependency missing — a file that is there but cannot be loaded is not "not found"; " / " between
+     * the names' errors, as a caller may join reasons with "; ") and {@code hint} (what provides the library).
      */
     public static NativeLibrary open(List<String> names, String hint) {
-        StringBuilder tried = new StringBuilder();
+        List<String> tried = new ArrayList<>();
+        List<String> why = new ArrayList<>();
         for (String n : names) {
             try {
-                return new NativeLibrary(SymbolLookup.libraryLookup(n, Arena.global()), n, hint);
+                return new NativeLibrary(lookup(n, Arena.global()), n, hint);
             } catch (IllegalArgumentException e) {
-                tried.append(tried.isEmpty() ? "" : ", ").append(n);
+                tried.add(n);
+                why.add(e.getMessage());
             }
         }
-        throw new IllegalStateException(tried + " not found" + (hint.isEmpty() ? "" : " (" + hint + ")"));
+        throw new IllegalStateException(String.join(", ", tried) + " cannot be loaded: " + String.join(" / ", why)
+                + (hint.isEmpty() ? "" : " (" + hint + ")"));
     }
 
     /**

@@ -22,10 +22,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A target agent in its own JVM on this host, started from this JVM's runtime and from the class
  * path transfer-core was loaded from, under whatever launcher ({@link AgentClassPath}: so
- * transports on the test class path, fault injectors included, are there too). Its output goes
- * to a log file; the token travels in its environment, not on its command line. It never outlives
- * this JVM: this JVM holds the agent's standard input open, and the agent stops when that pipe
- * ends or this process is gone ({@code --initiator-pid}), however this JVM dies.
+ * transports on the test class path, fault injectors included, are there too; in an argument file,
+ * as one argument could pass Linux's 128 KiB limit). Its output goes to a log file, and the agent
+ * writes its own copy beside it ({@code --log}), which keeps its last lines when this JVM dies with
+ * the pipe they come through; the token travels in its environment, not on its command line. It
+ * never outlives this JVM: this JVM holds the agent's standard input open, and the agent stops when
+ * that pipe ends or this process is gone ({@code --initiator-pid}), however this JVM dies.
  */
 public final class LocalAgent implements AutoCloseable {
     private final Process process;
@@ -98,17 +100,36 @@ public final class LocalAgent implements AutoCloseable {
             }
         }
         cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(AgentClassPath.of(LocalAgent.class.getClassLoader()));
+        // In an @argfile, not as one argument: Linux refuses to exec an argument over 128 KiB
+        // (MAX_ARG_STRLEN), and a class path of a few hundred jars in a deep repository passes that.
+        Path argFile = classPathArgFile(AgentClassPath.of(LocalAgent.class.getClassLoader()));
+        cmd.add("@" + argFile);
         cmd.add(AgentProcess.MAIN_CLASS);
         cmd.add("--bind=" + bind);
         cmd.add("--port=0");
+        // Its own copy of its output, which its last lines reach even when this JVM died with the pipe.
+        cmd.add("--log=" + ownLogPattern(log));
         // The agent ends with this JVM however it dies: it watches this process and the end of its
         // standard input, whose write end only this process holds (the default pipe, never written).
         cmd.add("--initiator-pid=" + ProcessHandle.current().pid());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment);
         pb.environment().put(AgentProcess.TOKEN_ENV, token);
+        try {
+            // The agent's launcher reads the argument file before its JVM starts: once it is ready,
+            // or has failed, the file has served.
+            return start(pb, cmd, token, log, startTimeout);
+        } finally {
+            try {
+                Files.deleteIfExists(argFile);
+            } catch (IOException e) {
+                argFile.toFile().deleteOnExit();
+            }
+        }
+    }
+
+    private static LocalAgent start(ProcessBuilder pb, List<String> cmd, String token, Path log, Duration startTimeout)
+            throws PeerFailureException {
         Process p;
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -149,6 +170,41 @@ public final class LocalAgent implements AutoCloseable {
         }
         int port = Integer.parseInt(field(line, "port"));
         return new LocalAgent(p, field(line, "host"), port, token, log);
+    }
+
+    /**
+     * A JVM argument file ({@code java @file}) holding {@code -cp} and the class path, readable by
+     * this user only, deleted once the agent has started (or failed to), and at this JVM's exit should
+     * that not come. Quoted as the launcher reads such files: backslash escapes within the quotes.
+     */
+    private static Path classPathArgFile(String classPath) throws PeerFailureException {
+        try {
+            Path f = Files.createTempFile("linkproof-agent-", ".args");
+            f.toFile().deleteOnExit();
+            String quoted = classPath.replace("\\", "\\\\").replace("\"", "\\\"");
+            Files.writeString(f, "-cp\n\"" + quoted + "\"\n", StandardCharsets.UTF_8);
+            return f;
+        } catch (IOException e) {
+            throw new PeerFailureException("cannot write the target agent's class path to a file in "
+                    + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Where an agent logging to {@code log} writes its own copy of its output: beside it, with its
+     * pid ({@code linkproof-agent.log} gives {@code linkproof-agent-<pid>.log}); {@code %p} is the
+     * pid for the agent's {@code --log}.
+     */
+    private static String ownLogPattern(Path log) {
+        Path abs = log.toAbsolutePath();
+        String name = abs.getFileName().toString();
+        String stem = name.endsWith(".log") ? name.substring(0, name.length() - 4) : name;
+        return abs.resolveSibling(stem + "-%p.log").toString();
+    }
+
+    /** The agent's own log file ({@link #ownLogPattern}) for the agent of {@code pid}. */
+    static Path ownLog(Path log, long pid) {
+        return Path.of(ownLogPattern(log).replace("%p", Long.toString(pid)));
     }
 
     /** How many of an agent's first output lines a failed start quotes. */
@@ -232,17 +288,27 @@ public final class LocalAgent implements AutoCloseable {
      * the failure from being reported that much later.
      */
     public void close(java.time.Duration grace) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+        }
+        if (!process.isAlive()) {
+            // This JVM read all the agent said into the log: its own copy is only for an agent whose
+            // initiator died first, so one left behind says that is what happened.
+            Path own = ownLog(log, process.pid());
+            try {
+                Files.deleteIfExists(own);
+                Files.deleteIfExists(own.resolveSibling(own.getFileName() + ".1"));
+            } catch (IOException e) {
+                // a stale copy of lines the log has anyway
+            }
         }
     }
 }

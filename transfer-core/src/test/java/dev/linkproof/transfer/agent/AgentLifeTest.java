@@ -43,7 +43,8 @@ class AgentLifeTest {
         System.out.printf("standard input closed: agent exited %.3f s later%n", seconds);
         assertThat(seconds).isLessThan(WITHIN.toMillis() / 1000.0);
         assertThat(agent.output()).contains("linkproof-agent: the initiator (pid " + ProcessHandle.current().pid()
-                + ") is gone: its end of the agent's standard input closed; stopping");
+                + ") is gone: its end of the agent's standard input closed; stopping").contains("linkproof-agent: stopped (the "
+                + "initiator (pid " + ProcessHandle.current().pid() + ") is gone: its end of the agent's standard input closed); ");
         agent.assertStoppedWithItsSession();
         assertThat(agent.process().exitValue()).isZero();
         point.join();
@@ -62,7 +63,8 @@ class AgentLifeTest {
             System.out.printf("initiator process killed: agent exited %.3f s later%n", seconds);
             assertThat(seconds).isLessThan(WITHIN.toMillis() / 1000.0);
             assertThat(agent.output()).contains("linkproof-agent: the initiator (pid " + initiator.pid() + ") is gone: no process "
-                    + initiator.pid() + " runs; stopping");
+                    + initiator.pid() + " runs; stopping").contains("linkproof-agent: stopped (the initiator (pid " + initiator.pid()
+                    + ") is gone: no process " + initiator.pid() + " runs); ");
             agent.assertStoppedWithItsSession();
             point.join();
         } finally {
@@ -181,7 +183,7 @@ class AgentLifeTest {
          */
         void assertStoppedWithItsSession() {
             assertThat(output())
-                    .contains("linkproof-agent: stopped; 1 session(s) closed")
+                    .containsPattern("linkproof-agent: stopped( \\(the initiator \\(pid \\d+\\) is gone: [^\n]*\\))?; 1 session\\(s\\) closed")
                     .doesNotContain("still in a transport call");
         }
     }

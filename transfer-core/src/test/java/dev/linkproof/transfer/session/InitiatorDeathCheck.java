@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The check of {@link InitiatorDeathTest}, for any transport and any host: an initiator JVM
  * ({@link InitiatorMain}) starts its own agent and a point that would run for minutes, is killed in
- * its timed loop, and its agent must be gone, its port closed, within a bound. Public so that the
+ * its timed loop, and its agent must be gone, its port closed, within a bound, its own log ending
+ * with why it stopped. Public so that the
  * Soft-RoCE VM's suite runs it for verbs (conformance-tests' VerbsInitiatorDeath), with the guest's
  * JVM flags.
  */
@@ -64,6 +65,15 @@ public final class InitiatorDeathCheck {
                     .isTrue();
             assertThat(seconds).as("seconds from the initiator's death to its agent's; agent log:%n%s", read(agentLog))
                     .isLessThan(agentExit.toMillis() / 1000.0);
+            // The pipe to the initiator went with it: the agent's own log has its last lines, and the
+            // last says why it stopped.
+            Path own = LocalAgent.ownLog(agentLog, agentPid);
+            assertThat(own).as("the agent's own log").exists();
+            List<String> lines = Files.readAllLines(own);
+            assertThat(lines).as("the agent's own log").isNotEmpty();
+            assertThat(lines.getLast()).as("the last line of the agent's own log %s", own)
+                    .startsWith("linkproof-agent: stopped (the initiator (pid " + initiator.process().pid() + ") is gone: ")
+                    .contains("; 1 session(s) closed");
         } finally {
             initiator.process().destroyForcibly();
             killLeftover(agentPid);

@@ -7,18 +7,11 @@ import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.spi.Transports;
 import dev.linkproof.transfer.testing.Procs;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -116,8 +109,6 @@ class InitiatorDeathTest {
         assumeTrue(a.available(), () -> transport + " unavailable: " + a.reason());
     }
 
-
-
     private static String read(Path log) {
         try {
             return Files.exists(log) ? Files.readString(log) : "(no log)";
@@ -125,5 +116,4 @@ class InitiatorDeathTest {
             return "(unreadable: " + e + ")";
         }
     }
-
 }

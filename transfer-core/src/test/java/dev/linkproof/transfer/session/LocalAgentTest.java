@@ -8,6 +8,7 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.testing.Procs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,6 +48,53 @@ class LocalAgentTest {
             assertThat(log).content().contains("linkproof-agent ready").doesNotContain(agent.token());
             agent.close();
             assertThat(agent.alive()).isFalse();
+        }
+    }
+
+    /**
+     * Linux refuses to exec a command with one argument over 128 KiB (MAX_ARG_STRLEN: "Argument list
+     * too long"), and the class path was one: it travels in an argument file, which is gone once the
+     * agent has started. Here 160 KiB of class path entries that do not exist, after the real ones.
+     */
+    @Test
+    void aClassPathOverTheKernelsLimitForOneArgumentStillStartsTheAgent() throws Exception {
+        String saved = System.getProperty("java.class.path");
+        StringBuilder cp = new StringBuilder(saved);
+        for (int i = 0; cp.length() <= 160 * 1024; i++) {
+            cp.append(java.io.File.pathSeparator).append(dir.resolve("absent").resolve("dummy-entry-" + i + ".jar"));
+        }
+        System.setProperty("java.class.path", cp.toString());
+        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), dir.resolve("agent.log"), Duration.ofSeconds(30))) {
+            String cmd = Procs.commandLine(agent.pid());
+            assertThat(cmd).doesNotContain("dummy-entry-").contains(" @");
+            Path argFile = Path.of(cmd.replaceAll(".* @(\\S+) .*", "$1"));
+            assertThat(argFile).as("the argument file, once the agent is ready").doesNotExist();
+            try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
+                assertThat(s.run(TransferSpec.builder().pointId("LocalAgentTest#long-class-path").op(Op.WRITE).size(4097)
+                        .batch(2).iterations(5).warmup(1).build()).isValid()).isTrue();
+            }
+        } finally {
+            System.setProperty("java.class.path", saved);
+        }
+    }
+
+    /**
+     * The agent writes its own copy of its output beside the log (the pipe to this JVM is gone when
+     * this JVM dies, and the agent's last lines with it); an agent stopped in order leaves none, its
+     * lines being in the log.
+     */
+    @Test
+    void theAgentKeepsItsOwnLogWhichAnOrderlyStopRemoves() throws Exception {
+        Path log = dir.resolve("agent.log");
+        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofSeconds(30))) {
+            Path own = dir.resolve("agent-" + agent.pid() + ".log");
+            assertThat(LocalAgent.ownLog(log, agent.pid())).isEqualTo(own);
+            assertThat(own).content().startsWith("linkproof-agent ready host=127.0.0.1").doesNotContain(agent.token());
+            assertThat(java.nio.file.Files.getPosixFilePermissions(own))
+                    .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+            agent.close();
+            assertThat(own).doesNotExist();
         }
     }
 

@@ -136,7 +136,7 @@ public final class CudaRuntime extends VendorRuntime {
      * (library absent, {@code cuInit} refused, no device) as an {@link IllegalStateException}.
      */
     public static CudaRuntime load(String library) {
-        NativeLibrary lib = NativeLibrary.open(List.of(library), "the NVIDIA driver provides it; none is installed here");
+        NativeLibrary lib = NativeLibrary.open(List.of(library), "the NVIDIA driver provides it");
         Calls cu = new Calls(lib);
         try {
             cu.check(call(cu.init, 0), "cuInit");

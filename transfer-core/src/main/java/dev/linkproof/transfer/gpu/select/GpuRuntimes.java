@@ -19,8 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * libraries (defaults {@code libcuda.so.1}, and {@code libamdhip64.so} with its ROCm 6 and 5
  * sonames). The same keys work as environment variables ({@code LINKPROOF_GPU_RUNTIME}, ...), so a
  * target agent started by hand picks the same runtime. A runtime that cannot be used is reported
- * with every reason, e.g. {@code GPU unavailable: cuda: libcuda.so.1 not found (...); hip: hipInit:
- * hipErrorNoDevice (...)} — never a crash, never a link error.
+ * with every reason, the dynamic loader's own words for a library it cannot open, e.g.
+ * {@code GPU unavailable: cuda: libcuda.so.1 cannot be loaded: libcuda.so.1: cannot open shared
+ * object file: No such file or directory (...); hip: hipInit: hipErrorNoDevice (...)} — never a
+ * crash, never a link error.
  */
 public final class GpuRuntimes {
     public static final String RUNTIME = "linkproof.gpu.runtime";

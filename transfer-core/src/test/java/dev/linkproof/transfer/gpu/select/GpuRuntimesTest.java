@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How the process picks its GPU runtime, and what it says when there is none: every reason, from
@@ -45,12 +46,28 @@ class GpuRuntimesTest {
         set(GpuRuntimes.HIP_LIBRARY, "/nonexistent/libamdhip64.so");
         Availability a = GpuRuntimes.availability();
         assertThat(a.available()).isFalse();
-        assertThat(a.reason()).isEqualTo("GPU unavailable: cuda: /nonexistent/libcuda.so.1 not found (the NVIDIA driver "
-                + "provides it; none is installed here); hip: /nonexistent/libamdhip64.so not found (ROCm provides it; "
-                + "Debian: apt-get install libamdhip64-5)");
+        assertThat(a.reason()).isEqualTo("GPU unavailable: cuda: /nonexistent/libcuda.so.1 cannot be loaded: "
+                + "/nonexistent/libcuda.so.1: cannot open shared object file: No such file or directory (the NVIDIA driver "
+                + "provides it); hip: /nonexistent/libamdhip64.so cannot be loaded: /nonexistent/libamdhip64.so: cannot open "
+                + "shared object file: No such file or directory (ROCm provides it; Debian: apt-get install libamdhip64-5)");
         assertThat(GpuRuntimes.find()).isEmpty();
         assertThatThrownBy(GpuRuntimes::require).isInstanceOf(GpuException.class).hasMessage(a.reason());
         assertThat(GpuRuntimes.availability(0).reason()).isEqualTo(a.reason());
+    }
+
+    /**
+     * A library that is there but cannot be loaded was reported "not found", the loader's own error
+     * dropped: each runtime now says what the dynamic loader said of the file.
+     */
+    @Test
+    void aFileThatIsNotALibraryIsReportedInTheLoadersOwnWords(@TempDir Path dir) throws Exception {
+        Path cuda = Files.writeString(dir.resolve("libcuda.so.1"), "not a shared object, only text. ".repeat(8));
+        Path hip = Files.writeString(dir.resolve("libamdhip64.so"), "not a shared object either. ".repeat(8));
+        set(GpuRuntimes.CUDA_LIBRARY, cuda.toString());
+        set(GpuRuntimes.HIP_LIBRARY, hip.toString());
+        assertThat(GpuRuntimes.availability().reason()).isEqualTo("GPU unavailable: cuda: " + cuda + " cannot be loaded: "
+                + cuda + ": invalid ELF header (the NVIDIA driver provides it); hip: " + hip + " cannot be loaded: " + hip
+                + ": invalid ELF header (ROCm provides it; Debian: apt-get install libamdhip64-5)");
     }
 
     @Test
@@ -65,7 +82,8 @@ class GpuRuntimesTest {
             assertThat(a.reason()).startsWith("GPU unavailable: hip: hipInit: hipErrorInvalidDevice")
                     .contains("hipGetDeviceCount: hipErrorNoDevice");
         } else {
-            assertThat(a.reason()).startsWith("GPU unavailable: hip: libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5 not found");
+            assertThat(a.reason()).startsWith("GPU unavailable: hip: libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5 cannot "
+                    + "be loaded: libamdhip64.so: cannot open shared object file: No such file or directory / libamdhip64.so.6: ");
         }
     }
 
