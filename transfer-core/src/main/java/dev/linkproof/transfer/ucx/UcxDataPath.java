@@ -52,12 +52,12 @@ final class UcxDataPath implements DataPath {
      * endpoint has an error handler (shared-memory transports only: no upcall of ours can fire inside
      * a post) and no op is larger than {@link #CRITICAL_MAX_BYTES} (a critical downcall holds off
      * safepoints for its whole length: a copy of a few microseconds at most). Its arguments are the
-     * same endpoints, buffers, rkeys and params as raw addresses.
+     * same endpoints, buffers, rkeys and params as raw addresses, each op's five words adjacent in
+     * {@link #opWords} (endpoint, local address, length, remote address, rkey): one array, one bounds
+     * check and one cache line or two per op.
      */
     private boolean critical;
-    private final long[] opEpA;
-    private final long[] opRkeyA;
-    private final long[] opLocalA;
+    private final long[] opWords;
     private final long paramsA;
     private final long workerA;
     /*
@@ -103,9 +103,7 @@ final class UcxDataPath implements DataPath {
         opLocal = new MemorySegment[ops];
         opLength = new long[ops];
         opRemote = new long[ops];
-        opEpA = new long[ops];
-        opRkeyA = new long[ops];
-        opLocalA = new long[ops];
+        opWords = new long[ops * OP_WORDS];
         paramsA = worker.noParams.address();
         workerA = worker.handle.address();
         pendingGets = read ? new long[spec.pipelineDepth() * ops] : null;
@@ -113,6 +111,8 @@ final class UcxDataPath implements DataPath {
 
     /** The largest op posted through the critical linkage (about 5 µs of copying on the 2-CPU VM). */
     static final long CRITICAL_MAX_BYTES = 64 << 10;
+
+    private static final int OP_WORDS = 5;
 
     static int stripes(TransferSpec spec, int connections) {
         return spec.batch() >= connections ? 1 : (int) Math.max(1, Math.min(spec.size(), connections / spec.batch()));
@@ -178,9 +178,11 @@ final class UcxDataPath implements DataPath {
             opLocal[k] = localRegion.asSlice(start, len);
             opLength[k] = len;
             opRemote[k] = base + start;
-            opEpA[k] = opEp[k].address();
-            opRkeyA[k] = opRkey[k].address();
-            opLocalA[k] = opLocal[k].address();
+            opWords[k * OP_WORDS] = opEp[k].address();
+            opWords[k * OP_WORDS + 1] = opLocal[k].address();
+            opWords[k * OP_WORDS + 2] = len;
+            opWords[k * OP_WORDS + 3] = opRemote[k];
+            opWords[k * OP_WORDS + 4] = opRkey[k].address();
             critical &= len <= CRITICAL_MAX_BYTES;
         }
     }
@@ -239,12 +241,13 @@ final class UcxDataPath implements DataPath {
         long params = paramsA;
         int ring = head;
         try {
-            int base = ring * opEpA.length;
+            long[] w = opWords;
+            int base = ring * opEp.length;
             int pending = 0;
-            for (int k = 0; k < opEpA.length; k++) {
+            for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
                 long r = read
-                        ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(opEpA[k], opLocalA[k], opLength[k], opRemote[k], opRkeyA[k], params)
-                        : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(opEpA[k], opLocalA[k], opLength[k], opRemote[k], opRkeyA[k], params);
+                        ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
+                        : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
                 if (r != 0) {
                     if (Ucx.isError(r)) {
                         failed = true;
