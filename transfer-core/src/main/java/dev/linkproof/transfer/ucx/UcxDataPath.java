@@ -187,6 +187,11 @@ final class UcxDataPath implements DataPath {
         }
     }
 
+    /** Whether posts go through the critical linkage (tests check the choice). */
+    boolean critical() {
+        return critical;
+    }
+
     @Override
     public void post() throws TransferException {
         if (critical) {
