@@ -10,7 +10,7 @@
 #                  ours, below 4 KiB (8 B and 64 B): WRITE, batch SMALL_BATCH: SMALL_BATCH puts (one
 #                  ucp_put_nbx each, each to its own slot of the region), then one ucp_worker_flush_nbx
 #                  for the batch; up to DEPTH batches in flight. A flush per put would be a flush per
-#                  8 bytes: it costs as much as the put itself (5-7 ns of UCX a flush on the 2-CPU VM,
+#                  8 bytes: it costs more than the put itself (about 9 CPU ns of UCX a flush on the 2-CPU VM,
 #                  bench/RESULTS.md, 2026-12-05), which perftest does not pay. The batch-1 figures are
 #                  kept beside them (rows "ours batch 1"), against the same perftest runs.
 #                  ucx_perftest -t ucp_put_bw -O DEPTH: ucp_put_nbx with a completion callback, at
