@@ -242,6 +242,9 @@ public final class Ucx {
         static final MethodHandle GET = lib().get;
         static final MethodHandle ATOMIC = lib().atomic;
         static final MethodHandle ATOMIC_CRITICAL = lib().atomicCritical;
+        static final MethodHandle PUT_CRITICAL = lib().putCritical;
+        static final MethodHandle GET_CRITICAL = lib().getCritical;
+        static final MethodHandle WORKER_FLUSH_CRITICAL = lib().workerFlushCritical;
         static final MethodHandle WORKER_FLUSH = lib().workerFlush;
         static final MethodHandle WORKER_PROGRESS = lib().workerProgress;
         static final MethodHandle REQUEST_CHECK_STATUS = lib().requestCheckStatus;
@@ -272,6 +275,11 @@ public final class Ucx {
     /** UCS_PTR_IS_ERR: an unsigned compare against UCS_ERR_LAST. */
     static boolean isError(MemorySegment p) {
         return Long.compareUnsigned(p.address(), UCS_ERR_LAST) >= 0;
+    }
+
+    /** UCS_PTR_IS_ERR of a raw address (the critical linkages return one). */
+    static boolean isError(long p) {
+        return Long.compareUnsigned(p, UCS_ERR_LAST) >= 0;
     }
 
     /** UCS_PTR_IS_PTR: neither NULL nor an error. */
@@ -390,6 +398,9 @@ public final class Ucx {
         final MethodHandle get;
         final MethodHandle atomic;
         final MethodHandle atomicCritical;
+        final MethodHandle putCritical;
+        final MethodHandle getCritical;
+        final MethodHandle workerFlushCritical;
         final MethodHandle requestCheckStatus;
         final MethodHandle requestFree;
         final MethodHandle statusString;
@@ -455,6 +466,17 @@ public final class Ucx {
             // 31 an 8-byte fetch-add took over shared memory (bench/RESULTS.md, ucx atomics, 2026-12-05).
             atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT,
                     JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+            // put, get and the worker flush the same way, for the same endpoints (UcxDataPath decides): at
+            // 8 B over shared memory the ordinary linkage's thread-state transitions (nep_invoker_blob) and
+            // per-argument segment checks (checkNative, the session's acquire and release) took 19 of the
+            // 46 CPU ns of a put with its flush; critical and raw, 1.7 (perf, bench/RESULTS.md, ucx small
+            // messages, 2026-12-05).
+            putCritical = linker.downcallHandle(d.find("ucp_put_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+            getCritical = linker.downcallHandle(d.find("ucp_get_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+            workerFlushCritical = linker.downcallHandle(d.find("ucp_worker_flush_nbx"),
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
             // No callback can fire from inside a status check: a critical downcall is safe here.
             requestCheckStatus = linker.downcallHandle(d.find("ucp_request_check_status"),
                     FunctionDescriptor.of(JAVA_BYTE, ADDRESS), Linker.Option.critical(false));

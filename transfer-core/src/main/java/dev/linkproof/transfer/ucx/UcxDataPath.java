@@ -47,6 +47,19 @@ final class UcxDataPath implements DataPath {
     private final MemorySegment[] opLocal;
     private final long[] opLength;
     private final long[] opRemote;
+    /**
+     * The critical linkage (Ucx.Hot.PUT_CRITICAL, GET_CRITICAL, WORKER_FLUSH_CRITICAL) is used when no
+     * endpoint has an error handler (shared-memory transports only: no upcall of ours can fire inside
+     * a post) and no op is larger than {@link #CRITICAL_MAX_BYTES} (a critical downcall holds off
+     * safepoints for its whole length: a copy of a few microseconds at most). Its arguments are the
+     * same endpoints, buffers, rkeys and params as raw addresses, each op's five words adjacent in
+     * {@link #opWords} (endpoint, local address, length, remote address, rkey): one array, one bounds
+     * check and one cache line or two per op.
+     */
+    private boolean critical;
+    private final long[] opWords;
+    private final long paramsA;
+    private final long workerA;
     /*
      * Requests are kept as raw addresses, not MemorySegments: each downcall returns a new segment
      * object, and storing it would make it escape, a heap allocation per batch in the measured loop
@@ -90,8 +103,16 @@ final class UcxDataPath implements DataPath {
         opLocal = new MemorySegment[ops];
         opLength = new long[ops];
         opRemote = new long[ops];
+        opWords = new long[ops * OP_WORDS];
+        paramsA = worker.noParams.address();
+        workerA = worker.handle.address();
         pendingGets = read ? new long[spec.pipelineDepth() * ops] : null;
     }
+
+    /** The largest op posted through the critical linkage (about 5 µs of copying on the 2-CPU VM). */
+    static final long CRITICAL_MAX_BYTES = 64 << 10;
+
+    private static final int OP_WORDS = 5;
 
     static int stripes(TransferSpec spec, int connections) {
         return spec.batch() >= connections ? 1 : (int) Math.max(1, Math.min(spec.size(), connections / spec.batch()));
@@ -135,6 +156,7 @@ final class UcxDataPath implements DataPath {
             packed.copyFrom(MemorySegment.ofArray(rkey));
             MemorySegment out = a.allocate(ADDRESS);
             boolean peerErrors = UcxTransport.mayDetectPeerFailure(spec);
+            critical = !peerErrors;
             for (int e = 0; e < eps.length; e++) {
                 eps[e] = worker.connect(address, errorSlots.asSlice(e, 1), peerErrors);
                 Ucx.check((byte) lib().rkeyUnpack.invokeExact(eps[e], packed, out), "ucp_ep_rkey_unpack");
@@ -156,11 +178,26 @@ final class UcxDataPath implements DataPath {
             opLocal[k] = localRegion.asSlice(start, len);
             opLength[k] = len;
             opRemote[k] = base + start;
+            opWords[k * OP_WORDS] = opEp[k].address();
+            opWords[k * OP_WORDS + 1] = opLocal[k].address();
+            opWords[k * OP_WORDS + 2] = len;
+            opWords[k * OP_WORDS + 3] = opRemote[k];
+            opWords[k * OP_WORDS + 4] = opRkey[k].address();
+            critical &= len <= CRITICAL_MAX_BYTES;
         }
+    }
+
+    /** Whether posts go through the critical linkage (tests check the choice). */
+    boolean critical() {
+        return critical;
     }
 
     @Override
     public void post() throws TransferException {
+        if (critical) {
+            postCritical();
+            return;
+        }
         MemorySegment params = worker.noParams;
         int ring = head;
         try {
@@ -188,6 +225,56 @@ final class UcxDataPath implements DataPath {
                 pendingCount[ring] = pending;
             } else {
                 flushes[ring] = worker.flush().address();
+            }
+            head = ring + 1 == flushes.length ? 0 : ring + 1;
+            posted++;
+        } catch (TransferException | RuntimeException e) {
+            failed = true;
+            throw e;
+        } catch (Throwable t) {
+            failed = true;
+            throw new TransferException("ucx downcall failed: " + t, t);
+        }
+    }
+
+    /**
+     * {@link #post()} through the critical linkage: raw addresses in and out, so no segment is checked
+     * or made per op, and no thread-state transition per downcall. The same checks as the other path:
+     * every op's returned status, the flush's.
+     */
+    private void postCritical() throws TransferException {
+        long params = paramsA;
+        int ring = head;
+        try {
+            long[] w = opWords;
+            int base = ring * opEp.length;
+            int pending = 0;
+            for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
+                long r = read
+                        ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
+                        : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
+                if (r != 0) {
+                    if (Ucx.isError(r)) {
+                        failed = true;
+                        throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
+                                + Ucx.statusString((byte) r), (byte) r, errorSlots);
+                    }
+                    if (read) {
+                        pendingGets[base + pending++] = r;
+                    } else {
+                        // Released by UCX when it completes; the batch's flush covers its completion.
+                        Ucx.Hot.REQUEST_FREE.invokeExact(MemorySegment.ofAddress(r));
+                    }
+                }
+            }
+            if (read) {
+                pendingCount[ring] = pending;
+            } else {
+                long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
+                if (Ucx.isError(f)) {
+                    Ucx.check((byte) f, "ucp_worker_flush_nbx");
+                }
+                flushes[ring] = f;
             }
             head = ring + 1 == flushes.length ? 0 : ring + 1;
             posted++;
