@@ -28,6 +28,14 @@
 #   CPU         CPU time of the thread that runs the points, over the cadence: the engine's thread does
 #               the initiator's side of the transfer too, as the floor's loop does, so the difference
 #               is the engine's own CPU per point (less sensitive to other load than wall time)
+#   by thread   per pass and JVM (the engine's, the floor's, and each one's agent), the CPU per point of
+#               each group of threads (JIT compilers, GC, the points' thread "java", Allure's attachment
+#               writer, the host meter, the agent's control and data threads), from /proc/PID/task/*/stat
+#               between the pass's first point's end and its last's, with the kernel's share (sys) where
+#               it shows, threads started and ended meanwhile, and this JVM's allocation and GCs a point
+# Each engine pass writes its Allure results into a folder of its own (allure-results-REP/cold, /warm):
+# files created on ext4 right after thousands were deleted nearby cost the kernel's inode allocator a
+# scan each (recently_deleted), which once made the warm pass look twice as costly as the cold one.
 #
 # Environment knobs (defaults in brackets):
 #   REPS [1]   LINKPROOF_JAVA [JDK 25]
