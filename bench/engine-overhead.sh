@@ -77,13 +77,18 @@ note "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 note "raw results in $OUT_DIR"
 
 # ---- engine and floor, alternating ---------------------------------------------------------------
+# A reused OUT_DIR's Allure results are moved aside now and deleted at the end: deleted now, the
+# files the run creates would meet ext4's recently-deleted inodes (see the header).
+OLD="$OUT_DIR/old-allure-results.$$"
+for d in "$OUT_DIR"/allure-results-*; do
+  [[ -e "$d" ]] && { mkdir -p "$OLD"; mv "$d" "$OLD/"; }
+done
 for rep in $(seq "$REPS"); do
   note "rep $rep: floor ($POINTS points through transfer-core)"
   timeout 600 "${JVM[@]}" "$MAIN" floor "$POINTS" "$OUT_DIR/floor-$rep" > "$OUT_DIR/floor-$rep.log" 2>&1 \
     || { tail -20 "$OUT_DIR/floor-$rep.log" >&2; die "the floor run failed"; }
   note "$(grep '^floor, ' "$OUT_DIR/floor-$rep.log" | tr '\n' ' ')"
   note "rep $rep: engine (the TinyPoints fixture through the JUnit Platform)"
-  rm -rf "$OUT_DIR/allure-results-$rep"
   timeout 900 "${JVM[@]}" -Dlinkproof.profile="$PROFILE" -Dallure.results.directory="$OUT_DIR/allure-results-$rep" \
       -Dlinkproof.results="$OUT_DIR/results-$rep.jsonl" -Dlinkproof.agent.log="$OUT_DIR/agent-$rep.log" \
       "$MAIN" engine "$FIXTURES.TinyPoints" "$OUT_DIR/allure-results-$rep" "$OUT_DIR/engine-$rep" \
@@ -161,3 +166,4 @@ EOF
   echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"
 } | tee "$OUT_DIR/table.txt"
+rm -rf "$OLD"
