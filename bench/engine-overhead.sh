@@ -33,6 +33,7 @@
 #               writer, the host meter, the agent's control and data threads), from /proc/PID/task/*/stat
 #               between the pass's first point's end and its last's, with the kernel's share (sys) where
 #               it shows, threads started and ended meanwhile, and this JVM's allocation and GCs a point
+#               (per rep, and at the end one table of each group's median over the reps)
 # Each engine pass writes its Allure results into a folder of its own (allure-results-REP/cold, /warm):
 # files created on ext4 right after thousands were deleted nearby cost the kernel's inode allocator a
 # scan each (recently_deleted), which once made the warm pass look twice as costly as the cold one.
@@ -153,6 +154,42 @@ EOF
   ) "$@"
 }
 
+threads_table() { # every rep's per-thread lines -> one table: median CPU ms a point of each thread group
+  awk -f "$ROOT/bench/lib/median.awk" -f <(cat <<'EOF'
+# "engine, warm, this JVM: CPU per point, ms, by thread (999 points): total 4.03; CN CompilerThre (2) 1.88 (sys 0.06); ..."
+/^(engine|floor), (cold|warm), (this JVM|its agent): CPU per point/ {
+  key = substr($0, 1, index($0, ":") - 1)
+  if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+  reps[key]++
+  n = split(substr($0, index($0, "): ") + 3), part, "; ")
+  for (i = 1; i <= n; i++) {
+    p = part[i]
+    if (p ~ /^(threads gone|allocated|GCs)/) continue
+    sub(/ \(sys [0-9.]+\)$/, "", p)
+    if (!match(p, / [0-9.]+$/)) continue
+    g = substr(p, 1, RSTART - 1); v = substr(p, RSTART + 1)
+    sub(/ \([0-9]+\)$/, "", g)
+    if (!((key, g) in vals)) groups[key] = groups[key] SUBSEP g
+    vals[key, g] = vals[key, g] " " v
+  }
+}
+END {
+  print "CPU per point by thread, ms, median over the reps (the points' thread is \"java\"; a group under 0.05 ms in a rep counts 0 there)"
+  for (k = 1; k <= nk; k++) {
+    key = keys[k]; line = sprintf("  %-25s", key ":"); sep = ""
+    m = split(substr(groups[key], 2), gs, SUBSEP)
+    for (j = 1; j <= m; j++) {
+      c = split(vals[key, gs[j]], xs, " "); list = vals[key, gs[j]]  # a rep without the group: 0 there
+      for (r = c; r < reps[key]; r++) list = list " 0"
+      line = line sep sprintf(" %s %.2f", gs[j], median(list)); sep = ";"
+    }
+    print line
+  }
+}
+EOF
+  ) "$@"
+}
+
 {
   table "COLD: each JVM's first pass over the points, as a user's mvn test meets them (the JIT compiling as it runs)" \
     "$OUT_DIR"/engine-*-cold.tsv "$OUT_DIR"/floor-*-cold.tsv
@@ -163,6 +200,8 @@ EOF
   for rep in $(seq "$REPS"); do
     grep -h '^engine, \|^floor, ' "$OUT_DIR/engine-$rep.log" "$OUT_DIR/floor-$rep.log" | sed "s/^/rep $rep: /"
   done
+  echo
+  threads_table "$OUT_DIR"/engine-*.log "$OUT_DIR"/floor-*.log
   echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"
 } | tee "$OUT_DIR/table.txt"
