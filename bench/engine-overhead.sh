@@ -28,6 +28,15 @@
 #   CPU         CPU time of the thread that runs the points, over the cadence: the engine's thread does
 #               the initiator's side of the transfer too, as the floor's loop does, so the difference
 #               is the engine's own CPU per point (less sensitive to other load than wall time)
+#   by thread   per pass and JVM (the engine's, the floor's, and each one's agent), the CPU per point of
+#               each group of threads (JIT compilers, GC, the points' thread "java", Allure's attachment
+#               writer, the host meter, the agent's control and data threads), from /proc/PID/task/*/stat
+#               between the pass's first point's end and its last's, with the kernel's share (sys) where
+#               it shows, threads started and ended meanwhile, and this JVM's allocation and GCs a point
+#               (per rep, and at the end one table of each group's median over the reps)
+# Each engine pass writes its Allure results into a folder of its own (allure-results-REP/cold, /warm):
+# files created on ext4 right after thousands were deleted nearby cost the kernel's inode allocator a
+# scan each (recently_deleted), which once made the warm pass look twice as costly as the cold one.
 #
 # Environment knobs (defaults in brackets):
 #   REPS [1]   LINKPROOF_JAVA [JDK 25]
@@ -69,13 +78,18 @@ note "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 note "raw results in $OUT_DIR"
 
 # ---- engine and floor, alternating ---------------------------------------------------------------
+# A reused OUT_DIR's Allure results are moved aside now and deleted at the end: deleted now, the
+# files the run creates would meet ext4's recently-deleted inodes (see the header).
+OLD="$OUT_DIR/old-allure-results.$$"
+for d in "$OUT_DIR"/allure-results-*; do
+  [[ -e "$d" ]] && { mkdir -p "$OLD"; mv "$d" "$OLD/"; }
+done
 for rep in $(seq "$REPS"); do
   note "rep $rep: floor ($POINTS points through transfer-core)"
   timeout 600 "${JVM[@]}" "$MAIN" floor "$POINTS" "$OUT_DIR/floor-$rep" > "$OUT_DIR/floor-$rep.log" 2>&1 \
     || { tail -20 "$OUT_DIR/floor-$rep.log" >&2; die "the floor run failed"; }
   note "$(grep '^floor, ' "$OUT_DIR/floor-$rep.log" | tr '\n' ' ')"
   note "rep $rep: engine (the TinyPoints fixture through the JUnit Platform)"
-  rm -rf "$OUT_DIR/allure-results-$rep"
   timeout 900 "${JVM[@]}" -Dlinkproof.profile="$PROFILE" -Dallure.results.directory="$OUT_DIR/allure-results-$rep" \
       -Dlinkproof.results="$OUT_DIR/results-$rep.jsonl" -Dlinkproof.agent.log="$OUT_DIR/agent-$rep.log" \
       "$MAIN" engine "$FIXTURES.TinyPoints" "$OUT_DIR/allure-results-$rep" "$OUT_DIR/engine-$rep" \
@@ -140,6 +154,42 @@ EOF
   ) "$@"
 }
 
+threads_table() { # every rep's per-thread lines -> one table: median CPU ms a point of each thread group
+  awk -f "$ROOT/bench/lib/median.awk" -f <(cat <<'EOF'
+# "engine, warm, this JVM: CPU per point, ms, by thread (999 points): total 4.03; CN CompilerThre (2) 1.88 (sys 0.06); ..."
+/^(engine|floor), (cold|warm), (this JVM|its agent): CPU per point/ {
+  key = substr($0, 1, index($0, ":") - 1)
+  if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+  reps[key]++
+  n = split(substr($0, index($0, "): ") + 3), part, "; ")
+  for (i = 1; i <= n; i++) {
+    p = part[i]
+    if (p ~ /^(threads gone|allocated|GCs)/) continue
+    sub(/ \(sys [0-9.]+\)$/, "", p)
+    if (!match(p, / [0-9.]+$/)) continue
+    g = substr(p, 1, RSTART - 1); v = substr(p, RSTART + 1)
+    sub(/ \([0-9]+\)$/, "", g)
+    if (!((key, g) in vals)) groups[key] = groups[key] SUBSEP g
+    vals[key, g] = vals[key, g] " " v
+  }
+}
+END {
+  print "CPU per point by thread, ms, median over the reps (the points' thread is \"java\"; a group under 0.05 ms in a rep counts 0 there)"
+  for (k = 1; k <= nk; k++) {
+    key = keys[k]; line = sprintf("  %-25s", key ":"); sep = ""
+    m = split(substr(groups[key], 2), gs, SUBSEP)
+    for (j = 1; j <= m; j++) {
+      c = split(vals[key, gs[j]], xs, " "); list = vals[key, gs[j]]  # a rep without the group: 0 there
+      for (r = c; r < reps[key]; r++) list = list " 0"
+      line = line sep sprintf(" %s %.2f", gs[j], median(list)); sep = ";"
+    }
+    print line
+  }
+}
+EOF
+  ) "$@"
+}
+
 {
   table "COLD: each JVM's first pass over the points, as a user's mvn test meets them (the JIT compiling as it runs)" \
     "$OUT_DIR"/engine-*-cold.tsv "$OUT_DIR"/floor-*-cold.tsv
@@ -150,6 +200,9 @@ EOF
   for rep in $(seq "$REPS"); do
     grep -h '^engine, \|^floor, ' "$OUT_DIR/engine-$rep.log" "$OUT_DIR/floor-$rep.log" | sed "s/^/rep $rep: /"
   done
+  echo
+  threads_table "$OUT_DIR"/engine-*.log "$OUT_DIR"/floor-*.log
   echo "$(grep '^discover:' "$OUT_DIR/discover.log"); the whole JVM $(( (d1 - d0) / 1000000 )) ms"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; elapsed $(( $(date +%s) - START )) s"
 } | tee "$OUT_DIR/table.txt"
+rm -rf "$OLD"

@@ -40,7 +40,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *   <li>{@code engine <fixture class> <allure-results dir> <out prefix>}: runs the fixture's points on the
  *   JUnit Platform in this JVM (the engine, and Allure's listener as a user's run has it), timing each
  *   point from a launcher listener; its transfer phases come from the Allure result's
- *   {@code measurement.json} ({@code phases}, to the nanosecond);</li>
+ *   {@code measurement.json} ({@code phases}, to the nanosecond). Each pass writes its Allure results
+ *   into a folder of its own under the one given ({@code cold/}, {@code warm/});</li>
  *   <li>{@code floor <count> <out prefix>}: the floor, the same points (1..count B, one timed iteration,
  *   no warmup, tcp) through transfer-core alone: a local agent, one {@link Session}, {@code run} in a
  *   bare loop: the same control requests (for a tcp WRITE: PREPARE, CHECKSUM, RELEASE), data connection
@@ -115,10 +116,19 @@ public final class EngineOverhead {
      * about that test take (its own automatic registration deactivated, so it runs once); null where
      * Allure is not on the class path.
      */
-    private static TestExecutionListener timedAllure(Map<String, Long> spent) {
+    private static TestExecutionListener timedAllure(Map<String, Long> spent, Path dir) {
         TestExecutionListener allure;
         try {
-            allure = (TestExecutionListener) Class.forName(ALLURE_LISTENER).getDeclaredConstructor().newInstance();
+            Class<?> listener = Class.forName(ALLURE_LISTENER);
+            // The pass's own results folder. Not the pass before's, emptied: on ext4 a file created
+            // within ~30 s of thousands deleted nearby makes the kernel's inode allocator skip each
+            // recently deleted one (recently_deleted in find_inode_bit), which charged the warm pass
+            // 1.2 ms of system time a point on the attachment writer and as much on the points' thread.
+            io.qameta.allure.AllureLifecycle lifecycle = new io.qameta.allure.AllureLifecycle(
+                    new io.qameta.allure.FileSystemResultsWriter(dir));
+            io.qameta.allure.Allure.setLifecycle(lifecycle); // what the engine's AllureBridge writes through
+            allure = (TestExecutionListener) listener.getDeclaredConstructor(io.qameta.allure.AllureLifecycle.class)
+                    .newInstance(lifecycle);
         } catch (ReflectiveOperationException e) {
             return null;
         }
@@ -142,14 +152,16 @@ public final class EngineOverhead {
                 });
     }
 
-    private static void engine(Class<?> fixture, Path allure, Path out, String pass) throws IOException {
-        deleteContents(allure); // the pass before's results: their points have the same names
+    private static void engine(Class<?> fixture, Path allureRoot, Path out, String pass) throws IOException {
+        Path allure = allureRoot.resolve(pass); // the pass before's results have the same names
+        Files.createDirectories(allure);
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
         Map<String, Long> started = new ConcurrentHashMap<>();
         Map<String, Long> allureSpent = new ConcurrentHashMap<>();
         List<String[]> finished = new ArrayList<>(); // name, status, start, end, unique id
         long[][] cpu = new long[2][]; // after the first point, after the last
+        ThreadCpu[][] threads = new ThreadCpu[2][]; // this JVM's and its agent's, after the first point, after the last
         long[] tests = new long[1];
         TestExecutionListener timer = new TestExecutionListener() {
             @Override
@@ -178,6 +190,7 @@ public final class EngineOverhead {
                     }
                     if (n == 1 || n == tests[0]) {
                         cpu[n == 1 ? 0 : 1] = cpuNow();
+                        threads[n == 1 ? 0 : 1] = threadsNow();
                     }
                 }
             }
@@ -191,7 +204,7 @@ public final class EngineOverhead {
                 }
             }
         };
-        TestExecutionListener allureListener = timedAllure(allureSpent);
+        TestExecutionListener allureListener = timedAllure(allureSpent, allure);
         long t0 = System.nanoTime();
         if (allureListener == null) {
             LauncherFactory.create().execute(request, timer);
@@ -221,6 +234,27 @@ public final class EngineOverhead {
         System.out.printf("engine, %s: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure; %s%n",
                 pass, rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count(),
                 cpuPerPoint(cpu[0], cpu[1], rows.size() - 1));
+        printThreads("engine, " + pass, threads[0], threads[1], rows.size() - 1);
+    }
+
+    /** This JVM's threads and its child's (the local agent), as {@link ThreadCpu} snapshots. */
+    private static ThreadCpu[] threadsNow() {
+        ThreadCpu self = ThreadCpu.self();
+        // The pass's own agent: the youngest child (the pass before's may still be on its way out).
+        ThreadCpu agent = ProcessHandle.current().children()
+                .max(java.util.Comparator.comparing(c -> c.info().startInstant().orElse(java.time.Instant.EPOCH)))
+                .map(c -> ThreadCpu.of(c.pid())).orElse(null);
+        return new ThreadCpu[] {self, agent};
+    }
+
+    private static void printThreads(String label, ThreadCpu[] first, ThreadCpu[] last, long points) {
+        if (first == null || last == null) {
+            return;
+        }
+        System.out.println(last[0].perPoint(first[0], points, label + ", this JVM"));
+        if (first[1] != null && last[1] != null) {
+            System.out.println(last[1].perPoint(first[1], points, label + ", its agent"));
+        }
     }
 
     /**
@@ -277,17 +311,6 @@ public final class EngineOverhead {
         return out;
     }
 
-    private static void deleteContents(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            for (Path p : s.toList()) {
-                Files.delete(p);
-            }
-        }
-    }
-
     private static void floor(int count, Path out, String pass) throws Exception {
         Path log = out.resolveSibling("floor-agent-" + pass + ".log");
         long t0 = System.nanoTime();
@@ -298,6 +321,8 @@ public final class EngineOverhead {
             long previousCpu = -1;
             long[] first = null;
             long[] last = null;
+            ThreadCpu[] firstThreads = null;
+            ThreadCpu[] lastThreads = null;
             for (int size = 1; size <= count; size++) {
                 TransferSpec spec = TransferSpec.builder().pointId("floor[op=write,size=" + size + "]").transport("tcp")
                         .op(Op.WRITE).size(size).batch(1).connections(1).iterations(1).warmup(0).build();
@@ -318,13 +343,16 @@ public final class EngineOverhead {
                 previousCpu = cpuEnd;
                 if (size == 1) {
                     first = cpuNow();
+                    firstThreads = threadsNow();
                 } else if (size == count) {
                     last = cpuNow();
+                    lastThreads = threadsNow();
                 }
             }
             write(out, rows);
             System.out.printf("floor, %s: %d points in %.2f s (agent start included); %s%n", pass, rows.size(),
                     (System.nanoTime() - t0) / 1e9, cpuPerPoint(first, last, count - 1));
+            printThreads("floor, " + pass, firstThreads, lastThreads, count - 1);
         }
     }
 

@@ -28,6 +28,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private PointRun run;
+    private String sweepId;
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -86,8 +87,17 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
                 result);
     }
 
+    /**
+     * The sweep's (its method's) unique id, as text: formatted once, not three times a point (a
+     * removed segment is a new UniqueId, whose text JUnit formats and encodes afresh).
+     */
     private String sweepId() {
-        return getUniqueId().removeLastSegment().toString();
+        String id = sweepId;
+        if (id == null) {
+            id = getUniqueId().removeLastSegment().toString();
+            sweepId = id;
+        }
+        return id;
     }
 
     @Override

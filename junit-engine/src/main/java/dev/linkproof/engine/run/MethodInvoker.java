@@ -23,6 +23,24 @@ public final class MethodInvoker {
     private MethodInvoker() {
     }
 
+    /**
+     * Each test class's no-argument constructor, made accessible once: looked up per point it was a
+     * copy of the class's constructors and an access check, a thousand times for a sweep of a
+     * thousand points (bench/engine-overhead.sh, JFR). {@link #problem} has checked it exists.
+     */
+    private static final ClassValue<Constructor<?>> CONSTRUCTORS = new ClassValue<>() {
+        @Override
+        protected Constructor<?> computeValue(Class<?> type) {
+            try {
+                Constructor<?> c = type.getDeclaredConstructor();
+                c.setAccessible(true);
+                return c;
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(type.getName() + " has no no-argument constructor", e);
+            }
+        }
+    };
+
     /** Why {@code method} cannot be invoked by the engine, or empty when it can. */
     public static Optional<String> problem(Class<?> testClass, Method method) {
         if (java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
@@ -58,10 +76,10 @@ public final class MethodInvoker {
         }
         Object instance;
         try {
-            Constructor<?> c = testClass.getDeclaredConstructor();
-            c.setAccessible(true);
-            instance = c.newInstance();
-            method.setAccessible(true);
+            instance = CONSTRUCTORS.get(testClass).newInstance();
+            if (!method.canAccess(instance)) {
+                method.setAccessible(true);
+            }
             method.invoke(instance, args);
         } catch (InvocationTargetException e) {
             // What the method threw, with its frames and without the engine's below them.

@@ -95,12 +95,6 @@ public final class AllureBridge {
         if (uuid.isEmpty()) {
             return;
         }
-        lifecycle().updateTestCase(uuid.get(), r -> {
-            r.getLabels().add(new Label().setName("epic").setValue(profile));
-            r.getLabels().add(new Label().setName("subSuite").setValue(method));
-            r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
-            r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
-        });
         List<Parameter> ps = new ArrayList<>();
         String size = Units.formatSize(spec.size());
         ps.add(parameter("size", size.endsWith(" B") ? size : size + " (" + spec.size() + " B)"));
@@ -122,7 +116,14 @@ public final class AllureBridge {
         if (spec.layout() != Layout.CONTIGUOUS) {
             ps.add(parameter("layout", spec.layout().name().toLowerCase(Locale.ROOT)));
         }
-        lifecycle().updateTestCase(uuid.get(), r -> r.getParameters().addAll(ps));
+        // Labels and parameters in one update of the test case (each is a lookup and a lock).
+        lifecycle().updateTestCase(uuid.get(), r -> {
+            r.getLabels().add(new Label().setName("epic").setValue(profile));
+            r.getLabels().add(new Label().setName("subSuite").setValue(method));
+            r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
+            r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
+            r.getParameters().addAll(ps);
+        });
     }
 
     /** The measured figures, the phases as steps, the measurement and the verdicts as attachments. */

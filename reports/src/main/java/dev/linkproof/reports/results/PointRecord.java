@@ -180,7 +180,7 @@ public record PointRecord(
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
                 List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, null, null, null, Rail.of(m), java.time.Instant.now().toString());
+                null, null, null, null, null, Rail.of(m), IsoInstant.of(java.time.Instant.now()));
     }
 
     /**

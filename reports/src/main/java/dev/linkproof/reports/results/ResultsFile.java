@@ -90,7 +90,7 @@ public final class ResultsFile implements AutoCloseable {
 
     public synchronized void append(PointRecord record) {
         try {
-            out.write(JSON.writeValueAsString(record));
+            out.write(PointRecordJson.line(JSON, record));
             out.write('\n');
             out.flush();
         } catch (IOException e) {

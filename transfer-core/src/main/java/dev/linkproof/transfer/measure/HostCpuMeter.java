@@ -15,9 +15,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -63,21 +64,41 @@ public final class HostCpuMeter {
      * which only a window of {@link #MIN_WINDOW_NANOS} or more reads, walks afresh.
      *
      * <p>The start's reading is taken on a daemon thread, so the caller goes on with its point (a
-     * reading of {@code /proc} takes 0.1-0.3 ms, all of it on the point's way otherwise); the window
-     * begins when the reading is taken, within a fraction of a millisecond of this call.
+     * reading of {@code /proc} takes 0.1-0.3 ms, all of it on the point's way otherwise), and only
+     * {@link #START_DELAY_NANOS} after this call: a window closed before then (a small point's, most
+     * of a sweep's) could give no figure anyway, and reads nothing at all. Measured
+     * (bench/engine-overhead.sh, per-thread CPU): the readings of windows opened for every point cost
+     * 0.2-0.3 ms of CPU a point on each side, the engine's and the agent's, and a quarter of the
+     * engine's allocation. The window begins when the reading is taken.
      */
     public static Window start(Set<Long> alsoOurs) {
-        Path proc = Path.of("/proc");
+        return start(Path.of("/proc"), alsoOurs, START_DELAY_NANOS);
+    }
+
+    /** As {@link #start(Set)}, over {@code proc}, the start's reading {@code delayNanos} after this call. */
+    static Window start(Path proc, Set<Long> alsoOurs, long delayNanos) {
         long self = ProcessHandle.current().pid();
         long opened = System.nanoTime();
-        Future<Optional<Snapshot>> begin = READINGS.submit(() -> Snapshot.take(proc, ours(proc, self, alsoOurs, false),
-                System::nanoTime));
+        Future<Optional<Snapshot>> begin = READINGS.schedule(() -> Snapshot.take(proc, ours(proc, self, alsoOurs, false),
+                System::nanoTime), delayNanos, TimeUnit.NANOSECONDS);
         return new Window(proc, () -> ours(proc, self, alsoOurs, true), System::nanoTime, opened, begin);
     }
 
-    /** Takes the readings that open windows. */
-    private static final ExecutorService READINGS = Executors.newSingleThreadExecutor(
-            Thread.ofPlatform().daemon().name("linkproof-host-meter").factory());
+    /**
+     * How long after {@link #start(Set)} a window's first reading is taken: short against
+     * {@link #MIN_WINDOW_NANOS}, long against a small point (1-3 ms here).
+     */
+    static final long START_DELAY_NANOS = 5_000_000L;
+
+    /** Takes the readings that open windows; a reading not yet due when its window closes is dropped. */
+    private static final ScheduledExecutorService READINGS = readings();
+
+    private static ScheduledExecutorService readings() {
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().daemon().name("linkproof-host-meter").factory());
+        e.setRemoveOnCancelPolicy(true);
+        return e;
+    }
 
     /** How old a walk of this JVM's process tree a window's start may take. */
     static final long TREE_REUSE_NANOS = 1_000_000_000L;
@@ -212,11 +233,16 @@ public final class HostCpuMeter {
             this.start = start;
         }
 
+        /** Whether the window's first reading was dropped, never taken (a window closed before it was due). */
+        boolean startDropped() {
+            return start.isCancelled();
+        }
+
         /** Returns once the window's first reading is taken (or could not be). */
         void awaitBegun() throws InterruptedException {
             try {
                 start.get();
-            } catch (ExecutionException e) {
+            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
                 // no reading: stop() says so
             }
         }
@@ -229,6 +255,7 @@ public final class HostCpuMeter {
             // Too short to give a figure whatever /proc says: not read at all (a point of a few
             // milliseconds would spend a fair part of them reading it).
             if (clock.getAsLong() - opened < MIN_WINDOW_NANOS) {
+                start.cancel(false); // not taken yet (a window of a few ms): never taken
                 return Optional.empty();
             }
             Optional<Snapshot> first;
@@ -237,8 +264,8 @@ public final class HostCpuMeter {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Optional.empty();
-            } catch (ExecutionException e) {
-                return Optional.empty();
+            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                return Optional.empty(); // no reading, or one dropped by an earlier stop of a short window
             }
             if (first.isEmpty()) {
                 return Optional.empty();
@@ -251,7 +278,8 @@ public final class HostCpuMeter {
                 return Optional.empty();
             }
             long wall = end.get().nanoTime() - begin.nanoTime();
-            if (wall < MIN_WINDOW_NANOS) {
+            // The readings span the window less the start's delay, at least.
+            if (wall < MIN_WINDOW_NANOS - START_DELAY_NANOS) {
                 return Optional.empty();
             }
             double seconds = wall / 1e9;

@@ -40,6 +40,21 @@ class HostCpuMeterTest {
         Files.writeString(proc.resolve(pid + "/stat"), pid + " (java (agent) x) " + fields, StandardCharsets.US_ASCII);
     }
 
+    /**
+     * A window closed before its start reading is due (a small point's: most of a sweep's) drops the
+     * reading: /proc is not read for a window that could give no figure. The reading is an hour away
+     * here, so the window is closed before it whatever the host's load.
+     */
+    @Test
+    void aWindowClosedBeforeItsStartReadingIsDueReadsNothing() throws Exception {
+        stat(1000, 0);
+        HostCpuMeter.Window w = HostCpuMeter.start(proc, Set.of(), TimeUnit.HOURS.toNanos(1));
+        assertThat(w.startDropped()).isFalse();
+        assertThat(w.stop()).isEmpty();
+        assertThat(w.startDropped()).as("the start reading, not yet due, is dropped").isTrue();
+        assertThat(w.stop()).as("a second stop says the same").isEmpty();
+    }
+
     @Test
     void otherProcessesTimeIsTheHostsBusyTimeLessOurs() throws Exception {
         stat(1000, 0);
