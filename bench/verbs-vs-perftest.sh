@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-SIZES=${SIZES:-"64:20000 64:20000:8 4096:20000 4096:20000:8 65536:4000 1048576:400"}
+SIZES=${SIZES:-"64:50000 64:20000:8 4096:20000 4096:20000:8 65536:4000 1048576:400"}
 LAT=${LAT:-"8:2000"}
 ROUNDS=${ROUNDS:-3}
 # Both of our JVMs run C1 only, as the Soft-RoCE suite's do: under multi-threaded TCG (QEMU 7.2) a tiered
