@@ -9,12 +9,12 @@
 #   ROUNDS=4 N=8000 bench/verbs-read-latency.sh
 #   TABLE_ONLY=1 bench/verbs-read-latency.sh  only the table, from the last run's results
 # Env: ROUNDS (default 4), N (samples per tool and round, default 8000), JIT (our JVMs' JIT options,
-# default C1 only, as in bench/verbs-vs-perftest.sh), JDK, SKIP_BUILD=1 (use transfer-core as built), MVN_FLAGS (e.g. -o).
+# default C2 only, as in bench/verbs-vs-perftest.sh, which says why), JDK, SKIP_BUILD=1 (use transfer-core as built), MVN_FLAGS (e.g. -o).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 ROUNDS=${ROUNDS:-4}; N=${N:-8000}
-JIT=${JIT--XX:TieredStopAtLevel=1}
+JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
 if [ "${TABLE_ONLY:-}" != 1 ]; then
