@@ -30,8 +30,9 @@ ROUNDS=${ROUNDS:-3}
 # Both of our JVMs run C2 only (no tiers): under multi-threaded TCG (QEMU 7.2) a tiered JVM crashed in 2 of
 # 18 stress launches (SIGSEGV/SIGILL at the entry of freshly compiled code, or in the interpreter: C1 code
 # replaced and patched by one vCPU while another ran its stale translation); C1 only crashed in none of 19,
-# C2 only in none of 20 (bench/vm-jit-modes.sh) nor in any bench launch since, and C2 code is faster once
-# warm (VerbsBenchMain's warm pass is long enough for it). See bench/RESULTS.md, 2026-12-05.
+# C2 only in none of 20 (bench/vm-jit-modes.sh) nor in any bench launch since. Its steady state was not
+# measured faster: 8 B READ was 0.75 of ib_read_lat with C2 only, 0.76 with C1 only (same host, minutes
+# apart); VerbsBenchMain's warm pass is long enough for C2. See bench/RESULTS.md, 2026-12-05.
 # JIT=-XX:TieredStopAtLevel=1 is the former C1-only mode; JIT="" is tiered (crashes).
 JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
