@@ -5,21 +5,23 @@
 # attributes are not the cause and the rest is our process (JVM, FFM) under TCG; if it matches
 # ours, they are. Appends a table to bench/RESULTS.md with the command, the date and the machine.
 #
-#   bench/verbs-read-latency.sh               build, compile rlat.c (gcc, libibverbs-dev), boot, measure
+#   bench/verbs-read-latency.sh               compile transfer-core (no install) and rlat.c (gcc, libibverbs-dev), boot, measure
 #   ROUNDS=4 N=8000 bench/verbs-read-latency.sh
 #   TABLE_ONLY=1 bench/verbs-read-latency.sh  only the table, from the last run's results
 # Env: ROUNDS (default 4), N (samples per tool and round, default 8000), JIT (our JVMs' JIT options,
-# default C1 only, as in bench/verbs-vs-perftest.sh), JDK, SKIP_BUILD=1 (use transfer-core as built).
+# default C2 only, as in bench/verbs-vs-perftest.sh, which says why), JDK, SKIP_BUILD=1 (use transfer-core as built), MVN_FLAGS (e.g. -o).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 ROUNDS=${ROUNDS:-4}; N=${N:-8000}
-JIT=${JIT--XX:TieredStopAtLevel=1}
+JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
-[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q install -DskipTests
+# transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
+[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
+load_start="load average $(cut -d' ' -f1-3 /proc/loadavg)"
 . bench/lib/vm-classpath.sh
 stage_vm_classpath "$work" "$share"
 gcc -O2 -Wall -o "$share/rlat" bench/c/rlat.c -libverbs
@@ -42,6 +44,7 @@ for r in \$(seq 1 $ROUNDS); do
 done
 GUEST
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/guest.sh"
+echo "host $load_start at the start, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" > "$share/load.txt"
 fi
 # Rows by number, labelled once in END: 1 perftest, 2 C with perftest's attributes, 3 C with ours, 4 ours.
 table=$(awk -f bench/lib/median.awk -f <(echo '
@@ -63,7 +66,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo
   echo "## verbs READ latency: perftest, C with our attributes, ours (rxe0 in the QEMU/TCG VM) — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, 2 vCPUs."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
   echo
   echo "$table"
 } | tee -a bench/RESULTS.md

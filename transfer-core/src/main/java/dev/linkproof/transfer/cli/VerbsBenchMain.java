@@ -21,13 +21,14 @@ import java.util.Map;
  * with perftest on the same device in the same run: a local target agent, one session, one point per
  * size, one machine-readable line per point.
  *
- * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[,SIZE:TRANSFERS...]] [lat SIZE:ITERATIONS[,...]] [rlat SIZE:ITERATIONS[,...]]
+ * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[:QPS][,SIZE:TRANSFERS[:QPS]...]] [lat SIZE:ITERATIONS[,...]] [rlat SIZE:ITERATIONS[,...]]
  *               [fadd 8:OPS[,...]] [cswap 8:OPS[,...]] [fadd-lat 8:ITERATIONS[,...]] [cswap-lat 8:ITERATIONS[,...]]
- * e.g. VerbsBenchMain bw 4096:20000,65536:4000 lat 8:2000 rlat 8:2000</pre>
+ * e.g. VerbsBenchMain bw 4096:20000,64:160000:8 lat 8:2000 rlat 8:2000</pre>
  *
- * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs,
- * four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is 100), one
- * QP; GB = 10^9. Latency ({@code lat}) is stop-and-wait, one 8-byte-class WRITE per sample, inline as
+ * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs
+ * per QP, four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is
+ * 100), one WR per {@code ibv_post_send} (perftest's default: no --post_list); QPS QPs (default 1,
+ * perftest's -q), TRANSFERS over all of them (perftest's -n is per QP: pass n x QPS); GB = 10^9. Latency ({@code lat}) is stop-and-wait, one 8-byte-class WRITE per sample, inline as
  * perftest does, timed from post to its completion; {@code rlat} does the same with an RDMA READ, which
  * is what ib_read_lat times too (ib_write_lat is a ping-pong through memory, not a completion).
  * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
@@ -44,8 +45,9 @@ import java.util.Map;
  * atomic point is validated (each counter's final value, the fetched values, the swap chain). The
  * output line adds {@code ops_per_s}.
  *
- * <p>Before the measured points, every point runs once at a quarter of its transfers and is not
- * reported: perftest is compiled C, while both of our JVMs start interpreted, and under TCG their
+ * <p>Before the measured points, every point runs once at a quarter of its transfers (at least 20,000
+ * ops where that is under 64 MiB), and again (up to four passes) while a pass saw this JVM's JIT
+ * finish a compilation; none of that is reported: perftest is compiled C, while both of our JVMs start interpreted, and under TCG their
  * JIT compilers take the two vCPUs from Soft-RoCE's kernel work for seconds. Without that pass the
  * first size measured pays for compiling the session, the control protocol and the data path.
  */
@@ -92,7 +94,7 @@ public final class VerbsBenchMain {
             for (String p : args[a + 1].split(",")) {
                 String[] kv = p.split(":");
                 modes.add(BenchMode.of(args[a]));
-                points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1])});
+                points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1]), kv.length > 2 ? Long.parseLong(kv[2]) : 0});
             }
         }
         List<String> agentArgs = List.of(System.getProperty("linkproof.agent.jvmArgs", "-Xmx256m").trim().split("\\s+"));
@@ -101,13 +103,32 @@ public final class VerbsBenchMain {
         try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty("linkproof.agent.log", "bench-agent.log")),
                 t.agentStart());
              Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
-            for (int n = 0; n < points.size(); n++) {
-                run(session, "warm-" + n, modes.get(n), points.get(n)[0], Math.max(1, points.get(n)[1] / 4));
+            // The warm pass again while the last one saw a compilation finish (at most WARM_PASSES): under TCG
+            // a C2 compilation takes seconds, and one still running when the timed loop starts both leaves
+            // that loop interpreted and takes one of the VM's two vCPUs from Soft-RoCE's kernel work
+            // (measured: READ alone, 20,000 warm samples, p50 66-71 us; the same point after the WRITE
+            // points, 40-43 us).
+            var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+            for (int pass = 1; pass <= WARM_PASSES; pass++) {
+                long compiled = timed ? jit.getTotalCompilationTime() : 0;
+                for (int n = 0; n < points.size(); n++) {
+                    // At least WARM_OPS ops (up to WARM_BYTES of data): a C2-only JVM (-XX:-TieredCompilation)
+                    // compiles a method after some ten thousand calls, and a few thousand samples left the
+                    // latency loop interpreted when the timed samples started (measured: READ p50 92 us
+                    // against ib_read_lat's 31). Large transfers need no more: the per-op cost is nothing there.
+                    long size = points.get(n)[0];
+                    long warm = Math.max(Math.max(1, points.get(n)[1] / 4), Math.min(WARM_OPS, WARM_BYTES / Math.max(1, size)));
+                    run(session, "warm-" + pass + "-" + n, modes.get(n), size, warm, (int) points.get(n)[2]);
+                }
+                if (!timed || pass > 1 && jit.getTotalCompilationTime() == compiled) {
+                    break;
+                }
             }
             for (int n = 0; n < points.size(); n++) {
                 long[] p = points.get(n);
                 long size = p[0];
-                Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1]);
+                Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1], (int) p[2]);
                 var l = m.latency();
                 System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f"
                                 + " ops_per_s=%.0f qps=%d%n",
@@ -118,27 +139,36 @@ public final class VerbsBenchMain {
         }
     }
 
+    /** The least ops of a point's unreported warm pass, unless that is more than {@link #WARM_BYTES}. */
+    private static final long WARM_OPS = 20_000;
+    private static final long WARM_BYTES = 64L << 20;
+    /** The most warm passes; more are run while a pass saw the JIT finish a compilation. */
+    private static final int WARM_PASSES = 4;
+
     /** The QP count of atomic points (perftest's -q). */
     static final String QPS_ENV = "LINKPROOF_BENCH_QPS";
     /** The atomic points' verbs.rdAtomic (perftest's -o). */
     static final String RD_ATOMIC_ENV = "LINKPROOF_BENCH_RD_ATOMIC";
 
-    private static Measurement run(Session session, String id, BenchMode mode, long size, long count) throws Exception {
+    /** {@code pointQps}: the point's own QP count (its third field), 0 where it names none. */
+    private static Measurement run(Session session, String id, BenchMode mode, long size, long count, int pointQps)
+            throws Exception {
         TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
                 .op(mode.op()).size(size);
         boolean atomic = mode.op().atomic();
         // The bench's own knobs, from the environment: not the engine's configuration keys.
-        int qps = atomic ? Integer.parseInt(System.getenv().getOrDefault(QPS_ENV, "1").strip()) : 1;
+        int qps = pointQps > 0 ? pointQps
+                : atomic ? Integer.parseInt(System.getenv().getOrDefault(QPS_ENV, "1").strip()) : 1;
         Map<String, String> atomicSettings = new java.util.HashMap<>();
         String rdAtomic = System.getenv().getOrDefault(RD_ATOMIC_ENV, "");
         if (atomic && !rdAtomic.isBlank()) {
             atomicSettings.put("verbs.rdAtomic", rdAtomic.trim());
         }
         if (mode.bandwidth()) {
-            // 4 batches of 32 in flight: the send queue is refilled 32 WRs at a time, close to
-            // perftest's continuous refill; warmup long enough for the JIT to compile the loop.
+            // 4 batches of 32 WRs per QP in flight: each send queue is refilled 32 WRs at a time, close
+            // to perftest's continuous refill; warmup long enough for the JIT to compile the loop.
             // An atomic batch is one WR per counter: 32 counters a QP give each QP the same 128.
-            int batch = atomic ? 32 * qps : 32;
+            int batch = 32 * qps;
             int iterations = (int) Math.max(1, count / batch);
             Map<String, String> settings = new java.util.HashMap<>(Map.of("verbs.merge", "false", "verbs.signalEvery", "32",
                     "verbs.postList", "1", "verbs.txDepth", "128"));

@@ -17,6 +17,14 @@ import java.lang.foreign.MemorySegment;
  * bits), how many WRs its completion accounts for (high 32) and whether it ends its QP's share of a
  * batch ({@link #LAST_OF_BATCH}); the CQ is polled {@code verbs.cqBatch} completions at a time, or in
  * event mode slept on, all under the progress deadline.
+ *
+ * <p>The deadline's clock is read only when there is nothing to take: progress (a post, a completion)
+ * marks the last reading stale instead of reading the clock, and the first empty poll after it reads
+ * it and starts the count. On rxe a READ or a small WRITE has completed by the time its post returns
+ * (the kernel runs it inside the doorbell), so a latency sample found its completion at the first poll
+ * and used to read the clock three times for nothing (post, wait, completion); under TCG every such
+ * read is emulated. The deadline still counts "so long without progress": from the first moment the
+ * path waited, which is at most one poll after the progress itself.
  */
 final class VerbsCompletions {
     /** The bit of a WR id that marks the last signaled WR of its QP's share of a batch. */
@@ -35,7 +43,10 @@ final class VerbsCompletions {
     /** What a batch and a WR are called in failures: "batch" and "work completion", or the atomic path's. */
     private final String batchNoun;
     private final String completionNoun;
+    /** When the current wait began (read at its first empty poll); meaningless while {@link #clockStale}. */
     private long lastProgress;
+    /** Progress happened since {@link #lastProgress} was read: the next empty poll reads the clock afresh. */
+    private boolean clockStale = true;
 
     VerbsCompletions(TransferSpec spec, QpSet set, VerbsDevice.QueuePair[] qps, int activeQps, VerbsSettings settings,
                      Arena arena, long progressTimeoutNanos, String batchNoun, String completionNoun) {
@@ -50,12 +61,11 @@ final class VerbsCompletions {
         this.batchNoun = batchNoun;
         this.completionNoun = completionNoun;
         this.wcs = arena.allocate(WC_SIZE * cqBatch, 8);
-        this.lastProgress = System.nanoTime();
     }
 
-    /** The deadline counts from now: a post or a wait began. */
+    /** The deadline counts afresh: a post or a wait began (the clock is read when a wait finds nothing). */
     void progressed() {
-        lastProgress = System.nanoTime();
+        clockStale = true;
     }
 
     /** Returns once QP {@code q} has room for {@code wrs} more WRs under {@code depth}. */
@@ -69,7 +79,7 @@ final class VerbsCompletions {
 
     /** Returns once every QP completed its share of batch {@code batch} (counting from 1). */
     void awaitBatch(long batch, long posted) throws TransferException {
-        lastProgress = System.nanoTime();
+        clockStale = true;
         while (!done(batch)) {
             if (drain() == 0) {
                 waitForCompletion(batch - 1, posted);
@@ -106,7 +116,7 @@ final class VerbsCompletions {
             }
         }
         if (n > 0) {
-            lastProgress = System.nanoTime();
+            clockStale = true;
         }
         return n;
     }
@@ -114,6 +124,10 @@ final class VerbsCompletions {
     /** Nothing was there: spin (poll mode) or sleep on the channel (event mode), within the deadline. */
     private void waitForCompletion(long completed, long posted) throws TransferException {
         long now = System.nanoTime();
+        if (clockStale) {
+            lastProgress = now;
+            clockStale = false;
+        }
         long left = progressTimeoutNanos - (now - lastProgress);
         if (left <= 0) {
             throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
