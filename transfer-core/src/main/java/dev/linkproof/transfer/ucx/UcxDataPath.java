@@ -194,37 +194,12 @@ final class UcxDataPath implements DataPath {
 
     @Override
     public void post() throws TransferException {
-        if (critical) {
-            postCritical();
-            return;
-        }
-        MemorySegment params = worker.noParams;
         int ring = head;
         try {
-            int base = ring * opEp.length;
-            int pending = 0;
-            for (int k = 0; k < opEp.length; k++) {
-                MemorySegment r = read
-                        ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
-                        : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
-                if (r.address() != 0) {
-                    if (Ucx.isError(r)) {
-                        failed = true;
-                        throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
-                                + Ucx.statusString(Ucx.ptrStatus(r)), Ucx.ptrStatus(r), errorSlots);
-                    }
-                    if (read) {
-                        pendingGets[base + pending++] = r.address();
-                    } else {
-                        // Released by UCX when it completes; the batch's flush covers its completion.
-                        Ucx.Hot.REQUEST_FREE.invokeExact(r);
-                    }
-                }
-            }
-            if (read) {
-                pendingCount[ring] = pending;
+            if (critical) {
+                postCritical(ring);
             } else {
-                flushes[ring] = worker.flush().address();
+                postOrdinary(ring);
             }
             head = ring + 1 == flushes.length ? 0 : ring + 1;
             posted++;
@@ -237,53 +212,70 @@ final class UcxDataPath implements DataPath {
         }
     }
 
+    /** One batch into ring slot {@code ring} through the ordinary linkage (segments in and out). */
+    private void postOrdinary(int ring) throws Throwable {
+        MemorySegment params = worker.noParams;
+        int base = ring * opEp.length;
+        int pending = 0;
+        for (int k = 0; k < opEp.length; k++) {
+            MemorySegment r = read
+                    ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
+                    : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
+            if (r.address() != 0) {
+                if (Ucx.isError(r)) {
+                    throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
+                            + Ucx.statusString(Ucx.ptrStatus(r)), Ucx.ptrStatus(r), errorSlots);
+                }
+                if (read) {
+                    pendingGets[base + pending++] = r.address();
+                } else {
+                    // Released by UCX when it completes; the batch's flush covers its completion.
+                    Ucx.Hot.REQUEST_FREE.invokeExact(r);
+                }
+            }
+        }
+        if (read) {
+            pendingCount[ring] = pending;
+        } else {
+            flushes[ring] = worker.flush().address();
+        }
+    }
+
     /**
-     * {@link #post()} through the critical linkage: raw addresses in and out, so no segment is checked
-     * or made per op, and no thread-state transition per downcall. The same checks as the other path:
-     * every op's returned status, the flush's.
+     * One batch into ring slot {@code ring} through the critical linkage: raw addresses in and out, so
+     * no segment is checked or made per op, and no thread-state transition per downcall. The same
+     * checks as {@link #postOrdinary}: every op's returned status, the flush's.
      */
-    private void postCritical() throws TransferException {
+    private void postCritical(int ring) throws Throwable {
         long params = paramsA;
-        int ring = head;
-        try {
-            long[] w = opWords;
-            int base = ring * opEp.length;
-            int pending = 0;
-            for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
-                long r = read
-                        ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
-                        : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
-                if (r != 0) {
-                    if (Ucx.isError(r)) {
-                        failed = true;
-                        throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
-                                + Ucx.statusString((byte) r), (byte) r, errorSlots);
-                    }
-                    if (read) {
-                        pendingGets[base + pending++] = r;
-                    } else {
-                        // Released by UCX when it completes; the batch's flush covers its completion.
-                        Ucx.Hot.REQUEST_FREE.invokeExact(MemorySegment.ofAddress(r));
-                    }
+        long[] w = opWords;
+        int base = ring * opEp.length;
+        int pending = 0;
+        for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
+            long r = read
+                    ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
+                    : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
+            if (r != 0) {
+                if (Ucx.isError(r)) {
+                    throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
+                            + Ucx.statusString((byte) r), (byte) r, errorSlots);
+                }
+                if (read) {
+                    pendingGets[base + pending++] = r;
+                } else {
+                    // Released by UCX when it completes; the batch's flush covers its completion.
+                    Ucx.Hot.REQUEST_FREE.invokeExact(MemorySegment.ofAddress(r));
                 }
             }
-            if (read) {
-                pendingCount[ring] = pending;
-            } else {
-                long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
-                if (Ucx.isError(f)) {
-                    Ucx.check((byte) f, "ucp_worker_flush_nbx");
-                }
-                flushes[ring] = f;
+        }
+        if (read) {
+            pendingCount[ring] = pending;
+        } else {
+            long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
+            if (Ucx.isError(f)) {
+                Ucx.check((byte) f, "ucp_worker_flush_nbx");
             }
-            head = ring + 1 == flushes.length ? 0 : ring + 1;
-            posted++;
-        } catch (TransferException | RuntimeException e) {
-            failed = true;
-            throw e;
-        } catch (Throwable t) {
-            failed = true;
-            throw new TransferException("ucx downcall failed: " + t, t);
+            flushes[ring] = f;
         }
     }
 
