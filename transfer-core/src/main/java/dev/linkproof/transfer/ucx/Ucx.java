@@ -274,7 +274,7 @@ public final class Ucx {
 
     /** UCS_PTR_IS_ERR: an unsigned compare against UCS_ERR_LAST. */
     static boolean isError(MemorySegment p) {
-        return Long.compareUnsigned(p.address(), UCS_ERR_LAST) >= 0;
+        return isError(p.address());
     }
 
     /** UCS_PTR_IS_ERR of a raw address (the critical linkages return one). */

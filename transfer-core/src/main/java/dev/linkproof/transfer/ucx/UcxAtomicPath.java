@@ -212,7 +212,7 @@ final class UcxAtomicPath implements DataPath {
                     long ra = (long) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(opEpA[s], opcode, argumentA[base + s], 1L, opRemote[s],
                             opRkeyA[s], paramsA[base + s]);
                     if (ra != 0) {
-                        if (Long.compareUnsigned(ra, Ucx.UCS_ERR_LAST) >= 0) {
+                        if (Ucx.isError(ra)) {
                             failed = true;
                             throw UcxWorker.failure(what + ": ucp_atomic_op_nbx failed: " + Ucx.statusString((byte) ra),
                                     (byte) ra, errorSlots);
