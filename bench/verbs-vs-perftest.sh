@@ -37,7 +37,7 @@ ROUNDS=${ROUNDS:-3}
 JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-bench; share=$work/share
-load_now() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
+. bench/lib/vm-bench.sh
 # Ours: size:transfers x qps:qps, over all QPs (perftest's -n is per QP).
 ours_bw=""
 for p in $SIZES; do
@@ -137,7 +137,7 @@ echo "$table"
   echo
   echo "## verbs WRITE vs perftest on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS SIZES=\"$SIZES\" LAT=\"$LAT\" bench/verbs-vs-perftest.sh\`; host $(cat "$share/load-start.txt" 2>/dev/null || echo "load not recorded") at the start, $(cat "$share/load-end.txt" 2>/dev/null || echo "not recorded") at the end; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || apt-cache policy perftest | awk '/Candidate/{print $2}'), JDK $("$JDK/bin/java" -version 2>&1 | head -1 | cut -d'"' -f2)."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS SIZES=\"$SIZES\" LAT=\"$LAT\" bench/verbs-vs-perftest.sh\`; host $(cat "$share/load-start.txt" 2>/dev/null || echo "load not recorded") at the start, $(cat "$share/load-end.txt" 2>/dev/null || echo "not recorded") at the end; machine: $(vm_machine_line "$JDK")."
   echo "Same VM boot, same device, the two tools alternating for $ROUNDS rounds; GB = 10^9. Under TCG everything is software-emulated:"
   echo "the figures compare the two stacks on one device, they say nothing of real NICs."
   echo
