@@ -38,7 +38,7 @@ OUTS=${OUTS:-}
 JIT=${JIT--XX:TieredStopAtLevel=1}
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 verbs-atomics-vs-perftest.sh); fi
 work=$root/transfer-core/target/verbs-atomics-bench; share=$work/share
-load_now() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg)$( [[ -r /proc/pressure/cpu ]] && sed -n 's/^some avg10=\([0-9.]*\).*/, CPU pressure \1 %/p' /proc/pressure/cpu)"; }
+. bench/lib/vm-bench.sh
 load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 outs_pt=${OUTS:+-o $OUTS}
 
@@ -133,7 +133,7 @@ echo "$table"
   echo
   echo "## verbs atomics vs ib_atomic_bw / ib_atomic_lat on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $started"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS ITERS=$ITERS LAT_ITERS=$LAT_ITERS QPS=$QPS OUTS=\"$OUTS\" bench/verbs-atomics-vs-perftest.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || apt-cache policy perftest | awk '/Candidate/{print $2}'), JDK $("$JDK/bin/java" -version 2>&1 | head -1 | cut -d'"' -f2)."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS ITERS=$ITERS LAT_ITERS=$LAT_ITERS QPS=$QPS OUTS=\"$OUTS\" bench/verbs-atomics-vs-perftest.sh\`; machine: $(vm_machine_line "$JDK")."
   echo "Host load: at the start $(cat "$share/load-start.txt" 2>/dev/null || echo unknown); at the end $(cat "$share/load-end.txt" 2>/dev/null || echo unknown)."
   outs_text=${OUTS:-"the device's max_qp_rd_atom"}
   echo "Same VM boot, same device, the two tools alternating for $ROUNDS rounds; $QPS QP(s), $outs_text atomics outstanding at the responder per QP, $ITERS atomics per QP per rate run, $LAT_ITERS per latency run."
