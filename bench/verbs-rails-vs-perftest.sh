@@ -39,7 +39,8 @@ OURS_EXTRA=${OURS_EXTRA:-}
 JIT=${JIT--XX:TieredStopAtLevel=1}
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 verbs-rails-vs-perftest.sh); fi
 work=$root/transfer-core/target/verbs-rails-bench; share=$work/share
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+. bench/lib/vm-bench.sh
+load_before=$(load_now)
 
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
@@ -262,7 +263,7 @@ echo "$table"
   echo
   echo "## verbs WRITE on two rails at once vs two ib_write_bw at once on Soft-RoCE (rxe0 + rxe9 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS SIZES=\"$SIZES\" BIDIR=$BIDIR${OURS_EXTRA:+ OURS_EXTRA=\"$OURS_EXTRA\"} bench/verbs-rails-vs-perftest.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); host load average (1/5/15 min) $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after; guest kernel Debian 6.1 with rdma_rxe, perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || apt-cache policy perftest | awk '/Candidate/{print $2}'), JDK $("$JDK/bin/java" -version 2>&1 | head -1 | cut -d'"' -f2)."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS SIZES=\"$SIZES\" BIDIR=$BIDIR${OURS_EXTRA:+ OURS_EXTRA=\"$OURS_EXTRA\"} bench/verbs-rails-vs-perftest.sh\`; machine: $(host_machine); host $load_before before, $(load_now) after; $(vm_guest "$JDK")."
   echo "Same VM boot; rxe0 on dummy0 and rxe9 on dummy9 (each device loops its traffic back inside rxe); the tools alternate"
   echo "for $ROUNDS rounds; GB = 10^9. Ours: one TransferCli, \`--rails rxe0,rxe9\` (aggregate = all bytes / first start to last"
   echo "end, every rail validated); theirs: one ib_write_bw server + client pair per device, run at once, their rates summed"
