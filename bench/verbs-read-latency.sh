@@ -17,11 +17,12 @@ ROUNDS=${ROUNDS:-4}; N=${N:-8000}
 JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
+. bench/lib/vm-bench.sh
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
 # transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
 [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
-load_start="load average $(cut -d' ' -f1-3 /proc/loadavg)"
+load_start=$(load_now)
 . bench/lib/vm-classpath.sh
 stage_vm_classpath "$work" "$share"
 gcc -O2 -Wall -o "$share/rlat" bench/c/rlat.c -libverbs
@@ -44,7 +45,7 @@ for r in \$(seq 1 $ROUNDS); do
 done
 GUEST
 SHARE=$share JDK=$JDK QEMU_TIMEOUT=1500 scripts/softroce-vm.sh "$share/guest.sh"
-echo "host $load_start at the start, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" > "$share/load.txt"
+echo "host $load_start at the start, $(load_now) at the end" > "$share/load.txt"
 fi
 # Rows by number, labelled once in END: 1 perftest, 2 C with perftest's attributes, 3 C with ours, 4 ours.
 table=$(awk -f bench/lib/median.awk -f <(echo '
@@ -66,7 +67,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo
   echo "## verbs READ latency: perftest, C with our attributes, ours (rxe0 in the QEMU/TCG VM) — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest kernel Debian 6.1 with rdma_rxe, 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(vm_machine_line), 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
   echo
   echo "$table"
 } | tee -a bench/RESULTS.md
