@@ -1,4 +1,6 @@
-# Sourced by the Soft-RoCE VM benches (verbs-vs-perftest.sh, verbs-read-latency.sh), from the repo root.
+# Sourced by the Soft-RoCE VM benches (verbs-vs-perftest.sh, verbs-atomics-vs-perftest.sh, verbs-rails-vs-perftest.sh,
+# verbs-read-latency.sh, vm-jit-modes.sh), from the repo root; the first four take their load and machine text from
+# bench/lib/vm-bench.sh.
 # stage_vm_classpath WORK SHARE: copies transfer-core's classes and runtime jars under SHARE/cp (mounted
 # at /mnt/share in the VM) and sets cp_vm to the class path as the guest sees it. MVN_FLAGS (e.g. -o) go to mvn.
 stage_vm_classpath() {
