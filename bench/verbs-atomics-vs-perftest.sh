@@ -25,7 +25,7 @@
 #   bench/verbs-atomics-vs-perftest.sh       compile transfer-core (no install), boot the VM, measure
 #   ROUNDS [5]  ITERS [20000] (perftest -n, per QP)  LAT_ITERS [2000]  QPS [1]  OUTS [device max]
 #   SKIP_BUILD=1 (use transfer-core/target as built)  MVN_FLAGS (e.g. -o)  TABLE_ONLY=1 (table from the last
-#   results)  APPEND=0 (print the table only, bench/RESULTS.md untouched)  JDK (a JDK 25, jlinked into the VM)  JIT (default C1 only, as the other VM benches)
+#   results)  APPEND=0 (print the table only, bench/RESULTS.md untouched)  JDK (a JDK 25, jlinked into the VM)  JIT (default C1 only; verbs-vs-perftest.sh and verbs-read-latency.sh now run C2 only, see there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

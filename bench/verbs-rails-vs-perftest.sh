@@ -26,7 +26,7 @@
 #   bench/verbs-rails-vs-perftest.sh                      build transfer-core (compile, no install), boot, measure
 #   SIZES="65536:4000 1048576:256" (size:transfers per rail), ROUNDS=3 (the tools alternate each round),
 #   BIDIR=1 (both ways too: ib_write_bw -b against --both-ways, every round), OURS_EXTRA (more TransferCli options), SKIP_BUILD=1, TABLE_ONLY=1 (table from the last
-#   results), JDK (a JDK 25, jlinked into the VM), JIT (default C1 only, as the other VM benches)
+#   results), JDK (a JDK 25, jlinked into the VM), JIT (default C1 only; verbs-vs-perftest.sh and verbs-read-latency.sh now run C2 only, see there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
