@@ -21,7 +21,7 @@ ACCEL=${ACCEL:-tcg,thread=multi}
 LAUNCHES=${LAUNCHES:-20}; ROUNDS=${ROUNDS:-2}; LAT_N=${LAT_N:-4000}; BW_N=${BW_N:-20000}
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 vm-jit-modes.sh); fi
 work=$root/transfer-core/target/vm-jit-modes; share=$work/share
-load_now() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
+. bench/lib/vm-bench.sh
 load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 scripts/setup.sh >/dev/null
@@ -87,7 +87,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo
   echo "## JIT mode in the Soft-RoCE VM: JIT=\"$JIT\", ACCEL=$ACCEL — $started"
   echo
-  echo "Command: \`JIT=\"$JIT\" ACCEL=$ACCEL LAUNCHES=$LAUNCHES ROUNDS=$ROUNDS LAT_N=$LAT_N BW_N=$BW_N bench/vm-jit-modes.sh\`; machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); guest Debian 6.1 with rdma_rxe, 2 vCPUs, JDK $("$JDK/bin/java" -version 2>&1 | head -1 | cut -d'"' -f2); host $load_start at the start, $load_end at the end."
+  echo "Command: \`JIT=\"$JIT\" ACCEL=$ACCEL LAUNCHES=$LAUNCHES ROUNDS=$ROUNDS LAT_N=$LAT_N BW_N=$BW_N bench/vm-jit-modes.sh\`; machine: $(vm_machine_line "$JDK"), 2 vCPUs; host $load_start at the start, $load_end at the end."
   echo
   echo "$table"
   echo
