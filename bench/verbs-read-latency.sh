@@ -8,12 +8,15 @@
 #   bench/verbs-read-latency.sh               compile transfer-core (no install) and rlat.c (gcc, libibverbs-dev), boot, measure
 #   ROUNDS=4 N=8000 bench/verbs-read-latency.sh
 #   TABLE_ONLY=1 bench/verbs-read-latency.sh  only the table, from the last run's results
-# Env: ROUNDS (default 4), N (samples per tool and round, default 8000), JIT (our JVMs' JIT options,
+# Env: ROUNDS (default 4), N (samples per tool and round, default 8000), PIN=1 (every tool's processes on
+# the guest's CPU 0 through taskset, perftest's server and our agent too, as perftest's docs advise for
+# latency; default 0: where the scheduler puts them), JIT (our JVMs' JIT options,
 # default C2 only, as in bench/verbs-vs-perftest.sh, which says why), JDK, SKIP_BUILD=1 (use transfer-core as built), MVN_FLAGS (e.g. -o).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-ROUNDS=${ROUNDS:-4}; N=${N:-8000}
+ROUNDS=${ROUNDS:-4}; N=${N:-8000}; PIN=${PIN:-0}
+pin=""; [ "$PIN" = 1 ] && pin="taskset -c 0"
 JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
@@ -32,12 +35,12 @@ cd /mnt/share; ulimit -l unlimited
 : > results.txt
 for r in \$(seq 1 $ROUNDS); do
   echo "round=\$r" >> results.txt
-  ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N >/tmp/lat.srv 2>&1 & sleep 1
-  ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N 127.0.0.1 > /tmp/lat.cli 2>&1; wait
+  $pin ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N >/tmp/lat.srv 2>&1 & sleep 1
+  $pin ib_read_lat -d rxe0 -x 1 -F -s 8 -n $N 127.0.0.1 > /tmp/lat.cli 2>&1; wait
   awk '\$1==8 && NF>=7 {printf "perftest op=read typical_us=%s avg_us=%s\n", \$5, \$6}' /tmp/lat.cli | tee -a results.txt
-  ./rlat -n $N | sed 's/^/ours-attrs /' | tee -a results.txt
-  ./rlat -n $N -c 1 -i 0 -r 12 -a | sed 's/^/perftest-attrs /' | tee -a results.txt
-  java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
+  $pin ./rlat -n $N | sed 's/^/ours-attrs /' | tee -a results.txt
+  $pin ./rlat -n $N -c 1 -i 0 -r 12 -a | sed 's/^/perftest-attrs /' | tee -a results.txt
+  $pin java -Xshare:off $JIT -XX:+UseSerialGC -Xmx384m --enable-native-access=ALL-UNNAMED -Dlinkproof.agent.log=/mnt/share/agent.log \
     "-Dlinkproof.agent.jvmArgs=-Xshare:off $JIT -XX:+UseSerialGC -Xmx256m" -cp "$cp_vm" \
     dev.linkproof.transfer.cli.VerbsBenchMain rlat 8:$N > /tmp/ours.txt 2>&1 \
     || echo "linkproof-bench-failed round=\$r: \$(grep -m1 -E 'SIGSEGV|SIGILL|SIGBUS|Exception|Error' /tmp/ours.txt)" | tee -a results.txt
@@ -67,7 +70,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo
   echo "## verbs READ latency: perftest, C with our attributes, ours (rxe0 in the QEMU/TCG VM) — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N bench/verbs-read-latency.sh\`; machine: $(vm_machine_line), 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
+  echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N PIN=$PIN bench/verbs-read-latency.sh\`; machine: $(vm_machine_line), 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
   echo
   echo "$table"
 } | tee -a bench/RESULTS.md

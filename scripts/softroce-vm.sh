@@ -11,7 +11,7 @@
 #   scripts/softroce-vm.sh my-test.sh      same, but run my-test.sh inside the VM (as root, after rxe0 is up)
 #   scripts/softroce-vm.sh --build-only    only build the image
 #
-# Used by conformance-tests' SoftRoceSuite (the verbs suite inside the VM) and bench/verbs-vs-perftest.sh.
+# Used by conformance-tests' SoftRoceSuite (the verbs suite inside the VM) and by the VM benches (bench/verbs-*.sh, bench/vm-jit-modes.sh).
 # Inside the VM: rxe0 on dummy0 (10.11.12.13, GID index 1 = RoCEv2 ::ffff:10.11.12.13),
 # $SHARE mounted at /mnt/share (9p, read-write), a jlinked JRE at /opt/jre (PATH has it).
 # With NIC=user,model=virtio-net-pci the guest also has eth0 (10.0.2.15) on QEMU's user network, where

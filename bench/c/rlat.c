@@ -6,7 +6,9 @@
  * initiator posts one signaled WR, polls its CQ (16 per call, as verbs.cqBatch), repeats; each
  * sample is clock_gettime before the post to after the completion, as our loop times it.
  * -c CQ entries, -t send WRs, -i inline asked, -o rd_atomic, -r min_rnr_timer, -a remote-atomic
- * access (perftest's), -T N: walk N extra pages per sample (a larger working set), -g GID index. */
+ * access (perftest's), -T N: walk N extra pages per sample (a larger working set), -g GID index.
+ * The output line gives, beside the latencies, this process's (one thread) user and system CPU per sample over the
+ * timed samples (getrusage): on rxe the READ runs in the kernel, inside post_send. */
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <getopt.h>
 
 static double now_us(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e6 + t.tv_nsec / 1e3; }
@@ -71,7 +74,9 @@ int main(int argc, char **argv) {
     /* touch: pages of an extra working set walked every iteration, to mimic a larger process footprint */
     char *ws = touch ? mmap(NULL, (size_t) touch * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) : NULL;
     volatile long sink = 0;
+    struct rusage ru0, ru1;
     for (int it = -w; it < n; it++) {
+        if (it == 0) getrusage(RUSAGE_SELF, &ru0);
         double t0 = now_us();
         if (ibv_post_send(I.qp, &wr, &bad)) DIE("post");
         int got;
@@ -81,9 +86,12 @@ int main(int argc, char **argv) {
         for (int p = 0; p < touch; p++) sink += ws[(size_t) p * 4096 + (it & 63) * 8]++;
         if (it >= 0) lat[it] = t1 - t0;
     }
+    getrusage(RUSAGE_SELF, &ru1);
+    double user = ((ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) * 1e6 + (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec)) / n;
+    double sys = ((ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) * 1e6 + (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec)) / n;
     qsort(lat, n, sizeof(double), cmp);
     double sum = 0; for (int i = 0; i < n; i++) sum += lat[i];
-    printf("c-lat op=%s size=%d n=%d buf=%ld cqe=%d sendwr=%d inline=%d rd=%d touch=%d p50_us=%.2f avg_us=%.2f p99_us=%.2f\n",
-           op == IBV_WR_RDMA_READ ? "read" : "write", size, n, bufbytes, cqe, sendwr, inl, rdat, touch, lat[n / 2], sum / n, lat[n * 99 / 100]);
+    printf("c-lat op=%s size=%d n=%d buf=%ld cqe=%d sendwr=%d inline=%d rd=%d touch=%d p50_us=%.2f avg_us=%.2f p99_us=%.2f user_us=%.2f sys_us=%.2f\n",
+           op == IBV_WR_RDMA_READ ? "read" : "write", size, n, bufbytes, cqe, sendwr, inl, rdat, touch, lat[n / 2], sum / n, lat[n * 99 / 100], user, sys);
     return 0;
 }
