@@ -80,8 +80,8 @@ CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$
 # ours REP OP MODE DEPTH -> "rep RESULT op mode-depth size GBps avg_us p50_us valid ops" in ours.txt
 ours() {
   local rep=$1 op=$2 mode=$3 depth=$4
-  timeout 600 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
-    -Dlinkproof.bench.iterations="$ITERS" dev.linkproof.transfer.ucx.UcxBench "$op" "$mode" 8 "$depth" "$CPU_T" "$TLS" \
+  LINKPROOF_BENCH_ITERATIONS=$ITERS timeout 600 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
+    dev.linkproof.transfer.ucx.UcxBench "$op" "$mode" 8 "$depth" "$CPU_T" "$TLS" \
     2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' \
     | awk -v rep="$rep" -v d="$depth" '{$3 = $3 "-" d; print rep, $0}' >> "$OUT_DIR/ours.txt" \
     || die "our run ($op $mode) failed; see $OUT_DIR/ours.err"

@@ -23,6 +23,9 @@ import java.util.Map;
  * atomics) depth agentCpu tls [batch]}. bench/ucx-vs-perftest.sh and bench/atomics-vs-peers.sh run it.
  */
 public final class UcxBench {
+    /** Batches per measured point, where a script sets it (the peer tool's -n); else sized by the message. */
+    static final String ITERATIONS_ENV = "LINKPROOF_BENCH_ITERATIONS";
+
     private UcxBench() {
     }
 
@@ -48,9 +51,11 @@ public final class UcxBench {
                         .settings(Map.of("UCX_TLS", tls)).build());
                 for (String text : sizes) {
                     long size = Long.parseLong(text);
-                    // -Dlinkproof.bench.iterations: the same count as the peer tool's -n (atomics-vs-peers.sh)
-                    int iterations = Integer.getInteger("linkproof.bench.iterations",
-                            (int) Math.max(200, Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch))));
+                    // $LINKPROOF_BENCH_ITERATIONS: the same count as the peer tool's -n (atomics-vs-peers.sh); a bench
+                    // knob, so an environment variable, not a linkproof.* property of the engine's configuration.
+                    String given = System.getenv(ITERATIONS_ENV);
+                    int iterations = given != null && !given.isBlank() ? Integer.parseInt(given.strip())
+                            : (int) Math.max(200, Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
                     int warmup = Math.max(50, iterations / 4);
                     TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("bench-" + op.label() + "-" + size)
                             .op(op).mode(mode).size(size).batch(batch).pipelineDepth(depth).iterations(iterations).warmup(warmup)
