@@ -22,12 +22,8 @@ JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
 . bench/lib/vm-bench.sh
 if [ "${TABLE_ONLY:-}" != 1 ]; then
-scripts/setup.sh >/dev/null
-# transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
-[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
+prepare_vm_bench "$work" "$share"
 load_start=$(load_now)
-. bench/lib/vm-classpath.sh
-stage_vm_classpath "$work" "$share"
 gcc -O2 -Wall -o "$share/rlat" bench/c/rlat.c -libverbs
 cat > "$share/guest.sh" <<GUEST
 set -u
