@@ -43,11 +43,7 @@ load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 outs_pt=${OUTS:+-o $OUTS}
 
 if [ "${TABLE_ONLY:-}" != 1 ]; then
-scripts/setup.sh >/dev/null
-# transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
-[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
-. bench/lib/vm-classpath.sh
-stage_vm_classpath "$work" "$share"
+prepare_vm_bench "$work" "$share"
 echo "$load_start" > "$share/load-start.txt"
 
 cat > "$share/bench.sh" <<GUEST

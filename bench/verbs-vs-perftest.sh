@@ -46,11 +46,7 @@ for p in $SIZES; do
 done
 # TABLE_ONLY=1: no build, no VM; render and append the table from the last run's results.txt.
 if [ "${TABLE_ONLY:-}" != 1 ]; then
-scripts/setup.sh >/dev/null
-# transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
-[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
-. bench/lib/vm-classpath.sh
-stage_vm_classpath "$work" "$share"
+prepare_vm_bench "$work" "$share"
 load_now > "$share/load-start.txt"
 
 cat > "$share/bench.sh" <<GUEST

@@ -24,11 +24,7 @@ work=$root/transfer-core/target/vm-jit-modes; share=$work/share
 . bench/lib/vm-bench.sh
 load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 if [ "${TABLE_ONLY:-}" != 1 ]; then
-scripts/setup.sh >/dev/null
-# transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
-[ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
-. bench/lib/vm-classpath.sh
-stage_vm_classpath "$work" "$share"
+prepare_vm_bench "$work" "$share"
 agent_jit=""
 for o in $JIT; do agent_jit="$agent_jit --agent-jvm-arg=$o"; done
 
