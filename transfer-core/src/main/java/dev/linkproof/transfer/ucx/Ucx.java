@@ -288,7 +288,12 @@ public final class Ucx {
     }
 
     static byte ptrStatus(MemorySegment p) {
-        return (byte) p.address();
+        return ptrStatus(p.address());
+    }
+
+    /** UCS_PTR_STATUS of a raw address (the critical linkages return one). */
+    static byte ptrStatus(long p) {
+        return (byte) p;
     }
 
     public static String statusString(byte status) {

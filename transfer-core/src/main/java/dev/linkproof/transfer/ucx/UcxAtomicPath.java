@@ -214,8 +214,8 @@ final class UcxAtomicPath implements DataPath {
                     if (ra != 0) {
                         if (Ucx.isError(ra)) {
                             failed = true;
-                            throw UcxWorker.failure(what + ": ucp_atomic_op_nbx failed: " + Ucx.statusString((byte) ra),
-                                    (byte) ra, errorSlots);
+                            throw UcxWorker.failure(what + ": ucp_atomic_op_nbx failed: " + Ucx.statusString(Ucx.ptrStatus(ra)),
+                                    Ucx.ptrStatus(ra), errorSlots);
                         }
                         pending[base + n++] = ra;
                     }

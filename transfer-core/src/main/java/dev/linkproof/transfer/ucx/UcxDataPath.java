@@ -212,6 +212,12 @@ final class UcxDataPath implements DataPath {
         }
     }
 
+    /** A put or get that UCX refused at once, with its status (either linkage). */
+    private TransferException opFailed(byte status) {
+        return UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: " + Ucx.statusString(status),
+                status, errorSlots);
+    }
+
     /** One batch into ring slot {@code ring} through the ordinary linkage (segments in and out). */
     private void postOrdinary(int ring) throws Throwable {
         MemorySegment params = worker.noParams;
@@ -223,8 +229,7 @@ final class UcxDataPath implements DataPath {
                     : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
             if (r.address() != 0) {
                 if (Ucx.isError(r)) {
-                    throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
-                            + Ucx.statusString(Ucx.ptrStatus(r)), Ucx.ptrStatus(r), errorSlots);
+                    throw opFailed(Ucx.ptrStatus(r));
                 }
                 if (read) {
                     pendingGets[base + pending++] = r.address();
@@ -257,8 +262,7 @@ final class UcxDataPath implements DataPath {
                     : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
             if (r != 0) {
                 if (Ucx.isError(r)) {
-                    throw UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: "
-                            + Ucx.statusString((byte) r), (byte) r, errorSlots);
+                    throw opFailed(Ucx.ptrStatus(r));
                 }
                 if (read) {
                     pendingGets[base + pending++] = r;
@@ -273,7 +277,7 @@ final class UcxDataPath implements DataPath {
         } else {
             long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
             if (Ucx.isError(f)) {
-                Ucx.check((byte) f, "ucp_worker_flush_nbx");
+                Ucx.check(Ucx.ptrStatus(f), "ucp_worker_flush_nbx");
             }
             flushes[ring] = f;
         }
