@@ -108,17 +108,8 @@ class FailureKindsTest {
     void aMissingTransportIsUnavailableOrRequiredTransportUnavailable() throws Exception {
         assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
                 "verbs is available on this host: the test needs it missing");
-        List<DiscoverySelector> verbs = List.of(selectMethod(FailureKindFixtures.class, "overVerbs"));
-        assertEveryPoint(run("a.jsonl", verbs), Set.of(FailureKind.UNAVAILABLE));
-        Path requires = Files.writeString(dir.resolve("req.yaml"), """
-                id: req
-                vendor: test
-                match: {fallback: true}
-                transport:
-                  required: [verbs]
-                """);
-        assertEveryPoint(run("b.jsonl", verbs, Constants.PROFILE, requires.toString()),
-                Set.of(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE));
+        skippedOrFailedWhenRequired(List.of(selectMethod(FailureKindFixtures.class, "overVerbs")), "verbs",
+                FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE);
     }
 
     /**
@@ -127,20 +118,28 @@ class FailureKindsTest {
      */
     @Test
     void aDeviceWithoutAtomicsIsUnavailableOrRequiredCapabilityUnavailable() throws Exception {
-        List<DiscoverySelector> atomics = List.of(selectMethod(FailureKindFixtures.class, "atomicsWithoutAtomicCap"));
-        assertEveryPoint(run("a.jsonl", atomics), Set.of(FailureKind.UNAVAILABLE));
+        skippedOrFailedWhenRequired(List.of(selectMethod(FailureKindFixtures.class, "atomicsWithoutAtomicCap")),
+                NoAtomicsDeviceTransport.ID, FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE);
+    }
+
+    private Path results;
+
+    /**
+     * The points of {@code selectors} are skipped (UNAVAILABLE) under the default profile, and every one
+     * fails as {@code whenRequired} under a profile that requires {@code transport}.
+     */
+    private void skippedOrFailedWhenRequired(List<DiscoverySelector> selectors, String transport, FailureKind whenRequired)
+            throws Exception {
+        assertEveryPoint(run("a.jsonl", selectors), Set.of(FailureKind.UNAVAILABLE));
         Path requires = Files.writeString(dir.resolve("req.yaml"), """
                 id: req
                 vendor: test
                 match: {fallback: true}
                 transport:
                   required: [%s]
-                """.formatted(NoAtomicsDeviceTransport.ID));
-        assertEveryPoint(run("b.jsonl", atomics, Constants.PROFILE, requires.toString()),
-                Set.of(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
+                """.formatted(transport));
+        assertEveryPoint(run("b.jsonl", selectors, Constants.PROFILE, requires.toString()), Set.of(whenRequired));
     }
-
-    private Path results;
 
     private org.junit.platform.testkit.engine.Events run(String resultsFile, List<DiscoverySelector> selectors, String... config) {
         results = dir.resolve(resultsFile);
