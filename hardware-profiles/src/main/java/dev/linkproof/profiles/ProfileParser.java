@@ -46,7 +46,8 @@ final class ProfileParser {
     static final List<String> TRANSPORT = List.of("settings", "environment", "required");
     static final List<String> DEFAULTS = List.of("qps", "iterations", "warmup", "batch");
     static final List<String> BASELINE = List.of("tolerance");
-    static final List<String> FLEET = List.of("min-of-median-bandwidth", "max-of-lowest-latency");
+    static final List<String> FLEET = List.of("min-of-median-bandwidth", "max-of-lowest-latency", "max-deviations", "min-nodes",
+            "min-pairs", "confirmations", "max-blamed-fraction", "act-after");
     static final List<String> CRITERION = List.of("name", "op", "memory", "mode", "sizes", "batch", "rails", "transport",
             "settings", "min-bandwidth", "min-aggregate-bandwidth", "min-rail-balance", "max-avg-latency", "max-p99-latency",
             "max-drop", "min-ops-per-second", "enabled");
@@ -227,7 +228,15 @@ final class ProfileParser {
 
     private static FleetCriteria fleet(YNode node) {
         Fields f = new Fields(map(node, "fleet"), "fleet", FLEET);
-        return new FleetCriteria(fraction(f, "min-of-median-bandwidth", 0, 1), fraction(f, "max-of-lowest-latency", 1, 1000));
+        return new FleetCriteria(fraction(f, "min-of-median-bandwidth", 0, 1), fraction(f, "max-of-lowest-latency", 1, 1000),
+                fraction(f, "max-deviations", 0, 100), bounded(f, "min-nodes", 2, 100_000), bounded(f, "min-pairs", 2, 10_000_000),
+                bounded(f, "confirmations", 1, 20), fraction(f, "max-blamed-fraction", 0, 1),
+                f.scalar("act-after").map(s -> {
+                    if (!s.value().strip().matches("\\d{1,3}\\s*(/|of)\\s*\\d{1,3}")) {
+                        throw new ProfileException(s.location(), "bad act-after '" + s.value() + "' (expected COUNT/WINDOW, e.g. 2/3)");
+                    }
+                    return s.value().strip();
+                }));
     }
 
     /** A number in ({@code above}, {@code atMost}], as the fleet's fractions and multiples are. */

@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * One command acting on one blamed node: its exact argv (run without a shell, so nothing in it is
- * interpreted), the node and the verdict's kind it acts on.
+ * One command of acting: its exact argv (run without a shell, so nothing in it is interpreted), the
+ * node it acts on and the verdict's kind it acts for ({@code null} for a command that serves no
+ * verdict: a query of the scheduler, or the undo of an earlier run's mark).
  */
 public record Command(List<String> argv, String node, VerdictKind kind) {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./=:,@+-]+");

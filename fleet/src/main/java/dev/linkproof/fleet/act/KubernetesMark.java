@@ -31,8 +31,34 @@ public record KubernetesMark(String kubectl, java.util.function.UnaryOperator<St
     /** The prefix of every label and taint key linkproof sets, so an operator can find and clear them. */
     public static final String KEY_PREFIX = "linkproof.dev/";
 
-    public ActPlan plan(List<Verdict> verdicts) {
-        return Blamed.plan(verdicts, v -> List.of(label(v), taint(v)));
+    public ActPlan plan(Selection selection) {
+        return Blamed.plan(selection, v -> List.of(label(v), taint(v)));
+    }
+
+    /** Lists the machines Linkproof labelled, one per line: {@code node1 bad-node}. */
+    public Command query() {
+        return new Command(List.of(kubectl, "get", "nodes", "-l", KEY_PREFIX + "verdict", "--no-headers", "-o",
+                "custom-columns=NAME:.metadata.name,VERDICT:.metadata.labels.linkproof\\.dev/verdict"), "", null);
+    }
+
+    /** The machines {@link #query} lists, with the verdict their label names. */
+    public List<Mark> marks(String queryOutput) {
+        List<Mark> marks = new java.util.ArrayList<>();
+        for (String line : queryOutput.lines().toList()) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length == 2 && !f[1].equals("<none>")) {
+                marks.add(new Mark(f[0], f[1]));
+            }
+        }
+        return List.copyOf(marks);
+    }
+
+    /** The label and the taint off a machine Linkproof marked that passes again ({@code mark.reason()}: the verdict's slug). */
+    public List<Command> clear(Mark mark) {
+        String node = NodeNames.check(mark.node());
+        String slug = NodeNames.check(mark.reason());
+        return List.of(new Command(List.of(kubectl, "label", "node", node, KEY_PREFIX + "verdict-"), node, null),
+                new Command(List.of(kubectl, "taint", "node", node, KEY_PREFIX + slug + ":NoSchedule-"), node, null));
     }
 
     public Command label(Verdict v) {

@@ -9,14 +9,44 @@ import java.util.List;
  * jobs finish; the node takes no new ones until an operator resumes it, and {@code sinfo -R} shows
  * why. Bad links drain nothing: both their nodes are fine with every other partner.
  *
+ * <p>Undo: a node whose drain reason starts with {@code linkproof:} and that passes again is
+ * resumed ({@code state=resume}); a node an operator drained for another reason is never touched.
+ *
  * @param scontrol   the program to run ({@code scontrol} on the PATH, or a path)
+ * @param sinfo      the program that lists drained nodes and their reasons
  * @param reasonMax  the drain reason's length limit, {@code linkproof: } included
  */
-public record SlurmDrain(String scontrol, int reasonMax) {
-    public static final SlurmDrain DEFAULT = new SlurmDrain("scontrol", ReasonText.DEFAULT_MAX);
+public record SlurmDrain(String scontrol, String sinfo, int reasonMax) {
+    public static final SlurmDrain DEFAULT = new SlurmDrain("scontrol", "sinfo", ReasonText.DEFAULT_MAX);
+    /** How every drain reason of ours starts: what undo looks for. */
+    public static final String REASON_PREFIX = "linkproof: ";
 
-    public ActPlan plan(List<Verdict> verdicts) {
-        return Blamed.plan(verdicts, v -> List.of(drain(v)));
+    public ActPlan plan(Selection selection) {
+        return Blamed.plan(selection, v -> List.of(drain(v)));
+    }
+
+    /** Lists every drained or down node with its reason, one per line: {@code lpn3|linkproof: bad-node: …}. */
+    public Command query() {
+        return new Command(List.of(sinfo, "-h", "-N", "-R", "-o", "%N|%E"), "", null);
+    }
+
+    /** The nodes {@link #query} shows drained by Linkproof (its reason prefix), each once. */
+    public List<Mark> marks(String queryOutput) {
+        java.util.Map<String, Mark> marks = new java.util.LinkedHashMap<>();
+        for (String line : queryOutput.lines().toList()) {
+            int bar = line.indexOf('|');
+            if (bar > 0 && line.substring(bar + 1).strip().startsWith(REASON_PREFIX.strip())) {
+                String node = line.substring(0, bar).strip();
+                marks.putIfAbsent(node, new Mark(node, line.substring(bar + 1).strip()));
+            }
+        }
+        return List.copyOf(marks.values());
+    }
+
+    /** Back into service: a node Linkproof drained that passes again. */
+    public Command resume(Mark mark) {
+        String node = NodeNames.check(mark.node());
+        return new Command(List.of(scontrol, "update", "nodename=" + node, "state=resume"), node, null);
     }
 
     /** The drain of a node verdict's node. */
@@ -25,7 +55,7 @@ public record SlurmDrain(String scontrol, int reasonMax) {
             throw new IllegalArgumentException("a " + v.kind().slug() + " verdict drains nothing: " + v.describe());
         }
         String node = NodeNames.check(v.node());
-        String reason = ReasonText.sanitise("linkproof: " + v.kind().slug() + ": " + v.reason(), reasonMax);
+        String reason = ReasonText.sanitise(REASON_PREFIX + v.kind().slug() + ": " + v.reason(), reasonMax);
         return new Command(List.of(scontrol, "update", "nodename=" + node, "state=drain", "reason=" + reason), node, v.kind());
     }
 }

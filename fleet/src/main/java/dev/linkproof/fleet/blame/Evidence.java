@@ -1,19 +1,34 @@
 package dev.linkproof.fleet.blame;
 
 import dev.linkproof.fleet.plan.Pair;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
- * One (pair, point) a verdict rests on: its fault, its figures (NaN where not measured), the
- * fleet's reference it was held to (the median bandwidth or lowest latency for an outlier, NaN
- * otherwise), and whether it came from a retest.
+ * One run a verdict rests on: the pair and point, its fault (empty: this run passed — a verdict
+ * lists every run of the pairs it rests on, the good ones too, so a reader sees the majority), its
+ * figures (NaN where not measured), the fleet's reference it was held to (the median bandwidth or
+ * lowest latency for an outlier, NaN otherwise), which part of the run it came from and when.
  */
-public record Evidence(Pair pair, Point point, PairFault fault, double bandwidthGBps, double latencyUs, double fleetReference,
-        boolean retest) {
+public record Evidence(Pair pair, Point point, Optional<PairFault> fault, double bandwidthGBps, double latencyUs, double fleetReference,
+                       Stage stage, long atMillis) {
 
-    /** "lpn1->lpn2 @ write 1MiB: SLOW 3.10 GB/s (fleet 10.00) [retest]". */
+    public boolean failed() {
+        return fault.isPresent();
+    }
+
+    public boolean retest() {
+        return stage == Stage.RETEST;
+    }
+
+    /** "lpn1->lpn2 @ write 1 MiB [confirmation 10:04:05Z]: SLOW 3.10 GB/s (fleet 10.00)". */
     public String describe() {
-        StringBuilder s = new StringBuilder(pair.label()).append(" @ ").append(point.name()).append(": ").append(fault);
+        StringBuilder s = new StringBuilder(pair.label()).append(" @ ").append(point.name()).append(" [").append(stage.slug());
+        if (atMillis > 0) {
+            s.append(' ').append(Instant.ofEpochMilli(atMillis).toString().substring(11, 19)).append('Z');
+        }
+        s.append("]: ").append(fault.map(Enum::name).orElse("passed"));
         if (!Double.isNaN(bandwidthGBps)) {
             s.append(String.format(Locale.ROOT, " %.2f GB/s", bandwidthGBps));
         }
@@ -23,6 +38,6 @@ public record Evidence(Pair pair, Point point, PairFault fault, double bandwidth
         if (!Double.isNaN(fleetReference)) {
             s.append(String.format(Locale.ROOT, " (fleet %.2f)", fleetReference));
         }
-        return retest ? s.append(" [retest]").toString() : s.toString();
+        return s.toString();
     }
 }

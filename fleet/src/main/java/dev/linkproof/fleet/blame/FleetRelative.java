@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The fleet as its own reference, in ClusterKit's spirit: per point, the median bandwidth and the
- * lowest latency over the first round's measured pairs, and whether a pair is an outlier against
- * them. A fleet of identical nodes needs no per-SKU number to see the one that lags.
+ * The fleet as its own reference, in ClusterKit's spirit, made robust: per point, the median and
+ * the median absolute deviation of the first round's bandwidths (and of its latencies, with the
+ * lowest), and whether a pair is an outlier against them ({@link Thresholds}). A fleet of identical
+ * nodes needs no per-SKU number to see the one that lags; a noisy fleet is not blamed for its noise.
  */
 public final class FleetRelative {
     private final Thresholds thresholds;
@@ -21,10 +22,18 @@ public final class FleetRelative {
         this.stats = stats;
     }
 
-    /** The reference from the first round's outcomes, points in the order they first appear. */
-    public static FleetRelative of(Collection<PairOutcome> firstRound, Thresholds thresholds) {
+    /**
+     * The reference from the first round's outcomes (outcomes of other stages are left out), points
+     * in the order they first appear.
+     *
+     * @param registeredNodes how many nodes registered: below {@link Thresholds#minNodes} no point is judged
+     */
+    public static FleetRelative of(Collection<PairOutcome> outcomes, Thresholds thresholds, int registeredNodes) {
         Map<Point, Figures> byPoint = new LinkedHashMap<>();
-        for (PairOutcome o : firstRound) {
+        for (PairOutcome o : outcomes) {
+            if (o.stage() != Stage.FIRST) {
+                continue;
+            }
             Figures f = byPoint.computeIfAbsent(o.point(), p -> new Figures());
             f.pairs++;
             if (o.hasBandwidth()) {
@@ -38,7 +47,17 @@ public final class FleetRelative {
         byPoint.forEach((p, f) -> {
             double[] bw = f.bandwidth.sorted();
             double[] lat = f.latency.sorted();
-            stats.put(p, new PointStats(p, f.pairs, bw.length, median(bw), first(bw), last(bw), lat.length, first(lat), median(lat)));
+            int measured = p.judgedOn() == Measure.BANDWIDTH ? bw.length : lat.length;
+            Optional<String> notJudged = Optional.empty();
+            if (registeredNodes < thresholds.minNodes()) {
+                notJudged = Optional.of(String.format("%d registered node%s, fewer than the %d a fleet reference needs", registeredNodes,
+                        registeredNodes == 1 ? "" : "s", thresholds.minNodes()));
+            } else if (measured < thresholds.minPairs()) {
+                notJudged = Optional.of(String.format("%d pair%s measured, fewer than the %d a fleet reference needs", measured,
+                        measured == 1 ? "" : "s", thresholds.minPairs()));
+            }
+            stats.put(p, new PointStats(p, f.pairs, bw.length, median(bw), first(bw), last(bw), mad(bw), lat.length, first(lat), median(lat),
+                    mad(lat), notJudged));
         });
         return new FleetRelative(thresholds, stats);
     }
@@ -57,36 +76,60 @@ public final class FleetRelative {
     }
 
     /**
-     * Whether {@code o} is out of line with the fleet at its point: bandwidth first (the figure
-     * the fleet is mostly run for), then latency. A point the first round never measured has no
+     * Whether {@code o} is out of line with the fleet at its point, on the figure the point is
+     * judged on. A point the first round never measured, or measured on too few pairs, has no
      * reference, so nothing there is an outlier.
      */
     public Optional<Outlier> outlier(PairOutcome o) {
         PointStats s = stats.get(o.point());
-        if (s == null) {
+        if (s == null || !s.judged()) {
             return Optional.empty();
         }
-        if (o.hasBandwidth() && s.measuredBandwidth() > 0) {
-            double limit = thresholds.bandwidthFraction() * s.medianGBps();
-            if (o.bandwidthGBps() < limit) {
-                return Optional.of(new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.medianGBps(), limit));
+        double deviations = thresholds.maxDeviations() * Thresholds.MAD_TO_SIGMA;
+        return switch (o.point().judgedOn()) {
+            case BANDWIDTH -> {
+                if (!o.hasBandwidth() || s.measuredBandwidth() == 0) {
+                    yield Optional.empty();
+                }
+                double limit = thresholds.bandwidthFraction() * s.medianGBps();
+                double spread = s.medianGBps() - deviations * s.madGBps();
+                yield o.bandwidthGBps() < limit && o.bandwidthGBps() < spread
+                        ? Optional.of(new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.medianGBps(), limit, spread))
+                        : Optional.empty();
             }
-        }
-        if (o.hasLatency() && s.measuredLatency() > 0) {
-            double limit = thresholds.latencyMultiple() * s.lowestLatencyUs();
-            if (o.latencyUs() > limit) {
-                return Optional.of(new Outlier(o, Measure.LATENCY, o.latencyUs(), s.lowestLatencyUs(), limit));
+            case LATENCY -> {
+                if (!o.hasLatency() || s.measuredLatency() == 0) {
+                    yield Optional.empty();
+                }
+                double limit = thresholds.latencyMultiple() * s.lowestLatencyUs();
+                double spread = s.medianLatencyUs() + deviations * s.madLatencyUs();
+                yield o.latencyUs() > limit && o.latencyUs() > spread
+                        ? Optional.of(new Outlier(o, Measure.LATENCY, o.latencyUs(), s.lowestLatencyUs(), limit, spread))
+                        : Optional.empty();
             }
-        }
-        return Optional.empty();
+        };
     }
 
-    private static double median(double[] sorted) {
+    static double median(double[] sorted) {
         int n = sorted.length;
         if (n == 0) {
             return Double.NaN;
         }
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The median absolute deviation from the median. */
+    static double mad(double[] sorted) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        double m = median(sorted);
+        double[] dev = new double[sorted.length];
+        for (int i = 0; i < sorted.length; i++) {
+            dev[i] = Math.abs(sorted[i] - m);
+        }
+        Arrays.sort(dev);
+        return median(dev);
     }
 
     private static double first(double[] sorted) {

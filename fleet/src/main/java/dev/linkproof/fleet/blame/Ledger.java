@@ -1,5 +1,6 @@
 package dev.linkproof.fleet.blame;
 
+import dev.linkproof.fleet.plan.Pair;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
@@ -9,34 +10,75 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcomes of a fleet run tallied by node and by (unordered) pair, once, so each rule of the
- * blame is a walk over nodes or failing pairs rather than over every outcome again. Nodes are
- * numbered (the expected ones in the launcher's order, then any other an outcome names) and partners
- * kept as bit sets: a 1,024-node pairwise run has half a million pairs, and a set of names per node
- * would hold each of them twice.
+ * The outcomes of a fleet run tallied by node, by run of a (directed pair, point) and by (unordered)
+ * pair, once, so each rule of the blame is a walk over nodes or failing pairs rather than over every
+ * outcome again. Nodes are numbered (the expected ones in the launcher's order, then any other an
+ * outcome names) and partners kept as bit sets: a 1,024-node pairwise run has half a million pairs,
+ * and a set of names per node would hold each of them twice.
+ *
+ * <p>A (directed pair, point) <em>fails</em> when it ran at least twice and failed in a majority of
+ * its runs: the first round's one sample makes it a candidate for confirmation, never a failure on
+ * its own. A node that fails with hundreds of partners has a sample of its pairs confirmed, not
+ * every one ({@link ConfirmationPlanner#PER_NODE}); its other candidates count once the node
+ * <em>vouches</em> for them: at least two of its pairs failed by majority, and more of them failed
+ * than were cleared. Every rule downstream sees only failing pairs, so no verdict rests on one
+ * sample, nor on one confirmed pair.
  */
 final class Ledger {
     final List<String> names;
     private final Map<String, Integer> index;
-    /** Per node: how many (pair, point) outcomes name it, and how many of those were unreachable. */
+    /** Per node: how many outcomes name it, and how many of those were unreachable. */
     final int[] outcomes;
     final int[] unreachable;
-    /** Per node: a fault of its own in the first round (so it did not pass everything). */
-    final boolean[] faultedFirst;
     /** Per node: whether a retest named it. */
     final boolean[] retested;
-    /** Per node: every node it was paired with, either way round, first round or retest. */
+    /** Per node: every node it was paired with, either way round, in any stage. */
     final BitSet[] partners;
-    /** The pairs with at least one fault, keyed by {@link #key}, in the order first seen. */
+    /**
+     * Every (directed pair, point) that failed at least once, with all its runs, in the order first
+     * seen. The others are only counted: a 1,024-node fleet has a million good pairs per point.
+     */
+    final Map<Key, Runs> runs = new LinkedHashMap<>();
+    /** The pairs with at least one failing (directed pair, point), keyed by {@link #key}, in the order first seen. */
     final Map<Long, FailingPair> failing = new LinkedHashMap<>();
     /** Per node: its failing pairs. */
     final List<List<FailingPair>> failingOf;
 
-    /** Two nodes (a before b in node order) and the evidence against them together. */
+    record Key(Pair pair, Point point) { }
+
+    /** Every run of one directed pair at one point, judged. */
+    static final class Runs {
+        final Pair pair;
+        final Point point;
+        final List<Evidence> samples = new ArrayList<>(2);
+        int faults;
+
+        Runs(Pair pair, Point point) {
+            this.pair = pair;
+            this.point = point;
+        }
+
+        /** Ran at least twice and failed in a majority of its runs. */
+        boolean fails() {
+            return samples.size() >= 2 && 2 * faults > samples.size();
+        }
+
+        /** Failed in its one run, never run again: a candidate, counted only when one of its nodes vouches for it. */
+        boolean candidate() {
+            return samples.size() == 1 && faults == 1;
+        }
+
+        /** Ran again and failed in at most half its runs: its other runs cleared it. */
+        boolean cleared() {
+            return faults > 0 && samples.size() >= 2 && !fails();
+        }
+    }
+
+    /** Two nodes (a before b in node order), the failing runs of either direction, and their evidence. */
     static final class FailingPair {
         final int a;
         final int b;
-        final List<Evidence> evidence = new ArrayList<>(2);
+        final List<Runs> runs = new ArrayList<>(2);
 
         FailingPair(int a, int b) {
             this.a = a;
@@ -47,8 +89,13 @@ final class Ledger {
             return node == a ? b : a;
         }
 
+        /** Every run of the failing (directed pair, point)s, passed ones included. */
+        List<Evidence> evidence() {
+            return runs.stream().flatMap(r -> r.samples.stream()).toList();
+        }
+
         boolean has(PairFault fault) {
-            return evidence.stream().anyMatch(e -> e.fault() == fault);
+            return runs.stream().anyMatch(r -> r.samples.stream().anyMatch(e -> e.fault().orElse(null) == fault));
         }
     }
 
@@ -58,7 +105,6 @@ final class Ledger {
         int n = names.size();
         outcomes = new int[n];
         unreachable = new int[n];
-        faultedFirst = new boolean[n];
         retested = new boolean[n];
         partners = new BitSet[n];
         failingOf = new ArrayList<>(n);
@@ -68,29 +114,73 @@ final class Ledger {
         }
     }
 
-    static Ledger of(List<String> expected, Collection<PairOutcome> first, Collection<PairOutcome> retests, PairJudge judge) {
+    /** @param all every outcome of the run, of every stage */
+    static Ledger of(List<String> expected, Collection<PairOutcome> all, PairJudge judge) {
         Map<String, Integer> index = new HashMap<>();
         List<String> names = new ArrayList<>();
         for (String e : expected) {
-            index.computeIfAbsent(e, k -> { names.add(k); return names.size() - 1; });
+            index.computeIfAbsent(e, k -> {
+                names.add(k);
+                return names.size() - 1;
+            });
         }
         // A million outcomes name a thousand nodes: look each up, add the few unexpected ones.
-        for (Collection<PairOutcome> list : List.of(first, retests)) {
-            for (PairOutcome o : list) {
-                if (!index.containsKey(o.pair().initiator())) {
-                    names.add(o.pair().initiator());
-                    index.put(o.pair().initiator(), names.size() - 1);
-                }
-                if (!index.containsKey(o.pair().target())) {
-                    names.add(o.pair().target());
-                    index.put(o.pair().target(), names.size() - 1);
+        for (PairOutcome o : all) {
+            for (String n : List.of(o.pair().initiator(), o.pair().target())) {
+                if (!index.containsKey(n)) {
+                    names.add(n);
+                    index.put(n, names.size() - 1);
                 }
             }
         }
         Ledger l = new Ledger(List.copyOf(names), index);
-        first.forEach(o -> l.add(o, false, judge));
-        retests.forEach(o -> l.add(o, true, judge));
+        java.util.Set<Key> faulted = new java.util.HashSet<>();
+        for (PairOutcome o : all) {
+            l.count(o);
+            if (judge.fault(o).isPresent()) {
+                faulted.add(new Key(o.pair(), o.point()));
+            }
+        }
+        // The runs of a (pair, point) that failed once are all kept: its evidence shows the majority.
+        for (PairOutcome o : all) {
+            Key k = new Key(o.pair(), o.point());
+            if (faulted.contains(k)) {
+                Evidence e = judge.sample(o);
+                Runs r = l.runs.computeIfAbsent(k, x -> new Runs(x.pair(), x.point()));
+                r.samples.add(e);
+                if (e.failed()) {
+                    r.faults++;
+                }
+            }
+        }
+        int[] confirmed = new int[l.size()];
+        int[] cleared = new int[l.size()];
+        for (Runs r : l.runs.values()) {
+            for (String n : List.of(r.pair.initiator(), r.pair.target())) {
+                confirmed[index.get(n)] += r.fails() ? 1 : 0;
+                cleared[index.get(n)] += r.cleared() ? 1 : 0;
+            }
+        }
+        for (Runs r : l.runs.values()) {
+            int i0 = index.get(r.pair.initiator());
+            int t0 = index.get(r.pair.target());
+            if (r.fails() || r.candidate() && (vouches(confirmed[i0], cleared[i0]) || vouches(confirmed[t0], cleared[t0]))) {
+                int i = index.get(r.pair.initiator());
+                int t = index.get(r.pair.target());
+                l.failing.computeIfAbsent(key(i, t), k -> {
+                    FailingPair fp = new FailingPair(Math.min(i, t), Math.max(i, t));
+                    l.failingOf.get(i).add(fp);
+                    l.failingOf.get(t).add(fp);
+                    return fp;
+                }).runs.add(r);
+            }
+        }
         return l;
+    }
+
+    /** A node vouches for its unconfirmed candidates when at least two of its pairs failed by majority, and more failed than were cleared. */
+    private static boolean vouches(int confirmed, int cleared) {
+        return confirmed >= 2 && confirmed > cleared;
     }
 
     int size() {
@@ -106,7 +196,14 @@ final class Ledger {
         return (long) Math.min(a, b) << 32 | Math.max(a, b);
     }
 
-    private void add(PairOutcome o, boolean retest, PairJudge judge) {
+    /** The (directed pair, point)s that failed once and that no verdict counts: cleared by their runs, or never confirmed. */
+    List<Runs> unconfirmed() {
+        java.util.Set<Runs> counted = new java.util.HashSet<>();
+        failing.values().forEach(p -> counted.addAll(p.runs));
+        return runs.values().stream().filter(r -> r.faults > 0 && !counted.contains(r)).toList();
+    }
+
+    private void count(PairOutcome o) {
         int i = index.get(o.pair().initiator());
         int t = index.get(o.pair().target());
         outcomes[i]++;
@@ -116,23 +213,10 @@ final class Ledger {
             unreachable[t]++;
         }
         partners[i].set(t);
-        if (retest) {
+        partners[t].set(i);
+        if (o.stage() == Stage.RETEST) {
             retested[i] = true;
             retested[t] = true;
         }
-        partners[t].set(i);
-        judge.fault(o, retest).ifPresent(e -> {
-            if (!retest) {
-                faultedFirst[i] = true;
-                faultedFirst[t] = true;
-            }
-            FailingPair p = failing.computeIfAbsent(key(i, t), k -> {
-                FailingPair fp = new FailingPair(Math.min(i, t), Math.max(i, t));
-                failingOf.get(i).add(fp);
-                failingOf.get(t).add(fp);
-                return fp;
-            });
-            p.evidence.add(e);
-        });
     }
 }

@@ -1,9 +1,9 @@
 package dev.linkproof.fleet.blame;
 
-/** Which figure made a pair a fleet-relative outlier. */
+/** The figure a point is judged on against the fleet, and so the one that makes a pair an outlier. */
 public enum Measure {
-    /** Below the fraction of the fleet's median bandwidth. */
+    /** Below the fraction of the fleet's median bandwidth, and below its spread. */
     BANDWIDTH,
-    /** Above the multiple of the fleet's lowest latency. */
+    /** Above the multiple of the fleet's lowest latency, and above its spread. */
     LATENCY
 }

@@ -9,7 +9,9 @@ public enum NodeStatus {
     BAD,
     CORRUPTING,
     UNREACHABLE,
-    MISSING;
+    MISSING,
+    /** Failing in a fleet that fails as a whole ({@link VerdictKind#FLEET_DEGRADED}): not singled out, not acted on. */
+    SUSPECT;
 
     static NodeStatus of(VerdictKind kind) {
         return switch (kind) {
@@ -18,6 +20,7 @@ public enum NodeStatus {
             case UNREACHABLE_NODE -> UNREACHABLE;
             case MISSING_NODE -> MISSING;
             case BAD_LINK -> CLEAR;
+            case FLEET_DEGRADED -> SUSPECT;
         };
     }
 }

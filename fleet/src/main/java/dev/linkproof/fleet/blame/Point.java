@@ -4,12 +4,23 @@ import java.util.Objects;
 
 /**
  * One point of a fleet run as the engine names it: its unique id (without the pair, which every
- * pair of the fleet shares the point under) and its display name. The fleet's median and lowest
- * figures are taken per point: a 4 KiB point and a 16 MiB point are never compared.
+ * pair of the fleet shares the point under), its display name, and the figure the fleet judges it
+ * on. The fleet's median and spread are taken per point: a 4 KiB point and a 16 MiB point are
+ * never compared.
+ *
+ * @param judgedOn {@link Measure#BANDWIDTH} for a bandwidth point, {@link Measure#LATENCY} for a
+ *                 latency-mode point: a bandwidth point's average latency is its bandwidth seen
+ *                 the other way round, and judging both would count one slow pair twice
  */
-public record Point(String id, String name) {
+public record Point(String id, String name, Measure judgedOn) {
     public Point {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(judgedOn, "judgedOn");
+    }
+
+    /** A bandwidth point. */
+    public Point(String id, String name) {
+        this(id, name, Measure.BANDWIDTH);
     }
 }

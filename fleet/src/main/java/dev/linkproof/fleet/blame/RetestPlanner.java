@@ -27,13 +27,13 @@ public final class RetestPlanner {
     private RetestPlanner() {
     }
 
-    /** The retests for a first round, judged with the settings' thresholds. */
-    public static RetestPlan plan(Observations first, BlameSettings settings) {
-        return plan(first, new PairJudge(FleetRelative.of(first.outcomes(), settings.thresholds())));
-    }
-
-    public static RetestPlan plan(Observations first, PairJudge judge) {
-        Ledger ledger = Ledger.of(first.expected(), first.outcomes(), List.of(), judge);
+    /**
+     * The retests for a run so far, judged with the settings' thresholds against the first round.
+     *
+     * @param all the first round's outcomes and its confirmations: only confirmed failures make suspects
+     */
+    public static RetestPlan plan(Observations first, List<PairOutcome> all, BlameSettings settings) {
+        Ledger ledger = Ledger.of(first.expected(), all, ConfirmationPlanner.judge(first, settings));
         Rules.Decision decision = Rules.decide(ledger, first.expected(), first.registered());
         BitSet suspect = new BitSet(ledger.size());
         for (int n = 0; n < ledger.size(); n++) {
@@ -90,15 +90,11 @@ public final class RetestPlanner {
         List<String> failedWith = new ArrayList<>();
         Boolean initiator = null;
         for (Ledger.FailingPair fp : ledger.failingOf.get(suspect)) {
-            List<Evidence> first = fp.evidence.stream().filter(e -> !e.retest()).toList();
-            if (first.isEmpty()) {
-                continue;
-            }
             failedWith.add(ledger.names.get(fp.other(suspect)));
-            for (Evidence e : first) {
-                points.add(e.point());
+            for (Ledger.Runs r : fp.runs) {
+                points.add(r.point);
                 if (initiator == null) {
-                    initiator = e.pair().initiator().equals(s);
+                    initiator = r.pair.initiator().equals(s);
                 }
             }
         }

@@ -37,7 +37,8 @@ final class Rules {
             }
         }
         for (int i = 0; i < n; i++) {
-            if (!blamed.get(i) && l.outcomes[i] > 0 && l.unreachable[i] == l.outcomes[i]) {
+            // Two unreachable runs at least (two partners, two points or a confirmation): never one sample.
+            if (!blamed.get(i) && l.outcomes[i] >= 2 && l.unreachable[i] == l.outcomes[i]) {
                 kind[i] = VerdictKind.UNREACHABLE_NODE;
             }
         }

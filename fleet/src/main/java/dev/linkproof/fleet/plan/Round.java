@@ -46,6 +46,14 @@ public record Round(int number, List<Pair> pairs) {
         return true;
     }
 
+    /**
+     * {@code pairs} packed first fit into disjoint rounds, in the given order: how a pair file's
+     * pairs, and the confirmation runs of failing pairs, are scheduled.
+     */
+    public static List<Round> packDisjoint(List<Pair> pairs) {
+        return RoundPacking.pack(pairs);
+    }
+
     /** Every node with a part in this round, in the order of the pairs. */
     public Set<String> nodes() {
         Set<String> nodes = new LinkedHashSet<>();

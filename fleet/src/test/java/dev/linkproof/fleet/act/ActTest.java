@@ -33,9 +33,12 @@ class ActTest {
             node(VerdictKind.BAD_NODE, "lpn3", "fails with 3 of its 3 partners (SLOW ×6)"),
             new Verdict(VerdictKind.BAD_LINK, List.of("lpn1", "lpn6"), List.of(), 0, "lpn1<->lpn6 fails (SLOW ×2)"));
 
+    /** Every verdict acted on that may be: no breaker in the way, no history. */
+    private static final Selection ALL = Selection.of(VERDICTS, Integer.MAX_VALUE, java.util.Optional.empty(), ActAfter.DEFAULT);
+
     @Test
     void slurmDrainsExactlyTheBlamedNodesWithTheExactArgv() {
-        ActPlan plan = SlurmDrain.DEFAULT.plan(VERDICTS);
+        ActPlan plan = SlurmDrain.DEFAULT.plan(ALL);
         assertThat(plan.commands()).extracting(Command::argv).containsExactly(
                 List.of("scontrol", "update", "nodename=lpn4", "state=drain", "reason=linkproof: unreachable-node: no pair reached lpn4"),
                 List.of("scontrol", "update", "nodename=lpn2", "state=drain",
@@ -50,7 +53,7 @@ class ActTest {
 
     @Test
     void kubernetesLabelsAndTaintsExactlyTheBlamedNodes() {
-        ActPlan plan = KubernetesMark.DEFAULT.plan(VERDICTS);
+        ActPlan plan = KubernetesMark.DEFAULT.plan(ALL);
         assertThat(plan.commands()).extracting(Command::argv).containsExactly(
                 List.of("kubectl", "label", "node", "lpn4", "linkproof.dev/verdict=unreachable-node", "--overwrite"),
                 List.of("kubectl", "taint", "node", "lpn4", "linkproof.dev/unreachable-node=true:NoSchedule", "--overwrite"),
@@ -66,7 +69,7 @@ class ActTest {
     @Test
     void kubernetesMarksTheNodeABlamedPodRanOn() {
         Map<String, String> machines = Map.of("lpn4", "gpu-node-4", "lpn2", "gpu-node-2", "lpn3", "gpu-node-3");
-        ActPlan plan = KubernetesMark.DEFAULT.onMachines(machines::get).plan(VERDICTS);
+        ActPlan plan = KubernetesMark.DEFAULT.onMachines(machines::get).plan(ALL);
         assertThat(plan.commands()).extracting(c -> c.argv().get(3)).containsExactly("gpu-node-4", "gpu-node-4", "gpu-node-2",
                 "gpu-node-2", "gpu-node-3", "gpu-node-3");
     }
@@ -114,8 +117,8 @@ class ActTest {
     void theRunnerDrainsExactlyTheBlamedNodesAndReportsAFailureWithItsExitCode() throws IOException {
         Path scontrol = fakeScontrol("case \"$2\" in nodename=lpn2) echo 'slurm_update error: Invalid node name specified' >&2; exit 3;; esac\n"
                 + "echo ok\n");
-        SlurmDrain drain = new SlurmDrain(scontrol.toString(), ReasonText.DEFAULT_MAX);
-        List<CommandOutcome> outcomes = new CommandRunner(Duration.ofSeconds(20)).run(drain.plan(VERDICTS));
+        SlurmDrain drain = new SlurmDrain(scontrol.toString(), "sinfo", ReasonText.DEFAULT_MAX);
+        List<CommandOutcome> outcomes = new CommandRunner(Duration.ofSeconds(20)).run(drain.plan(ALL));
 
         assertThat(outcomes).extracting(o -> o.command().node(), CommandOutcome::succeeded)
                 .containsExactly(tuple("lpn4", true), tuple("lpn2", false), tuple("lpn3", true));
@@ -136,7 +139,7 @@ class ActTest {
     void aCommandPastItsDeadlineIsKilledAndReported() throws IOException {
         Path scontrol = fakeScontrol("echo started\nexec sleep 30\n");
         long t0 = System.nanoTime();
-        CommandOutcome o = new CommandRunner(Duration.ofMillis(500)).run(new SlurmDrain(scontrol.toString(), 120).drain(VERDICTS.get(3)));
+        CommandOutcome o = new CommandRunner(Duration.ofMillis(500)).run(new SlurmDrain(scontrol.toString(), "sinfo", 120).drain(VERDICTS.get(3)));
         assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10);
         assertThat(o).isInstanceOfSatisfying(CommandOutcome.TimedOut.class, t -> {
             assertThat(t.deadline()).isEqualTo(Duration.ofMillis(500));
@@ -147,7 +150,7 @@ class ActTest {
     @Test
     void aProgramThatIsNotThereIsReportedAsNotStarted() {
         CommandOutcome o = new CommandRunner(Duration.ofSeconds(5))
-                .run(new SlurmDrain(dir.resolve("no-such-scontrol").toString(), 120).drain(VERDICTS.get(3)));
+                .run(new SlurmDrain(dir.resolve("no-such-scontrol").toString(), "sinfo", 120).drain(VERDICTS.get(3)));
         assertThat(o).isInstanceOfSatisfying(CommandOutcome.NotStarted.class, n -> assertThat(n.why()).contains("no-such-scontrol"));
     }
 }

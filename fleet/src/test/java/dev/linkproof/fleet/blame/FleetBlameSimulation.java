@@ -41,11 +41,26 @@ public final class FleetBlameSimulation {
         resetPeaks();
         long allocated0 = allocated();
         long t2 = System.nanoTime();
-        RetestPlan plan = RetestPlanner.plan(first, BlameSettings.DEFAULTS);
+        int[] reruns = new int[3];
+        Verdicts.Reruns model = fleet.reruns();
         long t3 = System.nanoTime();
-        List<PairOutcome> retests = fleet.run(plan);
-        long t4 = System.nanoTime();
-        Blame blame = Blamer.blame(first, retests, BlameSettings.DEFAULTS);
+        Blame blame = Verdicts.reach(first, new Verdicts.Reruns() {
+            @Override
+            public List<PairOutcome> run(Stage stage, List<RerunRound> rounds) {
+                return model.run(stage, rounds);
+            }
+
+            @Override
+            public void planned(Stage stage, int pairs, int runs, int rounds) {
+                if (stage == Stage.RETEST) {
+                    reruns[0] += pairs;
+                    reruns[1] += rounds;
+                } else {
+                    reruns[2] += runs;
+                }
+            }
+        }, BlameSettings.DEFAULTS);
+        long t4 = t3;
         long t5 = System.nanoTime();
         long allocatedBytes = allocated() - allocated0;
         long peak = peak();
@@ -53,7 +68,7 @@ public final class FleetBlameSimulation {
         long registered = first.registered().size();
         // Keep the outcomes reachable up to here, so the heap figure holds them as a run does.
         int outcomes = first.outcomes().size();
-        return new Result(nodes, outcomes, registered * (registered - 1) / 2, plan.retests().size(), plan.rounds().size(), blame,
+        return new Result(nodes, outcomes, registered * (registered - 1) / 2, reruns[0], reruns[1], blame,
                 (t1 - t0) / 1e9, (t3 - t2) / 1e9, (t5 - t4) / 1e9, withOutcomes, withBlame, peak, allocatedBytes);
     }
 

@@ -26,6 +26,7 @@ final class SyntheticFleet {
     private final List<String> nodes = new ArrayList<>();
     private final List<Point> points;
     private final Set<String> slowNodes = new HashSet<>();
+    private final Set<String> slowSenders = new HashSet<>();
     private final Set<Set<String>> slowLinks = new HashSet<>();
     private final Set<Set<String>> corruptLinks = new HashSet<>();
     private final Set<String> deadNodes = new HashSet<>();
@@ -34,6 +35,9 @@ final class SyntheticFleet {
     private final Map<String, Integer> index = new HashMap<>();
     private final long seed;
     private double slowFactor = 0.5;
+    private double jitter = JITTER;
+    /** Links slow in the first round only: a transient (a neighbour's burst), which confirmation must clear. */
+    private final Set<Set<String>> flakyLinks = new HashSet<>();
 
     SyntheticFleet(int size, long seed, Point... points) {
         for (int i = 1; i <= size; i++) {
@@ -47,6 +51,12 @@ final class SyntheticFleet {
 
     SyntheticFleet slowNode(String n) {
         slowNodes.add(n);
+        return this;
+    }
+
+    /** A node slow only when it sends, as tc's tbf on its egress makes it. */
+    SyntheticFleet slowSender(String n) {
+        slowSenders.add(n);
         return this;
     }
 
@@ -72,6 +82,17 @@ final class SyntheticFleet {
 
     SyntheticFleet missingNode(String n) {
         missingNodes.add(n);
+        return this;
+    }
+
+    SyntheticFleet flakyLink(String a, String b) {
+        flakyLinks.add(Set.of(a, b));
+        return this;
+    }
+
+    /** How far healthy pairs vary: ±{@code j} of the base. */
+    SyntheticFleet jitter(double j) {
+        jitter = j;
         return this;
     }
 
@@ -106,35 +127,47 @@ final class SyntheticFleet {
         return new Observations(nodes, registered, outcomes);
     }
 
-    /** What the engine would feed back after running {@code plan}. */
-    List<PairOutcome> run(RetestPlan plan) {
-        List<PairOutcome> out = new ArrayList<>();
-        for (Retest r : plan.retests()) {
-            for (Point p : r.points()) {
-                out.add(outcome(r.pair(), p));
+    /** The reruns as the campaign would carry them out: every pair of every round, from this model. */
+    Verdicts.Reruns reruns() {
+        return (stage, rounds) -> {
+            List<PairOutcome> out = new ArrayList<>();
+            for (RerunRound r : rounds) {
+                for (Pair p : r.pairs()) {
+                    out.add(outcome(p, r.point(), stage));
+                }
             }
-        }
-        return out;
+            return out;
+        };
     }
 
-    /** How {@code pair} does at {@code point} under the injected faults. */
+    /** The first round, every rerun it needs, and the verdicts: what a campaign over this fleet concludes. */
+    Blame conclude(BlameSettings settings) {
+        return Verdicts.reach(firstRound(), reruns(), settings);
+    }
+
+    /** How {@code pair} does at {@code point} in the first round. */
     PairOutcome outcome(Pair pair, Point point) {
+        return outcome(pair, point, Stage.FIRST);
+    }
+
+    /** How {@code pair} does at {@code point} under the injected faults, in {@code stage}. */
+    PairOutcome outcome(Pair pair, Point point, Stage stage) {
         String a = pair.initiator();
         String b = pair.target();
         if (deadNodes.contains(a) || deadNodes.contains(b)) {
-            return PairOutcome.unmeasured(pair, point, OutcomeKind.UNREACHABLE);
+            return PairOutcome.unmeasured(pair, point, OutcomeKind.UNREACHABLE).at(stage, 0);
         }
         // Jitter from the pair and point alone, so a retest of the same pair sees the same figures.
         SplittableRandom r = new SplittableRandom(seed ^ (index.get(a) * 1_000_003L + index.get(b)) * 31 + point.id().hashCode());
-        double bw = BASE_GBPS * (1 + JITTER * (2 * r.nextDouble() - 1));
-        double us = BASE_US * (1 + JITTER * (2 * r.nextDouble() - 1));
+        double bw = BASE_GBPS * (1 + jitter * (2 * r.nextDouble() - 1));
+        double us = BASE_US * (1 + jitter * (2 * r.nextDouble() - 1));
         Set<String> link = Set.of(a, b);
-        if (slowNodes.contains(a) || slowNodes.contains(b) || slowLinks.contains(link)) {
+        if (slowNodes.contains(a) || slowNodes.contains(b) || slowSenders.contains(a) || slowLinks.contains(link) || stage == Stage.FIRST && flakyLinks.contains(link)) {
             bw *= slowFactor;
             us /= slowFactor;
         }
         OutcomeKind kind = corruptingNodes.contains(a) || corruptingNodes.contains(b) || corruptLinks.contains(link)
                 ? OutcomeKind.CORRUPT : OutcomeKind.PASSED;
-        return new PairOutcome(pair, point, kind, bw, us);
+        return new PairOutcome(pair, point, kind, bw, us, stage, 0);
     }
 }

@@ -184,10 +184,10 @@ public final class Constants {
      * {@code torchrun}, {@code mpi}, {@code hostfile:PATH}, or {@code nodes:a,b,c}. Unset: a run of one
      * pair. See docs/fleet.md.
      */
-    public static final String FLEET = "linkproof.fleet";
+    public static final String FLEET = dev.linkproof.fleet.campaign.FleetPlan.LAUNCHER_KEY;
 
     /** Where the fleet's registry listens for its agents, {@code host:port}. Default {@value #DEFAULT_FLEET_REGISTRY}. */
-    public static final String FLEET_REGISTRY = "linkproof.fleet.registry";
+    public static final String FLEET_REGISTRY = dev.linkproof.fleet.campaign.CampaignSettings.REGISTRY_KEY;
     public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:7470";
 
     /** Which pairs run in which round: {@code pairwise} (default), {@code ring}, {@code random-k:K}, {@code incast}, {@code fan-out}, {@code file:PATH}. */
@@ -197,7 +197,7 @@ public final class Constants {
     public static final String FLEET_REGISTER_WITHIN = "linkproof.fleet.registerWithin";
 
     /** Opt-in: drain (Slurm) or label and taint (Kubernetes) the blamed nodes: {@code slurm}, {@code kubernetes}, or {@code print} (the commands, not run). Unset: nothing. */
-    public static final String FLEET_ACT = "linkproof.fleet.act";
+    public static final String FLEET_ACT = dev.linkproof.fleet.campaign.CampaignSettings.ACT_KEY;
 
     /**
      * The fleet-relative criteria: a pair below this fraction of its point's median bandwidth over the
@@ -206,6 +206,39 @@ public final class Constants {
      */
     public static final String FLEET_MIN_OF_MEDIAN = "linkproof.fleet.minOfMedianBandwidth";
     public static final String FLEET_MAX_OF_LOWEST = "linkproof.fleet.maxOfLowestLatency";
+
+    /**
+     * The fleet's spread: a pair is an outlier only when it is also more than this many robust
+     * standard deviations (1.4826 × the median absolute deviation) from its point's median. Default 3.
+     */
+    public static final String FLEET_MAX_DEVIATIONS = "linkproof.fleet.maxDeviations";
+
+    /** Fewer registered nodes than this, and no point is judged against the fleet (only by the profile). Default 4. */
+    public static final String FLEET_MIN_NODES = "linkproof.fleet.minNodes";
+
+    /** Fewer pairs measured at a point than this, and the point is not judged against the fleet. Default 6. */
+    public static final String FLEET_MIN_PAIRS = "linkproof.fleet.minPairs";
+
+    /**
+     * How many more times a failing pair runs, itself and both ways, before any verdict; it fails when
+     * it failed in a majority of all its runs. Default 3 (1..20).
+     */
+    public static final String FLEET_CONFIRMATIONS = "linkproof.fleet.confirmations";
+
+    /**
+     * The circuit breaker: when the verdicts would single out more than this share of the fleet's
+     * nodes, the run gives one fleet-degraded verdict and acts on no node. Default 0.25.
+     */
+    public static final String FLEET_MAX_BLAMED_FRACTION = "linkproof.fleet.maxBlamedFraction";
+
+    /**
+     * A directory of earlier verdict documents; this run's is added. With it, a node is acted on only
+     * when blamed in {@link #FLEET_ACT_AFTER} of the last runs. Unset: no history.
+     */
+    public static final String FLEET_HISTORY = "linkproof.fleet.history";
+
+    /** With a history: {@code COUNT/WINDOW}, blamed in COUNT of the last WINDOW runs (this one included) before acting. Default 2/3. */
+    public static final String FLEET_ACT_AFTER = "linkproof.fleet.actAfter";
 
     /** Where the fleet's verdicts are written for automation. Default {@code target/fleet-verdict.json}. */
     public static final String FLEET_VERDICT = "linkproof.fleet.verdict";

@@ -1,19 +1,29 @@
 package dev.linkproof.engine.config;
 
+import dev.linkproof.fleet.act.ActAfter;
+import dev.linkproof.fleet.blame.BlameSettings;
 import dev.linkproof.fleet.blame.Thresholds;
+import dev.linkproof.fleet.campaign.CampaignSettings;
+import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.profiles.FleetCriteria;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.session.Timeouts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.function.Function;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
  * A fleet run's keys ({@code linkproof.fleet.*}), read with the rest of the configuration; present
- * only when {@code linkproof.fleet} is set.
+ * only when {@code linkproof.fleet} is set. How verdicts are reached comes in three layers, each
+ * field on its own: the key when given, else the profile's {@code fleet} section, else the default
+ * ({@link BlameSettings#DEFAULTS}, {@link ActAfter#DEFAULT}).
  *
  * @param launcher       who is expected, as {@link Constants#FLEET} gives it ({@code slurm}, {@code hostfile:PATH}, …)
  * @param registryHost   where the registry listens
@@ -22,12 +32,11 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param registerWithin how long the registry waits for the expected nodes
  * @param act            what to do about blamed nodes: empty (nothing), {@code slurm}, {@code kubernetes}, {@code print}
  * @param verdictFile    where fleet-verdict.json goes
- * @param minOfMedian    {@link Constants#FLEET_MIN_OF_MEDIAN}, when given: over the profile's, over the default
- * @param maxOfLowest    {@link Constants#FLEET_MAX_OF_LOWEST}, when given
+ * @param history        where earlier verdict documents are kept (and this run's goes), when given
+ * @param keys           the verdict settings the keys give, over the profile's
  */
 public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
-                            Optional<String> act, Path verdictFile, java.util.OptionalDouble minOfMedian,
-                            java.util.OptionalDouble maxOfLowest) {
+                            Optional<String> act, Path verdictFile, Optional<Path> history, FleetCriteria keys) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
     static final List<String> ACTS = List.of("slurm", "kubernetes", "print");
 
@@ -61,40 +70,117 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         }
         Path verdict = p.get(Constants.FLEET_VERDICT).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
                 ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
-        java.util.OptionalDouble fraction = p.get(Constants.FLEET_MIN_OF_MEDIAN)
-                .map(v -> java.util.OptionalDouble.of(number(Constants.FLEET_MIN_OF_MEDIAN, v))).orElse(java.util.OptionalDouble.empty());
-        java.util.OptionalDouble multiple = p.get(Constants.FLEET_MAX_OF_LOWEST)
-                .map(v -> java.util.OptionalDouble.of(number(Constants.FLEET_MAX_OF_LOWEST, v))).orElse(java.util.OptionalDouble.empty());
+        Optional<Path> history = p.get(Constants.FLEET_HISTORY).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of);
+        FleetCriteria keys = new FleetCriteria(decimal(p, Constants.FLEET_MIN_OF_MEDIAN), decimal(p, Constants.FLEET_MAX_OF_LOWEST),
+                decimal(p, Constants.FLEET_MAX_DEVIATIONS), whole(p, Constants.FLEET_MIN_NODES), whole(p, Constants.FLEET_MIN_PAIRS),
+                whole(p, Constants.FLEET_CONFIRMATIONS), decimal(p, Constants.FLEET_MAX_BLAMED_FRACTION),
+                p.get(Constants.FLEET_ACT_AFTER).map(String::strip));
         FleetSettings settings = new FleetSettings(launcher.get(), registry.substring(0, colon), port,
                 p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
-                verdict, fraction, multiple);
-        settings.thresholds(FleetCriteria.NONE); // a key out of range fails here, naming it
+                verdict, history, keys);
+        // A key out of range fails here, naming it; the defaults fill in every other field.
+        Thresholds t = BlameSettings.DEFAULTS.thresholds();
+        BlameSettings d = BlameSettings.DEFAULTS;
+        check(Constants.FLEET_MIN_OF_MEDIAN, keys.minOfMedianBandwidth(), v -> t.withRatios(v, t.latencyMultiple()));
+        check(Constants.FLEET_MAX_OF_LOWEST, keys.maxOfLowestLatency(), v -> t.withRatios(t.bandwidthFraction(), v));
+        check(Constants.FLEET_MAX_DEVIATIONS, keys.maxDeviations(), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(), v,
+                t.minNodes(), t.minPairs()));
+        check(Constants.FLEET_MIN_NODES, asDouble(keys.minNodes()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
+                t.maxDeviations(), (int) v, t.minPairs()));
+        check(Constants.FLEET_MIN_PAIRS, asDouble(keys.minPairs()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
+                t.maxDeviations(), t.minNodes(), (int) v));
+        check(Constants.FLEET_CONFIRMATIONS, asDouble(keys.confirmations()), v -> new BlameSettings(t, (int) v, d.maxBlamedFraction(),
+                d.evidenceLimit()));
+        check(Constants.FLEET_MAX_BLAMED_FRACTION, keys.maxBlamedFraction(), v -> new BlameSettings(t, d.confirmations(), v,
+                d.evidenceLimit()));
+        settings.actAfter(FleetCriteria.NONE);
         return Optional.of(settings);
     }
 
-    /**
-     * The fleet-relative criteria as the run applies them: each key when given, else the profile's
-     * {@code fleet} section, else NVIDIA ClusterKit's (0.93 of the median bandwidth, 2.1 × the lowest latency).
-     */
-    public Thresholds thresholds(FleetCriteria profile) {
-        double fraction = minOfMedian.isPresent() ? minOfMedian.getAsDouble()
-                : profile.minOfMedianBandwidth().orElse(Thresholds.CLUSTERKIT.bandwidthFraction());
-        double multiple = maxOfLowest.isPresent() ? maxOfLowest.getAsDouble()
-                : profile.maxOfLowestLatency().orElse(Thresholds.CLUSTERKIT.latencyMultiple());
-        try {
-            return new Thresholds(fraction, multiple);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(Constants.FLEET_MIN_OF_MEDIAN + " / " + Constants.FLEET_MAX_OF_LOWEST + ": "
-                    + e.getMessage());
+    private static void check(String key, OptionalDouble value, java.util.function.DoubleConsumer build) {
+        if (value.isPresent()) {
+            try {
+                build.accept(value.getAsDouble());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(key + "=" + (value.getAsDouble() == Math.rint(value.getAsDouble())
+                        ? String.valueOf((long) value.getAsDouble()) : String.valueOf(value.getAsDouble())) + ": " + e.getMessage());
+            }
         }
     }
 
-    private static double number(String key, String v) {
+    private static OptionalDouble asDouble(OptionalInt v) {
+        return v.isPresent() ? OptionalDouble.of(v.getAsInt()) : OptionalDouble.empty();
+    }
+
+    /** How verdicts are reached: each key when given, else the profile's {@code fleet} section, else the default. */
+    public BlameSettings blame(FleetCriteria profile) {
+        BlameSettings d = BlameSettings.DEFAULTS;
+        Thresholds t = d.thresholds();
+        double fraction = pick(FleetCriteria::minOfMedianBandwidth, profile, t.bandwidthFraction());
+        double multiple = pick(FleetCriteria::maxOfLowestLatency, profile, t.latencyMultiple());
+        double deviations = pick(FleetCriteria::maxDeviations, profile, t.maxDeviations());
+        int minNodes = pickInt(FleetCriteria::minNodes, profile, t.minNodes());
+        int minPairs = pickInt(FleetCriteria::minPairs, profile, t.minPairs());
+        int confirmations = pickInt(FleetCriteria::confirmations, profile, d.confirmations());
+        double blamed = pick(FleetCriteria::maxBlamedFraction, profile, d.maxBlamedFraction());
         try {
-            return Double.parseDouble(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + "=" + v + " is not a number");
+            return new BlameSettings(new Thresholds(fraction, multiple, deviations, minNodes, minPairs), confirmations, blamed,
+                    d.evidenceLimit());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("linkproof.fleet.* (or the profile's fleet section): " + e.getMessage());
         }
+    }
+
+    /** How many of the last runs must blame a node before acting: the key, the profile's, or 2/3. */
+    public ActAfter actAfter(FleetCriteria profile) {
+        Optional<String> text = keys.actAfter().or(profile::actAfter);
+        try {
+            return text.map(ActAfter::parse).orElse(ActAfter.DEFAULT);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Constants.FLEET_ACT_AFTER + ": " + e.getMessage());
+        }
+    }
+
+    /** What the campaign needs of these settings. */
+    public CampaignSettings campaign(FleetCriteria profile, String token, Timeouts timeouts) {
+        CampaignSettings.Act how = switch (act.orElse("")) {
+            case "slurm" -> CampaignSettings.Act.SLURM;
+            case "kubernetes" -> CampaignSettings.Act.KUBERNETES;
+            // print: the commands of the launcher's own scheduler (kubectl under Kubernetes, scontrol otherwise).
+            case "print" -> FleetPlan.kubernetes(launcher) ? CampaignSettings.Act.PRINT_KUBERNETES : CampaignSettings.Act.PRINT_SLURM;
+            default -> CampaignSettings.Act.NONE;
+        };
+        return new CampaignSettings(registryHost, registryPort, registerWithin, token, timeouts, blame(profile), how, actAfter(profile));
+    }
+
+    private double pick(Function<FleetCriteria, OptionalDouble> field, FleetCriteria profile, double fallback) {
+        OptionalDouble k = field.apply(keys);
+        return k.isPresent() ? k.getAsDouble() : field.apply(profile).orElse(fallback);
+    }
+
+    private int pickInt(Function<FleetCriteria, OptionalInt> field, FleetCriteria profile, int fallback) {
+        OptionalInt k = field.apply(keys);
+        return k.isPresent() ? k.getAsInt() : field.apply(profile).orElse(fallback);
+    }
+
+    private static OptionalDouble decimal(ConfigurationParameters p, String key) {
+        return p.get(key).map(v -> {
+            try {
+                return OptionalDouble.of(Double.parseDouble(v.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + "=" + v + " is not a number");
+            }
+        }).orElse(OptionalDouble.empty());
+    }
+
+    private static OptionalInt whole(ConfigurationParameters p, String key) {
+        return p.get(key).map(v -> {
+            try {
+                return OptionalInt.of(Integer.parseInt(v.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + "=" + v + " is not a whole number");
+            }
+        }).orElse(OptionalInt.empty());
     }
 
     /** As the settings read back in a log line. */

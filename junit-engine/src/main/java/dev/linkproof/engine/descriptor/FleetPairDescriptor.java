@@ -15,8 +15,9 @@ import org.junit.platform.engine.support.hierarchical.Node;
 /**
  * One pair of a fleet point, as JUnit sees it: {@code [pair:lpn1->lpn2]} under its point, named
  * {@code write 1 MiB ×16 · 1 conn · tcp · lpn1→lpn2}. Its point ran the rounds; this test reports what
- * the pair did, judged by the profile and against the fleet ({@link FleetPairRun}), then runs the
- * test method with the pair's measurement.
+ * the pair did, judged by the profile ({@link FleetPairRun}), then runs the test method with the
+ * pair's measurement. How it stands against the fleet is the verdicts' to say, once a failure is
+ * confirmed: one run of one pair is never a verdict.
  */
 public final class FleetPairDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "pair";
@@ -67,11 +68,10 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
         FleetPointDescriptor parent = parentPoint();
         context.reporter().pointStarted(sweepId(), parent.method().getName(), point);
         context.progress().started(point);
-        run = new FleetPairRun(context, point, pair, parent.result(pair), parent.judge());
+        run = new FleetPairRun(context, point, parent.result(pair));
         run.run();
         context.publish(this, run.measurement());
         run.judgement().enforce();
-        run.enforceFleet();
         MethodInvoker.invoke(parent.testClass(), parent.method(), run.measurement(), point, null);
         return context;
     }
@@ -84,8 +84,7 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
         context.progress().finished(point, m, judgement == null ? "" : judgement.headline(), result);
         context.reporter().pointFinished(getUniqueId().toString(), sweepId(), parent.testClass(), parent.method().getName(), point,
                 m, judgement, result);
-        context.fleet().orElseThrow().recordTest(parent.getUniqueId().toString(), parent.point().displayName(), pair, m,
-                dev.linkproof.engine.failure.Failures.kindOf(result));
+        context.fleet().orElseThrow().recordTest(parent.fleetPoint(), pair, m, dev.linkproof.engine.failure.Failures.kindOf(result));
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.engine.judging.FleetJudge;
+import dev.linkproof.engine.judging.HostLoads;
+import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.fleet.campaign.PointCheck;
+import java.util.List;
 import dev.linkproof.engine.run.FleetRun;
 import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
@@ -29,7 +32,6 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private Map<Pair, PairRun> results = Map.of();
-    private FleetJudge judge;
 
     public FleetPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
         super(id, point.displayName(), MethodSource.from(testClass, method));
@@ -68,18 +70,21 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
     public LinkproofExecutionContext before(LinkproofExecutionContext context) throws InterruptedException {
         FleetRun fleet = context.fleet().orElseThrow();
         // Normally the registration container opened the registry already; a filter may have left it out.
-        fleet.register(System.out);
+        fleet.register();
         Set<Pair> selected = getChildren().stream().filter(FleetPairDescriptor.class::isInstance)
                 .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
-        results = fleet.runPoint(getUniqueId().toString(), point.displayName(), context.profile().apply(point.spec()), selected,
-                System.out);
-        judge = FleetJudge.of(getUniqueId().toString(), point.displayName(), results.values(), fleet.thresholds());
+        // A rerun of a pair (a confirmation, a retest) is held to the profile's criteria as its test is.
+        PointCheck check = (pair, m) -> {
+            SweepPoint p = FleetPairDescriptor.forPair(point, pair);
+            return context.judge().judge(p.spec().pointId(), p, m, HostLoads.NONE, List.of()).failureKind();
+        };
+        results = fleet.runPoint(fleetPoint(), context.profile().apply(point.spec()), selected, check);
         return context;
     }
 
-    /** The fleet's reference at this point, once its rounds ran. */
-    FleetJudge judge() {
-        return judge;
+    /** This point as the campaign names it. */
+    Point fleetPoint() {
+        return FleetRun.point(getUniqueId().toString(), point);
     }
 
     /** A method that wants the pair's session cannot have one: the coordinator is neither rank of a fleet's pairs. */

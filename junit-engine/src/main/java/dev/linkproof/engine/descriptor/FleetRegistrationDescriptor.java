@@ -25,7 +25,7 @@ public final class FleetRegistrationDescriptor extends AbstractTestDescriptor im
 
     @Override
     public LinkproofExecutionContext before(LinkproofExecutionContext context) throws Exception {
-        context.fleet().orElseThrow().register(System.out);
+        context.fleet().orElseThrow().register();
         return context;
     }
 }

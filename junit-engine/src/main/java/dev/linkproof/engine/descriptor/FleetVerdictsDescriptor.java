@@ -44,10 +44,10 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
         var fleet = context.fleet().orElseThrow();
-        Blame blame = fleet.blame(System.out);
+        Blame blame = fleet.conclude();
         RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
-                fleet.settings().verdictFile(), blame, fleet.outcomes(), System.out);
-        fleet.act(blame, System.out);
+                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), context.progress()::fleet);
+        fleet.act(blame, context.progress());
         // The first verdict test carries the heat maps and the verdict document in the Allure report.
         if (blame.blamesNobody()) {
             run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null, report));
@@ -97,12 +97,16 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
                 case CORRUPTING_NODE -> FailureKind.DATA_CORRUPTION;
                 case UNREACHABLE_NODE, MISSING_NODE -> FailureKind.PEER_FAILURE;
                 case BAD_NODE, BAD_LINK -> FailureKind.BELOW_CRITERION;
+                // The breaker names no node; the run still fails, as corrupt when any of its evidence is.
+                case FLEET_DEGRADED -> v.evidence().stream().anyMatch(e -> e.fault().orElse(null) == dev.linkproof.fleet.blame.PairFault.CORRUPT)
+                        ? FailureKind.DATA_CORRUPTION : FailureKind.BELOW_CRITERION;
             };
         }
 
         /** A verdict's unique-id value: {@code bad-node:lpn3}, {@code bad-link:lpn1<->lpn2}. */
         static String id(Verdict v) {
-            return v.kind().slug() + ":" + String.join("<->", v.nodes());
+            return v.kind().slug() + ":" + String.join(v.kind() == dev.linkproof.fleet.blame.VerdictKind.FLEET_DEGRADED ? "," : "<->",
+                    v.nodes());
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.linkproof.engine.discovery;
 
 import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
-import dev.linkproof.engine.run.FleetPlan;
+import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.engine.descriptor.FleetNodeDescriptor;
 import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.FleetRegistrationDescriptor;

@@ -7,7 +7,7 @@ import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
-import dev.linkproof.engine.run.FleetPlan;
+import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.fleet.plan.Pair;
 import dev.linkproof.engine.descriptor.TransferClassDescriptor;
 import dev.linkproof.engine.descriptor.TransferMethodDescriptor;

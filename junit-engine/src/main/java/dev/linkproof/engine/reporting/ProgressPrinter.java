@@ -182,6 +182,19 @@ public final class ProgressPrinter {
         }
     }
 
+    /** A fleet run's line: each line of {@code text} as {@code [linkproof fleet] …}; nothing when progress is off. */
+    public void fleet(String text) {
+        if (!enabled) {
+            return;
+        }
+        StringBuilder s = new StringBuilder();
+        text.lines().forEach(l -> s.append(l.startsWith("  ") ? l : "[linkproof fleet] " + l).append(System.lineSeparator()));
+        synchronized (out) {
+            out.print(s);
+            out.flush();
+        }
+    }
+
     private void line(String outcome, SweepPoint point, String rest) {
         int n = done.incrementAndGet();
         if (enabled) {

@@ -6,6 +6,7 @@ import dev.linkproof.fleet.blame.Point;
 import dev.linkproof.reports.fleet.FleetHeatMap;
 import dev.linkproof.reports.fleet.FleetPrometheus;
 import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.fleet.FleetHistory;
 import dev.linkproof.reports.fleet.FleetVerdictFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.platform.engine.TestExecutionResult;
@@ -168,11 +170,18 @@ public final class RunReporter implements AutoCloseable {
      * automation (and the same document as the results file's last line), a node × node bandwidth heat map per point beside it (and, for scrapers, the
      * Prometheus text file); returns what the verdict tests attach to the Allure report.
      */
-    public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Blame blame, List<PairOutcome> outcomes,
-                                     java.io.PrintStream out) {
-        out.println("[linkproof fleet] " + (blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
-                + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:"));
-        blame.verdicts().forEach(v -> out.println("  " + v.describe()));
+    public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Optional<Path> history, Blame blame, List<PairOutcome> outcomes,
+                                     java.util.function.Consumer<String> out) {
+        StringBuilder lines = new StringBuilder(blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
+                + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:");
+        for (var v : blame.verdicts()) {
+            lines.append("\n  ").append(v.describe());
+            v.evidence().forEach(e -> lines.append("\n      ").append(e.describe()));
+            if (v.evidenceOmitted() > 0) {
+                lines.append("\n      … and ").append(v.evidenceOmitted()).append(" more run(s) in the verdict file");
+            }
+        }
+        out.accept(lines.toString());
         // One document: the file, the results file's last line and the Allure attachment.
         dev.linkproof.reports.fleet.FleetVerdictDocument document = dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame);
         Path written = FleetVerdictFile.writeFile(verdictFile, document);
@@ -190,8 +199,8 @@ public final class RunReporter implements AutoCloseable {
             writeQuietly(folder.resolve("fleet-heatmap-" + (++i) + ".svg"), svg);
         }
         FleetPrometheus.write(folder.resolve("fleet.prom"), outcomes, blame);
-        out.println("[linkproof fleet] verdicts in " + written + ", heat maps and fleet.prom beside it");
-        out.flush();
+        history.ifPresent(dir -> out.accept("kept in the fleet history: " + FleetHistory.keep(dir, document)));
+        out.accept("verdicts in " + written + ", heat maps and fleet.prom beside it");
         return new FleetReport(FleetVerdictFile.json(document), heatMaps);
     }
 

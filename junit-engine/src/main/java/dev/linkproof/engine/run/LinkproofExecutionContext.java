@@ -39,8 +39,9 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         this.reporter = reporter;
         this.fleet = setup.fleet().map(plan -> {
             var settings = setup.config().fleet().orElseThrow();
-            return new FleetRun(settings, plan, RunSetup.fleetToken(setup.config()).orElse(""), setup.config().timeouts(),
-                    settings.thresholds(setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE)));
+            var criteria = setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
+            return new FleetRun(settings, plan, settings.campaign(criteria, RunSetup.fleetToken(setup.config()).orElse(""),
+                    setup.config().timeouts()), progress);
         }).orElse(null);
     }
 

@@ -1,5 +1,7 @@
 package dev.linkproof.engine.run;
 
+import dev.linkproof.fleet.campaign.FleetPlan;
+
 import dev.linkproof.engine.config.ConfigurationException;
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.LinkproofConfiguration;
@@ -87,7 +89,7 @@ public final class RunSetup {
         FleetPlan fleet = null;
         if (config.fleet().isPresent()) {
             try {
-                fleet = FleetPlans.of(config.fleet().get(), System.getenv());
+                fleet = FleetPlan.of(config.fleet().get().launcher(), config.fleet().get().pattern(), System.getenv());
             } catch (IllegalArgumentException e) {
                 issues.add(e.getMessage(), null);
             }

@@ -105,10 +105,10 @@ public final class FleetHeatMap {
                             + "<title>%s: not run</title></rect>%n", x, y, cell, cell, MISSING, pair));
                     continue;
                 }
-                Optional<Evidence> fault = blame.judge().fault(o, false);
+                Optional<Evidence> fault = blame.judge().fault(o);
                 String fill = o.hasBandwidth() ? colour(max == 0 ? 0 : o.bandwidthGBps() / max) : MISSING;
                 String figure = o.hasBandwidth() ? String.format(Locale.ROOT, "%.3f GB/s", o.bandwidthGBps()) : "not measured";
-                String tip = pair + ": " + figure + Xml.escape(fault.map(f -> " (" + f.fault().name().toLowerCase(Locale.ROOT) + ")").orElse(""));
+                String tip = pair + ": " + figure + Xml.escape(fault.map(f -> " (" + f.fault().orElseThrow().name().toLowerCase(Locale.ROOT) + ")").orElse(""));
                 double stroke = Math.max(1, cell / 8.0);
                 s.append(String.format(Locale.ROOT, "<rect class=\"cell%s%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s>"
                                 + "<title>%s</title></rect>%n", o.hasBandwidth() ? "" : " not-measured", fault.isPresent() ? " bad" : "",
@@ -154,7 +154,7 @@ public final class FleetHeatMap {
             }
             int bi = i / size;
             int bt = t / size;
-            if (blame.judge().fault(o, false).isPresent()) {
+            if (blame.judge().fault(o).isPresent()) {
                 bad[bi][bt]++;
             }
             if (o.hasBandwidth()) {

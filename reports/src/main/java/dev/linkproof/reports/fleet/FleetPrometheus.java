@@ -49,9 +49,15 @@ public final class FleetPrometheus {
                 sample(s, VERDICT, 1, "node", v.node(), "kind", v.kind().slug());
             }
         }
+        for (Verdict v : blame.verdicts()) {
+            if (v.kind() == dev.linkproof.fleet.blame.VerdictKind.FLEET_DEGRADED) {
+                // Not singled out: every node the breaker held back, under the fleet's own verdict.
+                v.nodes().forEach(n -> sample(s, VERDICT, 1, "node", n, "kind", v.kind().slug()));
+            }
+        }
         family(s, LINK_VERDICT, "1 for each link a linkproof fleet run blames: a pair that fails while both its nodes pass elsewhere.");
         for (Verdict v : blame.verdicts()) {
-            if (!v.kind().blamesANode()) {
+            if (v.kind() == dev.linkproof.fleet.blame.VerdictKind.BAD_LINK) {
                 sample(s, LINK_VERDICT, 1, "node_a", v.nodes().get(0), "node_b", v.nodes().get(1), "kind", v.kind().slug());
             }
         }

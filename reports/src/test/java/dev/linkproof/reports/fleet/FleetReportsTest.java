@@ -12,6 +12,7 @@ import dev.linkproof.fleet.blame.Observations;
 import dev.linkproof.fleet.blame.OutcomeKind;
 import dev.linkproof.fleet.blame.PairOutcome;
 import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.fleet.blame.Thresholds;
 import dev.linkproof.fleet.plan.Pair;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,17 @@ class FleetReportsTest {
     private static final List<String> NODES = List.of("lpn1", "lpn2", "lpn3", "lpn4", "lpn5");
     private static final List<PairOutcome> OUTCOMES = outcomes(NODES);
     private static final Blame BLAME = Blamer.blame(new Observations(List.of("lpn1", "lpn2", "lpn3", "lpn4", "lpn5", "lpn6"), Set.copyOf(NODES), OUTCOMES),
-            List.of(), BlameSettings.DEFAULTS);
+            confirmed(OUTCOMES), new BlameSettings(Thresholds.DEFAULTS, 3, 0.5, 32)); // two of six singled out: past the default breaker
+
+    /** The first round and three confirmations of every pair that did the same each time: what a campaign would have. */
+    private static List<PairOutcome> confirmed(List<PairOutcome> first) {
+        List<PairOutcome> all = new ArrayList<>(first);
+        for (int i = 1; i <= 3; i++) {
+            long at = Instant.parse("2026-12-05T02:02:00Z").toEpochMilli() + i * 1000L;
+            first.forEach(o -> all.add(o.at(dev.linkproof.fleet.blame.Stage.CONFIRMATION, at)));
+        }
+        return all;
+    }
 
     @Test
     void fleetVerdictJsonParsesBackWithItsFields() throws Exception {
@@ -184,7 +195,7 @@ class FleetReportsTest {
                 }
             }
         }
-        Blame blame = Blamer.blame(new Observations(nodes, Set.copyOf(nodes), outcomes), List.of(), BlameSettings.DEFAULTS);
+        Blame blame = Blamer.blame(new Observations(nodes, Set.copyOf(nodes), outcomes), outcomes, BlameSettings.DEFAULTS);
         String svg = FleetHeatMap.svg(WRITE, outcomes, blame);
         List<Element> cells = cells(parse(svg));
         assertThat(cells).hasSize(100 * 100);
@@ -199,7 +210,7 @@ class FleetReportsTest {
         List<String> odd = List.of("a<b", "c&d", "e\"f'g", "h\u0001i", "j]]>k");
         List<PairOutcome> o = outcomes(odd).stream().map(x -> new PairOutcome(x.pair(), new Point("p", "p <&> \"1\""), x.kind(), x.bandwidthGBps(),
                 x.latencyUs())).toList();
-        Blame b = Blamer.blame(new Observations(odd, Set.copyOf(odd), o), List.of(), BlameSettings.DEFAULTS);
+        Blame b = Blamer.blame(new Observations(odd, Set.copyOf(odd), o), o, BlameSettings.DEFAULTS);
         Document d = parse(FleetHeatMap.svg(new Point("p", "p <&> \"1\""), o, b));
         assertThat(cells(d)).hasSize(20);
         assertThat(cells(d)).extracting(FleetReportsTest::title).contains("a<b->c&d: 10.001 GB/s");
@@ -241,7 +252,7 @@ class FleetReportsTest {
     void prometheusLabelValuesAreEscaped() {
         Point odd = new Point("say \"hi\"\\\nthere", "odd");
         List<PairOutcome> o = List.of(new PairOutcome(new Pair("a", "b"), odd, OutcomeKind.PASSED, 1.5e-5, Double.NaN));
-        Blame b = Blamer.blame(new Observations(List.of("a", "b"), Set.of("a", "b"), o), List.of(), BlameSettings.DEFAULTS);
+        Blame b = Blamer.blame(new Observations(List.of("a", "b"), Set.of("a", "b"), o), o, BlameSettings.DEFAULTS);
         String text = FleetPrometheus.text(o, b);
         assertThat(text.lines()).contains("linkproof_fleet_pair_bandwidth_gbps{initiator=\"a\",target=\"b\",point=\"say \\\"hi\\\"\\\\\\nthere\"} 1.5E-5");
         assertThat(text.lines()).allSatisfy(l -> assertThat(HELP.matcher(l).matches() || TYPE.matcher(l).matches() || SAMPLE.matcher(l).matches())
