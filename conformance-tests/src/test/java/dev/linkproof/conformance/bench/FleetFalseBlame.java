@@ -73,6 +73,8 @@ public final class FleetFalseBlame {
     private final int loopbackAgents;
     private final List<Outcome> outcomes = new ArrayList<>();
     private final List<Double> cleanMedians = new ArrayList<>();
+    private double cleanMin = Double.POSITIVE_INFINITY;
+    private double cleanMax = 0;
 
     private FleetFalseBlame(Path work, int nodes, int loopbackAgents) {
         this.work = work;
@@ -113,16 +115,16 @@ public final class FleetFalseBlame {
         Double halfRate = opt.containsKey("half-rate-mbit") ? Double.valueOf(opt.get("half-rate-mbit")) : null;
         System.out.printf(Locale.ROOT, "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
                 String.join(" ", cases), runs, faultRuns, nodes, loopback);
-        System.out.println("# case            run  wall_s  result                     verdicts");
+        System.out.println("# case            run  wall_s  result                        verdicts");
         try {
             boolean slurm = cases.stream().anyMatch(c -> !c.equals("clean-loopback"));
             if (slurm) {
-                bench.resumeDrained();
+                resumeDrained().forEach(l -> System.out.println("# resumed, drained before this bench: " + l));
                 SlurmFleet.up(nodes);
                 for (int i = 1; i <= nodes; i++) {
                     SlurmFleet.fault("clear", "lpn" + i); // a fault an interrupted run left behind
                 }
-                bench.resumeDrained();
+                resumeDrained().forEach(l -> System.out.println("# resumed, drained before this bench: " + l));
             }
             for (String c : cases) {
                 switch (c) {
@@ -174,21 +176,27 @@ public final class FleetFalseBlame {
         long t0 = System.nanoTime();
         try {
             SlurmFleet.Job job = SlurmFleet.run(slurmRun(caseName + "-" + i), work, nodes);
-            int drained = resumeDrained();
+            List<String> drained = resumeDrained();
             FleetVerdictDocument d = read(job.verdictFile(), job.coordinatorOutput());
-            d.points().stream().map(FleetVerdictDocument.PointEntry::medianGBps).filter(m -> m != null).forEach(cleanMedians::add);
+            for (var p : d.points()) {
+                if (p.medianGBps() != null) {
+                    cleanMedians.add(p.medianGBps());
+                    cleanMin = Math.min(cleanMin, p.minGBps());
+                    cleanMax = Math.max(cleanMax, p.maxGBps());
+                }
+            }
             record(counted, caseName, i, d, List.of(), drained, null, t0);
         } catch (Exception e) {
-            record(counted, caseName, i, null, List.of(), 0, e.getMessage(), t0);
+            record(counted, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
         }
     }
 
     private void cleanLoopback(String caseName, int i) {
         long t0 = System.nanoTime();
         try {
-            record(true, caseName, i, FleetVerdictFile.read(loopbackRun(caseName + "-" + i)), List.of(), 0, null, t0);
+            record(true, caseName, i, FleetVerdictFile.read(loopbackRun(caseName + "-" + i)), List.of(), List.of(), null, t0);
         } catch (Exception e) {
-            record(true, caseName, i, null, List.of(), 0, e.getMessage(), t0);
+            record(true, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
         }
     }
 
@@ -204,7 +212,7 @@ public final class FleetFalseBlame {
         }
         SlurmFleet.Job job = null;
         String error = null;
-        int drained = 0;
+        List<String> drained = List.of();
         try {
             for (List<String> fault : f.faults()) {
                 SlurmFleet.fault(fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
@@ -255,7 +263,8 @@ public final class FleetFalseBlame {
         return v.kind() + " " + String.join("<->", n);
     }
 
-    private void record(boolean counted, String caseName, int i, FleetVerdictDocument d, List<String> expected, int drained, String error,
+    private void record(boolean counted, String caseName, int i, FleetVerdictDocument d, List<String> expected, List<String> drained,
+            String error,
             long t0) {
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<String> verdicts = d == null ? List.of() : d.verdicts().stream().map(FleetFalseBlame::key).toList();
@@ -267,7 +276,7 @@ public final class FleetFalseBlame {
             }
         }
         int extra = left.size();
-        Outcome o = new Outcome(caseName, i, verdicts, expected.size(), found, extra, drained, error, seconds);
+        Outcome o = new Outcome(caseName, i, verdicts, expected.size(), found, extra, drained.size(), error, seconds);
         if (counted) {
             outcomes.add(o);
         }
@@ -279,10 +288,10 @@ public final class FleetFalseBlame {
         } else {
             result = "found " + found + "/" + expected.size() + " extra " + extra;
         }
-        if (drained > 0) {
-            result += " drained " + drained;
+        if (!drained.isEmpty()) {
+            result += " drained " + drained.size();
         }
-        System.out.printf(Locale.ROOT, "  %-15s %3d  %6.1f  %-25s  %s%n", counted ? caseName : caseName + "*", i, seconds, result,
+        System.out.printf(Locale.ROOT, "  %-15s %3d  %6.1f  %-28s  %s%n", counted ? caseName : caseName + "*", i, seconds, result,
                 verdicts.isEmpty() ? "none" : String.join(", ", verdicts));
         if (error != null) {
             System.out.println("      error: " + oneLine(error, 400));
@@ -294,6 +303,12 @@ public final class FleetFalseBlame {
             if (!counted) {
                 System.out.println("      (* calibration run: measures the clean per-pair bandwidth; not counted)");
             }
+        }
+        if (!drained.isEmpty()) { // node|linkproof: kind: reason -> node (linkproof: kind)
+            System.out.println("      drained (resumed since): " + drained.stream().map(l -> {
+                String[] p = l.split("[|:]", 4);
+                return p.length >= 3 ? p[0] + " (" + p[1] + ":" + p[2] + ")" : l;
+            }).collect(Collectors.joining(", ")));
         }
         System.out.flush();
     }
@@ -314,8 +329,9 @@ public final class FleetFalseBlame {
         }
         double median = median(cleanMedians);
         double half = median * 8000 / 2;
-        System.out.printf(Locale.ROOT, "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians); "
-                + "the faults hold a node or link to half: %.0f Mbit/s%n", median, cleanMedians.size(), half);
+        System.out.printf(Locale.ROOT, "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians; their pairs "
+                + "ran at %.3f to %.3f GB/s); the faults hold a node or link to half: %.0f Mbit/s%n", median, cleanMedians.size(), cleanMin,
+                cleanMax, half);
         return half;
     }
 
@@ -324,22 +340,19 @@ public final class FleetFalseBlame {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    /** Nodes drained with a linkproof reason: each is resumed; returns how many there were. */
-    private int resumeDrained() throws IOException, InterruptedException {
+    /** Nodes drained with a linkproof reason ({@code node|reason}, sinfo -R's): each is resumed. */
+    private static List<String> resumeDrained() throws IOException, InterruptedException {
         String listing;
         try {
             listing = SlurmFleet.sh("sinfo", "-R", "-h", "-N", "-o", "%N|%E");
         } catch (IOException e) {
-            return 0; // no cluster yet: nothing drained
+            return List.of(); // no cluster yet: nothing drained
         }
-        List<String> drained = listing.lines().filter(l -> l.contains("|linkproof")).map(l -> l.substring(0, l.indexOf('|'))).distinct()
-                .toList();
-        for (String node : drained) {
-            System.out.println("      drained: " + listing.lines().filter(l -> l.startsWith(node + "|")).findFirst().orElse(node)
-                    + " (resumed)");
-            SlurmFleet.sh("scontrol", "update", "nodename=" + node, "state=resume");
+        List<String> drained = listing.lines().filter(l -> l.contains("|linkproof")).distinct().toList();
+        for (String line : drained) {
+            SlurmFleet.sh("scontrol", "update", "nodename=" + line.substring(0, line.indexOf('|')), "state=resume");
         }
-        return drained.size();
+        return drained;
     }
 
     /**
