@@ -36,9 +36,13 @@
 #   CASES [clean-slurm clean-loopback half-node half-link corrupting two-bad breaker] (spaces or commas)
 #   HALF_RATE_MBIT [measured]   SKIP_BUILD [0: build conformance-tests first]   MVN_FLAGS [none; e.g. -o]
 #   SLURM_LOCK [/tmp/linkproof-slurm.lock]
-# Time, measured on this machine kind (2 cores, before the blame rework): a clean 8-node Slurm run takes
-# about 45 s, a faulty one about the same, a 16-agent loopback run about 40 s: R=20 with every case is
-# about 7 × 20 runs, some 1.5 to 2 hours.
+# Time, measured on this machine kind (2 cores, load about 7 from other builds, before the blame
+# rework): an 8-node Slurm run, clean or faulty, takes 13-20 s (sbatch to the job's end), a 16-agent
+# loopback run 9-15 s; R=2 with every case took 3 min 50 s after the build. R=20 with every case is
+# 140 runs, some 40 minutes.
+# On this machine the clean pairs of one 8-node run spread from 0.17 to 3 GB/s round to round (the pairs
+# of a round share two cores), so "half" is inside the clean spread; tbf at half the median held the
+# slow node's pairs to about a quarter of it (0.10 against 0.39 GB/s).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
