@@ -25,8 +25,12 @@ import java.util.stream.Collectors;
  */
 public final class SlurmFleet {
     static final Path SCRIPT = Path.of("..", "scripts", "lib", "slurm-netns.sh").toAbsolutePath().normalize();
+    /** The fleet suite's cluster: four nodes (a bench may bring up another count, {@link #up(int)}). */
     static final int NODES = 4;
-    /** One job: JVM starts, registration, three rounds and the retests; far less on a quiet machine. */
+    /**
+     * One job of {@link #NODES} nodes: JVM starts, registration, three rounds and the retests; far less
+     * on a quiet machine. A larger job gets as many more times this as it has times the nodes.
+     */
     static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
 
     private SlurmFleet() {
@@ -68,7 +72,7 @@ public final class SlurmFleet {
             return new Run(name, config, node, corruptNode, env, agentArgs, testClass, agentEnv);
         }
 
-        Run corruptNode(String node) {
+        public Run corruptNode(String node) {
             return new Run(name, config, deadNode, node, env, agentArgs, testClass, agentEnv);
         }
 
@@ -83,7 +87,7 @@ public final class SlurmFleet {
         }
     }
 
-    static String sh(String... cmd) throws IOException, InterruptedException {
+    public static String sh(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
@@ -97,21 +101,32 @@ public final class SlurmFleet {
     }
 
     public static void up() throws IOException, InterruptedException {
-        System.out.println("[fleet] " + sh("bash", SCRIPT.toString(), "up", Integer.toString(NODES)).strip());
+        up(NODES);
+    }
+
+    /** The cluster of {@code nodes} nodes, lpn1..lpnN (2..9): reused if it has that many, else made anew. */
+    public static void up(int nodes) throws IOException, InterruptedException {
+        System.out.println("[fleet] " + sh("bash", SCRIPT.toString(), "up", Integer.toString(nodes)).strip());
     }
 
     public static void down() throws IOException, InterruptedException {
         sh("bash", SCRIPT.toString(), "down");
     }
 
-    static void fault(String... args) throws IOException, InterruptedException {
+    /** slurm-netns.sh's faults: {@code slow-node NODE RATE}, {@code slow-link FROM TO RATE}, {@code clear NODE}, … */
+    public static void fault(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString()));
         cmd.addAll(List.of(args));
         sh(cmd.toArray(String[]::new));
     }
 
-    /** Submits one run as a batch job and waits for it (scancel at the deadline). */
+    /** Submits one run as a batch job over the suite's {@link #NODES} nodes and waits for it (scancel at the deadline). */
     public static Job run(Run run, Path work) throws IOException, InterruptedException {
+        return run(run, work, NODES);
+    }
+
+    /** Submits one run as a batch job over {@code nodes} nodes of the cluster ({@link #up(int)}) and waits for it. */
+    public static Job run(Run run, Path work, int nodes) throws IOException, InterruptedException {
         Path dir = work.resolve(run.name());
         if (Files.isDirectory(dir)) { // an earlier run's files: none of them may be read as this run's
             try (var old = Files.walk(dir)) {
@@ -184,7 +199,7 @@ public final class SlurmFleet {
                 wait "$agents"
                 echo "coordinator exit $rc" >> %3$s/coordinator.out
                 exit $rc
-                """.formatted(run.name(), NODES, dir, token, run.corruptNode(), env, java, launcher, classPath,
+                """.formatted(run.name(), nodes, dir, token, run.corruptNode(), env, java, launcher, classPath,
                 run.testClass(), configArgs);
         Path batchScript = dir.resolve("job.sbatch");
         Files.writeString(batchScript, batch);
@@ -192,7 +207,8 @@ public final class SlurmFleet {
         // Not sbatch --wait: it polls the job with a growing pause, up to half a minute after the job ended.
         String id = sh("sbatch", "--parsable", batchScript.toString()).strip();
         Files.writeString(dir.resolve("sbatch.out"), id + "\n");
-        long deadline = System.nanoTime() + JOB_DEADLINE.toNanos();
+        Duration jobDeadline = JOB_DEADLINE.multipliedBy(Math.max(1, (nodes + NODES - 1) / NODES));
+        long deadline = System.nanoTime() + jobDeadline.toNanos();
         String state;
         while (true) {
             String job = sh("scontrol", "show", "job", id);
@@ -208,7 +224,7 @@ public final class SlurmFleet {
             if (System.nanoTime() > deadline) {
                 sh("scancel", id);
                 throw new IOException("the fleet job " + run.name() + " (" + id + ") did not end within "
-                        + JOB_DEADLINE.toMinutes() + " min (" + state + "); see " + dir);
+                        + jobDeadline.toMinutes() + " min (" + state + "); see " + dir);
             }
             Thread.sleep(250);
         }
