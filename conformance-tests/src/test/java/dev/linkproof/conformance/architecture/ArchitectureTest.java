@@ -12,6 +12,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.run.RunSetup;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +59,31 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.linkproof.fleet..").should().dependOnClassesThat()
                 .resideInAnyPackage("dev.linkproof.profiles..", "org.junit..", "org.opentest4j..", "io.qameta..")
                 .check(product);
+    }
+
+    /**
+     * The fleet's campaign decides; the engine adapts. The engine may hold the fleet's values (a
+     * blame, a verdict, a point, a pair, a pair's run) and drive its campaign, but it plans no round,
+     * judges no pair, reaches no verdict, and acts on no node itself.
+     */
+    @Test
+    void theEngineNeitherPlansNorBlamesNorActs() {
+        noClasses().that().resideInAPackage("dev.linkproof.engine..").should().dependOnClassesThat(DescribedPredicate.describe(
+                "plan, judge, blame, rendezvous or act for the fleet",
+                c -> c.getPackageName().startsWith("dev.linkproof.fleet.rendezvous")
+                        || c.getPackageName().startsWith("dev.linkproof.fleet.plan") && !c.getSimpleName().equals("Pair")
+                        || c.getPackageName().startsWith("dev.linkproof.fleet.coordinate") && !c.getSimpleName().equals("PairRun")
+                        || c.getPackageName().startsWith("dev.linkproof.fleet.act") && !List.of("ActAfter", "History").contains(c.getSimpleName())
+                        || c.getPackageName().startsWith("dev.linkproof.fleet.blame") && List.of("Blamer", "Verdicts", "RetestPlanner",
+                        "ConfirmationPlanner", "FleetRelative", "PairJudge", "Rules", "Ledger").contains(c.getSimpleName())))
+                .check(product);
+    }
+
+    /** The engine's descriptors print nothing themselves: every line goes through the progress printer, which linkproof.progress=false silences. */
+    @Test
+    void noDescriptorPrintsToTheConsole() {
+        noClasses().that().resideInAPackage("dev.linkproof.engine.descriptor..").should().accessField(System.class, "out")
+                .orShould().accessField(System.class, "err").check(product);
     }
 
     /** A launcher or another harness drives transfer-core without a test framework. */

@@ -8,10 +8,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The fleet as its own reference, in ClusterKit's spirit, made robust: per point, the median and
- * the median absolute deviation of the first round's bandwidths (and of its latencies, with the
- * lowest), and whether a pair is an outlier against them ({@link Thresholds}). A fleet of identical
- * nodes needs no per-SKU number to see the one that lags; a noisy fleet is not blamed for its noise.
+ * The fleet as its own reference, in ClusterKit's spirit, made robust to the faults it looks for.
+ * Per point: a reference (the median over nodes of each node's median pair, so a bad node, which
+ * drags down every pair it is in, moves its own median and not the fleet's), the spread of the
+ * healthy pairs in ratio terms (a robust σ of the logarithm, from the pairs on the healthy side of
+ * the reference), and whether a pair is an outlier against both ({@link Thresholds}). A fleet of
+ * identical nodes needs no per-SKU number to see the one that lags; a noisy fleet is not blamed
+ * for its noise.
  */
 public final class FleetRelative {
     private final Thresholds thresholds;
@@ -36,11 +39,15 @@ public final class FleetRelative {
             }
             Figures f = byPoint.computeIfAbsent(o.point(), p -> new Figures());
             f.pairs++;
-            if (o.hasBandwidth()) {
+            if (o.hasBandwidth() && o.bandwidthGBps() > 0) {
                 f.bandwidth.add(o.bandwidthGBps());
+                f.bandwidthOf(o.pair().initiator()).add(Math.log(o.bandwidthGBps()));
+                f.bandwidthOf(o.pair().target()).add(Math.log(o.bandwidthGBps()));
             }
-            if (o.hasLatency()) {
+            if (o.hasLatency() && o.latencyUs() > 0) {
                 f.latency.add(o.latencyUs());
+                f.latencyOf(o.pair().initiator()).add(Math.log(o.latencyUs()));
+                f.latencyOf(o.pair().target()).add(Math.log(o.latencyUs()));
             }
         }
         Map<Point, PointStats> stats = new LinkedHashMap<>();
@@ -56,10 +63,41 @@ public final class FleetRelative {
                 notJudged = Optional.of(String.format("%d pair%s measured, fewer than the %d a fleet reference needs", measured,
                         measured == 1 ? "" : "s", thresholds.minPairs()));
             }
-            stats.put(p, new PointStats(p, f.pairs, bw.length, median(bw), first(bw), last(bw), mad(bw), lat.length, first(lat), median(lat),
-                    mad(lat), notJudged));
+            double bwRef = nodeReference(f.bandwidthByNode);
+            double latRef = nodeReference(f.latencyByNode);
+            stats.put(p, new PointStats(p, f.pairs, bw.length, Math.exp(bwRef), median(bw), first(bw), last(bw),
+                    healthySpread(bw, bwRef, true), lat.length, first(lat), Math.exp(latRef), median(lat),
+                    healthySpread(lat, latRef, false), notJudged));
         });
         return new FleetRelative(thresholds, stats);
+    }
+
+    /** ln of the reference: the median over nodes of each node's median ln figure; NaN without figures. */
+    private static double nodeReference(Map<String, Doubles> byNode) {
+        double[] medians = new double[byNode.size()];
+        int i = 0;
+        for (Doubles d : byNode.values()) {
+            medians[i++] = median(d.sorted());
+        }
+        Arrays.sort(medians);
+        return median(medians);
+    }
+
+    /**
+     * A robust σ of ln(figure) from the pairs on the healthy side of the reference ({@code above}:
+     * bandwidth, where faults only lower the figure): the median of their distances from it, over
+     * 0.6745 (the median of a half-normal). 0 when fewer than two pairs are there.
+     */
+    private static double healthySpread(double[] sorted, double lnReference, boolean above) {
+        Doubles d = new Doubles();
+        for (double v : sorted) {
+            double dev = Math.log(v) - lnReference;
+            if (above ? dev > 0 : dev < 0) {
+                d.add(Math.abs(dev));
+            }
+        }
+        double[] dev = d.sorted();
+        return dev.length < 2 ? 0 : median(dev) / 0.6745;
     }
 
     public Thresholds thresholds() {
@@ -85,16 +123,16 @@ public final class FleetRelative {
         if (s == null || !s.judged()) {
             return Optional.empty();
         }
-        double deviations = thresholds.maxDeviations() * Thresholds.MAD_TO_SIGMA;
+        double deviations = thresholds.maxDeviations();
         return switch (o.point().judgedOn()) {
             case BANDWIDTH -> {
                 if (!o.hasBandwidth() || s.measuredBandwidth() == 0) {
                     yield Optional.empty();
                 }
-                double limit = thresholds.bandwidthFraction() * s.medianGBps();
-                double spread = s.medianGBps() - deviations * s.madGBps();
+                double limit = thresholds.bandwidthFraction() * s.referenceGBps();
+                double spread = s.referenceGBps() * Math.exp(-deviations * s.bandwidthSpread());
                 yield o.bandwidthGBps() < limit && o.bandwidthGBps() < spread
-                        ? Optional.of(new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.medianGBps(), limit, spread))
+                        ? Optional.of(new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.referenceGBps(), limit, spread))
                         : Optional.empty();
             }
             case LATENCY -> {
@@ -102,7 +140,7 @@ public final class FleetRelative {
                     yield Optional.empty();
                 }
                 double limit = thresholds.latencyMultiple() * s.lowestLatencyUs();
-                double spread = s.medianLatencyUs() + deviations * s.madLatencyUs();
+                double spread = s.referenceLatencyUs() * Math.exp(deviations * s.latencySpread());
                 yield o.latencyUs() > limit && o.latencyUs() > spread
                         ? Optional.of(new Outlier(o, Measure.LATENCY, o.latencyUs(), s.lowestLatencyUs(), limit, spread))
                         : Optional.empty();
@@ -118,20 +156,6 @@ public final class FleetRelative {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    /** The median absolute deviation from the median. */
-    static double mad(double[] sorted) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        double m = median(sorted);
-        double[] dev = new double[sorted.length];
-        for (int i = 0; i < sorted.length; i++) {
-            dev[i] = Math.abs(sorted[i] - m);
-        }
-        Arrays.sort(dev);
-        return median(dev);
-    }
-
     private static double first(double[] sorted) {
         return sorted.length == 0 ? Double.NaN : sorted[0];
     }
@@ -140,11 +164,21 @@ public final class FleetRelative {
         return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1];
     }
 
-    /** One point's figures while they are gathered. */
+    /** One point's figures while they are gathered, over pairs and per node (ln, for the node medians). */
     private static final class Figures {
         int pairs;
         final Doubles bandwidth = new Doubles();
         final Doubles latency = new Doubles();
+        final Map<String, Doubles> bandwidthByNode = new java.util.HashMap<>();
+        final Map<String, Doubles> latencyByNode = new java.util.HashMap<>();
+
+        Doubles bandwidthOf(String node) {
+            return bandwidthByNode.computeIfAbsent(node, n -> new Doubles());
+        }
+
+        Doubles latencyOf(String node) {
+            return latencyByNode.computeIfAbsent(node, n -> new Doubles());
+        }
     }
 
     /** A growing array of doubles: a million boxed Doubles per point would cost five times the memory. */

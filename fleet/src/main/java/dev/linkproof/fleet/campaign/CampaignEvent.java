@@ -70,7 +70,7 @@ public sealed interface CampaignEvent {
         @Override
         public String describe() {
             return stage == Stage.CONFIRMATION
-                    ? String.format("confirming %d failing (pair, point)s and their reverses before any verdict: %d runs in %d rounds",
+                    ? String.format("confirming before any verdict: %d (pair, point)s that failed, or the reverse of one, %d runs in %d rounds",
                     pairs, runs, rounds)
                     : String.format("retesting %d suspects with partners that passed: %d runs in %d rounds", pairs, runs, rounds);
         }

@@ -79,6 +79,11 @@ public record FleetPlan(List<String> nodes, String source, Plan plan) {
         return List.of("kubernetes", "k8s").contains(launcher.toLowerCase(Locale.ROOT));
     }
 
+    /** The pattern that paired the nodes, as reports name it. */
+    public String pattern() {
+        return plan.pattern();
+    }
+
     /** Every directed pair of the plan, in round order. */
     public List<Pair> pairs() {
         return plan.pairs();

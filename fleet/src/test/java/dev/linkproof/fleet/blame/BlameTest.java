@@ -46,7 +46,8 @@ class BlameTest {
             assertThat(s.pairs()).isEqualTo(8 * 7);
             assertThat(s.judged()).isTrue();
             assertThat(s.medianGBps()).isBetween(9.7, 10.3);
-            assertThat(s.madGBps()).isBetween(0.0, 0.3);
+            assertThat(s.referenceGBps()).isBetween(9.7, 10.3);
+            assertThat(s.bandwidthSpread()).as("σ of ln(bandwidth) of ±3 %% jitter").isBetween(0.0, 0.05);
             assertThat(s.minGBps()).isLessThanOrEqualTo(s.medianGBps()).isGreaterThanOrEqualTo(9.7);
             assertThat(s.maxGBps()).isGreaterThanOrEqualTo(s.medianGBps()).isLessThanOrEqualTo(10.3);
         });
@@ -76,10 +77,23 @@ class BlameTest {
     }
 
     @Test
-    void whenMostOfAPointsPairsAreSlowTheFleetCannotJudgeItselfAndBlamesNobody() {
-        // Slow both ways in a fleet of four: half of all pairs. The median is no healthy reference, and
-        // the fleet-relative rule stays silent (the profile's own criteria are what judges such a fleet).
-        assertThat(blame(new SyntheticFleet(4, 2).slowNode("lpn3")).blamesNobody()).isTrue();
+    void aNodeSlowBothWaysInAFleetOfFourIsFoundThoughHalfThePairsAreSlow() {
+        // Half of all pairs are slow, so the median over pairs is no healthy reference; the median over
+        // the nodes' own medians is (three of the four nodes are mostly healthy).
+        Observations first = new SyntheticFleet(4, 2).slowNode("lpn3").firstRound();
+        PointStats s = FleetRelative.of(first.outcomes(), Thresholds.DEFAULTS, 4).points().getFirst();
+        assertThat(s.medianGBps()).isBetween(6.0, 9.0);
+        assertThat(s.referenceGBps()).isBetween(9.7, 10.3);
+        assertThat(blame(new SyntheticFleet(4, 2).slowNode("lpn3")).verdicts()).extracting(Verdict::kind, Verdict::nodes)
+                .containsExactly(tuple(VerdictKind.BAD_NODE, List.of("lpn3")));
+    }
+
+    @Test
+    void whenMostNodesAreSlowTheFleetCannotJudgeItselfAndBlamesNobody() {
+        // Three of four nodes slow both ways: the slow ones are the fleet's norm, and the one fast node
+        // is above it. Bandwidth is judged only below the reference: nobody is blamed (the profile's own
+        // criteria are what judges such a fleet).
+        assertThat(blame(new SyntheticFleet(4, 2).slowNode("lpn1").slowNode("lpn2").slowNode("lpn3")).blamesNobody()).isTrue();
     }
 
     @Test

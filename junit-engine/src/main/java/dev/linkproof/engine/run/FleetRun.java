@@ -92,7 +92,7 @@ public final class FleetRun implements AutoCloseable {
 
     /** The run as fleet-verdict.json names it. */
     public FleetRunInfo runInfo(String profile) {
-        return new FleetRunInfo(campaign.id(), campaign.started(), Instant.now(), campaign.plan().plan().pattern(), profile);
+        return new FleetRunInfo(campaign.id(), campaign.started(), Instant.now(), campaign.plan().pattern(), profile);
     }
 
     /**

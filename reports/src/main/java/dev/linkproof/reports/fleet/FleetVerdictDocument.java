@@ -51,8 +51,8 @@ public record FleetVerdictDocument(String schema, Run run, Summary summary, List
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PointEntry(String id, String name, int pairs, int measuredBandwidth, Double medianGBps, Double minGBps, Double maxGBps,
-            int measuredLatency, Double lowestLatencyUs, Double medianLatencyUs, String judgedOn, Double madGBps, Double madLatencyUs,
-            String notJudged) { }
+            int measuredLatency, Double lowestLatencyUs, Double medianLatencyUs, String judgedOn, Double referenceGBps,
+            Double bandwidthSpread, Double referenceLatencyUs, Double latencySpread, String notJudged) { }
 
     /** The document of {@code blame} for the run {@code run}. */
     public static FleetVerdictDocument of(FleetRunInfo run, Blame blame) {
@@ -89,7 +89,8 @@ public record FleetVerdictDocument(String schema, Run run, Summary summary, List
     private static PointEntry entry(PointStats s) {
         return new PointEntry(s.point().id(), s.point().name(), s.pairs(), s.measuredBandwidth(), figure(s.medianGBps()), figure(s.minGBps()),
                 figure(s.maxGBps()), s.measuredLatency(), figure(s.lowestLatencyUs()), figure(s.medianLatencyUs()),
-                s.point().judgedOn().name().toLowerCase(Locale.ROOT), figure(s.madGBps()), figure(s.madLatencyUs()), s.notJudged().orElse(null));
+                s.point().judgedOn().name().toLowerCase(Locale.ROOT), figure(s.referenceGBps()), figure(s.bandwidthSpread()),
+                figure(s.referenceLatencyUs()), figure(s.latencySpread()), s.notJudged().orElse(null));
     }
 
     private static String slug(NodeStatus s) {
