@@ -131,6 +131,30 @@ class FleetEngineTest {
         assertThat(System.nanoTime()).isLessThan(deadline);
     }
 
+    /** A run of the fixture on four fresh agents, with what it printed on System.out. */
+    private String printed(boolean progress) throws Exception {
+        int port = freePort();
+        agents(port, "n1", "n2", "n3", "n4");
+        java.io.PrintStream original = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).configurationParameter(Constants.PROGRESS, Boolean.toString(progress))
+                    .execute();
+        } finally {
+            System.setOut(original);
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theFleetsLinesGoThroughTheProgressPrinterAndProgressFalseSilencesThem() throws Exception {
+        String shown = printed(true);
+        assertThat(shown).contains("[linkproof fleet] 4 of 4 nodes registered", "[linkproof fleet] verdict: the fleet of 4 nodes blames nobody",
+                "[linkproof fleet] cost: the rounds");
+        assertThat(printed(false)).doesNotContain("[linkproof fleet]");
+    }
+
     @Test
     void aNodeThatNeverRegistersFailsItsOwnTestItsPairsNameItAndItIsBlamedAsMissing() throws Exception {
         int port = freePort();

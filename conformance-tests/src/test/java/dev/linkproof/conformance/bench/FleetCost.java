@@ -11,14 +11,14 @@ import java.util.regex.Pattern;
 /**
  * bench/fleet-cost.sh's runner (issue #24, item 9): what the coordinator adds to a fleet run. Runs a
  * clean fleet of the four Slurm nodes {@code reps} times and prints, for each, the rounds' wall time
- * (warm-up and retests included) against the sum of each round's slowest pair, as the coordinator
+ * (warm-up, confirmations and retests included) against the sum of each round's slowest pair, as the coordinator
  * measured them; the time from the last registration to the verdicts (rounds, retests, blame, the
  * verdict file and heat maps) against the same sum; and the whole job's wall time for context (sbatch,
  * JVM starts, registration).
  */
 public final class FleetCost {
     private static final Pattern COST = Pattern.compile(
-            "cost: the rounds \\(warm-up and retests included\\) took ([0-9.]+) s, their slowest pairs ([0-9.]+) s together "
+            "cost: the rounds \\(warm-up, confirmations and retests included\\) took ([0-9.]+) s, their slowest pairs ([0-9.]+) s together "
                     + "\\([0-9.]+×\\); ([0-9.]+) s from the last registration to the verdicts");
 
     private FleetCost() {

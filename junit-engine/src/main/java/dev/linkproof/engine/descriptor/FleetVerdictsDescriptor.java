@@ -87,7 +87,13 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
                 report.attach();
             }
             if (verdict != null) {
-                throw new PointFailure(kind(verdict), verdict.describe());
+                // The evidence with the verdict, wherever its failure is read (console, Surefire, Allure).
+                StringBuilder why = new StringBuilder(verdict.describe());
+                verdict.evidence().forEach(e -> why.append("\n  ").append(e.describe()));
+                if (verdict.evidenceOmitted() > 0) {
+                    why.append("\n  … and ").append(verdict.evidenceOmitted()).append(" more run(s) in fleet-verdict.json");
+                }
+                throw new PointFailure(kind(verdict), why.toString());
             }
             return context;
         }
