@@ -137,13 +137,9 @@ class CampaignTest {
 
     @Test
     void actingDrainsWithHistoryAgreeingAndResumesANodeLinkproofDrainedThatPassesNow() throws Exception {
-        // A stand-in scheduler: scontrol and sinfo record their argv; sinfo says n1 was drained by Linkproof, n2 by an operator.
+        // sinfo says n1 was drained by Linkproof, n2 by an operator.
         Path log = dir.resolve("calls.log");
-        Path scontrol = script("scontrol", "echo scontrol \"$@\" >> " + log);
-        Path sinfo = script("sinfo", "echo sinfo \"$@\" >> " + log + "\necho 'n1|linkproof: bad-node: fails with 3 of its 3 partners'\n"
-                + "echo 'n2|disk replaced'");
-        Campaign.Schedulers fake = new Campaign.Schedulers(new SlurmDrain(scontrol.toString(), sinfo.toString(), ReasonText.DEFAULT_MAX),
-                KubernetesMark.DEFAULT);
+        Campaign.Schedulers fake = fakeSlurm(log, "echo 'n1|linkproof: bad-node: fails with 3 of its 3 partners'\necho 'n2|disk replaced'");
         PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
         History blamedBefore = new History(List.of(new History.PastRun("earlier", java.time.Instant.now().minusSeconds(3600),
                 java.util.Set.of("n3"))));
@@ -161,10 +157,7 @@ class CampaignTest {
     @Test
     void aFirstBlameWithAHistoryIsASuspectAndNothingIsDrained() throws Exception {
         Path log = dir.resolve("calls.log");
-        Path scontrol = script("scontrol", "echo scontrol \"$@\" >> " + log);
-        Path sinfo = script("sinfo", "echo sinfo \"$@\" >> " + log);
-        Campaign.Schedulers fake = new Campaign.Schedulers(new SlurmDrain(scontrol.toString(), sinfo.toString(), ReasonText.DEFAULT_MAX),
-                KubernetesMark.DEFAULT);
+        Campaign.Schedulers fake = fakeSlurm(log, "");
         PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
         try (Campaign c = campaign(CampaignSettings.Act.SLURM, fake)) {
             c.run(List.of(point(n3Slow)), Optional.of(History.EMPTY));
@@ -180,6 +173,13 @@ class CampaignTest {
                 .filter(l -> l.contains(marker)).findFirst().orElseThrow();
         String reason = line.substring(line.indexOf("reason=\"linkproof: bad-node: ") + "reason=\"linkproof: bad-node: ".length());
         return reason.substring(0, reason.indexOf('"'));
+    }
+
+    /** A stand-in Slurm: scontrol and sinfo record their argv in {@code log}; sinfo then runs {@code listing} (its drained nodes). */
+    private Campaign.Schedulers fakeSlurm(Path log, String listing) throws Exception {
+        Path scontrol = script("scontrol", "echo scontrol \"$@\" >> " + log);
+        Path sinfo = script("sinfo", "echo sinfo \"$@\" >> " + log + "\n" + listing);
+        return new Campaign.Schedulers(new SlurmDrain(scontrol.toString(), sinfo.toString(), ReasonText.DEFAULT_MAX), KubernetesMark.DEFAULT);
     }
 
     private Path script(String name, String body) throws Exception {
