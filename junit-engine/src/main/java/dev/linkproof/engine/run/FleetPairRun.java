@@ -2,11 +2,9 @@ package dev.linkproof.engine.run;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.failure.PointError;
-import dev.linkproof.engine.failure.PointFailure;
 import dev.linkproof.engine.judging.HostLoads;
 import dev.linkproof.engine.judging.Judgement;
 import dev.linkproof.fleet.coordinate.PairRun;
-import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.measure.Measurement;
 import java.util.List;
 import java.util.Optional;
