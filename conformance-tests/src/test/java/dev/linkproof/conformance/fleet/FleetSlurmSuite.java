@@ -81,12 +81,38 @@ class FleetSlurmSuite {
         return d.nodes().stream().collect(Collectors.toMap(FleetVerdictDocument.Node::name, FleetVerdictDocument.Node::status));
     }
 
+    /** Back into service whatever happened, so that the next run has its four nodes; a node that is not drained is left alone. */
+    private static void resume(String node) {
+        try {
+            SlurmFleet.sh("scontrol", "update", "nodename=" + node, "state=resume");
+        } catch (Exception e) {
+            // Not drained (the run under test resumed it, or never drained it): nothing to undo.
+        }
+    }
+
+    private static List<String> drainedByLinkproof() throws Exception {
+        String drained = SlurmFleet.sh("sinfo", "-R", "-h", "-N", "-o", "%N|%E");
+        return drained.lines().filter(l -> l.contains("linkproof")).toList();
+    }
+
+    /**
+     * A clean fleet, acting: lpn2 carries an earlier run's drain (set as the job starts), passes with
+     * everyone, and is resumed; nobody is blamed or drained.
+     */
     @Test
     @Order(1)
-    void aCleanFleetBlamesNobodyAndEveryPairPasses() throws Exception {
-        SlurmFleet.Job job = SlurmFleet.run(SlurmFleet.Run.named("clean"), WORK);
+    void aCleanFleetBlamesNobodyEveryPairPassesAndANodeLinkproofDrainedComesBack() throws Exception {
+        SlurmFleet.Job job;
+        try {
+            job = SlurmFleet.run(SlurmFleet.Run.named("clean").with("linkproof.fleet.act", "slurm").drainedBefore("lpn2"), WORK);
+        } finally {
+            resume("lpn2");
+        }
         FleetVerdictDocument d = verdicts(job);
         assertThat(blamed(d)).as(job.coordinatorOutput()).isEmpty();
+        assertThat(job.coordinatorOutput()).contains("lpn2 passes again: bringing it back (it was taken out for: linkproof: bad-node: "
+                + "drained by an earlier run)").contains("scontrol update nodename=lpn2 state=resume: done");
+        assertThat(drainedByLinkproof()).isEmpty();
         assertThat(status(d)).containsOnlyKeys("lpn1", "lpn2", "lpn3", "lpn4");
         assertThat(job.exitCode()).as(job.coordinatorOutput()).isZero();
         assertThat(job.coordinatorOutput()).contains("fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)")
@@ -124,11 +150,12 @@ class FleetSlurmSuite {
             assertThat(blamed(d)).as(job.coordinatorOutput()).containsExactly("bad-node lpn3");
             assertThat(job.exitCode()).isNotZero();
             // The drain hook drained exactly the blamed node, with the verdict as its reason.
-            String drained = SlurmFleet.sh("sinfo", "-R", "-h", "-o", "%N|%E");
-            assertThat(drained.lines().filter(l -> l.contains("linkproof")).toList()).as(drained)
-                    .singleElement().asString().startsWith("lpn3|linkproof: bad-node");
+            assertThat(drainedByLinkproof()).as(job.coordinatorOutput()).singleElement().asString().startsWith("lpn3|linkproof: bad-node");
+            // Its evidence: every run of its pairs, first round and confirmations, with their figures.
+            assertThat(d.verdicts().getFirst().evidence()).extracting(FleetVerdictDocument.EvidenceEntry::stage)
+                    .contains("first", "confirmation");
         } finally {
-            SlurmFleet.sh("scontrol", "update", "nodename=lpn3", "state=resume");
+            resume("lpn3");
         }
     }
 

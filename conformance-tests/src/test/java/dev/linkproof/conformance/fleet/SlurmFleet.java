@@ -43,47 +43,56 @@ public final class SlurmFleet {
         }
     }
 
-    /** A run's variations: extra engine keys, a node whose agent dies once registered, a node whose agent corrupts. */
+    /**
+     * A run's variations: extra engine keys, a node whose agent dies once registered, a node whose
+     * agent corrupts, a node an earlier run of Linkproof drained (drained again as the job starts: a
+     * drained node takes no new job, so this is how a node Linkproof took out is in a fleet run at all).
+     */
     public record Run(String name, Map<String, String> config, String deadNode, String corruptNode, Map<String, String> env,
-                      List<String> agentArgs, String testClass, Map<String, String> agentEnv) {
+                      List<String> agentArgs, String testClass, Map<String, String> agentEnv, String drainedBefore) {
         public static Run named(String name) {
-            return new Run(name, Map.of(), "", "", Map.of(), List.of(), FleetWrite.class.getName(), Map.of());
+            return new Run(name, Map.of(), "", "", Map.of(), List.of(), FleetWrite.class.getName(), Map.of(), "");
+        }
+
+        /** {@code node} drained with a Linkproof reason once the job holds it, as an earlier run's verdict would have left it. */
+        public Run drainedBefore(String node) {
+            return new Run(name, config, deadNode, corruptNode, env, agentArgs, testClass, agentEnv, node);
         }
 
         /** A variable of every agent's environment, its value read by the node's shell ({@code $SLURMD_NODENAME} works). */
         public Run agentEnv(String key, String value) {
             Map<String, String> e = new LinkedHashMap<>(agentEnv);
             e.put(key, value);
-            return new Run(name, config, deadNode, corruptNode, env, agentArgs, testClass, e);
+            return new Run(name, config, deadNode, corruptNode, env, agentArgs, testClass, e, drainedBefore);
         }
 
         /** The suite class the coordinator runs (default {@link FleetWrite}). */
         public Run testClass(String className) {
-            return new Run(name, config, deadNode, corruptNode, env, agentArgs, className, agentEnv);
+            return new Run(name, config, deadNode, corruptNode, env, agentArgs, className, agentEnv, drainedBefore);
         }
 
         public Run with(String key, String value) {
             Map<String, String> c = new LinkedHashMap<>(config);
             c.put(key, value);
-            return new Run(name, c, deadNode, corruptNode, env, agentArgs, testClass, agentEnv);
+            return new Run(name, c, deadNode, corruptNode, env, agentArgs, testClass, agentEnv, drainedBefore);
         }
 
         Run deadNode(String node) {
-            return new Run(name, config, node, corruptNode, env, agentArgs, testClass, agentEnv);
+            return new Run(name, config, node, corruptNode, env, agentArgs, testClass, agentEnv, drainedBefore);
         }
 
         public Run corruptNode(String node) {
-            return new Run(name, config, deadNode, node, env, agentArgs, testClass, agentEnv);
+            return new Run(name, config, deadNode, node, env, agentArgs, testClass, agentEnv, drainedBefore);
         }
 
         Run env(String key, String value) {
             Map<String, String> e = new LinkedHashMap<>(env);
             e.put(key, value);
-            return new Run(name, config, deadNode, corruptNode, e, agentArgs, testClass, agentEnv);
+            return new Run(name, config, deadNode, corruptNode, e, agentArgs, testClass, agentEnv, drainedBefore);
         }
 
         Run agentArgs(String... args) {
-            return new Run(name, config, deadNode, corruptNode, env, List.of(args), testClass, agentEnv);
+            return new Run(name, config, deadNode, corruptNode, env, List.of(args), testClass, agentEnv, drainedBefore);
         }
     }
 
@@ -190,6 +199,7 @@ public final class SlurmFleet {
                 export LP_COORDINATOR=$(ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
                 export LINKPROOF_FAULT_NODE=%5$s
                 %6$s
+                %12$s
                 srun --ntasks-per-node=1 --kill-on-bad-exit=0 bash %3$s/agent.sh &
                 agents=$!
                 "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results -jar "%8$s" execute --disable-banner \\
@@ -200,7 +210,8 @@ public final class SlurmFleet {
                 echo "coordinator exit $rc" >> %3$s/coordinator.out
                 exit $rc
                 """.formatted(run.name(), nodes, dir, token, run.corruptNode(), env, java, launcher, classPath,
-                run.testClass(), configArgs);
+                run.testClass(), configArgs, run.drainedBefore().isEmpty() ? "" : "scontrol update nodename=" + run.drainedBefore()
+                        + " state=drain reason=\"linkproof: bad-node: drained by an earlier run\"");
         Path batchScript = dir.resolve("job.sbatch");
         Files.writeString(batchScript, batch);
         Files.setPosixFilePermissions(batchScript, PosixFilePermissions.fromString("rwxr-xr-x"));
