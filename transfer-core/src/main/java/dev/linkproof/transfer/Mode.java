@@ -1,6 +1,6 @@
 package dev.linkproof.transfer;
 
-/** How a point is timed (see DESIGN.md, timing methodology). */
+/** How a point is timed (see docs/design.md, timing methodology). */
 public enum Mode {
     /** One whole-loop timer; bandwidth = bytes / total, latency = total / (iterations × batch). */
     BANDWIDTH,

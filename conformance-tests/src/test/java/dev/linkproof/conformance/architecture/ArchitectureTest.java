@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The product's shape, held by ArchUnit over the main classes of every module: no package cycle
- * anywhere; the modules layered as DESIGN.md draws them (transfer-core ← hardware-profiles, fleet ←
+ * anywhere; the modules layered as docs/design.md draws them (transfer-core ← hardware-profiles, fleet ←
  * reports ← junit-engine), transfer-core free of JUnit and Allure; and the engine's rooms in their order
  * (config ← failure ← judging ← reporting ← run ← descriptor ← discovery ← the engine class).
  */

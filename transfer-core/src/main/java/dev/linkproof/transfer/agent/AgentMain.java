@@ -48,7 +48,7 @@ public final class AgentMain implements Callable<Integer> {
     Long initiatorPid;
 
     @Option(names = "--log", paramLabel = "FILE",
-            description = "Also write everything the agent prints to FILE (%p in it is the agent's pid), by itself: its "
+            description = "Also write everything the agent prints to FILE (%%p in it is the agent's pid), by itself: its "
                     + "last lines, why it stopped among them, are there even when whoever read its output is gone. "
                     + "Bounded: past 1 MiB the file becomes FILE.1 and a new one begins. The engine passes one beside "
                     + "its agent log (linkproof.agent.log), with the agent's pid in the name.")

@@ -33,6 +33,23 @@ class AgentMainTest {
     }
 
     @Test
+    void helpPrintsItsUsageWithoutPicocliWarnings() {
+        // picocli formats descriptions printf-style and warns on System.err about what it cannot format.
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream traced = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(traced, true, java.nio.charset.StandardCharsets.UTF_8));
+        Run r;
+        try {
+            r = run("--help");
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(r.rc()).isZero();
+        assertThat(r.out()).startsWith("Usage: linkproof-agent").contains("FILE (%p");
+        assertThat(traced.toString(java.nio.charset.StandardCharsets.UTF_8) + r.err()).doesNotContain("picocli WARN");
+    }
+
+    @Test
     void aShortTokenIsAUsageError() {
         Run r = run("--port", "0", "--token", "abc");
         assertThat(r.rc()).isEqualTo(2);
