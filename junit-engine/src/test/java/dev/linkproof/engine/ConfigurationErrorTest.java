@@ -63,6 +63,48 @@ public class ConfigurationErrorTest {
     }
 
     @Test
+    void anUnknownKeyFailsTheRunNamingTheNearestKnownOne() {
+        EngineExecutionResults r = run("linkproof.profle", "cx7-400g");
+        r.testEvents().assertStatistics(s -> s.started(0));
+        assertThat(engineFailure(r)).isEqualTo("configuration error: unknown configuration key linkproof.profle (did you mean "
+                + "linkproof.profile?); every key is listed in docs/configuration.md");
+        // Far from every key: named, with no guess.
+        assertThat(engineFailure(run("linkproof.colour", "blue"))).isEqualTo("configuration error: unknown configuration key "
+                + "linkproof.colour; every key is listed in docs/configuration.md");
+        // The keys this repository's own tests pass are known, and a family's keys by their prefix.
+        assertThat(run(Constants.HARNESS_SLURM, "false").testEvents().started().count()).isPositive();
+        assertThat(dev.linkproof.engine.config.KnownKeys.known("linkproof.criteria.write-large.enabled")).isTrue();
+        assertThat(dev.linkproof.engine.config.KnownKeys.known("linkproof.criteriaa")).isFalse();
+    }
+
+    @Test
+    void anUnknownKeyFromMinusDIsAsMuchAnErrorAsOneFromTheLauncher() {
+        System.setProperty("linkproof.fleet.pattren", "ring");
+        try {
+            assertThat(engineFailure(run())).contains("unknown configuration key linkproof.fleet.pattren (did you mean "
+                    + "linkproof.fleet.pattern?)");
+        } finally {
+            System.clearProperty("linkproof.fleet.pattren");
+        }
+    }
+
+    @Test
+    void anUnknownKeyInJunitPlatformPropertiesIsAnErrorToo() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("junit-platform.properties"), "linkproof.progres=false\n");
+        Thread t = Thread.currentThread();
+        ClassLoader original = t.getContextClassLoader();
+        try (java.net.URLClassLoader withFile = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()}, original)) {
+            t.setContextClassLoader(withFile);
+            EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID).enableImplicitConfigurationParameters(true)
+                    .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                    .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", "")).execute();
+            assertThat(engineFailure(r)).contains("unknown configuration key linkproof.progres (did you mean linkproof.progress?)");
+        } finally {
+            t.setContextClassLoader(original);
+        }
+    }
+
+    @Test
     void everyBadKeyIsNamedAtOnce() {
         String m = engineFailure(run(Constants.TIMEOUT_CONTROL, "soon", Constants.BUSY_HOST_RERUNS, "9",
                 Constants.BASELINE_TOLERANCE, "2"));

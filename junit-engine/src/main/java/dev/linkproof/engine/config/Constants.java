@@ -243,6 +243,19 @@ public final class Constants {
     /** Where the fleet's verdicts are written for automation. Default {@code target/fleet-verdict.json}. */
     public static final String FLEET_VERDICT = "linkproof.fleet.verdict";
 
+    /**
+     * Not read by the engine, and known all the same, so a run that carries them is no typo: the
+     * Maven property a user's project pins Linkproof's version with (examples/own-project; Surefire
+     * passes {@code -D} properties on to the tests), and this repository's own test switches
+     * (scripts/test.sh and the conformance module's pom set them).
+     */
+    public static final String PROJECT_VERSION = "linkproof.version";
+    public static final String HARNESS_SOFTROCE = "linkproof.softroce";
+    public static final String HARNESS_SLURM = "linkproof.slurm";
+    public static final String HARNESS_CONSOLE_LAUNCHER = "linkproof.consoleLauncher";
+    public static final String HARNESS_ALLURE_HOME = "linkproof.allure.home";
+    public static final String HARNESS_CUDA_INCLUDE = "linkproof.cuda.include";
+
     private Constants() {
     }
 }

@@ -100,7 +100,7 @@ public record LinkproofConfiguration(
     }
 
     public static Parsed parse(ConfigurationParameters p) {
-        List<String> errors = new ArrayList<>();
+        List<String> errors = new ArrayList<>(KnownKeys.unknown(p));
         double scale = read(errors, () -> p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0), 1.0);
         // The agent applies the progress deadline to its side too (HELLO carries it), and refuses more than its limit.
         Duration progress = read(errors, () -> deadline(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10), "the agent accepts"),

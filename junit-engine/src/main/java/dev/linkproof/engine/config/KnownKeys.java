@@ -1,0 +1,99 @@
+package dev.linkproof.engine.config;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.platform.engine.ConfigurationParameters;
+
+/**
+ * Every {@code linkproof.*} key Linkproof knows, from {@link Constants} (the one index of keys), and
+ * the check that a run names no other: {@code -Dlinkproof.profle=cx7-400g} is a typo that would
+ * otherwise run silently with the detected profile. A key that is not known is an error naming the
+ * nearest known one.
+ */
+public final class KnownKeys {
+    /** The keys, and the prefixes of key families ({@code linkproof.criteria.}), read once from {@link Constants}. */
+    private static final Set<String> KEYS = new TreeSet<>();
+    private static final Set<String> PREFIXES = new TreeSet<>();
+
+    static {
+        for (Field f : Constants.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+                try {
+                    String v = (String) f.get(null);
+                    if (v.startsWith("linkproof.")) {
+                        (v.endsWith(".") ? PREFIXES : KEYS).add(v);
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("Constants." + f.getName() + " is public and cannot be read", e);
+                }
+            }
+        }
+    }
+
+    private KnownKeys() {
+    }
+
+    public static boolean known(String key) {
+        return KEYS.contains(key) || PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    /**
+     * One error per unknown {@code linkproof.*} key among the run's parameters and this JVM's system
+     * properties (where {@code -D} and Surefire's forwarded properties are), in key order.
+     */
+    static List<String> unknown(ConfigurationParameters p) {
+        Set<String> keys = new TreeSet<>(p.keySet());
+        keys.addAll(System.getProperties().stringPropertyNames());
+        List<String> errors = new ArrayList<>();
+        for (String k : keys) {
+            if (k.startsWith("linkproof.") && !known(k)) {
+                errors.add("unknown configuration key " + k + nearest(k).map(n -> " (did you mean " + n + "?)").orElse("")
+                        + "; every key is listed in docs/configuration.md");
+            }
+        }
+        return errors;
+    }
+
+    /** The known key closest to {@code key} by edit distance, when it is close enough to be the one meant. */
+    static Optional<String> nearest(String key) {
+        Collection<String> candidates = new ArrayList<>(KEYS);
+        PREFIXES.forEach(p -> candidates.add(p + "…"));
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String c : candidates) {
+            int d = distance(key, c);
+            if (d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        // A third of the key's own length past "linkproof.": beyond that it is another key, not a typo.
+        return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3) ? Optional.of(best) : Optional.empty();
+    }
+
+    /** Levenshtein distance, two rows: keys are short and this runs once per unknown key. */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = Character.toLowerCase(a.charAt(i - 1)) == Character.toLowerCase(b.charAt(j - 1)) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}
