@@ -5,15 +5,18 @@
 # AgentMain registering as nK; the coordinator a ConsoleLauncher run with linkproof.fleet=nodes:n1,...),
 # where every verdict is a false one; then faulty Slurm fleets where the expected verdicts must all be
 # found and nothing else blamed:
-#   half-node   lpn3 sends at half the clean per-pair bandwidth (tc tbf)     -> bad-node lpn3
+#   half-node   lpn3 sends at half the fleet's line rate (tc tbf)            -> bad-node lpn3
 #   half-link   lpn1 -> lpn2 at half (tc htb + u32)                          -> bad-link lpn1<->lpn2
 #   corrupting  lpn2's agent flips a bit of what it writes                   -> corrupting-node lpn2
 #   two-bad     lpn3 and lpn6 at half                                        -> bad-node lpn3, bad-node lpn6
 #   breaker     lpn2, lpn4, lpn6 at half, linkproof.fleet.act=slurm          -> one fleet-degraded verdict,
 #               and no node drained (sinfo -R; a node drained is resumed and counted as a miss)
-# "Half" is half the median over the clean Slurm runs of each run's point median (points[].medianGBps of
-# fleet-verdict.json), in Mbit/s for tc; without clean-slurm in CASES, one calibration run (printed,
-# not counted) measures it, or HALF_RATE_MBIT gives it. Every run uses the project's shipped fleet
+# The line rate: with LINK_MBIT (default 100) every node's egress is held to that many Mbit/s for every
+# Slurm run, clean or faulty, so that pairs run at their links' rate as on a fabric, and "half" is
+# LINK_MBIT/2. Unshaped (LINK_MBIT=0) the pairs run as fast as two shared cores schedule eight
+# namespaces, which spreads clean pairs over 10x (0.12 to 4 GB/s in one bench): a fault of half is
+# then inside the fleet's own noise, and "half" is half the median over the clean Slurm runs of each
+# run's point median (points[].medianGBps), or HALF_RATE_MBIT. Every run uses the project's shipped fleet
 # criteria (SlurmFleet's relaxed suite figures are set back to minOfMedianBandwidth=0.93 and
 # maxOfLowestLatency=2.1; no other fleet key is set, except act=slurm for the breaker), one point per
 # pair (the fleet suite's FleetWrite: tcp WRITE of 24 MiB), the pairwise plan. Faults are cleared
@@ -34,7 +37,8 @@
 #   NODES [8]              Slurm nodes (3..9; two-bad and breaker need 6)
 #   LOOPBACK_AGENTS [16]   agents of the loopback fleet
 #   CASES [clean-slurm clean-loopback half-node half-link corrupting two-bad breaker] (spaces or commas)
-#   HALF_RATE_MBIT [measured]   SKIP_BUILD [0: build conformance-tests first]   MVN_FLAGS [none; e.g. -o]
+#   LINK_MBIT [100: every node's line rate; 0: unshaped]   HALF_RATE_MBIT [LINK_MBIT/2, or measured when unshaped]
+#   SKIP_BUILD [0: build conformance-tests first]   MVN_FLAGS [none; e.g. -o]
 #   SLURM_LOCK [/tmp/linkproof-slurm.lock]
 # Time, measured on this machine kind (2 cores, load about 7 from other builds, before the blame
 # rework): an 8-node Slurm run, clean or faulty, takes 13-20 s (sbatch to the job's end), a 16-agent
@@ -47,6 +51,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 R=${R:-20}
+LINK_MBIT=${LINK_MBIT:-100}
 FAULT_R=${FAULT_R:-$R}
 NODES=${NODES:-8}
 LOOPBACK_AGENTS=${LOOPBACK_AGENTS:-16}
@@ -55,7 +60,7 @@ SLURM_LOCK=${SLURM_LOCK:-/tmp/linkproof-slurm.lock}
 OUT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/linkproof-fleet-false-blame.XXXXXX")
 
 die() { echo "fleet-false-blame: $*" >&2; exit 2; }
-for n in "$R" "$FAULT_R" "$NODES" "$LOOPBACK_AGENTS"; do [[ "$n" =~ ^[0-9]+$ ]] || die "R, FAULT_R, NODES and LOOPBACK_AGENTS are whole numbers, not '$n'"; done
+for n in "$R" "$FAULT_R" "$NODES" "$LOOPBACK_AGENTS" "$LINK_MBIT"; do [[ "$n" =~ ^[0-9]+$ ]] || die "R, FAULT_R, NODES, LOOPBACK_AGENTS and LINK_MBIT are whole numbers, not '$n'"; done
 CASES=$(tr ', ' '\n\n' <<< "$CASES" | grep -v '^$' | paste -sd,)
 for c in ${CASES//,/ }; do
   [[ " clean-slurm clean-loopback half-node half-link corrupting two-bad breaker " == *" $c "* ]] \
@@ -95,13 +100,13 @@ if [[ $slurm == 1 ]] && ! held_by_ancestor "$SLURM_LOCK"; then
 fi
 
 echo "# fleet-false-blame: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')"
-echo "# R=$R FAULT_R=$FAULT_R NODES=$NODES LOOPBACK_AGENTS=$LOOPBACK_AGENTS CASES=$CASES${HALF_RATE_MBIT:+ HALF_RATE_MBIT=$HALF_RATE_MBIT}"
+echo "# R=$R FAULT_R=$FAULT_R NODES=$NODES LOOPBACK_AGENTS=$LOOPBACK_AGENTS LINK_MBIT=$LINK_MBIT CASES=$CASES${HALF_RATE_MBIT:+ HALF_RATE_MBIT=$HALF_RATE_MBIT}"
 echo "# runs' files (coordinator.out, agent-*.out or agents.out, fleet-verdict.json): $OUT_DIR/runs"
 cd "$ROOT/conformance-tests"
 rc=0
 "$JAVA" -Xmx256m --enable-native-access=ALL-UNNAMED -cp "$CP" -Dlinkproof.consoleLauncher="$LAUNCHER" \
   dev.linkproof.conformance.bench.FleetFalseBlame --runs "$R" --fault-runs "$FAULT_R" --nodes "$NODES" \
   --loopback-agents "$LOOPBACK_AGENTS" --cases "$CASES" --out "$OUT_DIR/runs" \
-  ${HALF_RATE_MBIT:+--half-rate-mbit "$HALF_RATE_MBIT"} || rc=$?
+  --link-mbit "$LINK_MBIT" ${HALF_RATE_MBIT:+--half-rate-mbit "$HALF_RATE_MBIT"} || rc=$?
 echo "# runs' files: $OUT_DIR/runs"
 exit "$rc"

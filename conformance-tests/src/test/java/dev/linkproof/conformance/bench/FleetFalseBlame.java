@@ -29,7 +29,7 @@ import java.util.stream.IntStream;
  * nothing else blamed:
  *
  * <ul>
- *   <li>{@code half-node}: lpn3 sends at half the clean per-pair bandwidth — bad-node lpn3;
+ *   <li>{@code half-node}: lpn3 sends at half the line rate (or the clean per-pair bandwidth) — bad-node lpn3;
  *   <li>{@code half-link}: lpn1 → lpn2 at half — bad-link lpn1&lt;-&gt;lpn2;
  *   <li>{@code corrupting}: lpn2's agent flips a bit of what it writes — corrupting-node lpn2;
  *   <li>{@code two-bad}: lpn3 and lpn6 at half — bad-node lpn3 and bad-node lpn6;
@@ -39,10 +39,16 @@ import java.util.stream.IntStream;
  *
  * <p>Every run is judged by the project's shipped fleet criteria: SlurmFleet's relaxed figures for the
  * suite are set back to the defaults (minOfMedianBandwidth 0.93, maxOfLowestLatency 2.1), and no other
- * fleet key is set except where a case needs it. "Half" is half the median, over the clean Slurm runs
- * of this invocation, of each run's point median ({@code points[].medianGBps} of fleet-verdict.json);
- * without clean Slurm runs, one calibration run (not counted) measures it, or {@code --half-rate-mbit}
- * gives it. Prints one line per run and a table per case, and exits 1 when a target is missed.
+ * fleet key is set except where a case needs it.
+ *
+ * <p>With {@code --link-mbit B} (the script's default, 100), every node's egress is held to B Mbit/s
+ * for every Slurm run, clean or faulty: the fleet's line rate, so that a pair's bandwidth is set by
+ * its links as on a fabric, and "half" is B/2, a node or link at half its line rate. Without it, the
+ * pairs run as fast as two shared cores let eight namespaces run (clean pairs then spread over 10×:
+ * 0.12 to 4 GB/s in one bench), and "half" is half the median, over the clean Slurm runs of this
+ * invocation, of each run's point median ({@code points[].medianGBps}); without clean Slurm runs,
+ * one calibration run (not counted) measures it, or {@code --half-rate-mbit} gives it. Prints one
+ * line per run and a table per case, and exits 1 when a target is missed.
  *
  * <p>Needs the Slurm cluster (root, slurm-wlm, munge) for every case but {@code clean-loopback}; run
  * from conformance-tests with the test class path and {@code -Dlinkproof.consoleLauncher}.
@@ -75,6 +81,13 @@ public final class FleetFalseBlame {
     private final List<Double> cleanMedians = new ArrayList<>();
     private double cleanMin = Double.POSITIVE_INFINITY;
     private double cleanMax = 0;
+
+    /**
+     * The fleet's line rate in Mbit/s: every node's egress is held to it (tbf) for every Slurm run,
+     * clean or faulty, so that a pair's bandwidth is set by its links, as on a fabric, and not by how
+     * two shared cores schedule eight namespaces (which spreads clean pairs over 10×). 0: no shaping.
+     */
+    private int linkMbit;
 
     private FleetFalseBlame(Path work, int nodes, int loopbackAgents) {
         this.work = work;
@@ -112,7 +125,13 @@ public final class FleetFalseBlame {
         }
         Path work = Files.createDirectories(Path.of(opt.getOrDefault("out", "target/fleet-false-blame")).toAbsolutePath());
         FleetFalseBlame bench = new FleetFalseBlame(work, nodes, loopback);
-        Double halfRate = opt.containsKey("half-rate-mbit") ? Double.valueOf(opt.get("half-rate-mbit")) : null;
+        bench.linkMbit = Integer.parseInt(opt.getOrDefault("link-mbit", "0"));
+        Double halfRate = opt.containsKey("half-rate-mbit") ? Double.valueOf(opt.get("half-rate-mbit"))
+                : bench.linkMbit > 0 ? Double.valueOf(bench.linkMbit / 2.0) : null;
+        if (bench.linkMbit > 0) {
+            System.out.printf(Locale.ROOT, "# every node's egress held to %d Mbit/s (the fleet's line rate); faults at %.0f Mbit/s%n",
+                    bench.linkMbit, halfRate);
+        }
         System.out.printf(Locale.ROOT, "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
                 String.join(" ", cases), runs, faultRuns, nodes, loopback);
         System.out.println("# case            run  wall_s  result                        verdicts");
@@ -172,10 +191,38 @@ public final class FleetFalseBlame {
     }
 
     /** A clean Slurm run; {@code counted}: a run of the clean-slurm case (else the calibration run). */
+    /** Every node at the fleet's line rate (when one is set), before a run's faults replace some. */
+    private void lineRate() throws Exception {
+        if (linkMbit > 0) {
+            for (int n = 1; n <= nodes; n++) {
+                SlurmFleet.fault("slow-node", "lpn" + n, linkMbit + "mbit");
+            }
+        }
+    }
+
+    /** Every node back to no shaping; errors named in the result, not thrown. */
+    private String clearAll() {
+        String error = null;
+        for (int n = 1; n <= nodes; n++) {
+            try {
+                SlurmFleet.fault("clear", "lpn" + n);
+            } catch (Exception e) {
+                error = (error == null ? "" : error + "; ") + "clearing lpn" + n + ": " + e.getMessage();
+            }
+        }
+        return error;
+    }
+
     private void cleanSlurm(String caseName, int i, boolean counted) {
         long t0 = System.nanoTime();
         try {
-            SlurmFleet.Job job = SlurmFleet.run(slurmRun(caseName + "-" + i), work, nodes);
+            SlurmFleet.Job job;
+            try {
+                lineRate();
+                job = SlurmFleet.run(slurmRun(caseName + "-" + i), work, nodes);
+            } finally {
+                clearAll();
+            }
             List<String> drained = resumeDrained();
             FleetVerdictDocument d = read(job.verdictFile(), job.coordinatorOutput());
             for (var p : d.points()) {
@@ -214,6 +261,7 @@ public final class FleetFalseBlame {
         String error = null;
         List<String> drained = List.of();
         try {
+            lineRate();
             for (List<String> fault : f.faults()) {
                 SlurmFleet.fault(fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
             }
@@ -221,12 +269,9 @@ public final class FleetFalseBlame {
         } catch (Exception e) {
             error = e.getMessage();
         } finally {
-            for (String node : f.faultedNodes()) {
-                try {
-                    SlurmFleet.fault("clear", node);
-                } catch (Exception e) {
-                    error = (error == null ? "" : error + "; ") + "clearing " + node + ": " + e.getMessage();
-                }
+            String cleared = clearAll();
+            if (cleared != null) {
+                error = (error == null ? "" : error + "; ") + cleared;
             }
             try {
                 drained = resumeDrained();
@@ -462,7 +507,7 @@ public final class FleetFalseBlame {
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: FleetFalseBlame [--runs R] [--fault-runs R] [--nodes N] [--loopback-agents N] "
-                        + "[--cases a,b] [--half-rate-mbit M] [--out DIR]; got " + String.join(" ", args));
+                        + "[--cases a,b] [--half-rate-mbit M] [--link-mbit B] [--out DIR]; got " + String.join(" ", args));
             }
             m.put(args[i].substring(2), args[++i]);
         }
