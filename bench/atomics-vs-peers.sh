@@ -35,7 +35,7 @@
 # Environment knobs (defaults in brackets):
 #   REPS [5]   DEPTH [32]   ITERS [1000000]   TLS [shm]   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [13700]
 #   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java, else $JAVA_HOME/bin/java]
-#   RESULTS [bench/RESULTS.md]: the section is appended there; APPEND=0 to skip
+#   RESULTS [bench/history/<UTC day>.md]: the section is appended there; APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 #
 # Verbs (ib_atomic_bw / ib_atomic_lat on rxe0 in the Soft-RoCE VM) is bench/verbs-atomics-vs-perftest.sh.
@@ -49,7 +49,7 @@ TLS=${TLS:-shm}
 CPU_I=${CPU_INITIATOR:-0}
 CPU_T=${CPU_TARGET:-1}
 PORT=${PORT:-13700}
-RESULTS=${RESULTS:-$ROOT/bench/RESULTS.md}
+RESULTS=${RESULTS:-}
 APPEND=${APPEND:-1}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-atomics-bench.XXXXXX")}
 mkdir -p "$OUT_DIR"
@@ -162,6 +162,8 @@ echo "ours: $(wc -l < "$OUT_DIR/ours.txt") points, $invalid not validated; raw o
 (( invalid == 0 )) || die "$invalid of our points did not validate"
 
 if [[ "$APPEND" == 1 ]]; then
+  . "$ROOT/bench/lib/history.sh"
+  RESULTS=${RESULTS:-$(bench_history_file "$ROOT")}
   {
     echo
     echo "# ucx atomics vs ucx_perftest — $STARTED"

@@ -11,7 +11,7 @@
 #                  ucp_put_nbx each, each to its own slot of the region), then one ucp_worker_flush_nbx
 #                  for the batch; up to DEPTH batches in flight. A flush per put would be a flush per
 #                  8 bytes: it costs more than the put itself (about 9 CPU ns of UCX a flush on the 2-CPU VM,
-#                  bench/RESULTS.md, 2026-12-05), which perftest does not pay. The batch-1 figures are
+#                  bench/history/2026-12-05.md), which perftest does not pay. The batch-1 figures are
 #                  kept beside them (rows "ours batch 1"), against the same perftest runs.
 #                  ucx_perftest -t ucp_put_bw -O DEPTH: ucp_put_nbx with a completion callback, at
 #                  most DEPTH requests outstanding (only puts that return a request count), one
@@ -69,7 +69,7 @@
 #   SMALL_BATCH1 [1]: also run ours at batch 1 below 4 KiB (0: skip those rows)
 #   MVN_FLAGS []: extra flags for the build (e.g. -o: offline)
 #   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java, else $JAVA_HOME/bin/java]: the java of both our ranks (25+)
-#   RESULTS [bench/RESULTS.md]: the section is appended there (the others are kept); APPEND=0 to skip
+#   RESULTS [bench/history/<UTC day>.md]: the section is appended there (the others are kept); APPEND=0 to skip
 #   OUT_DIR [a fresh temporary directory]: raw outputs
 set -euo pipefail
 
@@ -80,7 +80,7 @@ TLS=${TLS:-shm}
 CPU_I=${CPU_INITIATOR:-0}
 CPU_T=${CPU_TARGET:-1}
 PORT=${PORT:-13500}
-RESULTS=${RESULTS:-$ROOT/bench/RESULTS.md}
+RESULTS=${RESULTS:-}
 APPEND=${APPEND:-1}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-ucx-bench.XXXXXX")}
 SMALL_BATCH=${SMALL_BATCH:-32}
@@ -241,6 +241,8 @@ echo "ours: $points points, $invalid not validated; raw outputs in $OUT_DIR"
 (( invalid == 0 )) || die "$invalid of our points did not validate"
 
 if [[ "$APPEND" == 1 ]]; then
+  . "$ROOT/bench/lib/history.sh"
+  RESULTS=${RESULTS:-$(bench_history_file "$ROOT")}
   {
     echo
     echo "# ucx vs ucx_perftest — $STARTED"

@@ -2,7 +2,7 @@
 # Our verbs atomics against perftest's ib_atomic_bw / ib_atomic_lat (issue #25, item 5), on the same device
 # (Soft-RoCE rxe0 in the QEMU/TCG VM of scripts/softroce-vm.sh), same op, same QP count, same outstanding
 # atomics, same iterations, in the same VM boot; bench/verbs-vs-perftest.sh's pattern. Prints one table
-# with the ratios (target: ours >= 0.9 x ib_atomic_bw's ops/s) and appends it to bench/RESULTS.md with the
+# with the ratios (target: ours >= 0.9 x ib_atomic_bw's ops/s) and appends it to bench/history/<UTC day>.md with the
 # command, the date, the machine and the host's load.
 #
 # What each side does, so the columns measure the same thing:
@@ -25,7 +25,7 @@
 #   bench/verbs-atomics-vs-perftest.sh       compile transfer-core (no install), boot the VM, measure
 #   ROUNDS [5]  ITERS [20000] (perftest -n, per QP)  LAT_ITERS [2000]  QPS [1]  OUTS [device max]
 #   SKIP_BUILD=1 (use transfer-core/target as built)  MVN_FLAGS (e.g. -o)  TABLE_ONLY=1 (table from the last
-#   results)  APPEND=0 (print the table only, bench/RESULTS.md untouched)  JDK (a JDK 25, jlinked into the VM)  JIT (default C1 only; verbs-vs-perftest.sh and verbs-read-latency.sh now run C2 only, see there)
+#   results)  APPEND=0 (print the table only, nothing appended)  JDK (a JDK 25, jlinked into the VM)  JIT (default C1 only; verbs-vs-perftest.sh and verbs-read-latency.sh now run C2 only, see there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -34,11 +34,12 @@ ITERS=${ITERS:-20000}
 LAT_ITERS=${LAT_ITERS:-2000}
 QPS=${QPS:-1}
 OUTS=${OUTS:-}
-# C1 only: tiered JVMs crash under multi-threaded TCG (bench/RESULTS.md, "JVM crashes in the Soft-RoCE VM").
+# C1 only: tiered JVMs crash under multi-threaded TCG (bench/history/2026-12-04.md, "JVM crashes in the Soft-RoCE VM").
 JIT=${JIT--XX:TieredStopAtLevel=1}
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 verbs-atomics-vs-perftest.sh); fi
 work=$root/transfer-core/target/verbs-atomics-bench; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 outs_pt=${OUTS:+-o $OUTS}
 
@@ -124,7 +125,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   }') "$r")
 echo "$table"
 [ "${APPEND:-1}" = 1 ] || { echo "APPEND=${APPEND}: not appended; raw lines in $r"; exit 0; }
-[ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
+results=$(bench_history_file)
 {
   echo
   echo "## verbs atomics vs ib_atomic_bw / ib_atomic_lat on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $started"
@@ -141,5 +142,5 @@ echo "$table"
   echo '```'
   cat "$r"
   echo '```'
-} >> bench/RESULTS.md
-echo "appended to bench/RESULTS.md"
+} >> "$results"
+echo "appended to $results"

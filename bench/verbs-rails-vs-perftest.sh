@@ -35,11 +35,12 @@ ROUNDS=${ROUNDS:-3}
 BIDIR=${BIDIR:-0}
 # More TransferCli options for our runs (an experiment: OURS_EXTRA="--set verbs.completion=event").
 OURS_EXTRA=${OURS_EXTRA:-}
-# C1 only: tiered JVMs crash under multi-threaded TCG (bench/RESULTS.md, "JVM crashes in the Soft-RoCE VM").
+# C1 only: tiered JVMs crash under multi-threaded TCG (bench/history/2026-12-04.md, "JVM crashes in the Soft-RoCE VM").
 JIT=${JIT--XX:TieredStopAtLevel=1}
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 verbs-rails-vs-perftest.sh); fi
 work=$root/transfer-core/target/verbs-rails-bench; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 load_before=$(load_now)
 
 if [ "${TABLE_ONLY:-}" != 1 ]; then
@@ -258,7 +259,7 @@ table=$(cat "$r" "$share/host.txt" | awk -f bench/lib/median.awk -f <(echo '
     if (failed != "") print "\nFailures (their figures are missing above):" failed
   }'))
 echo "$table"
-[ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
+results=$(bench_history_file)
 {
   echo
   echo "## verbs WRITE on two rails at once vs two ib_write_bw at once on Soft-RoCE (rxe0 + rxe9 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -276,5 +277,5 @@ echo "$table"
   echo '```'
   cat "$r" "$share/host.txt"
   echo '```'
-} >> bench/RESULTS.md
-echo "appended to bench/RESULTS.md"
+} >> "$results"
+echo "appended to $results"

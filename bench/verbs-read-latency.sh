@@ -3,7 +3,7 @@
 # our exact QP/MR attributes (bench/c/rlat.c), the same C program with perftest's, and ours — in the
 # same VM, alternating, ROUNDS rounds. If the C program with our attributes matches perftest, the
 # attributes are not the cause and the rest is our process (JVM, FFM) under TCG; if it matches
-# ours, they are. Appends a table to bench/RESULTS.md with the command, the date and the machine.
+# ours, they are. Appends a table to bench/history/<UTC day>.md with the command, the date and the machine.
 #
 #   bench/verbs-read-latency.sh               compile transfer-core (no install) and rlat.c (gcc, libibverbs-dev), boot, measure
 #   ROUNDS=4 N=8000 bench/verbs-read-latency.sh
@@ -21,6 +21,7 @@ JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-latency; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 prepare_vm_bench "$work" "$share"
 load_start=$(load_now)
@@ -69,4 +70,4 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo "Command: \`JIT=\"$JIT\" ROUNDS=$ROUNDS N=$N PIN=$PIN bench/verbs-read-latency.sh\`; machine: $(vm_machine_line), 2 vCPUs; $(cat "$share/load.txt" 2>/dev/null || echo "host load not recorded")."
   echo
   echo "$table"
-} | tee -a bench/RESULTS.md
+} | tee -a "$(bench_history_file)"

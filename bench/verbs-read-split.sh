@@ -13,7 +13,7 @@
 # A tool's window that counted the most READs is its steady state (the others caught a JVM starting,
 # interpreting or compiling). The counting runs are untraced. If the kernel runs the same functions as
 # often for both while ours costs more system time per READ, the difference is not work our process asks
-# for but how fast the same work runs under TCG in its context. Appends a table to bench/RESULTS.md with the command, date and machine.
+# for but how fast the same work runs under TCG in its context. Appends a table to bench/history/<UTC day>.md with the command, date and machine.
 #
 #   bench/verbs-read-split.sh            compile transfer-core (no install) and rlat.c, boot, measure
 #   ROUNDS=3 WINDOW=2 bench/verbs-read-split.sh
@@ -28,6 +28,7 @@ JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-read-split; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 prepare_vm_bench "$work" "$share"
 load_start=$(load_now)
@@ -134,4 +135,4 @@ fns=$(awk -f bench/lib/median.awk -f <(echo '
   echo "| kernel function (ftrace), calls | C, per READ | ours, per READ |"
   echo "|---|---:|---:|"
   echo "$fns"
-} | tee -a bench/RESULTS.md
+} | tee -a "$(bench_history_file)"

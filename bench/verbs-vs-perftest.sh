@@ -2,7 +2,7 @@
 # Our verbs WRITE bandwidth and latency against perftest's ib_write_bw / ib_write_lat / ib_read_lat, on the same
 # device (Soft-RoCE rxe0 inside the QEMU/TCG VM of scripts/softroce-vm.sh), same sizes, same QPs, same run.
 # Prints one table with the ratios (target: ours >= 0.9 x ib_write_bw) and appends it to
-# bench/RESULTS.md with the command, the date, the machine and the host's load.
+# bench/history/<UTC day>.md with the command, the date, the machine and the host's load.
 #
 #   bench/verbs-vs-perftest.sh                 compile transfer-core (no install), boot the VM, measure
 #   SIZES="4096:20000 64:20000:8" bench/verbs-vs-perftest.sh   size:transfers[:qps] for bandwidth
@@ -32,12 +32,13 @@ ROUNDS=${ROUNDS:-3}
 # replaced and patched by one vCPU while another ran its stale translation); C1 only crashed in none of 19,
 # C2 only in none of 20 (bench/vm-jit-modes.sh) nor in any bench launch since. Its steady state was not
 # measured faster: 8 B READ was 0.75 of ib_read_lat with C2 only, 0.76 with C1 only (same host, minutes
-# apart); VerbsBenchMain's warm pass is long enough for C2. See bench/RESULTS.md, 2026-12-05.
+# apart); VerbsBenchMain's warm pass is long enough for C2. See bench/history/2026-12-05.md.
 # JIT=-XX:TieredStopAtLevel=1 is the former C1-only mode; JIT="" is tiered (crashes).
 JIT=${JIT--XX:-TieredCompilation}
 JDK=${JDK:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
 work=$root/transfer-core/target/verbs-bench; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 # Ours: size:transfers x qps:qps, over all QPs (perftest's -n is per QP).
 ours_bw=""
 for p in $SIZES; do
@@ -128,7 +129,7 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
     if (failed != "") print "\nRuns that failed (their figures are missing above):" failed
   }') "$r")
 echo "$table"
-[ -f bench/RESULTS.md ] || printf '# Benchmark results\n\nFigures from the scripts in bench/, newest section last.\n' > bench/RESULTS.md
+results=$(bench_history_file)
 {
   echo
   echo "## verbs WRITE vs perftest on Soft-RoCE (rxe0 in a QEMU/TCG VM, 2 vCPUs) — $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -143,5 +144,5 @@ echo "$table"
   echo '```'
   cat "$r"
   echo '```'
-} >> bench/RESULTS.md
-echo "appended to bench/RESULTS.md"
+} >> "$results"
+echo "appended to $results"

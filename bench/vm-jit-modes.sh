@@ -2,11 +2,11 @@
 # Is a JIT mode safe in the Soft-RoCE VM (QEMU/TCG), and is it fast? One VM boot per call:
 #   1. crash rate: LAUNCHES launches of TransferCli -t tcp -s 1,4KiB,64KiB,1MiB -n 300 -w 50 (an initiator
 #      JVM and a local agent JVM, both with JIT's options; no verbs), each one's exit status and, for a
-#      crash, its first SIGSEGV/SIGILL/SIGBUS line — the recipe of bench/RESULTS.md's "JVM crashes in the
+#      crash, its first SIGSEGV/SIGILL/SIGBUS line — the recipe of bench/history/2026-12-04.md's "JVM crashes in the
 #      Soft-RoCE VM" section, now a script;
 #   2. speed: ROUNDS rounds of ib_read_lat -s 8 and ib_write_bw -s 64 (1 QP) against ours (VerbsBenchMain
 #      rlat 8:LAT_N and bw 64:BW_N), alternating, our JVMs with JIT's options.
-# Appends a table to bench/RESULTS.md (APPEND=0: print it only) with the command, date, machine and load.
+# Appends a table to bench/history/<UTC day>.md (APPEND=0: print it only) with the command, date, machine and load.
 #
 #   JIT="-XX:-TieredCompilation" bench/vm-jit-modes.sh                   C2 only, multi-threaded TCG
 #   JIT="" ACCEL=tcg,thread=single bench/vm-jit-modes.sh                 tiered, single-threaded TCG
@@ -22,6 +22,7 @@ LAUNCHES=${LAUNCHES:-20}; ROUNDS=${ROUNDS:-2}; LAT_N=${LAT_N:-4000}; BW_N=${BW_N
 if [ -z "${JDK:-}" ]; then . scripts/lib/jdk25.sh; JDK=$(find_jdk25 vm-jit-modes.sh); fi
 work=$root/transfer-core/target/vm-jit-modes; share=$work/share
 . bench/lib/vm-bench.sh
+. bench/lib/history.sh
 load_start=$(load_now); started=$(date -u +%Y-%m-%dT%H:%MZ)
 if [ "${TABLE_ONLY:-}" != 1 ]; then
 prepare_vm_bench "$work" "$share"
@@ -93,4 +94,4 @@ table=$(awk -f bench/lib/median.awk -f <(echo '
   echo '```'
 } > "$work/table.md"
 cat "$work/table.md"
-[ "${APPEND:-1}" = 0 ] || cat "$work/table.md" >> bench/RESULTS.md
+[ "${APPEND:-1}" = 0 ] || cat "$work/table.md" >> "$(bench_history_file)"

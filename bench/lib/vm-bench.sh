@@ -1,6 +1,6 @@
 # Sourced by the Soft-RoCE VM benches (verbs-vs-perftest.sh, verbs-atomics-vs-perftest.sh,
 # verbs-rails-vs-perftest.sh, verbs-read-latency.sh, vm-jit-modes.sh), from the repo root: the host's load and
-# the machine text each of them writes beside its figures in bench/RESULTS.md, so that all say them the same way.
+# the machine text each of them writes beside its figures in bench/history/, so that all say them the same way.
 
 # load_now prints "load average 1MIN 5MIN 15MIN" and, where the kernel has PSI (/proc/pressure/cpu readable),
 # ", CPU pressure P %": the share of the last 10 s in which a runnable task waited for a CPU. The load
