@@ -26,7 +26,10 @@ public final class Blamer {
 
     /** @param all every outcome of the run, of every stage (the first round's among them) */
     public static Blame blame(Observations first, List<PairOutcome> all, BlameSettings settings) {
-        PairJudge judge = ConfirmationPlanner.judge(first, settings);
+        return blame(first, all, settings, ConfirmationPlanner.judge(first, settings));
+    }
+
+    static Blame blame(Observations first, List<PairOutcome> all, BlameSettings settings, PairJudge judge) {
         Ledger l = Ledger.of(first.expected(), all, judge);
         Rules.Decision d = Rules.decide(l, first.expected(), first.registered());
         BitSet beforeBad = new BitSet(l.size());

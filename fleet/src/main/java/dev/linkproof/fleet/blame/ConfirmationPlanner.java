@@ -32,7 +32,11 @@ public final class ConfirmationPlanner {
 
     /** @param all every outcome so far, of every stage */
     public static ConfirmationPlan plan(Observations first, List<PairOutcome> all, BlameSettings settings) {
-        PairJudge judge = judge(first, settings);
+        return plan(first, all, settings, judge(first, settings));
+    }
+
+    /** The same with the run's judge, made once ({@link #judge}): a million outcomes make it worth keeping. */
+    static ConfirmationPlan plan(Observations first, List<PairOutcome> all, BlameSettings settings, PairJudge judge) {
         Ledger l = Ledger.of(first.expected(), all, judge);
         int want = settings.runsPerPair();
         List<Ledger.Runs> due = l.runs.values().stream()

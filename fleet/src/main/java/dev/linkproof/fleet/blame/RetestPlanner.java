@@ -33,7 +33,11 @@ public final class RetestPlanner {
      * @param all the first round's outcomes and its confirmations: only confirmed failures make suspects
      */
     public static RetestPlan plan(Observations first, List<PairOutcome> all, BlameSettings settings) {
-        Ledger ledger = Ledger.of(first.expected(), all, ConfirmationPlanner.judge(first, settings));
+        return plan(first, all, ConfirmationPlanner.judge(first, settings));
+    }
+
+    static RetestPlan plan(Observations first, List<PairOutcome> all, PairJudge judge) {
+        Ledger ledger = Ledger.of(first.expected(), all, judge);
         Rules.Decision decision = Rules.decide(ledger, first.expected(), first.registered());
         BitSet suspect = new BitSet(ledger.size());
         for (int n = 0; n < ledger.size(); n++) {

@@ -32,9 +32,11 @@ public final class Verdicts {
 
     /** The verdicts of a run whose first round is {@code first}, after every rerun they need. */
     public static Blame reach(Observations first, Reruns reruns, BlameSettings settings) {
+        // Every stage is judged against the first round's reference: made once.
+        PairJudge judge = ConfirmationPlanner.judge(first, settings);
         List<PairOutcome> all = new ArrayList<>(first.outcomes());
-        confirm(first, all, reruns, settings);
-        RetestPlan retests = RetestPlanner.plan(first, all, settings);
+        confirm(first, all, reruns, settings, judge);
+        RetestPlan retests = RetestPlanner.plan(first, all, judge);
         if (!retests.unplanned().isEmpty()) {
             reruns.unplanned(retests.unplanned());
         }
@@ -49,13 +51,13 @@ public final class Verdicts {
             }
             reruns.planned(Stage.RETEST, retests.retests().size(), rounds.stream().mapToInt(r -> r.pairs().size()).sum(), rounds.size());
             all.addAll(reruns.run(Stage.RETEST, rounds));
-            confirm(first, all, reruns, settings);
+            confirm(first, all, reruns, settings, judge);
         }
-        return Blamer.blame(first, all, settings);
+        return Blamer.blame(first, all, settings, judge);
     }
 
-    private static void confirm(Observations first, List<PairOutcome> all, Reruns reruns, BlameSettings settings) {
-        ConfirmationPlan plan = ConfirmationPlanner.plan(first, all, settings);
+    private static void confirm(Observations first, List<PairOutcome> all, Reruns reruns, BlameSettings settings, PairJudge judge) {
+        ConfirmationPlan plan = ConfirmationPlanner.plan(first, all, settings, judge);
         if (!plan.isEmpty()) {
             reruns.planned(Stage.CONFIRMATION, plan.confirmations().size(), plan.runs(), plan.rounds().size());
             all.addAll(reruns.run(Stage.CONFIRMATION, plan.rounds()));
