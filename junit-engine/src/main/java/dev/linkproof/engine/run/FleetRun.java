@@ -46,10 +46,6 @@ public final class FleetRun implements AutoCloseable {
         return settings;
     }
 
-    public FleetPlan plan() {
-        return campaign.plan();
-    }
-
     /** How many points the run has, for the plan's estimate. */
     public void points(int count) {
         campaign.points(count);

@@ -8,7 +8,6 @@ import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TransferSession;
-import java.util.Optional;
 
 /**
  * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
@@ -186,10 +185,6 @@ public final class SessionProvider implements AutoCloseable {
     /** How many times a pair was provisioned in this run. */
     public synchronized int provisions() {
         return provisions;
-    }
-
-    public synchronized Optional<Long> localAgentPid() {
-        return agent == null ? Optional.empty() : Optional.of(agent.pid());
     }
 
     private void closeSession() {

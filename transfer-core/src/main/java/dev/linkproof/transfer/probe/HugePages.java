@@ -9,8 +9,4 @@ package dev.linkproof.transfer.probe;
  */
 public record HugePages(long total, long free, long pageSizeKiB) {
     public static final HugePages NONE = new HugePages(0, 0, 0);
-
-    public long freeBytes() {
-        return free * pageSizeKiB * 1024;
-    }
 }

@@ -151,7 +151,8 @@ class MeasurementLoopTest {
         Timing t = MeasurementLoop.run(new FakePath(), spec(Mode.BANDWIDTH, 5, 1, 1, 1));
         assertThatThrownBy(() -> t.latency().p99()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("LATENCY");
-        assertThat(t.latency().average()).isNotNull();
+        // Five iterations of one transfer: the average is the whole loop's time over the five.
+        assertThat(t.latency().averageNanos()).isEqualTo(t.totalNanos() / 5.0, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test
