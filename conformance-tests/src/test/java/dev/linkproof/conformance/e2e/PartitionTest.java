@@ -44,8 +44,11 @@ class PartitionTest {
                 Process initiator = new ProcessBuilder(hosts.initiatorCommand(PartitionedMidSweep.class, List.of(
                         "-Dlinkproof.peer=" + peer, "-Dlinkproof.token=" + token, "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
                         "-Dlinkproof.timeout.progress=" + PROGRESS.toSeconds() + "s",
-                        // The link comes back before the next point connects, not when this test gets round to it.
-                        "-D" + RemoteSweepMain.AFTER_FAILURE + "=ip -n " + hosts.targetNs() + " link set " + hosts.targetLink() + " up",
+                        // The link comes back before the next point connects, not when this test gets round to it;
+                        // and the neighbour caches forget the partition: an ARP entry that went FAILED while the link
+                        // was down answers "No route to host" for a while after it is up again (seen on a loaded host).
+                        "-D" + RemoteSweepMain.AFTER_FAILURE + "=ip -n " + hosts.targetNs() + " link set " + hosts.targetLink()
+                                + " up && ip -n " + hosts.initiatorNs() + " neigh flush all && ip -n " + hosts.targetNs() + " neigh flush all",
                         "-Dlinkproof.results=" + Path.of("target", "partition-results.jsonl").toAbsolutePath(),
                         "-Dallure.results.directory=" + Path.of("target", "partition-allure-results").toAbsolutePath())))
                         .redirectErrorStream(true).start();
