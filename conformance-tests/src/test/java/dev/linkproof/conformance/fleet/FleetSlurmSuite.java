@@ -47,11 +47,15 @@ class FleetSlurmSuite {
                 "Slurm is not installed (scripts/setup.sh installs slurm-wlm and munge)");
         Files.createDirectories(WORK);
         SlurmFleet.up();
+        broughtUp = true;
     }
+
+    /** Whether this suite brought the cluster up: a skipped suite must not take down a cluster someone else is using. */
+    private static boolean broughtUp;
 
     @AfterAll
     static void teardown() throws Exception {
-        if (Files.isDirectory(WORK)) {
+        if (broughtUp) {
             SlurmFleet.down();
         }
     }
