@@ -144,6 +144,10 @@ down() {
   pkill -x slurmd 2>/dev/null || true
   local ns
   for ns in $(ip netns list | awk '/^lpn[0-9]/{print $1}'); do ip netns del "$ns"; done
+  # A node's host-side veth outlives its namespace when a process still holds that namespace (a
+  # killed run's leftovers): the next `up` would fail on it with "File exists".
+  local l
+  for l in $(ip -o link show | sed -n 's/^[0-9]*: \(lpv[0-9]*\)@.*/\1/p'); do ip link del "$l" 2>/dev/null || true; done
   ip link del "$BRIDGE" 2>/dev/null || true
   sed -i '/^10\.77\.0\.1[0-9] lpn[0-9]$/d' /etc/hosts
   rm -rf /var/spool/slurmctld/* /var/spool/slurmd "$STATE"

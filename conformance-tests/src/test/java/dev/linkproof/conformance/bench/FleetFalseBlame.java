@@ -160,6 +160,11 @@ public final class FleetFalseBlame {
                     }
                 }
             }
+        } catch (Exception | Error e) {
+            // The summary below ends the JVM: say what stopped the bench first, or it is lost.
+            System.out.println("# the bench stopped: " + e);
+            e.printStackTrace(System.out);
+            throw e;
         } finally {
             boolean met = bench.summary(cases, halfRate);
             System.out.flush();
