@@ -36,8 +36,10 @@ failed=0
 for ((i = 1; i <= REPS; i++)); do
   t0=$(date +%s)
   rc=0
+  # The test class path on the JVM's own class path, as Surefire puts it: the suite hands
+  # java.class.path to the coordinator it starts in each job.
   "$JAVA" -Xmx512m --enable-native-access=ALL-UNNAMED -Dlinkproof.slurm=true -Dlinkproof.consoleLauncher="$LAUNCHER" \
-    -jar "$LAUNCHER" execute --disable-banner --details=summary --class-path "$CP" \
+    -cp "$CP:$LAUNCHER" org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=summary \
     --select-class dev.linkproof.conformance.fleet.FleetSlurmSuite > "$OUT_DIR/rep-$i.log" 2>&1 < /dev/null 9>&- || rc=$?
   counts=$(grep -oE "[0-9]+ tests (successful|failed|skipped|aborted)" "$OUT_DIR/rep-$i.log" | sed 's/ tests//' | paste -sd' ' -)
   printf '%2d  exit %d  %s  %4d s\n' "$i" "$rc" "$counts" "$(( $(date +%s) - t0 ))"
