@@ -67,7 +67,7 @@ public final class KnownKeys {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String c : candidates) {
-            int d = distance(key, c);
+            int d = dev.linkproof.profiles.EditDistance.between(key, c);
             if (d < bestDistance) {
                 best = c;
                 bestDistance = d;
@@ -75,25 +75,5 @@ public final class KnownKeys {
         }
         // A third of the key's own length past "linkproof.": beyond that it is another key, not a typo.
         return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3) ? Optional.of(best) : Optional.empty();
-    }
-
-    /** Levenshtein distance, two rows: keys are short and this runs once per unknown key. */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = Character.toLowerCase(a.charAt(i - 1)) == Character.toLowerCase(b.charAt(j - 1)) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }
