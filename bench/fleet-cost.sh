@@ -19,13 +19,8 @@ OUT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/linkproof-fleet-cost.XXXXXX")
 die() { echo "fleet-cost: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, Slurm's daemons)"
 
-. "$ROOT/scripts/lib/jdk25.sh"
-JAVA=$(find_java25 "$(basename "$0")") || exit 1
-read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
 . "$ROOT/bench/lib/suite-classpath.sh"
-suite_classpath "$ROOT" "$OUT_DIR" 1
-LAUNCHER="$ROOT/conformance-tests/target/console-launcher/junit-platform-console-standalone.jar"
-[[ -f "$LAUNCHER" ]] || die "$LAUNCHER is missing (run without SKIP_BUILD=1)"
+suite_launcher "$ROOT" "$OUT_DIR"
 
 echo "# fleet-cost: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), REPS=$REPS"
 cd "$ROOT/conformance-tests"

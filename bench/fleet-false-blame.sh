@@ -84,15 +84,8 @@ held_by_ancestor() {
   return 1
 }
 
-. "$ROOT/scripts/lib/jdk25.sh"
-JAVA=$(find_java25 "$(basename "$0")") || exit 1
-read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
 . "$ROOT/bench/lib/suite-classpath.sh"
-suite_classpath "$ROOT" "$OUT_DIR" 1
-LAUNCHER="$ROOT/conformance-tests/target/console-launcher/junit-platform-console-standalone.jar"
-[[ -f "$LAUNCHER" ]] || die "$LAUNCHER is missing (run without SKIP_BUILD=1)"
-cp "$LAUNCHER" "$OUT_DIR/cp/"
-LAUNCHER="$OUT_DIR/cp/$(basename "$LAUNCHER")"
+suite_launcher "$ROOT" "$OUT_DIR"
 
 if [[ $slurm == 1 ]] && ! held_by_ancestor "$SLURM_LOCK"; then
   exec 9>>"$SLURM_LOCK"

@@ -1,4 +1,4 @@
-# Sourced by the benches that run conformance-tests' bench fixtures (engine-overhead.sh, soak.sh).
+# Sourced by the benches that run conformance-tests' classes outside Surefire (engine-overhead.sh, soak.sh, the fleet benches).
 # suite_classpath ROOT OUT_DIR FREEZE: builds conformance-tests and what it needs (package, nothing
 # installed; not with SKIP_BUILD=1), resolves its test class path into OUT_DIR/test.classpath, and sets
 # CP to it with this tree's own modules taken from their target/, never from ~/.m2 (where any other
@@ -29,4 +29,20 @@ suite_classpath() {
     fi
     CP="$CP:$e"
   done
+}
+
+# suite_launcher ROOT OUT_DIR: what a bench that runs conformance-tests' classes outside Surefire
+# needs, frozen under OUT_DIR/cp so that a rebuild of the tree cannot change them under a running
+# bench: JAVA (a JDK 25 or later), MVN (from MVN_FLAGS), CP (the test class path, suite_classpath)
+# and LAUNCHER (JUnit's ConsoleLauncher jar). Uses die from the caller.
+suite_launcher() {
+  local root=$1 out=$2
+  . "$root/scripts/lib/jdk25.sh"
+  JAVA=$(find_java25 "$(basename "$0")") || exit 1
+  read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
+  suite_classpath "$root" "$out" 1
+  LAUNCHER="$root/conformance-tests/target/console-launcher/junit-platform-console-standalone.jar"
+  [[ -f "$LAUNCHER" ]] || die "$LAUNCHER is missing (run without SKIP_BUILD=1)"
+  cp "$LAUNCHER" "$out/cp/"
+  LAUNCHER="$out/cp/$(basename "$LAUNCHER")"
 }
