@@ -19,14 +19,8 @@ die() { echo "fleet-suite-repeat: $*" >&2; exit 2; }
 [[ "$REPS" =~ ^[0-9]+$ ]] || die "REPS is a whole number, not '$REPS'"
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, Slurm's daemons)"
 
-. "$ROOT/scripts/lib/jdk25.sh"
-JAVA=$(find_java25 "$(basename "$0")") || exit 1
-read -r -a MVN <<< "mvn -B -q -Dstyle.color=never ${MVN_FLAGS:-}"
 . "$ROOT/bench/lib/suite-classpath.sh"
-suite_classpath "$ROOT" "$OUT_DIR" 1
-LAUNCHER="$ROOT/conformance-tests/target/console-launcher/junit-platform-console-standalone.jar"
-[[ -f "$LAUNCHER" ]] || die "$LAUNCHER is missing (run without SKIP_BUILD=1)"
-cp "$LAUNCHER" "$OUT_DIR/cp/" && LAUNCHER="$OUT_DIR/cp/$(basename "$LAUNCHER")"
+suite_launcher "$ROOT" "$OUT_DIR"
 
 exec 9>>/tmp/linkproof-slurm.lock
 flock 9
