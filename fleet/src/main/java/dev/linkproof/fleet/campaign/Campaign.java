@@ -77,7 +77,17 @@ public final class Campaign implements AutoCloseable {
     }
 
     /** One point as the campaign runs it: its spec (which both ranks get) and the profile's check of a measurement. */
-    public record PointRun(Point point, TransferSpec spec, PointCheck check) { }
+    public record PointRun(Point point, TransferSpec spec, PointCheck check) {
+        /** A pair's run failed as its test would have failed it: its own failure, else the profile's verdict on its measurement. */
+        Optional<FailureKind> failure(PairRun run) {
+            return run.failureKind().or(() -> run.ran() ? check.failure(run.pair(), run.measurement()) : Optional.empty());
+        }
+
+        /** The run as blame sees it, from {@code stage}, ending now. */
+        Optional<PairOutcome> outcome(PairRun run, Optional<FailureKind> failure, Stage stage) {
+            return Outcomes.of(point, run.pair(), run.ran() ? run.measurement() : null, failure, stage, System.currentTimeMillis());
+        }
+    }
 
     public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener) {
         this(plan, settings, listener, Schedulers.DEFAULT);
@@ -265,11 +275,9 @@ public final class Campaign implements AutoCloseable {
             List<PairRun> runs = timed(c, round.pairs(), point.spec().withPointId(point.spec().pointId() + "/" + stage.slug()));
             long failed = 0;
             for (PairRun run : runs) {
-                Optional<FailureKind> kind = run.failureKind().or(() -> run.ran() ? point.check().failure(run.pair(), run.measurement())
-                        : Optional.empty());
+                Optional<FailureKind> kind = point.failure(run);
                 failed += kind.isPresent() ? 1 : 0;
-                Outcomes.of(point.point(), run.pair(), run.ran() ? run.measurement() : null, kind, stage, System.currentTimeMillis())
-                        .ifPresent(all::add);
+                point.outcome(run, kind, stage).ifPresent(all::add);
             }
             listener.on(new CampaignEvent.RerunRoundRan(stage, point.point().name(), i + 1, rounds.size(), round.pairs().size(),
                     (System.nanoTime() - start) / 1e9, failed));
@@ -347,10 +355,7 @@ public final class Campaign implements AutoCloseable {
         Set<Pair> all = Set.copyOf(plan.pairs());
         for (PointRun p : pointRuns) {
             for (PairRun run : runPoint(p, all).values()) {
-                Optional<FailureKind> kind = run.failureKind().or(() -> run.ran() ? p.check().failure(run.pair(), run.measurement())
-                        : Optional.empty());
-                Outcomes.of(p.point(), run.pair(), run.ran() ? run.measurement() : null, kind, Stage.FIRST, System.currentTimeMillis())
-                        .ifPresent(this::record);
+                p.outcome(run, p.failure(run), Stage.FIRST).ifPresent(this::record);
             }
         }
         Blame blame = conclude();

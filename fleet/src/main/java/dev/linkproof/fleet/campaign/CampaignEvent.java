@@ -106,8 +106,8 @@ public sealed interface CampaignEvent {
                         .append("); the profile's criteria still judge it\n"));
             }
             s.append(blame.blamesNobody() ? "verdicts: the fleet blames nobody"
-                    : "verdicts: " + blame.verdicts().stream().map(v -> v.kind().slug() + " " + String.join(v.kind().slug()
-                    .equals("bad-link") ? "<->" : ",", v.nodes())).collect(Collectors.joining("; ")));
+                    : "verdicts: " + blame.verdicts().stream().map(v -> v.kind().slug() + " " + String.join(v.kind()
+                    == dev.linkproof.fleet.blame.VerdictKind.BAD_LINK ? "<->" : ",", v.nodes())).collect(Collectors.joining("; ")));
             return s.toString();
         }
     }
