@@ -255,6 +255,7 @@ public final class Constants {
     public static final String HARNESS_CONSOLE_LAUNCHER = "linkproof.consoleLauncher";
     public static final String HARNESS_ALLURE_HOME = "linkproof.allure.home";
     public static final String HARNESS_CUDA_INCLUDE = "linkproof.cuda.include";
+    public static final String HARNESS_BUNDLE = "linkproof.bundle";
 
     private Constants() {
     }

@@ -225,11 +225,27 @@ public final class ProgressPrinter {
                 + " " + slowest.measurement().summary();
     }
 
-    private static String firstLine(String s) {
+    /**
+     * A failure message as one line: its first line that is not blank, and where that line only
+     * announces what follows (AssertJ's "Expecting actual:" with the values on the lines after),
+     * the next lines joined to it, the whole capped at 240 characters.
+     */
+    public static String headline(String s) {
         if (s == null) {
             return "";
         }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        java.util.List<String> lines = s.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (lines.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(lines.get(0));
+        for (int i = 1; i < lines.size() && i < 6 && lines.get(0).endsWith(":"); i++) {
+            b.append(' ').append(lines.get(i));
+        }
+        return b.length() <= 240 ? b.toString() : b.substring(0, 239) + "…";
+    }
+
+    private static String firstLine(String s) {
+        return headline(s);
     }
 }

@@ -172,4 +172,14 @@ class ProgressPrinterTest {
                 "[linkproof 2/2] FAIL write 4 KiB ×1 · 1 QP · verbs · 2 rails  " + figures
                         + "  — write 4 KiB: rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ");
     }
+
+    /** An AssertJ message starts with a blank line and announces its values: the line shows them, not "— ". */
+    @org.junit.jupiter.api.Test
+    void aFailureHeadlineSkipsBlankLinesAndKeepsTheValues() {
+        assertThat(ProgressPrinter.headline("\nExpecting actual:\n  0.92\nto be greater than:\n  1000000.0\n"))
+                .isEqualTo("Expecting actual: 0.92 to be greater than: 1000000.0");
+        assertThat(ProgressPrinter.headline("data mismatch at slot 3, offset 17\nexpected 0x5a")).isEqualTo("data mismatch at slot 3, offset 17");
+        assertThat(ProgressPrinter.headline(null)).isEmpty();
+        assertThat(ProgressPrinter.headline("x".repeat(300))).hasSize(240).endsWith("…");
+    }
 }

@@ -180,8 +180,8 @@ public final class AgentMain implements Callable<Integer> {
                     + ProcessHandle.current().pid() + (fleet == null ? "" : " node=" + fleet.node()));
             if (generated) {
                 System.out.println("token: " + t);
-                System.out.println("on the initiator: mvn test -Dlinkproof.peer=<this-host>:" + server.port()
-                        + " -Dlinkproof.token=" + t);
+                System.out.println("on the initiator: linkproof run -Dlinkproof.peer=<this-host>:" + server.port()
+                        + " -Dlinkproof.token=" + t + " (or mvn test with the same -D)");
             }
             System.out.flush();
             server.awaitClose();
