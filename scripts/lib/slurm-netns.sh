@@ -12,6 +12,7 @@
 #   slurm-netns.sh slow-node NODE RATE    tbf on NODE's eth0: everything NODE sends is held to RATE
 #   slurm-netns.sh slow-link FROM TO RATE htb on FROM's eth0 with a u32 filter: only FROM -> TO is held to RATE
 #   slurm-netns.sh cut NODE               NODE's link down (a dead link); `heal NODE` brings it back
+#   slurm-netns.sh kill-agent NODE        SIGKILL to the Linkproof agent(s) running in NODE's namespace (a dead node)
 #   slurm-netns.sh clear NODE             remove NODE's qdisc, bring its link up
 #   slurm-netns.sh status                 sinfo, and one line per node: its qdisc and link state
 #
@@ -27,7 +28,7 @@ BRIDGE=lpbr0
 MAX_NODES=9
 
 usage() {
-  echo "usage: slurm-netns.sh up [N] | down | slow-node NODE RATE | slow-link FROM TO RATE | cut NODE | heal NODE | clear NODE | status" >&2
+  echo "usage: slurm-netns.sh up [N] | down | slow-node NODE RATE | slow-link FROM TO RATE | cut NODE | heal NODE | kill-agent NODE | clear NODE | status" >&2
   exit 2
 }
 
@@ -40,6 +41,21 @@ node_ns() {
   [[ "$1" =~ ^lpn[1-9]$ ]] || die "'$1' is not a node of this cluster (lpn1..lpn$MAX_NODES)"
   ip netns list | grep -qw "$1" || die "node $1 does not exist (slurm-netns.sh up first)"
   echo "$1"
+}
+
+# Runs a daemon without the descriptors this script inherited (0-2 aside): a caller's lock on
+# /tmp/linkproof-slurm.lock (flock CMD, or exec 9>>lock; flock 9) would otherwise go with it into
+# munged or slurmctld and stay taken as long as they run, long after the caller is gone. It execs:
+# call it in a subshell, or with & (then $! is the daemon's pid).
+daemon() {
+  local fd
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if ((fd > 2 && fd != 255)); then
+      eval "exec $fd>&-" 2>/dev/null || true
+    fi
+  done
+  exec "$@"
 }
 
 node_addr() {
@@ -63,7 +79,7 @@ up() {
     chmod 400 /etc/munge/munge.key
   fi
   chown munge:munge /run/munge
-  pgrep -x munged >/dev/null || su -s /bin/sh munge -c /usr/sbin/munged
+  pgrep -x munged >/dev/null || (daemon su -s /bin/sh munge -c /usr/sbin/munged)
   ip link add "$BRIDGE" type bridge
   ip addr add 10.77.0.1/24 dev "$BRIDGE"
   ip link set "$BRIDGE" up
@@ -106,11 +122,11 @@ AccountingStorageType=accounting_storage/none
 ${nodes}PartitionName=debug Nodes=lpn[1-$n] Default=YES MaxTime=INFINITE State=UP
 CONF
   printf 'CgroupPlugin=cgroup/v1\nCgroupMountpoint=/sys/fs/cgroup\nCgroupAutomount=no\n' > /etc/slurm/cgroup.conf
-  setsid slurmctld -D > "$STATE/slurmctld.out" 2>&1 < /dev/null &
+  daemon setsid slurmctld -D > "$STATE/slurmctld.out" 2>&1 < /dev/null &
   echo $! > "$STATE/slurmctld.pid"
   for i in $(seq 1 "$n"); do
     mkdir -p "/var/spool/slurmd/lpn$i"
-    setsid ip netns exec "lpn$i" slurmd -D -N "lpn$i" > "$STATE/slurmd-lpn$i.out" 2>&1 < /dev/null &
+    daemon setsid ip netns exec "lpn$i" slurmd -D -N "lpn$i" > "$STATE/slurmd-lpn$i.out" 2>&1 < /dev/null &
     echo $! > "$STATE/slurmd-lpn$i.pid"
   done
   echo "$n" > "$STATE/nodes"
@@ -177,6 +193,21 @@ cut)
 heal)
   [ $# -eq 2 ] || usage
   ip -n "$(node_ns "$2")" link set eth0 up
+  ;;
+kill-agent)
+  # The agent's JVM, whichever way it was started (the bundle's `linkproof agent`, or AgentMain on a
+  # class path), among the processes of the node's namespace; slurmd and the step stay.
+  [ $# -eq 2 ] || usage
+  ns=$(node_ns "$2")
+  killed=""
+  for pid in $(ip netns pids "$ns"); do
+    cmd=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null || true)
+    if [[ "$cmd" == *" dev.linkproof.command.Linkproof agent "* || "$cmd" == *" dev.linkproof.transfer.agent.AgentMain "* ]]; then
+      kill -KILL "$pid" 2>/dev/null && killed+=" $pid"
+    fi
+  done
+  [ -n "$killed" ] || die "no Linkproof agent runs on $ns"
+  echo "slurm-netns: killed the agent of $ns (pid$killed)"
   ;;
 clear)
   [ $# -eq 2 ] || usage
