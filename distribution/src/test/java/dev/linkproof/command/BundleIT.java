@@ -135,6 +135,20 @@ class BundleIT {
         assertThat(Files.readString(work.resolve("linkproof-out/junit/TEST-linkproof.xml"))).contains("failures=\"1\"");
     }
 
+    /**
+     * LINKPROOF_CLASSPATH puts a user's jar on every command's class path: `run --select` finds its
+     * classes without --tests, as a fleet's agents find a user's transports (the Slurm kit's way).
+     */
+    @Test
+    void aJarOnLinkproofClasspathIsOnTheClassPathOfTheCommand() throws Exception {
+        Path jar = userJar(OwnWrites.class);
+        Path work = Files.createDirectories(dir.resolve("classpath-run"));
+        Run r = run(List.of(home.resolve("bin/linkproof").toString(), "run", "--no-report", "--no-suite", "--select",
+                OwnWrites.class.getName()), work, Map.of("LINKPROOF_CLASSPATH", jar.toString()));
+        assertThat(r.rc()).as(r.output()).isZero();
+        assertThat(r.output()).contains("linkproof run: 2 passed, 0 failed");
+    }
+
     @Test
     void badArgumentsAreUsageErrorsNamingTheCause() throws Exception {
         Run missing = linkproof(dir, "run", "--tests", "/no/such/tests.jar");
@@ -205,9 +219,14 @@ class BundleIT {
     }
 
     private static Run run(List<String> cmd, Path workdir) throws Exception {
+        return run(cmd, workdir, Map.of());
+    }
+
+    private static Run run(List<String> cmd, Path workdir, Map<String, String> extraEnv) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workdir.toFile()).redirectErrorStream(true);
         pb.environment().clear();
         pb.environment().putAll(env);
+        pb.environment().putAll(extraEnv);
         Path log = Files.createTempFile(dir, "run", ".log");
         pb.redirectOutput(log.toFile());
         Process p = pb.start();
