@@ -1,6 +1,6 @@
-# Sourced by scripts/agent.sh and examples/fleet/slurm/linkproof-fleet.sbatch, from the repository
-# root. agent_build builds transfer-core and writes the agent's runtime class path to
-# transfer-core/target/agent.classpath, unless both are there already; Maven's output goes to stderr.
+# Sourced by scripts/agent.sh, from the repository root. agent_build builds transfer-core and writes
+# the agent's runtime class path to transfer-core/target/agent.classpath, unless both are there
+# already; Maven's output goes to stderr.
 # agent_classpath then prints the class path AgentMain runs with.
 agent_cp_file=transfer-core/target/agent.classpath
 
