@@ -3,8 +3,9 @@
 # the whole product (injected corruption, a killed target, protocol abuse, two network namespaces),
 # and the verbs suite for real on Soft-RoCE inside a QEMU/TCG VM (conformance-tests' SoftRoceSuite,
 # enabled by -Dlinkproof.softroce=true; a few minutes; pass -Dlinkproof.softroce=false to leave it out),
-# and the fleet suite on a Slurm cluster of network namespaces on this machine (FleetSlurmSuite,
-# enabled by -Dlinkproof.slurm=true; needs root; -Dlinkproof.slurm=false leaves it out).
+# and the fleet suite on a Slurm cluster of network namespaces on this machine (distribution's
+# FleetSlurmSuite: every job through examples/fleet/slurm/submit.sh on the release bundle, after
+# `package`; enabled by -Dlinkproof.slurm=true; needs root; -Dlinkproof.slurm=false leaves it out).
 # Then, with the artifacts installed in the local Maven repository, examples/own-project: a user's
 # project with its own @TransferTest class and the suite through dependenciesToScan (scripts/own-project.sh).
 set -euo pipefail

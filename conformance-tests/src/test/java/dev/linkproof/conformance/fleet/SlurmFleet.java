@@ -17,15 +17,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * The fleet suite's cluster and its jobs: scripts/lib/slurm-netns.sh's Slurm cluster of network
- * namespaces, and one batch job per run, as a user would submit it: {@code srun --ntasks-per-node=1}
- * starts an agent on every node, each registering with the coordinator, which runs on the batch
- * host (the job's first node, in its own namespace) as JUnit's ConsoleLauncher over this build's
- * test class path, with {@code linkproof.fleet=slurm} reading {@code SLURM_JOB_NODELIST}.
+ * The fleet benches' cluster and jobs (bench/fleet-cost.sh's FleetCost, bench/fleet-false-blame.sh's
+ * FleetFalseBlame): scripts/lib/slurm-netns.sh's Slurm cluster of network namespaces, and one batch
+ * job per run that measures the engine, not the launch: {@code srun --ntasks-per-node=1} starts an
+ * agent on every node (AgentMain on this build's test class path), each registering with the
+ * coordinator, which runs on the batch host (the job's first node, in its own namespace) as JUnit's
+ * ConsoleLauncher over the same class path, with {@code linkproof.fleet=slurm} reading
+ * {@code SLURM_JOB_NODELIST}. The fleet suite itself (distribution's FleetSlurmSuite) runs through
+ * the launch kit, examples/fleet/slurm/submit.sh, on the release bundle, as a user does.
  */
 public final class SlurmFleet {
     static final Path SCRIPT = Path.of("..", "scripts", "lib", "slurm-netns.sh").toAbsolutePath().normalize();
-    /** The fleet suite's cluster: four nodes (a bench may bring up another count, {@link #up(int)}). */
+    /** The benches' default cluster: four nodes (a bench may bring up another count, {@link #up(int)}). */
     static final int NODES = 4;
     /**
      * One job of {@link #NODES} nodes: JVM starts, registration, three rounds and the retests; far less
