@@ -103,7 +103,7 @@ class FleetSlurmSuite {
      * third of another; the faults below are 100 Mbit/s against GB/s, far outside that.
      */
     private static SlurmKit.Run run(String name) {
-        return new SlurmKit.Run(name).env("LINKPROOF_CLASSPATH", fixtures.toString()).env("LINKPROOF_JAVA_OPTS", "-Xmx384m")
+        return new SlurmKit.Run(name).env("LINKPROOF_CLASSPATH", fixtures.toString()).env("LINKPROOF_JAVA_OPTS", "-XX:+UseSerialGC -Xmx384m")
                 .run("--select", POINT, "--profile", SlurmKit.ROOT.resolve("conformance-tests/src/test/resources/profiles/validation-only.yaml")
                         .toString())
                 .key("linkproof.fleet.registerWithin", "90s").key("linkproof.fleet.minOfMedianBandwidth", "0.25")
