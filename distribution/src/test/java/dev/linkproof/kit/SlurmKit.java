@@ -286,12 +286,18 @@ final class SlurmKit {
         };
     }
 
-    /** The process of this JVM's ancestry (itself included) that holds a flock on {@code file}, per /proc/locks. */
+    /**
+     * The process of this JVM's ancestry (itself included) that holds a flock on {@code file}: one
+     * /proc/locks names (flock -o FILE CMD: the flock process waits for its command), or one that
+     * has the file open while it is locked (exec 9>>FILE; flock 9: the lock belongs to the shell's
+     * descriptor, and /proc/locks names the flock process, gone since).
+     */
     static Optional<Long> ancestorHolding(Path file) throws IOException {
         if (!Files.exists(file)) {
             return Optional.empty();
         }
         long inode = ((Number) Files.getAttribute(file, "unix:ino")).longValue();
+        long device = ((Number) Files.getAttribute(file, "unix:dev")).longValue();
         Set<Long> holders = new HashSet<>();
         for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
             // "7: FLOCK  ADVISORY  WRITE 18320 fe:00:2147044 0 EOF"; a waiter's line has "->" after the number.
@@ -303,11 +309,31 @@ final class SlurmKit {
                 }
             }
         }
+        if (holders.isEmpty()) {
+            return Optional.empty();
+        }
         for (Optional<ProcessHandle> h = Optional.of(ProcessHandle.current()); h.isPresent(); h = h.get().parent()) {
-            if (holders.contains(h.get().pid())) {
-                return Optional.of(h.get().pid());
+            long pid = h.get().pid();
+            if (holders.contains(pid) || hasOpen(pid, device, inode)) {
+                return Optional.of(pid);
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether process {@code pid} has a descriptor open on the file with this device and inode. */
+    private static boolean hasOpen(long pid, long device, long inode) {
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return fds.anyMatch(fd -> {
+                try {
+                    return ((Number) Files.getAttribute(fd, "unix:ino")).longValue() == inode
+                            && ((Number) Files.getAttribute(fd, "unix:dev")).longValue() == device;
+                } catch (IOException | UnsupportedOperationException e) {
+                    return false; // closed meanwhile, or not a file
+                }
+            });
+        } catch (IOException e) {
+            return false; // gone, or not ours to read
+        }
     }
 }
