@@ -309,6 +309,51 @@ class PrerequisiteCheckTest {
         assertThat(r.out).startsWith("usage: prereq.sh");
     }
 
+    // ---- scripts/setup.sh: the main job's part and the test command's
+
+    @Test
+    void theMainJobsSetupInstallsOnlyItsOwnPackagesAndTheTestCommandsTheTestInfrastructure() throws Exception {
+        debianWithVerbs();
+        root(true);
+        // No Debian package installed, as dpkg-query sees it; dirname, grep and env from this machine.
+        stub("dpkg-query", "echo -n 'unknown ok not-installed'");
+        Map<String, String> path = Map.of("PATH", bin + ":/usr/bin:/bin");
+
+        Run main = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString()), path);
+        assertThat(main.rc).as(main.out).isZero();
+        assertThat(Files.readAllLines(calls)).as(main.out).containsExactly("apt-get update -qq",
+                "apt-get install -y -qq --no-install-recommends libucx0");
+        assertThat(main.out).doesNotContain("test infrastructure");
+
+        Files.delete(calls);
+        Run agent = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString(), "--agent"), path);
+        assertThat(agent.rc).as(agent.out).isZero();
+        assertThat(Files.readAllLines(calls)).last().asString().endsWith("--no-install-recommends libucx0");
+
+        file("usr/lib/x86_64-linux-gnu/libucp.so.0");
+        Files.delete(calls);
+        Run test = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString(), "--test"), path);
+        assertThat(test.rc).as(test.out).isZero();
+        List<String> installed = Files.readAllLines(calls);
+        assertThat(installed).hasSize(2);
+        assertThat(installed.get(1)).startsWith("apt-get install -y -qq --no-install-recommends ")
+                .contains(" qemu-system-x86 ", " slurm-wlm ", " munge ", " chromium ", " iperf3 ", " libibverbs-dev ", " mmdebstrap ")
+                .endsWith(" buildah");
+
+        Files.delete(calls);
+        root(false);
+        Run user = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString(), "--test"), path);
+        assertThat(user.rc).as(user.out).isZero();
+        assertThat(user.out).contains("setup: not installing the test infrastructure (not root; scripts/test.sh --install installs it with sudo)");
+        assertThat(calls).doesNotExist();
+
+        // The main job asks for the main job's part only; the test command for the test infrastructure.
+        List<String> mainJob = Files.readAllLines(ROOT.resolve("scripts/conformance.sh")).stream()
+                .filter(l -> l.startsWith("scripts/setup.sh")).toList();
+        assertThat(mainJob).hasSize(1).noneMatch(l -> l.contains("--test"));
+        assertThat(Files.readString(ROOT.resolve("scripts/test.sh"))).contains("setup=(--test)", "scripts/setup.sh \"${setup[@]}\"");
+    }
+
     // ---- helpers
 
     /** Debian 12 with rdma-core's libibverbs and two providers, a JDK 25 and Maven: all but UCX. */
