@@ -20,8 +20,10 @@
 #   libibverbs1, ibverbs-providers (RHEL: rdma-core, libibverbs)
 #                       the verbs transport's library and its providers (mlx5, bnxt_re, efa, rxe ...):
 #                       what a hardware runner's verbs points run on. Missing: a warning, verbs skips
-#   libucx0 (RHEL: ucx) the ucx transport's libucp.so.0: the loopback default runs ucx points over
-#                       this host. Missing: a warning, ucx skips
+#   libucx0 (RHEL: ucx, ucx-ib)
+#                       the ucx transport's libucp.so.0 and UCX's RDMA transport (Debian's libucx0
+#                       has it in; RHEL packages it as ucx-ib): the loopback default runs ucx points
+#                       over this host, a hardware runner's over the NIC. Missing: a warning, ucx skips
 #   with --gpu          the GPU runtime (NVIDIA's libcuda.so.1 or ROCm's libamdhip64): checked, never
 #                       installed (the vendor's). Missing: error
 # Not the main job's: iproute2 (network namespaces: only the end-to-end tests and the Slurm and

@@ -20,6 +20,7 @@
 #   libibverbs.so.1 and at least one provider (/etc/libibverbs.d/*.driver, or
 #     libibverbs/lib*-rdmav*.so beside the library)                                  warning: verbs points skip
 #   UCX, libucp.so.0                                                                  warning: ucx points skip
+#     and, where there is verbs, its RDMA transport ucx/libuct_ib.so.0 beside it     warning: ucx without RDMA
 #   with --gpu: libcuda.so.1 (NVIDIA's driver) or libamdhip64.so (ROCm)               error if missing
 #   RDMA devices under /sys/class/infiniband                                          a note only
 # tcp needs nothing, so a machine with warnings only is ready (exit 0); exit 1 when something
@@ -36,7 +37,8 @@
 # Installing: only when root or --install, never with --no-install, with apt-get (Debian, Ubuntu)
 # or dnf (RHEL, Rocky, Alma, Fedora; yum where there is no dnf), and only these packages:
 #   Debian/Ubuntu: maven, libibverbs1, ibverbs-providers, libucx0
-#   RHEL/Rocky:    maven, rdma-core, libibverbs, ucx
+#   RHEL/Rocky:    maven, rdma-core, libibverbs, ucx, ucx-ib (UCX's RDMA transports, which Debian's
+#                  libucx0 has in it: its libuct_ib.so.0 beside libucp is checked)
 # Never a JDK (Debian 12 has no JDK 25 package; Temurin's comes from Adoptium's repository), never a
 # GPU runtime (the vendor's), never a scheduler, a browser or a test tool, never over MOFED/DOCA.
 #
@@ -245,19 +247,32 @@ probe() {
   for d in "$R"/sys/class/infiniband/*; do devs+=("${d##*/}"); done
   if ((${#devs[@]})); then ok "RDMA devices: $(join ' ' "${devs[@]}")"; else note "no RDMA device (/sys/class/infiniband is empty or absent): verbs points will skip"; fi
 
+  local ucp=
   if find_lib libucp.so.0; then
+    ucp=$found
     ok "UCX: $found ($found_where)$of"
   elif ((${#hpcx[@]})) && find_in libucp.so.0 "${hpcx[@]}"; then
     local top=${found%/ucx/lib/libucp.so.0}
     [ "$top" = "$found" ] && top=${found%/lib/libucp.so.0}
+    ucp=$found
     ok "UCX: HPC-X's $found, which the dynamic loader does not search: before a run, source $top/hpcx-init.sh and run hpcx_load, or add ${found%/*} to LD_LIBRARY_PATH (or -Dlinkproof.ucx.library=$found)"
   elif [ -n "$mofed" ]; then
     warn "UCX: libucp.so.0 is not found; $mofed is installed, so no distribution UCX is installed over it: install MOFED's ucx package, or HPC-X; ucx $skipped"
   else
     local nor=
     ((${#hpcx[@]})) && nor=" (nor in HPC-X: ${hpcx[*]})"
-    warn "UCX: libucp.so.0 is not found$nor; ucx $skipped; install it: $(hint libucx0 ucx)"
-    pkgs libucx0 ucx
+    warn "UCX: libucp.so.0 is not found$nor; ucx $skipped; install it: $(hint libucx0 'ucx ucx-ib')"
+    pkgs libucx0 'ucx ucx-ib'
+  fi
+  # UCX's RDMA transports are a module beside libucp (RHEL packages it apart, as ucx-ib): without it
+  # the ucx points run over tcp and shared memory only, even on an RDMA NIC.
+  if [ -n "$ucp" ] && { ((verbs)) || [ -n "$mofed" ]; } && [ ! -e "$R${ucp%/*}/ucx/libuct_ib.so.0" ]; then
+    if [ -n "$mofed" ]; then
+      warn "UCX: no RDMA transport beside $ucp (${ucp%/*}/ucx/libuct_ib.so.0): the ucx points cannot use RDMA; install MOFED's ucx-ib"
+    else
+      warn "UCX: no RDMA transport beside $ucp (${ucp%/*}/ucx/libuct_ib.so.0): the ucx points cannot use RDMA; install it: $(hint libucx0 ucx-ib)"
+      pkgs '' ucx-ib
+    fi
   fi
 
   if ((gpu)); then

@@ -132,16 +132,18 @@ class PrerequisiteCheckTest {
         jdk(sys.resolve("usr/lib/jvm/java-25-openjdk"), "25.0.1", true);
         maven();
         Files.createDirectories(sys.resolve("usr/lib64/libibverbs"));
+        Files.createDirectories(sys.resolve("usr/lib64/ucx"));
         // dnf records its call and puts the libraries where RHEL's packages do.
-        stub("dnf", "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0; do : > "
+        stub("dnf", "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0 "
+                + "ucx/libuct_ib.so.0; do : > "
                 + sys.resolve("usr/lib64") + "/$f; done");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx");
-        assertThat(r.out.lines()).contains("prereq: installing rdma-core libibverbs ucx with dnf",
+        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib");
+        assertThat(r.out.lines()).contains("prereq: installing rdma-core libibverbs ucx ucx-ib with dnf",
                 "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (/usr/lib64)", "prereq: ok: verbs providers: mlx5",
-                "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)", "prereq: ready (installed: rdma-core libibverbs ucx)");
+                "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)", "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib)");
         assertThat(r.out).doesNotContain("apt-get");
     }
 
@@ -198,7 +200,7 @@ class PrerequisiteCheckTest {
     @Test
     void aMissingJdkIsAnErrorWithTheDistributionsPackageAndIsNeverInstalled() throws Exception {
         debianWithVerbs();
-        file("usr/lib/x86_64-linux-gnu/libucp.so.0");
+        ucx("usr/lib/x86_64-linux-gnu");
         Files.delete(sys.resolve("usr/lib/jvm/temurin-25-jdk-amd64/bin/java"));
         root(true);
         Path jdk21 = jdk(dir.resolve("jdk-21"), "21.0.5", true);
@@ -237,6 +239,27 @@ class PrerequisiteCheckTest {
     }
 
     @Test
+    void rhelsUcxWithoutItsRdmaTransportAsksForUcxIb() throws Exception {
+        rocky();
+        root(false);
+        jdk(sys.resolve("usr/lib/jvm/java-25-openjdk"), "25", true);
+        maven();
+        file("usr/lib64/libibverbs.so.1");
+        file("usr/lib64/libibverbs/libmlx5-rdmav34.so");
+        file("usr/lib64/libucp.so.0");
+
+        Run r = prereq();
+        assertThat(r.rc).as(r.out).isZero();
+        assertThat(r.out.lines()).contains("prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)",
+                "prereq: warning: UCX: no RDMA transport beside /usr/lib64/libucp.so.0 (/usr/lib64/ucx/libuct_ib.so.0): the ucx points "
+                        + "cannot use RDMA; install it: dnf install ucx-ib",
+                "prereq: to install what is missing: sudo dnf install ucx-ib");
+        assertThat(calls).doesNotExist();
+        file("usr/lib64/ucx/libuct_ib.so.0");
+        assertThat(prereq().out).doesNotContain("warning").contains("prereq: ready\n");
+    }
+
+    @Test
     void hpcxInOptHpcxCountsAsUcxWithHowToPutItOnTheLoadersPath() throws Exception {
         rocky();
         root(true);
@@ -244,7 +267,7 @@ class PrerequisiteCheckTest {
         maven();
         file("usr/lib64/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
-        file("opt/hpcx/ucx/lib/libucp.so.0");
+        ucx("opt/hpcx/ucx/lib");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
@@ -256,7 +279,7 @@ class PrerequisiteCheckTest {
         Run loaded = prereq(Map.of("LD_LIBRARY_PATH", "/opt/hpcx/ucx/lib:/opt/hpcx/ompi/lib"));
         assertThat(loaded.out).contains("prereq: ok: UCX: /opt/hpcx/ucx/lib/libucp.so.0 (LD_LIBRARY_PATH)");
 
-        file("sw/hpcx-v2.20/ucx/lib/libucp.so.0");
+        ucx("sw/hpcx-v2.20/ucx/lib");
         Files.delete(sys.resolve("opt/hpcx/ucx/lib/libucp.so.0"));
         Run dir = prereq(Map.of("HPCX_DIR", "/sw/hpcx-v2.20"));
         assertThat(dir.out).contains("prereq: ok: UCX: HPC-X's /sw/hpcx-v2.20/ucx/lib/libucp.so.0");
@@ -266,7 +289,7 @@ class PrerequisiteCheckTest {
     @Test
     void fromTheBundleNoJdkOrMavenIsNeededAndGpuAsksForTheVendorsRuntime() throws Exception {
         debianWithVerbs();
-        file("usr/lib/x86_64-linux-gnu/libucp.so.0");
+        ucx("usr/lib/x86_64-linux-gnu");
         Files.delete(sys.resolve("usr/lib/jvm/temurin-25-jdk-amd64/bin/java"));
         Files.delete(bin.resolve("mvn"));
         root(false);
@@ -330,7 +353,7 @@ class PrerequisiteCheckTest {
         assertThat(agent.rc).as(agent.out).isZero();
         assertThat(Files.readAllLines(calls)).last().asString().endsWith("--no-install-recommends libucx0");
 
-        file("usr/lib/x86_64-linux-gnu/libucp.so.0");
+        ucx("usr/lib/x86_64-linux-gnu");
         Files.delete(calls);
         Run test = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString(), "--test"), path);
         assertThat(test.rc).as(test.out).isZero();
@@ -384,6 +407,12 @@ class PrerequisiteCheckTest {
 
     private void maven() throws IOException {
         stub("mvn", "echo 'Apache Maven 3.9.9'");
+    }
+
+    /** UCX's libucp.so.0 in LIBDIR, with its RDMA transport beside it, as Debian's libucx0 and HPC-X have them. */
+    private void ucx(String libdir) throws IOException {
+        file(libdir + "/libucp.so.0");
+        file(libdir + "/ucx/libuct_ib.so.0");
     }
 
     /** An empty file of the simulated system (a library, a provider, a device node). */
