@@ -6,7 +6,7 @@
 # landing, and is a false verdict a user would act on (issue #31). Prints one line per repetition
 # (its tests, failures, wall time) and a closing count; exits 1 when any repetition failed.
 #
-# Needs root, Slurm and munge (scripts/setup.sh). Holds flock /tmp/linkproof-slurm.lock while it runs,
+# Needs root, Slurm and munge (scripts/setup.sh --test). Holds flock /tmp/linkproof-slurm.lock while it runs,
 # as bench/fleet-false-blame.sh does. Leaves the cluster down.
 # Environment knobs (defaults in brackets): REPS [10]   SKIP_BUILD [0]   MVN_FLAGS [none; e.g. -o]
 # One repetition takes about 2 minutes on this machine kind (2 cores).

@@ -7,9 +7,15 @@
 # enabled by -Dlinkproof.slurm=true; needs root; -Dlinkproof.slurm=false leaves it out).
 # Then, with the artifacts installed in the local Maven repository, examples/own-project: a user's
 # project with its own @TransferTest class and the suite through dependenciesToScan (scripts/own-project.sh).
+# First scripts/setup.sh --test: the main job's prerequisites and the test infrastructure (QEMU,
+# Slurm, munge, Chromium, iperf3, the -dev headers, mmdebstrap and buildah ...), installed as root,
+# or through sudo with a leading --install; otherwise the tests that need what is missing skip.
+# Other arguments go to Maven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+setup=(--test)
+if [ "${1:-}" = --install ]; then setup+=(--install); shift; fi
+scripts/setup.sh "${setup[@]}"
 mvn -B install -Dlinkproof.softroce=true -Dlinkproof.slurm=true "$@"
 # The example resolves what was just installed: where, if this run put it elsewhere.
 # Options that take their value as the next argument (-s FILE) are passed on with it.

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * node's agent. Each run must blame exactly what was broken, and a clean run nobody.
  *
  * <p>It runs when asked ({@code -Dlinkproof.slurm=true}, which scripts/test.sh passes, so CI runs it)
- * as root with Slurm installed (scripts/setup.sh installs slurm-wlm and munge); otherwise it is
+ * as root with Slurm installed (scripts/setup.sh --test installs slurm-wlm and munge); otherwise it is
  * skipped with the reason. Each run's files (job script, coordinator and agent output,
  * fleet-verdict.json, heat maps) stay in {@code target/fleet/<run>/}.
  */
@@ -44,7 +44,7 @@ class FleetSlurmSuite {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "the Slurm fleet suite needs root (network namespaces, Slurm's daemons)");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/bin/srun")),
-                "Slurm is not installed (scripts/setup.sh installs slurm-wlm and munge)");
+                "Slurm is not installed (scripts/setup.sh --test installs slurm-wlm and munge)");
         Files.createDirectories(WORK);
         SlurmFleet.up();
         broughtUp = true;
