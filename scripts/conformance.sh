@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 setup=()
 while [ $# -gt 0 ] && [[ $1 == --install || $1 == --gpu ]]; do setup+=("$1"); shift; done
 scripts/setup.sh ${setup[@]+"${setup[@]}"}
-mvn -B -q install -DskipTests
+# The modules the suite runs from (the release bundle is not needed here: -pl !distribution).
+mvn -B -q install -DskipTests -pl '!distribution'
 # Each run writes its own results; the report keeps the history of earlier runs.
 rm -rf conformance-tests/target/allure-results
 # The suite only: the product's own end-to-end tests (tag e2e) belong to scripts/test.sh.
