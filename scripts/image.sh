@@ -54,7 +54,7 @@
 #   steps need no container runtime) on a debian:bookworm-slim made the way Debian's is (mmdebstrap
 #   minbase, docs left out; cached like the base), and asserts that it is the image `build` makes:
 #   the same packages at the same versions, user, files under /opt/linkproof and config. Not part
-#   of check: its apt-get downloads the packages again when buildah's layer cache is cold.
+#   of check: its apt-get downloads the packages again each time.
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/.."
@@ -412,7 +412,7 @@ cmd_container() {
   resolve_user "$(jq -r '.config.User // ""' "$config")"
   mapfile -t env < <(jq -r '.config.Env // [] | .[]' "$config")
   printf '%s\n' ${env[@]+"${env[@]}"} | grep -q '^HOME=' || env+=("HOME=$home")
-  env+=("HOSTNAME=$(hostname)" ${env_extra[@]+"${env_extra[@]}"})
+  env+=("HOSTNAME=$(cat /proc/sys/kernel/hostname)" ${env_extra[@]+"${env_extra[@]}"})
   workdir=$(jq -r '.config.WorkingDir // "" | if . == "" then "/" else . end' "$config")
   mkdir -p "$(inside "$workdir")"
 
@@ -499,12 +499,11 @@ check_containerfile() { # $1: the image config (JSON)
 }
 
 cmd_check() {
-  local started=$SECONDS t archive version rev config out tmp
+  local started=$SECONDS t archive version rev config out # (tmp: global, for the EXIT trap)
   [ "$(id -u)" -eq 0 ] || die "check needs root"
+  cmd_build "$@" # (not in a condition: that would turn set -e off inside it)
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/linkproof-image-check.XXXXXX") agent_pid=
   trap 'check_cleanup' EXIT
-  cmd_build "$@" || fail "the build failed"
-  trap 'check_cleanup' EXIT # the build's cleanup ran; this one stays
   archive=$built_archive version=$built_version
   rev=$(revision)
   config=$tmp/config.json
@@ -593,10 +592,10 @@ image_facts() { # OCI_ARCHIVE OUT_PREFIX
 }
 
 cmd_containerfile() {
-  local started=$SECONDS t version ctx tag archive2
+  local started=$SECONDS t version tag archive2 # (tmp, ctx: global, for the EXIT trap)
   [ "$(id -u)" -eq 0 ] || die "containerfile needs root"
+  cmd_build "$@"
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/linkproof-image-check.XXXXXX") agent_pid= ctx=
-  cmd_build "$@" || fail "the build failed"
   trap 'check_cleanup' EXIT
   version=$built_version
   # debian:bookworm-slim, made as Debian's docker images are made: minbase, docs left out.
@@ -609,11 +608,12 @@ cmd_containerfile() {
   cp "$built_bundle" "$ctx/"
   tag=$IMAGE-containerfile:$version archive2=$OUT/linkproof-$version-containerfile-oci.tar
   t=$SECONDS
-  buildah build --quiet --pull=never --isolation chroot --layers -f "$CONTAINERFILE" --build-arg "BASE=$base" \
+  buildah build --quiet --pull=never --isolation chroot -f "$CONTAINERFILE" --build-arg "BASE=$base" \
       --build-arg "BUNDLE=$(basename "$built_bundle")" --build-arg "VERSION=$version" --build-arg "REVISION=$(revision)" \
       -t "$tag" "$ctx" >"$tmp/build" 2>&1 || fail "buildah build -f $CONTAINERFILE failed:"$'\n'"$(tail -n 30 "$tmp/build")"
   rm -f "$archive2"
   buildah push --quiet "$tag" "oci-archive:$archive2:$tag"
+  buildah rmi "$tag" >/dev/null 2>&1 || true # the archive is what is compared
   ok "image/Containerfile built with buildah (isolation chroot) on $base in $((SECONDS - t)) s: $archive2, $(mb "$(stat -c %s "$archive2")")"
   image_facts "$built_archive" "$tmp/script"
   image_facts "$archive2" "$tmp/containerfile"
