@@ -401,6 +401,10 @@ cmd_container() {
   env_extra=("${@:1:n}")
   shift "$n"
   args=("$@")
+  # Only ever in the namespaces run makes, where the mounts below vanish with the mount namespace:
+  # process 2 of a new pid namespace, whose first process is timeout (on a host, 2 is kthreadd).
+  [ "$$" -eq 2 ] && [ "$PPID" -eq 1 ] \
+    || die "__container is run's inside: it runs only in the namespaces scripts/image.sh run makes"
 
   mount -t tmpfs -o mode=0755 linkproof-root "$work"
   unpack_image "$image"
