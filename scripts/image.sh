@@ -231,13 +231,16 @@ build_cleanup() {
   [ -z "${container:-}" ] || buildah rm "$container" >/dev/null 2>&1 || true
   [ -z "${work:-}" ] || rm -rf "$work"
   rm -f "$OUT"/*.part
+  exec 9>&- # the build lock, which the containers check starts next must not hold
 }
 
 # ---- run ---------------------------------------------------------------------------------------
 default_archive() {
-  local found=()
+  local found=() f
   shopt -s nullglob
-  found=("$OUT"/linkproof-*-oci.tar)
+  for f in "$OUT"/linkproof-*-oci.tar; do
+    [[ $f == *-containerfile-oci.tar ]] || found+=("$f") # (containerfile's is run by --image only)
+  done
   shopt -u nullglob
   ((${#found[@]})) || die "no image in $OUT: scripts/image.sh build first (or --image OCI_TAR)"
   ls -t "${found[@]}" | head -n 1
