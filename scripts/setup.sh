@@ -51,6 +51,7 @@
 #                             from/copy/config/commit need nothing more (uidmap, for rootless use,
 #                             comes as its dependency); no container runtime: the image is run from
 #                             its unpacked root file system
+#   jq                        scripts/image.sh reads the OCI archive's index, manifest and config
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,7 +72,7 @@ bash scripts/lib/prereq.sh ${check[@]+"${check[@]}"} || { echo "setup: the prere
 [ "$mode" = test ] || exit 0
 
 packages=(iproute2 gcc libibverbs-dev libucx-dev libamdhip64-dev chromium iperf3 ucx-utils
-          qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah)
+          qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah jq)
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
   echo "setup: the test infrastructure is Debian's packages, and this system has no dpkg/apt-get; the tests that need them skip: ${packages[*]}"
   exit 0
