@@ -188,7 +188,7 @@ public final class Constants {
 
     /** Where the fleet's registry listens for its agents, {@code host:port}. Default {@value #DEFAULT_FLEET_REGISTRY}. */
     public static final String FLEET_REGISTRY = dev.linkproof.fleet.campaign.CampaignSettings.REGISTRY_KEY;
-    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:7470";
+    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:" + dev.linkproof.transfer.control.HostPort.REGISTRY_PORT;
 
     /** Which pairs run in which round: {@code pairwise} (default), {@code ring}, {@code random-k:K}, {@code incast}, {@code fan-out}, {@code file:PATH}. */
     public static final String FLEET_PATTERN = "linkproof.fleet.pattern";

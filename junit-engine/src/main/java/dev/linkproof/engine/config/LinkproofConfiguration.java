@@ -42,7 +42,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param fleet             {@code linkproof.fleet.*}: a fleet run's settings; empty for a run of one pair
  */
 public record LinkproofConfiguration(
-        Optional<String> peer,
+        Optional<dev.linkproof.transfer.control.HostPort> peer,
         Optional<String> token,
         String defaultTransport,
         double iterationScale,
@@ -116,7 +116,9 @@ public record LinkproofConfiguration(
                 .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")
                         : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log"));
         LinkproofConfiguration config = new LinkproofConfiguration(
-                p.get(Constants.PEER).filter(s -> !s.isBlank()),
+                // A malformed address is a configuration error before anything runs, not a peer
+                // failure of every point; without a port, the agent's default port.
+                read(errors, () -> p.get(Constants.PEER).filter(s -> !s.isBlank()).map(s -> peer(s)), Optional.empty()),
                 p.get(Constants.TOKEN).filter(s -> !s.isBlank()),
                 p.get(Constants.TRANSPORT).filter(s -> !s.isBlank()).orElse(Constants.DEFAULT_TRANSPORT),
                 scale, t,
@@ -166,6 +168,16 @@ public record LinkproofConfiguration(
     }
 
     /** One key's value, or {@code fallback} with the key's message added to {@code errors}. */
+    private static dev.linkproof.transfer.control.HostPort peer(String value) {
+        try {
+            return dev.linkproof.transfer.control.HostPort.parse(value,
+                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Constants.PEER + "=" + e.getMessage()
+                    + "; the agent prints its port when it starts", e);
+        }
+    }
+
     private static <T> T read(List<String> errors, Supplier<T> parse, T fallback) {
         try {
             return parse.get();

@@ -145,25 +145,10 @@ public final class SessionProvider implements AutoCloseable {
         return new Home(homeAgent.host(), homeAgent.port(), homeToken);
     }
 
-    private Session openRemote(String peer) throws TransferException {
-        int colon = peer.lastIndexOf(':');
-        if (colon <= 0 || colon == peer.length() - 1) {
-            throw new TransferException(Constants.PEER + "=" + peer + " is not host:port (e.g. target-host:7471, the port "
-                    + "the agent printed)");
-        }
-        int port;
-        try {
-            port = Integer.parseInt(peer.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new TransferException(Constants.PEER + "=" + peer + ": bad port '" + peer.substring(colon + 1)
-                    + "' (a number from 1 to 65535)");
-        }
-        if (port < 1 || port > 65535) {
-            throw new TransferException(Constants.PEER + "=" + peer + ": port " + port + " is outside 1..65535");
-        }
+    private Session openRemote(dev.linkproof.transfer.control.HostPort peer) throws TransferException {
         String token = config.token().orElseThrow(() -> new TransferException(Constants.PEER + " is set but "
                 + Constants.TOKEN + " is not: give the token the agent was started with (it prints it)"));
-        return Session.open(peer.substring(0, colon), port, token, config.timeouts());
+        return Session.open(peer.host(), peer.port(), token, config.timeouts());
     }
 
     /**

@@ -76,7 +76,6 @@ public final class TransferCli implements Callable<Integer> {
     public enum Format { TABLE, CSV, JSON }
 
     /** A {@code --peer} value. */
-    record Peer(String host, int port) { }
 
     @Option(names = {"-o", "--op"}, defaultValue = "write", converter = OpConverter.class,
             description = "Operation: write, read, send, write-with-imm (default ${DEFAULT-VALUE}).")
@@ -190,7 +189,7 @@ public final class TransferCli implements Callable<Integer> {
 
     @Option(names = "--peer", converter = PeerConverter.class, paramLabel = "HOST:PORT",
             description = "Connect to the agent running there instead of starting a local one.")
-    Peer peer;
+    dev.linkproof.transfer.control.HostPort peer;
 
     @Option(names = "--token", description = "Token of the agent at --peer (default: $" + AgentMain.TOKEN_ENV + ").")
     String token;
@@ -270,7 +269,7 @@ public final class TransferCli implements Callable<Integer> {
             }
             Printer printer = new Printer(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList(),
                     rails.stream().anyMatch(e -> e.memory().isPresent()));
-            printer.banner(points.getFirst(), session, peer != null ? peer.host() + ":" + peer.port()
+            printer.banner(points.getFirst(), session, peer != null ? peer.toString()
                     : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
             // The rails as one session (Rails.asSession): what it supports names the rail that cannot run a point.
             TransferSession each = rails.isEmpty() ? session : Rails.asSession(lanes(rails, sessions, home, timeouts), timeouts.control());
@@ -793,27 +792,16 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    static final class PeerConverter implements ITypeConverter<Peer> {
+    /** The agent's address; its default port where none is given, as the agent's own --port. */
+    static final class PeerConverter implements ITypeConverter<dev.linkproof.transfer.control.HostPort> {
         @Override
-        public Peer convert(String value) {
-            int colon = value.lastIndexOf(':');
-            if (colon <= 0 || colon == value.length() - 1) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not host:port");
-            }
-            int port;
+        public dev.linkproof.transfer.control.HostPort convert(String value) {
             try {
-                port = Integer.parseInt(value.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "': bad port");
+                return dev.linkproof.transfer.control.HostPort.parse(value,
+                        java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
-            if (port < 1 || port > 65535) {
-                throw new CommandLine.TypeConversionException("'" + value + "': port out of range 1..65535");
-            }
-            String host = value.substring(0, colon);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            return new Peer(host, port);
         }
     }
 

@@ -78,8 +78,8 @@ class TransferCliTest {
 
     @Test
     void peerMustBeHostColonPortAndNeedsAToken() {
-        assertThat(run("--peer", "localhost").err()).contains("'localhost' is not host:port");
-        assertThat(run("--peer", "localhost:http").err()).contains("bad port");
+        assertThat(run("--peer", "fe80::1:7471").err()).contains("'fe80::1:7471' is not HOST:PORT: an IPv6 address needs brackets");
+        assertThat(run("--peer", "localhost:http").err()).contains("bad port 'http'");
         Run noToken = run("--peer", "127.0.0.1:7471");
         if (System.getenv("LINKPROOF_TOKEN") == null) {
             assertThat(noToken.rc()).isEqualTo(2);
