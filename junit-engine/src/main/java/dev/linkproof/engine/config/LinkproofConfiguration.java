@@ -206,20 +206,11 @@ public record LinkproofConfiguration(
      * Empty for every other failure.
      */
     public String deadlineNote(Throwable failure) {
-        return Deadline.thatExpired(failure).map(d -> " [deadline: " + switch (d) {
-            case AGENT_START -> Constants.TIMEOUT_AGENT_START + "=" + Units.formatDuration(timeouts.agentStart())
-                    + "; raise it if the agent is slow to start";
-            case CONTROL -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
-                    + "; raise it if the target agent is slow rather than gone";
-            case PROGRESS -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().progressTimeout())
-                    + "; raise it if the transfer is slow rather than stuck";
-            // This engine gives the data connections' connect the progress deadline.
-            case DATA_CONNECT -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().connectTimeout())
-                    + ", which also bounds opening a data connection; raise it if the target is slow to accept";
-            // The rails of a point wait for the last of them at their start barrier for the control deadline.
-            case RAIL_START -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
-                    + ", which also bounds the rails' wait for each other at their start; raise it if a rail is slow to provision";
-        } + "]").orElse("");
+        return dev.linkproof.transfer.session.DeadlineNote.of(failure, timeouts, d -> java.util.Optional.of(switch (d) {
+            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
+            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
+            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
+        }));
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */

@@ -18,7 +18,6 @@ import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
-import dev.linkproof.transfer.session.DrivenSession;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.Availability;
@@ -247,12 +246,9 @@ public final class PointRun {
         for (int i = 0; i < sessions.size(); i++) {
             RailPlan.Spot spot = rails.spots().get(i);
             TransferSession lane = sessions.get(i);
-            if (spot.back()) {
-                // The way back: the target's agent drives the rail toward this host's agent.
-                SessionProvider.Home home = context.sessions().home(lane);
-                lane = new DrivenSession(lane, home.host(), home.port(), home.token(), context.config().timeouts());
-            }
-            lanes.add(new Rails.Lane(spot.label(), lane, spot.settings(), spot.memory()));
+            // The way back: the target's agent drives the rail toward this host's agent.
+            Optional<Rails.Home> back = spot.back() ? Optional.of(context.sessions().home(lane)) : Optional.empty();
+            lanes.add(Rails.lane(spot.label(), lane, spot.settings(), spot.memory(), back, context.config().timeouts()));
         }
         if (!rails.notes().isEmpty()) {
             context.reporter().railNotes(rails.notes());

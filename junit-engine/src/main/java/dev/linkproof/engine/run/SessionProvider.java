@@ -32,10 +32,6 @@ public final class SessionProvider implements AutoCloseable {
     private dev.linkproof.transfer.agent.AgentServer homeAgent;
     private String homeToken;
 
-    /** Where the target's agent finds this host's agent: host, port and token. */
-    public record Home(String host, int port, String token) {
-    }
-
     /** The sessions of rails beyond the first, to the same agent, kept across points like the first. */
     private final java.util.List<Session> railSessions = new java.util.ArrayList<>();
     private TransferException startFailure;
@@ -132,7 +128,7 @@ public final class SessionProvider implements AutoCloseable {
      * This JVM's agent for the ways back: on a local pair on loopback, with {@code linkproof.peer} on the
      * address this host reached the peer from (so the peer can reach it back on the same route).
      */
-    public synchronized Home home(TransferSession towardPeer) throws TransferException {
+    public synchronized dev.linkproof.transfer.session.Rails.Home home(TransferSession towardPeer) throws TransferException {
         if (homeAgent == null) {
             homeToken = dev.linkproof.transfer.control.AgentProcess.newToken();
             String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
@@ -142,7 +138,7 @@ public final class SessionProvider implements AutoCloseable {
                 throw new TransferException("cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
             }
         }
-        return new Home(homeAgent.host(), homeAgent.port(), homeToken);
+        return new dev.linkproof.transfer.session.Rails.Home(homeAgent.host(), homeAgent.port(), homeToken);
     }
 
     private Session openRemote(dev.linkproof.transfer.control.HostPort peer) throws TransferException {
