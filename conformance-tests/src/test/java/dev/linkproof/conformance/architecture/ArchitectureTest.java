@@ -79,6 +79,21 @@ class ArchitectureTest {
                 .check(product);
     }
 
+    /**
+     * Skip or fail is decided in one place: only Admission asks the profile whether memory is
+     * provided, a device resolved, a NIC fit or a transport required. A rule added there takes effect
+     * for every point; a second place that asked would be a second decision to keep in step.
+     */
+    @Test
+    void onlyTheAdmissionDecidesSkipOrFail() {
+        noClasses().that().doNotBelongToAnyOf(RunProfile.class).and().doNotHaveFullyQualifiedName("dev.linkproof.engine.run.Admission")
+                .should().callMethodWhere(DescribedPredicate.describe("a RunProfile requirement or provision question",
+                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(RunProfile.class) && List.of("notProvided",
+                                "noDevice", "unfitNic", "requiredButUnavailable", "requiredButIncapable", "requires")
+                                .contains(call.getName())))
+                .check(product);
+    }
+
     /** The engine's descriptors print nothing themselves: every line goes through the progress printer, which linkproof.progress=false silences. */
     @Test
     void noDescriptorPrintsToTheConsole() {
