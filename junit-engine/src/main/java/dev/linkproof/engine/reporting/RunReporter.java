@@ -6,6 +6,7 @@ import dev.linkproof.fleet.blame.Point;
 import dev.linkproof.reports.fleet.FleetHeatMap;
 import dev.linkproof.reports.fleet.FleetPrometheus;
 import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.prometheus.PointLabels;
 import dev.linkproof.reports.fleet.FleetHistory;
 import dev.linkproof.reports.fleet.FleetVerdictFile;
 import java.nio.charset.StandardCharsets;
@@ -167,11 +168,14 @@ public final class RunReporter implements AutoCloseable {
 
     /**
      * A fleet run's end: its verdicts on the console; fleet-verdict.json at {@code verdictFile} for
-     * automation (and the same document as the results file's last line), a node × node bandwidth heat map per point beside it (and, for scrapers, the
-     * Prometheus text file); returns what the verdict tests attach to the Allure report.
+     * automation (and the same document as the results file's last line), a node × node bandwidth heat
+     * map per point beside it, and fleet.prom (the fleet's Prometheus metrics); returns what the
+     * verdict tests attach to the Allure report.
+     *
+     * @param labels each point's labels in the metrics
      */
     public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Optional<Path> history, Blame blame, List<PairOutcome> outcomes,
-                                     java.util.function.Consumer<String> out) {
+                                     java.util.function.Function<Point, PointLabels> labels, java.util.function.Consumer<String> out) {
         StringBuilder lines = new StringBuilder(blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
                 + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:");
         for (var v : blame.verdicts()) {
@@ -198,7 +202,7 @@ public final class RunReporter implements AutoCloseable {
             heatMaps.put(p.name(), svg);
             writeQuietly(folder.resolve("fleet-heatmap-" + (++i) + ".svg"), svg);
         }
-        FleetPrometheus.write(folder.resolve("fleet.prom"), outcomes, blame);
+        FleetPrometheus.write(folder.resolve("fleet.prom"), FleetPrometheus.snapshots(outcomes, blame, labels, run.finished()));
         history.ifPresent(dir -> out.accept("kept in the fleet history: " + FleetHistory.keep(dir, document)));
         out.accept("verdicts in " + written + ", heat maps and fleet.prom beside it");
         return new FleetReport(FleetVerdictFile.json(document), heatMaps);
