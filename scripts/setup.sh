@@ -52,6 +52,11 @@
 #                             comes as its dependency); no container runtime: the image is run from
 #                             its unpacked root file system
 #   jq                        scripts/image.sh reads the OCI archive's index, manifest and config
+#   prometheus, prometheus-pushgateway
+#                             promtool (the prometheus package's) checks the run's metrics as Prometheus
+#                             lints them, and a real Pushgateway takes a fleet run's push and serves it back
+#                             (PrometheusExportTest starts its own on a loopback port; the packages' services
+#                             are not used)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,7 +77,8 @@ bash scripts/lib/prereq.sh ${check[@]+"${check[@]}"} || { echo "setup: the prere
 [ "$mode" = test ] || exit 0
 
 packages=(iproute2 gcc libibverbs-dev libucx-dev libamdhip64-dev chromium iperf3 ucx-utils
-          qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah jq)
+          qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah jq
+          prometheus prometheus-pushgateway)
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
   echo "setup: the test infrastructure is Debian's packages, and this system has no dpkg/apt-get; the tests that need them skip: ${packages[*]}"
   exit 0

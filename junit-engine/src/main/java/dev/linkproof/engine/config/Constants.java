@@ -244,6 +244,23 @@ public final class Constants {
     public static final String FLEET_VERDICT = "linkproof.fleet.verdict";
 
     /**
+     * A directory (node_exporter's {@code --collector.textfile.directory}) the run's metrics are
+     * written to at its end, as {@code linkproof.prom}: a temporary file in it renamed into place.
+     * Unset: none (a fleet run still writes {@code fleet.prom} beside its verdicts). See docs/reports.md.
+     */
+    public static final String PROMETHEUS_TEXTFILE = "linkproof.prometheus.textfile";
+
+    /** A Pushgateway's base URL ({@code http://host:9091}) the run's metrics are pushed to at its end. Unset: no push. */
+    public static final String PROMETHEUS_PUSHGATEWAY = "linkproof.prometheus.pushgateway";
+
+    /** The {@code job} of the Pushgateway's group. Default {@value #DEFAULT_PROMETHEUS_JOB}. */
+    public static final String PROMETHEUS_JOB = "linkproof.prometheus.job";
+    public static final String DEFAULT_PROMETHEUS_JOB = "linkproof";
+
+    /** The group's other labels, {@code name=value,…} ({@code instance=node1,cluster=a}). Default none. */
+    public static final String PROMETHEUS_GROUPING = "linkproof.prometheus.grouping";
+
+    /**
      * Not read by the engine, and known all the same, so a run that carries them is no typo: the
      * Maven property a user's project pins Linkproof's version with (examples/own-project; Surefire
      * passes {@code -D} properties on to the tests), and this repository's own test switches

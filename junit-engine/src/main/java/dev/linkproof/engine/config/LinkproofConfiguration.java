@@ -40,6 +40,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param bothWays          {@code linkproof.direction}: every RDMA point both ways (true) or one way (false),
  *                          whatever its annotation says; empty: as annotated
  * @param fleet             {@code linkproof.fleet.*}: a fleet run's settings; empty for a run of one pair
+ * @param prometheus        {@code linkproof.prometheus.*}: where the run's metrics go besides fleet.prom
  */
 public record LinkproofConfiguration(
         Optional<dev.linkproof.transfer.control.HostPort> peer,
@@ -64,7 +65,8 @@ public record LinkproofConfiguration(
         List<TcpRail> tcpRails,
         Optional<Boolean> bothWays,
         Optional<FleetSettings> fleet,
-        java.util.Map<String, String> profileProperties) {
+        java.util.Map<String, String> profileProperties,
+        PrometheusSettings prometheus) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
     public static final double DEFAULT_BASELINE_TOLERANCE = 0.05;
@@ -153,7 +155,8 @@ public record LinkproofConfiguration(
                 read(errors, () -> p.get(Constants.DIRECTION).map(v -> Optional.of(parseDirection(v))).orElse(Optional.empty()),
                         Optional.empty()),
                 read(errors, () -> FleetSettings.parse(p), Optional.empty()),
-                profileProperties(p));
+                profileProperties(p),
+                PrometheusSettings.parse(p, errors));
         if (config.fleet().isPresent() && config.peer().isPresent()) {
             errors.add(Constants.FLEET + " runs every point between the fleet's agents, and " + Constants.PEER
                     + " names one target: give one or the other");

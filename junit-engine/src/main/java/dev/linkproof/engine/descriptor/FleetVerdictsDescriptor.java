@@ -46,7 +46,8 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
         var fleet = context.fleet().orElseThrow();
         Blame blame = fleet.conclude();
         RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
-                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), context.progress()::fleet);
+                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), fleet::labels,
+                context.progress()::fleet);
         fleet.act(blame, context.progress());
         // The first verdict test carries the heat maps and the verdict document in the Allure report.
         if (blame.blamesNobody()) {
