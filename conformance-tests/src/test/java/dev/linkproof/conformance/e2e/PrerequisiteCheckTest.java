@@ -360,8 +360,9 @@ class PrerequisiteCheckTest {
         List<String> installed = Files.readAllLines(calls);
         assertThat(installed).hasSize(2);
         assertThat(installed.get(1)).startsWith("apt-get install -y -qq --no-install-recommends ")
-                .contains(" qemu-system-x86 ", " slurm-wlm ", " munge ", " chromium ", " iperf3 ", " libibverbs-dev ", " mmdebstrap ")
-                .endsWith(" buildah");
+                .contains(" qemu-system-x86 ", " slurm-wlm ", " munge ", " chromium ", " iperf3 ", " libibverbs-dev ", " mmdebstrap ",
+                        " buildah ", " jq ", " prometheus ")
+                .endsWith(" prometheus-pushgateway");
 
         Files.delete(calls);
         root(false);
