@@ -78,6 +78,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config),
                 request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
                 new RunReporter(config, setup.profile().orElse(null)));
+        context.outputs(request.getOutputDirectoryCreator());
         context.fleet().ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof FleetPointDescriptor).count()));
         return context;

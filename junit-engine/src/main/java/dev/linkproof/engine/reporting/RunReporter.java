@@ -173,10 +173,21 @@ public final class RunReporter implements AutoCloseable {
         metrics.add(new PointMetrics.Entry(PointLabels.of(r, point.rails()), r));
     }
 
-    public void sweepFinished(String sweepId, String name) {
+    /**
+     * A sweep's end: its CSV and charts attached to Allure; returned, name → (media type, content),
+     * for the engine to publish as file entries too. Empty for a sweep without points.
+     */
+    public Map<String, Map.Entry<String, String>> sweepFinished(String sweepId, String name) {
         List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
         List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
         AllureBridge.sweepFinished(name, uuids, points);
+        if (points.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Map.Entry<String, String>> files = new java.util.LinkedHashMap<>();
+        files.put("sweep.csv", Map.entry("text/csv", dev.linkproof.reports.results.SweepCsv.of(points)));
+        files.put("bandwidth.svg", Map.entry("image/svg+xml", dev.linkproof.reports.chart.BandwidthChart.svg(name, points)));
+        return files;
     }
 
     /**
