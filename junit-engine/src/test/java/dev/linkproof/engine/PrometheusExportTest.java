@@ -11,21 +11,13 @@ import dev.linkproof.fleet.blame.VerdictKind;
 import dev.linkproof.reports.fleet.FleetPrometheus;
 import dev.linkproof.reports.prometheus.PointMetrics;
 import dev.linkproof.reports.prometheus.RunMetrics;
-import dev.linkproof.transfer.agent.AgentServer;
-import dev.linkproof.transfer.agent.Registration;
-import dev.linkproof.transfer.control.FrameCodec;
-import dev.linkproof.transfer.control.Messages;
-import dev.linkproof.transfer.spi.IoSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,37 +44,11 @@ class PrometheusExportTest {
     @TempDir
     Path dir;
 
-    private final List<AgentServer> agents = new ArrayList<>();
-    private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+    private final LoopbackFleet fleet = new LoopbackFleet(TOKEN);
 
     @AfterEach
     void stop() {
-        registrations.forEach(Registration::close);
-        agents.forEach(AgentServer::close);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** Agents in this JVM that register with the fleet's registry on loopback, as FleetEngineTest's do. */
-    private void agents(int registryPort, String... nodes) throws Exception {
-        for (String node : nodes) {
-            AgentServer a = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
-            agents.add(a);
-            Thread.ofVirtual().start(() -> {
-                try {
-                    Registration r = Registration.dial("127.0.0.1", registryPort, Duration.ofSeconds(30), line -> { });
-                    registrations.add(r);
-                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test", null),
-                            Duration.ofSeconds(10));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-        }
+        fleet.close();
     }
 
     private static List<String> failed(EngineExecutionResults r) {
@@ -98,8 +64,8 @@ class PrometheusExportTest {
     @Test
     void aFleetRunsMetricsPassPromtoolAndRoundTripThroughARealPushgateway() throws Exception {
         try (PrometheusTools.Pushgateway gateway = PrometheusTools.Pushgateway.start(dir)) {
-            int port = freePort();
-            agents(port, "n1", "n2", "n3", "n4");
+            int port = LoopbackFleet.freePort();
+            fleet.start(port, "n1", "n2", "n3", "n4");
             Path textfile = dir.resolve("textfile");
             Map<String, String> config = new HashMap<>();
             config.put(Constants.FLEET, "nodes:n1,n2,n3,n4");
