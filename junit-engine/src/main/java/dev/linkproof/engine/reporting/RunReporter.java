@@ -27,7 +27,6 @@ import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.failure.Failures;
 import dev.linkproof.engine.judging.Judgement;
 import dev.linkproof.engine.judging.RunProfile;
-import dev.linkproof.profiles.ProfileLoader;
 import dev.linkproof.reports.allure.AllureBridge;
 import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.results.PointRecord;
@@ -36,7 +35,6 @@ import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.probe.ProbeReport;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,7 +55,10 @@ public final class RunReporter implements AutoCloseable {
     private final LinkproofConfiguration config;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
-    /** The run's profile; null when it did not load (the run then stops before any point). */
+    /**
+     * The run's profile. Always loaded: a profile that does not load is an error-level discovery
+     * issue, and JUnit executes nothing of an engine with one, so no reporter exists without it.
+     */
     private final RunProfile profile;
     private volatile boolean anyPoint;
     /** Every point recorded, with its labels, for the run's Prometheus metrics. */
@@ -69,7 +70,7 @@ public final class RunReporter implements AutoCloseable {
 
     public RunReporter(LinkproofConfiguration config, RunProfile profile) {
         this.config = config;
-        this.profile = profile;
+        this.profile = java.util.Objects.requireNonNull(profile, "profile");
     }
 
     /**
@@ -86,10 +87,6 @@ public final class RunReporter implements AutoCloseable {
         }
     }
 
-    public RunProfile profile() {
-        return profile;
-    }
-
     public void pointStarted(String sweepId, String method, SweepPoint point) {
         anyPoint = true;
         AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
@@ -102,7 +99,7 @@ public final class RunReporter implements AutoCloseable {
      * memory, as a measured one shows the spec it ran with.
      */
     private TransferSpec placed(SweepPoint point) {
-        return profile == null ? point.spec() : profile.placeGpus(point.spec());
+        return profile.placeGpus(point.spec());
     }
 
     /**
@@ -161,7 +158,7 @@ public final class RunReporter implements AutoCloseable {
     }
 
     private Double linkGBps() {
-        return profile == null ? null : profile.linkGBps().orElse(null);
+        return profile.linkGBps().orElse(null);
     }
 
     private void record(SweepPoint point, PointRecord r) {
@@ -314,15 +311,13 @@ public final class RunReporter implements AutoCloseable {
     /**
      * Allure's {@code environment.properties}: the profile, and the host as the probe the profile was
      * matched against saw it, so a fake tree under {@code linkproof.probe.root} is what the report
-     * describes too (without a profile, a probe of that root).
+     * describes too.
      */
     Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
-        RunProfile judge = profile;
-        env.put("profile", judge == null ? "none" : judge.describe());
+        env.put("profile", profile.describe());
         try {
-            ProbeReport host = judge != null ? judge.probe() : new ProfileLoader(config.profileProperties()).probe().get();
-            env.putAll(host.environment());
+            env.putAll(profile.probe().environment());
             // Say so when there is no NIC or GPU, rather than leave the reader to guess.
             if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
                 env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");
