@@ -75,7 +75,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration config = setup.config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor).count();
-        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config),
+        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config, setup.transports()),
                 request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
                 new RunReporter(config, setup.profile().orElse(null)));
         context.fleet().ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()

@@ -22,6 +22,7 @@ import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -37,9 +38,10 @@ public final class FleetRun implements AutoCloseable {
     private final FleetSettings settings;
     private final Campaign campaign;
 
-    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress) {
+    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress,
+                    Transports transports) {
         this.settings = settings;
-        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()));
+        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()), transports);
     }
 
     public FleetSettings settings() {
