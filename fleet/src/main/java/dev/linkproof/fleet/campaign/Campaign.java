@@ -26,6 +26,7 @@ import dev.linkproof.fleet.rendezvous.Registry;
 import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.spi.Transports;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -61,6 +62,8 @@ public final class Campaign implements AutoCloseable {
     private final CampaignSettings settings;
     private final CampaignListener listener;
     private final Schedulers schedulers;
+    /** The run's transports, handed to the coordinator's sessions. */
+    private final Transports transports;
     private final String id = UUID.randomUUID().toString();
     private final Instant started = Instant.now();
     private Registry registry;
@@ -103,15 +106,18 @@ public final class Campaign implements AutoCloseable {
         }
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener) {
-        this(plan, settings, listener, Schedulers.DEFAULT);
+    /** @param transports the transports the run discovered (the engine's), for the coordinator's sessions */
+    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Transports transports) {
+        this(plan, settings, listener, Schedulers.DEFAULT, transports);
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers) {
+    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers,
+                    Transports transports) {
         this.plan = plan;
         this.settings = settings;
         this.listener = listener;
         this.schedulers = schedulers;
+        this.transports = transports;
     }
 
     public String id() {
@@ -172,7 +178,7 @@ public final class Campaign implements AutoCloseable {
                 return r.lost(name).map(why -> "node " + name + " left the run: " + why)
                         .orElse("node " + name + " did not register with the coordinator");
             }
-        }, settings.token(), settings.timeouts(), settings.timeouts().control());
+        }, settings.token(), settings.timeouts(), settings.timeouts().control(), transports);
     }
 
     /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */

@@ -26,6 +26,7 @@ import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -104,7 +105,7 @@ class CampaignTest {
                 }
             });
         }
-        return new Campaign(plan, settings, events::add, schedulers);
+        return new Campaign(plan, settings, events::add, schedulers, Transports.discover());
     }
 
     private List<Class<?>> kinds() {

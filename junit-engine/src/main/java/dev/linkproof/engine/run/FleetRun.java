@@ -23,6 +23,7 @@ import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -40,9 +41,10 @@ public final class FleetRun implements AutoCloseable {
     /** Each point's labels in the fleet's metrics, by the campaign's point id. */
     private final Map<String, PointLabels> labels = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress) {
+    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress,
+                    Transports transports) {
         this.settings = settings;
-        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()));
+        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()), transports);
     }
 
     public FleetSettings settings() {

@@ -41,7 +41,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
             var settings = setup.config().fleet().orElseThrow();
             var criteria = setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
             return new FleetRun(settings, plan, settings.campaign(criteria, RunSetup.fleetToken(setup.config()).orElse(""),
-                    setup.config().timeouts()), progress);
+                    setup.config().timeouts()), progress, setup.transports());
         }).orElse(null);
     }
 

@@ -8,6 +8,7 @@ import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TransferSession;
+import dev.linkproof.transfer.spi.Transports;
 
 /**
  * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
@@ -23,6 +24,8 @@ import dev.linkproof.transfer.session.TransferSession;
  */
 public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
+    /** The run's transports (RunSetup discovered them): every session of the run runs on them. */
+    private final Transports transports;
     private LocalAgent agent;
     private Session session;
     /**
@@ -47,8 +50,9 @@ public final class SessionProvider implements AutoCloseable {
     private int provisions;
     private java.util.Map<String, String> agentEnvironment = java.util.Map.of();
 
-    public SessionProvider(LinkproofConfiguration config) {
+    public SessionProvider(LinkproofConfiguration config, Transports transports) {
         this.config = config;
+        this.transports = transports;
     }
 
     /** Environment variables the next local agent starts with (the profile's transport environment). */
@@ -94,7 +98,7 @@ public final class SessionProvider implements AutoCloseable {
                     throw e;
                 }
             }
-            session = Session.open(agent.host(), agent.port(), agent.token(), config.timeouts());
+            session = Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports);
         }
         provisions++;
         return session;
@@ -116,7 +120,7 @@ public final class SessionProvider implements AutoCloseable {
         });
         while (railSessions.size() < n - 1) {
             railSessions.add(config.peer().isPresent() ? openRemote(config.peer().get())
-                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts()));
+                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports));
         }
         java.util.List<TransferSession> out = new java.util.ArrayList<>();
         out.add(first);
@@ -133,7 +137,7 @@ public final class SessionProvider implements AutoCloseable {
             homeToken = dev.linkproof.transfer.control.AgentProcess.newToken();
             String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
             try {
-                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io());
+                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io(), transports);
             } catch (java.io.IOException e) {
                 throw new TransferException("cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
             }
@@ -144,7 +148,7 @@ public final class SessionProvider implements AutoCloseable {
     private Session openRemote(dev.linkproof.transfer.control.HostPort peer) throws TransferException {
         String token = config.token().orElseThrow(() -> new TransferException(Constants.PEER + " is set but "
                 + Constants.TOKEN + " is not: give the token the agent was started with (it prints it)"));
-        return Session.open(peer.host(), peer.port(), token, config.timeouts());
+        return Session.open(peer.host(), peer.port(), token, config.timeouts(), transports);
     }
 
     /**

@@ -18,6 +18,7 @@ import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -254,13 +255,15 @@ public final class TransferCli implements Callable<Integer> {
                         ? LocalAgent.start(List.of("taskset", "-c", agentCpus), agentJvmArgs, java.util.Map.of(), log, timeouts.agentStart())
                         : LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
             }
+            // Discovered once for the run: every rail's session and the agent for the ways back run on them.
+            Transports transports = Transports.discover();
             for (int i = 0; i < Math.max(1, rails.size()); i++) {
-                sessions.add(peer != null ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts)
-                        : Session.open(local.host(), local.port(), local.token(), timeouts));
+                sessions.add(peer != null ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts, transports)
+                        : Session.open(local.host(), local.port(), local.token(), timeouts, transports));
             }
             Session session = sessions.getFirst();
             if (rails.stream().anyMatch(RailEntries.Entry::back)) {
-                home = homeAgent(session);
+                home = homeAgent(session, transports);
             }
             TransferPrinter printer = new TransferPrinter(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList(),
                     rails.stream().anyMatch(e -> e.memory().isPresent()));
@@ -350,10 +353,10 @@ public final class TransferCli implements Callable<Integer> {
     private static final String HOME_TOKEN = dev.linkproof.transfer.control.AgentProcess.newToken();
 
     /** This process's agent for the ways back: on loopback for a local agent, else on the address the peer was reached from. */
-    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer) throws TransferException {
+    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer, Transports transports) throws TransferException {
         String bind = peer == null ? "127.0.0.1" : toPeer.control().localAddress();
         try {
-            return dev.linkproof.transfer.agent.AgentServer.start(bind, 0, HOME_TOKEN, timeouts().io());
+            return dev.linkproof.transfer.agent.AgentServer.start(bind, 0, HOME_TOKEN, timeouts().io(), transports);
         } catch (java.io.IOException e) {
             throw new TransferException("cannot start this process's agent for the ways back (on " + bind + "): " + e.getMessage(), e);
         }
