@@ -60,7 +60,7 @@ note() { echo "# $*" >&2; }
 (( $(nproc) >= 2 )) || die "needs 2 CPUs to pin the two ranks apart; nproc says $(nproc)"
 [[ "$CPU_I" != "$CPU_T" ]] || die "CPU_INITIATOR and CPU_TARGET must differ"
 command -v taskset >/dev/null || die "taskset (util-linux) is required"
-command -v ucx_perftest >/dev/null || die "ucx_perftest missing: apt-get install ucx-utils (scripts/setup.sh does)"
+command -v ucx_perftest >/dev/null || die "ucx_perftest missing: apt-get install ucx-utils (scripts/setup.sh --test does)"
 JAVA=${LINKPROOF_JAVA:-}
 if [[ -z "$JAVA" ]]; then
   jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)

@@ -7,7 +7,7 @@
 # time against the sum of each round's slowest pair (both as the coordinator measures them), their
 # ratio, and the whole job's wall time (JVM starts, registration, reports) for context.
 #
-# Needs root, Slurm and munge (scripts/setup.sh). Environment knobs (defaults in brackets):
+# Needs root, Slurm and munge (scripts/setup.sh --test). Environment knobs (defaults in brackets):
 #   REPS [3]   SKIP_BUILD [0: build conformance-tests first]   MVN_FLAGS [none; e.g. -o]
 # Leaves the cluster up (scripts/lib/slurm-netns.sh down takes it down).
 set -euo pipefail

@@ -26,7 +26,7 @@
 # and each verdict's reason), then a table per case; exits 1 when a target is missed (the table is
 # printed all the same), 2 on a usage error.
 #
-# Needs root, Slurm and munge (scripts/setup.sh) for every case but clean-loopback. The cluster and its
+# Needs root, Slurm and munge (scripts/setup.sh --test) for every case but clean-loopback. The cluster and its
 # namespaces are one shared resource: the runs hold flock /tmp/linkproof-slurm.lock (SLURM_LOCK) while
 # they use it, taken after the build, unless a caller (an ancestor process) already holds it, as in
 # `flock -o /tmp/linkproof-slurm.lock bench/fleet-false-blame.sh`. Leaves the cluster up with NODES

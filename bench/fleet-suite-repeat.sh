@@ -9,8 +9,8 @@
 # per repetition (its tests, failures, wall time) and a closing count; exits 1 when any repetition
 # failed.
 #
-# Needs root, Slurm and munge (scripts/setup.sh). Builds the bundle once (package, nothing installed;
-# not with SKIP_BUILD=1) and runs every repetition on a copy of that tarball. Holds flock
+# Needs root, Slurm and munge (scripts/setup.sh --test). Builds the bundle once (package, nothing
+# installed; not with SKIP_BUILD=1) and runs every repetition on a copy of that tarball. Holds flock
 # /tmp/linkproof-slurm.lock while it runs, as bench/fleet-false-blame.sh does (the suite sees a caller
 # holds it and does not take it again). Leaves the cluster down.
 # Environment knobs (defaults in brackets): REPS [10]   SKIP_BUILD [0]   MVN_FLAGS [none; e.g. -o]

@@ -44,7 +44,7 @@ work=$root/transfer-core/target/verbs-rails-bench; share=$work/share
 load_before=$(load_now)
 
 if [ "${TABLE_ONLY:-}" != 1 ]; then
-scripts/setup.sh >/dev/null
+scripts/setup.sh --test >/dev/null
 # transfer-core depends on no module of ours: compiling it is the whole build (never mvn install: ~/.m2 is shared).
 [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -o -q compile -pl transfer-core
 . bench/lib/vm-classpath.sh

@@ -6,11 +6,12 @@
 # It prints its ready line, and the token and the initiator's command when it made the token up.
 # Token: --token, else $LINKPROOF_TOKEN (read by the agent), else a random one it prints. The agent
 # takes each session's progress deadline from the initiator (linkproof.timeout.progress, sent in HELLO).
-# JDK: a JDK 25 under /usr/lib/jvm, else $JAVA_HOME if it is a JDK 25 (Maven may run on an older one
-# here, and the agent needs 25), else an error.
-# First run: installs the agent's Debian packages (scripts/setup.sh --agent: maven, libibverbs1,
-# ibverbs-providers, libucx0; root or sudo) and builds transfer-core (scripts/lib/agent-build.sh). Set-up output goes to stderr,
-# so standard output starts with the ready line.
+# JDK: a JDK 25 or later under /usr/lib/jvm, else $JAVA_HOME if it is one (Maven may run on an older
+# one here, and the agent needs 25 or later), else an error.
+# First run: checks the agent's prerequisites (scripts/setup.sh --agent, scripts/lib/prereq.sh: the
+# JDK, maven, libibverbs and its providers, UCX), installs what is missing only as root or with
+# LINKPROOF_INSTALL=1 (through sudo), and builds transfer-core (scripts/lib/agent-build.sh). Set-up
+# output goes to stderr, so standard output starts with the ready line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --agent >&2

@@ -1,51 +1,105 @@
 #!/usr/bin/env bash
-# Installs what Linkproof needs on a fresh Debian machine of this kind, from Debian's packages only,
-# and checks for the JDK 25 that maven-toolchains-plugin selects: the first /usr/lib/jvm/*25*, else
-# $JAVA_HOME; whichever it is, its bin/java -version must report 25 (Maven itself may run on an older
-# JDK, so a JAVA_HOME set for Maven is not taken on trust). Idempotent: a second run installs nothing.
-# Packages:
-#   maven, iproute2           build; network namespaces for the two-host end-to-end test
-#   iperf3                    the peer tool bench/tcp-vs-iperf3.sh compares against
-#   libucx0, libucx-dev       the ucx transport's library (libucp.so.0) and the headers its layout
-#                             check compiles against with gcc
-#   ucx-utils                 ucx_perftest, the peer tool bench/ucx-vs-perftest.sh compares against
-#   chromium                  the headless browser the report test opens the Allure report in
-#   gcc, libibverbs-dev       the layout check: transfer-core's VerbsAbiTest compiles a C program
-#                             against <infiniband/verbs.h> and compares every offset the FFM bindings use
-#   libibverbs1, ibverbs-providers  the verbs transport's library and its providers (rxe, mlx5, ...)
-#   libamdhip64-dev           HIP's headers for the GPU binding's ABI check (HipAbiTest), and with them Debian's
-#                             ROCm runtime (libamdhip64-5): on a machine without a GPU it reports ROCm's own
-#                             "no device" error, which the GPU runtime tests check
+# What Linkproof needs on this machine, in two parts: the main job's prerequisites, and the test
+# infrastructure that only the project's own tests use. Idempotent: a second run installs nothing.
+#
+#   scripts/setup.sh [--install] [--gpu]          the main job's (scripts/conformance.sh)
+#   scripts/setup.sh --agent [--install] [--gpu]  a target agent's (scripts/agent.sh): the same set
+#   scripts/setup.sh --test [--install]           the main job's, then the test infrastructure
+#                                                 (scripts/test.sh, which .ci/run runs)
+#
+# Nothing is installed unless this runs as root or with --install (then through sudo); without
+# either it says what is missing and goes on where it can.
+#
+# The main job's part is scripts/lib/prereq.sh, the same check the release bundle runs
+# (`bin/linkproof check`); it works on Debian/Ubuntu and RHEL/Rocky, with or without MOFED/DOCA-OFED
+# or HPC-X, and installs with apt-get or dnf. What it needs, and why:
+#   JDK 25 or later     compiles and runs everything (maven-toolchains-plugin selects it: the first
+#                       /usr/lib/jvm/* that is 25 or later, else $JAVA_HOME). Checked, not
+#                       installed: Debian 12 has no such package (Temurin's is Adoptium's). Missing: error
+#   maven               builds the reactor and runs the suite through Surefire. Missing: error
+#   libibverbs1, ibverbs-providers (RHEL: rdma-core, libibverbs)
+#                       the verbs transport's library and its providers (mlx5, bnxt_re, efa, rxe ...):
+#                       what a hardware runner's verbs points run on. Missing: a warning, verbs skips
+#   libucx0 (RHEL: ucx, ucx-ib)
+#                       the ucx transport's libucp.so.0 and UCX's RDMA transport (Debian's libucx0
+#                       has it in; RHEL packages it as ucx-ib): the loopback default runs ucx points
+#                       over this host, a hardware runner's over the NIC. Missing: a warning, ucx skips
+#   with --gpu          the GPU runtime (NVIDIA's libcuda.so.1 or ROCm's libamdhip64): checked, never
+#                       installed (the vendor's). Missing: error
+# Not the main job's: iproute2 (network namespaces: only the end-to-end tests and the Slurm and
+# rails test clusters make them), gcc and the -dev headers (the layout checks are tests), and
+# everything below.
+#
+# The test infrastructure (--test; Debian packages, installed with apt-get):
+#   iproute2                  network namespaces: the two-host and partition end-to-end tests, the
+#                             rails and Slurm clusters of namespaces (scripts/lib/*-netns.sh)
+#   gcc, libibverbs-dev, libucx-dev
+#                             the layout checks: VerbsAbiTest and UcxLayoutTest compile C programs
+#                             against <infiniband/verbs.h> and <ucp/api/ucp.h>
+#   libamdhip64-dev           HIP's headers for HipAbiTest, and with them Debian's ROCm runtime
+#                             (libamdhip64-5), whose own "no device" error GpuRuntimesTest checks
+#   chromium                  the headless browser ReportTest opens the Allure report in
+#   iperf3, ucx-utils         the peer tools bench/tcp-vs-iperf3.sh and bench/ucx-vs-perftest.sh
+#                             compare against (iperf3, ucx_perftest)
 #   qemu-system-x86, busybox-static, cpio, zstd, kmod
-#                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), since these
-#                             machines have no RDMA NIC and their kernel no RDMA; the verbs suite runs there
-#   slurm-wlm, munge          the fleet suite's Slurm cluster: slurmctld and one slurmd per network namespace
-#                             (scripts/lib/slurm-netns.sh); srun starts the fleet's agents in it
-# scripts/setup.sh --agent (what scripts/agent.sh runs on a target host) installs only what an agent
-# needs: maven to build transfer-core, and the runtime libraries of its transports (libibverbs1,
-# ibverbs-providers, libucx0). A GPU host's CUDA or ROCm runtime is the vendor's, not Debian's.
+#                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), where the
+#                             verbs suite runs (these machines have no RDMA NIC and no RDMA in their
+#                             kernel); the guest's perftest is fetched as a .deb, not installed here
+#   slurm-wlm, munge          the fleet suite's Slurm cluster (scripts/lib/slurm-netns.sh)
+#   mmdebstrap, buildah       the container image: a Debian root file system from Debian's packages,
+#                             assembled into an OCI image without a registry. As root, buildah's
+#                             from/copy/config/commit need nothing more (uidmap, for rootless use,
+#                             comes as its dependency); no container runtime: the image is run from
+#                             its unpacked root file system
+#   jq                        scripts/image.sh reads the OCI archive's index, manifest and config
+#   prometheus, prometheus-pushgateway
+#                             promtool (the prometheus package's) checks the run's metrics as Prometheus
+#                             lints them, and a real Pushgateway takes a fleet run's push and serves it back
+#                             (PrometheusExportTest starts its own on a loopback port; the packages' services
+#                             are not used)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(maven iproute2 iperf3 chromium gcc libibverbs-dev libibverbs1 ibverbs-providers
-          qemu-system-x86 busybox-static cpio zstd kmod libucx0 libucx-dev ucx-utils libamdhip64-dev
-          slurm-wlm munge)
-case "${1:-}" in
-  --agent) packages=(maven libibverbs1 ibverbs-providers libucx0) ;;
-  "") ;;
-  *) echo "usage: scripts/setup.sh [--agent]" >&2; exit 2 ;;
-esac
+usage() { echo "usage: scripts/setup.sh [--agent | --test] [--install] [--gpu]" >&2; exit 2; }
+mode=main install=0 check=()
+[[ ${LINKPROOF_INSTALL:-} == @(1|true|yes) ]] && install=1
+for a in "$@"; do
+  case $a in
+    --agent) mode=agent ;;
+    --test) mode=test ;;
+    --install) install=1; check+=(--install) ;;
+    --gpu) check+=(--gpu) ;;
+    *) usage ;;
+  esac
+done
 
+bash scripts/lib/prereq.sh ${check[@]+"${check[@]}"} || { echo "setup: the prerequisites above are missing" >&2; exit 1; }
+[ "$mode" = test ] || exit 0
+
+packages=(iproute2 gcc libibverbs-dev libucx-dev libamdhip64-dev chromium iperf3 ucx-utils
+          qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah jq
+          prometheus prometheus-pushgateway)
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+  echo "setup: the test infrastructure is Debian's packages, and this system has no dpkg/apt-get; the tests that need them skip: ${packages[*]}"
+  exit 0
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ((${#missing[@]} == 0)); then
+  echo "setup: test infrastructure ready"
+  exit 0
 fi
-
-. scripts/lib/jdk25.sh
-jdk=$(find_jdk25 setup) || exit 1
-echo "setup: ready (JDK 25 at $jdk; $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'))"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif ((install)); then
+  sudo=(sudo)
+else
+  echo "setup: not installing the test infrastructure (not root; scripts/test.sh --install installs it with sudo); the tests that need it skip: ${missing[*]}"
+  exit 0
+fi
+echo "setup: installing the test infrastructure: ${missing[*]}"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: test infrastructure ready"

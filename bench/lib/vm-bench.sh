@@ -30,12 +30,12 @@ vm_machine_line() {
   echo "$(host_machine); $(vm_guest "$@")"
 }
 
-# prepare_vm_bench WORK SHARE: what a VM bench does before it boots: the host's packages (scripts/setup.sh),
+# prepare_vm_bench WORK SHARE: what a VM bench does before it boots: the host's packages (scripts/setup.sh --test),
 # transfer-core compiled (unless SKIP_BUILD=1; never mvn install: ~/.m2 is shared, and transfer-core
 # depends on no module of ours, so compiling it is the whole build), and its classes and jars staged
 # under SHARE (bench/lib/vm-classpath.sh, which sets cp_vm). MVN_FLAGS (e.g. -o) go to mvn.
 prepare_vm_bench() {
-  scripts/setup.sh >/dev/null
+  scripts/setup.sh --test >/dev/null
   [ "${SKIP_BUILD:-}" = 1 ] || mvn -B -q ${MVN_FLAGS:-} compile -pl transfer-core
   . bench/lib/vm-classpath.sh
   stage_vm_classpath "$1" "$2"

@@ -20,7 +20,7 @@
 # slurmctld refuses to start unless SlurmctldHost names this machine's own hostname; slurmd fails
 # with "No filesystem mounted on /sys/fs/cgroup" unless cgroup.conf says cgroup/v1; munged must run
 # as user munge with a key of mode 0400.
-# Needs root, iproute2, slurm-wlm and munge (scripts/setup.sh installs them). Exit 2: usage; 1: failure.
+# Needs root, iproute2, slurm-wlm and munge (scripts/setup.sh --test installs them). Exit 2: usage; 1: failure.
 set -euo pipefail
 
 STATE=/run/linkproof-slurm
@@ -66,7 +66,7 @@ up() {
   local n=${1:-4}
   [[ "$n" =~ ^[0-9]+$ ]] && ((n >= 2 && n <= MAX_NODES)) || die "N must be 2..$MAX_NODES, not '$n'"
   [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, Slurm's daemons)"
-  command -v slurmctld >/dev/null && command -v munged >/dev/null || die "slurm-wlm and munge are not installed (scripts/setup.sh)"
+  command -v slurmctld >/dev/null && command -v munged >/dev/null || die "slurm-wlm and munge are not installed (scripts/setup.sh --test)"
   if [ -f "$STATE/nodes" ] && [ "$(cat "$STATE/nodes")" = "$n" ] && sinfo -h >/dev/null 2>&1; then
     wait_idle "$n"
     return

@@ -103,6 +103,14 @@ class BundleIT {
                 .contains(home.resolve("runtime").toString());
     }
 
+    /** The prerequisite check ships in the bundle and knows it needs no JDK there. */
+    @Test
+    void checkRunsThePrerequisiteCheckWithoutAJdk() throws Exception {
+        Run r = linkproof(dir, "check");
+        assertThat(r.output()).contains("prereq: ok: Java: the bundle's own runtime").contains("libibverbs");
+        assertThat(r.rc()).as(r.output()).isZero();
+    }
+
     @Test
     void runsASuiteMethodAndWritesEveryReport() throws Exception {
         Path work = Files.createDirectories(dir.resolve("suite-run"));

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Timeout;
  * LINKPROOF_CLASSPATH). Each run must blame exactly what was broken, and a clean run nobody.
  *
  * <p>It runs when asked ({@code -Dlinkproof.slurm=true}, which scripts/test.sh passes, so CI runs it)
- * as root with Slurm installed (scripts/setup.sh installs slurm-wlm and munge); otherwise it is
- * skipped with the reason. Failsafe runs it after {@code package}, so the tarball is there. It holds
+ * as root with Slurm installed (scripts/setup.sh --test installs slurm-wlm and munge); otherwise it
+ * is skipped with the reason. Failsafe runs it after {@code package}, so the tarball is there. It holds
  * {@code flock /tmp/linkproof-slurm.lock} while it uses the cluster, as the fleet benches do. Each
  * job's folder ({@code linkproof-fleet-<job>/}: job.out, coordinator.out, nodes.out, agent-*.out,
  * out/) stays in {@code target/fleet/}, with submit.sh's output beside it ({@code <run>.submit.out}).
@@ -59,7 +59,7 @@ class FleetSlurmSuite {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "the Slurm fleet suite needs root (network namespaces, Slurm's daemons)");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/bin/srun")),
-                "Slurm is not installed (scripts/setup.sh installs slurm-wlm and munge)");
+                "Slurm is not installed (scripts/setup.sh --test installs slurm-wlm and munge)");
         String packed = System.getProperty("linkproof.bundle");
         assertThat(packed).as("linkproof.bundle (set by the pom) names the packed bundle").isNotBlank();
         bundle = Path.of(packed);

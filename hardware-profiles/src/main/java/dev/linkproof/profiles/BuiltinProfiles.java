@@ -3,6 +3,7 @@ package dev.linkproof.profiles;
 import dev.linkproof.profiles.YNode.Entry;
 import dev.linkproof.profiles.YNode.YMap;
 import dev.linkproof.profiles.YNode.YScalar;
+import dev.linkproof.transfer.spi.Transports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The profiles shipped as resources ({@code dev/linkproof/profiles/<id>.yaml}, listed in
@@ -28,13 +31,25 @@ public final class BuiltinProfiles {
 
     private final Map<String, String> texts;
     private final Map<String, HardwareProfile> parsed = new ConcurrentHashMap<>();
+    /** The ids a profile's {@code transport:} may name: the run's transports, read when a profile is first parsed. */
+    private final Supplier<Set<String>> transports;
 
-    private BuiltinProfiles(Map<String, String> texts) {
+    private BuiltinProfiles(Map<String, String> texts, Supplier<Set<String>> transports) {
         this.texts = texts;
+        this.transports = transports;
     }
 
-    /** The profiles shipped in this jar. */
+    /** The profiles shipped in this jar, checked against the transports on the class path, discovered once when first needed. */
     public static BuiltinProfiles standard() {
+        return new BuiltinProfiles(shipped(), onClassPath());
+    }
+
+    /** The profiles shipped in this jar, checked against the run's {@code transports}. */
+    public static BuiltinProfiles standard(Transports transports) {
+        return new BuiltinProfiles(shipped(), transports::ids);
+    }
+
+    private static Map<String, String> shipped() {
         Map<String, String> texts = new LinkedHashMap<>();
         ClassLoader cl = BuiltinProfiles.class.getClassLoader();
         String index = resource(cl, INDEX).orElseThrow(() -> new IllegalStateException("missing resource " + INDEX));
@@ -46,12 +61,32 @@ public final class BuiltinProfiles {
             String res = RESOURCE_DIR + id + ".yaml";
             texts.put(id, resource(cl, res).orElseThrow(() -> new IllegalStateException("missing resource " + res)));
         }
-        return new BuiltinProfiles(texts);
+        return texts;
     }
 
-    /** A set of profiles given as id → YAML text (tests, or a harness with its own set). */
+    /** A set of profiles given as id → YAML text (tests, or a harness with its own set), as {@link #standard()} checks them. */
     public static BuiltinProfiles of(Map<String, String> texts) {
-        return new BuiltinProfiles(new LinkedHashMap<>(texts));
+        return new BuiltinProfiles(new LinkedHashMap<>(texts), onClassPath());
+    }
+
+    /** The ids of the transports on the class path, discovered at the first call and kept. */
+    private static Supplier<Set<String>> onClassPath() {
+        return new Supplier<>() {
+            private Set<String> ids;
+
+            @Override
+            public synchronized Set<String> get() {
+                if (ids == null) {
+                    ids = Transports.discover().ids();
+                }
+                return ids;
+            }
+        };
+    }
+
+    /** The ids a profile's {@code transport:} may name. */
+    Set<String> transports() {
+        return transports.get();
     }
 
     public List<String> ids() {
@@ -74,7 +109,7 @@ public final class BuiltinProfiles {
         }
         return parsed.computeIfAbsent(id, k -> {
             Resolved r = resolve(k);
-            return ProfileParser.parse(r.tree(), r.layers());
+            return ProfileParser.parse(r.tree(), r.layers(), transports());
         });
     }
 

@@ -6,6 +6,7 @@ import dev.linkproof.profiles.YNode.YMap;
 import dev.linkproof.profiles.YNode.YScalar;
 import dev.linkproof.transfer.probe.HardwareProbe;
 import dev.linkproof.transfer.probe.ProbeReport;
+import dev.linkproof.transfer.spi.Transports;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
@@ -38,6 +39,11 @@ public final class ProfileLoader {
 
     public ProfileLoader(Map<String, String> properties) {
         this(properties, BuiltinProfiles.standard());
+    }
+
+    /** A loader for a run that discovered its {@code transports}: what a profile's {@code transport:} may name. */
+    public ProfileLoader(Map<String, String> properties, Transports transports) {
+        this(properties, BuiltinProfiles.standard(transports));
     }
 
     public ProfileLoader(Map<String, String> properties, BuiltinProfiles builtins) {
@@ -137,7 +143,7 @@ public final class ProfileLoader {
             properties.keySet().stream().filter(k -> k.startsWith(ProfileProperties.CRITERIA_PREFIX)).sorted()
                     .forEach(k -> layers.add("property " + k));
         }
-        HardwareProfile profile = ProfileParser.parse(tree, layers);
+        HardwareProfile profile = ProfileParser.parse(tree, layers, builtins.transports());
         return new LoadedProfile(profile, how, match);
     }
 

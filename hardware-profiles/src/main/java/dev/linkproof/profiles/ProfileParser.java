@@ -9,7 +9,6 @@ import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.probe.CpuList;
-import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,7 +56,11 @@ final class ProfileParser {
     private ProfileParser() {
     }
 
-    static HardwareProfile parse(YNode root, List<String> layers) {
+    /**
+     * @param transports the ids of the transports on the class path, as the run discovered them: what
+     *                   a {@code transport:} may name
+     */
+    static HardwareProfile parse(YNode root, List<String> layers, Set<String> transports) {
         Fields top = new Fields(map(root, "a profile"), "profile", TOP);
         String id = top.requiredString("id");
         if (!ID.matcher(id).matches()) {
@@ -71,7 +74,7 @@ final class ProfileParser {
         MatchRules match = top.node("match").map(ProfileParser::match)
                 .orElseThrow(() -> new ProfileException(top.mapLocation(), "profile '" + id + "' has no 'match' section"));
         ResourceSpec resources = top.node("resources").map(ProfileParser::resources).orElse(ResourceSpec.AUTO);
-        TransportConfig transport = top.node("transport").map(ProfileParser::transport).orElse(TransportConfig.NONE);
+        TransportConfig transport = top.node("transport").map(n -> transport(n, transports)).orElse(TransportConfig.NONE);
         Defaults defaults = top.node("defaults").map(ProfileParser::defaults).orElse(Defaults.NONE);
         BaselineSettings baseline = top.node("baseline").map(ProfileParser::baseline).orElse(BaselineSettings.NONE);
         FleetCriteria fleet = top.node("fleet").map(ProfileParser::fleet).orElse(FleetCriteria.NONE);
@@ -82,7 +85,7 @@ final class ProfileParser {
         if (cnode.isPresent()) {
             YList list = list(cnode.get(), "criteria");
             for (YNode item : list.items()) {
-                Optional<Criterion> c = criterion(item, match, names);
+                Optional<Criterion> c = criterion(item, match, names, transports);
                 c.ifPresent(criteria::add);
             }
         }
@@ -200,14 +203,15 @@ final class ProfileParser {
         return new ResourceSpec(nics, gpus, gpusAuto, cores, huge);
     }
 
-    private static TransportConfig transport(YNode node) {
+    private static TransportConfig transport(YNode node, Set<String> known) {
         Fields f = new Fields(map(node, "transport"), "transport", TRANSPORT);
         Map<String, String> settings = f.node("settings").map(n -> stringMap(n, "transport.settings", false)).orElse(Map.of());
         Map<String, String> env = f.node("environment").map(n -> stringMap(n, "transport.environment", true)).orElse(Map.of());
         // Names checked as a criterion's are: a misspelt one would require nothing.
         // An empty list requires nothing: how an overlay clears what a built-in requires.
         Set<String> required = f.node("required")
-                .map(n -> n instanceof YList l && l.items().isEmpty() ? Set.<String>of() : transports(n, false, "transport.required"))
+                .map(n -> n instanceof YList l && l.items().isEmpty() ? Set.<String>of()
+                        : transports(n, false, "transport.required", known))
                 .orElse(Set.of());
         return new TransportConfig(settings, env, required);
     }
@@ -271,7 +275,7 @@ final class ProfileParser {
 
     // ---- criteria ----------------------------------------------------------------------------
 
-    private static Optional<Criterion> criterion(YNode node, MatchRules match, Map<String, Location> names) {
+    private static Optional<Criterion> criterion(YNode node, MatchRules match, Map<String, Location> names, Set<String> known) {
         YMap m = map(node, "a criterion");
         Fields f = new Fields(m, "criterion", CRITERION);
         String name = f.requiredString("name");
@@ -297,7 +301,7 @@ final class ProfileParser {
         Range sizes = f.scalar("sizes").map(s -> ProfileUnits.range(s.value(), s.location(), true)).orElse(Range.ANY);
         Range batch = f.scalar("batch").map(s -> ProfileUnits.range(s.value(), s.location(), false)).orElse(Range.ANY);
         Range rails = f.scalar("rails").map(s -> ProfileUnits.range(s.value(), s.location(), false, "rails")).orElse(Range.ANY);
-        Set<String> transports = f.node("transport").map(n -> transports(n, true, "transport")).orElse(Set.of());
+        Set<String> transports = f.node("transport").map(n -> transports(n, true, "transport", known)).orElse(Set.of());
         Map<String, SettingMatch> settings = f.node("settings").map(n -> settingMatches(n, "criterion '" + name + "' key 'settings'"))
                 .orElse(Map.of());
 
@@ -373,8 +377,7 @@ final class ProfileParser {
      * no transport on the class path has is an error: a misspelt transport would leave the criterion
      * judging nothing, and its points passing on validation alone.
      */
-    private static Set<String> transports(YNode n, boolean anyAllowed, String what) {
-        Set<String> known = Transports.discover().all().keySet();
+    private static Set<String> transports(YNode n, boolean anyAllowed, String what, Set<String> known) {
         Set<String> out = new java.util.TreeSet<>();
         for (YScalar s : words(n, what)) {
             String t = s.value().strip().toLowerCase(Locale.ROOT);

@@ -75,9 +75,11 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofConfiguration config = setup.config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor).count();
-        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config),
+        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config, setup.transports()),
                 request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
-                new RunReporter(config, setup.profile().orElse(null)));
+                // No profile, no execution: a profile that did not load is an error-level discovery issue.
+                new RunReporter(config, setup.profile().orElseThrow()));
+        context.outputs(request.getOutputDirectoryCreator());
         context.fleet().ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()
                 .filter(d -> d instanceof FleetPointDescriptor).count()));
         return context;

@@ -7,15 +7,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqu
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.fixtures.FleetFixture;
-import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.agent.Registration;
-import dev.linkproof.transfer.control.FrameCodec;
-import dev.linkproof.transfer.control.Messages;
-import dev.linkproof.transfer.spi.IoSettings;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,39 +34,11 @@ class FleetEngineTest {
     @TempDir
     Path dir;
 
-    private final List<AgentServer> agents = new ArrayList<>();
-    private final List<Registration> registrations = new ArrayList<>();
+    private final LoopbackFleet fleet = new LoopbackFleet(TOKEN);
 
     @AfterEach
     void stop() {
-        registrations.forEach(Registration::close);
-        agents.forEach(AgentServer::close);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** Agents that dial the registry until it listens, as srun's would, on threads of their own. */
-    private void agents(int registryPort, String... nodes) throws Exception {
-        for (String node : nodes) {
-            AgentServer a = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
-            agents.add(a);
-            Thread.ofVirtual().start(() -> {
-                try {
-                    Registration r = Registration.dial("127.0.0.1", registryPort, Duration.ofSeconds(30), line -> { });
-                    synchronized (registrations) {
-                        registrations.add(r);
-                    }
-                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test", null),
-                            Duration.ofSeconds(10));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-        }
+        fleet.close();
     }
 
     private EngineTestKit.Builder kit(int registryPort, String nodes, DiscoverySelector... selectors) {
@@ -98,8 +63,8 @@ class FleetEngineTest {
 
     @Test
     void everyPairOfTheFleetIsATestOfItsOwnAndACleanFleetBlamesNobody() throws Exception {
-        int port = freePort();
-        agents(port, "n1", "n2", "n3", "n4");
+        int port = LoopbackFleet.freePort();
+        fleet.start(port, "n1", "n2", "n3", "n4");
         EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).execute();
         List<String> passed = names(r, TestExecutionResult.Status.SUCCESSFUL);
         assertThat(names(r, TestExecutionResult.Status.FAILED)).isEmpty();
@@ -123,18 +88,16 @@ class FleetEngineTest {
         assertThat(dev.linkproof.reports.results.ResultsFile.read(dir.resolve("results.jsonl"))).hasSize(12);
         // Each agent's registration was ended by the run: the agents would stop.
         long deadline = System.nanoTime() + 5_000_000_000L;
-        synchronized (registrations) {
-            for (Registration reg : registrations) {
-                assertThat(reg.awaitEnd()).isEqualTo("the coordinator ended the run: the fleet run ended");
-            }
+        for (Registration reg : fleet.registrations()) {
+            assertThat(reg.awaitEnd()).isEqualTo("the coordinator ended the run: the fleet run ended");
         }
         assertThat(System.nanoTime()).isLessThan(deadline);
     }
 
     /** A run of the fixture on four fresh agents, with what it printed on System.out. */
     private String printed(boolean progress) throws Exception {
-        int port = freePort();
-        agents(port, "n1", "n2", "n3", "n4");
+        int port = LoopbackFleet.freePort();
+        fleet.start(port, "n1", "n2", "n3", "n4");
         java.io.PrintStream original = System.out;
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -157,8 +120,8 @@ class FleetEngineTest {
 
     @Test
     void aNodeThatNeverRegistersFailsItsOwnTestItsPairsNameItAndItIsBlamedAsMissing() throws Exception {
-        int port = freePort();
-        agents(port, "n1", "n2", "n3");
+        int port = LoopbackFleet.freePort();
+        fleet.start(port, "n1", "n2", "n3");
         EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).execute();
         List<String> failed = r.testEvents().failed().stream()
                 .map(e -> e.getTestDescriptor().getDisplayName() + ": " + e.getRequiredPayload(TestExecutionResult.class)
@@ -175,8 +138,8 @@ class FleetEngineTest {
 
     @Test
     void aTagFilterKeepsTheFleetsPairsItsRegistrationsAndItsVerdicts() throws Exception {
-        int port = freePort();
-        agents(port, "n1", "n2", "n3", "n4");
+        int port = LoopbackFleet.freePort();
+        fleet.start(port, "n1", "n2", "n3", "n4");
         EngineExecutionResults r = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class))
                 .filters(org.junit.platform.launcher.TagFilter.includeTags("tcp")).execute();
         assertThat(names(r, TestExecutionResult.Status.FAILED)).isEmpty();
@@ -189,8 +152,8 @@ class FleetEngineTest {
 
     @Test
     void onePairIsSelectableByItsUniqueIdAndRunsAlone() throws Exception {
-        int port = freePort();
-        agents(port, "n1", "n2", "n3", "n4");
+        int port = LoopbackFleet.freePort();
+        fleet.start(port, "n1", "n2", "n3", "n4");
         TestDescriptor any = kit(port, "n1,n2,n3,n4", selectClass(FleetFixture.class)).discover().getEngineDescriptor()
                 .getDescendants().stream().filter(d -> d instanceof FleetPairDescriptor p && p.pair().label().equals("n3->n2"))
                 .findFirst().orElseThrow();

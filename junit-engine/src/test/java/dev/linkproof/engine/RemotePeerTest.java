@@ -135,10 +135,16 @@ class RemotePeerTest {
         }
     }
 
+    /** A malformed address stops the run before any point: it was a peer failure of every point. */
     @Test
-    void aMalformedPeerFailsThePointSayingSo() {
-        String message = failure(run("localhost", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));
-        assertThat(message).contains("linkproof.peer=localhost is not host:port");
+    void aMalformedPeerIsAConfigurationErrorBeforeAnyPoint() {
+        EngineExecutionResults r = run("localhost:http", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", ""));
+        r.testEvents().assertStatistics(s -> s.started(0));
+        assertThat(ConfigurationErrorTest.engineFailure(r)).isEqualTo("configuration error: linkproof.peer='localhost:http' is "
+                + "not HOST:PORT: bad port 'http' (a number from 1 to 65535) (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471); "
+                + "the agent prints its port when it starts");
+        assertThat(ConfigurationErrorTest.engineFailure(run("fe80::1:7471", TOKEN,
+                selectMethod(RunFixture.class, "passesWithoutParameters", "")))).contains("an IPv6 address needs brackets");
     }
 
     /**
@@ -293,8 +299,10 @@ class RemotePeerTest {
 
     /** It failed with the JDK's "port out of range:99999", naming neither the key nor what it holds. */
     @Test
-    void aPortOutOfRangeFailsThePointNamingTheKey() {
-        String message = failure(run("localhost:99999", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", "")));
-        assertThat(message).endsWith("no target rank: linkproof.peer=localhost:99999: port 99999 is outside 1..65535");
+    void aPortOutOfRangeIsAConfigurationErrorNamingTheKey() {
+        EngineExecutionResults r = run("localhost:99999", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", ""));
+        r.testEvents().assertStatistics(s -> s.started(0));
+        assertThat(ConfigurationErrorTest.engineFailure(r)).startsWith(
+                "configuration error: linkproof.peer='localhost:99999' is not HOST:PORT: port 99999 is outside 1..65535");
     }
 }

@@ -12,7 +12,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.run.RunSetup;
+import dev.linkproof.transfer.spi.Transports;
 import java.util.List;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +81,21 @@ class ArchitectureTest {
                 .check(product);
     }
 
+    /**
+     * Skip or fail is decided in one place: only Admission asks the profile whether memory is
+     * provided, a device resolved, a NIC fit or a transport required. A rule added there takes effect
+     * for every point; a second place that asked would be a second decision to keep in step.
+     */
+    @Test
+    void onlyTheAdmissionDecidesSkipOrFail() {
+        noClasses().that().doNotBelongToAnyOf(RunProfile.class).and().doNotHaveFullyQualifiedName("dev.linkproof.engine.run.Admission")
+                .should().callMethodWhere(DescribedPredicate.describe("a RunProfile requirement or provision question",
+                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(RunProfile.class) && List.of("notProvided",
+                                "noDevice", "unfitNic", "requiredButUnavailable", "requiredButIncapable", "requires")
+                                .contains(call.getName())))
+                .check(product);
+    }
+
     /** The engine's descriptors print nothing themselves: every line goes through the progress printer, which linkproof.progress=false silences. */
     @Test
     void noDescriptorPrintsToTheConsole() {
@@ -134,5 +151,20 @@ class ArchitectureTest {
                         && (call.getName().equals("parse") || call.getName().equals("from")));
         noClasses().that().doNotBelongToAnyOf(RunSetup.class, RunProfile.class, LinkproofConfiguration.class)
                 .should().callMethodWhere(loadsTheRun).check(product);
+    }
+
+    /**
+     * Transports are found in one place ({@link Transports}, the only caller of the ServiceLoader), and
+     * a run discovers them once: in the engine and the fleet only {@link RunSetup} does, and hands them
+     * on (each discovery makes new transports, which probe their hardware again).
+     */
+    @Test
+    void transportsAreDiscoveredOncePerRun() {
+        noClasses().that().doNotBelongToAnyOf(Transports.class).should().callMethodWhere(DescribedPredicate.describe(
+                "use the ServiceLoader", call -> call.getTargetOwner().isEquivalentTo(ServiceLoader.class)))
+                .check(product);
+        noClasses().that().resideInAnyPackage("dev.linkproof.engine..", "dev.linkproof.fleet..")
+                .and().doNotBelongToAnyOf(RunSetup.class)
+                .should().callMethod(Transports.class, "discover").check(product);
     }
 }

@@ -209,12 +209,12 @@ class ReportTest {
 
     private static Path chromium() {
         Path p = Path.of("/usr/bin/chromium");
-        needed(Files.isExecutable(p), "needs Debian's chromium (scripts/setup.sh installs it)");
+        needed(Files.isExecutable(p), "needs Debian's chromium (scripts/setup.sh --test installs it)");
         return p;
     }
 
     /**
-     * A developer's machine without the tool skips; CI (which ran scripts/setup.sh) must have it,
+     * A developer's machine without the tool skips; CI (which ran scripts/setup.sh --test) must have it,
      * so there a missing tool fails instead of hiding the browser check behind a skip.
      */
     private static void needed(boolean present, String why) {

@@ -34,8 +34,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -47,10 +45,11 @@ import picocli.CommandLine.ParseResult;
  * and points them at the port the coordinator listens on, checks every node's locked-memory limit
  * and keeps its files in the job's folder; the submit wrapper holds the job until that folder
  * exists, passes its knobs and arguments on, unpacks a tarball once, and reports the job's status.
- * No cluster is needed: the manifests are read with SnakeYAML Engine (on the test class path through
- * junit-engine → hardware-profiles), the scripts run with bash against stand-in sbatch, srun,
- * scontrol and a stand-in bundle. The kit on a real Slurm cluster and the real bundle is
- * distribution's FleetSlurmSuite.
+ * No cluster is needed: the Kubernetes checks read the tcp-demo overlay as kustomize renders it
+ * ({@link KustomizeSubset}; KubernetesKitTest checks every overlay launches the same way, and what
+ * each gives its pods), the scripts run with bash against stand-in sbatch, srun, scontrol and a
+ * stand-in bundle. The kit on a real Slurm cluster and the real bundle is distribution's
+ * FleetSlurmSuite.
  * Tagged e2e: a test of the product, not of the hardware, so a conformance run leaves it out.
  */
 @Tag("e2e")
@@ -58,27 +57,20 @@ class FleetKitsTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final Path KUBERNETES = ROOT.resolve("examples/fleet/kubernetes");
     static final Path SLURM = ROOT.resolve("examples/fleet/slurm");
+    /** The bundle's launcher in the image (image/Containerfile): the agents run its {@code agent} subcommand. */
+    static final String LAUNCHER = "/opt/linkproof/bin/linkproof";
 
-    /** Every object of every manifest, by kind and name ("Job/linkproof-agents"). */
+    /** Every object of the tcp-demo overlay as kustomize renders it, by kind and name ("Job/linkproof-agents"). */
     static Map<String, Map<String, Object>> objects;
 
     @BeforeAll
-    static void readManifests() throws IOException {
+    static void readManifests() {
         objects = new LinkedHashMap<>();
-        List<Path> files;
-        try (var s = Files.list(KUBERNETES)) {
-            files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-        }
-        assertThat(files).as("manifests in %s", KUBERNETES).isNotEmpty();
-        for (Path f : files) {
-            for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(f))) {
-                if (doc == null) {
-                    continue;
-                }
-                Map<String, Object> o = map(doc, f + ": a document");
-                String key = o.get("kind") + "/" + map(o.get("metadata"), f + ": metadata").get("name");
-                assertThat(objects.put(key, o)).as("%s defined twice", key).isNull();
-            }
+        List<Map<String, Object>> rendered = KustomizeSubset.build(KUBERNETES.resolve("overlays/tcp-demo")).objects();
+        assertThat(rendered).as("objects of %s", KUBERNETES.resolve("overlays/tcp-demo")).isNotEmpty();
+        for (Map<String, Object> o : rendered) {
+            String key = o.get("kind") + "/" + map(o.get("metadata"), "metadata").get("name");
+            assertThat(objects.put(key, o)).as("%s defined twice", key).isNull();
         }
     }
 
@@ -556,10 +548,10 @@ class FleetKitsTest {
         return list(container.getOrDefault("args", List.of()), "args").stream().map(String::valueOf).toList();
     }
 
-    /** The agent container's arguments as AgentMain parses them: the command must be the agent's launcher. */
+    /** The agent container's arguments as AgentMain parses them: the command must be the bundle's {@code linkproof agent}. */
     private static ParseResult agentOptions(Map<String, Object> container) {
         List<String> command = list(container.get("command"), "command").stream().map(String::valueOf).toList();
-        assertThat(command).isEqualTo(List.of("scripts/agent.sh"));
+        assertThat(command).isEqualTo(List.of(LAUNCHER, "agent"));
         return new CommandLine(new AgentMain()).parseArgs(args(container).toArray(String[]::new));
     }
 

@@ -37,7 +37,7 @@ import org.w3c.dom.NodeList;
  * {@link TargetOnAnotherKernel}'s pair across the two kernels.
  *
  * <p>It runs when asked ({@code -Dlinkproof.softroce=true}, which scripts/test.sh passes, so CI runs
- * it) and qemu-system-x86_64 is there (scripts/setup.sh installs it); otherwise it is skipped with
+ * it) and qemu-system-x86_64 is there (scripts/setup.sh --test installs it); otherwise it is skipped with
  * the reason. It takes minutes (everything is about ten times slower under TCG), hence opt-in for
  * a developer's plain {@code mvn test}. The VM's reports stay in {@code target/softroce/}.
  */
@@ -63,7 +63,7 @@ class SoftRoceSuite {
             return skipped("no " + script);
         }
         if (!onPath("qemu-system-x86_64")) {
-            return skipped("qemu-system-x86_64 is not installed (scripts/setup.sh installs qemu-system-x86): the Soft-RoCE VM cannot run");
+            return skipped("qemu-system-x86_64 is not installed (scripts/setup.sh --test installs qemu-system-x86): the Soft-RoCE VM cannot run");
         }
         Path jdk = Path.of(System.getProperty("java.home"));
         if (!Files.isExecutable(jdk.resolve("bin/jlink"))) {

@@ -9,8 +9,12 @@ import java.util.stream.Collectors;
  * One command of acting: its exact argv (run without a shell, so nothing in it is interpreted), the
  * node it acts on and the verdict's kind it acts for ({@code null} for a command that serves no
  * verdict: a query of the scheduler, or the undo of an earlier run's mark).
+ *
+ * @param edit what the command does through the Kubernetes API ({@link KubernetesApi} runs it; the
+ *             argv is then kubectl's line for the same, for the dry run and the report), or
+ *             {@code null} for a program {@link CommandRunner} runs (Slurm's)
  */
-public record Command(List<String> argv, String node, VerdictKind kind) {
+public record Command(List<String> argv, String node, VerdictKind kind, NodeEdit edit) {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./=:,@+-]+");
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]+");
 
@@ -19,6 +23,16 @@ public record Command(List<String> argv, String node, VerdictKind kind) {
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("a command needs a program");
         }
+    }
+
+    /** A program to run. */
+    public Command(List<String> argv, String node, VerdictKind kind) {
+        this(argv, node, kind, null);
+    }
+
+    /** An edit of {@code node} through the Kubernetes API, shown as kubectl's line. */
+    public static Command kubernetes(NodeEdit edit, String node, VerdictKind kind) {
+        return new Command(edit.kubectl(node), node, kind, edit);
     }
 
     /**

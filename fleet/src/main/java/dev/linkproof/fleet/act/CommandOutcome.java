@@ -15,8 +15,18 @@ public sealed interface CommandOutcome {
     /** Still running at its deadline; it was killed. */
     record TimedOut(Command command, Duration deadline, String output) implements CommandOutcome { }
 
-    /** Could not be started (no such program, not executable). */
+    /**
+     * Could not be started (no such program, not executable), or, through the Kubernetes API, not
+     * sent (no API server answered, no credentials).
+     */
     record NotStarted(Command command, String why) implements CommandOutcome { }
+
+    /**
+     * The Kubernetes API server answered with an error: {@code status} its HTTP status (403: the
+     * RBAC verb the coordinator's account lacks; 404: no such node), {@code why} what to do and the
+     * server's own message.
+     */
+    record Refused(Command command, int status, String why) implements CommandOutcome { }
 
     default boolean succeeded() {
         return this instanceof Succeeded;

@@ -6,17 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs an {@link ActPlan}'s commands one after another, each under a deadline, and reports how each
- * went; one failing does not stop the others (each node is drained on its own). No shell: the argv
- * goes to the program as it is. Output goes to a temporary file rather than a pipe, so a chatty
+ * Runs an {@link ActPlan}'s commands as programs (Slurm's scontrol and sinfo), one after another, each
+ * under a deadline, and reports how each went; one failing does not stop the others (each node is
+ * drained on its own). No shell: the argv goes to the program as it is. Output goes to a temporary file rather than a pipe, so a chatty
  * command cannot block on a full pipe while we wait for it; its tail is kept for the report.
  */
-public final class CommandRunner {
+public final class CommandRunner implements Runner {
     /** How much of a command's output a report keeps. */
     static final int OUTPUT_TAIL = 4096;
 
@@ -29,19 +27,11 @@ public final class CommandRunner {
         this.deadline = deadline;
     }
 
-    public List<CommandOutcome> run(ActPlan plan) {
-        return run(plan.commands());
-    }
-
-    public List<CommandOutcome> run(List<Command> commands) {
-        List<CommandOutcome> outcomes = new ArrayList<>(commands.size());
-        for (Command c : commands) {
-            outcomes.add(run(c));
-        }
-        return outcomes;
-    }
-
+    @Override
     public CommandOutcome run(Command c) {
+        if (c.edit() != null) {
+            return new CommandOutcome.NotStarted(c, "a Kubernetes API call, not a program: KubernetesApi runs it");
+        }
         Path out;
         try {
             out = Files.createTempFile("linkproof-act", ".out");

@@ -2,34 +2,37 @@ package dev.linkproof.fleet.act;
 
 import dev.linkproof.fleet.blame.Verdict;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Marking blamed nodes in Kubernetes, as Google's cluster-health-scanner does: per bad, corrupting
  * or unreachable node, a label saying the verdict ({@code linkproof.dev/verdict=<kind>}, for
  * selectors and dashboards) and a NoSchedule taint ({@code linkproof.dev/<kind>=true}, so new pods
- * stay off it while running ones carry on). Both with {@code --overwrite}: a second run on a node
- * the first marked would otherwise fail ("already has taint"). Bad links mark nothing.
+ * stay off it while running ones carry on; the node is not cordoned). Both replace what an
+ * earlier run set: a second run on a node the first marked must not fail. Bad links mark nothing.
  *
- * @param kubectl the program to run ({@code kubectl} on the PATH, or a path)
+ * <p>The commands are {@link NodeEdit}s that {@link KubernetesApi} carries out through the API
+ * server (no kubectl in the image); their argv is kubectl's line for the same, which {@code print}
+ * shows an operator.
+ *
+ * @param machineOf a blamed fleet node's Kubernetes node (an agent pod's name to its node's, as the
+ *                  agents registered them); the identity where the fleet's nodes are Kubernetes nodes
  */
-public record KubernetesMark(String kubectl, java.util.function.UnaryOperator<String> machineOf) {
-    public static final KubernetesMark DEFAULT = new KubernetesMark("kubectl");
-
-    /** Marks the blamed node itself: the fleet's nodes are Kubernetes nodes. */
-    public KubernetesMark(String kubectl) {
-        this(kubectl, java.util.function.UnaryOperator.identity());
-    }
-
-    /**
-     * The same, marking the Kubernetes node each blamed fleet node runs on ({@code machineOf}: an
-     * agent pod's name to its node's, as the agents registered them): a verdict names the pod, and
-     * a label or taint on the pod's node is what keeps new work off the hardware.
-     */
-    public KubernetesMark onMachines(java.util.function.UnaryOperator<String> machineOf) {
-        return new KubernetesMark(kubectl, machineOf);
-    }
+public record KubernetesMark(UnaryOperator<String> machineOf) {
+    public static final KubernetesMark DEFAULT = new KubernetesMark(UnaryOperator.identity());
     /** The prefix of every label and taint key linkproof sets, so an operator can find and clear them. */
     public static final String KEY_PREFIX = "linkproof.dev/";
+    /** The label naming the verdict a node was taken out for: what {@link #query} looks for. */
+    public static final String VERDICT_LABEL = KEY_PREFIX + "verdict";
+    static final String EFFECT = "NoSchedule";
+
+    /**
+     * The same, marking the Kubernetes node each blamed fleet node runs on: a verdict names the pod,
+     * and a label or taint on the pod's node is what keeps new work off the hardware.
+     */
+    public KubernetesMark onMachines(UnaryOperator<String> machineOf) {
+        return new KubernetesMark(machineOf);
+    }
 
     public ActPlan plan(Selection selection) {
         return Blamed.plan(selection, v -> List.of(label(v), taint(v)));
@@ -37,8 +40,7 @@ public record KubernetesMark(String kubectl, java.util.function.UnaryOperator<St
 
     /** Lists the machines Linkproof labelled, one per line: {@code node1 bad-node}. */
     public Command query() {
-        return new Command(List.of(kubectl, "get", "nodes", "-l", KEY_PREFIX + "verdict", "--no-headers", "-o",
-                "custom-columns=NAME:.metadata.name,VERDICT:.metadata.labels.linkproof\\.dev/verdict"), "", null);
+        return Command.kubernetes(new NodeEdit.ListLabelled(VERDICT_LABEL), "", null);
     }
 
     /** The machines {@link #query} lists, with the verdict their label names. */
@@ -57,19 +59,16 @@ public record KubernetesMark(String kubectl, java.util.function.UnaryOperator<St
     public List<Command> clear(Mark mark) {
         String node = NodeNames.check(mark.node());
         String slug = NodeNames.check(mark.reason());
-        return List.of(new Command(List.of(kubectl, "label", "node", node, KEY_PREFIX + "verdict-"), node, null),
-                new Command(List.of(kubectl, "taint", "node", node, KEY_PREFIX + slug + ":NoSchedule-"), node, null));
+        return List.of(Command.kubernetes(new NodeEdit.Unlabel(VERDICT_LABEL), node, null),
+                Command.kubernetes(new NodeEdit.Untaint(KEY_PREFIX + slug, EFFECT), node, null));
     }
 
     public Command label(Verdict v) {
-        String node = node(v);
-        return new Command(List.of(kubectl, "label", "node", node, KEY_PREFIX + "verdict=" + v.kind().slug(), "--overwrite"), node, v.kind());
+        return Command.kubernetes(new NodeEdit.Label(VERDICT_LABEL, v.kind().slug()), node(v), v.kind());
     }
 
     public Command taint(Verdict v) {
-        String node = node(v);
-        return new Command(List.of(kubectl, "taint", "node", node, KEY_PREFIX + v.kind().slug() + "=true:NoSchedule", "--overwrite"), node,
-                v.kind());
+        return Command.kubernetes(new NodeEdit.Taint(KEY_PREFIX + v.kind().slug(), "true", EFFECT), node(v), v.kind());
     }
 
     private String node(Verdict v) {

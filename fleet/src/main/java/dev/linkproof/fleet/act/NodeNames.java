@@ -4,8 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * The node names a command may carry. Slurm's {@code nodename=} takes a host list, so a comma (or
- * brackets) in a name would drain other nodes than the one blamed, and kubectl would read a name
- * starting with a dash as an option: such a name is refused rather than passed on.
+ * brackets) in a name would drain other nodes than the one blamed, a name starting with a dash would
+ * be read as an option by the printed kubectl line, and a '/' would change the API path: such a name
+ * is refused rather than passed on.
  */
 final class NodeNames {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");

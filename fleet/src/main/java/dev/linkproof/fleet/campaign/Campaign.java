@@ -5,8 +5,10 @@ import dev.linkproof.fleet.act.Command;
 import dev.linkproof.fleet.act.CommandOutcome;
 import dev.linkproof.fleet.act.CommandRunner;
 import dev.linkproof.fleet.act.History;
+import dev.linkproof.fleet.act.KubernetesApi;
 import dev.linkproof.fleet.act.KubernetesMark;
 import dev.linkproof.fleet.act.Mark;
+import dev.linkproof.fleet.act.Runner;
 import dev.linkproof.fleet.act.Selection;
 import dev.linkproof.fleet.act.SlurmDrain;
 import dev.linkproof.fleet.act.Undo;
@@ -24,6 +26,8 @@ import dev.linkproof.fleet.rendezvous.Registry;
 import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.spi.Transports;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -38,6 +42,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A fleet run from start to end: register → warm up → the plan's rounds per point → confirm what
@@ -57,6 +62,8 @@ public final class Campaign implements AutoCloseable {
     private final CampaignSettings settings;
     private final CampaignListener listener;
     private final Schedulers schedulers;
+    /** The run's transports, handed to the coordinator's sessions. */
+    private final Transports transports;
     private final String id = UUID.randomUUID().toString();
     private final Instant started = Instant.now();
     private Registry registry;
@@ -71,9 +78,19 @@ public final class Campaign implements AutoCloseable {
     private final AtomicLong slowestPairNanos = new AtomicLong();
     private final List<PairOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
 
-    /** The commands that act on a scheduler: the real ones, or stand-ins a test provides. */
-    public record Schedulers(SlurmDrain slurm, KubernetesMark kubernetes) {
-        public static final Schedulers DEFAULT = new Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT);
+    /**
+     * The commands that act on a scheduler, and the Kubernetes API they go to: the real ones, or
+     * stand-ins a test provides (programs for Slurm, a mock API server's client for Kubernetes).
+     *
+     * @param kubernetesClient makes the client for act=kubernetes, called only when there is a command to run
+     */
+    public record Schedulers(SlurmDrain slurm, KubernetesMark kubernetes, Supplier<KubernetesClient> kubernetesClient) {
+        public static final Schedulers DEFAULT = new Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT,
+                () -> KubernetesApi.defaultClient(ACT_DEADLINE));
+
+        public Schedulers(SlurmDrain slurm, KubernetesMark kubernetes) {
+            this(slurm, kubernetes, () -> KubernetesApi.defaultClient(ACT_DEADLINE));
+        }
     }
 
     /** One point as the campaign runs it: its spec (which both ranks get) and the profile's check of a measurement. */
@@ -89,15 +106,18 @@ public final class Campaign implements AutoCloseable {
         }
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener) {
-        this(plan, settings, listener, Schedulers.DEFAULT);
+    /** @param transports the transports the run discovered (the engine's), for the coordinator's sessions */
+    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Transports transports) {
+        this(plan, settings, listener, Schedulers.DEFAULT, transports);
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers) {
+    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers,
+                    Transports transports) {
         this.plan = plan;
         this.settings = settings;
         this.listener = listener;
         this.schedulers = schedulers;
+        this.transports = transports;
     }
 
     public String id() {
@@ -158,7 +178,7 @@ public final class Campaign implements AutoCloseable {
                 return r.lost(name).map(why -> "node " + name + " left the run: " + why)
                         .orElse("node " + name + " did not register with the coordinator");
             }
-        }, settings.token(), settings.timeouts(), settings.timeouts().control());
+        }, settings.token(), settings.timeouts(), settings.timeouts().control(), transports);
     }
 
     /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */
@@ -314,14 +334,23 @@ public final class Campaign implements AutoCloseable {
             }
             return List.of();
         }
-        CommandRunner runner = new CommandRunner(ACT_DEADLINE);
+        if (!how.kubernetes()) {
+            return act(actions, blame, machines, new CommandRunner(ACT_DEADLINE), false, kubernetes);
+        }
+        try (KubernetesApi api = new KubernetesApi(schedulers.kubernetesClient(), ACT_DEADLINE)) {
+            return act(actions, blame, machines, api, true, kubernetes);
+        }
+    }
+
+    /** The plan's commands, then the undo: the scheduler says which nodes carry our mark; the ones that pass now come back. */
+    private List<CommandOutcome> act(ActPlan actions, Blame blame, Map<String, String> machines, Runner runner, boolean onKubernetes,
+                                     KubernetesMark kubernetes) {
         List<CommandOutcome> done = new ArrayList<>();
         for (CommandOutcome o : runner.run(actions)) {
             done.add(o);
             listener.on(new CampaignEvent.Acted(o));
         }
-        // Undo: the scheduler says which nodes carry our mark; the ones that pass now come back.
-        Command query = how.kubernetes() ? kubernetes.query() : schedulers.slurm().query();
+        Command query = onKubernetes ? kubernetes.query() : schedulers.slurm().query();
         CommandOutcome listed = runner.run(query);
         done.add(listed);
         if (!(listed instanceof CommandOutcome.Succeeded ok)) {
@@ -329,14 +358,14 @@ public final class Campaign implements AutoCloseable {
             return done;
         }
         Map<String, String> machineOf = new LinkedHashMap<>();
-        machines.forEach((node, machine) -> machineOf.put(node, how.kubernetes() ? machine : node));
-        List<Mark> marks = how.kubernetes() ? kubernetes.marks(ok.output()) : schedulers.slurm().marks(ok.output());
+        machines.forEach((node, machine) -> machineOf.put(node, onKubernetes ? machine : node));
+        List<Mark> marks = onKubernetes ? kubernetes.marks(ok.output()) : schedulers.slurm().marks(ok.output());
         for (Mark m : Undo.of(marks, blame, machineOf)) {
             if (actions.commands().stream().anyMatch(x -> x.node().equals(m.node()))) {
                 continue; // taken out in this very run
             }
             listener.on(new CampaignEvent.Undone(m));
-            List<Command> back = how.kubernetes() ? kubernetes.clear(m) : List.of(schedulers.slurm().resume(m));
+            List<Command> back = onKubernetes ? kubernetes.clear(m) : List.of(schedulers.slurm().resume(m));
             for (CommandOutcome o : runner.run(back)) {
                 done.add(o);
                 listener.on(new CampaignEvent.Acted(o));

@@ -145,6 +145,7 @@ public sealed interface CampaignEvent {
                 case CommandOutcome.Failed f -> "failed, exit " + f.exitCode() + ": " + f.output().strip();
                 case CommandOutcome.TimedOut t -> "killed after " + Units.formatDuration(t.deadline());
                 case CommandOutcome.NotStarted n -> "not started: " + n.why();
+                case CommandOutcome.Refused r -> "refused, HTTP " + r.status() + ": " + r.why();
             };
         }
     }

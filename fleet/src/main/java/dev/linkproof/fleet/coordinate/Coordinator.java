@@ -10,6 +10,7 @@ import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.DrivenSession;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +48,8 @@ public final class Coordinator implements AutoCloseable {
     private final String token;
     private final Timeouts timeouts;
     private final Duration startDeadline;
+    /** The run's transports: every session to a node is opened on them, not on a discovery of its own. */
+    private final Transports transports;
     /**
      * Control sessions per initiator node, kept across rounds and points, reopened once broken: one
      * per pair the node initiates in a round (a session drives one point at a time; fan-out has a
@@ -58,12 +61,14 @@ public final class Coordinator implements AutoCloseable {
      * @param nodes         where each node's agent serves
      * @param token         the run's token, which every agent of the fleet was given
      * @param startDeadline how long the first pair at a round's start barrier waits for the others
+     * @param transports    the transports the run discovered, for the sessions to the nodes
      */
-    public Coordinator(Nodes nodes, String token, Timeouts timeouts, Duration startDeadline) {
+    public Coordinator(Nodes nodes, String token, Timeouts timeouts, Duration startDeadline, Transports transports) {
         this.nodes = nodes;
         this.token = token;
         this.timeouts = timeouts;
         this.startDeadline = startDeadline;
+        this.transports = transports;
     }
 
     /**
@@ -135,7 +140,7 @@ public final class Coordinator implements AutoCloseable {
                 return mine.get(slot);
             }
         }
-        Session opened = Session.open(node.host(), node.port(), token, timeouts);
+        Session opened = Session.open(node.host(), node.port(), token, timeouts, transports);
         synchronized (this) {
             List<Session> mine = sessions.get(node.name());
             while (mine.size() <= slot) {

@@ -26,6 +26,15 @@ import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +42,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -95,7 +105,7 @@ class CampaignTest {
                 }
             });
         }
-        return new Campaign(plan, settings, events::add, schedulers);
+        return new Campaign(plan, settings, events::add, schedulers, Transports.discover());
     }
 
     private List<Class<?>> kinds() {
@@ -165,6 +175,50 @@ class CampaignTest {
         assertThat(Files.readAllLines(log)).containsExactly("sinfo -h -N -R -o %N|%E");
         assertThat(events).filteredOn(CampaignEvent.NotActed.class::isInstance).singleElement().extracting(CampaignEvent::describe)
                 .asString().contains("not confirmed by history: a suspect: blamed in 1 of the last 1 runs, acting needs 2 of 3");
+    }
+
+    /**
+     * act=kubernetes end to end: the labels and taints go to the API server (fabric8's mock server in
+     * CRUD mode) and are read back from the nodes; n1, marked by an earlier run, passes now and is cleared.
+     */
+    @Test
+    void actingOnKubernetesMarksTheBlamedNodeThroughTheApiAndClearsANodeThatPassesNow() throws Exception {
+        KubernetesMockServer api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
+                false);
+        api.init();
+        try (KubernetesClient kube = api.createClient()) {
+            for (String n : NODES) {
+                NodeBuilder node = new NodeBuilder().withNewMetadata().withName(n).endMetadata().withNewSpec().endSpec();
+                if (n.equals("n1")) {
+                    node.editMetadata().addToLabels("linkproof.dev/verdict", "bad-node").endMetadata().editSpec().addNewTaint()
+                            .withKey("linkproof.dev/bad-node").withValue("true").withEffect("NoSchedule").endTaint().endSpec();
+                }
+                kube.nodes().resource(node.build()).create();
+            }
+            PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
+            History blamedBefore = new History(List.of(new History.PastRun("earlier", java.time.Instant.now().minusSeconds(3600),
+                    java.util.Set.of("n3"))));
+            Campaign.Schedulers schedulers = new Campaign.Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT, api::createClient);
+            try (Campaign c = campaign(CampaignSettings.Act.KUBERNETES, schedulers)) {
+                c.run(List.of(point(n3Slow)), Optional.of(blamedBefore));
+            }
+            Node n3 = kube.nodes().withName("n3").get();
+            assertThat(n3.getMetadata().getLabels()).containsEntry("linkproof.dev/verdict", "bad-node");
+            assertThat(n3.getSpec().getTaints()).extracting(Taint::getKey, Taint::getValue, Taint::getEffect)
+                    .containsExactly(tuple("linkproof.dev/bad-node", "true", "NoSchedule"));
+            Node n1 = kube.nodes().withName("n1").get();
+            assertThat(n1.getMetadata().getLabels()).doesNotContainKey("linkproof.dev/verdict");
+            assertThat(n1.getSpec().getTaints()).isEmpty();
+            assertThat(events).filteredOn(CampaignEvent.Acted.class::isInstance).extracting(CampaignEvent::describe).containsExactly(
+                    "kubectl label node n3 linkproof.dev/verdict=bad-node --overwrite: done",
+                    "kubectl taint node n3 linkproof.dev/bad-node=true:NoSchedule --overwrite: done",
+                    "kubectl label node n1 linkproof.dev/verdict-: done",
+                    "kubectl taint node n1 linkproof.dev/bad-node:NoSchedule-: done");
+            assertThat(events).filteredOn(CampaignEvent.Undone.class::isInstance).singleElement().extracting(CampaignEvent::describe)
+                    .asString().startsWith("n1 passes again: bringing it back (it was taken out for: bad-node)");
+        } finally {
+            api.destroy();
+        }
     }
 
     /** The reason the drain carried, as the acted line printed it (what the stand-in scontrol recorded after "reason="). */

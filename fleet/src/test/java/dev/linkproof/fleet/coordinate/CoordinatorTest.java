@@ -10,6 +10,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * others of its round to finish.
  */
 class CoordinatorTest {
+    private static final Transports TRANSPORTS = Transports.discover();
     static final String TOKEN = "fleet-coordinator-test-token";
     private final Map<String, AgentServer> agents = new HashMap<>();
     private final Map<String, Registry.Node> nodes = new HashMap<>();
@@ -54,7 +56,8 @@ class CoordinatorTest {
 
     @Test
     void theRoundsPairsRunAtOnceEachDrivenByItsInitiatorAndValidated() {
-        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10))) {
+        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10),
+                TRANSPORTS)) {
             List<Pair> round = List.of(new Pair("n1", "n2"), new Pair("n3", "n4"), new Pair("n2", "n1"), new Pair("n4", "n3"));
             List<PairRun> runs = c.runRound(round, spec());
             assertThat(runs).extracting(PairRun::pair).containsExactlyElementsOf(round);
@@ -72,7 +75,8 @@ class CoordinatorTest {
 
     @Test
     void aNodeThatInitiatesSeveralPairsAtOnceDrivesEachOverItsOwnSession() {
-        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10))) {
+        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10),
+                TRANSPORTS)) {
             List<PairRun> fanOut = c.runRound(List.of(new Pair("n1", "n2"), new Pair("n1", "n3"), new Pair("n1", "n4")), spec());
             assertThat(fanOut).allSatisfy(r -> assertThat(r.ran()).as(r.pair() + ": " + r.failure()).isTrue());
         }
@@ -81,7 +85,8 @@ class CoordinatorTest {
     @Test
     void aDeadTargetFailsItsPairNamingItAndTheRestOfTheRoundFinishes() {
         agents.get("n4").close();
-        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10))) {
+        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(nodes.get(n)), TOKEN, fast(), Duration.ofSeconds(10),
+                TRANSPORTS)) {
             List<PairRun> runs = c.runRound(List.of(new Pair("n1", "n2"), new Pair("n3", "n4")), spec());
             assertThat(runs.get(0).ran()).as(String.valueOf(runs.get(0).failure())).isTrue();
             PairRun dead = runs.get(1);
@@ -96,7 +101,8 @@ class CoordinatorTest {
         agents.get("n3").close();
         Map<String, Registry.Node> withoutN2 = new HashMap<>(nodes);
         withoutN2.remove("n2");
-        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(withoutN2.get(n)), TOKEN, fast(), Duration.ofSeconds(10))) {
+        try (Coordinator c = new Coordinator(n -> java.util.Optional.ofNullable(withoutN2.get(n)), TOKEN, fast(), Duration.ofSeconds(10),
+                TRANSPORTS)) {
             List<PairRun> runs = c.runRound(List.of(new Pair("n3", "n4"), new Pair("n1", "n2")), spec());
             assertThat(runs.get(0).unreachable()).contains("n3");
             assertThat(runs.get(1).unreachable()).contains("n2");

@@ -9,6 +9,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,7 +55,8 @@ public final class FleetScaleSimulation {
         Timeouts timeouts = new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(60), IoSettings.DEFAULT);
         double sumRound = 0;
         double sumSlowest = 0;
-        try (Coordinator c = new Coordinator(n -> Optional.ofNullable(registered.get(n)), token, timeouts, Duration.ofSeconds(60))) {
+        try (Coordinator c = new Coordinator(n -> Optional.ofNullable(registered.get(n)), token, timeouts, Duration.ofSeconds(60),
+                Transports.discover())) {
             System.out.println("round  pairs  wall_s  slowest_pair_s  failed");
             for (int r = 0; r < Math.min(rounds, plan.rounds().size()); r++) {
                 List<Pair> round = plan.rounds().get(r).pairs();

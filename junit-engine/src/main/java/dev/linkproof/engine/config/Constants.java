@@ -35,8 +35,8 @@ public final class Constants {
     public static final String TIMEOUT_PROGRESS = "linkproof.timeout.progress";
 
     /** JVM options for a local agent, space-separated. Default {@value #DEFAULT_AGENT_JVM_ARGS}. */
-    public static final String AGENT_JVM_ARGS = "linkproof.agent.jvmArgs";
-    public static final String DEFAULT_AGENT_JVM_ARGS = "-Xmx256m";
+    public static final String AGENT_JVM_ARGS = dev.linkproof.transfer.session.LocalAgent.JVM_ARGS_KEY;
+    public static final String DEFAULT_AGENT_JVM_ARGS = dev.linkproof.transfer.session.LocalAgent.DEFAULT_JVM_ARGS;
 
     /**
      * File that receives a local agent's output. Default {@code target/linkproof-agent.log} where
@@ -44,7 +44,7 @@ public final class Constants {
      * the agent writes its own copy ({@code linkproof-agent-<pid>.log}), removed when the engine stops
      * the agent, so one remains only of an agent whose initiator died first.
      */
-    public static final String AGENT_LOG = "linkproof.agent.log";
+    public static final String AGENT_LOG = dev.linkproof.transfer.session.LocalAgent.LOG_KEY;
 
     /**
      * JSON-lines results file, one object per point (schema {@code linkproof.results/1}). Default
@@ -188,10 +188,10 @@ public final class Constants {
 
     /** Where the fleet's registry listens for its agents, {@code host:port}. Default {@value #DEFAULT_FLEET_REGISTRY}. */
     public static final String FLEET_REGISTRY = dev.linkproof.fleet.campaign.CampaignSettings.REGISTRY_KEY;
-    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:7470";
+    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:" + dev.linkproof.transfer.control.HostPort.REGISTRY_PORT;
 
     /** Which pairs run in which round: {@code pairwise} (default), {@code ring}, {@code random-k:K}, {@code incast}, {@code fan-out}, {@code file:PATH}. */
-    public static final String FLEET_PATTERN = "linkproof.fleet.pattern";
+    public static final String FLEET_PATTERN = dev.linkproof.fleet.plan.PatternParser.KEY;
 
     /** How long the registry waits for every expected node to register. Default 60s. */
     public static final String FLEET_REGISTER_WITHIN = "linkproof.fleet.registerWithin";
@@ -242,6 +242,23 @@ public final class Constants {
 
     /** Where the fleet's verdicts are written for automation. Default {@code target/fleet-verdict.json}. */
     public static final String FLEET_VERDICT = "linkproof.fleet.verdict";
+
+    /**
+     * A directory (node_exporter's {@code --collector.textfile.directory}) the run's metrics are
+     * written to at its end, as {@code linkproof.prom}: a temporary file in it renamed into place.
+     * Unset: none (a fleet run still writes {@code fleet.prom} beside its verdicts). See docs/reports.md.
+     */
+    public static final String PROMETHEUS_TEXTFILE = "linkproof.prometheus.textfile";
+
+    /** A Pushgateway's base URL ({@code http://host:9091}) the run's metrics are pushed to at its end. Unset: no push. */
+    public static final String PROMETHEUS_PUSHGATEWAY = "linkproof.prometheus.pushgateway";
+
+    /** The {@code job} of the Pushgateway's group. Default {@value #DEFAULT_PROMETHEUS_JOB}. */
+    public static final String PROMETHEUS_JOB = "linkproof.prometheus.job";
+    public static final String DEFAULT_PROMETHEUS_JOB = "linkproof";
+
+    /** The group's other labels, {@code name=value,…} ({@code instance=node1,cluster=a}). Default none. */
+    public static final String PROMETHEUS_GROUPING = "linkproof.prometheus.grouping";
 
     /**
      * Not read by the engine, and known all the same, so a run that carries them is no typo: the

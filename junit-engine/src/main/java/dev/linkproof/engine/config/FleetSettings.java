@@ -47,19 +47,12 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
             return Optional.empty();
         }
         String registry = p.get(Constants.FLEET_REGISTRY).map(String::strip).orElse(Constants.DEFAULT_FLEET_REGISTRY);
-        int colon = registry.lastIndexOf(':');
-        if (colon <= 0 || colon == registry.length() - 1) {
-            throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + registry + " must be host:port (e.g. "
-                    + Constants.DEFAULT_FLEET_REGISTRY + ")");
-        }
-        int port;
+        dev.linkproof.transfer.control.HostPort listen;
         try {
-            port = Integer.parseInt(registry.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            port = -1;
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + registry + ": the port must be 0..65535");
+            listen = dev.linkproof.transfer.control.HostPort.parse(registry,
+                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + e.getMessage(), e);
         }
         Duration within = LinkproofConfiguration.deadline(p, Constants.FLEET_REGISTER_WITHIN, DEFAULT_REGISTER_WITHIN,
                 "the longest deadline");
@@ -75,7 +68,7 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
                 decimal(p, Constants.FLEET_MAX_DEVIATIONS), whole(p, Constants.FLEET_MIN_NODES), whole(p, Constants.FLEET_MIN_PAIRS),
                 whole(p, Constants.FLEET_CONFIRMATIONS), decimal(p, Constants.FLEET_MAX_BLAMED_FRACTION),
                 p.get(Constants.FLEET_ACT_AFTER).map(String::strip));
-        FleetSettings settings = new FleetSettings(launcher.get(), registry.substring(0, colon), port,
+        FleetSettings settings = new FleetSettings(launcher.get(), listen.host(), listen.port(),
                 p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
                 verdict, history, keys);
         // A key out of range fails here, naming it; the defaults fill in every other field.

@@ -40,9 +40,10 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param bothWays          {@code linkproof.direction}: every RDMA point both ways (true) or one way (false),
  *                          whatever its annotation says; empty: as annotated
  * @param fleet             {@code linkproof.fleet.*}: a fleet run's settings; empty for a run of one pair
+ * @param prometheus        {@code linkproof.prometheus.*}: where the run's metrics go besides fleet.prom
  */
 public record LinkproofConfiguration(
-        Optional<String> peer,
+        Optional<dev.linkproof.transfer.control.HostPort> peer,
         Optional<String> token,
         String defaultTransport,
         double iterationScale,
@@ -64,7 +65,8 @@ public record LinkproofConfiguration(
         List<TcpRail> tcpRails,
         Optional<Boolean> bothWays,
         Optional<FleetSettings> fleet,
-        java.util.Map<String, String> profileProperties) {
+        java.util.Map<String, String> profileProperties,
+        PrometheusSettings prometheus) {
 
     /** The tolerance when neither the command line nor the profile sets one: 5 %. */
     public static final double DEFAULT_BASELINE_TOLERANCE = 0.05;
@@ -116,7 +118,9 @@ public record LinkproofConfiguration(
                 .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")
                         : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log"));
         LinkproofConfiguration config = new LinkproofConfiguration(
-                p.get(Constants.PEER).filter(s -> !s.isBlank()),
+                // A malformed address is a configuration error before anything runs, not a peer
+                // failure of every point; without a port, the agent's default port.
+                read(errors, () -> p.get(Constants.PEER).filter(s -> !s.isBlank()).map(s -> peer(s)), Optional.empty()),
                 p.get(Constants.TOKEN).filter(s -> !s.isBlank()),
                 p.get(Constants.TRANSPORT).filter(s -> !s.isBlank()).orElse(Constants.DEFAULT_TRANSPORT),
                 scale, t,
@@ -151,7 +155,8 @@ public record LinkproofConfiguration(
                 read(errors, () -> p.get(Constants.DIRECTION).map(v -> Optional.of(parseDirection(v))).orElse(Optional.empty()),
                         Optional.empty()),
                 read(errors, () -> FleetSettings.parse(p), Optional.empty()),
-                profileProperties(p));
+                profileProperties(p),
+                PrometheusSettings.parse(p, errors));
         if (config.fleet().isPresent() && config.peer().isPresent()) {
             errors.add(Constants.FLEET + " runs every point between the fleet's agents, and " + Constants.PEER
                     + " names one target: give one or the other");
@@ -166,6 +171,16 @@ public record LinkproofConfiguration(
     }
 
     /** One key's value, or {@code fallback} with the key's message added to {@code errors}. */
+    private static dev.linkproof.transfer.control.HostPort peer(String value) {
+        try {
+            return dev.linkproof.transfer.control.HostPort.parse(value,
+                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Constants.PEER + "=" + e.getMessage()
+                    + "; the agent prints its port when it starts", e);
+        }
+    }
+
     private static <T> T read(List<String> errors, Supplier<T> parse, T fallback) {
         try {
             return parse.get();
@@ -194,20 +209,11 @@ public record LinkproofConfiguration(
      * Empty for every other failure.
      */
     public String deadlineNote(Throwable failure) {
-        return Deadline.thatExpired(failure).map(d -> " [deadline: " + switch (d) {
-            case AGENT_START -> Constants.TIMEOUT_AGENT_START + "=" + Units.formatDuration(timeouts.agentStart())
-                    + "; raise it if the agent is slow to start";
-            case CONTROL -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
-                    + "; raise it if the target agent is slow rather than gone";
-            case PROGRESS -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().progressTimeout())
-                    + "; raise it if the transfer is slow rather than stuck";
-            // This engine gives the data connections' connect the progress deadline.
-            case DATA_CONNECT -> Constants.TIMEOUT_PROGRESS + "=" + Units.formatDuration(timeouts.io().connectTimeout())
-                    + ", which also bounds opening a data connection; raise it if the target is slow to accept";
-            // The rails of a point wait for the last of them at their start barrier for the control deadline.
-            case RAIL_START -> Constants.TIMEOUT_CONTROL + "=" + Units.formatDuration(timeouts.control())
-                    + ", which also bounds the rails' wait for each other at their start; raise it if a rail is slow to provision";
-        } + "]").orElse("");
+        return dev.linkproof.transfer.session.DeadlineNote.of(failure, timeouts, d -> java.util.Optional.of(switch (d) {
+            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
+            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
+            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
+        }));
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */

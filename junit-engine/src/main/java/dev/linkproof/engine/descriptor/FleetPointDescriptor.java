@@ -6,6 +6,7 @@ import dev.linkproof.fleet.blame.Point;
 import dev.linkproof.fleet.campaign.PointCheck;
 import java.util.List;
 import dev.linkproof.engine.run.FleetRun;
+import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.coordinate.PairRun;
@@ -78,7 +79,9 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
             SweepPoint p = FleetPairDescriptor.forPair(point, pair);
             return context.judge().judge(p.spec().pointId(), p, m, HostLoads.NONE, List.of()).failureKind();
         };
-        results = fleet.runPoint(fleetPoint(), context.profile().apply(point.spec()), selected, check);
+        TransferSpec spec = context.profile().apply(point.spec());
+        results = fleet.runPoint(fleetPoint(), spec, dev.linkproof.reports.prometheus.PointLabels.of(testClass.getName(),
+                method.getName(), point.displayName(), spec, point.rails()), selected, check);
         return context;
     }
 

@@ -6,6 +6,7 @@ import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.blame.Blame;
 import dev.linkproof.fleet.blame.Verdict;
 import dev.linkproof.transfer.FailureKind;
+import java.nio.charset.StandardCharsets;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 import org.junit.platform.engine.support.hierarchical.Node;
@@ -46,8 +47,15 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
         var fleet = context.fleet().orElseThrow();
         Blame blame = fleet.conclude();
         RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
-                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), context.progress()::fleet);
+                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), fleet::labels,
+                context.progress()::fleet);
         fleet.act(blame, context.progress());
+        // The verdict document and the heat maps as this container's files (Open Test Reporting keeps them).
+        context.publishFile(this, "fleet-verdict.json", "application/json", report.verdictJson().getBytes(StandardCharsets.UTF_8));
+        int i = 0;
+        for (String svg : report.heatMaps().values()) {
+            context.publishFile(this, "fleet-heatmap-" + (++i) + ".svg", "image/svg+xml", svg.getBytes(StandardCharsets.UTF_8));
+        }
         // The first verdict test carries the heat maps and the verdict document in the Allure report.
         if (blame.blamesNobody()) {
             run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null, report));

@@ -51,7 +51,9 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
             try {
                 context.reporter().close();
             } finally {
-                context.progress().summary(setup.profile().map(p -> p.fallbackWarning().stream().toList()).orElse(List.of()));
+                List<String> warnings = new java.util.ArrayList<>(context.reporter().warnings());
+                setup.profile().flatMap(p -> p.fallbackWarning()).ifPresent(warnings::add);
+                context.progress().summary(warnings);
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.run.Admission;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.engine.run.MethodInvoker;
 import dev.linkproof.engine.run.PointRun;
@@ -28,6 +29,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private final Method method;
     private final SweepPoint point;
     private PointRun run;
+    /** What Admission decided in shouldBeSkipped, carried to execute. */
+    private Admission admission;
     private String sweepId;
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
@@ -63,14 +66,15 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
 
     @Override
     public SkipResult shouldBeSkipped(LinkproofExecutionContext context) {
-        return PointRun.skipReason(context, point).map(SkipResult::skip).orElse(SkipResult.doNotSkip());
+        admission = Admission.decide(context, point);
+        return admission instanceof Admission.Skip skip ? SkipResult.skip(skip.reason()) : SkipResult.doNotSkip();
     }
 
     @Override
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
         context.progress().started(point);
-        run = new PointRun(context, point, getUniqueId().toString(), sweepId());
+        run = new PointRun(context, point, getUniqueId().toString(), sweepId(), admission);
         TransferSession session = run.run();
         context.publish(this, run.measurement());
         run.judgement().enforce();

@@ -85,7 +85,9 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     @Override
     public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
                              org.junit.platform.engine.TestExecutionResult result) {
-        context.reporter().sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName());
+        context.reporter().sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName())
+                .forEach((name, file) -> context.publishFile(this, name, file.getKey(),
+                        file.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.probe.ProbeReport;
+import dev.linkproof.transfer.spi.Transports;
 import dev.linkproof.transfer.verbs.VerbsSettings;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,15 @@ public final class RunProfile {
      * @throws ProfileException naming file, line and column of what is wrong
      */
     public static RunProfile load(Map<String, String> properties, DeviceChoice devices) {
-        ProfileLoader loader = new ProfileLoader(properties);
+        return load(new ProfileLoader(properties), devices);
+    }
+
+    /** As {@link #load(Map, DeviceChoice)}, for a run that discovered its {@code transports}: what the profile may name. */
+    public static RunProfile load(Map<String, String> properties, DeviceChoice devices, Transports transports) {
+        return load(new ProfileLoader(properties, transports), devices);
+    }
+
+    private static RunProfile load(ProfileLoader loader, DeviceChoice devices) {
         // One probe (of linkproof.probe.root) for the match, the plan and the report's environment.
         Supplier<ProbeReport> probe = loader.probe();
         LoadedProfile loaded = loader.load(probe);
@@ -80,6 +89,11 @@ public final class RunProfile {
     /** The run's profile, with the device choice the configuration makes (local pair or remote peer). */
     public static RunProfile load(LinkproofConfiguration config) {
         return load(config.profileProperties(), new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()));
+    }
+
+    /** The run's profile, checked against the transports the run discovered. */
+    public static RunProfile load(LinkproofConfiguration config, Transports transports) {
+        return load(config.profileProperties(), new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()), transports);
     }
 
     public String id() {

@@ -6,6 +6,13 @@ import dev.linkproof.fleet.blame.Point;
 import dev.linkproof.reports.fleet.FleetHeatMap;
 import dev.linkproof.reports.fleet.FleetPrometheus;
 import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.prometheus.Exposition;
+import dev.linkproof.reports.prometheus.PointLabels;
+import dev.linkproof.reports.prometheus.PointMetrics;
+import dev.linkproof.reports.prometheus.Pushgateway;
+import dev.linkproof.reports.prometheus.RunMetrics;
+import dev.linkproof.engine.config.PrometheusSettings;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import dev.linkproof.reports.fleet.FleetHistory;
 import dev.linkproof.reports.fleet.FleetVerdictFile;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +27,6 @@ import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.failure.Failures;
 import dev.linkproof.engine.judging.Judgement;
 import dev.linkproof.engine.judging.RunProfile;
-import dev.linkproof.profiles.ProfileLoader;
 import dev.linkproof.reports.allure.AllureBridge;
 import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.results.PointRecord;
@@ -29,7 +35,6 @@ import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.probe.ProbeReport;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,13 +55,22 @@ public final class RunReporter implements AutoCloseable {
     private final LinkproofConfiguration config;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
-    /** The run's profile; null when it did not load (the run then stops before any point). */
+    /**
+     * The run's profile. Always loaded: a profile that does not load is an error-level discovery
+     * issue, and JUnit executes nothing of an engine with one, so no reporter exists without it.
+     */
     private final RunProfile profile;
     private volatile boolean anyPoint;
+    /** Every point recorded, with its labels, for the run's Prometheus metrics. */
+    private final List<PointMetrics.Entry> metrics = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** A fleet run's metrics, once its verdicts are in. */
+    private volatile MetricSnapshots fleetMetrics;
+    /** What went wrong writing down the run that does not fail it (a push the gateway refused), for the run's summary. */
+    private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public RunReporter(LinkproofConfiguration config, RunProfile profile) {
         this.config = config;
-        this.profile = profile;
+        this.profile = java.util.Objects.requireNonNull(profile, "profile");
     }
 
     /**
@@ -73,10 +87,6 @@ public final class RunReporter implements AutoCloseable {
         }
     }
 
-    public RunProfile profile() {
-        return profile;
-    }
-
     public void pointStarted(String sweepId, String method, SweepPoint point) {
         anyPoint = true;
         AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
@@ -89,7 +99,7 @@ public final class RunReporter implements AutoCloseable {
      * memory, as a measured one shows the spec it ran with.
      */
     private TransferSpec placed(SweepPoint point) {
-        return profile == null ? point.spec() : profile.placeGpus(point.spec());
+        return profile.placeGpus(point.spec());
     }
 
     /**
@@ -124,7 +134,7 @@ public final class RunReporter implements AutoCloseable {
                 judgement == null ? null : judgement.criteria(),
                 judgement == null ? null : judgement.criterionGBps(), linkGBps());
         r = r.withFailureKind(Failures.kindOf(result).orElse(null));
-        record(judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
+        record(point, judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
                 judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
                 judgement.hosts().target().map(HostContention::otherCpus).orElse(null),
                 judgement.hosts().target().map(HostContention::cpus).orElse(null), judgement.attempts()));
@@ -143,35 +153,51 @@ public final class RunReporter implements AutoCloseable {
     }
 
     public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
-        record(PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), null,
+        record(point, PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), null,
                 "skipped", reason, List.of(), null, linkGBps()).withFailureKind(FailureKind.UNAVAILABLE));
     }
 
     private Double linkGBps() {
-        return profile == null ? null : profile.linkGBps().orElse(null);
+        return profile.linkGBps().orElse(null);
     }
 
-    private void record(PointRecord r) {
+    private void record(SweepPoint point, PointRecord r) {
         if (results == null) {
             throw new IllegalStateException("the results file is not open (RunReporter.open)");
         }
         results.append(r);
         sweeps.computeIfAbsent(r.sweep(), k -> new ArrayList<>()).add(r);
+        metrics.add(new PointMetrics.Entry(PointLabels.of(r, point.rails()), r));
     }
 
-    public void sweepFinished(String sweepId, String name) {
+    /**
+     * A sweep's end: its CSV and charts attached to Allure; returned, name → (media type, content),
+     * for the engine to publish as file entries too. Empty for a sweep without points.
+     */
+    public Map<String, Map.Entry<String, String>> sweepFinished(String sweepId, String name) {
         List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
         List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
         AllureBridge.sweepFinished(name, uuids, points);
+        if (points.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Map.Entry<String, String>> files = new java.util.LinkedHashMap<>();
+        files.put("sweep.csv", Map.entry("text/csv", dev.linkproof.reports.results.SweepCsv.of(points)));
+        files.put("bandwidth.svg", Map.entry("image/svg+xml", dev.linkproof.reports.chart.BandwidthChart.svg(name, points)));
+        return files;
     }
 
     /**
      * A fleet run's end: its verdicts on the console; fleet-verdict.json at {@code verdictFile} for
-     * automation (and the same document as the results file's last line), a node × node bandwidth heat map per point beside it (and, for scrapers, the
-     * Prometheus text file); returns what the verdict tests attach to the Allure report.
+     * automation (and the same document as the results file's last line), a node × node bandwidth heat
+     * map per point beside it, and fleet.prom (the fleet's Prometheus metrics, which the run's end also
+     * writes to a textfile directory or pushes where configured); returns what the verdict tests attach
+     * to the Allure report.
+     *
+     * @param labels each point's labels in the metrics
      */
     public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Optional<Path> history, Blame blame, List<PairOutcome> outcomes,
-                                     java.util.function.Consumer<String> out) {
+                                     java.util.function.Function<Point, PointLabels> labels, java.util.function.Consumer<String> out) {
         StringBuilder lines = new StringBuilder(blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
                 + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:");
         for (var v : blame.verdicts()) {
@@ -198,7 +224,8 @@ public final class RunReporter implements AutoCloseable {
             heatMaps.put(p.name(), svg);
             writeQuietly(folder.resolve("fleet-heatmap-" + (++i) + ".svg"), svg);
         }
-        FleetPrometheus.write(folder.resolve("fleet.prom"), outcomes, blame);
+        fleetMetrics = FleetPrometheus.snapshots(outcomes, blame, labels, run.finished());
+        FleetPrometheus.write(folder.resolve("fleet.prom"), fleetMetrics);
         history.ifPresent(dir -> out.accept("kept in the fleet history: " + FleetHistory.keep(dir, document)));
         out.accept("verdicts in " + written + ", heat maps and fleet.prom beside it");
         return new FleetReport(FleetVerdictFile.json(document), heatMaps);
@@ -222,11 +249,19 @@ public final class RunReporter implements AutoCloseable {
         }
     }
 
-    /** Writes the run-level files; a run that ran no point writes none. */
+    /**
+     * Writes the run-level files, and the run's Prometheus metrics where {@code linkproof.prometheus.*}
+     * sends them; a run that ran no point writes no run file, and one that recorded no point no metrics.
+     */
     @Override
     public void close() {
         if (results != null) {
             results.close();
+        }
+        try {
+            exportMetrics();
+        } catch (RuntimeException e) {
+            warnings.add("the run's Prometheus metrics were not exported: " + e);
         }
         if (!anyPoint) {
             return;
@@ -234,18 +269,55 @@ public final class RunReporter implements AutoCloseable {
         RunFiles.writeAll(RunFiles.resultsDirectory(), environment(), System.getenv());
     }
 
+    /** What went wrong writing down the run without failing it, one line each: for the run's summary. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /**
+     * The run's metrics, at its end: a fleet's families, else its points', and the run's own (points
+     * by status, when it ended); written into the textfile directory, pushed to the Pushgateway. A
+     * write or push that fails is a warning naming where and why: the run's verdicts stand.
+     */
+    private void exportMetrics() {
+        PrometheusSettings prometheus = config.prometheus();
+        List<PointMetrics.Entry> points;
+        synchronized (metrics) {
+            points = List.copyOf(metrics);
+        }
+        if (prometheus.textfile().isEmpty() && prometheus.pushgateway().isEmpty() || points.isEmpty() && fleetMetrics == null) {
+            return;
+        }
+        MetricSnapshots all = Exposition.merge(fleetMetrics != null ? fleetMetrics : PointMetrics.of(points),
+                RunMetrics.of(points.stream().map(p -> p.record().status()).toList(), java.time.Instant.now()));
+        prometheus.textfile().ifPresent(dir -> {
+            Path file = dir.resolve(PrometheusSettings.TEXTFILE_NAME);
+            try {
+                Exposition.writeAtomically(file, all);
+            } catch (UncheckedIOException e) {
+                warnings.add("the run's metrics were not written to " + file + " (" + Constants.PROMETHEUS_TEXTFILE + "): "
+                        + e.getCause().getMessage());
+            }
+        });
+        prometheus.pushgateway().ifPresent(gateway -> {
+            Pushgateway.Result pushed = gateway.push(all);
+            if (!pushed.ok()) {
+                warnings.add("the run's metrics were not pushed to the Pushgateway at " + pushed.url() + " ("
+                        + Constants.PROMETHEUS_PUSHGATEWAY + "): " + pushed.describe());
+            }
+        });
+    }
+
     /**
      * Allure's {@code environment.properties}: the profile, and the host as the probe the profile was
      * matched against saw it, so a fake tree under {@code linkproof.probe.root} is what the report
-     * describes too (without a profile, a probe of that root).
+     * describes too.
      */
     Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
-        RunProfile judge = profile;
-        env.put("profile", judge == null ? "none" : judge.describe());
+        env.put("profile", profile.describe());
         try {
-            ProbeReport host = judge != null ? judge.probe() : new ProfileLoader(config.profileProperties()).probe().get();
-            env.putAll(host.environment());
+            env.putAll(profile.probe().environment());
             // Say so when there is no NIC or GPU, rather than leave the reader to guess.
             if (env.keySet().stream().noneMatch(k -> k.startsWith("rdma."))) {
                 env.put("rdma", "none (no RDMA device: model, firmware, driver and link rate n/a)");

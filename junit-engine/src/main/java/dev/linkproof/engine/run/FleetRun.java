@@ -18,10 +18,12 @@ import dev.linkproof.fleet.coordinate.PairRun;
 import dev.linkproof.fleet.plan.Pair;
 import dev.linkproof.reports.fleet.FleetHistory;
 import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.prometheus.PointLabels;
 import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.Measurement;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -36,10 +38,13 @@ import java.util.Set;
 public final class FleetRun implements AutoCloseable {
     private final FleetSettings settings;
     private final Campaign campaign;
+    /** Each point's labels in the fleet's metrics, by the campaign's point id. */
+    private final Map<String, PointLabels> labels = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress) {
+    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress,
+                    Transports transports) {
         this.settings = settings;
-        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()));
+        this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()), transports);
     }
 
     public FleetSettings settings() {
@@ -66,9 +71,18 @@ public final class FleetRun implements AutoCloseable {
         return new Point(uniqueId, point.displayName(), point.spec().mode() == Mode.LATENCY ? Measure.LATENCY : Measure.BANDWIDTH);
     }
 
-    /** Runs a point's rounds for the selected pairs; {@code check}: the profile's judgement of a rerun's measurement. */
-    public Map<Pair, PairRun> runPoint(Point point, TransferSpec spec, Set<Pair> selected, PointCheck check) {
+    /**
+     * Runs a point's rounds for the selected pairs; {@code check}: the profile's judgement of a rerun's
+     * measurement; {@code labels}: the point in the fleet's metrics.
+     */
+    public Map<Pair, PairRun> runPoint(Point point, TransferSpec spec, PointLabels labels, Set<Pair> selected, PointCheck check) {
+        this.labels.put(point.id(), labels);
         return campaign.runPoint(new Campaign.PointRun(point, spec, check), selected);
+    }
+
+    /** A point's labels in the fleet's metrics; null for a point whose rounds never ran. */
+    public PointLabels labels(Point point) {
+        return labels.get(point.id());
     }
 
     /** A pair's test ended: how blame sees it ({@code failed}: the test's failure kind, empty when it passed). */

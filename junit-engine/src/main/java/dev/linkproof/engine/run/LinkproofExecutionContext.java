@@ -41,7 +41,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
             var settings = setup.config().fleet().orElseThrow();
             var criteria = setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
             return new FleetRun(settings, plan, settings.campaign(criteria, RunSetup.fleetToken(setup.config()).orElse(""),
-                    setup.config().timeouts()), progress);
+                    setup.config().timeouts()), progress, setup.transports());
         }).orElse(null);
     }
 
@@ -138,5 +138,31 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         entry.put("iterations", Integer.toString(m.spec().iterations()));
         entry.put("validation", m.validation().describe());
         listener.reportingEntryPublished(descriptor, ReportEntry.from(entry));
+    }
+
+    /** The platform's output directories (junit.platform.reporting.output.dir), for the files a run publishes. */
+    private org.junit.platform.engine.OutputDirectoryCreator outputs;
+
+    public void outputs(org.junit.platform.engine.OutputDirectoryCreator creator) {
+        this.outputs = creator;
+    }
+
+    /**
+     * A file of {@code descriptor}'s (a sweep's CSV and charts, the fleet's verdicts and heat maps),
+     * written into the platform's output directory for it and published as a file entry, which
+     * JUnit's Open Test Reporting XML records and a launcher's listeners see. A file that cannot be
+     * written is left out with a warning: reports never fail a point.
+     */
+    public void publishFile(TestDescriptor descriptor, String name, String mediaType, byte[] content) {
+        if (outputs == null) {
+            return;
+        }
+        try {
+            java.nio.file.Path file = outputs.createOutputDirectory(descriptor).resolve(name);
+            java.nio.file.Files.write(file, content);
+            listener.fileEntryPublished(descriptor, org.junit.platform.engine.reporting.FileEntry.from(file, mediaType));
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("linkproof: could not publish " + name + " of " + descriptor.getDisplayName() + ": " + e);
+        }
     }
 }

@@ -18,7 +18,6 @@ import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
-import dev.linkproof.transfer.session.DrivenSession;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.Availability;
@@ -31,23 +30,26 @@ import java.util.Set;
 import org.opentest4j.TestAbortedException;
 
 /**
- * One point's run on its pair of ranks: what skips it, what the profile requires of both ranks, the
- * session, the measured attempts and their reruns (on a busy host, or short of the baseline), and
- * the failures, each of its kind. It asks the judge for verdicts and decides none itself.
+ * One point's run on its pair of ranks, as {@link Admission} admitted it: the session, what the profile
+ * requires of the target, the measured attempts and their reruns (on a busy host, or short of the
+ * baseline), and the failures, each of its kind. It asks the judge for verdicts and decides none itself.
  */
 public final class PointRun {
     private final LinkproofExecutionContext context;
     private final SweepPoint point;
     private final String uniqueId;
     private final String sweepId;
+    private final Admission admission;
     private Measurement measurement;
     private Judgement judgement;
 
-    public PointRun(LinkproofExecutionContext context, SweepPoint point, String uniqueId, String sweepId) {
+    /** @param admission what {@link Admission#decide} said of the point before it started; a skip never gets here */
+    public PointRun(LinkproofExecutionContext context, SweepPoint point, String uniqueId, String sweepId, Admission admission) {
         this.context = context;
         this.point = point;
         this.uniqueId = uniqueId;
         this.sweepId = sweepId;
+        this.admission = admission;
     }
 
     /** The last attempt's figures; null when none was measured. */
@@ -61,159 +63,38 @@ public final class PointRun {
     }
 
     /**
-     * Why a point is skipped before it starts, if it is. In this order: memory the profile does not
-     * provide (GPUs, huge pages) skips, required or not; a required transport this host lacks (no
-     * library, device or provider, or no device the profile resolves) fails in {@link #run}; so does a
-     * point whose device lacks a capability it needs under a profile that requires its transport (a
-     * verbs device without atomics: {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}); otherwise what
-     * the transport cannot do for this point (an op, a memory kind, a device's capability), and an RDMA
-     * device the profile resolves none of when not required, skip; a point on a NIC of the profile's
-     * kind that is not fit for it (a port down) fails.
-     */
-    public static Optional<String> skipReason(LinkproofExecutionContext context, SweepPoint point) {
-        RunProfile profile = context.profile();
-        Optional<String> notProvided = profile.notProvided(point.spec());
-        if (notProvided.isPresent()) {
-            return notProvided;
-        }
-        if (unmetRequirementHere(context, point).isPresent()) {
-            return Optional.empty();
-        }
-        TransferSpec placed = profile.placeGpus(point.spec());
-        Availability local = context.localSupport(placed);
-        if (!local.available()) {
-            // A device that lacks what the point needs, where the profile requires its transport: run fails it.
-            return unmetCapability(context, point, local).isPresent() ? Optional.empty()
-                    : Optional.of(context.named(placed, local).reason());
-        }
-        if (profile.unfitNic(point.spec()).isPresent()) {
-            return Optional.empty(); // a broken NIC of the profile's kind fails in run
-        }
-        if (point.hasRails()) {
-            // Short of rails: a skip, unless the profile requires the transport (then run fails it).
-            RailPlan.Plan plan = rails(context, point);
-            Optional<String> shortfall = plan.shortfall();
-            if (shortfall.isPresent()) {
-                return profile.requiredButUnavailable(point.spec().transport(), "this host", shortfall.get()).isPresent()
-                        ? Optional.empty() : shortfall;
-            }
-            // A rail of its own GPUs: what the transport says of each (a GPU the runtime cannot use), named.
-            for (int i = 0; i < plan.spots().size(); i++) {
-                RailPlan.Spot spot = plan.spots().get(i);
-                if (spot.memory().isPresent()) {
-                    Availability rail = context.localAvailability(spot.placed(profile.placeGpus(point.spec())));
-                    if (!rail.available()) {
-                        return Optional.of("rail " + i + " (" + spot.label() + "): " + rail.reason());
-                    }
-                }
-            }
-            return Optional.empty();
-        }
-        return profile.noDevice(point.spec());
-    }
-
-    /** The point's rails; a transport of one host (gpu-ipc, and decorators of it) runs its rails on pairs of GPUs. */
-    private static RailPlan.Plan rails(LinkproofExecutionContext context, SweepPoint point) {
-        boolean oneHost = context.transport(point.spec().transport()).map(Transport::sameHostOnly).orElse(false);
-        return RailPlan.of(context.profile(), context.config().tcpRails(), point, oneHost);
-    }
-
-    /**
-     * A point whose device here lacks a capability it needs ({@code local}, the transport's own answer,
-     * of kind {@link Availability.Kind#DEVICE_LACKS_CAPABILITY}: a verbs device whose atomic_cap is
-     * IBV_ATOMIC_NONE, for an atomic point) while the profile requires the point's transport: a NIC the
-     * profile is for must do what the suite asks of it, so the point fails instead of skipping. What
-     * the transport itself does not do ({@link Availability.Kind#NOT_SUPPORTED}: tcp's and gpu-ipc's
-     * atomics, verbs atomics on GPU memory) stays a skip under any profile: nothing of the hardware is
-     * missing, and requiring the transport cannot make linkproof cover it.
-     */
-    private static Optional<String> unmetCapability(LinkproofExecutionContext context, SweepPoint point, Availability local) {
-        if (local.kind() != Availability.Kind.DEVICE_LACKS_CAPABILITY) {
-            return Optional.empty();
-        }
-        return context.profile().requiredButIncapable(point.spec().transport(), "this host", local.reason());
-    }
-
-    /**
-     * A required transport (the profile's {@code transport.required}) that this host lacks: the
-     * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
-     * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
-     */
-    private static Optional<String> unmetRequirementHere(LinkproofExecutionContext context, SweepPoint point) {
-        String transport = point.spec().transport();
-        Availability here = context.transportAvailability(transport);
-        RunProfile profile = context.profile();
-        String why = !here.available() ? here.reason()
-                : profile.unfitNic(point.spec()).isPresent() ? null : profile.noDevice(point.spec()).orElse(null);
-        return why == null ? Optional.empty() : profile.requiredButUnavailable(transport, "this host", why);
-    }
-
-    /**
-     * The same on the target, as its agent's WELCOME lists its transports; never for a transport that
-     * needs both ranks on one host when the target is on another (it could not run there anyway).
-     */
-    private Optional<String> unmetRequirementThere(TransferSession session) {
-        String transport = point.spec().transport();
-        if (!sameKernel(session.agent()) && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
-            return Optional.empty();
-        }
-        Optional<Messages.TransportInfo> there = session.agent().transports().stream()
-                .filter(t -> t.id().equals(transport)).findFirst();
-        if (there.filter(Messages.TransportInfo::available).isPresent()) {
-            return Optional.empty();
-        }
-        return context.profile().requiredButUnavailable(transport, "the target (" + session.agent().host() + ")",
-                there.map(Messages.TransportInfo::reason)
-                        .orElse("its agent has no such transport (an older agent? run the same build on both hosts)"));
-    }
-
-    /**
      * Whether the target agent shares this JVM's kernel: a local pair, or {@code linkproof.peer} on this
      * host (same boot id). Its CPU time is then ours, and one-host transports work.
      */
+    /**
+     * What a point the target cannot serve ends as: its failure, of its kind, is thrown here; a skip
+     * is returned for the caller to throw (as an abort, with the reason).
+     */
+    private RuntimeException stopped(Admission decision) {
+        return switch (decision) {
+            case Admission.Fail f -> throw new PointFailure(f.kind(), point.displayName() + ": " + f.reason());
+            case Admission.Skip k -> new TestAbortedException(k.reason());
+            case Admission.Run r -> new IllegalStateException(point.displayName() + ": the target cannot serve it, yet admitted");
+        };
+    }
+
     private boolean sameKernel(Messages.Welcome agent) {
         return context.config().peer().isEmpty()
                 || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
     }
 
     /**
-     * Runs the point: checks what the profile requires of both ranks, provisions, measures (again
-     * while a rerun is due), and reports the last attempt to the judge's sweep and the reporter.
+     * Runs the point as admitted (a failure decided before the start is thrown here, of its kind):
+     * provisions, checks what the profile requires of the target, measures (again while a rerun is
+     * due), and reports the last attempt to the judge's sweep and the reporter.
      * Returns the session, for the test method; throws the point's failure, of its kind.
      */
     public TransferSession run() throws Exception {
-        Optional<String> unmet = unmetRequirementHere(context, point);
-        if (unmet.isPresent()) {
-            throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + unmet.get());
-        }
-        Optional<String> unfit = context.profile().unfitNic(point.spec());
-        if (unfit.isPresent()) {
-            throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": " + unfit.get());
-        }
-        if (context.profile().requires(point.spec().transport())) {
-            // Asked again only under a requirement: the answer may open the device (verbs: its atomic_cap).
-            Optional<String> incapable = unmetCapability(context, point,
-                    context.localSupport(context.profile().placeGpus(point.spec())));
-            if (incapable.isPresent()) {
-                throw new PointFailure(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, point.displayName() + ": " + incapable.get());
-            }
-        }
-        RailPlan.Plan rails = point.hasRails() ? rails(context, point) : null;
-        if (rails != null) {
-            Optional<String> required = rails.shortfall().flatMap(why -> context.profile().requiredButUnavailable(
-                    point.spec().transport(), "this host", why));
-            if (required.isPresent()) {
-                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + required.get());
-            }
-            for (int i = 0; i < rails.spots().size(); i++) {
-                RailPlan.Spot spot = rails.spots().get(i);
-                Optional<String> unfitRail = context.profile().unfitNic(point.spec().withSettings(spot.settings()));
-                if (unfitRail.isPresent()) {
-                    throw new PointFailure(FailureKind.NIC_NOT_FIT, point.displayName() + ": rail " + i + " (" + spot.label()
-                            + "): " + unfitRail.get());
-                }
-            }
-        }
+        RailPlan.Plan rails = switch (admission) {
+            case Admission.Fail f -> throw new PointFailure(f.kind(), point.displayName() + ": " + f.reason());
+            case Admission.Skip k -> throw new IllegalStateException(point.displayName() + " was to be skipped: " + k.reason());
+            case Admission.Run r -> r.rails().orElse(null);
+        };
         TransferSession session;
         try {
             session = rails == null ? context.sessions().acquire() : railSession(rails);
@@ -224,11 +105,7 @@ public final class PointRun {
         TransferSpec spec = context.profile().apply(point.spec());
         Availability there = session.supports(spec);
         if (!there.available()) {
-            Optional<String> unmetThere = unmetRequirementThere(session);
-            if (unmetThere.isPresent()) {
-                throw new PointFailure(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, point.displayName() + ": " + unmetThere.get());
-            }
-            throw new TestAbortedException(there.reason());
+            throw stopped(Admission.onTarget(context, point, session.agent(), sameKernel(session.agent()), there.reason()));
         }
         measure(session, spec);
         context.judge().accept(sweepId, measurement);
@@ -247,12 +124,9 @@ public final class PointRun {
         for (int i = 0; i < sessions.size(); i++) {
             RailPlan.Spot spot = rails.spots().get(i);
             TransferSession lane = sessions.get(i);
-            if (spot.back()) {
-                // The way back: the target's agent drives the rail toward this host's agent.
-                SessionProvider.Home home = context.sessions().home(lane);
-                lane = new DrivenSession(lane, home.host(), home.port(), home.token(), context.config().timeouts());
-            }
-            lanes.add(new Rails.Lane(spot.label(), lane, spot.settings(), spot.memory()));
+            // The way back: the target's agent drives the rail toward this host's agent.
+            Optional<Rails.Home> back = spot.back() ? Optional.of(context.sessions().home(lane)) : Optional.empty();
+            lanes.add(Rails.lane(spot.label(), lane, spot.settings(), spot.memory(), back, context.config().timeouts()));
         }
         if (!rails.notes().isEmpty()) {
             context.reporter().railNotes(rails.notes());
@@ -353,12 +227,7 @@ public final class PointRun {
                 // The target's device lacks what the point needs (a verbs device without atomics where this
                 // host's has them; the agent's code says so, not its words): as on this host, a failure of its
                 // kind under a profile that requires the transport, else a skip with the reason.
-                Optional<String> required = context.profile().requiredButIncapable(point.spec().transport(),
-                        "the target (" + session.agent().host() + ")", e.getMessage());
-                if (required.isPresent()) {
-                    throw new PointFailure(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, point.displayName() + ": " + required.get());
-                }
-                throw new TestAbortedException(e.getMessage());
+                throw stopped(Admission.targetIncapable(context, point, session.agent().host(), e.getMessage()));
             }
             throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
         } catch (TransferException e) {

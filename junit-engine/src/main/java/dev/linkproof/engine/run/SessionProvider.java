@@ -8,6 +8,7 @@ import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TransferSession;
+import dev.linkproof.transfer.spi.Transports;
 
 /**
  * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
@@ -23,6 +24,8 @@ import dev.linkproof.transfer.session.TransferSession;
  */
 public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
+    /** The run's transports (RunSetup discovered them): every session of the run runs on them. */
+    private final Transports transports;
     private LocalAgent agent;
     private Session session;
     /**
@@ -31,10 +34,6 @@ public final class SessionProvider implements AutoCloseable {
      */
     private dev.linkproof.transfer.agent.AgentServer homeAgent;
     private String homeToken;
-
-    /** Where the target's agent finds this host's agent: host, port and token. */
-    public record Home(String host, int port, String token) {
-    }
 
     /** The sessions of rails beyond the first, to the same agent, kept across points like the first. */
     private final java.util.List<Session> railSessions = new java.util.ArrayList<>();
@@ -51,8 +50,9 @@ public final class SessionProvider implements AutoCloseable {
     private int provisions;
     private java.util.Map<String, String> agentEnvironment = java.util.Map.of();
 
-    public SessionProvider(LinkproofConfiguration config) {
+    public SessionProvider(LinkproofConfiguration config, Transports transports) {
         this.config = config;
+        this.transports = transports;
     }
 
     /** Environment variables the next local agent starts with (the profile's transport environment). */
@@ -98,7 +98,7 @@ public final class SessionProvider implements AutoCloseable {
                     throw e;
                 }
             }
-            session = Session.open(agent.host(), agent.port(), agent.token(), config.timeouts());
+            session = Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports);
         }
         provisions++;
         return session;
@@ -120,7 +120,7 @@ public final class SessionProvider implements AutoCloseable {
         });
         while (railSessions.size() < n - 1) {
             railSessions.add(config.peer().isPresent() ? openRemote(config.peer().get())
-                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts()));
+                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports));
         }
         java.util.List<TransferSession> out = new java.util.ArrayList<>();
         out.add(first);
@@ -132,38 +132,23 @@ public final class SessionProvider implements AutoCloseable {
      * This JVM's agent for the ways back: on a local pair on loopback, with {@code linkproof.peer} on the
      * address this host reached the peer from (so the peer can reach it back on the same route).
      */
-    public synchronized Home home(TransferSession towardPeer) throws TransferException {
+    public synchronized dev.linkproof.transfer.session.Rails.Home home(TransferSession towardPeer) throws TransferException {
         if (homeAgent == null) {
             homeToken = dev.linkproof.transfer.control.AgentProcess.newToken();
             String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
             try {
-                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io());
+                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io(), transports);
             } catch (java.io.IOException e) {
                 throw new TransferException("cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
             }
         }
-        return new Home(homeAgent.host(), homeAgent.port(), homeToken);
+        return new dev.linkproof.transfer.session.Rails.Home(homeAgent.host(), homeAgent.port(), homeToken);
     }
 
-    private Session openRemote(String peer) throws TransferException {
-        int colon = peer.lastIndexOf(':');
-        if (colon <= 0 || colon == peer.length() - 1) {
-            throw new TransferException(Constants.PEER + "=" + peer + " is not host:port (e.g. target-host:7471, the port "
-                    + "the agent printed)");
-        }
-        int port;
-        try {
-            port = Integer.parseInt(peer.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new TransferException(Constants.PEER + "=" + peer + ": bad port '" + peer.substring(colon + 1)
-                    + "' (a number from 1 to 65535)");
-        }
-        if (port < 1 || port > 65535) {
-            throw new TransferException(Constants.PEER + "=" + peer + ": port " + port + " is outside 1..65535");
-        }
+    private Session openRemote(dev.linkproof.transfer.control.HostPort peer) throws TransferException {
         String token = config.token().orElseThrow(() -> new TransferException(Constants.PEER + " is set but "
                 + Constants.TOKEN + " is not: give the token the agent was started with (it prints it)"));
-        return Session.open(peer.substring(0, colon), port, token, config.timeouts());
+        return Session.open(peer.host(), peer.port(), token, config.timeouts(), transports);
     }
 
     /**

@@ -76,6 +76,33 @@ class ConfigurationIndexTest {
         assertThat(unindexed).isEmpty();
     }
 
+    private static final Pattern KEY_DECLARATION = Pattern.compile("static final String \\w+ = \"(linkproof\\.[A-Za-z0-9.]*)\";");
+
+    /**
+     * Each key is declared once, as a literal, in the module that reads it; everywhere else it is a
+     * reference (Constants lists the fleet's, the profiles' and the transports' keys by reference),
+     * so a renamed key cannot leave a second spelling behind.
+     */
+    @Test
+    void noKeyIsDeclaredTwice() throws Exception {
+        java.util.Map<String, java.util.List<String>> declared = new java.util.TreeMap<>();
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            for (Path main : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.walk(main)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        Matcher m = KEY_DECLARATION.matcher(Files.readString(file));
+                        while (m.find()) {
+                            declared.computeIfAbsent(m.group(1), k -> new java.util.ArrayList<>()).add(ROOT.relativize(file).toString());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(declared).as("keys declared as literals").isNotEmpty();
+        assertThat(declared.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Object::toString).toList())
+                .as("keys declared more than once").isEmpty();
+    }
+
     /** A key, a prefix of keys ({@code startsWith("linkproof.probe.")}) or a key under a prefix key. */
     private static boolean indexed(String literal, Set<String> keys) {
         return keys.stream().anyMatch(k -> k.equals(literal) || k.startsWith(literal)

@@ -52,10 +52,14 @@ class FleetSettingsTest {
 
     @Test
     void eachBadValueIsNamedWithItsKey() {
-        assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "nohost")).errors())
-                .singleElement().asString().startsWith("linkproof.fleet.registry=nohost must be host:port");
+        assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "fe80::1:7470")).errors())
+                .singleElement().asString().startsWith("linkproof.fleet.registry='fe80::1:7470' is not HOST:PORT: an IPv6 "
+                        + "address needs brackets");
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "h:70000")).errors())
-                .singleElement().asString().contains("the port must be 0..65535");
+                .singleElement().asString().contains("port 70000 is outside 0..65535");
+        // Without a port, the registry's own; port 0 (any free one) is allowed for listening.
+        assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "[::]")).config().fleet().orElseThrow().registryPort())
+                .isEqualTo(7470);
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_ACT, "reboot")).errors())
                 .singleElement().asString().isEqualTo("linkproof.fleet.act=reboot must be one of slurm, kubernetes, print (or unset: "
                         + "act on nothing)");

@@ -52,7 +52,7 @@ class LinkproofConfigurationTest {
                 Constants.AGENT_JVM_ARGS, "  -Xmx64m   -Dx=y ",
                 Constants.AGENT_LOG, "/tmp/x/agent.log",
                 Constants.PROGRESS, "false"));
-        assertThat(c.peer()).contains("target:7471");
+        assertThat(c.peer()).contains(new dev.linkproof.transfer.control.HostPort("target", 7471));
         assertThat(c.token()).contains("tok");
         assertThat(c.defaultTransport()).isEqualTo("ucx");
         assertThat(c.iterationScale()).isEqualTo(0.25);

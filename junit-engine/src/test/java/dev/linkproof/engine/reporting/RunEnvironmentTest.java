@@ -37,13 +37,4 @@ class RunEnvironmentTest {
             assertThat(env).containsAllEntriesOf(judge.probe().environment());
         }
     }
-
-    /** Before a profile is loaded (it failed, say) the environment still comes from the configured root. */
-    @Test
-    void withoutAProfileTheConfiguredRootIsProbed() {
-        try (RunReporter reporter = reporter("thor2-host", null)) {
-            Map<String, String> env = reporter.environment();
-            assertThat(env).containsEntry("profile", "none").containsEntry("host", "thor2-node1").containsKey("rdma.bnxt_re0");
-        }
-    }
 }

@@ -220,41 +220,82 @@ class FleetReportsTest {
     private static final Pattern HELP = Pattern.compile("# HELP [a-zA-Z_:][a-zA-Z0-9_:]* [^\\n]*");
     private static final Pattern TYPE = Pattern.compile("# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (counter|gauge|histogram|summary|untyped)");
     private static final Pattern SAMPLE = Pattern.compile(
-            "[a-zA-Z_:][a-zA-Z0-9_:]*\\{[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\"(?:,[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\")*\\} "
+            "[a-zA-Z_:][a-zA-Z0-9_:]*(?:\\{[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\"(?:,[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\")*\\})? "
                     + "[-+]?(?:[0-9]+(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|Inf|NaN)");
+    private static final dev.linkproof.reports.prometheus.PointLabels LABELS = new dev.linkproof.reports.prometheus.PointLabels(
+            "WriteBandwidth.meetsProfile", "write 1 MiB ×1 · 1 conn · tcp", "write", 1 << 20, "tcp", "host->host", "1");
+
+    private static String exposition() {
+        return FleetPrometheus.text(OUTCOMES, BLAME, p -> LABELS, RUN.finished());
+    }
 
     @Test
-    void prometheusLinesFollowTheTextFormat() throws Exception {
-        Path file = FleetPrometheus.write(dir.resolve("textfile/linkproof_fleet.prom"), OUTCOMES, BLAME);
+    void prometheusLinesFollowTheTextFormatInBaseUnits() throws Exception {
+        Path file = FleetPrometheus.write(dir.resolve("textfile/fleet.prom"), FleetPrometheus.snapshots(OUTCOMES, BLAME, p -> LABELS,
+                RUN.finished()));
         String text = Files.readString(file);
-        assertThat(text).endsWith("\n");
+        assertThat(text).endsWith("\n").isEqualTo(exposition());
         List<String> lines = text.lines().toList();
         assertThat(lines).allSatisfy(l -> assertThat(HELP.matcher(l).matches() || TYPE.matcher(l).matches() || SAMPLE.matcher(l).matches())
                 .as(l).isTrue());
         // Each family announced once, before its samples.
-        for (String family : List.of(FleetPrometheus.BANDWIDTH, FleetPrometheus.LATENCY, FleetPrometheus.VERDICT, FleetPrometheus.LINK_VERDICT)) {
+        for (String family : List.of(FleetPrometheus.BANDWIDTH, FleetPrometheus.OPERATIONS, FleetPrometheus.LATENCY,
+                FleetPrometheus.NODE_VERDICT, FleetPrometheus.LINK_VERDICT, FleetPrometheus.LAST_RUN)) {
+            assertThat(lines).filteredOn(l -> l.startsWith("# HELP " + family + " ")).hasSize(1);
             int help = lines.indexOf(lines.stream().filter(l -> l.startsWith("# HELP " + family + " ")).findFirst().orElseThrow());
             assertThat(lines.get(help + 1)).isEqualTo("# TYPE " + family + " gauge");
-            assertThat(lines.stream().filter(l -> l.startsWith(family + "{")).mapToInt(lines::indexOf).min().orElse(Integer.MAX_VALUE))
-                    .isGreaterThan(help + 1);
         }
+        // 5 × 4 directed pairs, one unreachable: 19 measured; GB/s is 10^9 bytes a second.
         assertThat(lines).filteredOn(l -> l.startsWith(FleetPrometheus.BANDWIDTH + "{")).hasSize(19);
-        assertThat(lines).contains("linkproof_fleet_pair_bandwidth_gbps{initiator=\"lpn1\",target=\"lpn3\",point=\"write-1MiB\"} 5",
-                "linkproof_fleet_pair_bandwidth_gbps{initiator=\"lpn2\",target=\"lpn1\",point=\"write-1MiB\"} 10.01",
-                "linkproof_fleet_verdict{node=\"lpn6\",kind=\"missing-node\"} 1",
-                "linkproof_fleet_verdict{node=\"lpn3\",kind=\"bad-node\"} 1",
-                "linkproof_fleet_link_verdict{node_a=\"lpn1\",node_b=\"lpn4\",kind=\"bad-link\"} 1",
-                "linkproof_fleet_link_verdict{node_a=\"lpn2\",node_b=\"lpn5\",kind=\"bad-link\"} 1");
-        assertThat(text).doesNotContain("NaN");
+        String point = "memory=\"host->host\",op=\"write\",point=\"write 1 MiB ×1 · 1 conn · tcp\",rails=\"1\",size_bytes=\"1048576\"";
+        assertThat(lines).contains(
+                FleetPrometheus.BANDWIDTH + "{dst=\"lpn3\"," + point + ",src=\"lpn1\",test=\"WriteBandwidth.meetsProfile\",transport=\"tcp\"} 5.0E9",
+                FleetPrometheus.BANDWIDTH + "{dst=\"lpn1\"," + point + ",src=\"lpn2\",test=\"WriteBandwidth.meetsProfile\",transport=\"tcp\"} 1.001E10",
+                FleetPrometheus.OPERATIONS + "{dst=\"lpn3\"," + point + ",src=\"lpn1\",test=\"WriteBandwidth.meetsProfile\",transport=\"tcp\"} "
+                        + 5e9 / (1 << 20),
+                // A bandwidth point's latency is its loop's average per transfer: 5 µs.
+                FleetPrometheus.LATENCY + "{dst=\"lpn3\"," + point + ",src=\"lpn1\",statistic=\"average\",test=\"WriteBandwidth.meetsProfile\","
+                        + "transport=\"tcp\"} 5.0E-6",
+                FleetPrometheus.LINK_VERDICT + "{node_a=\"lpn1\",node_b=\"lpn4\"} 1.0",
+                FleetPrometheus.LINK_VERDICT + "{node_a=\"lpn2\",node_b=\"lpn5\"} 1.0",
+                FleetPrometheus.LAST_RUN + " " + (RUN.finished().getEpochSecond() * 1.0));
+        // Every node of the run, for every kind of verdict: 1 where given, 0 elsewhere (healthy nodes too).
+        List<String> verdicts = lines.stream().filter(l -> l.startsWith(FleetPrometheus.NODE_VERDICT + "{")).toList();
+        assertThat(verdicts).hasSize(6 * dev.linkproof.fleet.blame.VerdictKind.values().length);
+        assertThat(verdicts).filteredOn(l -> l.endsWith(" 1.0")).containsExactlyInAnyOrder(
+                FleetPrometheus.NODE_VERDICT + "{kind=\"missing-node\",node=\"lpn6\"} 1.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"bad-node\",node=\"lpn3\"} 1.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"bad-link\",node=\"lpn1\"} 1.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"bad-link\",node=\"lpn4\"} 1.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"bad-link\",node=\"lpn2\"} 1.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"bad-link\",node=\"lpn5\"} 1.0");
+        assertThat(verdicts).contains(FleetPrometheus.NODE_VERDICT + "{kind=\"bad-node\",node=\"lpn1\"} 0.0",
+                FleetPrometheus.NODE_VERDICT + "{kind=\"fleet-degraded\",node=\"lpn5\"} 0.0");
+        assertThat(text).doesNotContain("NaN").doesNotContain("gbps").doesNotContain("_us{");
+        // No temporary file is left beside it.
+        try (var files = Files.list(file.getParent())) {
+            assertThat(files).extracting(f -> f.getFileName().toString()).containsExactly("fleet.prom");
+        }
+    }
+
+    @Test
+    void aLatencyPointsLatencyIsItsMedianAndSaysSo() {
+        Point latency = new Point("read-8", "read 8 B ×1 · 1 conn · tcp · latency", dev.linkproof.fleet.blame.Measure.LATENCY);
+        List<PairOutcome> o = List.of(new PairOutcome(new Pair("a", "b"), latency, OutcomeKind.PASSED, 0.001, 12.5));
+        Blame b = Blamer.blame(new Observations(List.of("a", "b"), Set.of("a", "b"), o), o, BlameSettings.DEFAULTS);
+        String text = FleetPrometheus.text(o, b, p -> null, RUN.finished());
+        assertThat(text.lines()).anySatisfy(l -> assertThat(l).startsWith(FleetPrometheus.LATENCY + "{").contains("statistic=\"p50\"")
+                .contains("point=\"read 8 B ×1 · 1 conn · tcp · latency\"").endsWith(" 1.25E-5"));
     }
 
     @Test
     void prometheusLabelValuesAreEscaped() {
-        Point odd = new Point("say \"hi\"\\\nthere", "odd");
+        Point odd = new Point("odd", "say \"hi\"\\\nthere");
         List<PairOutcome> o = List.of(new PairOutcome(new Pair("a", "b"), odd, OutcomeKind.PASSED, 1.5e-5, Double.NaN));
         Blame b = Blamer.blame(new Observations(List.of("a", "b"), Set.of("a", "b"), o), o, BlameSettings.DEFAULTS);
-        String text = FleetPrometheus.text(o, b);
-        assertThat(text.lines()).contains("linkproof_fleet_pair_bandwidth_gbps{initiator=\"a\",target=\"b\",point=\"say \\\"hi\\\"\\\\\\nthere\"} 1.5E-5");
+        String text = FleetPrometheus.text(o, b, p -> null, RUN.finished());
+        assertThat(text.lines()).anySatisfy(l -> assertThat(l).startsWith(FleetPrometheus.BANDWIDTH + "{")
+                .contains("point=\"say \\\"hi\\\"\\\\\\nthere\"").endsWith(" 15000.0"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(HELP.matcher(l).matches() || TYPE.matcher(l).matches() || SAMPLE.matcher(l).matches())
                 .as(l).isTrue());
     }

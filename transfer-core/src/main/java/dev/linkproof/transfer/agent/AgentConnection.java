@@ -178,7 +178,7 @@ final class AgentConnection implements Runnable {
                     return false;
                 }
                 io = new IoSettings(Duration.ofMillis(ms), io.connectTimeout(), io.peer());
-                drives = new Drives(new IoSettings(io.progressTimeout(), io.connectTimeout()));
+                drives = new Drives(new IoSettings(io.progressTimeout(), io.connectTimeout()), transports);
                 authenticated = true;
                 reply(out, MessageType.WELCOME, welcome());
             }

@@ -34,7 +34,7 @@ public final class AgentMain implements Callable<Integer> {
             description = "Address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 for all).")
     String bind;
 
-    @Option(names = "--port", defaultValue = "7471", description = "Control port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+    @Option(names = "--port", defaultValue = "" + dev.linkproof.transfer.control.HostPort.AGENT_PORT, description = "Control port (default ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
     @Option(names = "--token", description = "Session token the initiator must present (default: $" + TOKEN_ENV

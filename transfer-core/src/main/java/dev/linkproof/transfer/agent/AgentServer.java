@@ -43,8 +43,17 @@ public final class AgentServer implements AutoCloseable {
     /** The shortest session token an agent accepts. */
     public static final int MIN_TOKEN_LENGTH = 16;
 
-    /** Binds and starts accepting. Port 0 picks a free port. */
+    /** Binds and starts accepting, on the transports of this process's class path. Port 0 picks a free port. */
     public static AgentServer start(String bindHost, int port, String token, IoSettings io) throws IOException {
+        return start(bindHost, port, token, io, Transports.discover());
+    }
+
+    /**
+     * Binds and starts accepting, serving and driving points on {@code transports}: those a run in this
+     * process discovered already (an engine's or the CLI's agent for the way back).
+     */
+    public static AgentServer start(String bindHost, int port, String token, IoSettings io, Transports transports)
+            throws IOException {
         if (token == null || token.length() < MIN_TOKEN_LENGTH) {
             throw new IllegalArgumentException("the session token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
@@ -56,7 +65,7 @@ public final class AgentServer implements AutoCloseable {
             s.close();
             throw e;
         }
-        AgentServer agent = new AgentServer(s, token, Transports.discover(), io);
+        AgentServer agent = new AgentServer(s, token, transports, io);
         agent.acceptor.start();
         return agent;
     }

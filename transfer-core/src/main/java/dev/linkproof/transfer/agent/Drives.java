@@ -9,6 +9,7 @@ import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
+import dev.linkproof.transfer.spi.Transports;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,9 +39,12 @@ final class Drives {
 
     private final Map<String, Drive> drives = new LinkedHashMap<>();
     private final IoSettings io;
+    /** The agent's transports, discovered once when it started: every drive's session runs on them. */
+    private final Transports transports;
 
-    Drives(IoSettings io) {
+    Drives(IoSettings io, Transports transports) {
         this.io = io;
+        this.transports = transports;
     }
 
     synchronized Messages.DriveState start(Messages.Drive request) throws ProtocolException, InterruptedException {
@@ -51,7 +55,7 @@ final class Drives {
             throw new ProtocolException("too-many-drives", "this session already has " + drives.size()
                     + " drives; let one finish first", false);
         }
-        Drive d = new Drive(request, io);
+        Drive d = new Drive(request, io, transports);
         drives.put(request.driveId(), d);
         d.thread = Thread.ofPlatform().daemon().name("linkproof-drive-" + request.driveId()).start(d::run);
         return reply(d, d.awaitChange(State.PROVISIONING));
@@ -127,6 +131,7 @@ final class Drives {
     private static final class Drive {
         final Messages.Drive request;
         final IoSettings io;
+        final Transports transports;
         Thread thread;
         private State state = State.PROVISIONING;
         private boolean go;
@@ -138,9 +143,10 @@ final class Drives {
         String failure;
         boolean peerFailure;
 
-        Drive(Messages.Drive request, IoSettings io) {
+        Drive(Messages.Drive request, IoSettings io, Transports transports) {
             this.request = request;
             this.io = io;
+            this.transports = transports;
         }
 
         void run() {
@@ -157,7 +163,7 @@ final class Drives {
                 }
             };
             try (Session s = Session.open(request.targetHost(), request.targetPort(), request.targetToken(),
-                    new Timeouts(control, control, io))) {
+                    new Timeouts(control, control, io), transports)) {
                 session = s;
                 synchronized (this) {
                     if (cancelled) {

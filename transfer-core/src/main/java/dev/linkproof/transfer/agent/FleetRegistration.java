@@ -19,19 +19,12 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
     static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
 
     static FleetRegistration of(CommandLine cli, String register, String within, String node) {
-        int colon = register.lastIndexOf(':');
-        if (colon <= 0 || colon == register.length() - 1) {
-            throw new ParameterException(cli, "--register " + register + " is not HOST:PORT (the coordinator's registry, "
-                    + "e.g. 10.77.0.1:7470)");
-        }
-        int port;
+        dev.linkproof.transfer.control.HostPort registry;
         try {
-            port = Integer.parseInt(register.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new ParameterException(cli, "--register " + register + ": bad port '" + register.substring(colon + 1) + "'");
-        }
-        if (port < 1 || port > 65535) {
-            throw new ParameterException(cli, "--register " + register + ": port " + port + " is outside 1..65535");
+            registry = dev.linkproof.transfer.control.HostPort.parse(register,
+                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 1);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, "--register (the coordinator's registry): " + e.getMessage());
         }
         Duration d;
         try {
@@ -47,7 +40,7 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, "--node: " + e.getMessage());
         }
-        return new FleetRegistration(register.substring(0, colon), port, d, node, null);
+        return new FleetRegistration(registry.host(), registry.port(), d, node, null);
     }
 
     /**

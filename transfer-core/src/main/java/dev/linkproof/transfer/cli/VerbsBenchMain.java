@@ -97,10 +97,10 @@ public final class VerbsBenchMain {
                 points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1]), kv.length > 2 ? Long.parseLong(kv[2]) : 0});
             }
         }
-        List<String> agentArgs = List.of(System.getProperty("linkproof.agent.jvmArgs", "-Xmx256m").trim().split("\\s+"));
+        List<String> agentArgs = List.of(System.getProperty(LocalAgent.JVM_ARGS_KEY, LocalAgent.DEFAULT_JVM_ARGS).trim().split("\\s+"));
         Timeouts t = new Timeouts(Duration.ofSeconds(120), Duration.ofSeconds(300),
                 new IoSettings(Duration.ofSeconds(60), Duration.ofSeconds(60)));
-        try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty("linkproof.agent.log", "bench-agent.log")),
+        try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty(LocalAgent.LOG_KEY, "bench-agent.log")),
                 t.agentStart());
              Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
             // The warm pass again while the last one saw a compilation finish (at most WARM_PASSES): under TCG

@@ -1,6 +1,7 @@
 package dev.linkproof.transfer.session;
 
 import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.spi.Transports;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -11,8 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
@@ -77,16 +76,8 @@ final class AgentClassPath {
                 // the agent's own start says what is missing
             }
         }
-        try {
-            for (var provider : ServiceLoader.load(Transport.class, loader).stream().toList()) {
-                try {
-                    codeSource(provider.type()).ifPresent(entries::add);
-                } catch (ServiceConfigurationError | LinkageError e) {
-                    // a broken provider is reported by discovery, here and in the agent
-                }
-            }
-        } catch (ServiceConfigurationError e) {
-            // the same
+        for (Class<? extends Transport> type : Transports.providerTypes(loader)) {
+            codeSource(type).ifPresent(entries::add);
         }
         return List.copyOf(entries);
     }

@@ -45,6 +45,15 @@ public final class LocalAgent implements AutoCloseable {
     }
 
     /**
+     * The keys of a local agent's JVM options (space-separated) and log file, declared here, where
+     * the agent is started, and listed among the engine's keys by reference; VerbsBenchMain reads them
+     * too. Default JVM options {@value #DEFAULT_JVM_ARGS}.
+     */
+    public static final String JVM_ARGS_KEY = "linkproof.agent.jvmArgs";
+    public static final String LOG_KEY = "linkproof.agent.log";
+    public static final String DEFAULT_JVM_ARGS = "-Xmx256m";
+
+    /**
      * Starts an agent and waits for its ready line.
      *
      * @param jvmArgs extra JVM options for the agent (heap, CPU pinning wrappers go elsewhere)

@@ -68,6 +68,22 @@ public final class Rails {
      * that put a point on it ({@code verbs.device}, {@code tcp.address} and {@code tcp.source}), and,
      * where the rail has memory of its own (its GPUs), that placement in place of the point's.
      */
+    /** Where a rail back is driven to: this host's agent, its address and token. */
+    public record Home(String host, int port, String token) {
+    }
+
+    /**
+     * Rail {@code label} as a lane: a rail out runs on {@code session}; a rail back (a home given)
+     * runs over the same session, driven by the target's agent toward this host's agent. The engine
+     * and the transfer command both make their lanes here.
+     */
+    public static Lane lane(String label, TransferSession session, java.util.Map<String, String> settings,
+                            java.util.Optional<Placement> memory, java.util.Optional<Home> back, Timeouts timeouts) {
+        TransferSession s = back.isEmpty() ? session
+                : new DrivenSession(session, back.get().host(), back.get().port(), back.get().token(), timeouts);
+        return new Lane(label, s, settings, memory);
+    }
+
     public record Lane(String label, TransferSession session, java.util.Map<String, String> settings,
                        java.util.Optional<Placement> memory) {
         public Lane {

@@ -78,8 +78,23 @@ public final class Session implements TransferSession {
         this.localHost = localHost;
     }
 
-    /** Connects to an agent, presents the token and reads what the agent offers. */
+    /**
+     * Connects to an agent with this process's transports discovered for this session alone: for a
+     * caller with one session. Whoever opens several (the engine, the CLI, a fleet's coordinator, an
+     * agent's drives) discovers once and passes its registry to {@link #open(String, int, String, Timeouts, Transports)}.
+     */
     public static Session open(String host, int port, String token, Timeouts timeouts) throws TransferException {
+        return open(host, port, token, timeouts, Transports.discover());
+    }
+
+    /**
+     * Connects to an agent, presents the token and reads what the agent offers.
+     *
+     * @param transports this process's transports, as the run discovered them: the initiator's side of
+     *                   every point runs on them
+     */
+    public static Session open(String host, int port, String token, Timeouts timeouts, Transports transports)
+            throws TransferException {
         ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
         try {
             String localHost = localHost();
@@ -87,7 +102,7 @@ public final class Session implements TransferSession {
                     new Messages.Hello(token, FrameCodec.VERSION, localHost,
                             timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
                     Messages.Welcome.class, timeouts.control());
-            return new Session(control, welcome, Transports.discover(), timeouts, host, localHost);
+            return new Session(control, welcome, transports, timeouts, host, localHost);
         } catch (RemoteErrorException e) {
             control.close();
             if ("bad-token".equals(e.code())) {

@@ -465,13 +465,13 @@ public final class Ucx {
                     ADDRESS, ADDRESS));
             // For endpoints without an error handler, posted without a completion callback: nothing of
             // ours can be called back from inside, so the critical linkage (3-6 ns less a call, a fifth of
-            // an 8-byte atomic over shared memory) is safe there, and only there (UcxAtomicPath decides).
+            // an 8-byte atomic over shared memory) is safe there, and only there (UcxAtomics decides).
             // Its pointers go in and out as raw addresses (JAVA_LONG, the ABI's same 64-bit registers):
             // no MemorySegment to check per argument, none to make for the result: about 3.5 ns of the
             // 31 an 8-byte fetch-add took over shared memory (bench/RESULTS.md, ucx atomics, 2026-12-05).
             atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT,
                     JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-            // put, get and the worker flush the same way, for the same endpoints (UcxDataPath decides): at
+            // put, get and the worker flush the same way, for the same endpoints (UcxRma decides): at
             // 8 B over shared memory the ordinary linkage's thread-state transitions (nep_invoker_blob) and
             // per-argument segment checks (checkNative, the session's acquire and release) took 19 of the
             // 46 CPU ns of a put with its flush; critical and raw, 1.7 (perf, bench/RESULTS.md, ucx small

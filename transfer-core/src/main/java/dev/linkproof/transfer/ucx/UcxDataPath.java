@@ -4,9 +4,9 @@ import static dev.linkproof.transfer.ucx.Ucx.lib;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.SlotLayout;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.atomic.AtomicLayout;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
 import dev.linkproof.transfer.spi.DataPath;
@@ -18,58 +18,38 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
- * The initiator's side of a ucx point: one worker, {@code connections} endpoints to the target's
- * worker, each with the target region's rkey unpacked. A batch is its puts (WRITE) or gets (READ),
- * spread over the endpoints round-robin; up to {@code pipelineDepth} batches are in flight.
+ * The initiator's side of a ucx point, for every op: one worker, endpoints to the target's worker,
+ * each with the target region's rkey unpacked; a batch is its puts (WRITE), gets (READ) or atomics,
+ * spread over the endpoints round-robin ({@link UcxRma}, {@link UcxAtomics} make the op's downcalls);
+ * up to {@code pipelineDepth} batches are in flight. This class is the post path they share: the
+ * ring of batches in flight, the requests each leaves to wait for, the failure handling and the
+ * teardown.
  *
- * <p>When a batch is complete: a WRITE batch is followed by one {@code ucp_worker_flush_nbx}, whose
- * request completes when every put of the batch (and of earlier batches) is remotely complete (a
- * put's own completion only says its source may be reused). A READ batch needs no flush: a get is
- * complete when its data is in local memory, so the batch is complete when each of its gets is;
- * gets that complete at once (shared memory) leave nothing to wait for, and a flush per batch would
- * cost a downcall and a walk of every interface (16 ns a batch, 19 % of a 4 KiB get, measured).
- *
- * <p>When the batch is smaller than the endpoint count, each transfer is striped so every endpoint
- * carries data, as the tcp transport does. Everything is built here; {@link #post()} and
+ * <p>A batch is complete when each request it left is: a WRITE batch leaves its
+ * {@code ucp_worker_flush_nbx} (a put's own completion only says its source may be reused); a READ
+ * batch its gets and an atomic batch its ops, those that did not complete at once (over shared memory
+ * most do, leaving nothing to wait for). Everything is built here; {@link #post()} and
  * {@link #awaitOldest()} allocate nothing, and ring positions wrap by comparison, not division.
  */
 final class UcxDataPath implements DataPath {
-    private final TransferSpec spec;
     private final UcxRegion region;
     private final UcxWorker worker;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] eps;
     private final MemorySegment[] rkeys;
     private final MemorySegment errorSlots;
-    private final boolean read;
-    private final MemorySegment[] opEp;
-    private final MemorySegment[] opRkey;
-    private final MemorySegment[] opLocal;
-    private final long[] opLength;
-    private final long[] opRemote;
-    /**
-     * The critical linkage (Ucx.Hot.PUT_CRITICAL, GET_CRITICAL, WORKER_FLUSH_CRITICAL) is used when no
-     * endpoint has an error handler (shared-memory transports only: no upcall of ours can fire inside
-     * a post) and no op is larger than {@link #CRITICAL_MAX_BYTES} (a critical downcall holds off
-     * safepoints for its whole length: a copy of a few microseconds at most). Its arguments are the
-     * same endpoints, buffers, rkeys and params as raw addresses, each op's five words adjacent in
-     * {@link #opWords} (endpoint, local address, length, remote address, rkey): one array, one bounds
-     * check and one cache line or two per op.
-     */
-    private boolean critical;
-    private final long[] opWords;
-    private final long paramsA;
-    private final long workerA;
+    /** Exactly one of the two is set: the op's downcalls (final classes: a direct call per batch). */
+    private UcxRma rma;
+    private UcxAtomics atomics;
     /*
      * Requests are kept as raw addresses, not MemorySegments: each downcall returns a new segment
      * object, and storing it would make it escape, a heap allocation per batch in the measured loop
      * (40 B a WRITE batch, measured); a segment is made again only for a request that exists.
      */
-    /** WRITE: each in-flight batch's flush request (0 when it completed at once), by ring position. */
-    private final long[] flushes;
-    /** READ: each in-flight batch's pending get requests, {@code opEp.length} places per ring position. */
-    private final long[] pendingGets;
+    /** Each in-flight batch's requests to wait for, {@link #perBatch} places per ring position. */
+    private final long[] pending;
     private final int[] pendingCount;
+    private final int perBatch;
     private final long timeoutNanos;
     private final long closeTimeoutNanos;
     private final PeerLiveness peer;
@@ -82,40 +62,22 @@ final class UcxDataPath implements DataPath {
     private boolean failed;
     private boolean closed;
 
-    private UcxDataPath(TransferSpec spec, UcxRegion region, UcxWorker worker, int endpoints, IoSettings io) {
-        this.spec = spec;
+    /** The largest op posted through the critical linkage (about 5 µs of copying on the 2-CPU VM). */
+    static final long CRITICAL_MAX_BYTES = UcxRma.CRITICAL_MAX_BYTES;
+
+    private UcxDataPath(TransferSpec spec, UcxRegion region, UcxWorker worker, int endpoints, int perBatch, IoSettings io) {
         this.region = region;
         this.worker = worker;
         this.eps = new MemorySegment[endpoints];
         this.rkeys = new MemorySegment[endpoints];
         this.errorSlots = arena.allocate(endpoints);
-        this.read = spec.op() == Op.READ;
-        this.flushes = new long[spec.pipelineDepth()];
+        this.perBatch = perBatch;
+        this.pending = new long[spec.pipelineDepth() * perBatch];
         this.pendingCount = new int[spec.pipelineDepth()];
         this.timeoutNanos = io.progressTimeout().toNanos();
         this.closeTimeoutNanos = Math.min(timeoutNanos, 2_000_000_000L);
         this.peer = io.peer();
         this.what = "ucx " + spec.op().label() + " batch of point " + spec.pointId();
-        int stripes = stripes(spec, endpoints);
-        int ops = spec.batch() * stripes;
-        opEp = new MemorySegment[ops];
-        opRkey = new MemorySegment[ops];
-        opLocal = new MemorySegment[ops];
-        opLength = new long[ops];
-        opRemote = new long[ops];
-        opWords = new long[ops * OP_WORDS];
-        paramsA = worker.noParams.address();
-        workerA = worker.handle.address();
-        pendingGets = read ? new long[spec.pipelineDepth() * ops] : null;
-    }
-
-    /** The largest op posted through the critical linkage (about 5 µs of copying on the 2-CPU VM). */
-    static final long CRITICAL_MAX_BYTES = 64 << 10;
-
-    private static final int OP_WORDS = 5;
-
-    static int stripes(TransferSpec spec, int connections) {
-        return spec.batch() >= connections ? 1 : (int) Math.max(1, Math.min(spec.size(), connections / spec.batch()));
     }
 
     static UcxDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
@@ -129,6 +91,11 @@ final class UcxDataPath implements DataPath {
             throw new TransferException("the target's ucx region has " + length + " bytes, the point needs "
                     + spec.slots().regionBytes());
         }
+        boolean atomic = spec.op().atomic();
+        if (atomic && local.size() < AtomicLayout.of(spec).bytes()) {
+            throw new TransferException("the initiator's buffer has " + local.size() + " bytes, an atomic point of "
+                    + spec.batch() + " counters at depth " + spec.pipelineDepth() + " needs " + AtomicLayout.of(spec).bytes());
+        }
         UcxRegion region = UcxRegion.of(local, UcxTransport.ucxSettings(spec));
         UcxWorker worker;
         try {
@@ -137,11 +104,15 @@ final class UcxDataPath implements DataPath {
             region.release();
             throw e;
         }
-        int stripes = stripes(spec, spec.connections());
-        int endpoints = Math.min(spec.connections(), spec.batch() * stripes);
-        UcxDataPath path = new UcxDataPath(spec, region, worker, endpoints, io);
+        // An atomic batch is one op per counter; a put or get batch may stripe its transfers.
+        int stripes = atomic ? 1 : UcxRma.stripes(spec, spec.connections());
+        int ops = spec.batch() * stripes;
+        int endpoints = Math.min(spec.connections(), ops);
+        // A WRITE batch leaves one request (its flush); a READ or atomic batch up to one per op.
+        int perBatch = atomic || spec.op() == Op.READ ? ops : 1;
+        UcxDataPath path = new UcxDataPath(spec, region, worker, endpoints, perBatch, io);
         try {
-            path.build(address, rkey, base, stripes);
+            path.build(spec, local, address, rkey, base, stripes);
             return path;
         } catch (TransferException | RuntimeException e) {
             path.failed = true;
@@ -150,13 +121,13 @@ final class UcxDataPath implements DataPath {
         }
     }
 
-    private void build(byte[] address, byte[] rkey, long base, int stripes) throws TransferException {
+    private void build(TransferSpec spec, Buffer local, byte[] address, byte[] rkey, long base, int stripes)
+            throws TransferException {
+        boolean peerErrors = UcxTransport.mayDetectPeerFailure(spec);
         Downcalls.inArena("ucp_ep_create/ucp_ep_rkey_unpack downcall", a -> {
             MemorySegment packed = a.allocate(rkey.length);
             packed.copyFrom(MemorySegment.ofArray(rkey));
             MemorySegment out = a.allocate(ADDRESS);
-            boolean peerErrors = UcxTransport.mayDetectPeerFailure(spec);
-            critical = !peerErrors;
             for (int e = 0; e < eps.length; e++) {
                 eps[e] = worker.connect(address, errorSlots.asSlice(e, 1), peerErrors);
                 Ucx.check((byte) lib().rkeyUnpack.invokeExact(eps[e], packed, out), "ucp_ep_rkey_unpack");
@@ -164,44 +135,27 @@ final class UcxDataPath implements DataPath {
             }
             return null;
         });
-        SlotLayout slots = spec.slots();
-        MemorySegment localRegion = region.memory().segment;
-        long piece = spec.size() / stripes;
-        for (int k = 0; k < opEp.length; k++) {
-            int slot = k / stripes;
-            int stripe = k % stripes;
-            long start = slots.slotOffset(slot) + stripe * piece;
-            long len = stripe == stripes - 1 ? spec.size() - stripe * piece : piece;
-            int e = k % eps.length;
-            opEp[k] = eps[e];
-            opRkey[k] = rkeys[e];
-            opLocal[k] = localRegion.asSlice(start, len);
-            opLength[k] = len;
-            opRemote[k] = base + start;
-            opWords[k * OP_WORDS] = opEp[k].address();
-            opWords[k * OP_WORDS + 1] = opLocal[k].address();
-            opWords[k * OP_WORDS + 2] = len;
-            opWords[k * OP_WORDS + 3] = opRemote[k];
-            opWords[k * OP_WORDS + 4] = opRkey[k].address();
-            critical &= len <= CRITICAL_MAX_BYTES;
+        // The critical linkage only where no endpoint has an error handler (shared-memory transports
+        // only): then no upcall of ours can fire inside a post.
+        if (spec.op().atomic()) {
+            atomics = new UcxAtomics(spec, local, eps, rkeys, base, arena, !peerErrors, what, errorSlots);
+        } else {
+            rma = new UcxRma(spec, worker, region.memory().segment, eps, rkeys, base, stripes, !peerErrors, what, errorSlots);
         }
     }
 
     /** Whether posts go through the critical linkage (tests check the choice). */
     boolean critical() {
-        return critical;
+        return atomics != null ? atomics.critical() : rma.critical();
     }
 
     @Override
     public void post() throws TransferException {
         int ring = head;
         try {
-            if (critical) {
-                postCritical(ring);
-            } else {
-                postOrdinary(ring);
-            }
-            head = ring + 1 == flushes.length ? 0 : ring + 1;
+            int base = ring * perBatch;
+            pendingCount[ring] = atomics != null ? atomics.post(ring, pending, base) : rma.post(pending, base);
+            head = ring + 1 == pendingCount.length ? 0 : ring + 1;
             posted++;
         } catch (TransferException | RuntimeException e) {
             failed = true;
@@ -212,101 +166,22 @@ final class UcxDataPath implements DataPath {
         }
     }
 
-    /** A put or get that UCX refused at once, with its status (either linkage). */
-    private TransferException opFailed(byte status) {
-        return UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: " + Ucx.statusString(status),
-                status, errorSlots);
-    }
-
-    /** One batch into ring slot {@code ring} through the ordinary linkage (segments in and out). */
-    private void postOrdinary(int ring) throws Throwable {
-        MemorySegment params = worker.noParams;
-        int base = ring * opEp.length;
-        int pending = 0;
-        for (int k = 0; k < opEp.length; k++) {
-            MemorySegment r = read
-                    ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
-                    : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
-            if (r.address() != 0) {
-                if (Ucx.isError(r)) {
-                    throw opFailed(Ucx.ptrStatus(r));
-                }
-                if (read) {
-                    pendingGets[base + pending++] = r.address();
-                } else {
-                    // Released by UCX when it completes; the batch's flush covers its completion.
-                    Ucx.Hot.REQUEST_FREE.invokeExact(r);
-                }
-            }
-        }
-        if (read) {
-            pendingCount[ring] = pending;
-        } else {
-            flushes[ring] = worker.flush().address();
-        }
-    }
-
-    /**
-     * One batch into ring slot {@code ring} through the critical linkage: raw addresses in and out, so
-     * no segment is checked or made per op, and no thread-state transition per downcall. The same
-     * checks as {@link #postOrdinary}: every op's returned status, the flush's.
-     */
-    private void postCritical(int ring) throws Throwable {
-        long params = paramsA;
-        long[] w = opWords;
-        int base = ring * opEp.length;
-        int pending = 0;
-        for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
-            long r = read
-                    ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
-                    : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
-            if (r != 0) {
-                if (Ucx.isError(r)) {
-                    throw opFailed(Ucx.ptrStatus(r));
-                }
-                if (read) {
-                    pendingGets[base + pending++] = r;
-                } else {
-                    // Released by UCX when it completes; the batch's flush covers its completion.
-                    Ucx.Hot.REQUEST_FREE.invokeExact(MemorySegment.ofAddress(r));
-                }
-            }
-        }
-        if (read) {
-            pendingCount[ring] = pending;
-        } else {
-            long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
-            if (Ucx.isError(f)) {
-                Ucx.check(Ucx.ptrStatus(f), "ucp_worker_flush_nbx");
-            }
-            flushes[ring] = f;
-        }
-    }
-
     @Override
     public void awaitOldest() throws TransferException {
         if (completed >= posted) {
             throw new IllegalStateException("awaitOldest() with no batch in flight");
         }
         int ring = tail;
-        tail = ring + 1 == flushes.length ? 0 : ring + 1;
+        tail = ring + 1 == pendingCount.length ? 0 : ring + 1;
         completed++;
         try {
-            if (read) {
-                int base = ring * opEp.length;
-                int n = pendingCount[ring];
-                pendingCount[ring] = 0;
-                for (int i = 0; i < n; i++) {
-                    long r = pendingGets[base + i];
-                    pendingGets[base + i] = 0;
-                    worker.await(MemorySegment.ofAddress(r), timeoutNanos, errorSlots, peer, what);
-                }
-            } else {
-                long f = flushes[ring];
-                if (f != 0) {
-                    flushes[ring] = 0;
-                    worker.await(MemorySegment.ofAddress(f), timeoutNanos, errorSlots, peer, what);
-                }
+            int base = ring * perBatch;
+            int n = pendingCount[ring];
+            pendingCount[ring] = 0;
+            for (int i = 0; i < n; i++) {
+                long r = pending[base + i];
+                pending[base + i] = 0;
+                worker.await(MemorySegment.ofAddress(r), timeoutNanos, errorSlots, peer, what);
             }
         } catch (TransferException | RuntimeException e) {
             failed = true;
@@ -315,8 +190,9 @@ final class UcxDataPath implements DataPath {
     }
 
     /**
-     * Teardown in UCX's order, within one close deadline ({@link UcxTeardown}): outstanding flushes or
-     * gets, rkeys, endpoints, worker, memory; nothing waits on a target that failed or is gone.
+     * Teardown in UCX's order, within one close deadline ({@link UcxTeardown}): the requests still
+     * outstanding (flushes, gets or atomics), rkeys, endpoints, worker, memory; nothing waits on a
+     * target that failed or is gone.
      */
     @Override
     public void close() {
@@ -324,8 +200,6 @@ final class UcxDataPath implements DataPath {
             return;
         }
         closed = true;
-        // Whatever is still in flight: flush requests (WRITE) or get requests (READ).
-        UcxTeardown.close(worker, read ? pendingGets : flushes, failed, peer, errorSlots, what, rkeys, eps, region, arena,
-                closeTimeoutNanos);
+        UcxTeardown.close(worker, pending, failed, peer, errorSlots, what, rkeys, eps, region, arena, closeTimeoutNanos);
     }
 }

@@ -9,8 +9,8 @@ import java.lang.foreign.MemorySegment;
  * A UCX data path's teardown, in UCX's order: the requests still outstanding, the rkeys, the
  * endpoints (progressing), the worker, the memory; all of it within one close deadline. When the
  * point failed or the target is known to be gone, nothing waits on the target: outstanding requests
- * are let go and endpoints are closed forcibly. Shared by {@link UcxDataPath} and {@link UcxAtomicPath},
- * whose resources are the same and whose outstanding requests differ only in kind.
+ * are let go and endpoints are closed forcibly. {@link UcxDataPath}'s, whatever its op: its outstanding
+ * requests (flushes, gets or atomics) differ only in kind.
  */
 final class UcxTeardown {
     private UcxTeardown() {

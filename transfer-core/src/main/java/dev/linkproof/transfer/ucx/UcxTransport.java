@@ -196,8 +196,7 @@ public final class UcxTransport implements Transport {
     @Override
     public DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        return spec.op().atomic() ? UcxAtomicPath.connect(spec, local, endpoint, io)
-                : UcxDataPath.connect(spec, local, endpoint, io);
+        return UcxDataPath.connect(spec, local, endpoint, io);
     }
 
     @Override

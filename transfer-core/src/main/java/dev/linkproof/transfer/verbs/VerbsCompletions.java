@@ -12,8 +12,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The send completions of a verbs data path's QPs, shared by {@link VerbsDataPath} and
- * {@link VerbsAtomicPath}, which post differently and complete alike. A WR's id carries its QP (low 16
+ * The send completions of a {@link VerbsDataPath}'s QPs, whatever the op. A WR's id carries its QP (low 16
  * bits), how many WRs its completion accounts for (high 32) and whether it ends its QP's share of a
  * batch ({@link #LAST_OF_BATCH}); the CQ is polled {@code verbs.cqBatch} completions at a time, or in
  * event mode slept on, all under the progress deadline.

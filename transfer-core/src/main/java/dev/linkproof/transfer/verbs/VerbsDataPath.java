@@ -14,17 +14,19 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * The initiator's verbs data path. Every work request of a batch is pre-built in native memory
- * when the path is made: per QP, the plan's pieces as {@code ibv_send_wr}s with their SGEs, chained
- * through {@code next} into post lists of {@code verbs.postList} WRs, one WR in
- * {@code verbs.signalEvery} signaled and always the last of the batch on that QP. {@link #post()}
- * hands the lists to the provider through the context's {@code post_send} op, never more than
- * the send-queue depth outstanding on a QP; {@link #awaitOldest()} polls the shared CQ
- * ({@code verbs.cqBatch} completions per call) or, in event mode, sleeps on the completion
- * channel. Nothing is allocated per batch.
+ * The initiator's verbs data path, for every op: WRITE, READ, SEND, WRITE_WITH_IMM and the atomics.
+ * As perftest builds every verb's requests in one place ({@code ctx_set_send_wqes}), the chain is
+ * built here once and the op only fills in its own fields ({@link PieceFields}, and for ops whose
+ * WRs change from batch to batch, {@link BatchFields}).
  *
- * <p>WRITE_WITH_IMM: before each batch is posted, every WR gets that batch's immediate
- * ({@link Immediates}), which the target checks in its receive completions.
+ * <p>Every work request of a batch is pre-built in native memory when the path is made: per QP, the
+ * plan's pieces as {@code ibv_send_wr}s with their SGEs, chained through {@code next} into post lists
+ * of {@code verbs.postList} WRs, one WR in {@code verbs.signalEvery} signaled and always the last of
+ * the batch on that QP. {@link #post()} hands the lists to the provider through the context's
+ * {@code post_send} op, never more than the send-queue depth outstanding on a QP;
+ * {@link #awaitOldest()} polls the shared CQ ({@code verbs.cqBatch} completions per call) or, in event
+ * mode, sleeps on the completion channel. Nothing is allocated per batch, and an op without
+ * {@link BatchFields} costs nothing per batch beyond the posts.
  *
  * <p>A signaled WR's {@code wr_id} says which QP it belongs to, how many WRs its completion
  * retires (the unsignaled ones before it), and whether it ends that QP's share of a batch.
@@ -32,7 +34,34 @@ import java.util.List;
 final class VerbsDataPath implements DataPath {
     private static final long LAST_OF_BATCH = VerbsCompletions.LAST_OF_BATCH;
 
-    private final TransferSpec spec;
+    /**
+     * An op's own fields of the WR for one piece of the plan, written once when the chain is built:
+     * the SGE's address and length, the remote address and key (at the op's offsets in the
+     * {@code wr} union), and any flag beyond {@code IBV_SEND_SIGNALED}, which is already set. The
+     * chain has set the rest: id, next, SGE list, lkey, opcode, signaling.
+     */
+    @FunctionalInterface
+    interface PieceFields {
+        void set(MemorySegment wr, MemorySegment sge, WorkPlan.Piece piece);
+    }
+
+    /**
+     * Fields that change with every batch (immediates, atomic operands), written into one QP's WRs
+     * just before that QP's share of the batch is posted. The provider copies a WR when it is posted,
+     * so the previous batch's posts (returned already) are not disturbed.
+     */
+    @FunctionalInterface
+    interface BatchFields {
+        /**
+         * @param batch 0-based over the whole point: warmup, timed loop, then the verification pass
+         * @param wrs   the QP's WRs, WR k at {@code k × SEND_WR_SIZE}
+         * @param sges  the QP's SGEs, SGE k at {@code k × SGE_SIZE}
+         * @param slots per WR, the slot its piece starts in
+         * @param index per WR, its index within the batch, queue pair by queue pair ({@link WorkPlan#firstWorkRequest})
+         */
+        void set(long batch, MemorySegment wrs, MemorySegment sges, int[] slots, int[] index);
+    }
+
     private final QpSet set;
     private final Arena arena = Arena.ofShared();
     private final VerbsDevice.QueuePair[] qps;
@@ -40,52 +69,59 @@ final class VerbsDataPath implements DataPath {
     private final MemorySegment[][] lists;
     private final int[][] listLengths;
     private final int depth;
-    /** WRITE_WITH_IMM: per QP its block of WRs, and per WR its index in the batch and first slot. */
-    private final Immediates immediates;
+    /** What failures call this op's WRs: "" or "atomic ". */
+    private final String noun;
+    /** Null for ops whose WRs are the same in every batch. */
+    private final BatchFields batchFields;
+    /**
+     * Per QP its blocks of WRs and SGEs, seen with the global scope (no scope check per access in
+     * {@link BatchFields}; the arena outlives every post, close() frees it), and per WR its slot and
+     * index in the batch.
+     */
     private final MemorySegment[] wrBlocks;
-    private final int[][] wrIndex;
+    private final MemorySegment[] sgeBlocks;
     private final int[][] wrSlot;
+    private final int[][] wrIndex;
     /** The QPs' send completions: what is outstanding, which batches are done, the progress deadline. */
     private final VerbsCompletions completions;
     private long posted;
     private long completed;
 
-    VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
-                  long progressTimeoutNanos, Immediates immediates) {
-        this.spec = spec;
-        this.immediates = spec.op() == Op.WRITE_WITH_IMM ? immediates : null;
+    /**
+     * @param noun        what failures call this op's WRs and batches: "" (data) or "atomic "
+     * @param opcode      the {@code IBV_WR_*} opcode of every WR
+     * @param pieceFields the op's fields of each WR, once
+     * @param batchFields the op's fields that change per batch; null when none do
+     */
+    VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long progressTimeoutNanos,
+                  String noun, int opcode, PieceFields pieceFields, BatchFields batchFields) {
         this.set = set;
+        this.noun = noun;
+        this.batchFields = batchFields;
         this.depth = Math.max(1, set.sendDepth());
         // Clamp the knobs so a full send queue always holds a signaled WR (else nothing could free it).
         int postList = Math.max(1, Math.min(settings.postList(), depth > 1 ? depth / 2 : 1));
         int signalEvery = Math.max(1, Math.min(settings.signalEvery(), depth - postList > 0 ? depth - postList : 1));
-        int opcode = switch (spec.op()) {
-            case WRITE -> (int) WR_RDMA_WRITE;
-            case READ -> (int) WR_RDMA_READ;
-            case SEND -> (int) WR_SEND;
-            case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
-            case FETCH_ADD, COMPARE_SWAP -> throw new IllegalArgumentException("atomics have their own path");
-        };
-        int inline = spec.op() == Op.READ || !set.cpuReadable ? 0 : settings.inlineMax() ? set.inlineGranted()
-                : Math.min(settings.inlineBytes(), set.inlineGranted());
-        long localBase = set.mr.address();
         int lkey = set.mr.lkey();
         int n = plan.activeQps();
         qps = set.qps.toArray(VerbsDevice.QueuePair[]::new);
         lists = new MemorySegment[n][];
         listLengths = new int[n][];
-        completions = new VerbsCompletions(spec, set, qps, n, settings, arena, progressTimeoutNanos, "batch", "work completion");
+        completions = new VerbsCompletions(spec, set, qps, n, settings, arena, progressTimeoutNanos, noun + "batch",
+                noun + "work completion");
         wrBlocks = new MemorySegment[n];
-        wrIndex = new int[n][];
+        sgeBlocks = new MemorySegment[n];
         wrSlot = new int[n][];
+        wrIndex = new int[n][];
         for (int q = 0; q < n; q++) {
             List<WorkPlan.Piece> pieces = plan.perQp().get(q);
             int w = pieces.size();
             MemorySegment wrs = arena.allocate(SEND_WR_SIZE * w, 8);
             MemorySegment sges = arena.allocate(SGE_SIZE * w, 8);
-            wrBlocks[q] = wrs;
-            wrIndex[q] = new int[w];
+            wrBlocks[q] = MemorySegment.ofAddress(wrs.address()).reinterpret(wrs.byteSize());
+            sgeBlocks[q] = MemorySegment.ofAddress(sges.address()).reinterpret(sges.byteSize());
             wrSlot[q] = new int[w];
+            wrIndex[q] = new int[w];
             int first = plan.firstWorkRequest(q);
             int groups = (w + postList - 1) / postList;
             lists[q] = new MemorySegment[groups];
@@ -95,8 +131,6 @@ final class VerbsDataPath implements DataPath {
                 WorkPlan.Piece p = pieces.get(k);
                 MemorySegment wr = wrs.asSlice(k * SEND_WR_SIZE, SEND_WR_SIZE);
                 MemorySegment sge = sges.asSlice(k * SGE_SIZE, SGE_SIZE);
-                sge.set(JAVA_LONG, SGE_ADDR, localBase + p.offset());
-                sge.set(JAVA_INT, SGE_LENGTH, (int) p.length());
                 sge.set(JAVA_INT, SGE_LKEY, lkey);
                 boolean last = k == w - 1;
                 boolean signaled = last || (k + 1) % signalEvery == 0;
@@ -114,13 +148,10 @@ final class VerbsDataPath implements DataPath {
                 wr.set(ADDRESS, SEND_WR_SG_LIST, sge);
                 wr.set(JAVA_INT, SEND_WR_NUM_SGE, 1);
                 wr.set(JAVA_INT, SEND_WR_OPCODE, opcode);
-                int flags = (signaled ? (int) SEND_SIGNALED : 0) | (p.length() <= inline ? (int) SEND_INLINE : 0);
-                wr.set(JAVA_INT, SEND_WR_SEND_FLAGS, flags);
-                wrIndex[q][k] = first + k;
+                wr.set(JAVA_INT, SEND_WR_SEND_FLAGS, signaled ? (int) SEND_SIGNALED : 0);
+                pieceFields.set(wr, sge, p);
                 wrSlot[q][k] = p.slot();
-                wr.set(JAVA_INT, SEND_WR_IMM_DATA, 0); // WRITE_WITH_IMM: set per batch in post()
-                wr.set(JAVA_LONG, SEND_WR_RDMA_REMOTE_ADDR, remoteBase + p.offset());
-                wr.set(JAVA_INT, SEND_WR_RDMA_RKEY, rkey);
+                wrIndex[q][k] = first + k;
                 if (k % postList == 0) {
                     lists[q][k / postList] = wr;
                 }
@@ -129,13 +160,48 @@ final class VerbsDataPath implements DataPath {
         }
     }
 
+    /**
+     * The path of a data op (WRITE, READ, SEND, WRITE_WITH_IMM): each WR moves its piece between the
+     * same offset of both regions, inline where the op, the memory and the QP allow it;
+     * WRITE_WITH_IMM's WRs get each batch's immediates ({@link Immediates}), which the target checks
+     * in its receive completions.
+     */
+    static VerbsDataPath transfer(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase,
+                                  int rkey, long progressTimeoutNanos, Immediates immediates) {
+        int opcode = switch (spec.op()) {
+            case WRITE -> (int) WR_RDMA_WRITE;
+            case READ -> (int) WR_RDMA_READ;
+            case SEND -> (int) WR_SEND;
+            case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
+            case FETCH_ADD, COMPARE_SWAP -> throw new IllegalArgumentException("atomics are built by AtomicOperands");
+        };
+        int inline = spec.op() == Op.READ || !set.cpuReadable ? 0 : settings.inlineMax() ? set.inlineGranted()
+                : Math.min(settings.inlineBytes(), set.inlineGranted());
+        long localBase = set.mr.address();
+        PieceFields pieces = (wr, sge, p) -> {
+            sge.set(JAVA_LONG, SGE_ADDR, localBase + p.offset());
+            sge.set(JAVA_INT, SGE_LENGTH, (int) p.length());
+            if (p.length() <= inline) {
+                wr.set(JAVA_INT, SEND_WR_SEND_FLAGS, wr.get(JAVA_INT, SEND_WR_SEND_FLAGS) | (int) SEND_INLINE);
+            }
+            wr.set(JAVA_LONG, SEND_WR_RDMA_REMOTE_ADDR, remoteBase + p.offset());
+            wr.set(JAVA_INT, SEND_WR_RDMA_RKEY, rkey);
+        };
+        BatchFields perBatch = spec.op() != Op.WRITE_WITH_IMM ? null : (batch, wrs, sges, slots, index) -> {
+            for (int k = 0; k < index.length; k++) {
+                wrs.set(JAVA_INT, k * SEND_WR_SIZE + SEND_WR_IMM_DATA, immediates.immediate(batch, index[k], slots[k]));
+            }
+        };
+        return new VerbsDataPath(spec, settings, set, plan, progressTimeoutNanos, "", opcode, pieces, perBatch);
+    }
+
     @Override
     public void post() throws TransferException {
         completions.progressed();
-        if (immediates != null) {
-            setImmediates(posted);
-        }
         for (int q = 0; q < qps.length; q++) {
+            if (batchFields != null) {
+                batchFields.set(posted, wrBlocks[q], sgeBlocks[q], wrSlot[q], wrIndex[q]);
+            }
             MemorySegment[] l = lists[q];
             int[] len = listLengths[q];
             for (int g = 0; g < l.length; g++) {
@@ -143,28 +209,13 @@ final class VerbsDataPath implements DataPath {
                 int rc = qps[q].postSend(l[g]);
                 if (rc != 0) {
                     throw new TransferException("ibv_post_send on QP " + qps[q].qpNum() + " failed: "
-                            + set.device.lib().strerror(rc) + " (" + len[g] + " WRs, " + completions.outstanding[q]
+                            + set.device.lib().strerror(rc) + " (" + len[g] + " " + noun + "WRs, " + completions.outstanding[q]
                             + " outstanding of a send queue of " + depth + ")");
                 }
                 completions.outstanding[q] += len[g];
             }
         }
         posted++;
-    }
-
-    /**
-     * Writes batch {@code batch}'s immediates into the pre-built WRs. The provider copies a WR when
-     * it is posted, so the previous batch's posts (returned already) are not disturbed.
-     */
-    private void setImmediates(long batch) {
-        for (int q = 0; q < wrBlocks.length; q++) {
-            MemorySegment wrs = wrBlocks[q];
-            int[] index = wrIndex[q];
-            int[] slot = wrSlot[q];
-            for (int k = 0; k < index.length; k++) {
-                wrs.set(JAVA_INT, k * SEND_WR_SIZE + SEND_WR_IMM_DATA, immediates.immediate(batch, index[k], slot[k]));
-            }
-        }
     }
 
     @Override

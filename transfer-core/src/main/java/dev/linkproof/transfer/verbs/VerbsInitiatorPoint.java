@@ -78,8 +78,8 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         long remoteBase = e.hexNumber("verbs.addr");
         int rkey = (int) e.number("verbs.rkey", 0, 0xFFFF_FFFFL);
         DataPath path = spec.op().atomic()
-                ? new VerbsAtomicPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), local)
-                : new VerbsDataPath(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), immediates);
+                ? AtomicOperands.path(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), local)
+                : VerbsDataPath.transfer(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), immediates);
         started = true;
         return path;
     }

@@ -78,8 +78,8 @@ class TransferCliTest {
 
     @Test
     void peerMustBeHostColonPortAndNeedsAToken() {
-        assertThat(run("--peer", "localhost").err()).contains("'localhost' is not host:port");
-        assertThat(run("--peer", "localhost:http").err()).contains("bad port");
+        assertThat(run("--peer", "fe80::1:7471").err()).contains("'fe80::1:7471' is not HOST:PORT: an IPv6 address needs brackets");
+        assertThat(run("--peer", "localhost:http").err()).contains("bad port 'http'");
         Run noToken = run("--peer", "127.0.0.1:7471");
         if (System.getenv("LINKPROOF_TOKEN") == null) {
             assertThat(noToken.rc()).isEqualTo(2);
@@ -121,7 +121,7 @@ class TransferCliTest {
     @org.junit.jupiter.params.provider.CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000",
             "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
     void durationsReadAsTheEnginesKeysDo(String text, long millis) {
-        assertThat(new TransferCli.DurationConverter().convert(text)).isEqualTo(java.time.Duration.ofMillis(millis));
+        assertThat(new Converters.DurationConverter().convert(text)).isEqualTo(java.time.Duration.ofMillis(millis));
     }
 
     /** A failure because a deadline ran out names the option that sets it, or says that none does. */
@@ -135,7 +135,7 @@ class TransferCliTest {
         assertThat(cli.deadlineNote(new TransferException("again", new PeerFailureException("silent").expired(Deadline.CONTROL))))
                 .isEqualTo(" [deadline: control request, 30s, which no option of this tool sets]");
         assertThat(cli.deadlineNote(new PeerFailureException("refused"))).isEmpty();
-        assertThat(new TransferCli.DurationConverter().convert(Units.formatDuration(cli.timeouts().io().progressTimeout())))
+        assertThat(new Converters.DurationConverter().convert(Units.formatDuration(cli.timeouts().io().progressTimeout())))
                 .isEqualTo(java.time.Duration.ofMillis(1500));
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The bindings' struct offsets, sizes and enum values against the real headers: compiles
  * {@code src/test/c/verbs_layout.c} with gcc against {@code <infiniband/verbs.h>} (Debian's
- * libibverbs-dev, which scripts/setup.sh installs), runs it, and compares every line with the
+ * libibverbs-dev, which scripts/setup.sh --test installs), runs it, and compares every line with the
  * {@link VerbsAbi} constant of the same name. A constant the program does not print fails too,
  * so no offset the Java side uses escapes the check. Skipped, with the reason, where gcc or the
  * headers are missing.
@@ -71,7 +71,7 @@ class VerbsAbiTest {
             throw e;
         }
         assumeTrue(!(cc.rc != 0 && cc.output.contains("infiniband/verbs.h")),
-                "the libibverbs headers are missing (Debian's libibverbs-dev; scripts/setup.sh installs it): " + cc.output);
+                "the libibverbs headers are missing (Debian's libibverbs-dev; scripts/setup.sh --test installs it): " + cc.output);
         assertThat(cc.rc).as("gcc output: " + cc.output).isZero();
         Run layout = run(List.of(exe.toString()));
         assertThat(layout.rc).as(layout.output).isZero();

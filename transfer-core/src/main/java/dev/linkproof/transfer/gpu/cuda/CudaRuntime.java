@@ -7,9 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.gpu.EventRingStream;
-import dev.linkproof.transfer.gpu.GpuDeviceInfo;
 import dev.linkproof.transfer.gpu.GpuException;
-import dev.linkproof.transfer.gpu.GpuStream;
 import dev.linkproof.transfer.gpu.VendorRuntime;
 import dev.linkproof.transfer.nativeaccess.NativeLibrary;
 import java.lang.foreign.Arena;
@@ -18,12 +16,11 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The CUDA driver API ({@code libcuda.so.1}) through hand-written FFM bindings: no CUDA toolkit,
@@ -41,16 +38,11 @@ public final class CudaRuntime extends VendorRuntime {
     public static final String API = "cuda";
     public static final String LIBRARY = "libcuda.so.1";
 
-    // CUresult
-    public static final int CUDA_SUCCESS = 0;
-    public static final int CUDA_ERROR_NOT_READY = 600;
-    // flags
-    public static final int CU_STREAM_NON_BLOCKING = 1;
-    public static final int CU_EVENT_DISABLE_TIMING = 2;
-    public static final int CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1;
-    public static final int CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 1;
-    public static final int CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124;
-    public static final int CU_IPC_HANDLE_SIZE = 64;
+    /** The cuda.h values only CUDA's own calls use; those the shared code uses are in {@link #VENDOR}. */
+    static final Defined CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = new Defined("CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", 1);
+    static final Defined CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = new Defined("CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD", 1);
+    static final Defined CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = new Defined("CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", 124);
+    static final int CUDA_SUCCESS = 0;
     // ucs_memory_type_t of CUDA device memory
     public static final int UCS_MEMORY_TYPE_CUDA = 1;
 
@@ -90,45 +82,45 @@ public final class CudaRuntime extends VendorRuntime {
 
     /** {@code CUipcMemHandle}: 64 opaque bytes, passed by value to cuIpcOpenMemHandle. */
     static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
-            MemoryLayout.sequenceLayout(CU_IPC_HANDLE_SIZE, JAVA_BYTE).withName("reserved")).withName("CUipcMemHandle");
+            MemoryLayout.sequenceLayout(IPC_HANDLE_BYTES, JAVA_BYTE).withName("reserved")).withName("CUipcMemHandle");
 
     /** The constants and sizes the binding depends on, as {@code CudaAbiTest} compares them with cuda.h. */
     static Map<String, Long> abiFacts() {
-        Map<String, Long> f = new java.util.LinkedHashMap<>();
-        f.put("const.CUDA_SUCCESS", (long) CUDA_SUCCESS);
-        f.put("const.CUDA_ERROR_NOT_READY", (long) CUDA_ERROR_NOT_READY);
-        f.put("const.CU_STREAM_NON_BLOCKING", (long) CU_STREAM_NON_BLOCKING);
-        f.put("const.CU_EVENT_DISABLE_TIMING", (long) CU_EVENT_DISABLE_TIMING);
-        f.put("const.CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", (long) CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
-        f.put("const.CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD", (long) CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD);
-        f.put("const.CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", (long) CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
-        f.put("const.CU_IPC_HANDLE_SIZE", (long) CU_IPC_HANDLE_SIZE);
-        f.put("sizeof.CUipcMemHandle", IPC_HANDLE.byteSize());
-        // Passed as JAVA_LONG (pointers, device pointers, handles) and JAVA_INT (CUdevice, CUresult).
-        f.put("sizeof.CUdeviceptr", JAVA_LONG.byteSize());
-        f.put("sizeof.CUdevice", JAVA_INT.byteSize());
-        f.put("sizeof.CUstream", JAVA_LONG.byteSize());
-        f.put("sizeof.CUevent", JAVA_LONG.byteSize());
-        f.put("sizeof.CUcontext", JAVA_LONG.byteSize());
-        f.put("sizeof.CUresult", JAVA_INT.byteSize());
+        Map<String, Long> f = new LinkedHashMap<>(VENDOR.abiFacts());
+        for (Defined d : List.of(CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+                CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED)) {
+            f.put("const." + d.name(), (long) d.value());
+        }
         return f;
     }
 
+    /** The {@link Call}s' symbols: the versioned ones of {@link #SYMBOLS}. */
+    private static final Map<Call, String> CALLS = Call.named(Stream.of("cuInit", "cuDriverGetVersion", "cuDeviceGetCount",
+            "cuDeviceGet", "cuDeviceGetName", "cuDeviceGetPCIBusId", "cuDeviceTotalMem", "cuMemAlloc", "cuMemFree", "cuStreamCreate",
+            "cuStreamDestroy", "cuStreamQuery", "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuEventQuery",
+            "cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuIpcCloseMemHandle", "cuMemGetHandleForAddressRange")
+            .map(SYMBOLS::get).toArray(String[]::new));
+
+    /** CUDA as the shared code sees it; {@code CudaAbiTest} checks its values against cuda.h. */
+    static final Vendor VENDOR = new Vendor(API, "nvidia", "CUDA device", CALLS, IPC_HANDLE,
+            new Defined("CUDA_SUCCESS", CUDA_SUCCESS), new Defined("CUDA_ERROR_NOT_READY", 600),
+            new Defined("CU_STREAM_NON_BLOCKING", 1), new Defined("CU_EVENT_DISABLE_TIMING", 2),
+            new Defined("CU_IPC_HANDLE_SIZE", IPC_HANDLE_BYTES), CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD.value(), "DMA_BUF_FD",
+            List.of("", SYMBOLS.get("cuMemcpyHtoDAsync"), SYMBOLS.get("cuMemcpyDtoHAsync"), SYMBOLS.get("cuMemcpyDtoDAsync")),
+            // Passed as JAVA_LONG (pointers, device pointers, handles) and JAVA_INT (CUdevice, CUresult).
+            List.of("CUdeviceptr", "CUstream", "CUevent", "CUcontext"), List.of("CUdevice", "CUresult"));
+
     private final String library;
-    private final Calls cu;
+    private final Cuda cu;
     private final int driverVersion;
-    private final Memory memory;
     /** Primary contexts, retained on first use and kept for the life of the process. */
     private final Map<Integer, Long> contexts = new ConcurrentHashMap<>();
 
-    private CudaRuntime(String library, Calls cu, int driverVersion, List<GpuDeviceInfo> devices) {
-        super(devices);
+    private CudaRuntime(String library, Calls calls, Cuda cu, Found found) {
+        super(VENDOR, calls, found.devices(), CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.value());
         this.library = library;
         this.cu = cu;
-        this.driverVersion = driverVersion;
-        this.memory = new Memory(cu.memAlloc, "cuMemAlloc_v2", cu.memFree, "cuMemFree_v2",
-                cu.ipcGetMemHandle, "cuIpcGetMemHandle", cu.ipcOpenMemHandle, "cuIpcOpenMemHandle_v2",
-                cu.ipcCloseMemHandle, "cuIpcCloseMemHandle", IPC_HANDLE, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        this.driverVersion = found.version();
     }
 
     /**
@@ -137,39 +129,17 @@ public final class CudaRuntime extends VendorRuntime {
      */
     public static CudaRuntime load(String library) {
         NativeLibrary lib = NativeLibrary.open(List.of(library), "the NVIDIA driver provides it");
-        Calls cu = new Calls(lib);
-        try {
-            cu.check(call(cu.init, 0), "cuInit");
-            int version;
-            int count;
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment out = a.allocate(JAVA_INT);
-                cu.check(call(cu.driverGetVersion, out), "cuDriverGetVersion");
-                version = out.get(JAVA_INT, 0);
-                cu.check(call(cu.deviceGetCount, out), "cuDeviceGetCount");
-                count = out.get(JAVA_INT, 0);
-            }
-            if (count == 0) {
-                throw new IllegalStateException("cuDeviceGetCount found no CUDA device");
-            }
-            List<GpuDeviceInfo> devices = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                devices.add(cu.deviceInfo(i));
-            }
-            return new CudaRuntime(lib.name(), cu, version, List.copyOf(devices));
+        Calls calls = Calls.bind(VENDOR, lib);
+        Cuda cu = new Cuda(lib, calls);
+        try (Arena a = Arena.ofConfined()) {
+            cu.check(call(calls.get(Call.INIT), 0), "cuInit");
+            MemorySegment attr = a.allocate(JAVA_INT);
+            Found found = calls.find(cu::error, handle -> call(cu.deviceGetAttribute, attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED.value(),
+                    handle) == CUDA_SUCCESS && attr.get(JAVA_INT, 0) != 0);
+            return new CudaRuntime(lib.name(), calls, cu, found);
         } catch (GpuException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-    }
-
-    @Override
-    public String api() {
-        return API;
-    }
-
-    @Override
-    public String vendor() {
-        return "nvidia";
     }
 
     @Override
@@ -178,63 +148,40 @@ public final class CudaRuntime extends VendorRuntime {
     }
 
     @Override
-    protected Memory memory() {
-        return memory;
-    }
-
-    @Override
-    protected String deviceNoun() {
-        return "CUDA device";
-    }
-
-    @Override
     protected GpuException error(int status, String call) {
         return cu.error(status, call);
     }
 
     @Override
-    public GpuStream openStream(int device, int markers) throws GpuException {
-        checkDevice(device);
-        long context = context(device);
-        cu.check(cu.ctxSetCurrent(context), "cuCtxSetCurrent");
-        return EventRingStream.open(new EventRingStream.Vendor(API, CUDA_ERROR_NOT_READY,
-                cu.streamCreate, CU_STREAM_NON_BLOCKING, cu.streamDestroy, cu.streamQuery,
-                cu.eventCreate, CU_EVENT_DISABLE_TIMING, cu.eventDestroy, cu.eventRecord, cu.eventQuery,
-                () -> cu.ctxSetCurrent(context),
-                (direction, dst, src, bytes, stream) -> call(switch (direction) {
-                    case EventRingStream.HOST_TO_DEVICE -> cu.memcpyHtoDAsync;
-                    case EventRingStream.DEVICE_TO_HOST -> cu.memcpyDtoHAsync;
-                    default -> cu.memcpyDtoDAsync;
-                }, dst, src, bytes, stream),
-                List.of("", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2"), cu::error), device, markers);
+    protected void makeCurrent(int device) throws GpuException {
+        cu.check(cu.ctxSetCurrent(context(device)), "cuCtxSetCurrent");
     }
 
     @Override
-    public int exportDmabuf(int device, long pointer, long bytes) throws GpuException {
-        if (cu.getHandleForAddressRange.isEmpty()) {
-            throw new GpuException(API, library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer");
-        }
-        checkDevice(device);
-        if (!devices().get(device).dmabufSupported()) {
-            throw new GpuException(API, "device " + device + " (" + devices().get(device).name()
-                    + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open, is needed for dma-buf)");
-        }
-        bind(device);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment fd = a.allocate(JAVA_INT);
-            cu.check(call(cu.getHandleForAddressRange.get(), fd, pointer, bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0L), "cuMemGetHandleForAddressRange(DMA_BUF_FD)");
-            return fd.get(JAVA_INT, 0);
-        }
+    protected EventRingStream.Current current(int device) throws GpuException {
+        long context = context(device);
+        return () -> cu.ctxSetCurrent(context);
+    }
+
+    @Override
+    protected EventRingStream.Copy copy() {
+        return (direction, dst, src, bytes, stream) -> call(switch (direction) {
+            case EventRingStream.HOST_TO_DEVICE -> cu.memcpyHtoDAsync;
+            case EventRingStream.DEVICE_TO_HOST -> cu.memcpyDtoHAsync;
+            default -> cu.memcpyDtoDAsync;
+        }, dst, src, bytes, stream);
+    }
+
+    @Override
+    protected String whyNoDmabuf(int device, boolean symbolMissing) {
+        return symbolMissing ? library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer"
+                : "device " + device + " (" + devices().get(device).name()
+                + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open, is needed for dma-buf)";
     }
 
     @Override
     public int ucxMemoryType() {
         return UCS_MEMORY_TYPE_CUDA;
-    }
-
-    @Override
-    protected void makeCurrent(int device) throws GpuException {
-        cu.check(cu.ctxSetCurrent(context(device)), "cuCtxSetCurrent");
     }
 
     /** {@code device}'s primary context, retained on first use. */
@@ -252,69 +199,30 @@ public final class CudaRuntime extends VendorRuntime {
         return ctx;
     }
 
-    /** The downcalls, with the error-code translation every caller needs. */
-    static final class Calls {
-        final MethodHandle init;
-        final MethodHandle driverGetVersion;
-        final MethodHandle deviceGetCount;
+    /** The calls only CUDA has (contexts, attributes, a copy call per direction), and its error decoding. */
+    static final class Cuda {
         final MethodHandle deviceGet;
-        final MethodHandle deviceGetName;
-        final MethodHandle deviceGetPciBusId;
-        final MethodHandle deviceTotalMem;
         final MethodHandle deviceGetAttribute;
         final MethodHandle primaryCtxRetain;
         final MethodHandle ctxSetCurrent;
-        final MethodHandle memAlloc;
-        final MethodHandle memFree;
-        final MethodHandle streamCreate;
-        final MethodHandle streamDestroy;
-        final MethodHandle streamQuery;
-        final MethodHandle eventCreate;
-        final MethodHandle eventDestroy;
-        final MethodHandle eventRecord;
-        final MethodHandle eventQuery;
         final MethodHandle memcpyHtoDAsync;
         final MethodHandle memcpyDtoHAsync;
         final MethodHandle memcpyDtoDAsync;
-        final MethodHandle ipcGetMemHandle;
-        final MethodHandle ipcOpenMemHandle;
-        final MethodHandle ipcCloseMemHandle;
         final MethodHandle getErrorName;
         final MethodHandle getErrorString;
-        final Optional<MethodHandle> getHandleForAddressRange;
 
-        Calls(NativeLibrary lib) {
-            FunctionDescriptor intOut = FunctionDescriptor.of(JAVA_INT, ADDRESS);
-            init = lib.require(SYMBOLS.get("cuInit"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-            driverGetVersion = lib.require(SYMBOLS.get("cuDriverGetVersion"), intOut);
-            deviceGetCount = lib.require(SYMBOLS.get("cuDeviceGetCount"), intOut);
-            deviceGet = lib.require(SYMBOLS.get("cuDeviceGet"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            deviceGetName = lib.require(SYMBOLS.get("cuDeviceGetName"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            deviceGetPciBusId = lib.require(SYMBOLS.get("cuDeviceGetPCIBusId"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            deviceTotalMem = lib.require(SYMBOLS.get("cuDeviceTotalMem"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        Cuda(NativeLibrary lib, Calls calls) {
+            deviceGet = calls.get(Call.DEVICE_GET);
             deviceGetAttribute = lib.require(SYMBOLS.get("cuDeviceGetAttribute"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
             primaryCtxRetain = lib.require(SYMBOLS.get("cuDevicePrimaryCtxRetain"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
             ctxSetCurrent = lib.require(SYMBOLS.get("cuCtxSetCurrent"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            memAlloc = lib.require(SYMBOLS.get("cuMemAlloc"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-            memFree = lib.require(SYMBOLS.get("cuMemFree"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            streamCreate = lib.require(SYMBOLS.get("cuStreamCreate"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            streamDestroy = lib.require(SYMBOLS.get("cuStreamDestroy"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            streamQuery = lib.require(SYMBOLS.get("cuStreamQuery"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            eventCreate = lib.require(SYMBOLS.get("cuEventCreate"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-            eventDestroy = lib.require(SYMBOLS.get("cuEventDestroy"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            eventRecord = lib.require(SYMBOLS.get("cuEventRecord"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-            eventQuery = lib.require(SYMBOLS.get("cuEventQuery"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
             FunctionDescriptor copy = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
             memcpyHtoDAsync = lib.require(SYMBOLS.get("cuMemcpyHtoDAsync"), copy);
             memcpyDtoHAsync = lib.require(SYMBOLS.get("cuMemcpyDtoHAsync"), copy);
             memcpyDtoDAsync = lib.require(SYMBOLS.get("cuMemcpyDtoDAsync"), copy);
-            ipcGetMemHandle = lib.require(SYMBOLS.get("cuIpcGetMemHandle"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-            ipcOpenMemHandle = lib.require(SYMBOLS.get("cuIpcOpenMemHandle"), FunctionDescriptor.of(JAVA_INT, ADDRESS, IPC_HANDLE, JAVA_INT));
-            ipcCloseMemHandle = lib.require(SYMBOLS.get("cuIpcCloseMemHandle"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-            getErrorName = lib.require(SYMBOLS.get("cuGetErrorName"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-            getErrorString = lib.require(SYMBOLS.get("cuGetErrorString"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-            getHandleForAddressRange = lib.optional(SYMBOLS.get("cuMemGetHandleForAddressRange"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+            FunctionDescriptor text = FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS);
+            getErrorName = lib.require(SYMBOLS.get("cuGetErrorName"), text);
+            getErrorString = lib.require(SYMBOLS.get("cuGetErrorString"), text);
         }
 
         void check(int result, String call) throws GpuException {
@@ -328,6 +236,7 @@ public final class CudaRuntime extends VendorRuntime {
                     text(getErrorString, result, "no description"));
         }
 
+        /** cuGetErrorName and cuGetErrorString hand the text out through a pointer they fill. */
         private static String text(MethodHandle lookup, int result, String fallback) {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment out = a.allocate(ADDRESS);
@@ -339,26 +248,6 @@ public final class CudaRuntime extends VendorRuntime {
             }
         }
 
-        GpuDeviceInfo deviceInfo(int ordinal) throws GpuException {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment dev = a.allocate(JAVA_INT);
-                check(call(deviceGet, dev, ordinal), "cuDeviceGet(" + ordinal + ")");
-                int handle = dev.get(JAVA_INT, 0);
-                MemorySegment name = a.allocate(256);
-                check(call(deviceGetName, name, 256, handle), "cuDeviceGetName");
-                MemorySegment bus = a.allocate(64);
-                check(call(deviceGetPciBusId, bus, 64, handle), "cuDeviceGetPCIBusId");
-                MemorySegment total = a.allocate(JAVA_LONG);
-                check(call(deviceTotalMem, total, handle), "cuDeviceTotalMem_v2");
-                MemorySegment attr = a.allocate(JAVA_INT);
-                boolean dmabuf = getHandleForAddressRange.isPresent()
-                        && attribute(attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, handle) == CUDA_SUCCESS
-                        && attr.get(JAVA_INT, 0) != 0;
-                return new GpuDeviceInfo(ordinal, name.getString(0), bus.getString(0).toLowerCase(Locale.ROOT),
-                        total.get(JAVA_LONG, 0), dmabuf);
-            }
-        }
-
         long retainPrimaryContext(int device) throws GpuException {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment dev = a.allocate(JAVA_INT);
@@ -367,10 +256,6 @@ public final class CudaRuntime extends VendorRuntime {
                 check(call(primaryCtxRetain, ctx, dev.get(JAVA_INT, 0)), "cuDevicePrimaryCtxRetain");
                 return ctx.get(JAVA_LONG, 0);
             }
-        }
-
-        int attribute(MemorySegment out, int attribute, int device) {
-            return call(deviceGetAttribute, out, attribute, device);
         }
 
         int ctxSetCurrent(long ctx) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HIP binding against {@code hip_runtime_api.h} (Debian's libamdhip64-dev, which
- * scripts/setup.sh installs): every constant and handle size it uses, printed by
+ * scripts/setup.sh --test installs): every constant and handle size it uses, printed by
  * {@code src/test/c/hip_abi.c}. The one flag whose value changed between ROCm releases is compared
  * for the headers' own HIP_VERSION.
  */
@@ -21,7 +21,7 @@ class HipAbiTest {
     @Test
     void constantsAndSizesMatchHipRuntimeApiH() throws Exception {
         assumeTrue(Files.isRegularFile(Path.of("/usr/include/hip/hip_runtime_api.h")),
-                "hip_runtime_api.h not found (apt-get install libamdhip64-dev; scripts/setup.sh does)");
+                "hip_runtime_api.h not found (apt-get install libamdhip64-dev; scripts/setup.sh --test does)");
         Map<String, String> c = CProgram.facts(CProgram.compileAndRun("hip_abi.c", List.of()));
         int headerVersion = Integer.parseInt(c.get("const.HIP_VERSION"));
         List<String> problems = new ArrayList<>();

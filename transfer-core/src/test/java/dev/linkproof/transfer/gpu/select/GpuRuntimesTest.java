@@ -78,7 +78,7 @@ class GpuRuntimesTest {
         boolean installed = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libamdhip64.so.5"))
                 || Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libamdhip64.so"));
         if (installed) {
-            // Debian's libamdhip64-5 (scripts/setup.sh installs it): ROCm itself reports the missing GPU.
+            // Debian's libamdhip64-5 (scripts/setup.sh --test installs it): ROCm itself reports the missing GPU.
             assertThat(a.reason()).startsWith("GPU unavailable: hip: hipInit: hipErrorInvalidDevice")
                     .contains("hipGetDeviceCount: hipErrorNoDevice");
         } else {
