@@ -471,7 +471,7 @@ public final class Ucx {
             // 31 an 8-byte fetch-add took over shared memory (bench/RESULTS.md, ucx atomics, 2026-12-05).
             atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT,
                     JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-            // put, get and the worker flush the same way, for the same endpoints (UcxRma decides): at
+            // put, get and the worker flush the same way, for the same endpoints (UcxDataPath decides): at
             // 8 B over shared memory the ordinary linkage's thread-state transitions (nep_invoker_blob) and
             // per-argument segment checks (checkNative, the session's acquire and release) took 19 of the
             // 46 CPU ns of a put with its flush; critical and raw, 1.7 (perf, bench/RESULTS.md, ucx small

@@ -4,6 +4,7 @@ import static dev.linkproof.transfer.ucx.Ucx.lib;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.SlotLayout;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.atomic.AtomicLayout;
@@ -19,17 +20,27 @@ import java.util.Map;
 
 /**
  * The initiator's side of a ucx point, for every op: one worker, endpoints to the target's worker,
- * each with the target region's rkey unpacked; a batch is its puts (WRITE), gets (READ) or atomics,
- * spread over the endpoints round-robin ({@link UcxRma}, {@link UcxAtomics} make the op's downcalls);
- * up to {@code pipelineDepth} batches are in flight. This class is the post path they share: the
+ * each with the target region's rkey unpacked; a batch is its puts (WRITE), gets (READ) or atomics
+ * ({@link UcxAtomics} makes those), spread over the endpoints round-robin; up to
+ * {@code pipelineDepth} batches are in flight. This class is the post path every op shares: the
  * ring of batches in flight, the requests each leaves to wait for, the failure handling and the
  * teardown.
  *
- * <p>A batch is complete when each request it left is: a WRITE batch leaves its
- * {@code ucp_worker_flush_nbx} (a put's own completion only says its source may be reused); a READ
- * batch its gets and an atomic batch its ops, those that did not complete at once (over shared memory
- * most do, leaving nothing to wait for). Everything is built here; {@link #post()} and
+ * <p>A batch is complete when each request it left is. A WRITE batch leaves one
+ * {@code ucp_worker_flush_nbx}, whose request completes when every put of the batch (and of earlier
+ * batches) is remotely complete (a put's own completion only says its source may be reused). A READ
+ * batch needs no flush: a get is complete when its data is in local memory, so it leaves its gets
+ * that did not complete at once (over shared memory none: a flush per batch would cost a downcall and
+ * a walk of every interface, 16 ns a batch, 19 % of a 4 KiB get, measured); an atomic batch likewise
+ * its ops. When the batch is smaller than the endpoint count, each transfer is striped so every
+ * endpoint carries data, as the tcp transport does. Everything is built here; {@link #post()} and
  * {@link #awaitOldest()} allocate nothing, and ring positions wrap by comparison, not division.
+ *
+ * <p>The puts and gets are posted by this class's own loops, each storing its batch's count itself,
+ * as before the atomics joined: variants that handed the ring to the loops as an argument, or stored
+ * the count the loop returned straight into {@code pendingCount[ring]} (Java loads that array before
+ * the call, and it stays live across every downcall of the batch), ran an 8 B get batch of 32 over
+ * shared memory 5-10 % slower on the 2-CPU VM (bench/history/2026-12-06.md).
  */
 final class UcxDataPath implements DataPath {
     private final UcxRegion region;
@@ -38,9 +49,28 @@ final class UcxDataPath implements DataPath {
     private final MemorySegment[] eps;
     private final MemorySegment[] rkeys;
     private final MemorySegment errorSlots;
-    /** Exactly one of the two is set: the op's downcalls (final classes: a direct call per batch). */
-    private UcxRma rma;
+    /** An atomic point's ops (a final class: a direct call per batch); null for puts and gets. */
     private UcxAtomics atomics;
+    private final boolean read;
+    /** Puts and gets: per op its endpoint, local piece, length, remote address and rkey. */
+    private final MemorySegment[] opEp;
+    private final MemorySegment[] opRkey;
+    private final MemorySegment[] opLocal;
+    private final long[] opLength;
+    private final long[] opRemote;
+    /**
+     * The critical linkage (Ucx.Hot.PUT_CRITICAL, GET_CRITICAL, WORKER_FLUSH_CRITICAL, ATOMIC_CRITICAL)
+     * is used when no endpoint has an error handler (shared-memory transports only: no upcall of ours
+     * can fire inside a post) and no put or get is larger than {@link #CRITICAL_MAX_BYTES} (a critical
+     * downcall holds off safepoints for its whole length: a copy of a few microseconds at most). Its
+     * arguments are the same endpoints, buffers, rkeys and params as raw addresses, each put's or get's
+     * five words adjacent in {@link #opWords} (endpoint, local address, length, remote address, rkey):
+     * one array, one bounds check and one cache line or two per op.
+     */
+    private boolean critical;
+    private final long[] opWords;
+    private final long paramsA;
+    private final long workerA;
     /*
      * Requests are kept as raw addresses, not MemorySegments: each downcall returns a new segment
      * object, and storing it would make it escape, a heap allocation per batch in the measured loop
@@ -63,9 +93,13 @@ final class UcxDataPath implements DataPath {
     private boolean closed;
 
     /** The largest op posted through the critical linkage (about 5 µs of copying on the 2-CPU VM). */
-    static final long CRITICAL_MAX_BYTES = UcxRma.CRITICAL_MAX_BYTES;
+    static final long CRITICAL_MAX_BYTES = 64 << 10;
 
-    private UcxDataPath(TransferSpec spec, UcxRegion region, UcxWorker worker, int endpoints, int perBatch, IoSettings io) {
+    private static final int OP_WORDS = 5;
+
+    /** @param rmaOps the puts or gets of a batch; 0 for atomics */
+    private UcxDataPath(TransferSpec spec, UcxRegion region, UcxWorker worker, int endpoints, int perBatch, int rmaOps,
+                        IoSettings io) {
         this.region = region;
         this.worker = worker;
         this.eps = new MemorySegment[endpoints];
@@ -78,6 +112,19 @@ final class UcxDataPath implements DataPath {
         this.closeTimeoutNanos = Math.min(timeoutNanos, 2_000_000_000L);
         this.peer = io.peer();
         this.what = "ucx " + spec.op().label() + " batch of point " + spec.pointId();
+        this.read = spec.op() == Op.READ;
+        opEp = new MemorySegment[rmaOps];
+        opRkey = new MemorySegment[rmaOps];
+        opLocal = new MemorySegment[rmaOps];
+        opLength = new long[rmaOps];
+        opRemote = new long[rmaOps];
+        opWords = new long[rmaOps * OP_WORDS];
+        paramsA = worker.noParams.address();
+        workerA = worker.handle.address();
+    }
+
+    static int stripes(TransferSpec spec, int connections) {
+        return spec.batch() >= connections ? 1 : (int) Math.max(1, Math.min(spec.size(), connections / spec.batch()));
     }
 
     static UcxDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
@@ -105,12 +152,12 @@ final class UcxDataPath implements DataPath {
             throw e;
         }
         // An atomic batch is one op per counter; a put or get batch may stripe its transfers.
-        int stripes = atomic ? 1 : UcxRma.stripes(spec, spec.connections());
+        int stripes = atomic ? 1 : stripes(spec, spec.connections());
         int ops = spec.batch() * stripes;
         int endpoints = Math.min(spec.connections(), ops);
         // A WRITE batch leaves one request (its flush); a READ or atomic batch up to one per op.
         int perBatch = atomic || spec.op() == Op.READ ? ops : 1;
-        UcxDataPath path = new UcxDataPath(spec, region, worker, endpoints, perBatch, io);
+        UcxDataPath path = new UcxDataPath(spec, region, worker, endpoints, perBatch, atomic ? 0 : ops, io);
         try {
             path.build(spec, local, address, rkey, base, stripes);
             return path;
@@ -137,24 +184,52 @@ final class UcxDataPath implements DataPath {
         });
         // The critical linkage only where no endpoint has an error handler (shared-memory transports
         // only): then no upcall of ours can fire inside a post.
+        critical = !peerErrors;
         if (spec.op().atomic()) {
-            atomics = new UcxAtomics(spec, local, eps, rkeys, base, arena, !peerErrors, what, errorSlots);
-        } else {
-            rma = new UcxRma(spec, worker, region.memory().segment, eps, rkeys, base, stripes, !peerErrors, what, errorSlots);
+            atomics = new UcxAtomics(spec, local, eps, rkeys, base, arena, critical, what, errorSlots);
+            return;
+        }
+        SlotLayout slots = spec.slots();
+        MemorySegment localRegion = region.memory().segment;
+        long piece = spec.size() / stripes;
+        for (int k = 0; k < opEp.length; k++) {
+            int slot = k / stripes;
+            int stripe = k % stripes;
+            long start = slots.slotOffset(slot) + stripe * piece;
+            long len = stripe == stripes - 1 ? spec.size() - stripe * piece : piece;
+            int e = k % eps.length;
+            opEp[k] = eps[e];
+            opRkey[k] = rkeys[e];
+            opLocal[k] = localRegion.asSlice(start, len);
+            opLength[k] = len;
+            opRemote[k] = base + start;
+            opWords[k * OP_WORDS] = opEp[k].address();
+            opWords[k * OP_WORDS + 1] = opLocal[k].address();
+            opWords[k * OP_WORDS + 2] = len;
+            opWords[k * OP_WORDS + 3] = opRemote[k];
+            opWords[k * OP_WORDS + 4] = opRkey[k].address();
+            critical &= len <= CRITICAL_MAX_BYTES;
         }
     }
 
     /** Whether posts go through the critical linkage (tests check the choice). */
     boolean critical() {
-        return atomics != null ? atomics.critical() : rma.critical();
+        return critical;
     }
 
     @Override
     public void post() throws TransferException {
         int ring = head;
         try {
-            int base = ring * perBatch;
-            pendingCount[ring] = atomics != null ? atomics.post(ring, pending, base) : rma.post(pending, base);
+            if (atomics != null) {
+                // Through a local, not "pendingCount[ring] = atomics.post(...)": see the class comment.
+                int left = atomics.post(ring, pending, ring * perBatch);
+                pendingCount[ring] = left;
+            } else if (critical) {
+                postCritical(ring);
+            } else {
+                postOrdinary(ring);
+            }
             head = ring + 1 == pendingCount.length ? 0 : ring + 1;
             posted++;
         } catch (TransferException | RuntimeException e) {
@@ -164,6 +239,82 @@ final class UcxDataPath implements DataPath {
             failed = true;
             throw new TransferException("ucx downcall failed: " + t, t);
         }
+    }
+
+    /** A put or get that UCX refused at once, with its status (either linkage). */
+    private TransferException opFailed(byte status) {
+        return UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: " + Ucx.statusString(status),
+                status, errorSlots);
+    }
+
+    /**
+     * One batch of puts or gets into ring position {@code ring} through the ordinary linkage (segments
+     * in and out), leaving there the requests to wait for: WRITE its flush (none when that completed at
+     * once), READ the gets that did not complete at once.
+     */
+    private void postOrdinary(int ring) throws Throwable {
+        MemorySegment params = worker.noParams;
+        int base = ring * perBatch;
+        int n = 0;
+        for (int k = 0; k < opEp.length; k++) {
+            MemorySegment r = read
+                    ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
+                    : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
+            if (r.address() != 0) {
+                if (Ucx.isError(r)) {
+                    throw opFailed(Ucx.ptrStatus(r));
+                }
+                if (read) {
+                    pending[base + n++] = r.address();
+                } else {
+                    // Released by UCX when it completes; the batch's flush covers its completion.
+                    Ucx.Hot.REQUEST_FREE.invokeExact(r);
+                }
+            }
+        }
+        if (!read) {
+            long f = worker.flush().address();
+            pending[base] = f;
+            n = f == 0 ? 0 : 1;
+        }
+        pendingCount[ring] = n;
+    }
+
+    /**
+     * One batch of puts or gets through the critical linkage: raw addresses in and out, so no segment
+     * is checked or made per op, and no thread-state transition per downcall. The same checks as
+     * {@link #postOrdinary}: every op's returned status, the flush's.
+     */
+    private void postCritical(int ring) throws Throwable {
+        long params = paramsA;
+        long[] w = opWords;
+        int base = ring * perBatch;
+        int n = 0;
+        for (int i = 0; i + OP_WORDS <= w.length; i += OP_WORDS) {
+            long r = read
+                    ? (long) Ucx.Hot.GET_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params)
+                    : (long) Ucx.Hot.PUT_CRITICAL.invokeExact(w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4], params);
+            if (r != 0) {
+                if (Ucx.isError(r)) {
+                    throw opFailed(Ucx.ptrStatus(r));
+                }
+                if (read) {
+                    pending[base + n++] = r;
+                } else {
+                    // Released by UCX when it completes; the batch's flush covers its completion.
+                    Ucx.Hot.REQUEST_FREE.invokeExact(MemorySegment.ofAddress(r));
+                }
+            }
+        }
+        if (!read) {
+            long f = (long) Ucx.Hot.WORKER_FLUSH_CRITICAL.invokeExact(workerA, params);
+            if (Ucx.isError(f)) {
+                Ucx.check(Ucx.ptrStatus(f), "ucp_worker_flush_nbx");
+            }
+            pending[base] = f;
+            n = f == 0 ? 0 : 1;
+        }
+        pendingCount[ring] = n;
     }
 
     @Override
