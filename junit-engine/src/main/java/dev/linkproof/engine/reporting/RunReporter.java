@@ -177,13 +177,17 @@ public final class RunReporter implements AutoCloseable {
     public Map<String, Map.Entry<String, String>> sweepFinished(String sweepId, String name) {
         List<PointRecord> points = sweeps.getOrDefault(sweepId, List.of());
         List<String> uuids = sweepUuids.getOrDefault(sweepId, List.of());
-        AllureBridge.sweepFinished(name, uuids, points);
         if (points.isEmpty()) {
+            AllureBridge.sweepFinished(name, uuids, points, "", "");
             return Map.of();
         }
+        // Made once, for Allure's attachments and the published file entries alike.
+        String csv = dev.linkproof.reports.results.SweepCsv.of(points);
+        String chart = dev.linkproof.reports.chart.BandwidthChart.svg(name, points);
+        AllureBridge.sweepFinished(name, uuids, points, csv, chart);
         Map<String, Map.Entry<String, String>> files = new java.util.LinkedHashMap<>();
-        files.put("sweep.csv", Map.entry("text/csv", dev.linkproof.reports.results.SweepCsv.of(points)));
-        files.put("bandwidth.svg", Map.entry("image/svg+xml", dev.linkproof.reports.chart.BandwidthChart.svg(name, points)));
+        files.put("sweep.csv", Map.entry("text/csv", csv));
+        files.put("bandwidth.svg", Map.entry("image/svg+xml", chart));
         return files;
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.linkproof.reports.chart.BandwidthChart;
 import dev.linkproof.reports.results.PointRecord;
-import dev.linkproof.reports.results.SweepCsv;
 import dev.linkproof.transfer.Layout;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Units;
@@ -254,8 +253,10 @@ public final class AllureBridge {
      * Writes a container over the sweep's points whose tear-down holds the sweep's CSV and chart.
      *
      * @param pointUuids the Allure test-case uuids of the sweep's points
+     * @param csv        the sweep's SweepCsv, made once by the caller, which publishes it too
+     * @param chart      its BandwidthChart.svg, likewise
      */
-    public static void sweepFinished(String name, List<String> pointUuids, List<PointRecord> points) {
+    public static void sweepFinished(String name, List<String> pointUuids, List<PointRecord> points, String csv, String chart) {
         awaitWrites();
         if (pointUuids.isEmpty() || points.isEmpty()) {
             return;
@@ -263,8 +264,8 @@ public final class AllureBridge {
         AllureLifecycle l = lifecycle();
         String csvSource = UUID.randomUUID() + "-attachment.csv";
         String svgSource = UUID.randomUUID() + "-attachment.svg";
-        l.writeAttachment(csvSource, new ByteArrayInputStream(SweepCsv.of(points).getBytes(StandardCharsets.UTF_8)));
-        l.writeAttachment(svgSource, new ByteArrayInputStream(BandwidthChart.svg(name, points).getBytes(StandardCharsets.UTF_8)));
+        l.writeAttachment(csvSource, new ByteArrayInputStream(csv.getBytes(StandardCharsets.UTF_8)));
+        l.writeAttachment(svgSource, new ByteArrayInputStream(chart.getBytes(StandardCharsets.UTF_8)));
         long now = System.currentTimeMillis();
         FixtureResult sweep = new FixtureResult().setName("sweep: " + name + " (" + points.size() + " points)")
                 .setStatus(Status.PASSED).setStage(Stage.FINISHED).setStart(now).setStop(now);
