@@ -9,7 +9,6 @@ import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.fixtures.FleetFixture;
 import dev.linkproof.transfer.agent.Registration;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -42,17 +41,7 @@ class FleetEngineTest {
     }
 
     private EngineTestKit.Builder kit(int registryPort, String nodes, DiscoverySelector... selectors) {
-        Map<String, String> config = new HashMap<>();
-        config.put(Constants.FLEET, "nodes:" + nodes);
-        config.put(Constants.FLEET_REGISTRY, "127.0.0.1:" + registryPort);
-        config.put(Constants.FLEET_REGISTER_WITHIN, "3s");
-        config.put(Constants.TOKEN, TOKEN);
-        config.put(Constants.FLEET_VERDICT, dir.resolve("fleet-verdict.json").toString());
-        config.put(Constants.RESULTS, dir.resolve("results.jsonl").toString());
-        // Loopback pairs on a shared CI machine vary far more than a fabric's: the fleet-relative rule is not under test here.
-        config.put(Constants.FLEET_MIN_OF_MEDIAN, "0.01");
-        config.put(Constants.FLEET_MAX_OF_LOWEST, "1000");
-        config.put(Constants.PROGRESS, "false");
+        Map<String, String> config = fleet.config(registryPort, nodes, dir, "3s");
         return EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectors).configurationParameters(config);
     }
 
