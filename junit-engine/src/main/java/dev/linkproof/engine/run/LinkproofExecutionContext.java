@@ -9,12 +9,17 @@ import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.spi.Transport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.OutputDirectoryCreator;
 import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.reporting.FileEntry;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.hierarchical.EngineExecutionContext;
 
@@ -141,28 +146,32 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     }
 
     /** The platform's output directories (junit.platform.reporting.output.dir), for the files a run publishes. */
-    private org.junit.platform.engine.OutputDirectoryCreator outputs;
+    private volatile OutputDirectoryCreator outputs;
 
-    public void outputs(org.junit.platform.engine.OutputDirectoryCreator creator) {
+    public void outputs(OutputDirectoryCreator creator) {
         this.outputs = creator;
     }
 
     /**
      * A file of {@code descriptor}'s (a sweep's CSV and charts, the fleet's verdicts and heat maps),
      * written into the platform's output directory for it and published as a file entry, which
-     * JUnit's Open Test Reporting XML records and a launcher's listeners see. A file that cannot be
-     * written is left out with a warning: reports never fail a point.
+     * JUnit's Open Test Reporting XML records and a launcher's listeners see. Reports never fail a
+     * point: the first file that cannot be written (a full disk, or a launcher that disables
+     * outputs, as EngineTestKit does by default) is named in one warning, and the run publishes no
+     * more files rather than repeating it for every sweep.
      */
     public void publishFile(TestDescriptor descriptor, String name, String mediaType, byte[] content) {
         if (outputs == null) {
             return;
         }
         try {
-            java.nio.file.Path file = outputs.createOutputDirectory(descriptor).resolve(name);
-            java.nio.file.Files.write(file, content);
-            listener.fileEntryPublished(descriptor, org.junit.platform.engine.reporting.FileEntry.from(file, mediaType));
-        } catch (java.io.IOException | RuntimeException e) {
-            System.err.println("linkproof: could not publish " + name + " of " + descriptor.getDisplayName() + ": " + e);
+            Path file = outputs.createOutputDirectory(descriptor).resolve(name);
+            Files.write(file, content);
+            listener.fileEntryPublished(descriptor, FileEntry.from(file, mediaType));
+        } catch (IOException | RuntimeException e) {
+            outputs = null;
+            System.err.println("linkproof: could not publish " + name + " of " + descriptor.getDisplayName()
+                    + ", so this run publishes no files (Allure and the other reports are unaffected): " + e);
         }
     }
 }
