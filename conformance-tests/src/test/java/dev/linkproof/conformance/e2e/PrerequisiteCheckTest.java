@@ -103,7 +103,10 @@ class PrerequisiteCheckTest {
                 "prereq: ok: verbs providers: mlx5",
                 "prereq: warning: UCX: libucp.so.0 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is installed, so no distribution UCX is "
                         + "installed over it: install MOFED's ucx package, or HPC-X; ucx points skip with their reason; tcp still runs",
-                "prereq: ready (1 warning(s))");
+                "prereq: warning: libfabric: libfabric.so.1 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is installed, so no "
+                        + "distribution libfabric (which links the distribution's libibverbs) is installed over it: install your vendor's "
+                        + "(AWS EFA's installer, your NIC vendor's); libfabric points skip with their reason; tcp still runs",
+                "prereq: ready (2 warning(s))");
         assertThat(r.out).doesNotContain("apt-get").doesNotContain("dnf install").doesNotContain("not installing");
         assertThat(calls).as("root, but nothing is installed over MOFED").doesNotExist();
     }
@@ -121,7 +124,7 @@ class PrerequisiteCheckTest {
         assertThat(r.out).contains("; DOCA-OFED (/opt/mellanox/doca)")
                 .contains("prereq: warning: libibverbs: libibverbs.so.1 is not found although DOCA-OFED (/opt/mellanox/doca) is installed; "
                         + "nothing is installed over MOFED/DOCA")
-                .doesNotContain("libibverbs1").doesNotContain("ibverbs-providers").doesNotContain("libucx0");
+                .doesNotContain("libibverbs1").doesNotContain("ibverbs-providers").doesNotContain("libucx0").doesNotContain("libfabric1");
         assertThat(calls).doesNotExist();
     }
 
@@ -135,15 +138,16 @@ class PrerequisiteCheckTest {
         Files.createDirectories(sys.resolve("usr/lib64/ucx"));
         // dnf records its call and puts the libraries where RHEL's packages do.
         stub("dnf", "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0 "
-                + "ucx/libuct_ib.so.0; do : > "
+                + "ucx/libuct_ib.so.0 libfabric.so.1; do : > "
                 + sys.resolve("usr/lib64") + "/$f; done");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib");
-        assertThat(r.out.lines()).contains("prereq: installing rdma-core libibverbs ucx ucx-ib with dnf",
+        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib libfabric");
+        assertThat(r.out.lines()).contains("prereq: installing rdma-core libibverbs ucx ucx-ib libfabric with dnf",
                 "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (/usr/lib64)", "prereq: ok: verbs providers: mlx5",
-                "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)", "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib)");
+                "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)", "prereq: ok: libfabric: /usr/lib64/libfabric.so.1 (/usr/lib64)",
+                "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib libfabric)");
         assertThat(r.out).doesNotContain("apt-get");
     }
 
@@ -247,6 +251,7 @@ class PrerequisiteCheckTest {
         file("usr/lib64/libibverbs.so.1");
         file("usr/lib64/libibverbs/libmlx5-rdmav34.so");
         file("usr/lib64/libucp.so.0");
+        file("usr/lib64/libfabric.so.1");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
@@ -267,6 +272,7 @@ class PrerequisiteCheckTest {
         maven();
         file("usr/lib64/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
+        file("usr/lib64/libfabric.so.1");
         ucx("opt/hpcx/ucx/lib");
 
         Run r = prereq();
@@ -326,6 +332,33 @@ class PrerequisiteCheckTest {
     }
 
     @Test
+    void aMissingLibfabricIsAWarningInstalledAsRootAndAwsEfasCountsWithHowToLoadIt() throws Exception {
+        debianWithVerbs();
+        ucx("usr/lib/x86_64-linux-gnu");
+        Files.delete(sys.resolve("usr/lib/x86_64-linux-gnu/libfabric.so.1"));
+        root(false);
+        Run r = prereq();
+        assertThat(r.rc).as("a warning only: ready; %s", r.out).isZero();
+        assertThat(r.out.lines()).contains(
+                "prereq: warning: libfabric: libfabric.so.1 is not found; libfabric points skip with their reason; tcp still runs; "
+                        + "install it: apt-get install libfabric1",
+                "prereq: to install what is missing: sudo apt-get install libfabric1", "prereq: ready (1 warning(s))");
+        assertThat(calls).doesNotExist();
+
+        root(true);
+        prereq();
+        assertThat(Files.readAllLines(calls)).last().asString().endsWith("apt-get install -y -qq --no-install-recommends libfabric1");
+
+        Files.delete(calls);
+        file("opt/amazon/efa/lib/libfabric.so.1");
+        Run efa = prereq();
+        assertThat(efa.out).contains("prereq: ok: libfabric: AWS EFA's /opt/amazon/efa/lib/libfabric.so.1, which the dynamic loader "
+                + "does not search: add /opt/amazon/efa/lib to LD_LIBRARY_PATH (or -Dlinkproof.libfabric.library="
+                + "/opt/amazon/efa/lib/libfabric.so.1)").contains("prereq: ready\n");
+        assertThat(calls).as("no distribution libfabric beside EFA's").doesNotExist();
+    }
+
+    @Test
     void anUnknownOptionIsAUsageError() throws Exception {
         Run r = prereq("--frobnicate");
         assertThat(r.rc).isEqualTo(2);
@@ -361,6 +394,7 @@ class PrerequisiteCheckTest {
         assertThat(installed).hasSize(2);
         assertThat(installed.get(1)).startsWith("apt-get install -y -qq --no-install-recommends ")
                 .contains(" qemu-system-x86 ", " slurm-wlm ", " munge ", " chromium ", " iperf3 ", " libibverbs-dev ", " mmdebstrap ",
+                        " libfabric-dev ", " libfabric-bin ",
                         " buildah ", " jq ", " prometheus ")
                 .endsWith(" prometheus-pushgateway");
 
@@ -380,7 +414,7 @@ class PrerequisiteCheckTest {
 
     // ---- helpers
 
-    /** Debian 12 with rdma-core's libibverbs and two providers, a JDK 25 and Maven: all but UCX. */
+    /** Debian 12 with rdma-core's libibverbs and two providers, libfabric, a JDK 25 and Maven: all but UCX. */
     private void debianWithVerbs() throws IOException {
         debian();
         Files.writeString(file("etc/ld.so.conf.d/x86_64-linux-gnu.conf"), "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n"
@@ -388,6 +422,7 @@ class PrerequisiteCheckTest {
         file("usr/lib/x86_64-linux-gnu/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
         file("etc/libibverbs.d/rxe.driver");
+        file("usr/lib/x86_64-linux-gnu/libfabric.so.1");
         jdk(sys.resolve("usr/lib/jvm/temurin-25-jdk-amd64"), "25", true);
         maven();
     }
