@@ -95,6 +95,14 @@ public final class Constants {
     public static final String GPU_HIP_LIBRARY = dev.linkproof.transfer.gpu.select.GpuRuntimes.HIP_LIBRARY;
     /** The UCX library to load (default {@code libucp.so.0}); a system property, which a local agent inherits. */
     public static final String UCX_LIBRARY = dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY;
+    /** The libfabric library to load (default {@code libfabric.so.1}); a system property, which a local agent inherits. */
+    public static final String LIBFABRIC_LIBRARY = dev.linkproof.transfer.libfabric.Libfabric.LIBRARY_PROPERTY;
+    /**
+     * The libfabric provider libfabric points use when their settings name none ({@code libfabric.provider}):
+     * {@code shm}, {@code tcp;ofi_rxm}, {@code verbs;ofi_rxm}, {@code efa}; each rank's system property (else
+     * {@code LINKPROOF_LIBFABRIC_PROVIDER}), which a local agent inherits. Unset: libfabric's first match.
+     */
+    public static final String LIBFABRIC_PROVIDER = dev.linkproof.transfer.libfabric.LibfabricSettings.PROVIDER_PROPERTY;
 
     /**
      * How many times a point is rerun when it fell below a performance criterion (or its baseline)

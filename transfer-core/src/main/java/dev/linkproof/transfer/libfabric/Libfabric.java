@@ -139,6 +139,7 @@ public final class Libfabric {
     private final int runtimeVersion;
 
     private Libfabric(String name) {
+        keepJvmSignalHandlers();
         Dl dl = Dl.open(name);
         // fi_getinfo(version, node, service, flags, hints, &info) -> int
         getinfo = dl.downcall("fi_getinfo", "FABRIC_1.3", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
@@ -157,6 +158,28 @@ public final class Libfabric {
         if (runtimeVersion >>> 16 != LibfabricAbi.API_MAJOR || (runtimeVersion & 0xFFFF) < LibfabricAbi.API_MINOR) {
             throw new IllegalStateException(name + " is libfabric " + version(runtimeVersion) + "; these bindings use API "
                     + LibfabricAbi.API_MAJOR + "." + LibfabricAbi.API_MINOR + " and need a 1.x library at least that new");
+        }
+    }
+
+    /**
+     * Debian's libfabric links the psm provider's libinfinipath, whose constructor installs a SIGSEGV
+     * handler that prints a backtrace and kills the process: the JVM's first implicit null check (a
+     * SIGSEGV it handles itself) would then end the JVM, as libucs's would (notes/ucx-ffm.md).
+     * {@code IPATH_NO_BACKTRACE} turns it off; it must be set before the library loads, and a value the
+     * user set is kept. (psm2's own handler is off unless {@code HFI_BACKTRACE} asks for it.)
+     */
+    private static void keepJvmSignalHandlers() {
+        try (Arena a = Arena.ofConfined()) {
+            MethodHandle setenv = LINKER.downcallHandle(LINKER.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+            int rc = (int) setenv.invokeExact(a.allocateFrom("IPATH_NO_BACKTRACE"), a.allocateFrom("1"), 0);
+            if (rc != 0) {
+                throw new IllegalStateException("setenv(IPATH_NO_BACKTRACE) failed");
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("setenv downcall failed: " + t, t);
         }
     }
 

@@ -1,0 +1,143 @@
+package dev.linkproof.transfer.libfabric;
+
+import dev.linkproof.transfer.TransferException;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.memory.Buffer;
+import dev.linkproof.transfer.spi.TargetContext;
+import dev.linkproof.transfer.spi.TargetPoint;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The target's side of a libfabric point: one endpoint per connection on one domain, the region
+ * registered for them (once, or once per endpoint under FI_MR_ENDPOINT), and a platform thread that
+ * reads the completion queue until the point closes. The target of an RMA or atomic op takes no
+ * completion of its own, but most providers progress only inside their calls (FI_PROGRESS_MANUAL:
+ * ofi_rxm over tcp, shm's queue of commands), so a target that stopped calling would stall its
+ * initiator.
+ */
+final class LibfabricTargetPoint implements TargetPoint {
+    /** Busy reads for this long after the last completion, then dozes: the two CPUs are shared with the initiator. */
+    private static final long SPIN_NANOS = 50_000;
+    private static final long DOZE_NANOS = 20_000;
+
+    private final FabricDomain domain;
+    private final Thread thread;
+    private final AtomicBoolean stop;
+    private final Map<String, String> endpoint;
+    private boolean released;
+
+    private LibfabricTargetPoint(FabricDomain domain, Thread thread, AtomicBoolean stop, Map<String, String> endpoint) {
+        this.domain = domain;
+        this.thread = thread;
+        this.stop = stop;
+        this.endpoint = endpoint;
+    }
+
+    static LibfabricTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
+        LibfabricSettings settings = LibfabricSettings.of(spec);
+        FabricInfo info = FabricInfo.query(settings.provider().orElse(null), LibfabricSettings.caps(spec.op()),
+                settings.domain().orElse(null));
+        int endpoints = spec.connections();
+        FabricDomain d = FabricDomain.open(info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 256, endpoints);
+        try {
+            HexFormat hex = HexFormat.of();
+            List<String> names = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            boolean perEndpoint = FabricMemory.perEndpoint(info);
+            MemorySegment segment = region.segment();
+            FabricMemory shared = null;
+            long base = 0;
+            for (int e = 0; e < endpoints; e++) {
+                FabricEndpoint ep = d.endpoint();
+                names.add(hex.formatHex(ep.name));
+                FabricMemory mr = perEndpoint || shared == null ? d.register(segment, e + 1, ep) : shared;
+                if (!perEndpoint) {
+                    shared = mr;
+                }
+                keys.add(Long.toUnsignedString(mr.key));
+                base = mr.remoteBase;
+            }
+            Map<String, String> published = new LinkedHashMap<>();
+            published.put("libfabric.provider", info.provider());
+            published.put("libfabric.fabric", info.fabricName());
+            published.put("libfabric.domain", info.domainName());
+            published.put("libfabric.mrMode", FabricInfo.mrModeText(info.mrMode()));
+            published.put("libfabric.names", String.join(",", names));
+            published.put("libfabric.keys", String.join(",", keys));
+            published.put("libfabric.base", Long.toUnsignedString(base));
+            published.put("libfabric.length", Long.toString(segment.byteSize()));
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread t = Thread.ofPlatform().daemon().name("libfabric-target-" + spec.pointId())
+                    .unstarted(() -> progress(d.cq, stop, "libfabric target of point " + spec.pointId()));
+            t.start();
+            return new LibfabricTargetPoint(d, t, stop, Map.copyOf(published));
+        } catch (TransferException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Reads the completion queue until stopped. An error entry here (a peer that went away mid-op)
+     * has nobody to fail on this side: the initiator's own completion says it, and the point's
+     * checksums say what landed.
+     */
+    private static void progress(FabricCq cq, AtomicBoolean stop, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            long entries = a.allocate(cq.entryBytes * 64, 8).address();
+            long idleSince = 0;
+            while (!stop.get()) {
+                int n;
+                try {
+                    n = cq.read(entries, 64, what);
+                } catch (TransferException e) {
+                    n = 1;
+                }
+                if (n > 0) {
+                    idleSince = 0;
+                    continue;
+                }
+                long now = System.nanoTime();
+                if (idleSince == 0) {
+                    idleSince = now;
+                } else if (now - idleSince > SPIN_NANOS) {
+                    LockSupport.parkNanos(DOZE_NANOS);
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    @Override
+    public Map<String, String> endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (released) {
+            return;
+        }
+        released = true;
+        stop.set(true);
+        try {
+            // The domain's objects are closed after this returns: the progress thread must be gone first.
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (!thread.isAlive()) {
+                domain.close();
+            }
+        }
+    }
+}
