@@ -81,7 +81,11 @@ final class FabricCq {
             String message = what + ": an operation completed in error: " + Libfabric.lib().strerror(err) + " (" + err
                     + "); the provider says: " + (provider.isEmpty() ? "nothing" : provider) + " (prov_errno " + provErrno
                     + ", " + e.get(JAVA_LONG, offset(FI_CQ_ERR_ENTRY, "len")) + " bytes)";
-            return PEER_GONE.contains(err) ? new PeerFailureException(message) : new TransferException(message);
+            // The provider's own errno says why where err is only "canceled" (ofi_rxm over tcp: ECANCELED, ENOTCONN).
+            boolean peerGone = PEER_GONE.contains(err) || (err == LibfabricAbi.FI_ECANCELED || err == 5 /* EIO */)
+                    && PEER_GONE.contains(Math.abs(provErrno));
+            return peerGone ? new PeerFailureException(message + ": the peer is gone (did the target rank die?)")
+                    : new TransferException(message);
         } catch (Throwable t) {
             return new TransferException(what + ": fi_cq_readerr downcall failed: " + t, t);
         }
