@@ -30,6 +30,10 @@ int main(void) {
     OFF(fi_tx_attr, msg_order); OFF(fi_tx_attr, comp_order); OFF(fi_tx_attr, inject_size); OFF(fi_tx_attr, size);
     OFF(fi_tx_attr, iov_limit); OFF(fi_tx_attr, rma_iov_limit); OFF(fi_tx_attr, tclass);
 
+    SIZE(fi_rx_attr); OFF(fi_rx_attr, caps); OFF(fi_rx_attr, mode); OFF(fi_rx_attr, op_flags);
+    OFF(fi_rx_attr, msg_order); OFF(fi_rx_attr, comp_order); OFF(fi_rx_attr, total_buffered_recv); OFF(fi_rx_attr, size);
+    OFF(fi_rx_attr, iov_limit);
+
     SIZE(fi_ep_attr); OFF(fi_ep_attr, type); OFF(fi_ep_attr, protocol); OFF(fi_ep_attr, protocol_version);
     OFF(fi_ep_attr, max_msg_size); OFF(fi_ep_attr, msg_prefix_size); OFF(fi_ep_attr, max_order_raw_size);
     OFF(fi_ep_attr, max_order_war_size); OFF(fi_ep_attr, max_order_waw_size); OFF(fi_ep_attr, mem_tag_format);
@@ -108,7 +112,7 @@ int main(void) {
     printf("const FI_VERSION %d\n", FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION));
     CONST(FI_MSG); CONST(FI_RMA); CONST(FI_ATOMIC); CONST(FI_READ); CONST(FI_WRITE); CONST(FI_RECV); CONST(FI_SEND);
     CONST(FI_TRANSMIT); CONST(FI_REMOTE_READ); CONST(FI_REMOTE_WRITE); CONST(FI_COMPLETION); CONST(FI_DELIVERY_COMPLETE);
-    CONST(FI_HMEM); CONST(FI_CONTEXT); CONST(FI_CONTEXT2); CONST(FI_RX_CQ_DATA);
+    CONST(FI_HMEM); CONST(FI_ORDER_SAS); CONST(FI_CONTEXT); CONST(FI_CONTEXT2); CONST(FI_RX_CQ_DATA);
     CONST(FI_MR_LOCAL); CONST(FI_MR_RAW); CONST(FI_MR_VIRT_ADDR); CONST(FI_MR_ALLOCATED); CONST(FI_MR_PROV_KEY);
     CONST(FI_MR_MMU_NOTIFY); CONST(FI_MR_RMA_EVENT); CONST(FI_MR_ENDPOINT); CONST(FI_MR_HMEM);
     CONST(FI_EP_RDM); CONST(FI_AV_TABLE); CONST(FI_CQ_FORMAT_CONTEXT); CONST(FI_CQ_FORMAT_MSG); CONST(FI_WAIT_NONE);

@@ -66,6 +66,13 @@ final class FabricInfo implements AutoCloseable {
             try {
                 hints.set(JAVA_LONG, offset(FI_INFO, "caps"), caps);
                 hints.set(JAVA_LONG, offset(FI_INFO, "mode"), LibfabricAbi.FI_CONTEXT | LibfabricAbi.FI_CONTEXT2);
+                if ((caps & LibfabricAbi.FI_MSG) != 0) {
+                    // Sends land in their receives in the order sent: where the plan puts them (LibfabricReceiver).
+                    attr(hints, "tx_attr", LibfabricAbi.FI_TX_ATTR.byteSize())
+                            .set(JAVA_LONG, offset(LibfabricAbi.FI_TX_ATTR, "msg_order"), LibfabricAbi.FI_ORDER_SAS);
+                    attr(hints, "rx_attr", LibfabricAbi.FI_RX_ATTR.byteSize())
+                            .set(JAVA_LONG, offset(LibfabricAbi.FI_RX_ATTR, "msg_order"), LibfabricAbi.FI_ORDER_SAS);
+                }
                 MemorySegment ep = attr(hints, "ep_attr", FI_EP_ATTR.byteSize());
                 ep.set(JAVA_INT, offset(FI_EP_ATTR, "type"), LibfabricAbi.FI_EP_RDM);
                 MemorySegment dom = attr(hints, "domain_attr", FI_DOMAIN_ATTR.byteSize());
@@ -84,6 +91,7 @@ final class FabricInfo implements AutoCloseable {
                 if (rc == -LibfabricAbi.FI_ENODATA) {
                     throw new NoMatch("libfabric " + lib.version() + " has no " + (provider == null ? "provider" : "provider " + provider)
                             + (domain == null ? "" : " on domain " + domain) + " offering " + capsText(caps)
+                            + ((caps & LibfabricAbi.FI_MSG) != 0 ? " in send-after-send order (FI_ORDER_SAS)" : "")
                             + " on reliable-datagram endpoints (FI_EP_RDM) with the MR modes this binding honours");
                 }
                 check(rc, "fi_getinfo");

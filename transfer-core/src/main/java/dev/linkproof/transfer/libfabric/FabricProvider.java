@@ -26,19 +26,32 @@ public record FabricProvider(String provider, String domain, String caps, String
         if (Libfabric.unavailableReason() != null) {
             return List.of();
         }
-        Map<String, FabricProvider> found = new LinkedHashMap<>();
-        try (FabricInfo all = FabricInfo.query(null, 0, null)) {
-            for (var entry : all.entries()) {
-                FabricInfo e = all.view(entry);
-                long known = LibfabricAbi.FI_MSG | LibfabricAbi.FI_RMA | LibfabricAbi.FI_ATOMIC | LibfabricAbi.FI_HMEM;
-                String caps = FabricInfo.capsText(e.caps() & known);
-                found.putIfAbsent(e.provider() + "|" + e.domainName(), new FabricProvider(e.provider(), e.domainName(),
-                        caps.isEmpty() ? "none" : caps, FabricInfo.mrModeText(e.mrMode())));
+        // Asked per capability: a provider lists only its default caps to a question without any (ofi_rxm
+        // offers FI_ATOMIC when asked, and omits it otherwise).
+        Map<String, long[]> caps = new LinkedHashMap<>();
+        Map<String, String> modes = new LinkedHashMap<>();
+        for (long cap : new long[] {LibfabricAbi.FI_MSG, LibfabricAbi.FI_RMA, LibfabricAbi.FI_ATOMIC, LibfabricAbi.FI_HMEM}) {
+            try (FabricInfo all = FabricInfo.query(null, cap, null)) {
+                for (var entry : all.entries()) {
+                    FabricInfo e = all.view(entry);
+                    String key = e.provider() + "|" + e.domainName();
+                    caps.computeIfAbsent(key, k -> new long[1])[0] |= e.caps() & cap;
+                    modes.putIfAbsent(key, FabricInfo.mrModeText(e.mrMode()));
+                }
+            } catch (FabricInfo.NoMatch e) {
+                // no provider has it
+            } catch (TransferException | RuntimeException e) {
+                return List.of();
             }
-        } catch (TransferException | RuntimeException e) {
-            return List.of();
         }
-        return new ArrayList<>(found.values());
+        List<FabricProvider> found = new ArrayList<>();
+        caps.forEach((key, c) -> {
+            int bar = key.indexOf('|');
+            String text = FabricInfo.capsText(c[0]);
+            found.add(new FabricProvider(key.substring(0, bar), key.substring(bar + 1), text.isEmpty() ? "none" : text,
+                    modes.get(key)));
+        });
+        return found;
     }
 
     /** The libfabric library's version, when it loads. */

@@ -43,6 +43,7 @@ public final class LibfabricAbi {
     public static final long FI_COMPLETION = 1L << 24;
     public static final long FI_DELIVERY_COMPLETE = 1L << 28;
     public static final long FI_HMEM = 1L << 47;
+    public static final long FI_ORDER_SAS = 1L << 8;
     // mode bits
     public static final long FI_CONTEXT = 1L << 59;
     public static final long FI_CONTEXT2 = 1L << 52;
@@ -90,6 +91,10 @@ public final class LibfabricAbi {
             JAVA_LONG.withName("msg_order"), JAVA_LONG.withName("comp_order"), JAVA_LONG.withName("inject_size"),
             JAVA_LONG.withName("size"), JAVA_LONG.withName("iov_limit"), JAVA_LONG.withName("rma_iov_limit"),
             JAVA_INT.withName("tclass"), MemoryLayout.paddingLayout(4)).withName("fi_tx_attr");
+    public static final StructLayout FI_RX_ATTR = MemoryLayout.structLayout(
+            JAVA_LONG.withName("caps"), JAVA_LONG.withName("mode"), JAVA_LONG.withName("op_flags"),
+            JAVA_LONG.withName("msg_order"), JAVA_LONG.withName("comp_order"), JAVA_LONG.withName("total_buffered_recv"),
+            JAVA_LONG.withName("size"), JAVA_LONG.withName("iov_limit")).withName("fi_rx_attr");
     public static final StructLayout FI_EP_ATTR = MemoryLayout.structLayout(
             JAVA_INT.withName("type"), JAVA_INT.withName("protocol"), JAVA_INT.withName("protocol_version"),
             MemoryLayout.paddingLayout(4), JAVA_LONG.withName("max_msg_size"), JAVA_LONG.withName("msg_prefix_size"),
@@ -191,7 +196,7 @@ public final class LibfabricAbi {
         return struct.byteOffset(path);
     }
 
-    static final List<StructLayout> STRUCTS = List.of(FI_INFO, FI_TX_ATTR, FI_EP_ATTR, FI_DOMAIN_ATTR, FI_FABRIC_ATTR,
+    static final List<StructLayout> STRUCTS = List.of(FI_INFO, FI_TX_ATTR, FI_RX_ATTR, FI_EP_ATTR, FI_DOMAIN_ATTR, FI_FABRIC_ATTR,
             FI_CQ_ATTR, FI_AV_ATTR, FI_CQ_MSG_ENTRY, FI_CQ_ERR_ENTRY, FI_MSG_RMA, FI_RMA_IOV, IOVEC, FID, FID_FABRIC,
             FID_DOMAIN, FID_EP, FID_AV, FID_CQ, FID_MR, FI_OPS, FI_OPS_FABRIC, FI_OPS_DOMAIN, FI_OPS_MR, FI_OPS_CM,
             FI_OPS_MSG, FI_OPS_RMA, FI_OPS_ATOMIC, FI_OPS_AV, FI_OPS_CQ);
@@ -225,6 +230,7 @@ public final class LibfabricAbi {
         c.put("FI_COMPLETION", FI_COMPLETION);
         c.put("FI_DELIVERY_COMPLETE", FI_DELIVERY_COMPLETE);
         c.put("FI_HMEM", FI_HMEM);
+        c.put("FI_ORDER_SAS", FI_ORDER_SAS);
         c.put("FI_CONTEXT", FI_CONTEXT);
         c.put("FI_CONTEXT2", FI_CONTEXT2);
         c.put("FI_RX_CQ_DATA", FI_RX_CQ_DATA);

@@ -9,7 +9,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.PeerFailureException;
-import dev.linkproof.transfer.SlotLayout;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
@@ -22,8 +21,7 @@ import java.util.Map;
 
 /**
  * The initiator's side of a libfabric point, for every op: one endpoint per connection, endpoint e
- * addressing the target's endpoint e; a batch's transfers spread over the endpoints round-robin (each
- * striped when the batch is smaller than the endpoint count, as the ucx and tcp paths do); up to
+ * addressing the target's endpoint e; a batch's transfers as {@link BatchPlan} lays them out; up to
  * {@code pipelineDepth} batches in flight.
  *
  * <p>Every op asks for its own completion, with its own {@code struct fi_context2} (which providers
@@ -32,7 +30,8 @@ import java.util.Map;
  * order across endpoints. A WRITE goes out with {@code fi_writemsg} and {@code FI_DELIVERY_COMPLETE}:
  * its completion then means the data is in the target's memory (the default, transmit-complete, only
  * that it left), so the checksums that follow the verification batch see it. A READ is complete when
- * its data is here; an atomic when its result is ({@link LibfabricAtomics}).
+ * its data is here; an atomic when its result is ({@link LibfabricAtomics}); a SEND when it left, the
+ * target's receive completions being counted and checked on its side ({@link LibfabricReceiver}).
  *
  * <p>A post that the provider answers with -FI_EAGAIN (no connection yet, or its queue full) is
  * retried after reading the completion queue, within the progress deadline. Everything is built when
@@ -106,17 +105,16 @@ final class LibfabricDataPath implements DataPath {
     static LibfabricDataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
         TargetEndpoint target = TargetEndpoint.read(spec, endpoint);
-        boolean atomic = spec.op().atomic();
-        int stripes = atomic ? 1 : stripes(spec, Math.min(spec.connections(), target.names().length));
-        int ops = spec.batch() * stripes;
-        int endpoints = Math.min(Math.min(spec.connections(), target.names().length), ops);
+        BatchPlan plan = BatchPlan.of(spec, Math.min(spec.connections(), target.names().length));
+        int ops = plan.ops();
+        int endpoints = plan.endpoints();
         FabricInfo info = FabricInfo.query(target.provider(), LibfabricSettings.caps(spec.op()),
                 LibfabricSettings.of(spec).domain().orElse(null));
         FabricDomain d = FabricDomain.open(info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, (long) ops * spec.pipelineDepth() + ENTRIES,
                 endpoints);
         LibfabricDataPath path = new LibfabricDataPath(spec, d, ops, io);
         try {
-            path.build(spec, local, target, endpoints, stripes);
+            path.build(spec, local, target, plan);
             return path;
         } catch (TransferException | RuntimeException e) {
             path.failed = true;
@@ -125,13 +123,9 @@ final class LibfabricDataPath implements DataPath {
         }
     }
 
-    static int stripes(TransferSpec spec, int connections) {
-        return spec.batch() >= connections ? 1 : (int) Math.max(1, Math.min(spec.size(), connections / spec.batch()));
-    }
-
-    private void build(TransferSpec spec, Buffer local, TargetEndpoint target, int endpoints, int stripes)
-            throws TransferException {
+    private void build(TransferSpec spec, Buffer local, TargetEndpoint target, BatchPlan plan) throws TransferException {
         boolean perEndpoint = FabricMemory.perEndpoint(domain.info);
+        int endpoints = plan.endpoints();
         FabricEndpoint[] eps = new FabricEndpoint[endpoints];
         FabricMemory[] mrs = new FabricMemory[endpoints];
         long[] peers = new long[endpoints];
@@ -144,22 +138,17 @@ final class LibfabricDataPath implements DataPath {
             atomics = new LibfabricAtomics(spec, local, eps, mrs, peers, target, domain.info.provider());
             return;
         }
-        String fn = op == Op.WRITE ? "writemsg" : "read";
-        SlotLayout slots = spec.slots();
-        long piece = spec.size() / stripes;
+        boolean send = op == Op.SEND;
+        String fn = op == Op.WRITE ? "writemsg" : op == Op.READ ? "read" : "send";
         for (int k = 0; k < perBatch; k++) {
-            int slot = k / stripes;
-            int stripe = k % stripes;
-            long start = slots.slotOffset(slot) + stripe * piece;
-            long len = stripe == stripes - 1 ? spec.size() - stripe * piece : piece;
-            int e = k % endpoints;
+            int e = plan.endpoint(k);
             opEp[k] = eps[e].ep.address();
-            opFn[k] = eps[e].function("rma", LibfabricAbi.FI_OPS_RMA, fn);
-            opLocal[k] = local.segment().address() + start;
-            opLength[k] = len;
+            opFn[k] = send ? eps[e].function("msg", LibfabricAbi.FI_OPS_MSG, fn) : eps[e].function("rma", LibfabricAbi.FI_OPS_RMA, fn);
+            opLocal[k] = local.segment().address() + plan.offset(k);
+            opLength[k] = plan.length(k);
             opDesc[k] = mrs[e].desc;
             opPeer[k] = peers[e];
-            opRemote[k] = target.base() + start;
+            opRemote[k] = target.base() + plan.offset(k);
             opKey[k] = target.keys()[e];
         }
         if (op == Op.WRITE) {
@@ -237,6 +226,10 @@ final class LibfabricDataPath implements DataPath {
                 return (long) Libfabric.RMA_MSG.invokeExact(opFn[k], opEp[k], messages + MESSAGE_BYTES * ((long) ring * perBatch + k),
                         WRITE_FLAGS);
             }
+            if (op == Op.SEND) {
+                return (long) Libfabric.MSG.invokeExact(opFn[k], opEp[k], opLocal[k], opLength[k], opDesc[k], opPeer[k],
+                        context(ring, k));
+            }
             return (long) Libfabric.RMA.invokeExact(opFn[k], opEp[k], opLocal[k], opLength[k], opDesc[k], opPeer[k], opRemote[k],
                     opKey[k], context(ring, k));
         } catch (TransferException | RuntimeException e) {
@@ -250,6 +243,7 @@ final class LibfabricDataPath implements DataPath {
         return switch (op) {
             case WRITE -> "fi_writemsg";
             case READ -> "fi_read";
+            case SEND -> "fi_send";
             case FETCH_ADD -> "fi_fetch_atomic";
             case COMPARE_SWAP -> "fi_compare_atomic";
             default -> op.label();

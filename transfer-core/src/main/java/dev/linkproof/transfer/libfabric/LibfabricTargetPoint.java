@@ -1,12 +1,19 @@
 package dev.linkproof.transfer.libfabric;
 
+import static dev.linkproof.transfer.libfabric.LibfabricAbi.FI_CQ_MSG_ENTRY;
+import static dev.linkproof.transfer.libfabric.LibfabricAbi.offset;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.memory.Buffer;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.validate.CompletionCheck;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -16,21 +23,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The target's side of a libfabric point: one endpoint per connection on one domain, the region
- * registered for them (once, or once per endpoint under FI_MR_ENDPOINT), and a platform thread that
- * reads the completion queue until the point closes. The target of an RMA or atomic op takes no
+ * registered for them (once, or once per endpoint under FI_MR_ENDPOINT), a SEND point's receives
+ * ({@link LibfabricReceiver}), and a platform thread that reads the completion queue until the point
+ * closes. The target of an RMA or atomic op takes no
  * completion of its own, but most providers progress only inside their calls (FI_PROGRESS_MANUAL:
  * ofi_rxm over tcp, shm's queue of commands), so a target that stopped calling would stall its
  * initiator.
  */
 final class LibfabricTargetPoint implements TargetPoint {
     private final FabricDomain domain;
+    /** A SEND point's receives; null for one-sided ops. */
+    private final LibfabricReceiver receiver;
+    private final Arena arena;
     private final Thread thread;
     private final AtomicBoolean stop;
     private final Map<String, String> endpoint;
     private boolean released;
 
-    private LibfabricTargetPoint(FabricDomain domain, Thread thread, AtomicBoolean stop, Map<String, String> endpoint) {
+    private LibfabricTargetPoint(FabricDomain domain, LibfabricReceiver receiver, Arena arena, Thread thread, AtomicBoolean stop,
+                                 Map<String, String> endpoint) {
         this.domain = domain;
+        this.receiver = receiver;
+        this.arena = arena;
         this.thread = thread;
         this.stop = stop;
         this.endpoint = endpoint;
@@ -41,8 +55,14 @@ final class LibfabricTargetPoint implements TargetPoint {
         FabricInfo info = FabricInfo.query(settings.provider().orElse(null), LibfabricSettings.caps(spec.op()),
                 settings.domain().orElse(null));
         int endpoints = spec.connections();
-        FabricDomain d = FabricDomain.open(info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 256, endpoints);
+        boolean send = spec.op() == Op.SEND;
+        BatchPlan plan = BatchPlan.of(spec, endpoints);
+        FabricDomain d = FabricDomain.open(info, send ? LibfabricAbi.FI_CQ_FORMAT_MSG : LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
+                send ? (long) plan.ops() * spec.pipelineDepth() + 64 : 256, endpoints);
+        Arena arena = Arena.ofShared();
         try {
+            FabricEndpoint[] eps = new FabricEndpoint[endpoints];
+            FabricMemory[] mrs = new FabricMemory[endpoints];
             HexFormat hex = HexFormat.of();
             List<String> names = new ArrayList<>();
             List<String> keys = new ArrayList<>();
@@ -52,8 +72,10 @@ final class LibfabricTargetPoint implements TargetPoint {
             long base = 0;
             for (int e = 0; e < endpoints; e++) {
                 FabricEndpoint ep = d.endpoint();
+                eps[e] = ep;
                 names.add(hex.formatHex(ep.name));
                 FabricMemory mr = perEndpoint || shared == null ? d.register(segment, e + 1, ep) : shared;
+                mrs[e] = mr;
                 if (!perEndpoint) {
                     shared = mr;
                 }
@@ -69,13 +91,20 @@ final class LibfabricTargetPoint implements TargetPoint {
             published.put("libfabric.keys", String.join(",", keys));
             published.put("libfabric.base", Long.toUnsignedString(base));
             published.put("libfabric.length", Long.toString(segment.byteSize()));
+            LibfabricReceiver receiver = null;
+            if (send) {
+                receiver = new LibfabricReceiver(plan, spec.pipelineDepth(), eps, mrs, segment, arena);
+                receiver.postAll();
+            }
             AtomicBoolean stop = new AtomicBoolean();
+            LibfabricReceiver r = receiver;
             Thread t = Thread.ofPlatform().daemon().name("libfabric-target-" + spec.pointId())
-                    .unstarted(() -> progress(d.cq, stop, "libfabric target of point " + spec.pointId()));
+                    .unstarted(() -> progress(d.cq, r, stop, "libfabric target of point " + spec.pointId()));
             t.start();
-            return new LibfabricTargetPoint(d, t, stop, Map.copyOf(published));
+            return new LibfabricTargetPoint(d, receiver, arena, t, stop, Map.copyOf(published));
         } catch (TransferException | RuntimeException e) {
             d.close();
+            arena.close();
             throw e;
         }
     }
@@ -88,14 +117,26 @@ final class LibfabricTargetPoint implements TargetPoint {
      * (a peer that went away mid-op) has nobody to fail on this side: the initiator's own completion
      * says it, and the point's checksums say what landed.
      */
-    private static void progress(FabricCq cq, AtomicBoolean stop, String what) {
+    private static void progress(FabricCq cq, LibfabricReceiver receiver, AtomicBoolean stop, String what) {
         try (Arena a = Arena.ofConfined()) {
-            long entries = a.allocate(cq.entryBytes * 64, 8).address();
+            MemorySegment entries = a.allocate(cq.entryBytes * 64, 8);
+            long at = entries.address();
             while (!stop.get()) {
                 int n;
                 try {
-                    n = cq.read(entries, 64, what);
+                    n = cq.read(at, 64, what);
+                    if (receiver != null) {
+                        for (int i = 0; i < n; i++) {
+                            long base = i * cq.entryBytes;
+                            receiver.accept(entries.get(JAVA_LONG, base + offset(FI_CQ_MSG_ENTRY, "op_context")),
+                                    entries.get(JAVA_LONG, base + offset(FI_CQ_MSG_ENTRY, "len")));
+                        }
+                        receiver.retryBacklog();
+                    }
                 } catch (TransferException e) {
+                    if (receiver != null) {
+                        receiver.failed();
+                    }
                     n = 1;
                 }
                 if (n == 0) {
@@ -103,6 +144,26 @@ final class LibfabricTargetPoint implements TargetPoint {
                 }
             }
         }
+    }
+
+    /**
+     * Waits until the receives of {@code batches} batches have completed (or {@code deadline} passed)
+     * and reports what the receiver found; a short count is one more failure. One-sided ops: nothing.
+     */
+    @Override
+    public CompletionCheck completions(long batches, Duration deadline) {
+        if (receiver == null) {
+            return CompletionCheck.NONE;
+        }
+        long end = System.nanoTime() + deadline.toNanos();
+        try {
+            while (receiver.received() < receiver.expected(batches) && thread.isAlive() && System.nanoTime() - end < 0) {
+                Thread.sleep(1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return receiver.report(batches);
     }
 
     @Override
@@ -125,6 +186,7 @@ final class LibfabricTargetPoint implements TargetPoint {
         } finally {
             if (!thread.isAlive()) {
                 domain.close();
+                arena.close();
             }
         }
     }

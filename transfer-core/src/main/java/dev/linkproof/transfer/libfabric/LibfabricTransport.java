@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * libfabric through FFM, on reliable-datagram endpoints of whichever provider the point names (shm,
  * tcp;ofi_rxm, verbs;ofi_rxm, efa, an Ultra Ethernet NIC's): WRITE = {@code fi_writemsg}, READ =
- * {@code fi_read}, FETCH_ADD = {@code fi_fetch_atomic} (FI_SUM), COMPARE_SWAP =
+ * {@code fi_read}, SEND = {@code fi_send} into the target's {@code fi_recv}, FETCH_ADD = {@code fi_fetch_atomic} (FI_SUM), COMPARE_SWAP =
  * {@code fi_compare_atomic} (FI_CSWAP), one endpoint per connection. What the provider does not offer
  * (its fi_getinfo has no entry with the capability) is skipped naming the capability.
  */
@@ -52,9 +52,9 @@ public final class LibfabricTransport implements Transport {
             return a;
         }
         Op op = spec.op();
-        if (op != Op.WRITE && op != Op.READ && !op.atomic()) {
-            return Availability.notSupported("libfabric supports write (fi_writemsg), read (fi_read), fetch-add (fi_fetch_atomic) "
-                    + "and compare-swap (fi_compare_atomic) here, not " + op.label());
+        if (op != Op.WRITE && op != Op.READ && op != Op.SEND && !op.atomic()) {
+            return Availability.notSupported("libfabric supports write (fi_writemsg), read (fi_read), send (fi_send), fetch-add "
+                    + "(fi_fetch_atomic) and compare-swap (fi_compare_atomic) here, not " + op.label());
         }
         LibfabricSettings settings;
         try {

@@ -71,7 +71,11 @@ class LibfabricTransportTest {
                 Arguments.of(p, Op.WRITE, 4097L, 3, 2, 4),
                 Arguments.of(p, Op.READ, 65537L, 4, 3, 2),
                 Arguments.of(p, Op.WRITE, 1L << 20, 1, 4, 8),
-                Arguments.of(p, Op.READ, 1L << 20, 2, 1, 1)));
+                Arguments.of(p, Op.READ, 1L << 20, 2, 1, 1),
+                Arguments.of(p, Op.SEND, 1L, 1, 1, 1),
+                Arguments.of(p, Op.SEND, 4097L, 3, 2, 4),
+                Arguments.of(p, Op.SEND, 65537L, 1, 4, 2),
+                Arguments.of(p, Op.SEND, 1L << 20, 8, 2, 8)));
     }
 
     @ParameterizedTest(name = "{0} {1} {2} B ×{3} · {4} ep · depth {5}")
@@ -84,6 +88,10 @@ class LibfabricTransportTest {
         Measurement m = session.run(spec);
         assertThat(m.isValid()).as(m.validation().describe()).isTrue();
         assertThat(m.environment()).containsEntry("transport", "libfabric").containsKey("libfabric.version");
+        if (op == Op.SEND) {
+            // Every receive completion of every batch arrived, each of its transfer's length.
+            assertThat(m.validation().describe()).contains("receive completion(s) as planned");
+        }
     }
 
     static Stream<Arguments> atomics() {
