@@ -10,7 +10,7 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.measure.Measurement;
 
 /**
- * The write/read/atomics sweeps on the libfabric transport, over the two providers every machine
+ * The write/read/send/atomics sweeps on the libfabric transport, over the two providers every machine
  * with Debian's libfabric1 has: {@code shm} (shared memory, FI_RMA and FI_ATOMIC) and
  * {@code tcp;ofi_rxm} (reliable datagrams over tcp sockets, whose RMA and atomics ofi_rxm carries as
  * messages), each point validated by checksum or, for atomics, by every counter. On a hardware
@@ -22,13 +22,14 @@ class LibfabricCorrectness {
     private static final String SHM = "libfabric.provider=shm";
     private static final String TCP = "libfabric.provider=tcp;ofi_rxm";
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"1", "4097", "1MiB"}))
+    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ, Op.SEND},
+            sizes = @Sweep(values = {"1", "4097", "1MiB"}))
     void sharedMemory(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"1", "4097", "1MiB"}),
-            iterations = 200)
+    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ, Op.SEND},
+            sizes = @Sweep(values = {"1", "4097", "1MiB"}), iterations = 200)
     void tcp(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
@@ -40,7 +41,7 @@ class LibfabricCorrectness {
         assertThat(m.validation().slots()).isEqualTo(m.spec().batch());
     }
 
-    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"),
+    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ, Op.SEND}, sizes = @Sweep(values = "4KiB"),
             batch = 16, qps = {1, 4}, iterations = 100)
     void tcpBatches(Measurement m) {
         assertThat(m).isValid();

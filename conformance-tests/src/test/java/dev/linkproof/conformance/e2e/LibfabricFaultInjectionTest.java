@@ -21,7 +21,7 @@ import org.junit.platform.testkit.engine.Events;
 /**
  * The libfabric transport's data checked as verbs' and ucx's are, proven by faults injected through
  * decorators: a byte flipped in transit fails its point naming slot and offset (over shm and
- * tcp;ofi_rxm, write and read), and a lost or a doubled atomic fails naming its counter.
+ * tcp;ofi_rxm, write, read and send), and a lost or a doubled atomic fails naming its counter.
  */
 @Tag("e2e")
 class LibfabricFaultInjectionTest {
@@ -33,14 +33,15 @@ class LibfabricFaultInjectionTest {
     @Test
     void aFlippedByteFailsThePointNamingSlotAndOffsetOnEveryProvider() {
         Events events = run(selectClass(LibfabricFaults.Flipped.class));
-        events.assertStatistics(s -> s.started(4).failed(4).succeeded(0));
+        events.assertStatistics(s -> s.started(6).failed(6).succeeded(0));
         List<String> messages = messages(events, FailureKind.DATA_CORRUPTION);
-        assertThat(messages).hasSize(4).allSatisfy(m -> assertThat(m)
+        assertThat(messages).hasSize(6).allSatisfy(m -> assertThat(m)
                 .contains("data corruption")
                 .contains("1 of 3 slot(s) differ")
                 .contains("slot 2, byte offset 2048"));
         assertThat(messages).filteredOn(m -> m.startsWith("write 4097 B ×3")).hasSize(2);
         assertThat(messages).filteredOn(m -> m.startsWith("read 4097 B ×3")).hasSize(2);
+        assertThat(messages).filteredOn(m -> m.startsWith("send 4097 B ×3")).hasSize(2);
     }
 
     @Test
