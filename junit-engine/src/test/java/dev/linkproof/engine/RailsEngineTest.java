@@ -133,6 +133,8 @@ class RailsEngineTest {
 
         RailPlan.Plan ucx = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
         assertThat(ucx.spots()).extracting(s -> s.settings().get("UCX_NET_DEVICES")).containsExactly("mlx5_0:1", "mlx5_1:1");
+        RailPlan.Plan libfabric = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("libfabric"), "lf", "seg", 2));
+        assertThat(libfabric.spots()).extracting(s -> s.settings().get("libfabric.domain")).containsExactly("mlx5_0", "mlx5_1");
         // gpu-ipc's rails are pairs of GPUs (GpuRailPlanTest): a point of host memory has none.
         assertThat(RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
                 .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport's rails are pairs of GPUs, and the "

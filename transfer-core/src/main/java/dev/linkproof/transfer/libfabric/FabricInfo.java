@@ -78,10 +78,8 @@ final class FabricInfo implements AutoCloseable {
                 MemorySegment dom = attr(hints, "domain_attr", FI_DOMAIN_ATTR.byteSize());
                 int modes = MR_MODES | ((caps & LibfabricAbi.FI_HMEM) != 0 ? LibfabricAbi.FI_MR_HMEM : 0);
                 dom.set(JAVA_INT, offset(FI_DOMAIN_ATTR, "mr_mode"), modes);
-                // Strings in the hints are freed by fi_freeinfo: they must come from malloc.
-                if (domain != null) {
-                    dom.set(ADDRESS, offset(FI_DOMAIN_ATTR, "name"), (MemorySegment) STRDUP.invokeExact(a.allocateFrom(domain)));
-                }
+                // Strings in the hints are freed by fi_freeinfo: they must come from malloc. The domain is
+                // chosen from the answer instead (inDomain): a NIC's name is not always its domain's.
                 if (provider != null) {
                     MemorySegment fab = attr(hints, "fabric_attr", FI_FABRIC_ATTR.byteSize());
                     fab.set(ADDRESS, offset(FI_FABRIC_ATTR, "prov_name"), (MemorySegment) STRDUP.invokeExact(a.allocateFrom(provider)));
@@ -96,11 +94,33 @@ final class FabricInfo implements AutoCloseable {
                 }
                 check(rc, "fi_getinfo");
                 MemorySegment first = out.get(ADDRESS, 0);
-                return new FabricInfo(first, first, true);
+                FabricInfo all = new FabricInfo(first, first, true);
+                return domain == null ? all : all.inDomain(domain, provider, caps);
             } finally {
                 lib.freeinfo.invokeExact(hints);
             }
         });
+    }
+
+    /**
+     * This answer narrowed to the first entry on {@code domain}: a domain of that name, or one named
+     * after the device it runs on ({@code efa}'s reliable-datagram domain of device rdmap16s27 is
+     * {@code rdmap16s27-rdm}), so a profile's NIC names a rail's domain for every provider. None: this
+     * answer is freed and the failure lists the domains there are.
+     */
+    private FabricInfo inDomain(String domain, String provider, long caps) throws TransferException {
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        for (MemorySegment e : entries()) {
+            String name = view(e).domainName();
+            if (name.equals(domain) || name.startsWith(domain + "-")) {
+                return new FabricInfo(list, e, true);
+            }
+            seen.add(name);
+        }
+        close();
+        throw new NoMatch("libfabric " + Libfabric.lib().version() + " has no domain " + domain + " of "
+                + (provider == null ? "any provider" : "provider " + provider) + " offering " + capsText(caps)
+                + " (its domains: " + String.join(", ", seen) + ")");
     }
 
     private static MemorySegment attr(MemorySegment info, String name, long size) {

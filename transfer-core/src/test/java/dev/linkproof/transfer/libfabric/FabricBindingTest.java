@@ -90,6 +90,19 @@ class FabricBindingTest {
                 .hasMessageContaining("has no provider nosuchprovider offering FI_RMA | FI_ATOMIC on reliable-datagram endpoints");
     }
 
+    /** A domain is chosen by its name, or by the device it is named after (efa's rdmap16s27-rdm for rdmap16s27). */
+    @Test
+    void aDomainIsChosenByNameAndAMissingOneListsThoseThereAre() throws Exception {
+        assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
+        try (FabricInfo lo = FabricInfo.query("tcp;ofi_rxm", LibfabricAbi.FI_RMA, "lo")) {
+            assertThat(lo.domainName()).isEqualTo("lo");
+        }
+        assertThatThrownBy(() -> FabricInfo.query("tcp;ofi_rxm", LibfabricAbi.FI_RMA, "nosuch0"))
+                .isInstanceOf(FabricInfo.NoMatch.class)
+                .hasMessageContaining("has no domain nosuch0 of provider tcp;ofi_rxm offering FI_RMA (its domains: ")
+                .hasMessageContaining("lo");
+    }
+
     @Test
     void theChosenEntrySaysItsProviderAndModes() throws Exception {
         assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
