@@ -67,7 +67,7 @@ final class LibfabricReceiver {
         long rc;
         try {
             rc = (long) Libfabric.MSG.invokeExact(recv[e], epAddress[e], regionAddress + plan.offset(k), plan.length(k), desc[e],
-                    LibfabricAbi.FI_ADDR_UNSPEC, contexts + LibfabricAbi.CONTEXT2_BYTES * i);
+                    LibfabricAbi.FI_ADDR_UNSPEC, context(i));
         } catch (Throwable t) {
             throw new TransferException("fi_recv downcall failed: " + t, t);
         }
@@ -76,6 +76,11 @@ final class LibfabricReceiver {
         } else if (rc < 0) {
             throw new TransferException("fi_recv failed: " + Libfabric.lib().strerror((int) -rc) + " (" + -rc + ")");
         }
+    }
+
+    /** Receive {@code i}'s context: the address its completion carries. */
+    long context(int i) {
+        return contexts + LibfabricAbi.CONTEXT2_BYTES * i;
     }
 
     /** Reposts what was refused for now; called by the progress thread each round. */
