@@ -114,7 +114,7 @@ class RailsEngineTest {
                 selectMethod(RailsFixture.class, "twoTcp")).discover();
         assertThat(events.getDiscoveryIssues()).extracting(i -> i.message())
                 .anySatisfy(m -> assertThat(m).contains(Constants.RAILS + "=several must be all"))
-                .anySatisfy(m -> assertThat(m).contains(Constants.TCP_RAILS + ": bad rail '10.0.0.1->'"));
+                .anySatisfy(m -> assertThat(m).contains(Constants.TCP_RAILS + "=10.0.0.1-> has a bad rail '10.0.0.1->'"));
     }
 
     /** The profile's NICs, rail i on NIC i; tcp from linkproof.tcp.rails; short of them, the reason. */

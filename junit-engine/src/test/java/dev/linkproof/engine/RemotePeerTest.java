@@ -140,7 +140,7 @@ class RemotePeerTest {
     void aMalformedPeerIsAConfigurationErrorBeforeAnyPoint() {
         EngineExecutionResults r = run("localhost:http", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", ""));
         r.testEvents().assertStatistics(s -> s.started(0));
-        assertThat(ConfigurationErrorTest.engineFailure(r)).isEqualTo("configuration error: linkproof.peer='localhost:http' is "
+        assertThat(ConfigurationErrorTest.engineFailure(r)).isEqualTo("configuration error: linkproof.peer=localhost:http is "
                 + "not HOST:PORT: bad port 'http' (a number from 1 to 65535) (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471); "
                 + "the agent prints its port when it starts");
         assertThat(ConfigurationErrorTest.engineFailure(run("fe80::1:7471", TOKEN,
@@ -303,6 +303,6 @@ class RemotePeerTest {
         EngineExecutionResults r = run("localhost:99999", TOKEN, selectMethod(RunFixture.class, "passesWithoutParameters", ""));
         r.testEvents().assertStatistics(s -> s.started(0));
         assertThat(ConfigurationErrorTest.engineFailure(r)).startsWith(
-                "configuration error: linkproof.peer='localhost:99999' is not HOST:PORT: port 99999 is outside 1..65535");
+                "configuration error: linkproof.peer=localhost:99999 is not HOST:PORT: port 99999 is outside 1..65535");
     }
 }

@@ -11,8 +11,6 @@ import dev.linkproof.transfer.session.Timeouts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -38,15 +36,14 @@ import org.junit.platform.engine.ConfigurationParameters;
 public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
                             Optional<String> act, Path verdictFile, Optional<Path> history, FleetCriteria keys) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
-    static final List<String> ACTS = List.of("slurm", "kubernetes", "print");
 
     /** The fleet keys, or empty without {@code linkproof.fleet}; a bad value throws naming its key. */
     static Optional<FleetSettings> parse(ConfigurationParameters p) {
-        Optional<String> launcher = p.get(Constants.FLEET).map(String::strip).filter(s -> !s.isEmpty());
+        Optional<String> launcher = ConfigurationKeys.FLEET.read(p);
         if (launcher.isEmpty()) {
             return Optional.empty();
         }
-        String registry = p.get(Constants.FLEET_REGISTRY).map(String::strip).orElse(Constants.DEFAULT_FLEET_REGISTRY);
+        String registry = ConfigurationKeys.FLEET_REGISTRY.read(p).orElse(Constants.DEFAULT_FLEET_REGISTRY);
         dev.linkproof.transfer.control.HostPort listen;
         try {
             listen = dev.linkproof.transfer.control.HostPort.parse(registry,
@@ -54,22 +51,18 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + e.getMessage(), e);
         }
-        Duration within = LinkproofConfiguration.deadline(p, Constants.FLEET_REGISTER_WITHIN, DEFAULT_REGISTER_WITHIN,
-                "the longest deadline");
-        Optional<String> act = p.get(Constants.FLEET_ACT).map(v -> v.strip().toLowerCase(Locale.ROOT)).filter(v -> !v.isEmpty());
-        if (act.isPresent() && !ACTS.contains(act.get())) {
-            throw new IllegalArgumentException(Constants.FLEET_ACT + "=" + act.get() + " must be one of " + String.join(", ", ACTS)
-                    + " (or unset: act on nothing)");
-        }
-        Path verdict = p.get(Constants.FLEET_VERDICT).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
+        Duration within = ConfigurationKeys.FLEET_REGISTER_WITHIN.read(p).orElse(DEFAULT_REGISTER_WITHIN);
+        Optional<String> act = ConfigurationKeys.FLEET_ACT.read(p);
+        Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElseGet(() -> Files.isDirectory(Path.of("target"))
                 ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
-        Optional<Path> history = p.get(Constants.FLEET_HISTORY).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of);
-        FleetCriteria keys = new FleetCriteria(decimal(p, Constants.FLEET_MIN_OF_MEDIAN), decimal(p, Constants.FLEET_MAX_OF_LOWEST),
-                decimal(p, Constants.FLEET_MAX_DEVIATIONS), whole(p, Constants.FLEET_MIN_NODES), whole(p, Constants.FLEET_MIN_PAIRS),
-                whole(p, Constants.FLEET_CONFIRMATIONS), decimal(p, Constants.FLEET_MAX_BLAMED_FRACTION),
-                p.get(Constants.FLEET_ACT_AFTER).map(String::strip));
+        Optional<Path> history = ConfigurationKeys.FLEET_HISTORY.read(p);
+        FleetCriteria keys = new FleetCriteria(decimal(p, ConfigurationKeys.FLEET_MIN_OF_MEDIAN),
+                decimal(p, ConfigurationKeys.FLEET_MAX_OF_LOWEST), decimal(p, ConfigurationKeys.FLEET_MAX_DEVIATIONS),
+                whole(p, ConfigurationKeys.FLEET_MIN_NODES), whole(p, ConfigurationKeys.FLEET_MIN_PAIRS),
+                whole(p, ConfigurationKeys.FLEET_CONFIRMATIONS), decimal(p, ConfigurationKeys.FLEET_MAX_BLAMED_FRACTION),
+                ConfigurationKeys.FLEET_ACT_AFTER.read(p));
         FleetSettings settings = new FleetSettings(launcher.get(), listen.host(), listen.port(),
-                p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
+                ConfigurationKeys.FLEET_PATTERN.read(p).orElse("pairwise"), within, act,
                 verdict, history, keys);
         // A key out of range fails here, naming it; the defaults fill in every other field.
         Thresholds t = BlameSettings.DEFAULTS.thresholds();
@@ -156,24 +149,12 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         return k.isPresent() ? k.getAsInt() : field.apply(profile).orElse(fallback);
     }
 
-    private static OptionalDouble decimal(ConfigurationParameters p, String key) {
-        return p.get(key).map(v -> {
-            try {
-                return OptionalDouble.of(Double.parseDouble(v.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + "=" + v + " is not a number");
-            }
-        }).orElse(OptionalDouble.empty());
+    private static OptionalDouble decimal(ConfigurationParameters p, Key<Double> key) {
+        return key.read(p).map(OptionalDouble::of).orElse(OptionalDouble.empty());
     }
 
-    private static OptionalInt whole(ConfigurationParameters p, String key) {
-        return p.get(key).map(v -> {
-            try {
-                return OptionalInt.of(Integer.parseInt(v.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + "=" + v + " is not a whole number");
-            }
-        }).orElse(OptionalInt.empty());
+    private static OptionalInt whole(ConfigurationParameters p, Key<Integer> key) {
+        return key.read(p).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
     /** As the settings read back in a log line. */

@@ -61,8 +61,8 @@ class FleetSettingsTest {
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "[::]")).config().fleet().orElseThrow().registryPort())
                 .isEqualTo(7470);
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_ACT, "reboot")).errors())
-                .singleElement().asString().isEqualTo("linkproof.fleet.act=reboot must be one of slurm, kubernetes, print (or unset: "
-                        + "act on nothing)");
+                .singleElement().asString().isEqualTo("linkproof.fleet.act=reboot must be slurm (drain), kubernetes (label and taint) "
+                        + "or print (the commands)");
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_MIN_OF_MEDIAN, "1.5")).errors())
                 .singleElement().asString().contains(Constants.FLEET_MIN_OF_MEDIAN).contains("bandwidth fraction must be in (0, 1]");
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_MAX_OF_LOWEST, "x")).errors())

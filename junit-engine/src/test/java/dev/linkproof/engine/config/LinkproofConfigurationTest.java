@@ -71,7 +71,7 @@ class LinkproofConfigurationTest {
         assertThat(c.peer()).isEmpty();
         assertThat(c.token()).isEmpty();
         assertThat(c.defaultTransport()).isEqualTo("tcp");
-        assertThat(c.agentJvmArgs()).isEmpty();
+        assertThat(c.agentJvmArgs()).containsExactly(Constants.DEFAULT_AGENT_JVM_ARGS);
     }
 
     /** The device choice the engine makes from the configuration: a local pair gets the command line's device or the plan's NIC. */
@@ -94,19 +94,28 @@ class LinkproofConfigurationTest {
     @ParameterizedTest(name = "{0} = {1} ms")
     @CsvSource({"10s, 10000", "1.5s, 1500", "500ms, 500", "500 ms, 500", "2m, 120000", "PT1M, 60000", "pt0.25s, 250", "7, 7000"})
     void durations(String text, long millis) {
-        assertThat(LinkproofConfiguration.duration(new MapParameters(Map.of("k", text)), "k", Duration.ZERO))
-                .isEqualTo(Duration.ofMillis(millis));
+        assertThat(DEADLINE.read(new MapParameters(Map.of(DEADLINE.name(), text)))).contains(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {"0s", "-1s", "abc", "10 parsecs", "PT-1S", ""})
+    @ValueSource(strings = {"0s", "-1s", "abc", "10 parsecs", "PT-1S"})
     void badDurationsNameTheKey(String text) {
-        assertThatThrownBy(() -> LinkproofConfiguration.duration(new MapParameters(Map.of("linkproof.timeout.x", text)),
-                "linkproof.timeout.x", Duration.ZERO))
+        assertThatThrownBy(() -> DEADLINE.read(new MapParameters(Map.of(DEADLINE.name(), text))))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("linkproof.timeout.x=" + text)
-                .hasMessageContaining("not a duration");
+                .hasMessage("linkproof.timeout.x=" + text + " is not a duration (e.g. 10s, 500ms, PT1M)");
     }
+
+    /** {@code -Dkey=} (blank) leaves a key unset, for every key: no error, the default. */
+    @ParameterizedTest(name = "\"{0}\"")
+    @ValueSource(strings = {"", " ", "\t"})
+    void aBlankValueIsUnset(String blank) {
+        assertThat(DEADLINE.read(new MapParameters(Map.of(DEADLINE.name(), blank)))).isEmpty();
+        assertThat(config(Map.of(Constants.TIMEOUT_PROGRESS, blank, Constants.ITERATIONS_SCALE, blank)).timeouts().io().progressTimeout())
+                .isEqualTo(Duration.ofSeconds(10));
+    }
+
+    /** A deadline key of the registry's kind, under a name no real key has. */
+    private static final Key<Duration> DEADLINE = new Key<>("linkproof.timeout.x", Value.deadline("the longest deadline"), "", "");
 
     @Test
     void aProgressDeadlineBeyondTheAgentsLimitNamesTheKey() {
@@ -142,7 +151,7 @@ class LinkproofConfigurationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"-1", "6", "once", "1.5", ""})
+    @ValueSource(strings = {"-1", "6", "once", "1.5"})
     void aBadBusyHostRerunCountIsRefusedByName(String value) {
         assertThatThrownBy(() -> config(Map.of(Constants.BUSY_HOST_RERUNS, value)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -195,7 +204,7 @@ class LinkproofConfigurationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"-1", "6", "twice", ""})
+    @ValueSource(strings = {"-1", "6", "twice"})
     void aBadBaselineRerunCountIsRefusedByName(String value) {
         assertThatThrownBy(() -> config(Map.of(Constants.BASELINE_RERUNS, value)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -211,7 +220,7 @@ class LinkproofConfigurationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"1", "5", "1.0", "-0.1", "100%", "-1%", "8%%", "lots", "NaN", ""})
+    @ValueSource(strings = {"1", "5", "1.0", "-0.1", "100%", "-1%", "8%%", "lots", "NaN"})
     void aBadBaselineToleranceIsRefusedByNameWithTheFormsItTakes(String value) {
         assertThatThrownBy(() -> config(Map.of(Constants.BASELINE_TOLERANCE, value)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -243,7 +252,6 @@ class LinkproofConfigurationTest {
     @CsvSource({"PT30S, 30s", "PT0.5S, 500ms", "PT2M, 2m", "PT90S, 90s", "PT1H, 60m", "PT0.0005S, PT0.0005S"})
     void aDeadlineIsShownAsItIsTyped(String iso, String typed) {
         assertThat(Units.formatDuration(Duration.parse(iso))).isEqualTo(typed);
-        assertThat(LinkproofConfiguration.duration(new MapParameters(Map.of("k", typed)), "k", Duration.ZERO))
-                .as("reads back").isEqualTo(Duration.parse(iso));
+        assertThat(DEADLINE.read(new MapParameters(Map.of(DEADLINE.name(), typed)))).as("reads back").contains(Duration.parse(iso));
     }
 }

@@ -72,7 +72,8 @@ class PrometheusSettingsTest {
                 .contains("job is the group's job");
         assertThat(parse(Constants.PROMETHEUS_GROUPING, "instance=").errors()).singleElement().asString()
                 .contains("the label instance has no value");
-        assertThat(parse(Constants.PROMETHEUS_JOB, " ").errors()).singleElement().asString().startsWith(Constants.PROMETHEUS_JOB + " is empty");
+        // Blank is unset, as for every key: the default job, no error.
+        assertThat(parse(Constants.PROMETHEUS_JOB, " ").errors()).isEmpty();
     }
 
     @Test
