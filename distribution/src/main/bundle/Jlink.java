@@ -9,9 +9,11 @@ import java.util.stream.Stream;
  * Links the bundle's Java runtime with the jlink of the JDK that runs this file (the build's
  * toolchain JDK, through exec-maven-plugin). {@code java Jlink.java OUTPUT MODULES}. jlink refuses an
  * existing output folder, so the previous runtime is removed first. JDK 25's jlink links from the
- * run-time image itself where the JDK has no jmods/ (JEP 493), as Temurin 25 ships.
+ * run-time image itself where the JDK has no jmods/ (JEP 493), as Temurin 25 ships. A class, not a
+ * compact source file, so that the formatter (scripts/format/Format.java) can parse it.
  */
-void main(String[] args) throws IOException {
+public final class Jlink {
+public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
     if (Files.exists(out)) {
         try (Stream<Path> all = Files.walk(out)) {
@@ -28,4 +30,5 @@ void main(String[] args) throws IOException {
         throw new IllegalStateException("jlink failed with status " + rc);
     }
     System.out.println("jlink: runtime of " + args[1].split(",").length + " modules in " + out);
+}
 }
