@@ -17,6 +17,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -90,7 +92,49 @@ class SoftRoceSuite {
         if (tests.isEmpty()) {
             fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
         }
+        tests.addAll(completeness(reports, rc, log));
         return tests.stream();
+    }
+
+    /** What the script's {@code timeout} returns when QEMU ran past {@link #VM_TIMEOUT_SECONDS}. */
+    static final int TIMED_OUT = 124;
+
+    /**
+     * The run itself as tests: every class of {@link #CLASSES} reported, and the VM ended on its own
+     * (the suite's 0 or 1, not the timeout's 124 or a crash's status). Without them a VM that ran
+     * out of time after writing some reports, or never ran a class, would pass on what it did report.
+     */
+    static List<DynamicTest> completeness(Path reports, int rc, Path log) throws Exception {
+        Set<String> reported = new TreeSet<>();
+        if (Files.isDirectory(reports)) {
+            try (Stream<Path> s = Files.list(reports)) {
+                for (Path f : s.filter(x -> x.getFileName().toString().endsWith(".xml")).toList()) {
+                    NodeList cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile())
+                            .getElementsByTagName("testcase");
+                    for (int i = 0; i < cases.getLength(); i++) {
+                        reported.add(((Element) cases.item(i)).getAttribute("classname"));
+                    }
+                }
+            }
+        }
+        List<DynamicTest> out = new ArrayList<>();
+        for (String cls : CLASSES) {
+            boolean ran = reported.stream().anyMatch(c -> c.equals(cls) || c.startsWith(cls + "$"));
+            out.add(DynamicTest.dynamicTest(cls.substring(cls.lastIndexOf('.') + 1) + " ran in the VM", () -> {
+                if (!ran) {
+                    fail("no result of " + cls + " came back from the Soft-RoCE VM (guest rc " + rc + "); see " + log);
+                }
+            }));
+        }
+        out.add(DynamicTest.dynamicTest("the VM finished on its own", () -> {
+            if (rc == TIMED_OUT) {
+                fail("the Soft-RoCE VM ran past its " + VM_TIMEOUT_SECONDS + " s and was stopped (status 124); see " + log);
+            }
+            if (rc != 0 && rc != 1) {
+                fail("the Soft-RoCE VM ended with status " + rc + " (the suite exits 0 or 1); see " + log);
+            }
+        }));
+        return out;
     }
 
     /** Boots the VM with the guest script, echoes and logs its console; returns the guest's exit status. */
