@@ -48,7 +48,7 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
 
     @Override
     public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
-        RunSetup setup = RunSetup.load(request.getConfigurationParameters());
+        RunSetup setup = RunSetup.load(request.getConfigurationParameters(), outputRoot(request));
         setup.issues().forEach(issue -> request.getDiscoveryListener().issueEncountered(uniqueId, issue));
         LinkproofConfiguration config = setup.config();
         Transports transports = setup.transports();
@@ -67,6 +67,19 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         LinkproofEngineDescriptor engine = new LinkproofEngineDescriptor(uniqueId, setup);
         new LinkproofDiscovery(expander, setup.fleet().orElse(null)).discover(request, engine);
         return engine;
+    }
+
+    /**
+     * The platform's output directory, where the run's files go that no key names. A launcher that
+     * gives none (EngineTestKit refuses outputs unless a test configures them) gets JUnit's own
+     * default rule: {@code target/} where there is one, else the working directory.
+     */
+    private static java.nio.file.Path outputRoot(EngineDiscoveryRequest request) {
+        try {
+            return request.getOutputDirectoryCreator().getRootDirectory();
+        } catch (RuntimeException e) {
+            return dev.linkproof.engine.config.LinkproofConfiguration.fallbackOutputRoot();
+        }
     }
 
     @Override

@@ -64,7 +64,7 @@ public final class ConfigurationKeys {
             "`-Xmx256m`",
             "JVM options of a local agent, space-separated");
     public static final Key<Path> AGENT_LOG = new Key<>(Constants.AGENT_LOG, Value.path("a file"),
-            "`target/linkproof-agent.log` where `target/` exists, else `linkproof-agent.log` in `java.io.tmpdir`",
+            "`linkproof-agent.log` in the platform's output directory (`junit.platform.reporting.output.dir`; JUnit's default: `target/` under Maven, else the working directory)",
             "a local agent's output; beside it the agent also writes its own copy, "
             + "`linkproof-agent-<pid>.log`, which remains only when its initiator died before stopping it "
             + "([two-hosts.md](two-hosts.md#what-an-agent-leaves-behind))");
@@ -72,7 +72,7 @@ public final class ConfigurationKeys {
             "`true`",
             "one console line per point, and the summary at the end of the run");
     public static final Key<Path> RESULTS = new Key<>(Constants.RESULTS, Value.path("a file"),
-            "`target/linkproof-results.jsonl` where `target/` exists, else `./linkproof-results.jsonl`",
+            "`linkproof-results.jsonl` in the platform's output directory (`junit.platform.reporting.output.dir`; JUnit's default: `target/` under Maven, else the working directory)",
             "the JSON-lines results file ([reports.md](reports.md#the-results-file)); one that cannot be "
             + "created is a configuration error");
     public static final Key<Path> PROMETHEUS_TEXTFILE = new Key<>(Constants.PROMETHEUS_TEXTFILE, Value.path("a directory"),
@@ -200,7 +200,7 @@ public final class ConfigurationKeys {
             "act on the blamed nodes: `slurm` (drain), `kubernetes` (label and taint), `print` (the "
             + "commands) ([fleet.md](fleet.md#acting-on-verdicts))");
     public static final Key<Path> FLEET_VERDICT = new Key<>(Constants.FLEET_VERDICT, Value.path("a file"),
-            "`target/fleet-verdict.json`",
+            "`fleet-verdict.json` in the platform's output directory",
             "where the fleet's verdicts are written (heat maps and `fleet.prom` beside it)");
     public static final Key<String> PROJECT_VERSION = new Key<>(Constants.PROJECT_VERSION, Value.text("a version"),
             "none",

@@ -8,7 +8,6 @@ import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.profiles.FleetCriteria;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.session.Timeouts;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -38,7 +37,7 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
 
     /** The fleet keys, or empty without {@code linkproof.fleet}; a bad value throws naming its key. */
-    static Optional<FleetSettings> parse(ConfigurationParameters p) {
+    static Optional<FleetSettings> parse(ConfigurationParameters p, Path outputRoot) {
         Optional<String> launcher = ConfigurationKeys.FLEET.read(p);
         if (launcher.isEmpty()) {
             return Optional.empty();
@@ -53,8 +52,7 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         }
         Duration within = ConfigurationKeys.FLEET_REGISTER_WITHIN.read(p).orElse(DEFAULT_REGISTER_WITHIN);
         Optional<String> act = ConfigurationKeys.FLEET_ACT.read(p);
-        Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElseGet(() -> Files.isDirectory(Path.of("target"))
-                ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
+        Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElse(outputRoot.resolve("fleet-verdict.json"));
         Optional<Path> history = ConfigurationKeys.FLEET_HISTORY.read(p);
         FleetCriteria keys = new FleetCriteria(decimal(p, ConfigurationKeys.FLEET_MIN_OF_MEDIAN),
                 decimal(p, ConfigurationKeys.FLEET_MAX_OF_LOWEST), decimal(p, ConfigurationKeys.FLEET_MAX_DEVIATIONS),

@@ -100,6 +100,24 @@ public record LinkproofConfiguration(
     }
 
     public static Parsed parse(ConfigurationParameters p) {
+        return parse(p, fallbackOutputRoot());
+    }
+
+    /**
+     * Where a run's files go when no key names them (the results, a local agent's log, the fleet's
+     * verdicts) when the launcher gives no output directory: JUnit's own default, {@code target/}
+     * where there is one, else the working directory.
+     */
+    public static Path fallbackOutputRoot() {
+        return Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of("");
+    }
+
+    /**
+     * Every key, with the files no key names under {@code outputRoot}: the platform's output
+     * directory ({@code junit.platform.reporting.output.dir}; by JUnit's default {@code target/}
+     * under Maven, else the working directory), where JUnit's own reports go too.
+     */
+    public static Parsed parse(ConfigurationParameters p, Path outputRoot) {
         List<String> errors = new ArrayList<>(KnownKeys.unknown(p));
         Reader r = new Reader(p, errors);
         Duration progress = r.get(ConfigurationKeys.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
@@ -114,11 +132,9 @@ public record LinkproofConfiguration(
                 r.get(ConfigurationKeys.ITERATIONS_SCALE, 1.0),
                 t,
                 jvm.isEmpty() ? List.of() : Arrays.asList(jvm.split("\\s+")),
-                r.optional(ConfigurationKeys.AGENT_LOG).orElseGet(() -> Files.isDirectory(Path.of("target"))
-                        ? Path.of("target", "linkproof-agent.log") : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log")),
+                r.optional(ConfigurationKeys.AGENT_LOG).orElse(outputRoot.resolve("linkproof-agent.log")),
                 r.get(ConfigurationKeys.PROGRESS, true),
-                r.optional(ConfigurationKeys.RESULTS).orElseGet(() -> Files.isDirectory(Path.of("target"))
-                        ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
+                r.optional(ConfigurationKeys.RESULTS).orElse(outputRoot.resolve("linkproof-results.jsonl")),
                 r.optional(ConfigurationKeys.BASELINE),
                 r.optional(ConfigurationKeys.BASELINE_TOLERANCE).map(OptionalDouble::of).orElse(OptionalDouble.empty()),
                 r.optional(ConfigurationKeys.VERBS_DEVICE)
@@ -132,7 +148,7 @@ public record LinkproofConfiguration(
                 r.optional(ConfigurationKeys.RAILS).map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()),
                 r.get(ConfigurationKeys.TCP_RAILS, List.of()),
                 r.optional(ConfigurationKeys.DIRECTION),
-                r.read(() -> FleetSettings.parse(p), Optional.empty()),
+                r.read(() -> FleetSettings.parse(p, outputRoot), Optional.empty()),
                 profileProperties(p),
                 PrometheusSettings.parse(p, errors));
         if (config.fleet().isPresent() && config.peer().isPresent()) {

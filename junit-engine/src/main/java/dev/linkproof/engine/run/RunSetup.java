@@ -57,8 +57,13 @@ public final class RunSetup {
     }
 
     public static RunSetup load(ConfigurationParameters parameters) {
+        return load(parameters, LinkproofConfiguration.fallbackOutputRoot());
+    }
+
+    /** The run's setup, its files that no key names under {@code outputRoot} (the platform's output directory). */
+    public static RunSetup load(ConfigurationParameters parameters, Path outputRoot) {
         Problems issues = new Problems();
-        LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(parameters);
+        LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(parameters, outputRoot);
         LinkproofConfiguration config = parsed.config();
         parsed.errors().forEach(e -> issues.add(e, null));
         Transports transports = Transports.discover();

@@ -109,7 +109,7 @@ class ConfigurationIndexTest {
         assertThat(unindexed).isEmpty();
     }
 
-    private static final Pattern KEY_DECLARATION = Pattern.compile("static final String \\w+ = \"(linkproof\\.[A-Za-z0-9.]*)\";");
+    private static final Pattern KEY_DECLARATION = Pattern.compile("static final String \\w+\\s*=\\s*\"(linkproof\\.[A-Za-z0-9.]*)\";");
 
     /**
      * Each key is declared once, as a literal, in the module that reads it; everywhere else it is a
