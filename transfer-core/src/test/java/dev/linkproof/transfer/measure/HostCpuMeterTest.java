@@ -225,18 +225,28 @@ class HostCpuMeterTest {
     @Timeout(60)
     void onThisHostABusyLoopIsOtherOnlyWhenItIsNotOurs() throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc on this host");
+        // What each busy thing got is measured beside the meter (its own /proc/PID/stat, its thread's CPU
+        // time), and the meter must put at least most of it on the right side: absolute bounds fail
+        // when other builds leave a loop a third of a CPU.
         try (DetachedBusyLoop loop = DetachedBusyLoop.start()) {
             assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(loop.pid());
+            double before = cpuSeconds(loop.pid());
+            long t0 = System.nanoTime();
             HostCpuMeter.Window w = HostCpuMeter.start();
             Thread.sleep(1000);
             HostContention detached = w.stop().orElseThrow();
-            assertThat(detached.otherCpus()).as(detached.describe()).isGreaterThan(0.5);
-            assertThat(detached.ownCpus()).as(detached.describe()).isLessThan(0.3);
+            double loopCpus = (cpuSeconds(loop.pid()) - before) / ((System.nanoTime() - t0) / 1e9);
+            assertThat(loopCpus).as("the loop ran").isGreaterThan(0.1);
+            assertThat(detached.otherCpus()).as(detached.describe() + "; the loop had " + loopCpus).isGreaterThan(0.7 * loopCpus);
+            assertThat(detached.ownCpus()).as(detached.describe() + "; the loop had " + loopCpus).isLessThan(0.5 * loopCpus + 0.1);
             // The same loop named ours (as an agent on this host is): its time moves to ours.
+            before = cpuSeconds(loop.pid());
+            t0 = System.nanoTime();
             HostCpuMeter.Window named = HostCpuMeter.start(Set.of(loop.pid()));
             Thread.sleep(1000);
             HostContention mine = named.stop().orElseThrow();
-            assertThat(mine.ownCpus()).as(mine.describe()).isGreaterThan(0.5);
+            loopCpus = (cpuSeconds(loop.pid()) - before) / ((System.nanoTime() - t0) / 1e9);
+            assertThat(mine.ownCpus()).as(mine.describe() + "; the loop had " + loopCpus).isGreaterThan(0.7 * loopCpus);
         }
 
         Process child = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
@@ -249,15 +259,28 @@ class HostCpuMeterTest {
             Optional.of(x);
         });
         try {
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            double before = cpuSeconds(child.pid()) + threads.getThreadCpuTime(spinner.threadId()) / 1e9;
+            long t0 = System.nanoTime();
             HostCpuMeter.Window w = HostCpuMeter.start();
             Thread.sleep(1000);
             HostContention own = w.stop().orElseThrow();
-            // Two spinning things of ours on a shared host: at least most of one CPU is ours.
-            assertThat(own.ownCpus()).as(own.describe()).isGreaterThan(0.7);
+            double ours = (cpuSeconds(child.pid()) + threads.getThreadCpuTime(spinner.threadId()) / 1e9 - before)
+                    / ((System.nanoTime() - t0) / 1e9);
+            // Two spinning things of ours: at least most of what they got is counted ours.
+            assertThat(ours).as("our spinners ran").isGreaterThan(0.1);
+            assertThat(own.ownCpus()).as(own.describe() + "; our spinners had " + ours).isGreaterThan(0.7 * ours);
         } finally {
             spin.set(false);
             spinner.join();
             child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** A process's user and system time so far, from /proc/PID/stat (fields 14 and 15, in 1/100 s). */
+    private static double cpuSeconds(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 }
