@@ -112,7 +112,7 @@ public final class ProfileLoader {
             how = "file " + file;
         } else {
             throw new ProfileException(selAt, "'" + selection + "' is neither a built-in profile"
-                    + ProfileParser.suggestion(selection, builtins.ids()) + " (built-ins: " + String.join(", ", builtins.ids())
+                    + ProfileNodes.suggestion(selection, builtins.ids()) + " (built-ins: " + String.join(", ", builtins.ids())
                     + ") nor a path to a .yaml file, nor auto");
         }
 
@@ -124,7 +124,7 @@ public final class ProfileLoader {
                 }
                 Path file = Path.of(part.strip());
                 YNode overlay = read(file, Location.property(ProfileProperties.OVERLAY));
-                YMap om = ProfileParser.map(overlay, "an overlay");
+                YMap om = ProfileNodes.map(overlay, "an overlay");
                 for (String forbidden : List.of("id", "extends")) {
                     Entry e = om.entries().get(forbidden);
                     if (e != null) {
@@ -168,7 +168,7 @@ public final class ProfileLoader {
     private void checkPropertyNames() {
         for (String k : new TreeMap<>(properties).keySet()) {
             if (k.startsWith(ProfileProperties.PROFILE + ".") && !k.equals(ProfileProperties.OVERLAY)) {
-                throw new ProfileException(Location.property(k), "unknown property" + ProfileParser.suggestion(k,
+                throw new ProfileException(Location.property(k), "unknown property" + ProfileNodes.suggestion(k,
                         List.of(ProfileProperties.OVERLAY)) + " (profile properties: " + ProfileProperties.PROFILE + ", "
                         + ProfileProperties.OVERLAY + ", " + ProfileProperties.CRITERIA_PREFIX + "<name>.<key>)");
             }

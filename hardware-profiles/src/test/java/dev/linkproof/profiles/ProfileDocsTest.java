@@ -42,7 +42,7 @@ class ProfileDocsTest {
 
     @Test
     void theCriteriaTableListsTheParsersKeys() throws IOException {
-        assertThat(criteriaTable(USER_DOCS)).as("docs/profiles.md").containsExactlyElementsOf(ProfileParser.CRITERION);
+        assertThat(criteriaTable(USER_DOCS)).as("docs/profiles.md").containsExactlyElementsOf(CriteriaParser.CRITERION);
     }
 
     @Test

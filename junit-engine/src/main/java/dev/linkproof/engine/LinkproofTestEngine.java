@@ -55,8 +55,8 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         // With linkproof.nics=each / linkproof.gpus=each, a point per RDMA device the profile's plan
         // resolves on this host, or per GPU it provides.
         Optional<RunProfile> profile = setup.profile();
-        List<String> nics = config.eachNic() ? profile.map(RunProfile::nicsForEach).orElse(List.of()) : List.of();
-        int gpus = config.eachGpu() ? profile.map(RunProfile::gpuCount).orElse(0) : 0;
+        List<String> nics = config.eachNic() ? profile.map(p -> p.placement().nicsForEach()).orElse(List.of()) : List.of();
+        int gpus = config.eachGpu() ? profile.map(p -> p.placement().gpuCount()).orElse(0) : 0;
         SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
                 id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), setup.defaults())
                 .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))

@@ -56,7 +56,7 @@ class BaselineToleranceTest {
 
     /** What the engine does with the loaded profile and the configuration (RunReporter.useProfile). */
     private static double tolerance(LinkproofConfiguration config) {
-        return config.baselineTolerance(RunProfile.load(config).baselineTolerance());
+        return config.baselineTolerance(RunProfile.load(config).criteria().baselineTolerance());
     }
 
     @Test

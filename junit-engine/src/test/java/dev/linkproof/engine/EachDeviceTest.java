@@ -114,19 +114,19 @@ class EachDeviceTest {
         Path down = FakeHosts.portsDown(dir, "cx7-host", "mlx5_1");
         assertThat(points(down.toString(), Map.of(Constants.NICS, "each"))).extracting(TestDescriptor::getDisplayName)
                 .contains("write 4 KiB ×1 · 1 QP · verbs · mlx5_0", "write 4 KiB ×1 · 1 QP · verbs · mlx5_1");
-        var local = new dev.linkproof.engine.judging.RunProfile.DeviceChoice(true, java.util.Optional.empty());
+        var local = new dev.linkproof.engine.judging.ProfilePlacement.DeviceChoice(true, java.util.Optional.empty());
         var cx7 = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString()), local);
         assertThat(cx7.id()).isEqualTo("cx7-400g");
-        assertThat(cx7.nicsForEach()).containsExactly("mlx5_0", "mlx5_1");
+        assertThat(cx7.placement().nicsForEach()).containsExactly("mlx5_0", "mlx5_1");
         var onMlx51 = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_1")).build();
         var onMlx50 = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_0")).build();
-        assertThat(cx7.unfitNic(onMlx51)).hasValue("RDMA device mlx5_1 is of the kind profile 'cx7-400g' is for, and not fit for it: "
+        assertThat(cx7.requirements().unfitNic(onMlx51)).hasValue("RDMA device mlx5_1 is of the kind profile 'cx7-400g' is for, and not fit for it: "
                 + "no ACTIVE port (port 1 DOWN)");
-        assertThat(cx7.unfitNic(onMlx50)).isEmpty();
-        assertThat(cx7.unfitNic(dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build())).as("the plan's NIC").isEmpty();
+        assertThat(cx7.requirements().unfitNic(onMlx50)).isEmpty();
+        assertThat(cx7.requirements().unfitNic(dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build())).as("the plan's NIC").isEmpty();
         var loopback = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString(),
                 Constants.PROFILE, "loopback"), local);
-        assertThat(loopback.unfitNic(onMlx51)).isEmpty();
+        assertThat(loopback.requirements().unfitNic(onMlx51)).isEmpty();
     }
 
     @Test

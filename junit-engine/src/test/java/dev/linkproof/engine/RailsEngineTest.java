@@ -8,6 +8,7 @@ import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.TcpRail;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.fixtures.RailsFixture;
+import dev.linkproof.engine.judging.ProfilePlacement;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.run.RailPlan;
 import java.nio.file.Path;
@@ -121,27 +122,27 @@ class RailsEngineTest {
     @Test
     void railsResolveToTheProfilesNicsAndTheNamedTcpLinks() {
         RunProfile cx7 = RunProfile.load(Map.of("linkproof.probe.root", CX7),
-                new RunProfile.DeviceChoice(true, Optional.empty()));
+                new ProfilePlacement.DeviceChoice(true, Optional.empty()));
         SweepPoint verbs2 = verbs(2);
-        RailPlan.Plan two = RailPlan.of(cx7, List.of(), verbs2);
+        RailPlan.Plan two = RailPlan.of(cx7.placement(), List.of(), verbs2);
         assertThat(two.shortfall()).isEmpty();
         assertThat(two.spots()).extracting(RailPlan.Spot::label).containsExactly("mlx5_0", "mlx5_1");
         assertThat(two.spots()).extracting(s -> s.settings().get("verbs.device")).containsExactly("mlx5_0", "mlx5_1");
-        assertThat(RailPlan.of(cx7, List.of(), verbs(0)).spots()).hasSize(2);
-        assertThat(RailPlan.of(cx7, List.of(), verbs(3)).shortfall())
+        assertThat(RailPlan.of(cx7.placement(), List.of(), verbs(0)).spots()).hasSize(2);
+        assertThat(RailPlan.of(cx7.placement(), List.of(), verbs(3)).shortfall())
                 .contains("3 rails asked, and only 2 available (mlx5_0, mlx5_1)");
 
-        RailPlan.Plan ucx = RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
+        RailPlan.Plan ucx = RailPlan.of(cx7.placement(), List.of(), new SweepPoint(verbs2.spec().withTransport("ucx"), "ucx", "seg", 2));
         assertThat(ucx.spots()).extracting(s -> s.settings().get("UCX_NET_DEVICES")).containsExactly("mlx5_0:1", "mlx5_1:1");
         // gpu-ipc's rails are pairs of GPUs (GpuRailPlanTest): a point of host memory has none.
-        assertThat(RailPlan.of(cx7, List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
+        assertThat(RailPlan.of(cx7.placement(), List.of(), new SweepPoint(verbs2.spec().withTransport("gpu-ipc"), "g", "seg", 2)).shortfall())
                 .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc transport's rails are pairs of GPUs, and the "
                         + "point's memory names none (host->host)"));
 
         SweepPoint tcp2 = new SweepPoint(verbs2.spec().withTransport("tcp"), "tcp", "seg", 2);
-        assertThat(RailPlan.of(cx7, List.of(), tcp2).shortfall()).hasValueSatisfying(why -> assertThat(why)
+        assertThat(RailPlan.of(cx7.placement(), List.of(), tcp2).shortfall()).hasValueSatisfying(why -> assertThat(why)
                 .startsWith("2 rails asked, and no tcp links are named").contains(Constants.TCP_RAILS));
-        RailPlan.Plan links = RailPlan.of(cx7, List.of(new TcpRail(Optional.of("10.77.0.1"), "10.77.0.2"),
+        RailPlan.Plan links = RailPlan.of(cx7.placement(), List.of(new TcpRail(Optional.of("10.77.0.1"), "10.77.0.2"),
                 new TcpRail(Optional.empty(), "10.77.1.2")), tcp2);
         assertThat(links.spots()).extracting(RailPlan.Spot::label).containsExactly("10.77.0.1->10.77.0.2", "10.77.1.2");
         assertThat(links.spots().get(0).settings()).containsEntry("tcp.address", "10.77.0.2").containsEntry("tcp.source", "10.77.0.1");

@@ -10,6 +10,9 @@ import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.linkproof.engine.config.LinkproofConfiguration;
+import dev.linkproof.engine.judging.ProfileCriteria;
+import dev.linkproof.engine.judging.ProfilePlacement;
+import dev.linkproof.engine.judging.ProfileRequirements;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.run.RunSetup;
 import dev.linkproof.transfer.spi.Transports;
@@ -82,18 +85,31 @@ class ArchitectureTest {
     }
 
     /**
-     * Skip or fail is decided in one place: only Admission asks the profile whether memory is
-     * provided, a device resolved, a NIC fit or a transport required. A rule added there takes effect
-     * for every point; a second place that asked would be a second decision to keep in step.
+     * Skip or fail is decided in one place: only Admission asks the profile's requirements whether
+     * memory is provided, a device resolved, a NIC fit or a transport required. A rule added there
+     * takes effect for every point; a second place that asked would be a second decision to keep in step.
      */
     @Test
     void onlyTheAdmissionDecidesSkipOrFail() {
-        noClasses().that().doNotBelongToAnyOf(RunProfile.class).and().doNotHaveFullyQualifiedName("dev.linkproof.engine.run.Admission")
-                .should().callMethodWhere(DescribedPredicate.describe("a RunProfile requirement or provision question",
-                        (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(RunProfile.class) && List.of("notProvided",
-                                "noDevice", "unfitNic", "requiredButUnavailable", "requiredButIncapable", "requires")
-                                .contains(call.getName())))
+        noClasses().that().doNotBelongToAnyOf(RunProfile.class, ProfileRequirements.class)
+                .and().doNotHaveFullyQualifiedName("dev.linkproof.engine.run.Admission")
+                .should().dependOnClassesThat().belongToAnyOf(ProfileRequirements.class)
                 .check(product);
+    }
+
+    /**
+     * The profile's parts keep to their jobs: placement and criteria decide nothing about whether a
+     * point may run, and none reaches back to the holder. Requirements may ask where a point runs
+     * (whether the NIC it lands on is fit).
+     */
+    @Test
+    void theProfilesPartsKeepToTheirJobs() {
+        noClasses().that().belongToAnyOf(ProfilePlacement.class).should().dependOnClassesThat()
+                .belongToAnyOf(RunProfile.class, ProfileRequirements.class, ProfileCriteria.class).check(product);
+        noClasses().that().belongToAnyOf(ProfileCriteria.class).should().dependOnClassesThat()
+                .belongToAnyOf(RunProfile.class, ProfilePlacement.class, ProfileRequirements.class).check(product);
+        noClasses().that().belongToAnyOf(ProfileRequirements.class).should().dependOnClassesThat()
+                .belongToAnyOf(RunProfile.class, ProfileCriteria.class).check(product);
     }
 
     /** The engine's descriptors print nothing themselves: every line goes through the progress printer, which linkproof.progress=false silences. */

@@ -2,52 +2,24 @@ package dev.linkproof.conformance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The main job's prerequisite scripts on systems this machine is not: {@code scripts/lib/jdk25.sh}
  * (any JDK 25 or later) and {@code scripts/lib/prereq.sh} (the check the main job and the release
- * bundle run). Each case builds a file system under {@code LINKPROOF_PREREQ_ROOT} and a PATH of
- * stubs only ({@code id}, {@code ldconfig}, {@code ofed_info}, {@code mvn}, and {@code sudo},
- * {@code apt-get}, {@code dnf} that record being called), so nothing of this machine is probed or
- * installed, and a system without dpkg is simply one without it. Tagged e2e: it tests the product's
+ * bundle run). Each case builds a {@link SimulatedSystem}, its stubs ({@code id}, {@code ldconfig},
+ * {@code ofed_info}, {@code mvn}) as it needs, so a system without dpkg is simply one without it. Tagged e2e: it tests the product's
  * scripts, not the hardware.
  */
 @Tag("e2e")
-class PrerequisiteCheckTest {
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+class PrerequisiteCheckTest extends SimulatedSystem {
     static final Path JDK25 = ROOT.resolve("scripts/lib/jdk25.sh");
-
-    @TempDir
-    Path dir;
-    /** The simulated system's root. */
-    Path sys;
-    /** The only directory on the PATH. */
-    Path bin;
-    /** One line per call of sudo, apt-get or dnf. */
-    Path calls;
-
-    @BeforeEach
-    void emptySystem() throws IOException {
-        sys = Files.createDirectories(dir.resolve("root"));
-        bin = Files.createDirectories(dir.resolve("bin"));
-        calls = dir.resolve("calls");
-        for (String installer : List.of("sudo", "apt-get", "dnf")) {
-            stub(installer, "echo \"" + installer + " $*\" >> " + calls);
-        }
-    }
 
     // ---- jdk25.sh
 
@@ -380,57 +352,6 @@ class PrerequisiteCheckTest {
 
     // ---- helpers
 
-    /** Debian 12 with rdma-core's libibverbs and two providers, a JDK 25 and Maven: all but UCX. */
-    private void debianWithVerbs() throws IOException {
-        debian();
-        Files.writeString(file("etc/ld.so.conf.d/x86_64-linux-gnu.conf"), "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n"
-                + "/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n");
-        file("usr/lib/x86_64-linux-gnu/libibverbs.so.1");
-        file("etc/libibverbs.d/mlx5.driver");
-        file("etc/libibverbs.d/rxe.driver");
-        jdk(sys.resolve("usr/lib/jvm/temurin-25-jdk-amd64"), "25", true);
-        maven();
-    }
-
-    private void debian() throws IOException {
-        Files.writeString(file("etc/os-release"), "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\n"
-                + "VERSION_ID=\"12\"\nID=debian\n");
-    }
-
-    private void rocky() throws IOException {
-        Files.writeString(file("etc/os-release"), "NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\nID=\"rocky\"\n"
-                + "ID_LIKE=\"rhel centos fedora\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n");
-    }
-
-    private void root(boolean root) throws IOException {
-        stub("id", "[ \"$1\" = -u ] && echo " + (root ? "0" : "1000"));
-    }
-
-    private void maven() throws IOException {
-        stub("mvn", "echo 'Apache Maven 3.9.9'");
-    }
-
-    /** UCX's libucp.so.0 in LIBDIR, with its RDMA transport beside it, as Debian's libucx0 and HPC-X have them. */
-    private void ucx(String libdir) throws IOException {
-        file(libdir + "/libucp.so.0");
-        file(libdir + "/ucx/libuct_ib.so.0");
-    }
-
-    /** An empty file of the simulated system (a library, a provider, a device node). */
-    private Path file(String path) throws IOException {
-        Path f = sys.resolve(path);
-        Files.createDirectories(f.getParent());
-        if (!Files.exists(f)) {
-            Files.createFile(f);
-        }
-        return f;
-    }
-
-    /** A command on the PATH. sudo, apt-get and dnf are there from the start: they record their calls. */
-    private void stub(String name, String body) throws IOException {
-        executable(bin.resolve(name), body);
-    }
-
     private Run prereq(String... args) throws Exception {
         return prereq(Map.of(), args);
     }
@@ -441,41 +362,7 @@ class PrerequisiteCheckTest {
         return run(command, env);
     }
 
-    /** A JDK whose java reports VERSION the way OpenJDK does, on stderr. */
-    private static Path jdk(Path home, String version, boolean javac) throws IOException {
-        Files.createDirectories(home.resolve("bin"));
-        executable(home.resolve("bin/java"), "echo 'openjdk version \"" + version + "\" 2026-03-17' >&2\n"
-                + "echo 'OpenJDK Runtime Environment (build " + version + "+1)' >&2");
-        if (javac) {
-            executable(home.resolve("bin/javac"), "echo 'javac " + version + "'");
-        }
-        return home;
-    }
-
     private Run findJdk25(Map<String, String> env) throws Exception {
         return run(List.of("/bin/bash", "-c", ". \"$1\" && find_jdk25 test", "jdk25", JDK25.toString()), env);
-    }
-
-    private static void executable(Path f, String body) throws IOException {
-        Files.createDirectories(f.getParent());
-        Files.writeString(f, "#!/bin/bash\n" + body + "\n");
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
-    record Run(int rc, String out) {
-    }
-
-    /** COMMAND with only PATH (the stubs), LINKPROOF_PREREQ_ROOT (the system) and ENV. */
-    private Run run(List<String> command, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().put("PATH", bin.toString());
-        pb.environment().put("LINKPROOF_PREREQ_ROOT", sys.toString());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s ends", command).isTrue();
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 }

@@ -79,7 +79,7 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
             SweepPoint p = FleetPairDescriptor.forPair(point, pair);
             return context.judge().judge(p.spec().pointId(), p, m, HostLoads.NONE, List.of()).failureKind();
         };
-        TransferSpec spec = context.profile().apply(point.spec());
+        TransferSpec spec = context.profile().placement().apply(point.spec());
         results = fleet.runPoint(fleetPoint(), spec, dev.linkproof.reports.prometheus.PointLabels.of(testClass.getName(),
                 method.getName(), point.displayName(), spec, point.rails()), selected, check);
         return context;

@@ -36,7 +36,7 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         if (!setup.problems().isEmpty()) {
             throw new ConfigurationException(setup.problems());
         }
-        context.sessions().agentEnvironment(context.profile().agentEnvironment());
+        context.sessions().agentEnvironment(context.profile().placement().agentEnvironment());
         context.reporter().open();
         return context;
     }

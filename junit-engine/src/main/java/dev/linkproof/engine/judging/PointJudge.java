@@ -19,16 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Decides every verdict of a run: a point's validation, the profile's criteria ("measured vs
  * criterion"), its baseline, whether to rerun it, and the profile's curve rules over a finished
- * sweep. It owns the profile and the baseline; reporting only writes down what it decided.
+ * sweep. It owns the profile's criteria and the baseline; reporting only writes down what it decided.
  */
 public final class PointJudge {
-    private final RunProfile profile;
+    private final ProfileCriteria criteria;
     private final Optional<Baseline> baseline;
     private final double tolerance;
     private final Map<String, List<Measurement>> sweeps = new ConcurrentHashMap<>();
 
-    public PointJudge(RunProfile profile, Optional<Baseline> baseline, double tolerance) {
-        this.profile = profile;
+    public PointJudge(ProfileCriteria criteria, Optional<Baseline> baseline, double tolerance) {
+        this.criteria = criteria;
         this.baseline = baseline;
         this.tolerance = tolerance;
     }
@@ -39,7 +39,7 @@ public final class PointJudge {
      *
      * @throws ConfigurationException naming the key and the file, when the baseline cannot be read
      */
-    public static PointJudge load(LinkproofConfiguration config, RunProfile profile) {
+    public static PointJudge load(LinkproofConfiguration config, ProfileCriteria criteria) {
         Optional<Baseline> b = Optional.empty();
         if (config.baseline().isPresent()) {
             Path path = config.baseline().get();
@@ -49,11 +49,7 @@ public final class PointJudge {
                 throw new ConfigurationException(Constants.BASELINE + "=" + path + ": " + e.getMessage(), e);
             }
         }
-        return new PointJudge(profile, b, config.baselineTolerance(profile.baselineTolerance()));
-    }
-
-    public RunProfile profile() {
-        return profile;
+        return new PointJudge(criteria, b, config.baselineTolerance(criteria.baselineTolerance()));
     }
 
     /** The allowed regression against the baseline this run uses. */
@@ -76,7 +72,7 @@ public final class PointJudge {
         boolean baselineOnly = false;
         Double criterion = null;
         String headline = null;
-        List<Verdict> judged = profile.evaluate(m);
+        List<Verdict> judged = criteria.evaluate(m);
         List<String> criteria = judged.stream().map(Verdict::criterion).filter(c -> !c.isEmpty()).distinct().toList();
         for (Verdict v : judged) {
             verdicts.add(v.toString());
@@ -104,7 +100,7 @@ public final class PointJudge {
         } else {
             List<Verdict> failed = judged.stream().filter(Verdict::failed).toList();
             if (!failed.isEmpty()) {
-                failure = Optional.of("below criterion of profile '" + profile.id() + "': "
+                failure = Optional.of("below criterion of profile '" + this.criteria.profileId() + "': "
                         + String.join("; ", failed.stream().map(Verdict::text).toList()));
                 kind = Optional.of(FailureKind.BELOW_CRITERION);
             }
@@ -177,6 +173,6 @@ public final class PointJudge {
         if (ms.size() < 2) {
             return List.of();
         }
-        return profile.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
+        return criteria.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
     }
 }

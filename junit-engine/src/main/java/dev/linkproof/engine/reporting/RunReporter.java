@@ -94,12 +94,12 @@ public final class RunReporter implements AutoCloseable {
     }
 
     /**
-     * The point's spec with its GPUs those the profile provides ({@link RunProfile#placeGpus}): what a
+     * The point's spec with its GPUs those the profile provides ({@link dev.linkproof.engine.judging.ProfilePlacement#placeGpus}): what a
      * record or report of a point that was not measured (it failed, or was skipped) shows as its
      * memory, as a measured one shows the spec it ran with.
      */
     private TransferSpec placed(SweepPoint point) {
-        return profile.placeGpus(point.spec());
+        return profile.placement().placeGpus(point.spec());
     }
 
     /**
@@ -158,7 +158,7 @@ public final class RunReporter implements AutoCloseable {
     }
 
     private Double linkGBps() {
-        return profile.linkGBps().orElse(null);
+        return profile.criteria().linkGBps().orElse(null);
     }
 
     private void record(SweepPoint point, PointRecord r) {

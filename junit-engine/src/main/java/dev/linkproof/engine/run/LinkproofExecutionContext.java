@@ -44,7 +44,7 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
         this.reporter = reporter;
         this.fleet = setup.fleet().map(plan -> {
             var settings = setup.config().fleet().orElseThrow();
-            var criteria = setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
+            var criteria = setup.profile().map(p -> p.criteria().fleetCriteria()).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
             return new FleetRun(settings, plan, settings.campaign(criteria, RunSetup.fleetToken(setup.config()).orElse(""),
                     setup.config().timeouts()), progress, setup.transports());
         }).orElse(null);

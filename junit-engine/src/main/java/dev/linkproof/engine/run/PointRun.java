@@ -102,7 +102,7 @@ public final class PointRun {
             throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": no target rank: " + e.getMessage()
                     + context.config().deadlineNote(e), e);
         }
-        TransferSpec spec = context.profile().apply(point.spec());
+        TransferSpec spec = context.profile().placement().apply(point.spec());
         Availability there = session.supports(spec);
         if (!there.available()) {
             throw stopped(Admission.onTarget(context, point, session.agent(), sameKernel(session.agent()), there.reason()));

@@ -3,7 +3,7 @@ package dev.linkproof.engine.run;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.TcpRail;
-import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.judging.ProfilePlacement;
 import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.MemoryPlacement;
@@ -66,8 +66,8 @@ public final class RailPlan {
     }
 
     /** The rails {@code point} runs on, or why it cannot run; gpu-ipc's rails are GPU pairs. */
-    public static Plan of(RunProfile profile, List<TcpRail> tcpRails, SweepPoint point) {
-        return of(profile, tcpRails, point, point.spec().transport().equals(GpuIpcTransport.ID));
+    public static Plan of(ProfilePlacement placement, List<TcpRail> tcpRails, SweepPoint point) {
+        return of(placement, tcpRails, point, point.spec().transport().equals(GpuIpcTransport.ID));
     }
 
     /**
@@ -77,10 +77,10 @@ public final class RailPlan {
      * @param gpuPairs the point's transport moves data within one host ({@code Transport.sameHostOnly}:
      *                 gpu-ipc, and the test suites' decorators of it): its rails are pairs of GPUs
      */
-    public static Plan of(RunProfile profile, List<TcpRail> tcpRails, SweepPoint point, boolean gpuPairs) {
+    public static Plan of(ProfilePlacement placement, List<TcpRail> tcpRails, SweepPoint point, boolean gpuPairs) {
         String transport = point.spec().transport();
         if (gpuPairs) {
-            return gpuPairs(profile, point);
+            return gpuPairs(placement, point);
         }
         List<Spot> available = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -88,10 +88,10 @@ public final class RailPlan {
         if (ResourcePlan.RDMA_TRANSPORTS.contains(transport) || transport.equals("ucx")) {
             boolean ucx = transport.equals("ucx");
             // UCX over the profile's NICs: each rail's context on its own device (ucp_config_modify per point).
-            List<String> nics = profile.nicsForEach();
+            List<String> nics = placement.nicsForEach();
             // Notes only of the rails that run: a fallback on a NIC the point does not use is nothing to say.
             int used = point.rails() == 0 ? nics.size() : Math.min(point.rails(), nics.size());
-            List<Optional<Rails.Placement>> gpus = nicGpus(profile, point.spec(), nics, used, notes);
+            List<Optional<Rails.Placement>> gpus = nicGpus(placement, point.spec(), nics, used, notes);
             for (int k = 0; k < nics.size(); k++) {
                 String nic = nics.get(k);
                 Optional<Rails.Placement> memory = gpus.get(k);
@@ -140,13 +140,13 @@ public final class RailPlan {
     /**
      * A one-host transport's rails: rail k runs the point's GPU sides each shifted by k over the GPUs
      * the profile provides (as {@code linkproof.gpus=each} shifts a point of one pair), placed on their
-     * runtime ordinals ({@link RunProfile#placeGpus}); {@link dev.linkproof.engine.api.TransferTest#ALL_RAILS}
+     * runtime ordinals ({@link ProfilePlacement#placeGpus}); {@link dev.linkproof.engine.api.TransferTest#ALL_RAILS}
      * is every GPU. Both ways, each pair also runs the other way (GPU j to GPU i), driven from here
      * like the rest: on one host the way back is the reversed pair, not the same pair driven by the agent.
      */
-    private static Plan gpuPairs(RunProfile profile, SweepPoint point) {
+    private static Plan gpuPairs(ProfilePlacement placement, SweepPoint point) {
         TransferSpec spec = point.spec();
-        int gpus = profile.gpuCount();
+        int gpus = placement.gpuCount();
         List<Spot> available = new ArrayList<>();
         String none;
         boolean anyGpu = isGpu(spec.initiatorMemory()) || isGpu(spec.targetMemory());
@@ -163,7 +163,7 @@ public final class RailPlan {
         } else {
             none = "";
             for (int k = 0; k < gpus; k++) {
-                TransferSpec placed = profile.placeGpus(spec.withMemory(shift(spec.initiatorMemory(), k, gpus),
+                TransferSpec placed = placement.placeGpus(spec.withMemory(shift(spec.initiatorMemory(), k, gpus),
                         shift(spec.targetMemory(), k, gpus)));
                 Rails.Placement pair = new Rails.Placement(placed.initiatorMemory(), placed.targetMemory());
                 available.add(new Spot(pairLabel(pair), Map.of(), false, Optional.of(pair)));
@@ -209,15 +209,15 @@ public final class RailPlan {
      * for a point without GPU memory, or when the profile provides no GPU (the point is skipped for that).
      * A rail whose GPU is not NUMA-local to its NIC adds a note saying why.
      */
-    private static List<Optional<Rails.Placement>> nicGpus(RunProfile profile, TransferSpec spec, List<String> nics,
+    private static List<Optional<Rails.Placement>> nicGpus(ProfilePlacement placement, TransferSpec spec, List<String> nics,
                                                          int used, List<String> notes) {
         List<Optional<Rails.Placement>> out = new ArrayList<>();
-        List<GpuDevice> gpus = profile.gpus();
+        List<GpuDevice> gpus = placement.gpus();
         if (!(isGpu(spec.initiatorMemory()) || isGpu(spec.targetMemory())) || gpus.isEmpty()) {
             nics.forEach(n -> out.add(Optional.empty()));
             return out;
         }
-        List<GpuChoice> choices = gpusForNics(nics, profile.probe(), gpus);
+        List<GpuChoice> choices = gpusForNics(nics, placement.host(), gpus);
         for (int k = 0; k < nics.size(); k++) {
             GpuChoice c = choices.get(k);
             MemoryPlacement gpu = new MemoryPlacement(MemoryKind.GPU, gpus.get(c.position()).index());

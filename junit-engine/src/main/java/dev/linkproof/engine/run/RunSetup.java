@@ -87,7 +87,7 @@ public final class RunSetup {
             if (config.requireProfileMatch()) {
                 profile.fallbackWarning().ifPresent(w -> issues.add(Constants.REQUIRE_PROFILE_MATCH + "=true, and " + w, null));
             }
-            judge = PointJudge.load(config, profile);
+            judge = PointJudge.load(config, profile.criteria());
         } catch (ProfileException e) {
             issues.add(e.getMessage(), source(e));
         } catch (ConfigurationException e) {

@@ -80,14 +80,14 @@ class LinkproofConfigurationTest {
         String rxeHost = FakeHosts.path("rxe-host");
         var verbs = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build();
         LinkproofConfiguration plan = config(Map.of("linkproof.probe.root", rxeHost));
-        assertThat(dev.linkproof.engine.judging.RunProfile.load(plan).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(plan).placement().apply(verbs).settings())
                 .containsEntry("verbs.device", "rxe0");
         LinkproofConfiguration named = config(Map.of("linkproof.probe.root", rxeHost, Constants.VERBS_DEVICE, " rxe5 "));
         assertThat(named.verbsDevice()).contains("rxe5");
-        assertThat(dev.linkproof.engine.judging.RunProfile.load(named).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(named).placement().apply(verbs).settings())
                 .containsEntry("verbs.device", "rxe5");
         LinkproofConfiguration remote = config(Map.of("linkproof.probe.root", rxeHost, Constants.PEER, "target:7471"));
-        assertThat(dev.linkproof.engine.judging.RunProfile.load(remote).apply(verbs).settings())
+        assertThat(dev.linkproof.engine.judging.RunProfile.load(remote).placement().apply(verbs).settings())
                 .doesNotContainKey("verbs.device");
     }
 

@@ -50,7 +50,7 @@ class BaselineRerunTest {
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString(),
                 "linkproof.baseline", baseline.toString());
         reporter = PointJudge.load(LinkproofConfiguration.from(new MapParameters(params)),
-                RunProfile.load(Map.of("linkproof.profile", profile.toString()), RunProfile.DeviceChoice.REMOTE));
+                RunProfile.load(Map.of("linkproof.profile", profile.toString()), ProfilePlacement.DeviceChoice.REMOTE).criteria());
     }
 
     private Judgement judge(Measurement m, Optional<HostContention> host, List<Attempt> earlier) {

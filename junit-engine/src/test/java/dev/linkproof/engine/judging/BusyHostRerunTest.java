@@ -44,7 +44,7 @@ class BusyHostRerunTest {
         Path profile = floorProfile(dir, "1 GB/s");
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
         reporter = PointJudge.load(LinkproofConfiguration.from(new MapParameters(params)),
-                RunProfile.load(Map.of("linkproof.profile", profile.toString()), RunProfile.DeviceChoice.REMOTE));
+                RunProfile.load(Map.of("linkproof.profile", profile.toString()), ProfilePlacement.DeviceChoice.REMOTE).criteria());
     }
 
     /** A fallback profile with one criterion, {@code floor} for writes of 1 MiB and more, in {@code dir}. */

@@ -43,7 +43,7 @@ class RailsJudgingTest {
                 """ + criteria);
         Map<String, String> params = Map.of("linkproof.results", dir.resolve("r.jsonl").toString());
         return PointJudge.load(LinkproofConfiguration.from(new MapParameters(params)),
-                RunProfile.load(Map.of("linkproof.profile", profile.toString()), RunProfile.DeviceChoice.REMOTE));
+                RunProfile.load(Map.of("linkproof.profile", profile.toString()), ProfilePlacement.DeviceChoice.REMOTE).criteria());
     }
 
     /** Rails over the same second at these GB/s, on address pairs 10.77.i.1->10.77.i.2. */

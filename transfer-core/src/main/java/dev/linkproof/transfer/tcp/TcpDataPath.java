@@ -19,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,7 @@ final class TcpDataPath implements DataPath {
 
     private final TransferSpec spec;
     private final Selector selector;
-    private final Conn[] conns;
+    private final TcpConnection[] conns;
     /** GPU memory seen through a host copy: staged per transfer, inside the timed loop. */
     private final Buffer staged;
     private final boolean write;
@@ -51,7 +50,7 @@ final class TcpDataPath implements DataPath {
     private long posted;
     private long completed;
 
-    private TcpDataPath(TransferSpec spec, Selector selector, Conn[] conns, IoSettings io, Buffer local) {
+    private TcpDataPath(TransferSpec spec, Selector selector, TcpConnection[] conns, IoSettings io, Buffer local) {
         this.spec = spec;
         this.selector = selector;
         this.conns = conns;
@@ -93,7 +92,7 @@ final class TcpDataPath implements DataPath {
         Selector selector = null;
         try {
             selector = Selector.open();
-            Conn[] conns = new Conn[active];
+            TcpConnection[] conns = new TcpConnection[active];
             ByteBuffer localView = local.segment().asByteBuffer();
             for (int c = 0; c < active; c++) {
                 SocketChannel ch = SocketChannel.open();
@@ -144,7 +143,7 @@ final class TcpDataPath implements DataPath {
                         responseOps[r++] = i;
                     }
                 }
-                conns[c] = new Conn(c, ch, sk, sends, payloads, starts, responseOps, !write,
+                conns[c] = new TcpConnection(c, ch, sk, sends, payloads, starts, responseOps, !write,
                         local.hostViewIsCopy() ? local : null);
             }
             return new TcpDataPath(spec, selector, conns, io, local);
@@ -217,7 +216,7 @@ final class TcpDataPath implements DataPath {
             stageOut();
         }
         posted++;
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             c.pumpWrites(posted);
         }
     }
@@ -231,7 +230,7 @@ final class TcpDataPath implements DataPath {
         long lastProgress = 0;
         while (!done(target)) {
             boolean moved = false;
-            for (Conn c : conns) {
+            for (TcpConnection c : conns) {
                 moved |= c.pumpWrites(posted);
                 moved |= c.pumpReads();
             }
@@ -247,7 +246,7 @@ final class TcpDataPath implements DataPath {
                         + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point " + spec.pointId()
                         + "): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
             }
-            for (Conn c : conns) {
+            for (TcpConnection c : conns) {
                 c.updateInterest(posted);
             }
             // Never the whole deadline at once: the kernel wakes a writer only once a third of its
@@ -273,7 +272,7 @@ final class TcpDataPath implements DataPath {
     }
 
     private boolean done(long batch) {
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             if (c.receivedBatches < batch) {
                 return false;
             }
@@ -283,7 +282,7 @@ final class TcpDataPath implements DataPath {
 
     @Override
     public void close() {
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             try {
                 c.ch.close();
             } catch (IOException ignored) {
@@ -294,167 +293,6 @@ final class TcpDataPath implements DataPath {
             selector.close();
         } catch (IOException ignored) {
             // closing
-        }
-    }
-
-    /** One data connection: a send cursor and a response cursor over its share of every batch. */
-    private static final class Conn {
-        final int index;
-        final SocketChannel ch;
-        final SelectionKey key;
-        final ByteBuffer[][] sends;
-        final ByteBuffer[] payloads;
-        final long[] starts;
-        final int[] responseOps;
-        final boolean readsPayload;
-        /** Non-null for GPU memory: each read payload is pushed to the device once it has arrived. */
-        final Buffer staged;
-        final ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
-
-        long sentBatches;
-        int sendIndex;
-        boolean sending;
-        long receivedBatches;
-        int responseIndex;
-        boolean inPayload;
-        int interest = -1;
-
-        Conn(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads, long[] starts,
-             int[] responseOps, boolean readsPayload, Buffer staged) {
-            this.index = index;
-            this.ch = ch;
-            this.key = key;
-            this.sends = sends;
-            this.payloads = payloads;
-            this.starts = starts;
-            this.responseOps = responseOps;
-            this.readsPayload = readsPayload;
-            this.staged = staged;
-        }
-
-        /** Writes as much of the posted batches as the socket takes. */
-        boolean pumpWrites(long posted) throws PeerFailureException {
-            boolean moved = false;
-            try {
-                while (sentBatches < posted) {
-                    ByteBuffer[] bufs = sends[sendIndex];
-                    if (!sending) {
-                        for (ByteBuffer b : bufs) {
-                            b.clear();
-                        }
-                        sending = true;
-                    }
-                    long n = ch.write(bufs);
-                    moved |= n > 0;
-                    if (bufs[bufs.length - 1].hasRemaining()) {
-                        return moved;
-                    }
-                    sending = false;
-                    if (++sendIndex == sends.length) {
-                        sendIndex = 0;
-                        sentBatches++;
-                    }
-                }
-                return moved;
-            } catch (IOException e) {
-                throw new PeerFailureException("tcp data connection " + index + " failed while sending: "
-                        + e.getMessage() + " (did the target rank die?)", e);
-            }
-        }
-
-        /** Reads whatever responses (and read payloads) have arrived. */
-        boolean pumpReads() throws TransferException {
-            boolean moved = false;
-            try {
-                while (receivedBatches < sentBatches || (receivedBatches == sentBatches && responsePending())) {
-                    if (!inPayload) {
-                        int n = ch.read(response);
-                        if (n < 0) {
-                            throw eof();
-                        }
-                        moved |= n > 0;
-                        if (response.hasRemaining()) {
-                            return moved;
-                        }
-                        int status = response.getInt(0);
-                        if (status != TcpWire.STATUS_OK) {
-                            throw refused(status, response.getInt(4));
-                        }
-                        response.clear();
-                        if (readsPayload) {
-                            payloads[responseOps[responseIndex]].clear();
-                            inPayload = true;
-                        } else {
-                            advance();
-                            continue;
-                        }
-                    }
-                    ByteBuffer payload = payloads[responseOps[responseIndex]];
-                    int n = ch.read(payload);
-                    if (n < 0) {
-                        throw eof();
-                    }
-                    moved |= n > 0;
-                    if (payload.hasRemaining()) {
-                        return moved;
-                    }
-                    if (staged != null) {
-                        int op = responseOps[responseIndex];
-                        staged.pushHostView(starts[op], payloads[op].capacity());
-                    }
-                    inPayload = false;
-                    advance();
-                }
-                return moved;
-            } catch (IOException e) {
-                throw new PeerFailureException("tcp data connection " + index + " failed while receiving: "
-                        + e.getMessage() + " (did the target rank die?)", e);
-            }
-        }
-
-        /** Whether an op already sent in the current (partly sent) batch still owes a response. */
-        private boolean responsePending() {
-            return responseIndex < responseOps.length && responseOps[responseIndex] < sendIndex;
-        }
-
-        private void advance() {
-            if (++responseIndex == responseOps.length) {
-                responseIndex = 0;
-                receivedBatches++;
-            }
-        }
-
-        void updateInterest(long posted) {
-            int want = SelectionKey.OP_READ;
-            if (sentBatches < posted) {
-                want |= SelectionKey.OP_WRITE;
-            }
-            if (want != interest) {
-                key.interestOps(want);
-                interest = want;
-            }
-        }
-
-        private PeerFailureException eof() {
-            return new PeerFailureException("the target rank closed tcp data connection " + index
-                    + " mid-transfer (did it die?)");
-        }
-
-        private TransferException refused(int status, int messageLength) throws IOException {
-            // The message follows the header at once; the channel stays non-blocking (it is
-            // registered with the selector), so poll briefly for it.
-            ByteBuffer text = ByteBuffer.allocate(Math.max(0, Math.min(messageLength, 4096)));
-            long deadline = System.nanoTime() + 2_000_000_000L;
-            while (text.hasRemaining() && System.nanoTime() < deadline) {
-                if (ch.read(text) < 0) {
-                    break;
-                }
-                if (text.hasRemaining()) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                }
-            }
-            return new TransferException("the target refused a request on connection " + index + " ("
-                    + TcpWire.statusName(status) + "): " + new String(text.array(), 0, text.position(), StandardCharsets.UTF_8));
         }
     }
 }

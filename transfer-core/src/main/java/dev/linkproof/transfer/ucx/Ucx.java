@@ -29,6 +29,9 @@ import java.util.Map;
  * {@code ucs_status_t} is packed into one byte; status pointers are errors when, as unsigned,
  * they are at or above {@code UCS_ERR_LAST}; libucs installs SIGSEGV handlers on load unless
  * {@code UCX_ERROR_SIGNALS} is empty, which would abort the JVM on its first implicit null check.
+ *
+ * <p>Longer than 400 lines because it is a binding table: one constant, layout or downcall per
+ * header item, kept together so that the layout test checks them in one place.
  */
 public final class Ucx {
     public static final String LIBRARY = "libucp.so.0";

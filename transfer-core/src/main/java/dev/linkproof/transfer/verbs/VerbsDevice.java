@@ -26,6 +26,10 @@ import java.util.List;
  * it reads {@code post_send}, {@code post_recv}, {@code poll_cq} and {@code req_notify_cq} from the
  * ops table at the offsets {@link VerbsAbi} checks against the headers, and keeps a downcall handle
  * for each, so the measured loop calls straight into the provider (librxe, libmlx5).
+ *
+ * <p>Longer than 400 lines because each resource is an inner class bound to its context: it posts
+ * and polls through the context's ops handles and is closed before it. Apart, they would need
+ * those handles exposed to the whole package.
  */
 public final class VerbsDevice implements AutoCloseable {
     /** errno values (Linux): out of memory, and not permitted, both what pinning past RLIMIT_MEMLOCK gives. */
