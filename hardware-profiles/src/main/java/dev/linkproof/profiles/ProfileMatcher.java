@@ -51,6 +51,10 @@ public final class ProfileMatcher {
             return new MatchResult(p.id(), true, true, 0,
                     List.of("fallback profile, chosen when no hardware-specific profile matches"));
         }
+        if (rules.explicit()) {
+            return new MatchResult(p.id(), false, false, 0,
+                    List.of("chosen only by its id (" + ProfileProperties.PROFILE + "=" + p.id() + "), never by matching"));
+        }
         List<String> reasons = new ArrayList<>();
         boolean ok = true;
         if (rules.nic().isPresent()) {

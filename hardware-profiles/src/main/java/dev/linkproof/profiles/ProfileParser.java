@@ -30,7 +30,7 @@ final class ProfileParser {
 
     static final List<String> TOP = List.of("id", "vendor", "description", "sources", "match", "resources", "transport",
             "defaults", "baseline", "fleet", "criteria");
-    static final List<String> MATCH = List.of("fallback", "nic", "gpu");
+    static final List<String> MATCH = List.of("fallback", "explicit", "nic", "gpu");
     static final List<String> NIC = List.of("pci-vendor", "pci-device", "driver", "link-rate", "link-layer",
             "min-firmware", "min-count");
     static final List<String> GPU = List.of("vendor", "model", "pci-device", "min-count");
@@ -77,15 +77,20 @@ final class ProfileParser {
     private static MatchRules match(YNode node) {
         Fields f = new Fields(map(node, "match"), "match", MATCH);
         boolean fallback = f.optionalBoolean("fallback").orElse(false);
+        boolean explicit = f.optionalBoolean("explicit").orElse(false);
         Optional<NicRule> nic = f.node("nic").map(ProfileParser::nic);
         Optional<GpuRule> gpu = f.node("gpu").map(ProfileParser::gpu);
         if (fallback && (nic.isPresent() || gpu.isPresent())) {
             throw new ProfileException(f.location("fallback"), "a fallback profile has no nic or gpu rules");
         }
-        if (!fallback && nic.isEmpty() && gpu.isEmpty()) {
-            throw new ProfileException(f.mapLocation(), "match needs a 'nic' or 'gpu' rule, or 'fallback: true'");
+        if (explicit && (fallback || nic.isPresent() || gpu.isPresent())) {
+            throw new ProfileException(f.location("explicit"), "an explicit profile (chosen only by its id) has no nic, gpu or "
+                    + "fallback rule");
         }
-        return new MatchRules(fallback, nic, gpu);
+        if (!fallback && !explicit && nic.isEmpty() && gpu.isEmpty()) {
+            throw new ProfileException(f.mapLocation(), "match needs a 'nic' or 'gpu' rule, 'fallback: true' or 'explicit: true'");
+        }
+        return new MatchRules(fallback, explicit, nic, gpu);
     }
 
     private static NicRule nic(YNode node) {

@@ -55,6 +55,17 @@ class MalformedProfileTest {
                 + "min-aggregate-bandwidth, min-rail-balance, max-avg-latency, max-p99-latency, max-drop, min-ops-per-second, enabled)");
     }
 
+    /** An explicit profile is chosen by id only: a hardware rule or a fallback beside it contradicts it. */
+    @Test
+    void anExplicitProfileHasNoOtherMatchRule() throws IOException {
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {explicit: true, fallback: true}\n").getMessage())
+                .startsWith(file() + ":3:").contains("an explicit profile (chosen only by its id) has no nic, gpu or fallback rule");
+        assertThat(load("id: lab\nvendor: Lab\nmatch:\n  explicit: true\n  nic: {driver: efa}\n").getMessage())
+                .contains("an explicit profile (chosen only by its id) has no nic, gpu or fallback rule");
+        assertThat(load("id: lab\nvendor: Lab\nmatch: {explicit: false}\n").getMessage())
+                .contains("match needs a 'nic' or 'gpu' rule, 'fallback: true' or 'explicit: true'");
+    }
+
     @Test
     void unknownTopLevelKey() throws IOException {
         ProfileException e = load("id: lab\nvendor: Lab\nmatch: {fallback: true}\ncriterias: []\n");

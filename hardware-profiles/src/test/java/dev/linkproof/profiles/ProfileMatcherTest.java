@@ -118,4 +118,22 @@ class ProfileMatcherTest {
         assertThat(r.selected()).isEmpty();
         assertThat(r.explain()).endsWith("no profile matches this host\n");
     }
+
+    /**
+     * An explicit profile never matches, not even on a host with nothing else (where the fallback
+     * does), and says how to choose it.
+     */
+    @Test
+    void anExplicitProfileIsNeverChosenByMatching() {
+        HardwareProfile explicit = CriteriaEvaluatorTest.profile("id: by-id\nvendor: Lab\nmatch: {explicit: true}\n");
+        assertThat(explicit.match().explicit()).isTrue();
+        ProbeReport empty = new HardwareProbe(Path.of("/nonexistent")).probe();
+        MatchResult r = ProfileMatcher.match(explicit, empty);
+        assertThat(r.matched()).isFalse();
+        assertThat(r.reasons()).containsExactly("chosen only by its id (linkproof.profile=by-id), never by matching");
+        assertThat(ProfileMatcher.select(List.of(explicit), empty).selected()).isEmpty();
+        List<HardwareProfile> withFallback = new java.util.ArrayList<>(BUILTINS.all());
+        withFallback.add(explicit);
+        assertThat(ProfileMatcher.select(withFallback, empty).selected()).contains("loopback");
+    }
 }
