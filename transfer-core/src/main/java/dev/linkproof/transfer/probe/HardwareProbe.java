@@ -1,4 +1,3 @@
-// Longer than 400 lines because another change to it is under way (issue #34): it splits this file or states why here.
 package dev.linkproof.transfer.probe;
 
 import dev.linkproof.transfer.gpu.GpuRuntime;
