@@ -144,8 +144,10 @@ public final class BuiltinProfiles {
         YScalar s = ProfileNodes.scalar(m.entries().get("extends").value(), "extends");
         String base = s.value().strip();
         if (!contains(base)) {
-            throw new ProfileException(s.location(), "extends '" + base + "', which is not a built-in profile"
-                    + ProfileNodes.suggestion(base, ids()) + " (built-ins: " + String.join(", ", ids()) + ")");
+            throw new ProfileException(
+                    s.location(),
+                    "extends '" + base + "', which is not a built-in profile" + ProfileNodes.suggestion(base, ids())
+                            + " (built-ins: " + String.join(", ", ids()) + ")");
         }
         List<String> seen = new ArrayList<>(chain);
         if (self != null) {
@@ -163,8 +165,7 @@ public final class BuiltinProfiles {
         return new Resolved(merged, layers);
     }
 
-    record Resolved(YNode tree, List<String> layers) {
-    }
+    record Resolved(YNode tree, List<String> layers) {}
 
     private static Optional<String> resource(ClassLoader cl, String name) {
         try (InputStream in = cl.getResourceAsStream(name)) {

@@ -10,6 +10,7 @@ import java.util.Optional;
  */
 public record MatchRules(boolean fallback, boolean explicit, Optional<NicRule> nic, Optional<GpuRule> gpu) {
     int specificity() {
-        return nic.map(n -> 10 + n.specificity()).orElse(0) + gpu.map(g -> 10 + g.specificity()).orElse(0);
+        return nic.map(n -> 10 + n.specificity()).orElse(0)
+                + gpu.map(g -> 10 + g.specificity()).orElse(0);
     }
 }

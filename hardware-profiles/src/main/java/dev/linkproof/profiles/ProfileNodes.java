@@ -24,8 +24,7 @@ final class ProfileNodes {
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern TRANSPORT_ID = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
-    private ProfileNodes() {
-    }
+    private ProfileNodes() {}
 
     static YMap map(YNode n, String what) {
         if (n instanceof YMap m) {
@@ -109,8 +108,10 @@ final class ProfileNodes {
             this.what = what;
             for (Entry e : map.entries().values()) {
                 if (!allowed.contains(e.key())) {
-                    throw new ProfileException(e.keyLocation(), "unknown key '" + e.key() + "' in " + what
-                            + suggestion(e.key(), allowed) + " (allowed: " + String.join(", ", allowed) + ")");
+                    throw new ProfileException(
+                            e.keyLocation(),
+                            "unknown key '" + e.key() + "' in " + what + suggestion(e.key(), allowed) + " (allowed: "
+                                    + String.join(", ", allowed) + ")");
                 }
             }
         }
@@ -142,7 +143,8 @@ final class ProfileNodes {
         }
 
         String requiredString(String key) {
-            YScalar s = scalar(key).orElseThrow(() -> new ProfileException(location(key), what + " needs '" + key + "'"));
+            YScalar s =
+                    scalar(key).orElseThrow(() -> new ProfileException(location(key), what + " needs '" + key + "'"));
             if (s.value().isBlank()) {
                 throw new ProfileException(s.location(), what + " key '" + key + "' is empty");
             }
@@ -157,15 +159,17 @@ final class ProfileNodes {
             return scalar(key).map(s -> switch (s.value().strip().toLowerCase(Locale.ROOT)) {
                 case "true" -> true;
                 case "false" -> false;
-                default -> throw new ProfileException(s.location(), what + " key '" + key + "' must be true or false, not '"
-                        + s.value() + "'");
+                default ->
+                    throw new ProfileException(
+                            s.location(), what + " key '" + key + "' must be true or false, not '" + s.value() + "'");
             });
         }
     }
 
     /** ", did you mean 'min-bandwidth'?" when an allowed key is within two edits. */
     static String suggestion(String key, List<String> allowed) {
-        return allowed.stream().min(Comparator.comparingInt(a -> distance(key, a)))
+        return allowed.stream()
+                .min(Comparator.comparingInt(a -> distance(key, a)))
                 .filter(a -> distance(key, a) <= 2)
                 .map(a -> ", did you mean '" + a + "'?")
                 .orElse("");
@@ -193,9 +197,11 @@ final class ProfileNodes {
                 return Set.of();
             }
             if (!TRANSPORT_ID.matcher(t).matches() || !known.contains(t)) {
-                throw new ProfileException(s.location(), "unknown transport '" + s.value() + "'"
-                        + suggestion(t, known) + " (transports on the class path: "
-                        + String.join(", ", new java.util.TreeSet<>(known)) + (anyAllowed ? "; or any)" : ")"));
+                throw new ProfileException(
+                        s.location(),
+                        "unknown transport '" + s.value() + "'"
+                                + suggestion(t, known) + " (transports on the class path: "
+                                + String.join(", ", new java.util.TreeSet<>(known)) + (anyAllowed ? "; or any)" : ")"));
             }
             out.add(t);
         }

@@ -15,9 +15,16 @@ final class FalseBlameTally {
     static final String DEGRADED = "fleet-degraded";
 
     /** One run's outcome. {@code error} is non-null when the run produced no verdicts to judge. */
-    record Outcome(String caseName, int run, List<String> verdicts, int expected, int found, int extra, int drained, String error,
-            double seconds) {
-    }
+    record Outcome(
+            String caseName,
+            int run,
+            List<String> verdicts,
+            int expected,
+            int found,
+            int extra,
+            int drained,
+            String error,
+            double seconds) {}
 
     private final List<Outcome> outcomes = new ArrayList<>();
 
@@ -26,15 +33,24 @@ final class FalseBlameTally {
         if (v.kind().equals(DEGRADED) || v.nodes() == null || v.nodes().isEmpty()) {
             return v.kind();
         }
-        List<String> n = v.kind().equals("bad-link") ? v.nodes().stream().sorted().toList() : v.nodes();
+        List<String> n =
+                v.kind().equals("bad-link") ? v.nodes().stream().sorted().toList() : v.nodes();
         return v.kind() + " " + String.join("<->", n);
     }
 
-    void record(boolean counted, String caseName, int i, FleetVerdictDocument d, List<String> expected, List<String> drained,
+    void record(
+            boolean counted,
+            String caseName,
+            int i,
+            FleetVerdictDocument d,
+            List<String> expected,
+            List<String> drained,
             String error,
             long t0) {
         double seconds = (System.nanoTime() - t0) / 1e9;
-        List<String> verdicts = d == null ? List.of() : d.verdicts().stream().map(FalseBlameTally::key).toList();
+        List<String> verdicts = d == null
+                ? List.of()
+                : d.verdicts().stream().map(FalseBlameTally::key).toList();
         List<String> left = new ArrayList<>(verdicts);
         int found = 0;
         for (String e : expected) {
@@ -58,7 +74,13 @@ final class FalseBlameTally {
         if (!drained.isEmpty()) {
             result += " drained " + drained.size();
         }
-        System.out.printf(Locale.ROOT, "  %-15s %3d  %6.1f  %-28s  %s%n", counted ? caseName : caseName + "*", i, seconds, result,
+        System.out.printf(
+                Locale.ROOT,
+                "  %-15s %3d  %6.1f  %-28s  %s%n",
+                counted ? caseName : caseName + "*",
+                i,
+                seconds,
+                result,
                 verdicts.isEmpty() ? "none" : String.join(", ", verdicts));
         if (error != null) {
             System.out.println("      error: " + oneLine(error, 400));
@@ -72,10 +94,13 @@ final class FalseBlameTally {
             }
         }
         if (!drained.isEmpty()) { // node|linkproof: kind: reason -> node (linkproof: kind)
-            System.out.println("      drained (resumed since): " + drained.stream().map(l -> {
-                String[] p = l.split("[|:]", 4);
-                return p.length >= 3 ? p[0] + " (" + p[1] + ":" + p[2] + ")" : l;
-            }).collect(Collectors.joining(", ")));
+            System.out.println("      drained (resumed since): "
+                    + drained.stream()
+                            .map(l -> {
+                                String[] p = l.split("[|:]", 4);
+                                return p.length >= 3 ? p[0] + " (" + p[1] + ":" + p[2] + ")" : l;
+                            })
+                            .collect(Collectors.joining(", ")));
         }
         System.out.flush();
     }
@@ -83,11 +108,13 @@ final class FalseBlameTally {
     /** Prints the table; true when every case met its target. */
     boolean summary(List<String> cases, Double halfRate) {
         System.out.println();
-        System.out.println("# summary" + (halfRate == null ? "" : String.format(Locale.ROOT, " (faults at %.0f Mbit/s)", halfRate)));
+        System.out.println("# summary"
+                + (halfRate == null ? "" : String.format(Locale.ROOT, " (faults at %.0f Mbit/s)", halfRate)));
         System.out.println("case             runs  expected_found  false_or_extra  drained  errors  target");
         boolean all = true;
         for (String c : cases) {
-            List<Outcome> os = outcomes.stream().filter(o -> o.caseName().equals(c)).toList();
+            List<Outcome> os =
+                    outcomes.stream().filter(o -> o.caseName().equals(c)).toList();
             int expected = os.stream().mapToInt(Outcome::expected).sum();
             int found = os.stream().mapToInt(Outcome::found).sum();
             int extra = os.stream().mapToInt(Outcome::extra).sum();
@@ -96,9 +123,20 @@ final class FalseBlameTally {
             boolean clean = c.startsWith("clean-");
             boolean met = !os.isEmpty() && errors == 0 && extra == 0 && found == expected && drained == 0;
             all &= met;
-            String target = clean ? "0 false verdicts" : c.equals("breaker") ? "fleet-degraded, nothing drained" : "all found, nothing else";
-            System.out.printf(Locale.ROOT, "%-15s  %4d  %14s  %14d  %7d  %6d  %s: %s%n", c, os.size(),
-                    clean ? "-" : found + "/" + expected, extra, drained, errors, met ? "met" : "MISSED", target);
+            String target = clean
+                    ? "0 false verdicts"
+                    : c.equals("breaker") ? "fleet-degraded, nothing drained" : "all found, nothing else";
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-15s  %4d  %14s  %14d  %7d  %6d  %s: %s%n",
+                    c,
+                    os.size(),
+                    clean ? "-" : found + "/" + expected,
+                    extra,
+                    drained,
+                    errors,
+                    met ? "met" : "MISSED",
+                    target);
         }
         System.out.println(all ? "# every target met" : "# a target was missed");
         return all;

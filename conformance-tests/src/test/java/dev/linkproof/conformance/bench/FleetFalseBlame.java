@@ -48,11 +48,11 @@ import java.util.stream.IntStream;
  * from conformance-tests with the test class path and {@code -Dlinkproof.consoleLauncher}.
  */
 public final class FleetFalseBlame {
-    static final List<String> CASES = List.of("clean-slurm", "clean-loopback", "half-node", "half-link", "corrupting", "two-bad",
-            "breaker");
+    static final List<String> CASES =
+            List.of("clean-slurm", "clean-loopback", "half-node", "half-link", "corrupting", "two-bad", "breaker");
     /** The shipped defaults (FleetSettings), set over SlurmFleet's relaxed suite figures. */
-    static final Map<String, String> SHIPPED = Map.of("linkproof.fleet.minOfMedianBandwidth", "0.93",
-            "linkproof.fleet.maxOfLowestLatency", "2.1");
+    static final Map<String, String> SHIPPED =
+            Map.of("linkproof.fleet.minOfMedianBandwidth", "0.93", "linkproof.fleet.maxOfLowestLatency", "2.1");
 
     /** A faulty case: the slurm-netns.sh faults (RATE stands for the half rate), a corrupting node, acting, what must be found. */
     record Fault(String name, List<List<String>> faults, String corruptNode, boolean act, List<String> expected) {
@@ -97,7 +97,9 @@ public final class FleetFalseBlame {
         int faultRuns = Integer.parseInt(opt.getOrDefault("fault-runs", Integer.toString(runs)));
         int nodes = Integer.parseInt(opt.getOrDefault("nodes", "8"));
         int loopback = Integer.parseInt(opt.getOrDefault("loopback-agents", "16"));
-        List<String> cases = Arrays.stream(opt.getOrDefault("cases", String.join(",", CASES)).split("[ ,]+")).filter(s -> !s.isEmpty())
+        List<String> cases = Arrays.stream(
+                        opt.getOrDefault("cases", String.join(",", CASES)).split("[ ,]+"))
+                .filter(s -> !s.isEmpty())
                 .toList();
         for (String c : cases) {
             if (!CASES.contains(c)) {
@@ -105,22 +107,34 @@ public final class FleetFalseBlame {
             }
         }
         if ((cases.contains("two-bad") || cases.contains("breaker")) && nodes < 6) {
-            throw new IllegalArgumentException("two-bad and breaker fault lpn6: they need at least 6 nodes, not " + nodes);
+            throw new IllegalArgumentException(
+                    "two-bad and breaker fault lpn6: they need at least 6 nodes, not " + nodes);
         }
         if (cases.stream().anyMatch(c -> !c.equals("clean-loopback")) && (nodes < 3 || nodes > 9)) {
             throw new IllegalArgumentException("the Slurm cluster has 3..9 nodes, not " + nodes);
         }
-        Path work = Files.createDirectories(Path.of(opt.getOrDefault("out", "target/fleet-false-blame")).toAbsolutePath());
+        Path work = Files.createDirectories(
+                Path.of(opt.getOrDefault("out", "target/fleet-false-blame")).toAbsolutePath());
         FleetFalseBlame bench = new FleetFalseBlame(work, nodes, loopback);
         bench.linkMbit = Integer.parseInt(opt.getOrDefault("link-mbit", "0"));
-        Double halfRate = opt.containsKey("half-rate-mbit") ? Double.valueOf(opt.get("half-rate-mbit"))
+        Double halfRate = opt.containsKey("half-rate-mbit")
+                ? Double.valueOf(opt.get("half-rate-mbit"))
                 : bench.linkMbit > 0 ? Double.valueOf(bench.linkMbit / 2.0) : null;
         if (bench.linkMbit > 0) {
-            System.out.printf(Locale.ROOT, "# every node's egress held to %d Mbit/s (the fleet's line rate); faults at %.0f Mbit/s%n",
-                    bench.linkMbit, halfRate);
+            System.out.printf(
+                    Locale.ROOT,
+                    "# every node's egress held to %d Mbit/s (the fleet's line rate); faults at %.0f Mbit/s%n",
+                    bench.linkMbit,
+                    halfRate);
         }
-        System.out.printf(Locale.ROOT, "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
-                String.join(" ", cases), runs, faultRuns, nodes, loopback);
+        System.out.printf(
+                Locale.ROOT,
+                "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
+                String.join(" ", cases),
+                runs,
+                faultRuns,
+                nodes,
+                loopback);
         System.out.println("# case            run  wall_s  result                        verdicts");
         try {
             boolean slurm = cases.stream().anyMatch(c -> !c.equals("clean-loopback"));
@@ -161,14 +175,33 @@ public final class FleetFalseBlame {
 
     static Fault fault(String name) {
         return switch (name) {
-            case "half-node" -> new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE")), "", false, List.of("bad-node lpn3"));
-            case "half-link" -> new Fault(name, List.of(List.of("slow-link", "lpn1", "lpn2", "RATE")), "", false,
-                    List.of("bad-link lpn1<->lpn2"));
+            case "half-node" ->
+                new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE")), "", false, List.of("bad-node lpn3"));
+            case "half-link" ->
+                new Fault(
+                        name,
+                        List.of(List.of("slow-link", "lpn1", "lpn2", "RATE")),
+                        "",
+                        false,
+                        List.of("bad-link lpn1<->lpn2"));
             case "corrupting" -> new Fault(name, List.of(), "lpn2", false, List.of("corrupting-node lpn2"));
-            case "two-bad" -> new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE"), List.of("slow-node", "lpn6", "RATE")), "", false,
-                    List.of("bad-node lpn3", "bad-node lpn6"));
-            case "breaker" -> new Fault(name, List.of(List.of("slow-node", "lpn2", "RATE"), List.of("slow-node", "lpn4", "RATE"),
-                    List.of("slow-node", "lpn6", "RATE")), "", true, List.of(FalseBlameTally.DEGRADED));
+            case "two-bad" ->
+                new Fault(
+                        name,
+                        List.of(List.of("slow-node", "lpn3", "RATE"), List.of("slow-node", "lpn6", "RATE")),
+                        "",
+                        false,
+                        List.of("bad-node lpn3", "bad-node lpn6"));
+            case "breaker" ->
+                new Fault(
+                        name,
+                        List.of(
+                                List.of("slow-node", "lpn2", "RATE"),
+                                List.of("slow-node", "lpn4", "RATE"),
+                                List.of("slow-node", "lpn6", "RATE")),
+                        "",
+                        true,
+                        List.of(FalseBlameTally.DEGRADED));
             default -> throw new IllegalArgumentException("no faulty case " + name);
         };
     }
@@ -235,7 +268,8 @@ public final class FleetFalseBlame {
         try {
             Path dir = LoopbackFleetRun.run(work, caseName + "-" + i, loopbackAgents, SHIPPED);
             // Fails naming the coordinator's last lines when the run wrote no verdicts.
-            FleetVerdictDocument d = read(dir.resolve("fleet-verdict.json"), Files.readString(dir.resolve("coordinator.out")));
+            FleetVerdictDocument d =
+                    read(dir.resolve("fleet-verdict.json"), Files.readString(dir.resolve("coordinator.out")));
             tally.record(true, caseName, i, d, List.of(), List.of(), null, t0);
         } catch (Exception e) {
             tally.record(true, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
@@ -258,7 +292,8 @@ public final class FleetFalseBlame {
         try {
             lineRate();
             for (List<String> fault : f.faults()) {
-                SlurmFleet.fault(fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
+                SlurmFleet.fault(
+                        fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
             }
             job = SlurmFleet.run(run, work, nodes);
         } catch (Exception e) {
@@ -287,7 +322,9 @@ public final class FleetFalseBlame {
 
     static FleetVerdictDocument read(Path file, String coordinatorOutput) {
         if (!Files.isRegularFile(file)) {
-            String tail = coordinatorOutput.lines().skip(Math.max(0, coordinatorOutput.lines().count() - 5))
+            String tail = coordinatorOutput
+                    .lines()
+                    .skip(Math.max(0, coordinatorOutput.lines().count() - 5))
                     .collect(Collectors.joining(" | "));
             throw new IllegalStateException("no " + file + "; the coordinator's last lines: " + tail);
         }
@@ -300,14 +337,21 @@ public final class FleetFalseBlame {
             cleanSlurm("calibrate", 1, false);
         }
         if (cleanMedians.isEmpty()) {
-            throw new IllegalStateException("no clean per-pair bandwidth measured (the clean Slurm runs wrote no point median); "
-                    + "give --half-rate-mbit");
+            throw new IllegalStateException(
+                    "no clean per-pair bandwidth measured (the clean Slurm runs wrote no point median); "
+                            + "give --half-rate-mbit");
         }
         double median = median(cleanMedians);
         double half = median * 8000 / 2;
-        System.out.printf(Locale.ROOT, "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians; their pairs "
-                + "ran at %.3f to %.3f GB/s); the faults hold a node or link to half: %.0f Mbit/s%n", median, cleanMedians.size(), cleanMin,
-                cleanMax, half);
+        System.out.printf(
+                Locale.ROOT,
+                "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians; their pairs "
+                        + "ran at %.3f to %.3f GB/s); the faults hold a node or link to half: %.0f Mbit/s%n",
+                median,
+                cleanMedians.size(),
+                cleanMin,
+                cleanMax,
+                half);
         return half;
     }
 
@@ -324,7 +368,8 @@ public final class FleetFalseBlame {
         } catch (IOException e) {
             return List.of(); // no cluster yet: nothing drained
         }
-        List<String> drained = listing.lines().filter(l -> l.contains("|linkproof")).distinct().toList();
+        List<String> drained =
+                listing.lines().filter(l -> l.contains("|linkproof")).distinct().toList();
         for (String line : drained) {
             SlurmFleet.sh("scontrol", "update", "nodename=" + line.substring(0, line.indexOf('|')), "state=resume");
         }
@@ -335,8 +380,10 @@ public final class FleetFalseBlame {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: FleetFalseBlame [--runs R] [--fault-runs R] [--nodes N] [--loopback-agents N] "
-                        + "[--cases a,b] [--half-rate-mbit M] [--link-mbit B] [--out DIR]; got " + String.join(" ", args));
+                throw new IllegalArgumentException(
+                        "usage: FleetFalseBlame [--runs R] [--fault-runs R] [--nodes N] [--loopback-agents N] "
+                                + "[--cases a,b] [--half-rate-mbit M] [--link-mbit B] [--out DIR]; got "
+                                + String.join(" ", args));
             }
             m.put(args[i].substring(2), args[++i]);
         }

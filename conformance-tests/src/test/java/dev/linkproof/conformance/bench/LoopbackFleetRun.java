@@ -19,8 +19,7 @@ import java.util.stream.IntStream;
 final class LoopbackFleetRun {
     static final long DEADLINE_S = 600;
 
-    private LoopbackFleetRun() {
-    }
+    private LoopbackFleetRun() {}
 
     /**
      * One loopback fleet: {@link LoopbackAgents} (every agent in one JVM, each registering under its
@@ -28,11 +27,13 @@ final class LoopbackFleetRun {
      * both on 127.0.0.1 with a fresh token, judged by {@code criteria}; returns the run's folder
      * (its {@code fleet-verdict.json} and {@code coordinator.out}).
      */
-    static Path run(Path work, String name, int agentCount, Map<String, String> criteria) throws IOException, InterruptedException {
+    static Path run(Path work, String name, int agentCount, Map<String, String> criteria)
+            throws IOException, InterruptedException {
         Path dir = work.resolve(name);
         if (Files.isDirectory(dir)) {
             try (var old = Files.walk(dir)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                old.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             }
         }
         Files.createDirectories(dir);
@@ -45,7 +46,8 @@ final class LoopbackFleetRun {
             port = s.getLocalPort();
         }
         String registry = "127.0.0.1:" + port;
-        List<String> names = IntStream.rangeClosed(1, agentCount).mapToObj(k -> "n" + k).toList();
+        List<String> names =
+                IntStream.rangeClosed(1, agentCount).mapToObj(k -> "n" + k).toList();
         Map<String, String> config = new LinkedHashMap<>();
         config.put("linkproof.fleet", "nodes:" + String.join(",", names));
         config.put("linkproof.fleet.registry", registry);
@@ -53,28 +55,56 @@ final class LoopbackFleetRun {
         config.put("linkproof.fleet.verdict", dir.resolve("fleet-verdict.json").toString());
         config.put("linkproof.results", dir.resolve("results.jsonl").toString());
         config.put("linkproof.agent.log", dir.resolve("local-agent.log").toString());
-        config.put("linkproof.profile", Path.of("src", "test", "resources", "profiles", "validation-only.yaml").toAbsolutePath().toString());
+        config.put(
+                "linkproof.profile",
+                Path.of("src", "test", "resources", "profiles", "validation-only.yaml")
+                        .toAbsolutePath()
+                        .toString());
         config.put("linkproof.timeout.control", "10s");
         config.putAll(criteria);
 
-        List<String> agentsCmd = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-cp",
-                classPath, LoopbackAgents.class.getName(), registry, "90s"));
+        List<String> agentsCmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx512m",
+                "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                classPath,
+                LoopbackAgents.class.getName(),
+                registry,
+                "90s"));
         agentsCmd.addAll(names);
-        List<String> coordinatorCmd = new ArrayList<>(List.of(java, "-Xmx384m", "--enable-native-access=ALL-UNNAMED",
-                "-Dallure.results.directory=" + dir.resolve("allure-results"), "-jar", launcher, "execute", "--disable-banner",
-                "--details=none", "--class-path", classPath, "--select-class", FleetWrite.class.getName()));
+        List<String> coordinatorCmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx384m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dallure.results.directory=" + dir.resolve("allure-results"),
+                "-jar",
+                launcher,
+                "execute",
+                "--disable-banner",
+                "--details=none",
+                "--class-path",
+                classPath,
+                "--select-class",
+                FleetWrite.class.getName()));
         config.forEach((k, v) -> coordinatorCmd.add("--config=" + k + "=" + v));
-        Files.writeString(dir.resolve("commands.txt"), String.join(" ", agentsCmd).replace(classPath, "$CP") + "\n"
-                + String.join(" ", coordinatorCmd).replace(classPath, "$CP") + "\n");
+        Files.writeString(
+                dir.resolve("commands.txt"),
+                String.join(" ", agentsCmd).replace(classPath, "$CP") + "\n"
+                        + String.join(" ", coordinatorCmd).replace(classPath, "$CP") + "\n");
 
         Process agents = start(agentsCmd, token, dir.resolve("agents.out"));
         Process coordinator = null;
         try {
             coordinator = start(coordinatorCmd, token, dir.resolve("coordinator.out"));
             if (!coordinator.waitFor(DEADLINE_S, TimeUnit.SECONDS)) {
-                throw new IOException("the loopback fleet " + name + " did not end within " + DEADLINE_S + " s; see " + dir);
+                throw new IOException(
+                        "the loopback fleet " + name + " did not end within " + DEADLINE_S + " s; see " + dir);
             }
-            Files.writeString(dir.resolve("coordinator.out"), "coordinator exit " + coordinator.exitValue() + "\n",
+            Files.writeString(
+                    dir.resolve("coordinator.out"),
+                    "coordinator exit " + coordinator.exitValue() + "\n",
                     StandardOpenOption.APPEND);
             // The coordinator's end is the agents' (the registry says BYE).
             if (!agents.waitFor(60, TimeUnit.SECONDS)) {

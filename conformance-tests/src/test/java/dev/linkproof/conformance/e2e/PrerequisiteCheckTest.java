@@ -35,8 +35,10 @@ class PrerequisiteCheckTest extends SimulatedSystem {
             Path home = jdk(dir.resolve("jdks/" + version), version, true);
             Run r = findJdk25(Map.of("JAVA_HOME", home.toString()));
             assertThat(r.rc).as("version %s: %s", version, r.out).isEqualTo(1);
-            assertThat(r.out).as("version %s", version).isEqualTo("test: no JDK 25 or later under /usr/lib/jvm, and JAVA_HOME ("
-                    + home + ") is not one; install one (e.g. Temurin 25) or point JAVA_HOME at it\n");
+            assertThat(r.out)
+                    .as("version %s", version)
+                    .isEqualTo("test: no JDK 25 or later under /usr/lib/jvm, and JAVA_HOME (" + home
+                            + ") is not one; install one (e.g. Temurin 25) or point JAVA_HOME at it\n");
         }
     }
 
@@ -48,7 +50,8 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         Run r = findJdk25(Map.of("JAVA_HOME", javaHome.toString()));
         assertThat(r.out.strip()).as(r.out).isEqualTo(jdk26.toString());
         Files.delete(jdk26.resolve("bin/java"));
-        assertThat(findJdk25(Map.of("JAVA_HOME", javaHome.toString())).out.strip()).isEqualTo(javaHome.toString());
+        assertThat(findJdk25(Map.of("JAVA_HOME", javaHome.toString())).out.strip())
+                .isEqualTo(javaHome.toString());
     }
 
     // ---- prereq.sh
@@ -59,7 +62,11 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         root(true);
         stub("ofed_info", "[ \"$1\" = -s ] && echo 'MLNX_OFED_LINUX-24.04-0.7.0.0:'");
         // MOFED's libibverbs, in ldconfig's cache; its mlx5 provider beside it; no UCX at all.
-        stub("ldconfig", "[ \"$1\" = -p ] && printf '12 libs found in cache\\n\\tlibibverbs.so.1 (libc6,x86-64) => /usr/lib64/libibverbs.so.1\\n'");
+        stub(
+                "ldconfig",
+                "[ \"$1\" = -p ] && printf '12 libs found in cache\\n"
+                        + "\\tlibibverbs.so.1 (libc6,x86-64) => /usr/lib64/libibverbs.so.1\\n"
+                        + "'");
         file("usr/lib64/libibverbs.so.1");
         file("usr/lib64/libibverbs/libmlx5-rdmav34.so");
         jdk(sys.resolve("usr/lib/jvm/java-26-openjdk"), "26", true);
@@ -67,16 +74,22 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(r.out.lines()).contains(
-                "prereq: system: Rocky Linux 9.4 (Blue Onyx) (rhel, dnf); MLNX_OFED_LINUX-24.04-0.7.0.0",
-                "prereq: ok: JDK 26 at /usr/lib/jvm/java-26-openjdk",
-                "prereq: ok: Maven: Apache Maven 3.9.9",
-                "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (ldconfig's cache) (from MLNX_OFED_LINUX-24.04-0.7.0.0)",
-                "prereq: ok: verbs providers: mlx5",
-                "prereq: warning: UCX: libucp.so.0 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is installed, so no distribution UCX is "
-                        + "installed over it: install MOFED's ucx package, or HPC-X; ucx points skip with their reason; tcp still runs",
-                "prereq: ready (1 warning(s))");
-        assertThat(r.out).doesNotContain("apt-get").doesNotContain("dnf install").doesNotContain("not installing");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: system: Rocky Linux 9.4 (Blue Onyx) (rhel, dnf); MLNX_OFED_LINUX-24.04-0.7.0.0",
+                        "prereq: ok: JDK 26 at /usr/lib/jvm/java-26-openjdk",
+                        "prereq: ok: Maven: Apache Maven 3.9.9",
+                        "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (ldconfig's cache) (from"
+                                + " MLNX_OFED_LINUX-24.04-0.7.0.0)",
+                        "prereq: ok: verbs providers: mlx5",
+                        "prereq: warning: UCX: libucp.so.0 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is installed,"
+                                + " so no distribution UCX is installed over it: install MOFED's ucx package, or HPC-X;"
+                                + " ucx points skip with their reason; tcp still runs",
+                        "prereq: ready (1 warning(s))");
+        assertThat(r.out)
+                .doesNotContain("apt-get")
+                .doesNotContain("dnf install")
+                .doesNotContain("not installing");
         assertThat(calls).as("root, but nothing is installed over MOFED").doesNotExist();
     }
 
@@ -90,10 +103,13 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(r.out).contains("; DOCA-OFED (/opt/mellanox/doca)")
-                .contains("prereq: warning: libibverbs: libibverbs.so.1 is not found although DOCA-OFED (/opt/mellanox/doca) is installed; "
-                        + "nothing is installed over MOFED/DOCA")
-                .doesNotContain("libibverbs1").doesNotContain("ibverbs-providers").doesNotContain("libucx0");
+        assertThat(r.out)
+                .contains("; DOCA-OFED (/opt/mellanox/doca)")
+                .contains("prereq: warning: libibverbs: libibverbs.so.1 is not found although DOCA-OFED"
+                        + " (/opt/mellanox/doca) is installed; nothing is installed over MOFED/DOCA")
+                .doesNotContain("libibverbs1")
+                .doesNotContain("ibverbs-providers")
+                .doesNotContain("libucx0");
         assertThat(calls).doesNotExist();
     }
 
@@ -106,16 +122,22 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         Files.createDirectories(sys.resolve("usr/lib64/libibverbs"));
         Files.createDirectories(sys.resolve("usr/lib64/ucx"));
         // dnf records its call and puts the libraries where RHEL's packages do.
-        stub("dnf", "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0 "
-                + "ucx/libuct_ib.so.0; do : > "
-                + sys.resolve("usr/lib64") + "/$f; done");
+        stub(
+                "dnf",
+                "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0 "
+                        + "ucx/libuct_ib.so.0; do : > "
+                        + sys.resolve("usr/lib64") + "/$f; done");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
         assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib");
-        assertThat(r.out.lines()).contains("prereq: installing rdma-core libibverbs ucx ucx-ib with dnf",
-                "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (/usr/lib64)", "prereq: ok: verbs providers: mlx5",
-                "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)", "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib)");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: installing rdma-core libibverbs ucx ucx-ib with dnf",
+                        "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (/usr/lib64)",
+                        "prereq: ok: verbs providers: mlx5",
+                        "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)",
+                        "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib)");
         assertThat(r.out).doesNotContain("apt-get");
     }
 
@@ -125,18 +147,21 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         root(false);
         Run r = prereq();
         assertThat(r.rc).as("warnings only: ready; %s", r.out).isZero();
-        assertThat(r.out.lines()).contains(
-                "prereq: system: Debian GNU/Linux 12 (bookworm) (debian, apt-get)",
-                "prereq: ok: JDK 25 at /usr/lib/jvm/temurin-25-jdk-amd64",
-                "prereq: ok: libibverbs: /usr/lib/x86_64-linux-gnu/libibverbs.so.1 (/usr/lib/x86_64-linux-gnu)",
-                "prereq: ok: verbs providers: mlx5 rxe",
-                "prereq: warning: UCX: libucp.so.0 is not found; ucx points skip with their reason; tcp still runs; "
-                        + "install it: apt-get install libucx0",
-                "prereq: not installing (not root; run with --install to install with sudo): libucx0",
-                "prereq: to install what is missing: sudo apt-get install libucx0",
-                "prereq: ready (1 warning(s))");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: system: Debian GNU/Linux 12 (bookworm) (debian, apt-get)",
+                        "prereq: ok: JDK 25 at /usr/lib/jvm/temurin-25-jdk-amd64",
+                        "prereq: ok: libibverbs: /usr/lib/x86_64-linux-gnu/libibverbs.so.1 (/usr/lib/x86_64-linux-gnu)",
+                        "prereq: ok: verbs providers: mlx5 rxe",
+                        "prereq: warning: UCX: libucp.so.0 is not found; ucx points skip with their reason; tcp still"
+                                + " runs; install it: apt-get install libucx0",
+                        "prereq: not installing (not root; run with --install to install with sudo): libucx0",
+                        "prereq: to install what is missing: sudo apt-get install libucx0",
+                        "prereq: ready (1 warning(s))");
         assertThat(r.out).doesNotContain("dnf");
-        assertThat(calls).as("no sudo, apt-get or dnf without root or --install").doesNotExist();
+        assertThat(calls)
+                .as("no sudo, apt-get or dnf without root or --install")
+                .doesNotExist();
 
         Run noInstall = prereq("--no-install");
         root(true);
@@ -152,9 +177,11 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         root(false);
         Run r = prereq("--install");
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(Files.readAllLines(calls)).containsExactly(
-                "sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq",
-                "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libucx0");
+        assertThat(Files.readAllLines(calls))
+                .containsExactly(
+                        "sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq",
+                        "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends"
+                                + " libucx0");
         assertThat(r.out).contains("prereq: installing libucx0 with sudo apt-get");
 
         Files.delete(calls);
@@ -178,21 +205,28 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         Path jdk21 = jdk(dir.resolve("jdk-21"), "21.0.5", true);
         Run r = prereq(Map.of("JAVA_HOME", jdk21.toString()));
         assertThat(r.rc).as(r.out).isEqualTo(1);
-        assertThat(r.out.lines()).contains("prereq: error: JDK: no JDK 25 or later under /usr/lib/jvm, and JAVA_HOME (" + jdk21
-                + ") is not one; install one: apt-get install temurin-25-jdk (Adoptium's apt repository) or openjdk-25-jdk where the "
-                + "release has it; or point JAVA_HOME at one", "prereq: not ready: 1 error(s), 0 warning(s)");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: error: JDK: no JDK 25 or later under /usr/lib/jvm, and JAVA_HOME (" + jdk21
+                                + ") is not one; install one: apt-get install temurin-25-jdk (Adoptium's apt"
+                                + " repository) or openjdk-25-jdk where the release has it; or point JAVA_HOME at one",
+                        "prereq: not ready: 1 error(s), 0 warning(s)");
         assertThat(calls).as("a JDK is never installed").doesNotExist();
 
         rocky();
         Run rhel = prereq();
         assertThat(rhel.rc).isEqualTo(1);
-        assertThat(rhel.out).contains("install one: dnf install java-25-openjdk-devel (or temurin-25-jdk from Adoptium's repository)");
+        assertThat(rhel.out)
+                .contains("install one: dnf install java-25-openjdk-devel (or temurin-25-jdk from Adoptium's"
+                        + " repository)");
 
         debian();
         jdk(sys.resolve("usr/lib/jvm/java-25-jre"), "25", false);
         Run jre = prereq();
         assertThat(jre.rc).isEqualTo(1);
-        assertThat(jre.out).contains("prereq: error: JDK: /usr/lib/jvm/java-25-jre has java 25 but no javac (a runtime, not a JDK)");
+        assertThat(jre.out)
+                .contains(
+                        "prereq: error: JDK: /usr/lib/jvm/java-25-jre has java 25 but no javac (a runtime, not a JDK)");
     }
 
     @Test
@@ -202,12 +236,16 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         root(false);
         Run r = prereq();
         assertThat(r.rc).as(r.out).isEqualTo(1);
-        assertThat(r.out).contains("prereq: error: Maven: mvn is not on the PATH; install it: apt-get install maven")
+        assertThat(r.out)
+                .contains("prereq: error: Maven: mvn is not on the PATH; install it: apt-get install maven")
                 .contains("prereq: to install what is missing: sudo apt-get install maven libucx0");
         assertThat(calls).doesNotExist();
         root(true);
         prereq();
-        assertThat(Files.readAllLines(calls)).last().asString().endsWith("apt-get install -y -qq --no-install-recommends maven libucx0");
+        assertThat(Files.readAllLines(calls))
+                .last()
+                .asString()
+                .endsWith("apt-get install -y -qq --no-install-recommends maven libucx0");
     }
 
     @Test
@@ -222,10 +260,13 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(r.out.lines()).contains("prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)",
-                "prereq: warning: UCX: no RDMA transport beside /usr/lib64/libucp.so.0 (/usr/lib64/ucx/libuct_ib.so.0): the ucx points "
-                        + "cannot use RDMA; install it: dnf install ucx-ib",
-                "prereq: to install what is missing: sudo dnf install ucx-ib");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)",
+                        "prereq: warning: UCX: no RDMA transport beside /usr/lib64/libucp.so.0"
+                                + " (/usr/lib64/ucx/libuct_ib.so.0): the ucx points cannot use RDMA; install it: dnf"
+                                + " install ucx-ib",
+                        "prereq: to install what is missing: sudo dnf install ucx-ib");
         assertThat(calls).doesNotExist();
         file("usr/lib64/ucx/libuct_ib.so.0");
         assertThat(prereq().out).doesNotContain("warning").contains("prereq: ready\n");
@@ -243,9 +284,13 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(r.out).contains("; HPC-X").contains("prereq: ok: UCX: HPC-X's /opt/hpcx/ucx/lib/libucp.so.0, which the dynamic loader "
-                + "does not search: before a run, source /opt/hpcx/hpcx-init.sh and run hpcx_load, or add /opt/hpcx/ucx/lib to "
-                + "LD_LIBRARY_PATH (or -Dlinkproof.ucx.library=/opt/hpcx/ucx/lib/libucp.so.0)").contains("prereq: ready\n");
+        assertThat(r.out)
+                .contains("; HPC-X")
+                .contains("prereq: ok: UCX: HPC-X's /opt/hpcx/ucx/lib/libucp.so.0, which the dynamic loader does not"
+                        + " search: before a run, source /opt/hpcx/hpcx-init.sh and run hpcx_load, or add"
+                        + " /opt/hpcx/ucx/lib to LD_LIBRARY_PATH (or"
+                        + " -Dlinkproof.ucx.library=/opt/hpcx/ucx/lib/libucp.so.0)")
+                .contains("prereq: ready\n");
         assertThat(calls).as("no distribution UCX beside HPC-X's").doesNotExist();
 
         Run loaded = prereq(Map.of("LD_LIBRARY_PATH", "/opt/hpcx/ucx/lib:/opt/hpcx/ompi/lib"));
@@ -268,8 +313,11 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq(Map.of("LINKPROOF_BUNDLE", "1"));
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(r.out).contains("prereq: ok: Java: the bundle's own runtime (no JDK or Maven needed)").contains("prereq: ready\n")
-                .doesNotContain("JDK:").doesNotContain("Maven:");
+        assertThat(r.out)
+                .contains("prereq: ok: Java: the bundle's own runtime (no JDK or Maven needed)")
+                .contains("prereq: ready\n")
+                .doesNotContain("JDK:")
+                .doesNotContain("Maven:");
 
         // The bundle's layout, found without being told: libexec/prereq.sh beside runtime/ and bin/linkproof.
         Path bundle = dir.resolve("linkproof-0.1.0");
@@ -277,19 +325,23 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         Files.copy(ROOT.resolve("scripts/lib/prereq.sh"), bundle.resolve("libexec/prereq.sh"));
         jdk(bundle.resolve("runtime"), "25.0.1", false);
         executable(bundle.resolve("bin/linkproof"), "exit 0");
-        Run layout = run(List.of("/bin/bash", bundle.resolve("libexec/prereq.sh").toString()), Map.of());
+        Run layout =
+                run(List.of("/bin/bash", bundle.resolve("libexec/prereq.sh").toString()), Map.of());
         assertThat(layout.rc).as(layout.out).isZero();
         assertThat(layout.out).contains("the bundle's own runtime");
 
         file("dev/nvidiactl");
         Run gpu = prereq(Map.of("LINKPROOF_BUNDLE", "1"), "--gpu");
         assertThat(gpu.rc).as(gpu.out).isEqualTo(1);
-        assertThat(gpu.out).contains("prereq: error: GPU runtime (--gpu): neither NVIDIA's libcuda.so.1 nor ROCm's libamdhip64.so is "
-                + "found (an NVIDIA GPU is here: /dev/nvidiactl); install the vendor's: NVIDIA's driver with its CUDA library "
-                + "(cuda-drivers from NVIDIA's CUDA repository) or ROCm's HIP runtime (hip-runtime-amd from AMD's ROCm repository)");
+        assertThat(gpu.out)
+                .contains("prereq: error: GPU runtime (--gpu): neither NVIDIA's libcuda.so.1 nor ROCm's libamdhip64.so"
+                        + " is found (an NVIDIA GPU is here: /dev/nvidiactl); install the vendor's: NVIDIA's"
+                        + " driver with its CUDA library (cuda-drivers from NVIDIA's CUDA repository) or ROCm's"
+                        + " HIP runtime (hip-runtime-amd from AMD's ROCm repository)");
         file("usr/local/cuda/lib64/libcudart.so.12");
         assertThat(prereq(Map.of("LINKPROOF_BUNDLE", "1"), "--gpu").out)
-                .contains("/usr/local/cuda/lib64/libcudart.so.12 is the CUDA toolkit's runtime, but Linkproof binds the driver's libcuda.so.1");
+                .contains("/usr/local/cuda/lib64/libcudart.so.12 is the CUDA toolkit's runtime, but Linkproof binds the"
+                        + " driver's libcuda.so.1");
         file("usr/lib/x86_64-linux-gnu/libcuda.so.1");
         Run cuda = prereq(Map.of("LINKPROOF_BUNDLE", "1"), "--gpu");
         assertThat(cuda.rc).as(cuda.out).isZero();
@@ -316,8 +368,9 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run main = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString()), path);
         assertThat(main.rc).as(main.out).isZero();
-        assertThat(Files.readAllLines(calls)).as(main.out).containsExactly("apt-get update -qq",
-                "apt-get install -y -qq --no-install-recommends libucx0");
+        assertThat(Files.readAllLines(calls))
+                .as(main.out)
+                .containsExactly("apt-get update -qq", "apt-get install -y -qq --no-install-recommends libucx0");
         assertThat(main.out).doesNotContain("test infrastructure");
 
         Files.delete(calls);
@@ -331,23 +384,37 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         assertThat(test.rc).as(test.out).isZero();
         List<String> installed = Files.readAllLines(calls);
         assertThat(installed).hasSize(2);
-        assertThat(installed.get(1)).startsWith("apt-get install -y -qq --no-install-recommends ")
-                .contains(" qemu-system-x86 ", " slurm-wlm ", " munge ", " chromium ", " iperf3 ", " libibverbs-dev ", " mmdebstrap ",
-                        " buildah ", " jq ", " prometheus ")
+        assertThat(installed.get(1))
+                .startsWith("apt-get install -y -qq --no-install-recommends ")
+                .contains(
+                        " qemu-system-x86 ",
+                        " slurm-wlm ",
+                        " munge ",
+                        " chromium ",
+                        " iperf3 ",
+                        " libibverbs-dev ",
+                        " mmdebstrap ",
+                        " buildah ",
+                        " jq ",
+                        " prometheus ")
                 .endsWith(" prometheus-pushgateway");
 
         Files.delete(calls);
         root(false);
         Run user = run(List.of("/bin/bash", ROOT.resolve("scripts/setup.sh").toString(), "--test"), path);
         assertThat(user.rc).as(user.out).isZero();
-        assertThat(user.out).contains("setup: not installing the test infrastructure (not root; scripts/test.sh --install installs it with sudo)");
+        assertThat(user.out)
+                .contains("setup: not installing the test infrastructure (not root; scripts/test.sh --install installs"
+                        + " it with sudo)");
         assertThat(calls).doesNotExist();
 
         // The main job asks for the main job's part only; the test command for the test infrastructure.
         List<String> mainJob = Files.readAllLines(ROOT.resolve("scripts/conformance.sh")).stream()
-                .filter(l -> l.startsWith("scripts/setup.sh")).toList();
+                .filter(l -> l.startsWith("scripts/setup.sh"))
+                .toList();
         assertThat(mainJob).hasSize(1).noneMatch(l -> l.contains("--test"));
-        assertThat(Files.readString(ROOT.resolve("scripts/test.sh"))).contains("setup=(--test)", "scripts/setup.sh \"${setup[@]}\"");
+        assertThat(Files.readString(ROOT.resolve("scripts/test.sh")))
+                .contains("setup=(--test)", "scripts/setup.sh \"${setup[@]}\"");
     }
 
     // ---- helpers
@@ -357,7 +424,8 @@ class PrerequisiteCheckTest extends SimulatedSystem {
     }
 
     private Run prereq(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("/bin/bash", ROOT.resolve("scripts/lib/prereq.sh").toString()));
+        List<String> command = new ArrayList<>(
+                List.of("/bin/bash", ROOT.resolve("scripts/lib/prereq.sh").toString()));
         command.addAll(List.of(args));
         return run(command, env);
     }

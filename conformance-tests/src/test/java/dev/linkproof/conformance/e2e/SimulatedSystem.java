@@ -44,8 +44,10 @@ abstract class SimulatedSystem {
     /** Debian 12 with rdma-core's libibverbs and two providers, a JDK 25 and Maven: all but UCX. */
     void debianWithVerbs() throws IOException {
         debian();
-        Files.writeString(file("etc/ld.so.conf.d/x86_64-linux-gnu.conf"), "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n"
-                + "/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n");
+        Files.writeString(
+                file("etc/ld.so.conf.d/x86_64-linux-gnu.conf"),
+                "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n"
+                        + "/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n");
         file("usr/lib/x86_64-linux-gnu/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
         file("etc/libibverbs.d/rxe.driver");
@@ -54,13 +56,17 @@ abstract class SimulatedSystem {
     }
 
     void debian() throws IOException {
-        Files.writeString(file("etc/os-release"), "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\n"
-                + "VERSION_ID=\"12\"\nID=debian\n");
+        Files.writeString(
+                file("etc/os-release"),
+                "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\n"
+                        + "VERSION_ID=\"12\"\nID=debian\n");
     }
 
     void rocky() throws IOException {
-        Files.writeString(file("etc/os-release"), "NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\nID=\"rocky\"\n"
-                + "ID_LIKE=\"rhel centos fedora\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n");
+        Files.writeString(
+                file("etc/os-release"),
+                "NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\nID=\"rocky\"\n"
+                        + "ID_LIKE=\"rhel centos fedora\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n");
     }
 
     void root(boolean root) throws IOException {
@@ -95,8 +101,10 @@ abstract class SimulatedSystem {
     /** A JDK whose java reports VERSION the way OpenJDK does, on stderr. */
     static Path jdk(Path home, String version, boolean javac) throws IOException {
         Files.createDirectories(home.resolve("bin"));
-        executable(home.resolve("bin/java"), "echo 'openjdk version \"" + version + "\" 2026-03-17' >&2\n"
-                + "echo 'OpenJDK Runtime Environment (build " + version + "+1)' >&2");
+        executable(
+                home.resolve("bin/java"),
+                "echo 'openjdk version \"" + version + "\" 2026-03-17' >&2\n"
+                        + "echo 'OpenJDK Runtime Environment (build " + version + "+1)' >&2");
         if (javac) {
             executable(home.resolve("bin/javac"), "echo 'javac " + version + "'");
         }

@@ -55,10 +55,14 @@ class FleetKitsTest {
     @BeforeAll
     static void readManifests() {
         objects = new LinkedHashMap<>();
-        List<Map<String, Object>> rendered = KustomizeSubset.build(KUBERNETES.resolve("overlays/tcp-demo")).objects();
-        assertThat(rendered).as("objects of %s", KUBERNETES.resolve("overlays/tcp-demo")).isNotEmpty();
+        List<Map<String, Object>> rendered =
+                KustomizeSubset.build(KUBERNETES.resolve("overlays/tcp-demo")).objects();
+        assertThat(rendered)
+                .as("objects of %s", KUBERNETES.resolve("overlays/tcp-demo"))
+                .isNotEmpty();
         for (Map<String, Object> o : rendered) {
-            String key = o.get("kind") + "/" + map(o.get("metadata"), "metadata").get("name");
+            String key =
+                    o.get("kind") + "/" + map(o.get("metadata"), "metadata").get("name");
             assertThat(objects.put(key, o)).as("%s defined twice", key).isNull();
         }
     }
@@ -90,8 +94,11 @@ class FleetKitsTest {
         assertThat(register).as("--register").matches("[^:]+:\\d+");
         String host = register.substring(0, register.lastIndexOf(':'));
         int port = Integer.parseInt(register.substring(register.lastIndexOf(':') + 1));
-        assertThat(agent.matchedOptionValue("--port", -1)).as("--port 0: a free port").isZero();
-        assertThat(Units.parseDuration(agent.matchedOptionValue("--register-within", "120s"))).isPositive();
+        assertThat(agent.matchedOptionValue("--port", -1))
+                .as("--port 0: a free port")
+                .isZero();
+        assertThat(Units.parseDuration(agent.matchedOptionValue("--register-within", "120s")))
+                .isPositive();
 
         // The host is the coordinator's Service, which selects the coordinator's pod, not an agent.
         Map<String, Object> coordinatorService = object("Service/" + host);
@@ -100,7 +107,8 @@ class FleetKitsTest {
         Map<String, Object> coordinator = coordinatorJob();
         assertThat(podLabels(coordinator)).containsAllEntriesOf(selector);
         assertThat(podLabels(agentsJob()).entrySet().containsAll(selector.entrySet()))
-                .as("the coordinator's Service %s selects the agents too", selector).isFalse();
+                .as("the coordinator's Service %s selects the agents too", selector)
+                .isFalse();
         List<Object> ports = list(serviceSpec.get("ports"), "Service ports");
         assertThat(ports).hasSize(1);
         Map<String, Object> servicePort = map(ports.getFirst(), "port");
@@ -110,19 +118,25 @@ class FleetKitsTest {
         String registry = keys.get(Constants.FLEET_REGISTRY);
         assertThat(registry).as(Constants.FLEET_REGISTRY).isNotNull();
         int listens = Integer.parseInt(registry.substring(registry.lastIndexOf(':') + 1));
-        assertThat(servicePort.getOrDefault("targetPort", servicePort.get("port"))).isEqualTo(listens);
-        assertThat(registry.substring(0, registry.lastIndexOf(':'))).as("listening on every address of the pod")
+        assertThat(servicePort.getOrDefault("targetPort", servicePort.get("port")))
+                .isEqualTo(listens);
+        assertThat(registry.substring(0, registry.lastIndexOf(':')))
+                .as("listening on every address of the pod")
                 .isEqualTo("0.0.0.0");
         assertThat(keys.get(Constants.FLEET)).isEqualTo("kubernetes");
-        assertThat(Units.parseDuration(keys.get(Constants.FLEET_REGISTER_WITHIN))).isPositive();
+        assertThat(Units.parseDuration(keys.get(Constants.FLEET_REGISTER_WITHIN)))
+                .isPositive();
     }
 
     /** With linkproof.fleet.act=kubernetes, a blamed pod's node is labelled and tainted: each agent says which it is. */
     @Test
     void eachAgentSaysWhichKubernetesNodeItRunsOn() {
         Map<String, Object> machine = env(container(agentsJob())).get("LINKPROOF_K8S_NODE_NAME");
-        assertThat(machine).as("the agents' LINKPROOF_K8S_NODE_NAME (read by AgentMain --register)").isNotNull();
-        Object field = map(map(machine.get("valueFrom"), "valueFrom").get("fieldRef"), "fieldRef").get("fieldPath");
+        assertThat(machine)
+                .as("the agents' LINKPROOF_K8S_NODE_NAME (read by AgentMain --register)")
+                .isNotNull();
+        Object field = map(map(machine.get("valueFrom"), "valueFrom").get("fieldRef"), "fieldRef")
+                .get("fieldPath");
         assertThat(field).isEqualTo("spec.nodeName");
     }
 
@@ -145,7 +159,9 @@ class FleetKitsTest {
         int completions = (Integer) map(job.get("spec"), "Job spec").get("completions");
         for (Map<String, Object> o : List.of(job, coordinatorJob())) {
             Map<String, String> env = resolvedEnv(container(o), 0);
-            assertThat(env).as("%s's environment", name(o)).containsEntry("LINKPROOF_K8S_JOB", name)
+            assertThat(env)
+                    .as("%s's environment", name(o))
+                    .containsEntry("LINKPROOF_K8S_JOB", name)
                     .containsEntry("LINKPROOF_K8S_SERVICE", service)
                     .containsEntry("LINKPROOF_K8S_COMPLETIONS", Integer.toString(completions));
         }
@@ -156,7 +172,8 @@ class FleetKitsTest {
         Map<String, Object> job = agentsJob();
         String name = name(job);
         int completions = (Integer) map(job.get("spec"), "Job spec").get("completions");
-        List<String> pods = IntStream.range(0, completions).mapToObj(i -> name + "-" + i).toList();
+        List<String> pods =
+                IntStream.range(0, completions).mapToObj(i -> name + "-" + i).toList();
         String service = (String) podSpec(job).get("subdomain");
 
         // Pod 2 as Kubernetes starts it: the manifest's variables, JOB_COMPLETION_INDEX, and the
@@ -172,8 +189,8 @@ class FleetKitsTest {
         assertThat(pod2.get(AgentMain.NODE_ENV)).as("$%s", AgentMain.NODE_ENV).isEqualTo(name + "-2");
 
         // The coordinator is no pod of the Job: the same nodes, none of them itself.
-        Roster coordinator = LauncherEnvironment.roster(Launcher.KUBERNETES, resolvedEnv(container(coordinatorJob()), -1),
-                Optional.empty());
+        Roster coordinator = LauncherEnvironment.roster(
+                Launcher.KUBERNETES, resolvedEnv(container(coordinatorJob()), -1), Optional.empty());
         assertThat(coordinator.nodes()).isEqualTo(pods);
         assertThat(coordinator.self()).isEmpty();
     }
@@ -187,14 +204,22 @@ class FleetKitsTest {
         // The volume mounted at the path's directory is the ConfigMap; the file is one of its keys.
         Path path = Path.of(profilePath);
         Map<String, Object> mount = list(container(coordinator).get("volumeMounts"), "volumeMounts").stream()
-                .map(m -> map(m, "volumeMount")).filter(m -> Path.of((String) m.get("mountPath")).equals(path.getParent()))
-                .findFirst().orElseThrow(() -> new AssertionError("no volume mounted at " + path.getParent()));
-        Map<String, Object> volume = list(podSpec(coordinator).get("volumes"), "volumes").stream().map(v -> map(v, "volume"))
-                .filter(v -> v.get("name").equals(mount.get("name"))).findFirst().orElseThrow();
-        String configMap = (String) map(volume.get("configMap"), "volume " + mount.get("name") + ": configMap").get("name");
+                .map(m -> map(m, "volumeMount"))
+                .filter(m -> Path.of((String) m.get("mountPath")).equals(path.getParent()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no volume mounted at " + path.getParent()));
+        Map<String, Object> volume = list(podSpec(coordinator).get("volumes"), "volumes").stream()
+                .map(v -> map(v, "volume"))
+                .filter(v -> v.get("name").equals(mount.get("name")))
+                .findFirst()
+                .orElseThrow();
+        String configMap = (String) map(volume.get("configMap"), "volume " + mount.get("name") + ": configMap")
+                .get("name");
         Map<String, Object> data = map(object("ConfigMap/" + configMap).get("data"), "ConfigMap data");
         String yaml = (String) data.get(path.getFileName().toString());
-        assertThat(yaml).as("ConfigMap %s key %s", configMap, path.getFileName()).isNotNull();
+        assertThat(yaml)
+                .as("ConfigMap %s key %s", configMap, path.getFileName())
+                .isNotNull();
 
         Path file = dir.resolve(path.getFileName().toString());
         Files.writeString(file, yaml);
@@ -208,16 +233,21 @@ class FleetKitsTest {
     // ---- helpers ----
 
     private static Map<String, Object> agentsJob() {
-        List<Map<String, Object>> indexed = objects.entrySet().stream().filter(e -> e.getKey().startsWith("Job/"))
-                .map(Map.Entry::getValue).filter(j -> "Indexed".equals(map(j.get("spec"), "spec").get("completionMode")))
+        List<Map<String, Object>> indexed = objects.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("Job/"))
+                .map(Map.Entry::getValue)
+                .filter(j -> "Indexed".equals(map(j.get("spec"), "spec").get("completionMode")))
                 .toList();
         assertThat(indexed).as("one Indexed Job").hasSize(1);
         return indexed.getFirst();
     }
 
     private static Map<String, Object> coordinatorJob() {
-        List<Map<String, Object>> others = objects.entrySet().stream().filter(e -> e.getKey().startsWith("Job/"))
-                .map(Map.Entry::getValue).filter(j -> j != agentsJob()).toList();
+        List<Map<String, Object>> others = objects.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("Job/"))
+                .map(Map.Entry::getValue)
+                .filter(j -> j != agentsJob())
+                .toList();
         assertThat(others).as("one coordinator Job besides the agents'").hasSize(1);
         return others.getFirst();
     }
@@ -237,7 +267,10 @@ class FleetKitsTest {
     }
 
     private static Map<String, String> podLabels(Map<String, Object> job) {
-        return stringMap(map(map(map(job.get("spec"), "spec").get("template"), "template").get("metadata"), "pod metadata")
+        return stringMap(map(
+                        map(map(job.get("spec"), "spec").get("template"), "template")
+                                .get("metadata"),
+                        "pod metadata")
                 .get("labels"));
     }
 
@@ -248,21 +281,27 @@ class FleetKitsTest {
     }
 
     private static List<String> args(Map<String, Object> container) {
-        return list(container.getOrDefault("args", List.of()), "args").stream().map(String::valueOf).toList();
+        return list(container.getOrDefault("args", List.of()), "args").stream()
+                .map(String::valueOf)
+                .toList();
     }
 
     /** The agent container's arguments as AgentMain parses them: the command must be the bundle's {@code linkproof agent}. */
     private static ParseResult agentOptions(Map<String, Object> container) {
-        List<String> command = list(container.get("command"), "command").stream().map(String::valueOf).toList();
+        List<String> command = list(container.get("command"), "command").stream()
+                .map(String::valueOf)
+                .toList();
         assertThat(command).isEqualTo(List.of(LAUNCHER, "agent"));
         return new CommandLine(new AgentMain()).parseArgs(args(container).toArray(String[]::new));
     }
 
     /** The {@code -Dlinkproof.…=value} arguments, each key checked to be one the engine reads (a constant of {@link Constants}). */
     static Map<String, String> engineKeys(List<String> args) {
-        Set<String> known = Arrays.stream(Constants.class.getFields()).filter(f -> Modifier.isStatic(f.getModifiers())
-                && f.getType() == String.class).map(FleetKitsTest::value).filter(v -> v.startsWith("linkproof.")).collect(
-                        Collectors.toSet());
+        Set<String> known = Arrays.stream(Constants.class.getFields())
+                .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
+                .map(FleetKitsTest::value)
+                .filter(v -> v.startsWith("linkproof."))
+                .collect(Collectors.toSet());
         Map<String, String> keys = new LinkedHashMap<>();
         Pattern p = Pattern.compile("-D(linkproof\\.[^=]+)=(.*)");
         for (String a : args) {
@@ -306,7 +345,9 @@ class FleetKitsTest {
                 StringBuilder b = new StringBuilder();
                 while (m.find()) {
                     String v = out.get(m.group(1));
-                    assertThat(v).as("%s refers to $(%s), which is not set before it", name, m.group(1)).isNotNull();
+                    assertThat(v)
+                            .as("%s refers to $(%s), which is not set before it", name, m.group(1))
+                            .isNotNull();
                     m.appendReplacement(b, Matcher.quoteReplacement(v));
                 }
                 m.appendTail(b);
@@ -317,8 +358,9 @@ class FleetKitsTest {
             if (from.containsKey("fieldRef")) {
                 String field = (String) map(from.get("fieldRef"), "fieldRef").get("fieldPath");
                 // The downward API fields the kit reads: the pod's completion index, and the node it runs on.
-                assertThat(field).as("%s's field", name).isIn("metadata.annotations['batch.kubernetes.io/job-completion-index']",
-                        "spec.nodeName");
+                assertThat(field)
+                        .as("%s's field", name)
+                        .isIn("metadata.annotations['batch.kubernetes.io/job-completion-index']", "spec.nodeName");
                 if (index >= 0) {
                     out.put(name, field.equals("spec.nodeName") ? "k8s-node-" + index : Integer.toString(index));
                 }

@@ -26,7 +26,9 @@ class SoftRoceCompletenessTest {
     void aCompleteRunPasses() throws Exception {
         report(SoftRoceSuite.CLASSES);
         for (DynamicTest t : SoftRoceSuite.completeness(reports, 1, Path.of("vm.log"))) {
-            assertThatCode(() -> t.getExecutable().execute()).as(t.getDisplayName()).doesNotThrowAnyException();
+            assertThatCode(() -> t.getExecutable().execute())
+                    .as(t.getDisplayName())
+                    .doesNotThrowAnyException();
         }
     }
 
@@ -35,10 +37,14 @@ class SoftRoceCompletenessTest {
         report(SoftRoceSuite.CLASSES.subList(0, 3));
         Map<String, DynamicTest> tests = byName(SoftRoceSuite.completeness(reports, 0, Path.of("vm.log")));
         String missing = SoftRoceSuite.CLASSES.get(3);
-        assertThatThrownBy(() -> tests.get(missing.substring(missing.lastIndexOf('.') + 1) + " ran in the VM").getExecutable().execute())
+        assertThatThrownBy(() -> tests.get(missing.substring(missing.lastIndexOf('.') + 1) + " ran in the VM")
+                        .getExecutable()
+                        .execute())
                 .hasMessageContaining("no result of " + missing);
         String present = SoftRoceSuite.CLASSES.get(0);
-        assertThatCode(() -> tests.get(present.substring(present.lastIndexOf('.') + 1) + " ran in the VM").getExecutable().execute())
+        assertThatCode(() -> tests.get(present.substring(present.lastIndexOf('.') + 1) + " ran in the VM")
+                        .getExecutable()
+                        .execute())
                 .doesNotThrowAnyException();
     }
 
@@ -51,7 +57,8 @@ class SoftRoceCompletenessTest {
     }
 
     private org.junit.jupiter.api.function.Executable finished(int rc) throws Exception {
-        DynamicTest t = byName(SoftRoceSuite.completeness(reports, rc, Path.of("vm.log"))).get("the VM finished on its own");
+        DynamicTest t = byName(SoftRoceSuite.completeness(reports, rc, Path.of("vm.log")))
+                .get("the VM finished on its own");
         assertThat(t).isNotNull();
         return t.getExecutable();
     }
@@ -63,7 +70,9 @@ class SoftRoceCompletenessTest {
     /** A legacy JUnit XML report with one passing test case per class, as SuiteMain writes it. */
     private void report(List<String> classes) throws Exception {
         StringBuilder xml = new StringBuilder("<testsuite name=\"junit-jupiter\">\n");
-        classes.forEach(c -> xml.append("  <testcase name=\"point()\" classname=\"").append(c).append("\"/>\n"));
+        classes.forEach(c -> xml.append("  <testcase name=\"point()\" classname=\"")
+                .append(c)
+                .append("\"/>\n"));
         Files.writeString(reports.resolve("TEST-junit-jupiter.xml"), xml.append("</testsuite>\n"));
     }
 }

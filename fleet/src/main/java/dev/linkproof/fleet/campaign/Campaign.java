@@ -56,6 +56,7 @@ public final class Campaign implements AutoCloseable {
     private final CampaignActions actions;
     /** The run's transports, handed to the coordinator's sessions. */
     private final Transports transports;
+
     private final String id = UUID.randomUUID().toString();
     private final Instant started = Instant.now();
     private Registry registry;
@@ -67,6 +68,7 @@ public final class Campaign implements AutoCloseable {
     private final Map<String, PointRun> byId = new ConcurrentHashMap<>();
     /** Every round's wall time, and the sum of each round's slowest pair: what the coordinator costs. */
     private final AtomicLong roundNanos = new AtomicLong();
+
     private final AtomicLong slowestPairNanos = new AtomicLong();
     private final List<PairOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
 
@@ -77,7 +79,9 @@ public final class Campaign implements AutoCloseable {
      * @param kubernetesClient makes the client for act=kubernetes, called only when there is a command to run
      */
     public record Schedulers(SlurmDrain slurm, KubernetesMark kubernetes, Supplier<KubernetesClient> kubernetesClient) {
-        public static final Schedulers DEFAULT = new Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT,
+        public static final Schedulers DEFAULT = new Schedulers(
+                SlurmDrain.DEFAULT,
+                KubernetesMark.DEFAULT,
                 () -> KubernetesApi.defaultClient(CampaignActions.ACT_DEADLINE));
 
         public Schedulers(SlurmDrain slurm, KubernetesMark kubernetes) {
@@ -89,12 +93,19 @@ public final class Campaign implements AutoCloseable {
     public record PointRun(Point point, TransferSpec spec, PointCheck check) {
         /** A pair's run failed as its test would have failed it: its own failure, else the profile's verdict on its measurement. */
         Optional<FailureKind> failure(PairRun run) {
-            return run.failureKind().or(() -> run.ran() ? check.failure(run.pair(), run.measurement()) : Optional.empty());
+            return run.failureKind()
+                    .or(() -> run.ran() ? check.failure(run.pair(), run.measurement()) : Optional.empty());
         }
 
         /** The run as blame sees it, from {@code stage}, ending now. */
         Optional<PairOutcome> outcome(PairRun run, Optional<FailureKind> failure, Stage stage) {
-            return Outcomes.of(point, run.pair(), run.ran() ? run.measurement() : null, failure, stage, System.currentTimeMillis());
+            return Outcomes.of(
+                    point,
+                    run.pair(),
+                    run.ran() ? run.measurement() : null,
+                    failure,
+                    stage,
+                    System.currentTimeMillis());
         }
     }
 
@@ -103,8 +114,12 @@ public final class Campaign implements AutoCloseable {
         this(plan, settings, listener, Schedulers.DEFAULT, transports);
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers,
-                    Transports transports) {
+    public Campaign(
+            FleetPlan plan,
+            CampaignSettings settings,
+            CampaignListener listener,
+            Schedulers schedulers,
+            Transports transports) {
         this.plan = plan;
         this.settings = settings;
         this.listener = listener;
@@ -143,34 +158,48 @@ public final class Campaign implements AutoCloseable {
             return;
         }
         try {
-            registry = Registry.start(settings.registryHost(), settings.registryPort(), settings.token(), plan.nodes(), coordinatorName());
+            registry = Registry.start(
+                    settings.registryHost(),
+                    settings.registryPort(),
+                    settings.token(),
+                    plan.nodes(),
+                    coordinatorName());
         } catch (IOException | RuntimeException e) {
-            registryFailure = "the fleet's registry cannot listen on " + settings.registryHost() + ":" + settings.registryPort() + ": "
-                    + e.getMessage() + " (" + CampaignSettings.REGISTRY_KEY + ")";
+            registryFailure = "the fleet's registry cannot listen on " + settings.registryHost() + ":"
+                    + settings.registryPort() + ": " + e.getMessage() + " (" + CampaignSettings.REGISTRY_KEY + ")";
             listener.on(new CampaignEvent.RegistryFailed(registryFailure));
             return;
         }
-        listener.on(new CampaignEvent.Planned(plan.plan().describe(ESTIMATED_PER_POINT_ROUND, Math.max(1, points)).strip()
+        listener.on(new CampaignEvent.Planned(plan.plan()
+                        .describe(ESTIMATED_PER_POINT_ROUND, Math.max(1, points))
+                        .strip()
                 + " (at an assumed " + Units.formatDuration(ESTIMATED_PER_POINT_ROUND) + " per point and round)"));
-        listener.on(new CampaignEvent.RegistryListening(registry.host(), registry.port(), plan.nodes().size(), plan.source(),
-                settings.registerWithin()));
+        listener.on(new CampaignEvent.RegistryListening(
+                registry.host(), registry.port(), plan.nodes().size(), plan.source(), settings.registerWithin()));
         long start = System.nanoTime();
         Map<String, Registry.Node> nodes = registry.awaitAll(settings.registerWithin());
         registeredAt = System.nanoTime();
-        listener.on(new CampaignEvent.Registered(nodes.size(), plan.nodes().size(), (registeredAt - start) / 1e9, registry.missing()));
+        listener.on(new CampaignEvent.Registered(
+                nodes.size(), plan.nodes().size(), (registeredAt - start) / 1e9, registry.missing()));
         Registry r = registry;
-        coordinator = new Coordinator(new Coordinator.Nodes() {
-            @Override
-            public Optional<Registry.Node> node(String name) {
-                return r.lost(name).isPresent() ? Optional.empty() : r.node(name);
-            }
+        coordinator = new Coordinator(
+                new Coordinator.Nodes() {
+                    @Override
+                    public Optional<Registry.Node> node(String name) {
+                        return r.lost(name).isPresent() ? Optional.empty() : r.node(name);
+                    }
 
-            @Override
-            public String whyAbsent(String name) {
-                return r.lost(name).map(why -> "node " + name + " left the run: " + why)
-                        .orElse("node " + name + " did not register with the coordinator");
-            }
-        }, settings.token(), settings.timeouts(), settings.timeouts().control(), transports);
+                    @Override
+                    public String whyAbsent(String name) {
+                        return r.lost(name)
+                                .map(why -> "node " + name + " left the run: " + why)
+                                .orElse("node " + name + " did not register with the coordinator");
+                    }
+                },
+                settings.token(),
+                settings.timeouts(),
+                settings.timeouts().control(),
+                transports);
     }
 
     /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */
@@ -184,9 +213,14 @@ public final class Campaign implements AutoCloseable {
         if (registry.registered().containsKey(node)) {
             return Optional.empty();
         }
-        String refused = registry.refusals().stream().filter(x -> x.node().equals(node)).map(Registry.Refusal::why).findFirst()
-                .map(why -> "; its agent was refused: " + why).orElse("");
-        return Optional.of("node " + node + " did not register within " + Units.formatDuration(settings.registerWithin()) + refused);
+        String refused = registry.refusals().stream()
+                .filter(x -> x.node().equals(node))
+                .map(Registry.Refusal::why)
+                .findFirst()
+                .map(why -> "; its agent was refused: " + why)
+                .orElse("");
+        return Optional.of("node " + node + " did not register within "
+                + Units.formatDuration(settings.registerWithin()) + refused);
     }
 
     /**
@@ -211,13 +245,19 @@ public final class Campaign implements AutoCloseable {
         for (int i = 0; i < rounds.size(); i++) {
             List<Pair> round = rounds.get(i);
             long start = System.nanoTime();
-            List<PairRun> runs = c == null ? round.stream().map(p -> PairRun.notRun(p, registryFailure == null
-                    ? "the fleet's registry was not started" : registryFailure)).toList() : timed(c, round, point.spec());
+            List<PairRun> runs = c == null
+                    ? round.stream()
+                            .map(p -> PairRun.notRun(
+                                    p,
+                                    registryFailure == null ? "the fleet's registry was not started" : registryFailure))
+                            .toList()
+                    : timed(c, round, point.spec());
             long wall = System.nanoTime() - start;
             runs.forEach(r -> byPair.put(r.pair(), r));
             long failed = runs.stream().filter(r -> r.failureKind().isPresent()).count();
             long slowest = runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0);
-            listener.on(new CampaignEvent.RoundRan(point.point().name(), i + 1, rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed));
+            listener.on(new CampaignEvent.RoundRan(
+                    point.point().name(), i + 1, rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed));
         }
         return byPair;
     }
@@ -225,7 +265,8 @@ public final class Campaign implements AutoCloseable {
     /** A pair's first-round outcome, as its test ended (the engine records every pair test here). */
     public void record(PairOutcome outcome) {
         if (outcome.stage() != Stage.FIRST) {
-            throw new IllegalArgumentException("only first-round outcomes are recorded from outside; the campaign runs the rest: " + outcome);
+            throw new IllegalArgumentException(
+                    "only first-round outcomes are recorded from outside; the campaign runs the rest: " + outcome);
         }
         outcomes.add(outcome);
     }
@@ -252,25 +293,29 @@ public final class Campaign implements AutoCloseable {
         Set<String> registered = machines().keySet();
         Observations first = new Observations(plan.nodes(), registered, outcomes());
         Coordinator c = coordinator();
-        Blame blame = Verdicts.reach(first, new Verdicts.Reruns() {
-            @Override
-            public List<PairOutcome> run(Stage stage, List<RerunRound> rounds) {
-                return c == null ? List.of() : rerun(c, stage, rounds);
-            }
+        Blame blame = Verdicts.reach(
+                first,
+                new Verdicts.Reruns() {
+                    @Override
+                    public List<PairOutcome> run(Stage stage, List<RerunRound> rounds) {
+                        return c == null ? List.of() : rerun(c, stage, rounds);
+                    }
 
-            @Override
-            public void planned(Stage stage, int pairs, int runs, int rounds) {
-                listener.on(new CampaignEvent.RerunsPlanned(stage, pairs, runs, rounds));
-            }
+                    @Override
+                    public void planned(Stage stage, int pairs, int runs, int rounds) {
+                        listener.on(new CampaignEvent.RerunsPlanned(stage, pairs, runs, rounds));
+                    }
 
-            @Override
-            public void unplanned(List<String> suspects) {
-                listener.on(new CampaignEvent.RetestsUnplanned(suspects));
-            }
-        }, settings.blame());
+                    @Override
+                    public void unplanned(List<String> suspects) {
+                        listener.on(new CampaignEvent.RetestsUnplanned(suspects));
+                    }
+                },
+                settings.blame());
         listener.on(new CampaignEvent.Concluded(blame));
         long sinceRegistered = registeredAt == 0 ? 0 : System.nanoTime() - registeredAt;
-        listener.on(new CampaignEvent.Cost(roundNanos.get() / 1e9, slowestPairNanos.get() / 1e9, sinceRegistered / 1e9));
+        listener.on(
+                new CampaignEvent.Cost(roundNanos.get() / 1e9, slowestPairNanos.get() / 1e9, sinceRegistered / 1e9));
         return blame;
     }
 
@@ -284,15 +329,22 @@ public final class Campaign implements AutoCloseable {
                 continue; // a point that never ran here (its outcomes came from elsewhere): nothing to run it with
             }
             long start = System.nanoTime();
-            List<PairRun> runs = timed(c, round.pairs(), point.spec().withPointId(point.spec().pointId() + "/" + stage.slug()));
+            List<PairRun> runs = timed(
+                    c, round.pairs(), point.spec().withPointId(point.spec().pointId() + "/" + stage.slug()));
             long failed = 0;
             for (PairRun run : runs) {
                 Optional<FailureKind> kind = point.failure(run);
                 failed += kind.isPresent() ? 1 : 0;
                 point.outcome(run, kind, stage).ifPresent(all::add);
             }
-            listener.on(new CampaignEvent.RerunRoundRan(stage, point.point().name(), i + 1, rounds.size(), round.pairs().size(),
-                    (System.nanoTime() - start) / 1e9, failed));
+            listener.on(new CampaignEvent.RerunRoundRan(
+                    stage,
+                    point.point().name(),
+                    i + 1,
+                    rounds.size(),
+                    round.pairs().size(),
+                    (System.nanoTime() - start) / 1e9,
+                    failed));
         }
         return all;
     }
@@ -337,7 +389,8 @@ public final class Campaign implements AutoCloseable {
         long start = System.nanoTime();
         List<PairRun> runs = c.runRound(round, spec);
         roundNanos.addAndGet(System.nanoTime() - start);
-        slowestPairNanos.addAndGet(runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
+        slowestPairNanos.addAndGet(
+                runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
         return runs;
     }
 

@@ -45,17 +45,24 @@ final class CampaignActions {
             return List.of();
         }
         listener.on(new CampaignEvent.HistoryRead(history.map(h -> String.format(
-                "history: %d earlier run(s); a node is acted on when blamed in %s of the last runs, this one included",
-                h.runs().size(), settings.actAfter())).orElse("no history kept: acting on this run's confirmed verdicts alone")));
+                        "history: %d earlier run(s); a node is acted on when blamed in %s of the last runs, this one"
+                                + " included",
+                        h.runs().size(), settings.actAfter()))
+                .orElse("no history kept: acting on this run's confirmed verdicts alone")));
         Map<String, String> machines = registered.get();
-        Selection selection = Selection.of(blame.verdicts(), settings.blame().mostBlamed(blame.nodes().size()), history, settings.actAfter());
+        Selection selection = Selection.of(
+                blame.verdicts(), settings.blame().mostBlamed(blame.nodes().size()), history, settings.actAfter());
         KubernetesMark kubernetes = schedulers.kubernetes().onMachines(n -> machines.getOrDefault(n, n));
-        ActPlan actions = how.kubernetes() ? kubernetes.plan(selection) : schedulers.slurm().plan(selection);
+        ActPlan actions = how.kubernetes()
+                ? kubernetes.plan(selection)
+                : schedulers.slurm().plan(selection);
         actions.notActedOn().forEach(n -> listener.on(new CampaignEvent.NotActed(n)));
         if (!how.runs()) {
             if (!actions.commands().isEmpty()) {
-                listener.on(new CampaignEvent.ActPrinted(how.kubernetes() ? "label and taint the blamed nodes" : "drain the blamed nodes",
-                        CampaignSettings.ACT_KEY + "=" + (how.kubernetes() ? "kubernetes" : "slurm"), actions.shellLines()));
+                listener.on(new CampaignEvent.ActPrinted(
+                        how.kubernetes() ? "label and taint the blamed nodes" : "drain the blamed nodes",
+                        CampaignSettings.ACT_KEY + "=" + (how.kubernetes() ? "kubernetes" : "slurm"),
+                        actions.shellLines()));
             }
             return List.of();
         }
@@ -68,8 +75,13 @@ final class CampaignActions {
     }
 
     /** The plan's commands, then the undo: the scheduler says which nodes carry our mark; the ones that pass now come back. */
-    private List<CommandOutcome> act(ActPlan actions, Blame blame, Map<String, String> machines, Runner runner, boolean onKubernetes,
-                                     KubernetesMark kubernetes) {
+    private List<CommandOutcome> act(
+            ActPlan actions,
+            Blame blame,
+            Map<String, String> machines,
+            Runner runner,
+            boolean onKubernetes,
+            KubernetesMark kubernetes) {
         List<CommandOutcome> done = new ArrayList<>();
         for (CommandOutcome o : runner.run(actions)) {
             done.add(o);
@@ -84,13 +96,17 @@ final class CampaignActions {
         }
         Map<String, String> machineOf = new LinkedHashMap<>();
         machines.forEach((node, machine) -> machineOf.put(node, onKubernetes ? machine : node));
-        List<Mark> marks = onKubernetes ? kubernetes.marks(ok.output()) : schedulers.slurm().marks(ok.output());
+        List<Mark> marks = onKubernetes
+                ? kubernetes.marks(ok.output())
+                : schedulers.slurm().marks(ok.output());
         for (Mark m : Undo.of(marks, blame, machineOf)) {
             if (actions.commands().stream().anyMatch(x -> x.node().equals(m.node()))) {
                 continue; // taken out in this very run
             }
             listener.on(new CampaignEvent.Undone(m));
-            List<Command> back = onKubernetes ? kubernetes.clear(m) : List.of(schedulers.slurm().resume(m));
+            List<Command> back = onKubernetes
+                    ? kubernetes.clear(m)
+                    : List.of(schedulers.slurm().resume(m));
             for (CommandOutcome o : runner.run(back)) {
                 done.add(o);
                 listener.on(new CampaignEvent.Acted(o));

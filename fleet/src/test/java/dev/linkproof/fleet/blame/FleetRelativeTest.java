@@ -23,14 +23,25 @@ class FleetRelativeTest {
         SyntheticFleet noisy = new SyntheticFleet(8, 15).jitter(0.25);
         Observations first = noisy.firstRound();
         FleetRelative ratioOnly = FleetRelative.of(first.outcomes(), new Thresholds(0.93, 2.1, 0, 4, 6), 8);
-        assertThat(first.outcomes().stream().filter(o -> ratioOnly.outlier(o).isPresent()).count()).isGreaterThan(8);
+        assertThat(first.outcomes().stream()
+                        .filter(o -> ratioOnly.outlier(o).isPresent())
+                        .count())
+                .isGreaterThan(8);
         FleetRelative robust = FleetRelative.of(first.outcomes(), Thresholds.DEFAULTS, 8);
-        assertThat(first.outcomes().stream().filter(o -> robust.outlier(o).isPresent()).count()).isZero();
+        assertThat(first.outcomes().stream()
+                        .filter(o -> robust.outlier(o).isPresent())
+                        .count())
+                .isZero();
         assertThat(noisy.conclude(SETTINGS).blamesNobody()).isTrue();
-        Blame slow = new SyntheticFleet(8, 15).jitter(0.25).slowSender("lpn5").slowFactor(0.2).conclude(SETTINGS);
-        assertThat(slow.verdicts()).extracting(Verdict::kind, Verdict::nodes).containsExactly(tuple(VerdictKind.BAD_NODE, List.of("lpn5")));
+        Blame slow = new SyntheticFleet(8, 15)
+                .jitter(0.25)
+                .slowSender("lpn5")
+                .slowFactor(0.2)
+                .conclude(SETTINGS);
+        assertThat(slow.verdicts())
+                .extracting(Verdict::kind, Verdict::nodes)
+                .containsExactly(tuple(VerdictKind.BAD_NODE, List.of("lpn5")));
     }
-
 
     @Test
     void aBandwidthPointIsJudgedOnBandwidthAndALatencyPointOnLatency() {
@@ -50,15 +61,21 @@ class FleetRelativeTest {
             }
         }
         FleetRelative f = FleetRelative.of(outcomes, Thresholds.DEFAULTS, 4);
-        assertThat(outcomes.stream().filter(o -> o.point().equals(bw)).filter(o -> f.outlier(o).isPresent())).isEmpty();
-        assertThat(outcomes.stream().filter(o -> o.point().equals(lat)).map(f::outlier).flatMap(Optional::stream))
-                .singleElement().satisfies(o -> {
+        assertThat(outcomes.stream()
+                        .filter(o -> o.point().equals(bw))
+                        .filter(o -> f.outlier(o).isPresent()))
+                .isEmpty();
+        assertThat(outcomes.stream()
+                        .filter(o -> o.point().equals(lat))
+                        .map(f::outlier)
+                        .flatMap(Optional::stream))
+                .singleElement()
+                .satisfies(o -> {
                     assertThat(o.measure()).isEqualTo(Measure.LATENCY);
                     assertThat(o.outcome().pair()).isEqualTo(new Pair("a", "b"));
                     assertThat(o.describe()).startsWith("15.0 µs above 10.5 (fleet lowest 5.0) and above ");
                 });
     }
-
 
     @Test
     void belowTheMinimumPopulationAPointIsNotJudgedAgainstTheFleetAndSaysWhy() {
@@ -69,16 +86,20 @@ class FleetRelativeTest {
             assertThat(s.notJudged()).contains("3 registered nodes, fewer than the 4 a fleet reference needs");
         });
         assertThat(three.outcomes()).allSatisfy(o -> assertThat(f.outlier(o)).isEmpty());
-        assertThat(new SyntheticFleet(3, 16).slowNode("lpn2").conclude(SETTINGS).blamesNobody()).isTrue();
+        assertThat(new SyntheticFleet(3, 16).slowNode("lpn2").conclude(SETTINGS).blamesNobody())
+                .isTrue();
         // Four nodes, but a pair file of three pairs at the point: too few pairs.
         Point p = new Point("w", "write 1 MiB");
-        List<PairOutcome> few = List.of(new PairOutcome(new Pair("a", "b"), p, OutcomeKind.PASSED, 10, Double.NaN),
+        List<PairOutcome> few = List.of(
+                new PairOutcome(new Pair("a", "b"), p, OutcomeKind.PASSED, 10, Double.NaN),
                 new PairOutcome(new Pair("c", "d"), p, OutcomeKind.PASSED, 10, Double.NaN),
                 new PairOutcome(new Pair("b", "c"), p, OutcomeKind.PASSED, 2, Double.NaN));
-        assertThat(FleetRelative.of(few, Thresholds.DEFAULTS, 4).points().getFirst().notJudged())
+        assertThat(FleetRelative.of(few, Thresholds.DEFAULTS, 4)
+                        .points()
+                        .getFirst()
+                        .notJudged())
                 .contains("3 pairs measured, fewer than the 6 a fleet reference needs");
     }
-
 
     @Test
     void aBandwidthOutlierIsBelowTheFractionOfTheMedianAndItsSpread() {
@@ -108,7 +129,8 @@ class FleetRelativeTest {
         // At 5.0 it is outside both: below 0.93 × the median and far below the spread.
         outcomes.set(6, new PairOutcome(outcomes.get(6).pair(), p, OutcomeKind.PASSED, 5.0, Double.NaN));
         FleetRelative g = FleetRelative.of(outcomes, Thresholds.DEFAULTS, 4);
-        assertThat(g.outlier(outcomes.get(6))).hasValueSatisfying(o -> assertThat(o.measure()).isEqualTo(Measure.BANDWIDTH));
+        assertThat(g.outlier(outcomes.get(6)))
+                .hasValueSatisfying(o -> assertThat(o.measure()).isEqualTo(Measure.BANDWIDTH));
         assertThat(g.outlier(outcomes.get(0))).isEmpty();
     }
 }

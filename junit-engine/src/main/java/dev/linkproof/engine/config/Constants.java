@@ -12,6 +12,7 @@ package dev.linkproof.engine.config;
 public final class Constants {
     /** The engine's id (not a key), in unique ids and in Surefire's {@code includeJUnit5Engines}. */
     public static final String ENGINE_ID = "linkproof";
+
     public static final String PEER = "linkproof.peer";
     public static final String TOKEN = "linkproof.token";
     public static final String TRANSPORT = "linkproof.transport";
@@ -48,7 +49,8 @@ public final class Constants {
     public static final String PROGRESS = "linkproof.progress";
     public static final String FLEET = dev.linkproof.fleet.campaign.FleetPlan.LAUNCHER_KEY;
     public static final String FLEET_REGISTRY = dev.linkproof.fleet.campaign.CampaignSettings.REGISTRY_KEY;
-    public static final String DEFAULT_FLEET_REGISTRY = "0.0.0.0:" + dev.linkproof.transfer.control.HostPort.REGISTRY_PORT;
+    public static final String DEFAULT_FLEET_REGISTRY =
+            "0.0.0.0:" + dev.linkproof.transfer.control.HostPort.REGISTRY_PORT;
     public static final String FLEET_PATTERN = dev.linkproof.fleet.plan.PatternParser.KEY;
     public static final String FLEET_REGISTER_WITHIN = "linkproof.fleet.registerWithin";
     public static final String FLEET_ACT = dev.linkproof.fleet.campaign.CampaignSettings.ACT_KEY;
@@ -74,6 +76,6 @@ public final class Constants {
     public static final String HARNESS_ALLURE_HOME = "linkproof.allure.home";
     public static final String HARNESS_CUDA_INCLUDE = "linkproof.cuda.include";
     public static final String HARNESS_BUNDLE = "linkproof.bundle";
-    private Constants() {
-    }
+
+    private Constants() {}
 }

@@ -32,8 +32,16 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param history        where earlier verdict documents are kept (and this run's goes), when given
  * @param keys           the verdict settings the keys give, over the profile's
  */
-public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
-                            Optional<String> act, Path verdictFile, Optional<Path> history, FleetCriteria keys) {
+public record FleetSettings(
+        String launcher,
+        String registryHost,
+        int registryPort,
+        String pattern,
+        Duration registerWithin,
+        Optional<String> act,
+        Path verdictFile,
+        Optional<Path> history,
+        FleetCriteria keys) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
 
     /** The fleet keys, or empty without {@code linkproof.fleet}; a bad value throws naming its key. */
@@ -45,8 +53,8 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         String registry = ConfigurationKeys.FLEET_REGISTRY.read(p).orElse(Constants.DEFAULT_FLEET_REGISTRY);
         dev.linkproof.transfer.control.HostPort listen;
         try {
-            listen = dev.linkproof.transfer.control.HostPort.parse(registry,
-                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
+            listen = dev.linkproof.transfer.control.HostPort.parse(
+                    registry, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + e.getMessage(), e);
         }
@@ -54,29 +62,52 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         Optional<String> act = ConfigurationKeys.FLEET_ACT.read(p);
         Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElse(outputRoot.resolve("fleet-verdict.json"));
         Optional<Path> history = ConfigurationKeys.FLEET_HISTORY.read(p);
-        FleetCriteria keys = new FleetCriteria(decimal(p, ConfigurationKeys.FLEET_MIN_OF_MEDIAN),
-                decimal(p, ConfigurationKeys.FLEET_MAX_OF_LOWEST), decimal(p, ConfigurationKeys.FLEET_MAX_DEVIATIONS),
-                whole(p, ConfigurationKeys.FLEET_MIN_NODES), whole(p, ConfigurationKeys.FLEET_MIN_PAIRS),
-                whole(p, ConfigurationKeys.FLEET_CONFIRMATIONS), decimal(p, ConfigurationKeys.FLEET_MAX_BLAMED_FRACTION),
+        FleetCriteria keys = new FleetCriteria(
+                decimal(p, ConfigurationKeys.FLEET_MIN_OF_MEDIAN),
+                decimal(p, ConfigurationKeys.FLEET_MAX_OF_LOWEST),
+                decimal(p, ConfigurationKeys.FLEET_MAX_DEVIATIONS),
+                whole(p, ConfigurationKeys.FLEET_MIN_NODES),
+                whole(p, ConfigurationKeys.FLEET_MIN_PAIRS),
+                whole(p, ConfigurationKeys.FLEET_CONFIRMATIONS),
+                decimal(p, ConfigurationKeys.FLEET_MAX_BLAMED_FRACTION),
                 ConfigurationKeys.FLEET_ACT_AFTER.read(p));
-        FleetSettings settings = new FleetSettings(launcher.get(), listen.host(), listen.port(),
-                ConfigurationKeys.FLEET_PATTERN.read(p).orElse("pairwise"), within, act,
-                verdict, history, keys);
+        FleetSettings settings = new FleetSettings(
+                launcher.get(),
+                listen.host(),
+                listen.port(),
+                ConfigurationKeys.FLEET_PATTERN.read(p).orElse("pairwise"),
+                within,
+                act,
+                verdict,
+                history,
+                keys);
         // A key out of range fails here, naming it; the defaults fill in every other field.
         Thresholds t = BlameSettings.DEFAULTS.thresholds();
         BlameSettings d = BlameSettings.DEFAULTS;
         check(Constants.FLEET_MIN_OF_MEDIAN, keys.minOfMedianBandwidth(), v -> t.withRatios(v, t.latencyMultiple()));
         check(Constants.FLEET_MAX_OF_LOWEST, keys.maxOfLowestLatency(), v -> t.withRatios(t.bandwidthFraction(), v));
-        check(Constants.FLEET_MAX_DEVIATIONS, keys.maxDeviations(), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(), v,
-                t.minNodes(), t.minPairs()));
-        check(Constants.FLEET_MIN_NODES, asDouble(keys.minNodes()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
-                t.maxDeviations(), (int) v, t.minPairs()));
-        check(Constants.FLEET_MIN_PAIRS, asDouble(keys.minPairs()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
-                t.maxDeviations(), t.minNodes(), (int) v));
-        check(Constants.FLEET_CONFIRMATIONS, asDouble(keys.confirmations()), v -> new BlameSettings(t, (int) v, d.maxBlamedFraction(),
-                d.evidenceLimit()));
-        check(Constants.FLEET_MAX_BLAMED_FRACTION, keys.maxBlamedFraction(), v -> new BlameSettings(t, d.confirmations(), v,
-                d.evidenceLimit()));
+        check(
+                Constants.FLEET_MAX_DEVIATIONS,
+                keys.maxDeviations(),
+                v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(), v, t.minNodes(), t.minPairs()));
+        check(
+                Constants.FLEET_MIN_NODES,
+                asDouble(keys.minNodes()),
+                v -> new Thresholds(
+                        t.bandwidthFraction(), t.latencyMultiple(), t.maxDeviations(), (int) v, t.minPairs()));
+        check(
+                Constants.FLEET_MIN_PAIRS,
+                asDouble(keys.minPairs()),
+                v -> new Thresholds(
+                        t.bandwidthFraction(), t.latencyMultiple(), t.maxDeviations(), t.minNodes(), (int) v));
+        check(
+                Constants.FLEET_CONFIRMATIONS,
+                asDouble(keys.confirmations()),
+                v -> new BlameSettings(t, (int) v, d.maxBlamedFraction(), d.evidenceLimit()));
+        check(
+                Constants.FLEET_MAX_BLAMED_FRACTION,
+                keys.maxBlamedFraction(),
+                v -> new BlameSettings(t, d.confirmations(), v, d.evidenceLimit()));
         settings.actAfter(FleetCriteria.NONE);
         return Optional.of(settings);
     }
@@ -86,8 +117,11 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
             try {
                 build.accept(value.getAsDouble());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(key + "=" + (value.getAsDouble() == Math.rint(value.getAsDouble())
-                        ? String.valueOf((long) value.getAsDouble()) : String.valueOf(value.getAsDouble())) + ": " + e.getMessage());
+                throw new IllegalArgumentException(key + "="
+                        + (value.getAsDouble() == Math.rint(value.getAsDouble())
+                                ? String.valueOf((long) value.getAsDouble())
+                                : String.valueOf(value.getAsDouble()))
+                        + ": " + e.getMessage());
             }
         }
     }
@@ -108,7 +142,10 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         int confirmations = pickInt(FleetCriteria::confirmations, profile, d.confirmations());
         double blamed = pick(FleetCriteria::maxBlamedFraction, profile, d.maxBlamedFraction());
         try {
-            return new BlameSettings(new Thresholds(fraction, multiple, deviations, minNodes, minPairs), confirmations, blamed,
+            return new BlameSettings(
+                    new Thresholds(fraction, multiple, deviations, minNodes, minPairs),
+                    confirmations,
+                    blamed,
                     d.evidenceLimit());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("linkproof.fleet.* (or the profile's fleet section): " + e.getMessage());
@@ -131,10 +168,14 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
             case "slurm" -> CampaignSettings.Act.SLURM;
             case "kubernetes" -> CampaignSettings.Act.KUBERNETES;
             // print: the commands of the launcher's own scheduler (kubectl under Kubernetes, scontrol otherwise).
-            case "print" -> FleetPlan.kubernetes(launcher) ? CampaignSettings.Act.PRINT_KUBERNETES : CampaignSettings.Act.PRINT_SLURM;
+            case "print" ->
+                FleetPlan.kubernetes(launcher)
+                        ? CampaignSettings.Act.PRINT_KUBERNETES
+                        : CampaignSettings.Act.PRINT_SLURM;
             default -> CampaignSettings.Act.NONE;
         };
-        return new CampaignSettings(registryHost, registryPort, registerWithin, token, timeouts, blame(profile), how, actAfter(profile));
+        return new CampaignSettings(
+                registryHost, registryPort, registerWithin, token, timeouts, blame(profile), how, actAfter(profile));
     }
 
     private double pick(Function<FleetCriteria, OptionalDouble> field, FleetCriteria profile, double fallback) {

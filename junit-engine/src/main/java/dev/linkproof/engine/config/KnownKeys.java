@@ -16,6 +16,7 @@ import org.junit.platform.engine.ConfigurationParameters;
 public final class KnownKeys {
     /** The keys, and the prefixes of key families ({@code linkproof.criteria.}). */
     private static final Set<String> KEYS = new TreeSet<>();
+
     private static final Set<String> PREFIXES = new TreeSet<>();
 
     static {
@@ -24,8 +25,7 @@ public final class KnownKeys {
         }
     }
 
-    private KnownKeys() {
-    }
+    private KnownKeys() {}
 
     public static boolean known(String key) {
         return KEYS.contains(key) || PREFIXES.stream().anyMatch(key::startsWith);
@@ -41,7 +41,8 @@ public final class KnownKeys {
         List<String> errors = new ArrayList<>();
         for (String k : keys) {
             if (k.startsWith("linkproof.") && !known(k)) {
-                errors.add("unknown configuration key " + k + nearest(k).map(n -> " (did you mean " + n + "?)").orElse("")
+                errors.add("unknown configuration key " + k
+                        + nearest(k).map(n -> " (did you mean " + n + "?)").orElse("")
                         + "; every key is listed in docs/configuration.md");
             }
         }
@@ -62,6 +63,8 @@ public final class KnownKeys {
             }
         }
         // A third of the key's own length past "linkproof.": beyond that it is another key, not a typo.
-        return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3) ? Optional.of(best) : Optional.empty();
+        return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3)
+                ? Optional.of(best)
+                : Optional.empty();
     }
 }

@@ -72,6 +72,7 @@ public record LinkproofConfiguration(
     public static final int DEFAULT_BUSY_HOST_RERUNS = 1;
     /** Reruns of a point that regressed against its baseline: one tells a regression from a blip. */
     public static final int DEFAULT_BASELINE_RERUNS = 1;
+
     static final int MAX_RERUNS = 5;
 
     /**
@@ -122,8 +123,10 @@ public record LinkproofConfiguration(
         Reader r = new Reader(p, errors);
         Duration progress = r.get(ConfigurationKeys.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
         // The agent applies the progress deadline to its side too (HELLO carries it), and refuses more than its limit.
-        Timeouts t = new Timeouts(r.get(ConfigurationKeys.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
-                r.get(ConfigurationKeys.TIMEOUT_CONTROL, Duration.ofSeconds(30)), new IoSettings(progress, progress));
+        Timeouts t = new Timeouts(
+                r.get(ConfigurationKeys.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
+                r.get(ConfigurationKeys.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
+                new IoSettings(progress, progress));
         String jvm = r.get(ConfigurationKeys.AGENT_JVM_ARGS, Constants.DEFAULT_AGENT_JVM_ARGS);
         LinkproofConfiguration config = new LinkproofConfiguration(
                 r.optional(ConfigurationKeys.PEER),
@@ -136,16 +139,22 @@ public record LinkproofConfiguration(
                 r.get(ConfigurationKeys.PROGRESS, true),
                 r.optional(ConfigurationKeys.RESULTS).orElse(outputRoot.resolve("linkproof-results.jsonl")),
                 r.optional(ConfigurationKeys.BASELINE),
-                r.optional(ConfigurationKeys.BASELINE_TOLERANCE).map(OptionalDouble::of).orElse(OptionalDouble.empty()),
+                r.optional(ConfigurationKeys.BASELINE_TOLERANCE)
+                        .map(OptionalDouble::of)
+                        .orElse(OptionalDouble.empty()),
                 r.optional(ConfigurationKeys.VERBS_DEVICE)
-                        .or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)).map(String::strip).filter(s -> !s.isEmpty())),
+                        .or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV))
+                                .map(String::strip)
+                                .filter(s -> !s.isEmpty())),
                 r.get(ConfigurationKeys.BUSY_HOST_RERUNS, DEFAULT_BUSY_HOST_RERUNS),
                 r.get(ConfigurationKeys.BASELINE_RERUNS, DEFAULT_BASELINE_RERUNS),
                 r.get(ConfigurationKeys.REQUIRE_PROFILE_MATCH, false),
                 r.get(ConfigurationKeys.NICS, false),
                 r.get(ConfigurationKeys.GPUS, false),
                 r.optional(ConfigurationKeys.DURATION),
-                r.optional(ConfigurationKeys.RAILS).map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()),
+                r.optional(ConfigurationKeys.RAILS)
+                        .map(java.util.OptionalInt::of)
+                        .orElse(java.util.OptionalInt.empty()),
                 r.get(ConfigurationKeys.TCP_RAILS, List.of()),
                 r.optional(ConfigurationKeys.DIRECTION),
                 r.read(() -> FleetSettings.parse(p, outputRoot), Optional.empty()),
@@ -190,11 +199,12 @@ public record LinkproofConfiguration(
     /** {@link ConfigurationKeys#PEER}'s type: without a port, the agent's default port. */
     static dev.linkproof.transfer.control.HostPort peer(String value) {
         try {
-            return dev.linkproof.transfer.control.HostPort.parse(value,
-                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
+            return dev.linkproof.transfer.control.HostPort.parse(
+                    value, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
         } catch (IllegalArgumentException e) {
             // HostPort's message begins with the value; the key's reader puts "key=value " before ours.
-            throw new IllegalArgumentException(stripValue(value, e.getMessage()) + "; the agent prints its port when it starts", e);
+            throw new IllegalArgumentException(
+                    stripValue(value, e.getMessage()) + "; the agent prints its port when it starts", e);
         }
     }
 
@@ -223,11 +233,15 @@ public record LinkproofConfiguration(
      * Empty for every other failure.
      */
     public String deadlineNote(Throwable failure) {
-        return dev.linkproof.transfer.session.DeadlineNote.of(failure, timeouts, d -> java.util.Optional.of(switch (d) {
-            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
-            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
-            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
-        }));
+        return dev.linkproof.transfer.session.DeadlineNote.of(
+                failure,
+                timeouts,
+                d -> java.util.Optional.of(
+                        switch (d) {
+                            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
+                            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
+                            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
+                        }));
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */
@@ -236,7 +250,9 @@ public record LinkproofConfiguration(
         java.util.Set<String> keys = new java.util.TreeSet<>(p.keySet());
         keys.addAll(System.getProperties().stringPropertyNames());
         for (String k : keys) {
-            if (k.startsWith("linkproof.profile") || k.startsWith("linkproof.criteria.") || k.startsWith("linkproof.probe.")) {
+            if (k.startsWith("linkproof.profile")
+                    || k.startsWith("linkproof.criteria.")
+                    || k.startsWith("linkproof.probe.")) {
                 p.get(k).or(() -> Optional.ofNullable(System.getProperty(k))).ifPresent(v -> out.put(k, v));
             }
         }
@@ -248,8 +264,8 @@ public record LinkproofConfiguration(
 
     /** {@link ConfigurationKeys#BASELINE_TOLERANCE}'s type: the forms a profile's {@code baseline.tolerance} takes. */
     static double tolerance(String v) {
-        return BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
-                "must be " + BaselineSettings.TOLERANCE_FORMS));
+        return BaselineSettings.parseTolerance(v)
+                .orElseThrow(() -> new IllegalArgumentException("must be " + BaselineSettings.TOLERANCE_FORMS));
     }
 
     /** {@link ConfigurationKeys#RAILS}'s type: {@code all} → 0 (every rail the profile resolves), else a count. */
@@ -266,6 +282,7 @@ public record LinkproofConfiguration(
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("must be all (every rail the profile resolves) or a count from 1 to " + MAX_RAILS);
+        throw new IllegalArgumentException(
+                "must be all (every rail the profile resolves) or a count from 1 to " + MAX_RAILS);
     }
 }

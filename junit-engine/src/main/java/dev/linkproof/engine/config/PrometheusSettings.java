@@ -23,6 +23,7 @@ import org.junit.platform.engine.ConfigurationParameters;
 public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> pushgateway) {
     /** The file written into the textfile directory. */
     public static final String TEXTFILE_NAME = "linkproof.prom";
+
     public static final PrometheusSettings NONE = new PrometheusSettings(Optional.empty(), Optional.empty());
 
     /** The keys; each bad value adds an error naming its key to {@code errors}, and that part is left out. */
@@ -32,7 +33,8 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
         Optional<Path> dir = r.optional(ConfigurationKeys.PROMETHEUS_TEXTFILE);
         if (dir.isPresent()) {
             if (Files.exists(dir.get()) && !Files.isDirectory(dir.get())) {
-                errors.add(Constants.PROMETHEUS_TEXTFILE + "=" + dir.get() + " is a file, not a directory (node_exporter's "
+                errors.add(Constants.PROMETHEUS_TEXTFILE + "=" + dir.get()
+                        + " is a file, not a directory (node_exporter's "
                         + "--collector.textfile.directory; the run writes " + TEXTFILE_NAME + " into it)");
             } else {
                 textfile = dir;
@@ -41,7 +43,8 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
         int before = errors.size();
         // A blank job is unset: the default job, as for every key.
         String job = r.get(ConfigurationKeys.PROMETHEUS_JOB, Constants.DEFAULT_PROMETHEUS_JOB);
-        Map<String, String> grouping = r.read(() -> grouping(ConfigurationKeys.PROMETHEUS_GROUPING.read(p).orElse("")), Map.of());
+        Map<String, String> grouping = r.read(
+                () -> grouping(ConfigurationKeys.PROMETHEUS_GROUPING.read(p).orElse("")), Map.of());
         Optional<String> url = r.optional(ConfigurationKeys.PROMETHEUS_PUSHGATEWAY);
         URI uri = null;
         if (url.isPresent()) {
@@ -53,12 +56,14 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
                 problem = "not a URL: " + e.getMessage();
             }
             if (problem != null) {
-                errors.add(Constants.PROMETHEUS_PUSHGATEWAY + "=" + url.get() + " is " + (problem.startsWith("not") ? problem
-                        : "a URL that " + problem) + " (e.g. http://pushgateway.example:9091)");
+                errors.add(Constants.PROMETHEUS_PUSHGATEWAY + "=" + url.get() + " is "
+                        + (problem.startsWith("not") ? problem : "a URL that " + problem)
+                        + " (e.g. http://pushgateway.example:9091)");
             }
         }
         Optional<Pushgateway> gateway = url.isPresent() && errors.size() == before
-                ? Optional.of(new Pushgateway(uri, job, grouping)) : Optional.empty();
+                ? Optional.of(new Pushgateway(uri, job, grouping))
+                : Optional.empty();
         return new PrometheusSettings(textfile, gateway);
     }
 
@@ -76,7 +81,8 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
             }
             String name = part.substring(0, eq).strip();
             if (out.put(name, part.substring(eq + 1).strip()) != null) {
-                throw new IllegalArgumentException(Constants.PROMETHEUS_GROUPING + "=" + v + " gives " + name + " twice");
+                throw new IllegalArgumentException(
+                        Constants.PROMETHEUS_GROUPING + "=" + v + " gives " + name + " twice");
             }
         }
         String problem = Pushgateway.groupProblem("job", out);

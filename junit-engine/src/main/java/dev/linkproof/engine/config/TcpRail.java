@@ -32,7 +32,10 @@ public record TcpRail(Optional<String> source, String target) {
             int arrow = e.indexOf("->");
             String source = arrow < 0 ? null : e.substring(0, arrow).strip();
             String target = arrow < 0 ? e : e.substring(arrow + 2).strip();
-            if (target.isEmpty() || (source != null && source.isEmpty()) || target.contains("->") || target.contains(" ")) {
+            if (target.isEmpty()
+                    || (source != null && source.isEmpty())
+                    || target.contains("->")
+                    || target.contains(" ")) {
                 throw new IllegalArgumentException("has a bad rail '" + e + "' (SOURCE->TARGET or TARGET, e.g. "
                         + "10.77.0.1->10.77.0.2, comma-separated, one per rail)");
             }

@@ -139,7 +139,8 @@ public record Value<T>(String form, Function<String, T> parser) {
             explained.add(c.word() + (c.meaning().isEmpty() ? "" : " (" + c.meaning() + ")"));
         }
         int last = explained.size() - 1;
-        String must = last == 0 ? explained.get(0)
+        String must = last == 0
+                ? explained.get(0)
                 : String.join(", ", explained.subList(0, last)) + " or " + explained.get(last);
         return new Value<>(String.join(" \\| ", words), v -> {
             Choice<T> c = byWord.get(v.toLowerCase(Locale.ROOT));
@@ -151,8 +152,7 @@ public record Value<T>(String form, Function<String, T> parser) {
     }
 
     /** A word of {@link #oneOf}, what it stands for, and what it means in an error ("" for nothing more than the word). */
-    public record Choice<T>(String word, T value, String meaning) {
-    }
+    public record Choice<T>(String word, T value, String meaning) {}
 
     /** The same form, another parser: a type whose values a reader maps further ({@code all} → 0 rails). */
     public static <T> Value<T> of(String form, Function<String, T> parser) {

@@ -51,7 +51,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
             try {
                 context.reporter().close();
             } finally {
-                List<String> warnings = new java.util.ArrayList<>(context.reporter().warnings());
+                List<String> warnings =
+                        new java.util.ArrayList<>(context.reporter().warnings());
                 setup.profile().flatMap(p -> p.fallbackWarning()).ifPresent(warnings::add);
                 context.progress().summary(warnings);
             }

@@ -56,7 +56,8 @@ public final class ProfilePlacement {
      * device this run chose for it (see {@link #deviceSettings}).
      */
     public TransferSpec apply(TransferSpec spec) {
-        TransferSpec withProfile = placeGpus(spec).withDefaultSettings(profile.transport().settings());
+        TransferSpec withProfile =
+                placeGpus(spec).withDefaultSettings(profile.transport().settings());
         return withProfile.withDefaultSettings(deviceSettings(withProfile));
     }
 
@@ -94,7 +95,10 @@ public final class ProfilePlacement {
         }
         Set<String> names = new HashSet<>(plan.unfitNics().keySet());
         plan.nics().forEach(d -> names.add(d.name()));
-        return host.rdmaDevices().stream().map(RdmaDevice::name).filter(names::contains).toList();
+        return host.rdmaDevices().stream()
+                .map(RdmaDevice::name)
+                .filter(names::contains)
+                .toList();
     }
 
     /** How many GPUs the profile's plan provides on this host; a point's {@code gpu:k} is one of them when k is below it. */

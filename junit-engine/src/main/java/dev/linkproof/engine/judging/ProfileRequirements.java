@@ -75,8 +75,10 @@ public final class ProfileRequirements {
             return Optional.empty();
         }
         // A profile named on the command line was not matched against this host: say so.
-        String chosen = loaded.match().isPresent() ? "" : " (profile chosen by linkproof.profile: " + loaded.selection()
-                + "; it was not matched against this host)";
+        String chosen = loaded.match().isPresent()
+                ? ""
+                : " (profile chosen by linkproof.profile: " + loaded.selection()
+                        + "; it was not matched against this host)";
         return Optional.of("profile '" + loaded.profile().id() + "' requires the " + transport
                 + " transport (transport.required), and " + what + chosen);
     }

@@ -72,7 +72,10 @@ public final class RunProfile {
 
     /** The run's profile, checked against the transports the run discovered. */
     public static RunProfile load(LinkproofConfiguration config, Transports transports) {
-        return load(config.profileProperties(), new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()), transports);
+        return load(
+                config.profileProperties(),
+                new DeviceChoice(config.peer().isEmpty(), config.verbsDevice()),
+                transports);
     }
 
     public String id() {
@@ -125,18 +128,23 @@ public final class RunProfile {
             return Optional.empty();
         }
         List<String> hardware = new ArrayList<>();
-        List<NicRule> kinds = builtins.all().stream().flatMap(b -> b.match().nic().stream()).toList();
-        probe.rdmaDevices().stream().filter(d -> !d.software() || kinds.stream().anyMatch(r -> ProfileMatcher.ofTheKind(r, d)))
-                .map(d -> "RDMA device " + d.name()).forEach(hardware::add);
+        List<NicRule> kinds =
+                builtins.all().stream().flatMap(b -> b.match().nic().stream()).toList();
+        probe.rdmaDevices().stream()
+                .filter(d -> !d.software() || kinds.stream().anyMatch(r -> ProfileMatcher.ofTheKind(r, d)))
+                .map(d -> "RDMA device " + d.name())
+                .forEach(hardware::add);
         probe.gpus().stream().map(g -> "GPU " + g.model()).distinct().forEach(hardware::add);
         if (hardware.isEmpty()) {
             return Optional.empty();
         }
         List<String> why = nearMisses();
-        return Optional.of("profile '" + id() + "' is the fallback, although this host has " + String.join(", ", hardware)
-                + ": no built-in profile matched them ("
-                + (why.isEmpty() ? "no built-in profile is for this hardware" : String.join("; ", why))
-                + "). On a hardware runner pin the profile (-Dlinkproof.profile=<id>) so that such a host fails instead.");
+        return Optional.of(
+                "profile '" + id() + "' is the fallback, although this host has " + String.join(", ", hardware)
+                        + ": no built-in profile matched them ("
+                        + (why.isEmpty() ? "no built-in profile is for this hardware" : String.join("; ", why))
+                        + "). On a hardware runner pin the profile (-Dlinkproof.profile=<id>) so that such a host"
+                        + " fails instead.");
     }
 
     /**
@@ -153,7 +161,9 @@ public final class RunProfile {
             // A GPU rule decides alone (its GPUs here or not); without one, a NIC of the rule's kind.
             boolean forThisHost = rules.gpu().isPresent()
                     ? !ProfileMatcher.matchingGpus(rules.gpu().get(), probe).isEmpty()
-                    : rules.nic().map(r -> probe.rdmaDevices().stream().anyMatch(d -> ProfileMatcher.ofTheKind(r, d))).orElse(false);
+                    : rules.nic()
+                            .map(r -> probe.rdmaDevices().stream().anyMatch(d -> ProfileMatcher.ofTheKind(r, d)))
+                            .orElse(false);
             if (rules.fallback() || !forThisHost) {
                 continue;
             }

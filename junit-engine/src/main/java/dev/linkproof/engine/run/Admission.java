@@ -20,16 +20,13 @@ import java.util.Optional;
  */
 public sealed interface Admission {
     /** The point runs; its rails planned when it has rails (empty otherwise). */
-    record Run(Optional<RailPlan.Plan> rails) implements Admission {
-    }
+    record Run(Optional<RailPlan.Plan> rails) implements Admission {}
 
     /** The point is skipped: what it needs is not here, and nothing requires it. */
-    record Skip(String reason) implements Admission {
-    }
+    record Skip(String reason) implements Admission {}
 
     /** The point fails before it starts: the profile requires what this host lacks, or a NIC of its kind is not fit. */
-    record Fail(FailureKind kind, String reason) implements Admission {
-    }
+    record Fail(FailureKind kind, String reason) implements Admission {}
 
     /**
      * The decision, its rules in this order:
@@ -65,7 +62,8 @@ public sealed interface Admission {
         Availability local = context.localSupport(placed);
         if (!local.available()) {
             Optional<String> incapable = local.kind() == Availability.Kind.DEVICE_LACKS_CAPABILITY
-                    ? required.requiredButIncapable(transport, "this host", local.reason()) : Optional.empty();
+                    ? required.requiredButIncapable(transport, "this host", local.reason())
+                    : Optional.empty();
             if (incapable.isEmpty()) {
                 return new Skip(context.named(placed, local).reason());
             }
@@ -112,19 +110,31 @@ public sealed interface Admission {
      * else a skip. Never a failure for a transport that needs both ranks on one host when the target
      * is on another: it could not run there anyway.
      */
-    static Admission onTarget(LinkproofExecutionContext context, SweepPoint point, Messages.Welcome agent, boolean sameKernel,
-                              String reason) {
+    static Admission onTarget(
+            LinkproofExecutionContext context,
+            SweepPoint point,
+            Messages.Welcome agent,
+            boolean sameKernel,
+            String reason) {
         String transport = point.spec().transport();
-        if (!sameKernel && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
+        if (!sameKernel
+                && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
             return new Skip(reason);
         }
-        Optional<Messages.TransportInfo> there = agent.transports().stream().filter(t -> t.id().equals(transport)).findFirst();
+        Optional<Messages.TransportInfo> there = agent.transports().stream()
+                .filter(t -> t.id().equals(transport))
+                .findFirst();
         if (there.filter(Messages.TransportInfo::available).isPresent()) {
             return new Skip(reason);
         }
-        return context.profile().requirements().requiredButUnavailable(transport, "the target (" + agent.host() + ")",
+        return context.profile()
+                .requirements()
+                .requiredButUnavailable(
+                        transport,
+                        "the target (" + agent.host() + ")",
                         there.map(Messages.TransportInfo::reason)
-                                .orElse("its agent has no such transport (an older agent? run the same build on both hosts)"))
+                                .orElse("its agent has no such transport (an older agent? run the same build on both"
+                                        + " hosts)"))
                 .<Admission>map(why -> new Fail(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, why))
                 .orElse(new Skip(reason));
     }
@@ -135,7 +145,9 @@ public sealed interface Admission {
      * profile that requires the transport, else a skip with the reason.
      */
     static Admission targetIncapable(LinkproofExecutionContext context, SweepPoint point, String host, String reason) {
-        return context.profile().requirements().requiredButIncapable(point.spec().transport(), "the target (" + host + ")", reason)
+        return context.profile()
+                .requirements()
+                .requiredButIncapable(point.spec().transport(), "the target (" + host + ")", reason)
                 .<Admission>map(why -> new Fail(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, why))
                 .orElse(new Skip(reason));
     }
@@ -145,16 +157,21 @@ public sealed interface Admission {
      * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
      * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
      */
-    private static Optional<String> unmetRequirement(LinkproofExecutionContext context, TransferSpec spec, boolean unfitNic) {
+    private static Optional<String> unmetRequirement(
+            LinkproofExecutionContext context, TransferSpec spec, boolean unfitNic) {
         Availability here = context.transportAvailability(spec.transport());
         ProfileRequirements required = context.profile().requirements();
-        String why = !here.available() ? here.reason() : unfitNic ? null : required.noDevice(spec).orElse(null);
+        String why = !here.available()
+                ? here.reason()
+                : unfitNic ? null : required.noDevice(spec).orElse(null);
         return why == null ? Optional.empty() : required.requiredButUnavailable(spec.transport(), "this host", why);
     }
 
     /** The point's rails; a transport of one host (gpu-ipc, and decorators of it) runs its rails on pairs of GPUs. */
     private static RailPlan.Plan rails(LinkproofExecutionContext context, SweepPoint point) {
-        boolean oneHost = context.transport(point.spec().transport()).map(Transport::sameHostOnly).orElse(false);
+        boolean oneHost = context.transport(point.spec().transport())
+                .map(Transport::sameHostOnly)
+                .orElse(false);
         return RailPlan.of(context.profile().placement(), context.config().tcpRails(), point, oneHost);
     }
 }

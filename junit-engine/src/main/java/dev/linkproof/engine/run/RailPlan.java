@@ -59,11 +59,9 @@ public final class RailPlan {
      * (its {@code gpu:position}), and, when it is not NUMA-local to the rail's NIC, why
      * ({@code fallback}): rail k then uses the profile's GPU k (modulo how many it provides).
      */
-    public record GpuChoice(int position, Optional<String> fallback) {
-    }
+    public record GpuChoice(int position, Optional<String> fallback) {}
 
-    private RailPlan() {
-    }
+    private RailPlan() {}
 
     /** The rails {@code point} runs on, or why it cannot run; gpu-ipc's rails are GPU pairs. */
     public static Plan of(ProfilePlacement placement, List<TcpRail> tcpRails, SweepPoint point) {
@@ -96,11 +94,16 @@ public final class RailPlan {
                 String nic = nics.get(k);
                 Optional<Rails.Placement> memory = gpus.get(k);
                 String label = memory.map(m -> nic + " · " + gpuOf(m)).orElse(nic);
-                available.add(new Spot(label, ucx ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
-                        : Map.of(VerbsSettings.DEVICE, nic),
-                        false, memory));
+                available.add(new Spot(
+                        label,
+                        ucx
+                                ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
+                                : Map.of(VerbsSettings.DEVICE, nic),
+                        false,
+                        memory));
             }
-            none = ucx ? "the profile resolves no RDMA device on this host for ucx's rails"
+            none = ucx
+                    ? "the profile resolves no RDMA device on this host for ucx's rails"
                     : "the profile resolves no RDMA device on this host";
         } else if (transport.equals("tcp")) {
             for (TcpRail r : tcpRails) {
@@ -112,7 +115,8 @@ public final class RailPlan {
             none = "no tcp links are named: give them with " + Constants.TCP_RAILS
                     + "=SOURCE->TARGET,… (one per rail, each its own link)";
         } else {
-            none = "the " + transport + " transport has no rails to run on here (rails are RDMA devices for verbs and ucx, "
+            none = "the " + transport
+                    + " transport has no rails to run on here (rails are RDMA devices for verbs and ucx, "
                     + "links for tcp, GPU pairs for gpu-ipc)";
         }
         int wanted = point.rails();
@@ -130,8 +134,11 @@ public final class RailPlan {
             return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and " + none));
         }
         if (wanted > available.size()) {
-            return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
-                    + String.join(", ", available.stream().map(Spot::label).toList()) + ")"));
+            return new Plan(
+                    List.of(),
+                    Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
+                            + String.join(
+                                    ", ", available.stream().map(Spot::label).toList()) + ")"));
         }
         List<Spot> out = List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted));
         return bothWays ? bothWays(out) : new Plan(out, Optional.empty());
@@ -153,18 +160,19 @@ public final class RailPlan {
         boolean beyond = isGpu(spec.initiatorMemory()) && spec.initiatorMemory().device() >= gpus
                 || isGpu(spec.targetMemory()) && spec.targetMemory().device() >= gpus;
         if (!anyGpu) {
-            none = "the " + spec.transport() + " transport's rails are pairs of GPUs, and the point's memory names none ("
+            none = "the " + spec.transport()
+                    + " transport's rails are pairs of GPUs, and the point's memory names none ("
                     + spec.initiatorMemory() + "->" + spec.targetMemory() + ")";
         } else if (gpus == 0) {
             none = "the profile provides no GPU on this host";
         } else if (beyond) {
-            none = "the point needs " + spec.initiatorMemory() + "->" + spec.targetMemory() + ", and the profile provides "
-                    + gpus + " GPU(s)";
+            none = "the point needs " + spec.initiatorMemory() + "->" + spec.targetMemory()
+                    + ", and the profile provides " + gpus + " GPU(s)";
         } else {
             none = "";
             for (int k = 0; k < gpus; k++) {
-                TransferSpec placed = placement.placeGpus(spec.withMemory(shift(spec.initiatorMemory(), k, gpus),
-                        shift(spec.targetMemory(), k, gpus)));
+                TransferSpec placed = placement.placeGpus(
+                        spec.withMemory(shift(spec.initiatorMemory(), k, gpus), shift(spec.targetMemory(), k, gpus)));
                 Rails.Placement pair = new Rails.Placement(placed.initiatorMemory(), placed.targetMemory());
                 available.add(new Spot(pairLabel(pair), Map.of(), false, Optional.of(pair)));
             }
@@ -200,7 +208,9 @@ public final class RailPlan {
 
     /** "GPU 2", or "host→GPU 2": the GPU side(s) of a NIC's rail. */
     private static String gpuOf(Rails.Placement m) {
-        return isGpu(m.initiator()) && isGpu(m.target()) && m.initiator().equals(m.target()) ? side(m.initiator()) : pairLabel(m);
+        return isGpu(m.initiator()) && isGpu(m.target()) && m.initiator().equals(m.target())
+                ? side(m.initiator())
+                : pairLabel(m);
     }
 
     /**
@@ -209,8 +219,8 @@ public final class RailPlan {
      * for a point without GPU memory, or when the profile provides no GPU (the point is skipped for that).
      * A rail whose GPU is not NUMA-local to its NIC adds a note saying why.
      */
-    private static List<Optional<Rails.Placement>> nicGpus(ProfilePlacement placement, TransferSpec spec, List<String> nics,
-                                                         int used, List<String> notes) {
+    private static List<Optional<Rails.Placement>> nicGpus(
+            ProfilePlacement placement, TransferSpec spec, List<String> nics, int used, List<String> notes) {
         List<Optional<Rails.Placement>> out = new ArrayList<>();
         List<GpuDevice> gpus = placement.gpus();
         if (!(isGpu(spec.initiatorMemory()) || isGpu(spec.targetMemory())) || gpus.isEmpty()) {
@@ -220,12 +230,16 @@ public final class RailPlan {
         List<GpuChoice> choices = gpusForNics(nics, placement.host(), gpus);
         for (int k = 0; k < nics.size(); k++) {
             GpuChoice c = choices.get(k);
-            MemoryPlacement gpu = new MemoryPlacement(MemoryKind.GPU, gpus.get(c.position()).index());
-            out.add(Optional.of(new Rails.Placement(isGpu(spec.initiatorMemory()) ? gpu : spec.initiatorMemory(),
+            MemoryPlacement gpu =
+                    new MemoryPlacement(MemoryKind.GPU, gpus.get(c.position()).index());
+            out.add(Optional.of(new Rails.Placement(
+                    isGpu(spec.initiatorMemory()) ? gpu : spec.initiatorMemory(),
                     isGpu(spec.targetMemory()) ? gpu : spec.targetMemory())));
             int rail = k;
-            c.fallback().filter(why -> rail < used).ifPresent(why -> notes.add("rail " + rail + " (" + nics.get(rail) + ") on GPU " + gpu.device()
-                    + ", the profile's GPU " + c.position() + ", not by NUMA: " + why));
+            c.fallback()
+                    .filter(why -> rail < used)
+                    .ifPresent(why -> notes.add("rail " + rail + " (" + nics.get(rail) + ") on GPU " + gpu.device()
+                            + ", the profile's GPU " + c.position() + ", not by NUMA: " + why));
         }
         return out;
     }
@@ -250,8 +264,13 @@ public final class RailPlan {
             Optional<RdmaDevice> device = probe.rdmaDevice(nic);
             int node = device.map(RdmaDevice::numaNode).orElse(-1);
             if (node < 0) {
-                out.add(new GpuChoice(k % gpus.size(), Optional.of(device.isEmpty() ? "the probe does not list " + nic
-                        : "the probe gives no NUMA node for " + nic + (device.get().software() ? " (a software device)" : ""))));
+                out.add(new GpuChoice(
+                        k % gpus.size(),
+                        Optional.of(
+                                device.isEmpty()
+                                        ? "the probe does not list " + nic
+                                        : "the probe gives no NUMA node for " + nic
+                                                + (device.get().software() ? " (a software device)" : ""))));
                 continue;
             }
             List<Integer> local = new ArrayList<>();
@@ -261,14 +280,17 @@ public final class RailPlan {
                 }
             }
             if (local.isEmpty()) {
-                out.add(new GpuChoice(k % gpus.size(), Optional.of("no GPU the profile provides is on " + nic + "'s NUMA node "
-                        + node)));
+                out.add(new GpuChoice(
+                        k % gpus.size(),
+                        Optional.of("no GPU the profile provides is on " + nic + "'s NUMA node " + node)));
                 continue;
             }
             List<Integer> free = local.stream().filter(p -> !taken.contains(p)).toList();
             String at = device.get().pci().map(f -> f.address()).orElse("");
-            java.util.Comparator<Integer> nearest = java.util.Comparator.comparingLong(p -> busDistance(at, gpus.get(p).pci().address()));
-            int chosen = (free.isEmpty() ? local : free).stream().min(nearest.thenComparingInt(p -> p)).orElseThrow();
+            java.util.Comparator<Integer> nearest = java.util.Comparator.comparingLong(
+                    p -> busDistance(at, gpus.get(p).pci().address()));
+            int chosen = (free.isEmpty() ? local : free)
+                    .stream().min(nearest.thenComparingInt(p -> p)).orElseThrow();
             taken.add(chosen);
             out.add(new GpuChoice(chosen, Optional.empty()));
         }
@@ -302,8 +324,10 @@ public final class RailPlan {
         for (Spot s : out) {
             Optional<Map<String, String>> back = TcpSettings.wayBack(s.settings());
             if (back.isEmpty()) {
-                return new Plan(List.of(), Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
-                        + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
+                return new Plan(
+                        List.of(),
+                        Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
+                                + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
             }
             all.add(new Spot(s.label() + " back", back.get(), true, s.memory()));
         }

@@ -2,7 +2,6 @@ package dev.linkproof.engine.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -25,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConfigurationIndexTest {
     /** The repository root: this module's parent. */
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+
     private static final Path REFERENCE = ROOT.resolve("docs/configuration.md");
     private static final Pattern KEY_LITERAL = Pattern.compile("\"(linkproof\\.[A-Za-z0-9.]*)\"");
     /** {@code linkproof.} and dot-separated lowerCamelCase words; a family ends with its dot. */
@@ -70,18 +70,29 @@ class ConfigurationIndexTest {
         if (!expected.equals(doc)) {
             Files.writeString(Path.of("target/configuration.md"), expected);
         }
-        assertThat(doc).as("docs/configuration.md against the registry (the expected file is junit-engine/target/configuration.md)")
+        assertThat(doc)
+                .as("docs/configuration.md against the registry (the expected file is"
+                        + " junit-engine/target/configuration.md)")
                 .isEqualTo(expected);
     }
 
     @Test
     void everyKeyFollowsOneStyle() {
-        assertThat(ConfigurationKeys.ALL).extracting(Key::name).allSatisfy(n -> assertThat(n).matches(STYLE));
+        assertThat(ConfigurationKeys.ALL)
+                .extracting(Key::name)
+                .allSatisfy(n -> assertThat(n).matches(STYLE));
     }
 
     /** The style check catches what it is for: the kebab, snake and capitalised forms. */
     @ParameterizedTest
-    @ValueSource(strings = {"linkproof.timeout.agent-start", "linkproof.busy_host.reruns", "linkproof.Peer", "linkproof..peer", "linkproof"})
+    @ValueSource(
+            strings = {
+                "linkproof.timeout.agent-start",
+                "linkproof.busy_host.reruns",
+                "linkproof.Peer",
+                "linkproof..peer",
+                "linkproof"
+            })
     void theStyleCheckRefusesOtherForms(String name) {
         assertThat(name).doesNotMatch(STYLE);
     }
@@ -92,9 +103,12 @@ class ConfigurationIndexTest {
         Set<String> keys = registered();
         Set<String> unindexed = new TreeSet<>();
         try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path main : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
+            for (Path main : modules.map(m -> m.resolve("src/main/java"))
+                    .filter(Files::isDirectory)
+                    .toList()) {
                 try (Stream<Path> files = Files.walk(main)) {
-                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    for (Path file :
+                            files.filter(f -> f.toString().endsWith(".java")).toList()) {
                         Matcher m = KEY_LITERAL.matcher(Files.readString(file));
                         while (m.find()) {
                             String literal = m.group(1);
@@ -109,7 +123,8 @@ class ConfigurationIndexTest {
         assertThat(unindexed).isEmpty();
     }
 
-    private static final Pattern KEY_DECLARATION = Pattern.compile("static final String \\w+\\s*=\\s*\"(linkproof\\.[A-Za-z0-9.]*)\";");
+    private static final Pattern KEY_DECLARATION =
+            Pattern.compile("static final String \\w+\\s*=\\s*\"(linkproof\\.[A-Za-z0-9.]*)\";");
 
     /**
      * Each key is declared once, as a literal, in the module that reads it; everywhere else it is a
@@ -120,25 +135,35 @@ class ConfigurationIndexTest {
     void noKeyIsDeclaredTwice() throws Exception {
         java.util.Map<String, java.util.List<String>> declared = new java.util.TreeMap<>();
         try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path main : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
+            for (Path main : modules.map(m -> m.resolve("src/main/java"))
+                    .filter(Files::isDirectory)
+                    .toList()) {
                 try (Stream<Path> files = Files.walk(main)) {
-                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    for (Path file :
+                            files.filter(f -> f.toString().endsWith(".java")).toList()) {
                         Matcher m = KEY_DECLARATION.matcher(Files.readString(file));
                         while (m.find()) {
-                            declared.computeIfAbsent(m.group(1), k -> new java.util.ArrayList<>()).add(ROOT.relativize(file).toString());
+                            declared.computeIfAbsent(m.group(1), k -> new java.util.ArrayList<>())
+                                    .add(ROOT.relativize(file).toString());
                         }
                     }
                 }
             }
         }
         assertThat(declared).as("keys declared as literals").isNotEmpty();
-        assertThat(declared.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Object::toString).toList())
-                .as("keys declared more than once").isEmpty();
+        assertThat(declared.entrySet().stream()
+                        .filter(e -> e.getValue().size() > 1)
+                        .map(Object::toString)
+                        .toList())
+                .as("keys declared more than once")
+                .isEmpty();
     }
 
     /** A key, a prefix of keys ({@code startsWith("linkproof.probe.")}) or a key under a prefix key. */
     private static boolean indexed(String literal, Set<String> keys) {
-        return keys.stream().anyMatch(k -> k.equals(literal) || k.startsWith(literal)
-                || k.endsWith("*") && literal.startsWith(k.substring(0, k.length() - 1)));
+        return keys.stream()
+                .anyMatch(k -> k.equals(literal)
+                        || k.startsWith(literal)
+                        || k.endsWith("*") && literal.startsWith(k.substring(0, k.length() - 1)));
     }
 }

@@ -43,11 +43,20 @@ public class ProfilePlacementTest {
         assertThat(softroce.id()).isEqualTo("softroce");
         assertThat(device(softroce, VERBS)).isEqualTo("rxe0");
         // Other settings pass through; other transports get no device.
-        TransferSpec tuned = TransferSpec.builder().transport("verbs").settings(Map.of("verbs.postList", "8")).build();
-        assertThat(softroce.placement().apply(tuned).settings()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("verbs.postList", "8", "verbs.device", "rxe0"));
-        assertThat(softroce.placement().apply(TransferSpec.builder().transport("tcp").build()).settings()).isEmpty();
-        assertThat(softroce.placement().apply(TransferSpec.builder().transport("ucx").build()).settings()).isEmpty();
+        TransferSpec tuned = TransferSpec.builder()
+                .transport("verbs")
+                .settings(Map.of("verbs.postList", "8"))
+                .build();
+        assertThat(softroce.placement().apply(tuned).settings())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("verbs.postList", "8", "verbs.device", "rxe0"));
+        assertThat(softroce.placement()
+                        .apply(TransferSpec.builder().transport("tcp").build())
+                        .settings())
+                .isEmpty();
+        assertThat(softroce.placement()
+                        .apply(TransferSpec.builder().transport("ucx").build())
+                        .settings())
+                .isEmpty();
     }
 
     @Test
@@ -55,37 +64,44 @@ public class ProfilePlacementTest {
         // Unpinned, auto takes the matching devices in order; pinned to node 1's cores, that node's NIC.
         assertThat(device(judge("cx7-host", LOCAL), VERBS)).isEqualTo("mlx5_0");
         Path pinned = Files.writeString(dir.resolve("pinned.yaml"), """
-                extends: cx7-400g
-                id: cx7-node1
-                resources:
-                  cpu-cores: 40-41
-                """);
-        assertThat(device(judge("cx7-host", LOCAL, "linkproof.profile", pinned.toString()), VERBS)).isEqualTo("mlx5_1");
+            extends: cx7-400g
+            id: cx7-node1
+            resources:
+              cpu-cores: 40-41
+            """);
+        assertThat(device(judge("cx7-host", LOCAL, "linkproof.profile", pinned.toString()), VERBS))
+                .isEqualTo("mlx5_1");
         Path named = Files.writeString(dir.resolve("named.yaml"), """
-                extends: cx7-400g
-                id: cx7-named
-                resources:
-                  nics: [mlx5_1]
-                """);
-        assertThat(device(judge("cx7-host", LOCAL, "linkproof.profile", named.toString()), VERBS)).isEqualTo("mlx5_1");
+            extends: cx7-400g
+            id: cx7-named
+            resources:
+              nics: [mlx5_1]
+            """);
+        assertThat(device(judge("cx7-host", LOCAL, "linkproof.profile", named.toString()), VERBS))
+                .isEqualTo("mlx5_1");
     }
 
     @Test
     void thePointsOwnDeviceThenTheProfilesSettingsThenTheCommandLineWinOverThePlan() throws IOException {
-        TransferSpec own = TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "rxe9")).build();
+        TransferSpec own = TransferSpec.builder()
+                .transport("verbs")
+                .settings(Map.of("verbs.device", "rxe9"))
+                .build();
         assertThat(device(judge("rxe-host", LOCAL), own)).isEqualTo("rxe9");
-        assertThat(device(judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5"))), VERBS)).isEqualTo("rxe5");
-        assertThat(device(judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5"))), own)).isEqualTo("rxe9");
+        assertThat(device(judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5"))), VERBS))
+                .isEqualTo("rxe5");
+        assertThat(device(judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5"))), own))
+                .isEqualTo("rxe9");
 
         Path profile = Files.writeString(dir.resolve("rxe7.yaml"), """
-                extends: softroce
-                id: softroce-rxe7
-                transport:
-                  settings:
-                    verbs.device: rxe7
-                """);
-        RunProfile withSettings = judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5")),
-                "linkproof.profile", profile.toString());
+            extends: softroce
+            id: softroce-rxe7
+            transport:
+              settings:
+                verbs.device: rxe7
+            """);
+        RunProfile withSettings =
+                judge("rxe-host", new DeviceChoice(true, Optional.of("rxe5")), "linkproof.profile", profile.toString());
         assertThat(device(withSettings, VERBS)).isEqualTo("rxe7");
         assertThat(device(withSettings, own)).isEqualTo("rxe9");
     }
@@ -94,7 +110,8 @@ public class ProfilePlacementTest {
     void withARemotePeerEachRankPicksItsOwnDevice() {
         // The plan is this host's: its device names need not exist on the target host.
         assertThat(device(judge("rxe-host", DeviceChoice.REMOTE), VERBS)).isNull();
-        assertThat(device(judge("rxe-host", new DeviceChoice(false, Optional.of("rxe5"))), VERBS)).isNull();
+        assertThat(device(judge("rxe-host", new DeviceChoice(false, Optional.of("rxe5"))), VERBS))
+                .isNull();
     }
 
     @Test
@@ -105,6 +122,7 @@ public class ProfilePlacementTest {
         RunProfile none = RunProfile.load(Map.of("linkproof.probe.root", dir.toString()), LOCAL);
         assertThat(none.id()).isEqualTo("loopback");
         assertThat(device(none, VERBS)).isNull();
-        assertThat(none.requirements().noDevice(VERBS)).hasValueSatisfying(r -> assertThat(r).contains("needs an RDMA device"));
+        assertThat(none.requirements().noDevice(VERBS))
+                .hasValueSatisfying(r -> assertThat(r).contains("needs an RDMA device"));
     }
 }

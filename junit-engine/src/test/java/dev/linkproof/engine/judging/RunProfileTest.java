@@ -36,23 +36,36 @@ public class RunProfileTest {
         Path down = cx7PortsDown(dir);
         RunProfile fallback = RunProfile.load(Map.of("linkproof.probe.root", down.toString()), LOCAL);
         assertThat(fallback.id()).isEqualTo("loopback");
-        assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
-                .startsWith("profile 'loopback' is the fallback, although this host has RDMA device mlx5_0, RDMA device mlx5_1")
-                // why, in the matcher's words, from the profile that is for these NICs alone (not the
-                // H100 profile, which extends cx7-400g but needs GPUs this host does not have)
-                .contains("no built-in profile matched them (cx7-400g: nic: no RDMA device matches — mlx5_0 ")
-                .contains("no ACTIVE port (port 1 DOWN)")
-                .doesNotContain("h100-cx7-gpu")
-                .contains("-Dlinkproof.profile=<id>"));
+        assertThat(fallback.fallbackWarning())
+                .hasValueSatisfying(w -> assertThat(w)
+                        .startsWith(
+                                "profile 'loopback' is the fallback, although this host has RDMA device mlx5_0, RDMA"
+                                        + " device mlx5_1")
+                        // why, in the matcher's words, from the profile that is for these NICs alone (not the
+                        // H100 profile, which extends cx7-400g but needs GPUs this host does not have)
+                        .contains("no built-in profile matched them (cx7-400g: nic: no RDMA device matches — mlx5_0 ")
+                        .contains("no ACTIVE port (port 1 DOWN)")
+                        .doesNotContain("h100-cx7-gpu")
+                        .contains("-Dlinkproof.profile=<id>"));
 
         assertThat(judge("cx7-host", LOCAL).fallbackWarning()).as("matched").isEmpty();
-        assertThat(judge("rxe-host", LOCAL).fallbackWarning()).as("software device, softroce matched").isEmpty();
+        assertThat(judge("rxe-host", LOCAL).fallbackWarning())
+                .as("software device, softroce matched")
+                .isEmpty();
         // rxe0's port down: softroce no longer matches, and the software device is warned about too
-        assertThat(RunProfile.load(Map.of("linkproof.probe.root", portsDown(dir, "rxe-host", "rxe0").toString()), LOCAL)
-                .fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
-                .startsWith("profile 'loopback' is the fallback, although this host has RDMA device rxe0"));
-        assertThat(RunProfile.load(Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
-                .fallbackWarning()).as("named on the command line").isEmpty();
+        assertThat(RunProfile.load(
+                                Map.of(
+                                        "linkproof.probe.root",
+                                        portsDown(dir, "rxe-host", "rxe0").toString()),
+                                LOCAL)
+                        .fallbackWarning())
+                .hasValueSatisfying(w -> assertThat(w)
+                        .startsWith("profile 'loopback' is the fallback, although this host has RDMA device rxe0"));
+        assertThat(RunProfile.load(
+                                Map.of("linkproof.probe.root", down.toString(), "linkproof.profile", "loopback"), LOCAL)
+                        .fallbackWarning())
+                .as("named on the command line")
+                .isEmpty();
     }
 
     /**
@@ -65,12 +78,16 @@ public class RunProfileTest {
         Path bare = dev.linkproof.engine.FakeHosts.withoutRdma(dir, "h100-cx7-host");
         RunProfile fallback = RunProfile.load(Map.of("linkproof.probe.root", bare.toString()), LOCAL);
         assertThat(fallback.id()).isEqualTo("loopback");
-        assertThat(fallback.placement().gpuCount()).as("loopback provides the GPUs").isEqualTo(2);
-        assertThat(fallback.fallbackWarning()).hasValueSatisfying(w -> assertThat(w)
-                .startsWith("profile 'loopback' is the fallback, although this host has GPU H100 SXM5 80GB: no built-in "
-                        + "profile matched them (h100-cx7-gpu: nic: no RDMA devices (/sys/class/infiniband is empty or absent); "
-                        + "gpu: 2 × nvidia H100 SXM5 80GB)")
-                .doesNotContain("mi300x").doesNotContain("cx7-400g:"));
+        assertThat(fallback.placement().gpuCount())
+                .as("loopback provides the GPUs")
+                .isEqualTo(2);
+        assertThat(fallback.fallbackWarning())
+                .hasValueSatisfying(w -> assertThat(w)
+                        .startsWith("profile 'loopback' is the fallback, although this host has GPU H100 SXM5 80GB: no"
+                                + " built-in profile matched them (h100-cx7-gpu: nic: no RDMA devices"
+                                + " (/sys/class/infiniband is empty or absent); gpu: 2 × nvidia H100 SXM5 80GB)")
+                        .doesNotContain("mi300x")
+                        .doesNotContain("cx7-400g:"));
     }
 
     /** The cx7 fake sysfs tree with both ports DOWN, under {@code dir}: it matches no NIC profile. */
@@ -86,9 +103,12 @@ public class RunProfileTest {
     @Test
     void requiringAMatchStopsARunThatFellBackOnAHardwareHost(@TempDir Path dir) throws Exception {
         Path down = cx7PortsDown(dir);
-        var run = org.junit.platform.testkit.engine.EngineTestKit.engine(dev.linkproof.engine.config.Constants.ENGINE_ID)
+        var run = org.junit.platform.testkit.engine.EngineTestKit.engine(
+                        dev.linkproof.engine.config.Constants.ENGINE_ID)
                 .configurationParameter(dev.linkproof.engine.config.Constants.PROGRESS, "false")
-                .configurationParameter(dev.linkproof.engine.config.Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .configurationParameter(
+                        dev.linkproof.engine.config.Constants.RESULTS,
+                        dir.resolve("r.jsonl").toString())
                 .configurationParameter("linkproof.probe.root", down.toString())
                 .configurationParameter(dev.linkproof.engine.config.Constants.REQUIRE_PROFILE_MATCH, "true")
                 // The build names a profile for every engine test (a system property); this run picks one.
@@ -98,8 +118,10 @@ public class RunProfileTest {
                 .execute();
         run.testEvents().assertStatistics(s -> s.started(0));
         assertThat(dev.linkproof.engine.ConfigurationErrorTest.engineFailure(run))
-                .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the fallback, "
-                        + "although this host has RDMA device mlx5_0");
-        assertThat(dir.resolve("r.jsonl")).as("the run stopped before the results file was started").doesNotExist();
+                .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the"
+                        + " fallback, although this host has RDMA device mlx5_0");
+        assertThat(dir.resolve("r.jsonl"))
+                .as("the run stopped before the results file was started")
+                .doesNotExist();
     }
 }

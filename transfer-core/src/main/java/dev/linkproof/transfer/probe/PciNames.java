@@ -90,7 +90,8 @@ final class PciNames {
         if (lines == null) {
             lines = fs.read(fs.at("/usr/share/misc/pci.ids"))
                     .or(() -> fs.read(fs.at("/usr/share/hwdata/pci.ids")))
-                    .orElse("").split("\n");
+                    .orElse("")
+                    .split("\n");
             pciIds = lines;
         }
         String v = String.format(Locale.ROOT, "%04x", vendor);

@@ -18,8 +18,15 @@ import java.util.Optional;
  * @param hugePages      the default huge page pool
  * @param stack          software versions
  */
-public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDevices, List<NetInterface> netInterfaces,
-                          List<GpuDevice> gpus, CpuLayout cpu, HugePages hugePages, StackVersions stack) {
+public record ProbeReport(
+        String root,
+        String hostname,
+        List<RdmaDevice> rdmaDevices,
+        List<NetInterface> netInterfaces,
+        List<GpuDevice> gpus,
+        CpuLayout cpu,
+        HugePages hugePages,
+        StackVersions stack) {
     public ProbeReport {
         rdmaDevices = List.copyOf(rdmaDevices);
         netInterfaces = List.copyOf(netInterfaces);
@@ -47,17 +54,28 @@ public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDev
             }
             sb.append(" driver ").append(d.driver().isEmpty() ? "none" : d.driver());
             for (RdmaPort p : d.ports()) {
-                sb.append(" port ").append(p.number()).append(' ').append(p.state()).append(' ').append(p.rate());
+                sb.append(" port ")
+                        .append(p.number())
+                        .append(' ')
+                        .append(p.state())
+                        .append(' ')
+                        .append(p.rate());
             }
             m.put("rdma." + d.name(), sb.toString());
         }
         for (GpuDevice g : gpus) {
-            m.put("gpu." + g.index(), g.vendor() + " " + g.model() + " @" + g.pci().address()
-                    + g.runtime().map(v -> " · " + v.runtime()).orElse(""));
+            m.put(
+                    "gpu." + g.index(),
+                    g.vendor() + " " + g.model() + " @" + g.pci().address()
+                            + g.runtime().map(v -> " · " + v.runtime()).orElse(""));
         }
-        m.put("cpu", cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
+        m.put(
+                "cpu",
+                cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
         m.put("numa nodes", String.valueOf(cpu.nodes().size()));
-        m.put("hugepages", hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
+        m.put(
+                "hugepages",
+                hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
         stack.asMap().forEach((k, v) -> m.put("stack." + k, v));
         return m;
     }

@@ -14,8 +14,13 @@ import java.util.Optional;
  * @param gpuDriver   the GPU kernel driver and its version ({@code nvidia 550.54.15}), when loaded
  * @param jdk         the running JDK
  */
-public record StackVersions(String kernel, Optional<String> rdmaCore, Optional<String> libibverbs,
-                            Optional<String> ucx, Optional<String> gpuDriver, String jdk) {
+public record StackVersions(
+        String kernel,
+        Optional<String> rdmaCore,
+        Optional<String> libibverbs,
+        Optional<String> ucx,
+        Optional<String> gpuDriver,
+        String jdk) {
 
     /** Name → version for reports; absent software reads {@code not found}. */
     public Map<String, String> asMap() {

@@ -24,6 +24,7 @@ final class TcpConnection {
     final boolean readsPayload;
     /** Non-null for GPU memory: each read payload is pushed to the device once it has arrived. */
     final Buffer staged;
+
     final ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
 
     long sentBatches;
@@ -34,8 +35,16 @@ final class TcpConnection {
     boolean inPayload;
     int interest = -1;
 
-    TcpConnection(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads, long[] starts,
-         int[] responseOps, boolean readsPayload, Buffer staged) {
+    TcpConnection(
+            int index,
+            SocketChannel ch,
+            SelectionKey key,
+            ByteBuffer[][] sends,
+            ByteBuffer[] payloads,
+            long[] starts,
+            int[] responseOps,
+            boolean readsPayload,
+            Buffer staged) {
         this.index = index;
         this.ch = ch;
         this.key = key;
@@ -72,8 +81,10 @@ final class TcpConnection {
             }
             return moved;
         } catch (IOException e) {
-            throw new PeerFailureException("tcp data connection " + index + " failed while sending: "
-                    + e.getMessage() + " (did the target rank die?)", e);
+            throw new PeerFailureException(
+                    "tcp data connection " + index + " failed while sending: " + e.getMessage()
+                            + " (did the target rank die?)",
+                    e);
         }
     }
 
@@ -122,8 +133,10 @@ final class TcpConnection {
             }
             return moved;
         } catch (IOException e) {
-            throw new PeerFailureException("tcp data connection " + index + " failed while receiving: "
-                    + e.getMessage() + " (did the target rank die?)", e);
+            throw new PeerFailureException(
+                    "tcp data connection " + index + " failed while receiving: " + e.getMessage()
+                            + " (did the target rank die?)",
+                    e);
         }
     }
 
@@ -151,8 +164,8 @@ final class TcpConnection {
     }
 
     private PeerFailureException eof() {
-        return new PeerFailureException("the target rank closed tcp data connection " + index
-                + " mid-transfer (did it die?)");
+        return new PeerFailureException(
+                "the target rank closed tcp data connection " + index + " mid-transfer (did it die?)");
     }
 
     private TransferException refused(int status, int messageLength) throws IOException {
@@ -168,7 +181,8 @@ final class TcpConnection {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
         }
-        return new TransferException("the target refused a request on connection " + index + " ("
-                + TcpWire.statusName(status) + "): " + new String(text.array(), 0, text.position(), StandardCharsets.UTF_8));
+        return new TransferException(
+                "the target refused a request on connection " + index + " (" + TcpWire.statusName(status) + "): "
+                        + new String(text.array(), 0, text.position(), StandardCharsets.UTF_8));
     }
 }

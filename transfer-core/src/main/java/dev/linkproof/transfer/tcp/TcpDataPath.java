@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * connection carries data, the way multi-QP RDMA tools stripe one message.
  */
 final class TcpDataPath implements DataPath {
-    private static final Consumer<SelectionKey> IGNORE = k -> { };
+    private static final Consumer<SelectionKey> IGNORE = k -> {};
     /** The longest the loop sleeps in the selector before it tries the sockets again. */
     static final long MAX_SELECT_MILLIS = 50;
 
@@ -45,6 +45,7 @@ final class TcpDataPath implements DataPath {
     private final TcpConnection[] conns;
     /** GPU memory seen through a host copy: staged per transfer, inside the timed loop. */
     private final Buffer staged;
+
     private final boolean write;
     private final long progressTimeoutNanos;
     private long posted;
@@ -66,9 +67,12 @@ final class TcpDataPath implements DataPath {
         String host = endpoint.containsKey("tcp.host") ? peer.string("tcp.host") : peer.string("peer.host");
         if (settings.address().isPresent() && !settings.address().get().equals(host)) {
             // Connecting elsewhere would run the point over another link than the one it names.
-            throw new TransferException(TcpSettings.ADDRESS + "=" + settings.address().get() + ", but the target listens on "
-                    + host + (endpoint.containsKey("tcp.host") ? "" : " (it published no tcp.host: an agent that does not know "
-                    + TcpSettings.ADDRESS + "?)"));
+            throw new TransferException(TcpSettings.ADDRESS + "="
+                    + settings.address().get() + ", but the target listens on "
+                    + host
+                    + (endpoint.containsKey("tcp.host")
+                            ? ""
+                            : " (it published no tcp.host: an agent that does not know " + TcpSettings.ADDRESS + "?)"));
         }
         int port = (int) peer.number("tcp.port", 1, 65_535);
         long key = peer.hexNumber("tcp.key");
@@ -76,7 +80,8 @@ final class TcpDataPath implements DataPath {
         boolean write = spec.op() != Op.READ;
 
         SlotLayout slots = spec.slots();
-        int stripes = spec.batch() >= spec.connections() ? 1
+        int stripes = spec.batch() >= spec.connections()
+                ? 1
                 : (int) Math.max(1, Math.min(spec.size(), spec.connections() / spec.batch()));
         int ops = spec.batch() * stripes;
         int active = Math.min(spec.connections(), ops);
@@ -101,7 +106,8 @@ final class TcpDataPath implements DataPath {
                 if (source != null) {
                     bindSource(ch, source, settings);
                 }
-                ch.socket().connect(new InetSocketAddress(host, port), (int) io.connectTimeout().toMillis());
+                ch.socket().connect(new InetSocketAddress(host, port), (int)
+                        io.connectTimeout().toMillis());
                 ByteBuffer k = ByteBuffer.allocate(TcpWire.KEY_BYTES).putLong(0, key);
                 while (k.hasRemaining()) {
                     ch.write(k);
@@ -143,8 +149,8 @@ final class TcpDataPath implements DataPath {
                         responseOps[r++] = i;
                     }
                 }
-                conns[c] = new TcpConnection(c, ch, sk, sends, payloads, starts, responseOps, !write,
-                        local.hostViewIsCopy() ? local : null);
+                conns[c] = new TcpConnection(
+                        c, ch, sk, sends, payloads, starts, responseOps, !write, local.hostViewIsCopy() ? local : null);
             }
             return new TcpDataPath(spec, selector, conns, io, local);
         } catch (TransferException e) {
@@ -152,15 +158,20 @@ final class TcpDataPath implements DataPath {
             throw e;
         } catch (IOException | RuntimeException e) {
             closeAll(opened, selector);
-            String to = host + ":" + port + (source == null ? "" : " from " + settings.source().get());
+            String to = host + ":" + port
+                    + (source == null ? "" : " from " + settings.source().get());
             if (e instanceof java.net.SocketTimeoutException) {
-                throw new PeerFailureException("cannot open tcp data connection to " + to + ": no answer within "
-                        + io.connectTimeout().toMillis() + " ms", e).expired(Deadline.DATA_CONNECT);
+                throw new PeerFailureException(
+                                "cannot open tcp data connection to " + to + ": no answer within "
+                                        + io.connectTimeout().toMillis() + " ms",
+                                e)
+                        .expired(Deadline.DATA_CONNECT);
             }
             // Refused: nothing listens on the port the target announced for this point, so the target
             // rank went away between its answer and our connect (a kill lands here as often as mid-transfer).
             String hint = e instanceof java.net.ConnectException ? " (did the target rank die?)" : "";
-            throw new PeerFailureException("cannot open tcp data connection to " + to + ": " + e.getMessage() + hint, e);
+            throw new PeerFailureException(
+                    "cannot open tcp data connection to " + to + ": " + e.getMessage() + hint, e);
         }
     }
 
@@ -190,8 +201,10 @@ final class TcpDataPath implements DataPath {
         try {
             return new InetSocketAddress(InetAddress.getByName(settings.source().get()), 0);
         } catch (UnknownHostException e) {
-            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
-                    + "unknown host", e);
+            throw new TransferException(
+                    TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
+                            + "unknown host",
+                    e);
         }
     }
 
@@ -201,12 +214,15 @@ final class TcpDataPath implements DataPath {
      * host has them). A failure here is this host's configuration, not the peer's: a
      * {@link TransferException} naming the setting, not a peer failure.
      */
-    private static void bindSource(SocketChannel ch, InetSocketAddress source, TcpSettings settings) throws TransferException {
+    private static void bindSource(SocketChannel ch, InetSocketAddress source, TcpSettings settings)
+            throws TransferException {
         try {
             ch.bind(source);
         } catch (IOException e) {
-            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get()
-                    + ": cannot bind the data connections: " + e.getMessage(), e);
+            throw new TransferException(
+                    TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -243,8 +259,10 @@ final class TcpDataPath implements DataPath {
                 lastProgress = now;
             } else if (now - lastProgress >= progressTimeoutNanos) {
                 throw new PeerFailureException("no progress on the tcp data connections for "
-                        + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point " + spec.pointId()
-                        + "): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
+                                + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point "
+                                + spec.pointId()
+                                + "): the target rank is hung or unreachable")
+                        .expired(Deadline.PROGRESS);
             }
             for (TcpConnection c : conns) {
                 c.updateInterest(posted);
@@ -253,7 +271,8 @@ final class TcpDataPath implements DataPath {
             // send buffer is free, so room below that waited unused in the selector and was written
             // only when the deadline ran out, a write that counted as progress and restarted the
             // deadline (a partition then took twice the deadline to notice).
-            long waitMs = Math.max(1, Math.min(MAX_SELECT_MILLIS, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000));
+            long waitMs =
+                    Math.max(1, Math.min(MAX_SELECT_MILLIS, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000));
             try {
                 selector.select(IGNORE, waitMs);
             } catch (IOException e) {

@@ -26,8 +26,7 @@ public final class UcxBench {
     /** Batches per measured point, where a script sets it (the peer tool's -n); else sized by the message. */
     static final String ITERATIONS_ENV = "LINKPROOF_BENCH_ITERATIONS";
 
-    private UcxBench() {
-    }
+    private UcxBench() {}
 
     public static void main(String[] args) throws Exception {
         Op op = Op.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -37,33 +36,66 @@ public final class UcxBench {
         String cpu = args[4];
         String tls = args[5];
         int batch = args.length > 6 ? Integer.parseInt(args[6]) : 1;
-        Path log = Path.of(System.getProperty("java.io.tmpdir"), "ucx-bench-agent-" + ProcessHandle.current().pid() + ".log");
+        Path log = Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "ucx-bench-agent-" + ProcessHandle.current().pid() + ".log");
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx512m"), log, Duration.ofSeconds(60))) {
             Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", cpu, Long.toString(agent.pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (pin.waitFor() != 0) {
                 throw new IllegalStateException("taskset -a -p -c " + cpu + " " + agent.pid() + " failed");
             }
             try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
                 // Untimed: gets the JIT to compile the measured loop before any reported point.
-                s.run(TransferSpec.builder().transport("ucx").pointId("bench-jit-warmup").op(op).mode(mode).size(op.atomic() ? 8 : 64)
-                        .batch(batch).pipelineDepth(depth).iterations(200_000).warmup(100_000)
-                        .settings(Map.of("UCX_TLS", tls)).build());
+                s.run(TransferSpec.builder()
+                        .transport("ucx")
+                        .pointId("bench-jit-warmup")
+                        .op(op)
+                        .mode(mode)
+                        .size(op.atomic() ? 8 : 64)
+                        .batch(batch)
+                        .pipelineDepth(depth)
+                        .iterations(200_000)
+                        .warmup(100_000)
+                        .settings(Map.of("UCX_TLS", tls))
+                        .build());
                 for (String text : sizes) {
                     long size = Long.parseLong(text);
                     // $LINKPROOF_BENCH_ITERATIONS: the same count as the peer tool's -n (atomics-vs-peers.sh); a bench
                     // knob, so an environment variable, not a linkproof.* property of the engine's configuration.
                     String given = System.getenv(ITERATIONS_ENV);
-                    int iterations = given != null && !given.isBlank() ? Integer.parseInt(given.strip())
-                            : (int) Math.max(200, Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
+                    int iterations = given != null && !given.isBlank()
+                            ? Integer.parseInt(given.strip())
+                            : (int) Math.max(
+                                    200,
+                                    Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
                     int warmup = Math.max(50, iterations / 4);
-                    TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("bench-" + op.label() + "-" + size)
-                            .op(op).mode(mode).size(size).batch(batch).pipelineDepth(depth).iterations(iterations).warmup(warmup)
-                            .settings(Map.of("UCX_TLS", tls)).build();
+                    TransferSpec spec = TransferSpec.builder()
+                            .transport("ucx")
+                            .pointId("bench-" + op.label() + "-" + size)
+                            .op(op)
+                            .mode(mode)
+                            .size(size)
+                            .batch(batch)
+                            .pipelineDepth(depth)
+                            .iterations(iterations)
+                            .warmup(warmup)
+                            .settings(Map.of("UCX_TLS", tls))
+                            .build();
                     Measurement m = s.run(spec);
-                    System.out.printf(Locale.ROOT, "RESULT %s %s %d %.3f %.4f %.4f %s %.0f%n", op.label(), args[1], size,
-                            m.bandwidthGBps(), m.latency().averageNanos() / 1e3, m.latency().p50Nanos() / 1e3,
-                            m.isValid(), m.opsPerSecond());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "RESULT %s %s %d %.3f %.4f %.4f %s %.0f%n",
+                            op.label(),
+                            args[1],
+                            size,
+                            m.bandwidthGBps(),
+                            m.latency().averageNanos() / 1e3,
+                            m.latency().p50Nanos() / 1e3,
+                            m.isValid(),
+                            m.opsPerSecond());
                 }
             }
         }
