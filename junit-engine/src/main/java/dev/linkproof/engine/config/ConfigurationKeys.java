@@ -15,6 +15,9 @@ import java.util.List;
  * modules). Keys that another module parses (the profile's, the native libraries', the fleet
  * launcher's and pattern) have their type here for the reference and the check; their module parses
  * them, and its errors name the key as these do.
+ *
+ * <p>Longer than 400 lines because it is the registry itself: one entry per key, each a row of the
+ * reference's table, and a registry split in two would be two places to look for a key.
  */
 public final class ConfigurationKeys {
     private static final Value<Boolean> EACH_NIC = Value.oneOf(
