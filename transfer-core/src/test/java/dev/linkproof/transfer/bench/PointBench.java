@@ -1,4 +1,4 @@
-package dev.linkproof.transfer.ucx;
+package dev.linkproof.transfer.bench;
 
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
@@ -14,31 +14,37 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The initiator side of bench/ucx-vs-perftest.sh: starts a local target agent, pins it (all its
- * threads) to {@code agentCpu} with taskset, and runs one ucx point per size exactly as the engine
- * does (warmup, one whole-loop timer, verification pass). Prints one line per point:
- * {@code RESULT op mode size GB/s avg_us p50_us valid ops/s}. Run this JVM itself under taskset.
+ * The initiator side of the benches that set our transports beside a peer tool
+ * (bench/ucx-vs-perftest.sh, bench/atomics-vs-peers.sh, bench/libfabric-vs-pingpong.sh): starts a
+ * local target agent, pins it (all its threads) to {@code agentCpu} with taskset, and runs one point
+ * per size exactly as the engine does (warmup, one whole-loop timer, verification pass). Prints one
+ * line per point: {@code RESULT op mode size GB/s avg_us p50_us valid ops/s}. Run this JVM itself
+ * under taskset.
  *
- * <p>Arguments: {@code op(write|read|fetch_add|compare_swap) mode(bw|lat) sizes(comma-separated bytes; 8 for
- * atomics) depth agentCpu tls [batch]}. bench/ucx-vs-perftest.sh and bench/atomics-vs-peers.sh run it.
+ * <p>Arguments: {@code transport settings op(write|read|send|fetch_add|compare_swap) mode(bw|lat)
+ * sizes(comma-separated bytes; 8 for atomics) depth agentCpu [batch]}; {@code settings} is the point's
+ * settings, {@code key=value} comma-separated ({@code UCX_TLS=shm}, {@code libfabric.provider=tcp;ofi_rxm}),
+ * or {@code -} for none.
  */
-public final class UcxBench {
+public final class PointBench {
     /** Batches per measured point, where a script sets it (the peer tool's -n); else sized by the message. */
     static final String ITERATIONS_ENV = "LINKPROOF_BENCH_ITERATIONS";
 
-    private UcxBench() {}
+    private PointBench() {}
 
     public static void main(String[] args) throws Exception {
-        Op op = Op.valueOf(args[0].toUpperCase(Locale.ROOT));
-        Mode mode = args[1].equals("lat") ? Mode.LATENCY : Mode.BANDWIDTH;
-        String[] sizes = args[2].split(",");
-        int depth = mode == Mode.LATENCY ? 1 : Integer.parseInt(args[3]);
-        String cpu = args[4];
-        String tls = args[5];
-        int batch = args.length > 6 ? Integer.parseInt(args[6]) : 1;
+        String transport = args[0];
+        Map<String, String> settings = settings(args[1]);
+        Op op = Op.valueOf(args[2].toUpperCase(Locale.ROOT));
+        String modeName = args[3];
+        Mode mode = modeName.equals("lat") ? Mode.LATENCY : Mode.BANDWIDTH;
+        String[] sizes = args[4].split(",");
+        int depth = mode == Mode.LATENCY ? 1 : Integer.parseInt(args[5]);
+        String cpu = args[6];
+        int batch = args.length > 7 ? Integer.parseInt(args[7]) : 1;
         Path log = Path.of(
                 System.getProperty("java.io.tmpdir"),
-                "ucx-bench-agent-" + ProcessHandle.current().pid() + ".log");
+                transport + "-bench-agent-" + ProcessHandle.current().pid() + ".log");
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx512m"), log, Duration.ofSeconds(60))) {
             Process pin = new ProcessBuilder("taskset", "-a", "-p", "-c", cpu, Long.toString(agent.pid()))
                     .redirectErrorStream(true)
@@ -50,7 +56,7 @@ public final class UcxBench {
             try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
                 // Untimed: gets the JIT to compile the measured loop before any reported point.
                 s.run(TransferSpec.builder()
-                        .transport("ucx")
+                        .transport(transport)
                         .pointId("bench-jit-warmup")
                         .op(op)
                         .mode(mode)
@@ -59,7 +65,7 @@ public final class UcxBench {
                         .pipelineDepth(depth)
                         .iterations(200_000)
                         .warmup(100_000)
-                        .settings(Map.of("UCX_TLS", tls))
+                        .settings(settings)
                         .build());
                 for (String text : sizes) {
                     long size = Long.parseLong(text);
@@ -73,7 +79,7 @@ public final class UcxBench {
                                     Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
                     int warmup = Math.max(50, iterations / 4);
                     TransferSpec spec = TransferSpec.builder()
-                            .transport("ucx")
+                            .transport(transport)
                             .pointId("bench-" + op.label() + "-" + size)
                             .op(op)
                             .mode(mode)
@@ -82,14 +88,14 @@ public final class UcxBench {
                             .pipelineDepth(depth)
                             .iterations(iterations)
                             .warmup(warmup)
-                            .settings(Map.of("UCX_TLS", tls))
+                            .settings(settings)
                             .build();
                     Measurement m = s.run(spec);
                     System.out.printf(
                             Locale.ROOT,
                             "RESULT %s %s %d %.3f %.4f %.4f %s %.0f%n",
                             op.label(),
-                            args[1],
+                            modeName,
                             size,
                             m.bandwidthGBps(),
                             m.latency().averageNanos() / 1e3,
@@ -99,5 +105,20 @@ public final class UcxBench {
                 }
             }
         }
+    }
+
+    /** {@code key=value,key=value} (a value may hold ';' but not ','), or {@code -} for none. */
+    static Map<String, String> settings(String text) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (!text.equals("-")) {
+            for (String pair : text.split(",")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("setting '" + pair + "' is not key=value");
+                }
+                out.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return out;
     }
 }
