@@ -1,20 +1,17 @@
 package dev.linkproof.reports;
 
+import static dev.linkproof.reports.SweepRecords.RAIL_VALID;
+import static dev.linkproof.reports.SweepRecords.m;
+import static dev.linkproof.reports.SweepRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.baseline.Baseline;
-import dev.linkproof.reports.chart.BandwidthChart;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.reports.results.SweepCsv;
-import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Measurement;
-import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Validation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,35 +21,13 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * A sweep's results file (written, read back, what it refuses), the baseline taken from it, and its
+ * CSV. Its chart is BandwidthChartTest's; the Allure run files are RunFilesTest's.
+ */
 class ReportsTest {
     @TempDir
     Path dir;
-
-    private static TransferSpec spec(long size, Mode mode) {
-        return TransferSpec.builder()
-                .pointId("p" + size)
-                .size(size)
-                .mode(mode)
-                .iterations(10)
-                .warmup(1)
-                .build();
-    }
-
-    /** A measurement of {@code gbps} (bandwidth mode) or with p50 {@code p50Nanos} (latency mode). */
-    private static Measurement m(long size, double gbps, long p50Nanos) {
-        Mode mode = p50Nanos > 0 ? Mode.LATENCY : Mode.BANDWIDTH;
-        TransferSpec s = spec(size, mode);
-        long total = Math.round(s.bytesPerIteration() * 10 / gbps);
-        LatencyStats l = p50Nanos > 0
-                ? new LatencyStats(p50Nanos, 10, p50Nanos, p50Nanos, p50Nanos, p50Nanos, p50Nanos)
-                : LatencyStats.averageOnly(total / 10.0);
-        return Measurement.of(s, new Timing(total, 10, l), new Validation(1, size, 0, Optional.empty()), Map.of());
-    }
-
-    private static PointRecord record(String id, Measurement m, String status) {
-        return PointRecord.of(
-                id, "sweep", "C", "m", "write " + m.spec().size(), m.spec(), m, status, null, List.of(), 1.0, 5.0);
-    }
 
     @Test
     void aFleetRunsVerdictLineIsPassedOverByAReaderOfPointsAndNothingElseMayBeAppended() throws Exception {
@@ -137,20 +112,6 @@ class ReportsTest {
         assertThat(b.change("unknown", m(4096, 1.0, 0))).isEmpty();
     }
 
-    /** {@link #m} with {@code validation} in place of a passing one. */
-    private static Measurement m(long size, double gbps, Validation validation) {
-        Measurement ok = m(size, gbps, 0);
-        return new Measurement(
-                ok.spec(),
-                ok.bytes(),
-                ok.totalNanos(),
-                ok.bandwidthGBps(),
-                ok.latency(),
-                validation,
-                Map.of(),
-                List.of());
-    }
-
     @Test
     void baselineReferencesOnlyValidatedPointsAndTakesTheMedianOfAFoldersRuns() throws Exception {
         Validation corrupt =
@@ -231,28 +192,6 @@ class ReportsTest {
     }
 
     @Test
-    void chartHasALog2AxisTheCriterionAndLinkLinesAndMarksFailedPoints() {
-        List<PointRecord> points = List.of(
-                record("1", m(4096, 1.0, 0), "passed"),
-                record("2", m(65536, 3.0, 0), "passed"),
-                record("3", m(1 << 20, 0.5, 0), "failed"));
-        String svg = BandwidthChart.svg("W & R <sweep>", points);
-        assertThat(svg)
-                .startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"")
-                .endsWith("</svg>\n")
-                .contains("W &amp; R &lt;sweep&gt;")
-                .contains(">4KiB<")
-                .contains(">64KiB<")
-                .contains(">1MiB<")
-                .contains("message size (log₂)")
-                .contains("class=\"criterion\"")
-                .contains("class=\"link-rate\"")
-                .contains("<g class=\"failed\">")
-                .contains("failed point");
-        assertThat(svg.split("<circle class=\"point\"", -1)).hasSize(3);
-    }
-
-    @Test
     void csvHasPerftestStyleColumnsAndOneRowPerPoint() {
         String csv =
                 SweepCsv.of(List.of(record("1", m(4096, 1.5, 0), "passed"), record("2", m(8, 0.1, 12_500), "failed")));
@@ -311,8 +250,6 @@ class ReportsTest {
         assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1))
                 .startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
-
-    private static final String RAIL_VALID = "data valid: 1 slot(s), 4096 bytes, checksums match";
 
     /**
      * A point of rails records each rail (figures, bytes, validation, and its timed loop's window as
@@ -380,167 +317,5 @@ class ReportsTest {
                 .endsWith(",passed,rxe0,10.0000,50.000,0.000,100.000,rxe9,5.0000,100.000,2.000,100.000");
         assertThat(rows.get(2)).endsWith(",passed,,,,,,,,,,");
         assertThat(rows.get(1).split(",", -1)).hasSameSizeAs(rows.getFirst().split(",", -1));
-    }
-
-    /** The aggregate is the point's line, named so; each rail a dashed line of its own; a rail that failed validation a red cross. */
-    @Test
-    void chartDrawsTheAggregateAndEachRail() {
-        TransferSpec big = TransferSpec.builder()
-                .pointId("big")
-                .transport("verbs")
-                .size(65536)
-                .iterations(10)
-                .warmup(1)
-                .build();
-        List<PointRecord> points = List.of(
-                record("small", TwoRails.measurement("small"), "passed"),
-                PointRecord.of(
-                        "big",
-                        "sweep",
-                        "C",
-                        "m",
-                        "write 65536",
-                        big,
-                        TwoRails.measurement("big", TwoRails.CORRUPT),
-                        "failed",
-                        null,
-                        List.of(),
-                        1.0,
-                        5.0));
-        String svg = BandwidthChart.svg("rails", points);
-        assertThat(svg)
-                .contains(">write ×1 · 1 QP · aggregate<")
-                .contains(">rail 0 (rxe0)<")
-                .contains(">rail 1 (rxe9)<");
-        // 760 px do not hold "write ×1 · 1 QP · aggregate" (27 characters of 7 px from x = 602): the picture widens.
-        assertThat(svg).contains("width=\"799\" height=\"420\" viewBox=\"0 0 799 420\"");
-        assertThat(svg.split("<polyline class=\"series\"", -1)).hasSize(2);
-        // y: 320 px for 0-20 GB/s below a top of 40; x: 500 px for 4 KiB (log₂ 12) to 64 KiB (16) from 70.
-        assertThat(svg)
-                .contains("<polyline class=\"rail\" points=\"70.0,200.0 570.0,200.0\"")
-                .contains("<polyline class=\"rail\" points=\"70.0,280.0 570.0,280.0\"");
-        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(3);
-        assertThat(svg.split("<circle class=\"rail-point\"", -1))
-                .as("rail 0 twice, rail 1 at 4 KiB")
-                .hasSize(4);
-        assertThat(svg.split("<g class=\"failed-rail\">", -1))
-                .as("rail 1 at 64 KiB")
-                .hasSize(2);
-        assertThat(svg)
-                .contains("<title>write 4096: rail 1 (rxe9) 5.0 GB/s, 2.0–102.0 ms (" + RAIL_VALID + ")</title>");
-
-        String onePair = BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed")));
-        assertThat(onePair).doesNotContain("aggregate").doesNotContain("class=\"rail");
-    }
-
-    /** Three lines of eight rails make 27 legend entries: the picture grows to hold them, the plot keeps its size. */
-    @Test
-    void chartGrowsToHoldTheLegendOfManyRails() {
-        List<dev.linkproof.transfer.measure.RailResult> eight = new java.util.ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            eight.add(TwoRails.rail(
-                    "eight",
-                    i,
-                    "mlx5_" + i,
-                    1_000_000_000L,
-                    50_000,
-                    TwoRails.VALID,
-                    TwoRails.T0,
-                    TwoRails.T0 + 100_000_000L));
-        }
-        Measurement m = Measurement.ofRails(TwoRails.spec("eight", null), eight);
-        List<PointRecord> points = new java.util.ArrayList<>();
-        for (int batch : new int[] {1, 2, 4}) {
-            for (long size : new long[] {4096, 65536}) {
-                TransferSpec s = TransferSpec.builder()
-                        .pointId("p" + size + "x" + batch)
-                        .size(size)
-                        .batch(batch)
-                        .build();
-                points.add(PointRecord.of(
-                        s.pointId(), "sweep", "C", "m", s.pointId(), s, m, "passed", null, List.of(), 1.0, 5.0));
-            }
-        }
-        String svg = BandwidthChart.svg("eight", points);
-        // link rate, criterion, 3 aggregates and 24 rails: 29 entries of 18 px from 50 px down
-        assertThat(svg)
-                .contains("height=\"" + (40 + 10 + 18 * 29) + "\"")
-                .contains(">write ×4 · 1 QP · aggregate<")
-                .contains(">rail 7 (mlx5_7)<");
-        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(25);
-        assertThat(BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed"))))
-                .contains("width=\"760\" height=\"420\"");
-    }
-
-    private static List<String> categoriesOf(String status, String trace) {
-        return RunFiles.categoriesFor(status, trace);
-    }
-
-    @Test
-    void aFailureOfEachKindFilesUnderItsKindsCategoryAloneWhateverItsMessageSays() {
-        for (FailureKind kind : FailureKind.values()) {
-            if (kind == FailureKind.UNAVAILABLE || kind == FailureKind.TEST_ASSERTION || kind == FailureKind.ERROR) {
-                continue;
-            }
-            // The message names other kinds' words: only the tag decides.
-            String trace =
-                    "dev.linkproof.engine.failure.PointFailure " + kind.traceTag() + ": x: performance regression, "
-                            + "data corruption, peer failure, profile 'p'\n\tat dev.linkproof.Foo.bar(Foo.java:1)\n";
-            assertThat(categoriesOf(kind.status().label(), trace))
-                    .as(kind.name())
-                    .containsExactly(kind.category());
-        }
-        assertThat(categoriesOf(
-                        "failed", "org.opentest4j.AssertionFailedError: data corruption: expected 3 but was 4\n\tat x"))
-                .containsExactly("Failed assertion of the test method");
-        assertThat(categoriesOf("broken", "java.lang.NullPointerException: profile\n\tat x"))
-                .containsExactly("Error");
-        assertThat(categoriesOf("skipped", "org.opentest4j.TestAbortedException: no RDMA device"))
-                .containsExactly("Hardware or transport unavailable");
-        assertThat(RunFiles.categories()).noneMatch(c -> c.containsKey("messageRegex"));
-    }
-
-    @Test
-    void executorComesFromTheCiVariables() {
-        assertThat(RunFiles.executor(Map.of(
-                        "GITHUB_ACTIONS",
-                        "true",
-                        "GITHUB_REPOSITORY",
-                        "o/r",
-                        "GITHUB_RUN_ID",
-                        "7",
-                        "GITHUB_RUN_NUMBER",
-                        "3",
-                        "GITHUB_WORKFLOW",
-                        "ci")))
-                .containsEntry("type", "github")
-                .containsEntry("buildName", "ci #3")
-                .containsEntry("buildUrl", "https://github.com/o/r/actions/runs/7");
-        assertThat(RunFiles.executor(
-                        Map.of("GITLAB_CI", "true", "CI_JOB_NAME", "hw", "CI_PIPELINE_IID", "9", "CI_JOB_URL", "u")))
-                .containsEntry("type", "gitlab")
-                .containsEntry("buildName", "hw #9")
-                .containsEntry("buildUrl", "u");
-        assertThat(RunFiles.executor(
-                        Map.of("JENKINS_URL", "j", "BUILD_NUMBER", "5", "BUILD_TAG", "t", "BUILD_URL", "b")))
-                .containsEntry("type", "jenkins")
-                .containsEntry("buildOrder", "5");
-        assertThat(RunFiles.executor(Map.of("HOSTNAME", "h")))
-                .containsEntry("type", "local")
-                .containsEntry("buildName", "local run on h");
-    }
-
-    @Test
-    void runFilesAreWrittenAndEnvironmentValuesAreLatin1Safe() throws Exception {
-        RunFiles.writeAll(dir, Map.of("cpu", "EPYC · 2", "numa nodes", "1"), Map.of());
-        String env = Files.readString(dir.resolve("environment.properties"));
-        assertThat(env).contains("cpu=EPYC \\u00b7 2").contains("numa\\ nodes=1");
-        java.util.Properties p = new java.util.Properties();
-        try (var in = Files.newInputStream(dir.resolve("environment.properties"))) {
-            p.load(in);
-        }
-        assertThat(p.getProperty("cpu")).isEqualTo("EPYC · 2");
-        assertThat(Files.readString(dir.resolve("categories.json"))).contains("Data corruption");
-        assertThat(dir.resolve("executor.json")).exists();
     }
 }

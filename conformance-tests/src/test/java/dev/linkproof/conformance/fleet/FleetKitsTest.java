@@ -39,7 +39,7 @@ import picocli.CommandLine.ParseResult;
  * the environment they give, with AgentMain's options and the engine's keys. No cluster is needed:
  * the checks read the tcp-demo overlay as kustomize renders it ({@link KustomizeSubset};
  * KubernetesKitTest checks every overlay launches the same way, and what each gives its pods). The
- * Slurm kit is SlurmKitTest's.
+ * Slurm kit is SlurmKitTest's and SlurmSubmitTest's.
  * Tagged e2e: a test of the product, not of the hardware, so a conformance run leaves it out.
  */
 @Tag("e2e")

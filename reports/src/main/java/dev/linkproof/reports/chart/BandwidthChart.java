@@ -1,16 +1,16 @@
 package dev.linkproof.reports.chart;
 
+import dev.linkproof.reports.chart.ChartSeries.Axis;
+import dev.linkproof.reports.chart.ChartSeries.RailAt;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.validate.Validation;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.function.ToLongFunction;
 
 /**
  * An SVG chart of one sweep: bandwidth against message size on a log-2 axis (or against batch,
@@ -21,7 +21,8 @@ import java.util.function.ToLongFunction;
  * shows as the curve that falls away; a rail whose data failed to validate is marked with a red
  * cross like a failed point. A small
  * writer rather than a charting library: the chart is a few dozen elements, and writing them
- * directly keeps the axis exactly as perftest users read it (powers of two).
+ * directly keeps the axis exactly as perftest users read it (powers of two). Which axis, which lines
+ * and which rails are {@link ChartSeries}'s choice; this class draws them.
  */
 public final class BandwidthChart {
     private static final int W = 760;
@@ -38,8 +39,6 @@ public final class BandwidthChart {
     };
 
     private BandwidthChart() {}
-
-    private record Axis(String label, ToLongFunction<PointRecord> value, boolean bytes) {}
 
     /**
      * The largest message size of a sweep that gets a message-rate chart beside its bandwidth chart
@@ -120,7 +119,7 @@ public final class BandwidthChart {
         List<PointRecord> points = all.stream()
                 .filter(p -> p.bandwidthGBps() != null || p.failed())
                 .toList();
-        Axis x = chooseAxis(points);
+        Axis x = ChartSeries.chooseAxis(points);
         long minX = points.stream().mapToLong(x.value()).min().orElse(1);
         long maxX = points.stream().mapToLong(x.value()).max().orElse(1);
         double lo = log2(Math.max(1, minX));
@@ -149,17 +148,14 @@ public final class BandwidthChart {
         top = Math.max(top, Math.max(criterion.orElse(0), link.orElse(0)));
         double yMax = niceCeiling(top * 1.1);
 
-        Map<String, List<PointRecord>> series = new LinkedHashMap<>();
-        for (PointRecord p : points) {
-            series.computeIfAbsent(seriesKey(p, x), k -> new ArrayList<>()).add(p);
-        }
+        Map<String, List<PointRecord>> series = ChartSeries.lines(points, x);
         // Eight rails make nine legend entries a line, and a line's name grows by " · aggregate": the
         // picture grows downwards and to the right to hold its legend, the plot stays as it is.
         List<String> legendTexts = new ArrayList<>();
         link.ifPresent(v -> legendTexts.add("link rate " + trim(v) + " GB/s"));
         criterion.ifPresent(v -> legendTexts.add("criterion " + trim(v) + " GB/s"));
         for (var e : series.entrySet()) {
-            Map<String, List<RailAt>> rails = rails(e.getValue());
+            Map<String, List<RailAt>> rails = ChartSeries.rails(e.getValue());
             legendTexts.add(rails.isEmpty() ? e.getKey() : e.getKey() + " · aggregate");
             legendTexts.addAll(rails.keySet());
         }
@@ -314,7 +310,7 @@ public final class BandwidthChart {
                             tip));
                 }
             }
-            Map<String, List<RailAt>> rails = rails(line);
+            Map<String, List<RailAt>> rails = ChartSeries.rails(line);
             legendY =
                     legend(s, legendY, color, null, rails.isEmpty() ? entry.getKey() : entry.getKey() + " · aggregate");
             for (var rail : rails.entrySet()) {
@@ -375,63 +371,6 @@ public final class BandwidthChart {
         }
         s.append("</svg>\n");
         return s.toString();
-    }
-
-    /** A rail of one point of a line. */
-    private record RailAt(PointRecord point, PointRecord.Rail rail) {}
-
-    /**
-     * The rails of a line's points, by rail ("rail 1 (rxe9)"), in the order of rail and then of the
-     * line's points; empty when none of its points ran several rails.
-     */
-    private static Map<String, List<RailAt>> rails(List<PointRecord> line) {
-        Map<String, List<RailAt>> byRail = new java.util.HashMap<>();
-        Map<String, Integer> index = new java.util.HashMap<>();
-        for (PointRecord p : line) {
-            for (PointRecord.Rail r : p.rails()) {
-                byRail.computeIfAbsent(r.name(), k -> new ArrayList<>()).add(new RailAt(p, r));
-                index.put(r.name(), r.index());
-            }
-        }
-        Map<String, List<RailAt>> ordered = new LinkedHashMap<>();
-        byRail.keySet().stream()
-                .sorted(Comparator.comparingInt((String k) -> index.get(k)).thenComparing(k -> k))
-                .forEach(k -> ordered.put(k, byRail.get(k)));
-        return ordered;
-    }
-
-    private static Axis chooseAxis(List<PointRecord> points) {
-        List<Axis> axes = List.of(
-                new Axis("message size", PointRecord::size, true),
-                new Axis("batch", PointRecord::batch, false),
-                new Axis("queue pairs", PointRecord::qps, false),
-                new Axis("pipeline depth", PointRecord::pipeline, false));
-        for (Axis a : axes) {
-            if (points.stream().mapToLong(a.value()).distinct().count() > 1) {
-                return a;
-            }
-        }
-        return axes.getFirst();
-    }
-
-    private static String seriesKey(PointRecord p, Axis x) {
-        StringBuilder k = new StringBuilder(p.op());
-        if (!x.label().equals("message size")) {
-            k.append(' ').append(Units.formatSize(p.size()));
-        }
-        if (!x.label().equals("batch")) {
-            k.append(" ×").append(p.batch());
-        }
-        if (!x.label().equals("queue pairs")) {
-            k.append(" · ").append(p.qps()).append(" QP");
-        }
-        if (!x.label().equals("pipeline depth") && p.pipeline() > 1) {
-            k.append(" · depth ").append(p.pipeline());
-        }
-        if (p.device() != null) {
-            k.append(" · ").append(p.device()); // linkproof.nics=each: a curve per NIC
-        }
-        return k.toString();
     }
 
     private static int legend(StringBuilder s, int y, String color, String dash, String text) {
