@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Linkproof's libfabric transport next to libfabric's own fi_pingpong, same machine, same run, same
+# provider; and, as a second reference, ours over libfabric next to ours over UCX on the same host.
+#
+# What each side does, so the columns measure the same thing:
+#
+#   fi_pingpong   -e rdm -p PROVIDER -S SIZE -I ITERS: the client sends SIZE bytes, the server
+#                 receives them and sends SIZE back, ITERS times; its "usec/xfer" is the time of one
+#                 message (half a round trip) and its "MB/sec" SIZE over that time (10^6 B/s).
+#   ours (WRITE)  PointBench libfabric libfabric.provider=PROVIDER write lat: one fi_writemsg with
+#                 FI_DELIVERY_COMPLETE, then its completion, stop and wait, ITERS times behind one
+#                 whole-loop timer. Delivery complete means the data is in the target's memory, which
+#                 the provider learns from the target: SIZE one way and a short acknowledgement back.
+#                 From 4 KiB the payload's way dominates both, so one of our transfers and one of
+#                 fi_pingpong's messages carry the same bytes the same way: ratio = fi_pingpong's time
+#                 / ours (= ours' bandwidth over fi_pingpong's; >= 1: ours as fast; the target is
+#                 >= 0.9 from 4 KiB). Below 4 KiB ours is a whole round trip (the acknowledgement
+#                 costs what a message does), so the cost of one of our operations beyond libfabric's
+#                 is ours − 2 × fi_pingpong ("per-op overhead"): the JVM's FFM downcalls through the
+#                 ops tables (fi_writemsg, fi_cq_read), the loop's bookkeeping, the completion's
+#                 context lookup. Each point is validated (checksums) after its timed loop.
+#   ours (SEND)   the same with fi_send into the target's posted fi_recv, shown beside: its
+#                 completion is the provider's transmit completion (the data has left, not arrived:
+#                 over tcp;ofi_rxm that is a socket write), so it is not a round trip.
+#   UCX reference ours over libfabric and ours over UCX (UCX_TLS=shm for shm, tcp for tcp;ofi_rxm),
+#                 WRITE latency mode, the same sizes and ITERS: the same engine loop on two native
+#                 libraries.
+#
+# Every repetition runs every tool on every size, alternating which goes first; the tables give each
+# side's median over REPS with its min-max, and the ratio of the medians. The initiator (our JVM,
+# fi_pingpong's client) runs on CPU_INITIATOR, the target (our agent JVM, fi_pingpong's server) on
+# CPU_TARGET.
+#
+# Environment knobs (defaults in brackets):
+#   REPS [3]   PROVIDERS ["shm tcp;ofi_rxm"]   SIZES ["64 4096 65536 1048576"]   ITERS [10000]
+#   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [47700]   MVN_FLAGS [none; e.g. -o]
+#   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java]   OUT_DIR [a fresh temporary directory]
+#   RESULTS [bench/history/<UTC day>.md]: the section is appended there; APPEND=0 to skip
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPS=${REPS:-3}
+read -r -a PROVIDERS_A <<< "${PROVIDERS:-shm tcp;ofi_rxm}"
+read -r -a SIZES_A <<< "${SIZES:-64 4096 65536 1048576}"
+ITERS=${ITERS:-10000}
+CPU_I=${CPU_INITIATOR:-0}
+CPU_T=${CPU_TARGET:-1}
+PORT=${PORT:-47700}
+APPEND=${APPEND:-1}
+OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-libfabric-bench.XXXXXX")}
+mkdir -p "$OUT_DIR"
+die() { echo "libfabric-vs-pingpong: $*" >&2; exit 1; }
+note() { echo "# $*" >&2; }
+
+(( $(nproc) >= 2 )) || die "needs 2 CPUs to pin the two ranks apart; nproc says $(nproc)"
+command -v taskset >/dev/null || die "taskset (util-linux) is required"
+command -v fi_pingpong >/dev/null || die "fi_pingpong missing: apt-get install libfabric-bin (scripts/setup.sh --test does)"
+JAVA=${LINKPROOF_JAVA:-}
+if [[ -z "$JAVA" ]]; then
+  jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)
+  [[ -n "$jdk" ]] && JAVA="$jdk/bin/java" || JAVA="${JAVA_HOME:-/usr}/bin/java"
+fi
+"$JAVA" -version 2>&1 | grep -q 'version "2[5-9]' || die "$JAVA is not a JDK 25+ (set LINKPROOF_JAVA)"
+load_now() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
+LOAD_START=$(load_now)
+STARTED=$(date -u '+%Y-%m-%d %H:%M UTC')
+
+note "building transfer-core (test classes hold the bench driver)"
+(cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl transfer-core test-compile dependency:build-classpath \
+    -Dmdep.outputFile="$OUT_DIR/cp.txt" >"$OUT_DIR/build.log" 2>&1) || { cat "$OUT_DIR/build.log" >&2; die "build failed"; }
+CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$(cat "$OUT_DIR/cp.txt")"
+sizes_csv=$(IFS=,; echo "${SIZES_A[*]}")
+
+# ours REP LABEL TRANSPORT SETTINGS OP -> "rep label RESULT op mode size GBps avg_us p50_us valid ops/s" in ours.txt
+ours() {
+  LINKPROOF_BENCH_ITERATIONS=$ITERS timeout 900 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
+    dev.linkproof.transfer.bench.PointBench "$3" "$4" "$5" lat "$sizes_csv" 1 "$CPU_T" \
+    2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' | sed "s/^/$1 $2 /" >> "$OUT_DIR/ours.txt" \
+    || die "our run ($2 $5) failed; see $OUT_DIR/ours.err"
+}
+
+# pingpong REP PROVIDER SIZE -> "rep provider size usec_per_xfer MBps" in pingpong.txt
+pingpong() {
+  local port=$((PORT++)) line
+  timeout 300 taskset -c "$CPU_T" fi_pingpong -e rdm -p "$2" -S "$3" -I "$ITERS" -B "$port" >>"$OUT_DIR/pingpong-server.log" 2>&1 &
+  local server=$!
+  sleep 0.5
+  line=$(timeout 300 taskset -c "$CPU_I" fi_pingpong -e rdm -p "$2" -S "$3" -I "$ITERS" -P "$port" 127.0.0.1 2>&1 \
+           | tee -a "$OUT_DIR/pingpong.raw" | awk '$1 ~ /^[0-9]/ && NF >= 8 {print $(NF-1), $(NF-2)}' | tail -n 1)
+  wait "$server" || true
+  [[ -n "$line" ]] || die "fi_pingpong -p '$2' -S $3 gave no result; see $OUT_DIR/pingpong.raw"
+  echo "$1 $2 $3 $line" >> "$OUT_DIR/pingpong.txt"
+}
+
+ucx_tls() { case $1 in shm) echo shm;; *) echo tcp;; esac; }
+ours_all() {
+  for p in "${PROVIDERS_A[@]}"; do
+    ours "$1" "lf-send-$p" libfabric "libfabric.provider=$p" send
+    ours "$1" "lf-write-$p" libfabric "libfabric.provider=$p" write
+    ours "$1" "ucx-write-$p" ucx "UCX_TLS=$(ucx_tls "$p")" write
+  done
+}
+pingpong_all() { for p in "${PROVIDERS_A[@]}"; do for s in "${SIZES_A[@]}"; do pingpong "$1" "$p" "$s"; done; done; }
+
+for rep in $(seq 1 "$REPS"); do
+  note "repetition $rep of $REPS ($(load_now))"
+  if (( rep % 2 )); then ours_all "$rep"; pingpong_all "$rep"; else pingpong_all "$rep"; ours_all "$rep"; fi
+done
+LOAD_END=$(load_now)
+
+stats() { sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan nan nan"} else {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}}'; }
+ours_us() { awk -v l="$1" -v s="$2" '$2==l && $6==s {print $8}' "$OUT_DIR/ours.txt"; }
+pp_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $4}' "$OUT_DIR/pingpong.txt"; }
+cell() { read -r m lo hi <<< "$1"; printf "%.2f (%.2f–%.2f)" "$m" "$lo" "$hi"; }
+human() { case $1 in 64) echo "64 B";; 4096) echo "4 KiB";; 65536) echo "64 KiB";; 1048576) echo "1 MiB";; *) echo "$1 B";; esac; }
+invalid=$(awk '$10!="true"' "$OUT_DIR/ours.txt" | wc -l)
+points=$(wc -l < "$OUT_DIR/ours.txt")
+
+{
+  echo "## libfabric vs fi_pingpong ($STARTED)"
+  echo
+  echo "Command: \`REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
+  echo
+  echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; ours SEND: transmit complete):"
+  echo
+  echo "| provider | size | fi_pingpong µs | ours WRITE µs | ratio fi_pingpong / ours WRITE | ours SEND µs | per-op overhead (ours WRITE − 2 × fi_pingpong), µs |"
+  echo "|---|---|---|---|---|---|---|"
+  for p in "${PROVIDERS_A[@]}"; do
+    for s in "${SIZES_A[@]}"; do
+      pp=$(pp_us "$p" "$s" | stats); o=$(ours_us "lf-write-$p" "$s" | stats); snd=$(ours_us "lf-send-$p" "$s" | stats)
+      read -r pm _ <<< "$pp"; read -r om _ <<< "$o"
+      printf "| %s | %s | %s | %s | **%.2f** | %s | %s |\n" "$p" "$(human "$s")" "$(cell "$pp")" "$(cell "$o")" \
+        "$(awk -v a="$pm" -v b="$om" 'BEGIN {print (b > 0) ? a / b : 0}')" "$(cell "$snd")" \
+        "$( (( s < 4096 )) && awk -v a="$pm" -v b="$om" 'BEGIN {printf "%+.2f", b - 2 * a}' || echo –)"
+    done
+  done
+  echo
+  echo "Ours over libfabric next to ours over UCX (WRITE, latency mode, µs per transfer; UCX_TLS=shm beside shm, tcp beside tcp;ofi_rxm):"
+  echo
+  echo "| provider | size | ours libfabric WRITE µs | ours UCX WRITE µs | libfabric / UCX time |"
+  echo "|---|---|---|---|---|"
+  for p in "${PROVIDERS_A[@]}"; do
+    for s in "${SIZES_A[@]}"; do
+      l=$(ours_us "lf-write-$p" "$s" | stats); u=$(ours_us "ucx-write-$p" "$s" | stats)
+      read -r lm _ <<< "$l"; read -r um _ <<< "$u"
+      printf "| %s | %s | %s | %s | %.2f |\n" "$p" "$(human "$s")" "$(cell "$l")" "$(cell "$u")" \
+        "$(awk -v a="$lm" -v b="$um" 'BEGIN {print (b > 0) ? a / b : 0}')"
+    done
+  done
+  echo
+  echo "Raw outputs: $OUT_DIR"
+} > "$OUT_DIR/section.md"
+cat "$OUT_DIR/section.md"
+if [[ "$APPEND" == 1 ]]; then
+  RESULTS=${RESULTS:-$ROOT/bench/history/$(date -u +%F).md}
+  { echo; cat "$OUT_DIR/section.md"; } >> "$RESULTS"
+  note "appended to $RESULTS"
+fi
+(( invalid == 0 )) || die "$invalid of our points did not validate"
