@@ -81,7 +81,7 @@ CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$
 ours() {
   local rep=$1 op=$2 mode=$3 depth=$4
   LINKPROOF_BENCH_ITERATIONS=$ITERS timeout 600 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
-    dev.linkproof.transfer.ucx.UcxBench "$op" "$mode" 8 "$depth" "$CPU_T" "$TLS" \
+    dev.linkproof.transfer.bench.PointBench ucx "UCX_TLS=$TLS" "$op" "$mode" 8 "$depth" "$CPU_T" \
     2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' \
     | awk -v rep="$rep" -v d="$depth" '{$3 = $3 "-" d; print rep, $0}' >> "$OUT_DIR/ours.txt" \
     || die "our run ($op $mode) failed; see $OUT_DIR/ours.err"

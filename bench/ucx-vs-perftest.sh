@@ -124,11 +124,11 @@ small_csv=$(IFS=,; echo "${SMALL_SIZES[*]}")
 large_csv=$(IFS=,; echo "${LARGE_SIZES[*]}")
 
 # ours REP OP MODE SIZES [BATCH OUT ITERATIONS] -> "RESULT op mode size GBps avg_us p50_us valid ops/s"
-# lines, tagged with REP, in OUT (ours.txt); ITERATIONS: batches per point (default: UcxBench's own)
+# lines, tagged with REP, in OUT (ours.txt); ITERATIONS: batches per point (default: PointBench's own)
 ours() {
   local rep=$1 batch=${5:-1} out=${6:-ours.txt}
   LINKPROOF_BENCH_ITERATIONS=${7:-} timeout 600 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
-    dev.linkproof.transfer.ucx.UcxBench "$2" "$3" "$4" "$DEPTH" "$CPU_T" "$TLS" "$batch" \
+    dev.linkproof.transfer.bench.PointBench ucx "UCX_TLS=$TLS" "$2" "$3" "$4" "$DEPTH" "$CPU_T" "$batch" \
     2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' | sed "s/^/$rep /" >> "$OUT_DIR/$out" \
     || die "our run ($*) failed; see $OUT_DIR/ours.err"
 }

@@ -17,15 +17,25 @@ import dev.linkproof.transfer.measure.Measurement;
 class AtomicCorrectness {
     private static final String SHM = "UCX_TLS=shm";
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.FETCH_ADD, Op.COMPARE_SWAP}, batch = {1, 64}, qps = {1, 4},
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.FETCH_ADD, Op.COMPARE_SWAP},
+            batch = {1, 64},
+            qps = {1, 4},
             pipeline = {1, 8})
     void counters(Measurement m) {
         assertThat(m).isValid();
         assertThat(m).hasOpsPerSecondAtLeast(1);
     }
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.FETCH_ADD, Op.COMPARE_SWAP}, mode = Mode.LATENCY,
-            iterations = 2000, warmup = 200)
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.FETCH_ADD, Op.COMPARE_SWAP},
+            mode = Mode.LATENCY,
+            iterations = 2000,
+            warmup = 200)
     void latency(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.latency().samples()).isEqualTo(m.spec().iterations());
@@ -33,6 +43,5 @@ class AtomicCorrectness {
 
     /** tcp has no remote atomics: its points are skipped with the reason, never failed. */
     @TransferTest(transport = "tcp", op = Op.FETCH_ADD)
-    void notOnTcp() {
-    }
+    void notOnTcp() {}
 }

@@ -10,7 +10,9 @@ import dev.linkproof.transfer.measure.Measurement;
 
 /** Batches of 1 to 1024 transfers per iteration, each into its own slot, every slot validated. */
 class BatchSweep {
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"),
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "4KiB"),
             batch = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024})
     void contiguous(Measurement m) {
         assertThat(m).isValid();
@@ -18,7 +20,11 @@ class BatchSweep {
     }
 
     /** Non-adjacent slots (guard page between them), like MORI-IO without --batch-contiguous. */
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"), batch = {16, 1024}, layout = Layout.STRIDED)
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "4KiB"),
+            batch = {16, 1024},
+            layout = Layout.STRIDED)
     void strided(Measurement m) {
         assertThat(m).isValid();
     }

@@ -10,8 +10,12 @@ import dev.linkproof.transfer.measure.Measurement;
 
 /** Stop-and-wait latency with per-iteration samples, perftest style (ib_write_lat / ib_read_lat). */
 class LatencyProfile {
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"8", "4KiB", "64KiB"}), mode = Mode.LATENCY,
-            iterations = 2000, warmup = 200)
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"8", "4KiB", "64KiB"}),
+            mode = Mode.LATENCY,
+            iterations = 2000,
+            warmup = 200)
     void percentiles(Measurement m) {
         assertThat(m).isValid();
         var l = m.latency();

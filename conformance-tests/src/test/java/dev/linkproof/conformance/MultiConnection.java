@@ -12,18 +12,29 @@ import dev.linkproof.transfer.measure.Measurement;
  * transfers striped across them, with and without pipelining.
  */
 class MultiConnection {
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"64KiB", "1MiB"}), qps = {2, 4, 8}, batch = {1, 16})
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"64KiB", "1MiB"}),
+            qps = {2, 4, 8},
+            batch = {1, 16})
     void spreadAndStriped(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"64KiB", "1MiB"}), qps = {1, 4}, pipeline = {4, 16})
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"64KiB", "1MiB"}),
+            qps = {1, 4},
+            pipeline = {4, 16})
     void pipelined(Measurement m) {
         assertThat(m).isValid();
     }
 
     /** A transfer smaller than the connection count: every byte still lands exactly once. */
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"1", "3", "7"}), qps = 8)
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"1", "3", "7"}),
+            qps = 8)
     void fewerBytesThanConnections(Measurement m) {
         assertThat(m).isValid();
     }

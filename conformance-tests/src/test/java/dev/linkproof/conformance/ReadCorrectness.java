@@ -15,12 +15,19 @@ class ReadCorrectness {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(op = Op.READ, sizes = @Sweep(values = {"1", "3", "4097", "1000003"}), batch = {1, 3})
+    @TransferTest(
+            op = Op.READ,
+            sizes = @Sweep(values = {"1", "3", "4097", "1000003"}),
+            batch = {1, 3})
     void oddSizes(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(op = Op.READ, sizes = @Sweep(values = {"3", "4097", "65537"}), offset = {1, 7, 4095}, batch = 4,
+    @TransferTest(
+            op = Op.READ,
+            sizes = @Sweep(values = {"3", "4097", "65537"}),
+            offset = {1, 7, 4095},
+            batch = 4,
             layout = Layout.STRIDED)
     void unalignedOffsets(Measurement m) {
         assertThat(m).isValid();

@@ -21,7 +21,10 @@ class UcxCorrectness {
     private static final String SHM = "UCX_TLS=shm";
     private static final String TCP = "UCX_TLS=tcp";
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"1", "4097", "1MiB"}))
     void sharedMemory(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
@@ -33,41 +36,73 @@ class UcxCorrectness {
      * profile judges these points by its own ucx-over-tcp criteria (ucx-tcp-small-latency,
      * ucx-tcp-mid, ucx-tcp-bulk), one size for each.
      */
-    @TransferTest(transport = "ucx", settings = TCP, op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "ucx",
+            settings = TCP,
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"1", "4097", "64KiB", "1MiB"}))
     void tcp(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"),
-            batch = {16, 256}, qps = 4, pipeline = {1, 8})
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "4KiB"),
+            batch = {16, 256},
+            qps = 4,
+            pipeline = {1, 8})
     void sharedMemoryBatches(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.validation().slots()).isEqualTo(m.spec().batch());
     }
 
-    @TransferTest(transport = "ucx", settings = TCP, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"),
-            batch = 16, qps = {1, 4})
+    @TransferTest(
+            transport = "ucx",
+            settings = TCP,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "4KiB"),
+            batch = 16,
+            qps = {1, 4})
     void tcpBatches(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"3", "4097"}),
-            offset = 7, batch = 4, layout = Layout.STRIDED)
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"3", "4097"}),
+            offset = 7,
+            batch = 4,
+            layout = Layout.STRIDED)
     void sharedMemoryUnaligned(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "ucx", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"8", "4KiB"}),
-            mode = Mode.LATENCY, iterations = 1000, warmup = 200)
+    @TransferTest(
+            transport = "ucx",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"8", "4KiB"}),
+            mode = Mode.LATENCY,
+            iterations = 1000,
+            warmup = 200)
     void sharedMemoryLatency(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.latency().samples()).isEqualTo(m.spec().iterations());
         assertThat(m.latency().p50()).isLessThanOrEqualTo(m.latency().p99());
     }
 
-    @TransferTest(transport = "ucx", settings = TCP, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "8"),
-            mode = Mode.LATENCY, iterations = 500, warmup = 100)
+    @TransferTest(
+            transport = "ucx",
+            settings = TCP,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "8"),
+            mode = Mode.LATENCY,
+            iterations = 500,
+            warmup = 100)
     void tcpLatency(Measurement m) {
         assertThat(m).isValid();
     }

@@ -17,13 +17,20 @@ class WriteCorrectness {
     }
 
     /** Sizes that straddle word, page and MTU boundaries. */
-    @TransferTest(op = Op.WRITE, sizes = @Sweep(values = {"1", "3", "4097", "1000003"}), batch = {1, 3})
+    @TransferTest(
+            op = Op.WRITE,
+            sizes = @Sweep(values = {"1", "3", "4097", "1000003"}),
+            batch = {1, 3})
     void oddSizes(Measurement m) {
         assertThat(m).isValid();
     }
 
     /** Slots that start off any word boundary, contiguous and strided. */
-    @TransferTest(op = Op.WRITE, sizes = @Sweep(values = {"3", "4097", "65537"}), offset = {1, 7, 4095}, batch = 4,
+    @TransferTest(
+            op = Op.WRITE,
+            sizes = @Sweep(values = {"3", "4097", "65537"}),
+            offset = {1, 7, 4095},
+            batch = 4,
             layout = Layout.STRIDED)
     void unalignedOffsets(Measurement m) {
         assertThat(m).isValid();

@@ -17,8 +17,7 @@ final class AllureReport {
     /** A report of a few hundred points takes seconds; a stuck one must not hold the run. */
     private static final long DEADLINE_SECONDS = 300;
 
-    private AllureReport() {
-    }
+    private AllureReport() {}
 
     /** Generates {@code report} from {@code results}; returns why not, or null when it was written. */
     static String generate(Path allure, Path results, Path report) throws IOException, InterruptedException {
@@ -28,8 +27,15 @@ final class AllureReport {
         }
         String why = allure(allure, List.of("generate", "--clean", results.toString(), "-o", report.toString()));
         if (why == null) {
-            why = allure(allure, List.of("generate", "--clean", "--single-file", results.toString(), "-o",
-                    report.resolve("single").toString()));
+            why = allure(
+                    allure,
+                    List.of(
+                            "generate",
+                            "--clean",
+                            "--single-file",
+                            results.toString(),
+                            "-o",
+                            report.resolve("single").toString()));
         }
         return why;
     }
@@ -51,7 +57,8 @@ final class AllureReport {
             }
             if (p.exitValue() != 0) {
                 return "Allure's command line failed with status " + p.exitValue() + ": "
-                        + String.join(" | ", Files.readAllLines(log).stream().limit(5).toList());
+                        + String.join(
+                                " | ", Files.readAllLines(log).stream().limit(5).toList());
             }
             return null;
         } finally {

@@ -33,7 +33,10 @@ record BundleLayout(Path home) {
             return Optional.empty();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.resolve("bin").resolve("allure")).filter(Files::isRegularFile).sorted().findFirst();
+            return s.map(p -> p.resolve("bin").resolve("allure"))
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .findFirst();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -44,7 +47,9 @@ record BundleLayout(Path home) {
             return List.of();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -18,10 +18,16 @@ import picocli.CommandLine.IVersionProvider;
  * commands under one name. {@code check} is answered by {@code bin/linkproof} itself (a shell
  * script, since it must work where the runtime is what is broken).
  */
-@Command(name = "linkproof", mixinStandardHelpOptions = true, versionProvider = Linkproof.Version.class,
+@Command(
+        name = "linkproof",
+        mixinStandardHelpOptions = true,
+        versionProvider = Linkproof.Version.class,
         description = "Correctness and performance conformance of data transfers: RDMA verbs, UCX, GPU memory, TCP.",
-        footer = {"", "Also: linkproof check [--gpu] [--install]  (what this machine lacks to run the transports)",
-                "Each command has its own --help."})
+        footer = {
+            "",
+            "Also: linkproof check [--gpu] [--install]  (what this machine lacks to run the transports)",
+            "Each command has its own --help."
+        })
 public final class Linkproof implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -75,8 +81,9 @@ public final class Linkproof implements Runnable {
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"linkproof " + version() + " (Java " + Runtime.version() + ", "
-                    + System.getProperty("java.home") + ")"};
+            return new String[] {
+                "linkproof " + version() + " (Java " + Runtime.version() + ", " + System.getProperty("java.home") + ")"
+            };
         }
     }
 

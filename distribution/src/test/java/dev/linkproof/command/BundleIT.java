@@ -44,15 +44,20 @@ class BundleIT {
     @BeforeAll
     static void unpack() throws Exception {
         String bundle = System.getProperty("linkproof.bundle");
-        assertThat(bundle).as("linkproof.bundle (set by the pom) names the packed bundle").isNotBlank();
+        assertThat(bundle)
+                .as("linkproof.bundle (set by the pom) names the packed bundle")
+                .isNotBlank();
         assertThat(Path.of(bundle)).isRegularFile();
         Path unpacked = Files.createDirectories(dir.resolve("unpacked"));
-        Process tar = new ProcessBuilder("tar", "xzf", bundle, "-C", unpacked.toString()).inheritIO().start();
+        Process tar = new ProcessBuilder("tar", "xzf", bundle, "-C", unpacked.toString())
+                .inheritIO()
+                .start();
         assertThat(tar.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(tar.exitValue()).isZero();
         home = unpacked.resolve("linkproof-" + System.getProperty("linkproof.version"));
         assertThat(home.resolve("bin/linkproof")).isExecutable();
-        env = pathWithoutJavaOrMaven(Files.createDirectories(dir.resolve("path")), Files.createDirectories(dir.resolve("home")));
+        env = pathWithoutJavaOrMaven(
+                Files.createDirectories(dir.resolve("path")), Files.createDirectories(dir.resolve("home")));
     }
 
     /**
@@ -72,7 +77,9 @@ class BundleIT {
                         continue;
                     }
                     String real = p.toRealPath().toString();
-                    if (real.contains("/jvm/") || real.contains("maven") || p.getFileName().toString().startsWith("mvn")) {
+                    if (real.contains("/jvm/")
+                            || real.contains("maven")
+                            || p.getFileName().toString().startsWith("mvn")) {
                         continue;
                     }
                     Files.createSymbolicLink(link, p);
@@ -80,8 +87,16 @@ class BundleIT {
             }
         }
         Map<String, String> e = new HashMap<>(System.getenv());
-        for (String k : List.of("JAVA_HOME", "JDK_HOME", "JRE_HOME", "M2_HOME", "MAVEN_HOME", "MAVEN_OPTS", "CLASSPATH",
-                "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")) {
+        for (String k : List.of(
+                "JAVA_HOME",
+                "JDK_HOME",
+                "JRE_HOME",
+                "M2_HOME",
+                "MAVEN_HOME",
+                "MAVEN_OPTS",
+                "CLASSPATH",
+                "JAVA_TOOL_OPTIONS",
+                "JDK_JAVA_OPTIONS")) {
             e.remove(k);
         }
         e.put("PATH", bin.toString());
@@ -99,7 +114,8 @@ class BundleIT {
     void versionNamesTheBundlesOwnRuntime() throws Exception {
         Run r = linkproof(dir, "version");
         assertThat(r.rc()).isZero();
-        assertThat(r.output()).contains("linkproof " + System.getProperty("linkproof.version"))
+        assertThat(r.output())
+                .contains("linkproof " + System.getProperty("linkproof.version"))
                 .contains(home.resolve("runtime").toString());
     }
 
@@ -107,7 +123,9 @@ class BundleIT {
     @Test
     void checkRunsThePrerequisiteCheckWithoutAJdk() throws Exception {
         Run r = linkproof(dir, "check");
-        assertThat(r.output()).contains("prereq: ok: Java: the bundle's own runtime").contains("libibverbs");
+        assertThat(r.output())
+                .contains("prereq: ok: Java: the bundle's own runtime")
+                .contains("libibverbs");
         assertThat(r.rc()).as(r.output()).isZero();
     }
 
@@ -116,13 +134,18 @@ class BundleIT {
         Path work = Files.createDirectories(dir.resolve("suite-run"));
         Run r = linkproof(work, "run", "--select", "dev.linkproof.conformance.WriteCorrectness#oddSizes");
         assertThat(r.rc()).as(r.output()).isZero();
-        assertThat(r.output()).contains("[linkproof 8/8] PASS").contains("linkproof run: 8 passed, 0 failed, 0 skipped");
+        assertThat(r.output())
+                .contains("[linkproof 8/8] PASS")
+                .contains("linkproof run: 8 passed, 0 failed, 0 skipped");
         Path out = work.resolve("linkproof-out");
         assertThat(Files.readAllLines(out.resolve("linkproof-results.jsonl"))).hasSize(8);
-        assertThat(Files.readString(out.resolve("junit/TEST-linkproof.xml"))).contains("tests=\"8\"").contains("failures=\"0\"");
+        assertThat(Files.readString(out.resolve("junit/TEST-linkproof.xml")))
+                .contains("tests=\"8\"")
+                .contains("failures=\"0\"");
         assertThat(out.resolve("junit/open-test-report.xml")).isRegularFile();
         try (Stream<Path> s = Files.list(out.resolve("allure-results"))) {
-            assertThat(s.filter(p -> p.toString().endsWith("-result.json")).count()).isEqualTo(8);
+            assertThat(s.filter(p -> p.toString().endsWith("-result.json")).count())
+                    .isEqualTo(8);
         }
         assertThat(out.resolve("allure-report/index.html")).isRegularFile();
         assertThat(out.resolve("allure-report/single/index.html")).isRegularFile();
@@ -132,15 +155,19 @@ class BundleIT {
     void runsAUsersOwnJarAndFailsWithItsFailure() throws Exception {
         Path jar = userJar(OwnWrites.class, ImpossibleFloor.class);
         Path work = Files.createDirectories(dir.resolve("own-run"));
-        Run passing = linkproof(work, "run", "--no-report", "--tests", jar.toString(), "--select", OwnWrites.class.getName());
+        Run passing =
+                linkproof(work, "run", "--no-report", "--tests", jar.toString(), "--select", OwnWrites.class.getName());
         assertThat(passing.rc()).as(passing.output()).isZero();
         assertThat(passing.output()).contains("linkproof run: 2 passed, 0 failed");
 
         Run failing = linkproof(work, "run", "--no-report", "--no-suite", "--tests", jar.toString());
         assertThat(failing.rc()).as(failing.output()).isEqualTo(1);
-        assertThat(failing.output()).contains("linkproof run: 2 passed, 1 failed")
-                .contains("linkproof run: FAILED write 64 KiB").contains("Expecting actual:");
-        assertThat(Files.readString(work.resolve("linkproof-out/junit/TEST-linkproof.xml"))).contains("failures=\"1\"");
+        assertThat(failing.output())
+                .contains("linkproof run: 2 passed, 1 failed")
+                .contains("linkproof run: FAILED write 64 KiB")
+                .contains("Expecting actual:");
+        assertThat(Files.readString(work.resolve("linkproof-out/junit/TEST-linkproof.xml")))
+                .contains("failures=\"1\"");
     }
 
     /**
@@ -151,8 +178,16 @@ class BundleIT {
     void aJarOnLinkproofClasspathIsOnTheClassPathOfTheCommand() throws Exception {
         Path jar = userJar(OwnWrites.class);
         Path work = Files.createDirectories(dir.resolve("classpath-run"));
-        Run r = run(List.of(home.resolve("bin/linkproof").toString(), "run", "--no-report", "--no-suite", "--select",
-                OwnWrites.class.getName()), work, Map.of("LINKPROOF_CLASSPATH", jar.toString()));
+        Run r = run(
+                List.of(
+                        home.resolve("bin/linkproof").toString(),
+                        "run",
+                        "--no-report",
+                        "--no-suite",
+                        "--select",
+                        OwnWrites.class.getName()),
+                work,
+                Map.of("LINKPROOF_CLASSPATH", jar.toString()));
         assertThat(r.rc()).as(r.output()).isZero();
         assertThat(r.output()).contains("linkproof run: 2 passed, 0 failed");
     }
@@ -164,7 +199,8 @@ class BundleIT {
         assertThat(missing.output()).contains("--tests /no/such/tests.jar: no such file or folder");
         Run noClass = linkproof(dir, "run", "--select", "com.example.NoSuchClass");
         assertThat(noClass.rc()).isEqualTo(2);
-        assertThat(noClass.output()).contains("--select com.example.NoSuchClass: no class com.example.NoSuchClass in the suite");
+        assertThat(noClass.output())
+                .contains("--select com.example.NoSuchClass: no class com.example.NoSuchClass in the suite");
         Run noMethod = linkproof(dir, "run", "--select", "dev.linkproof.conformance.WriteCorrectness#nope");
         assertThat(noMethod.rc()).isEqualTo(2);
         assertThat(noMethod.output()).contains("has no method nope");
@@ -173,14 +209,22 @@ class BundleIT {
     /** The two-host shape on one host: an agent from the bundle, and the bundle's transfer command against it. */
     @Test
     void anAgentAndAnInitiatorFromTheBundleMoveData() throws Exception {
-        List<String> cmd = List.of(home.resolve("bin/linkproof").toString(), "agent", "--bind", "127.0.0.1", "--port", "0",
-                "--token", "bundle-it-token-0123456789");
+        List<String> cmd = List.of(
+                home.resolve("bin/linkproof").toString(),
+                "agent",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--token",
+                "bundle-it-token-0123456789");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().clear();
         pb.environment().putAll(env);
         Process agent = pb.start();
         try {
-            var reader = new java.io.BufferedReader(new java.io.InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
+            var reader = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
             String ready = null;
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             for (String line; System.nanoTime() < until && (line = reader.readLine()) != null; ) {
@@ -192,10 +236,24 @@ class BundleIT {
             assertThat(ready).as("the agent's ready line").isNotNull();
             Matcher port = Pattern.compile("port=(\\d+)").matcher(ready);
             assertThat(port.find()).isTrue();
-            Run transfer = linkproof(dir, "transfer", "--peer", "127.0.0.1:" + port.group(1), "--token", "bundle-it-token-0123456789",
-                    "--size", "4KiB,1MiB", "--iters", "200");
+            Run transfer = linkproof(
+                    dir,
+                    "transfer",
+                    "--peer",
+                    "127.0.0.1:" + port.group(1),
+                    "--token",
+                    "bundle-it-token-0123456789",
+                    "--size",
+                    "4KiB,1MiB",
+                    "--iters",
+                    "200");
             assertThat(transfer.rc()).as(transfer.output()).isZero();
-            assertThat(transfer.output().lines().filter(l -> l.matches(" (4096|1048576) .* ok")).count()).as(transfer.output()).isEqualTo(2);
+            assertThat(transfer.output()
+                            .lines()
+                            .filter(l -> l.matches(" (4096|1048576) .* ok"))
+                            .count())
+                    .as(transfer.output())
+                    .isEqualTo(2);
         } finally {
             agent.destroy();
             if (!agent.waitFor(30, TimeUnit.SECONDS)) {
@@ -251,12 +309,15 @@ class BundleIT {
         return new Run(p.exitValue(), output);
     }
 
-    private record Run(int rc, String output) {
-    }
+    private record Run(int rc, String output) {}
 
     @AfterAll
     static void nothingLeftRunning() {
         // Any agent a run started is a child of its bin/linkproof process, which has ended.
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+        assertThat(ProcessHandle.current()
+                        .descendants()
+                        .filter(ProcessHandle::isAlive)
+                        .toList())
+                .isEmpty();
     }
 }

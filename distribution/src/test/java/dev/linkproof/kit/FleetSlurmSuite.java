@@ -54,20 +54,27 @@ class FleetSlurmSuite {
 
     @BeforeAll
     static void cluster() throws Exception {
-        Assumptions.assumeTrue(Boolean.parseBoolean(System.getProperty(ENABLE, System.getenv().getOrDefault("LINKPROOF_SLURM",
-                "false"))), "the Slurm fleet suite was not requested: -D" + ENABLE + "=true (scripts/test.sh and CI pass it)");
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+        Assumptions.assumeTrue(
+                Boolean.parseBoolean(
+                        System.getProperty(ENABLE, System.getenv().getOrDefault("LINKPROOF_SLURM", "false"))),
+                "the Slurm fleet suite was not requested: -D" + ENABLE + "=true (scripts/test.sh and CI pass it)");
+        Assumptions.assumeTrue(
+                "root".equals(System.getProperty("user.name")),
                 "the Slurm fleet suite needs root (network namespaces, Slurm's daemons)");
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/bin/srun")),
+        Assumptions.assumeTrue(
+                Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/bin/srun")),
                 "Slurm is not installed (scripts/setup.sh --test installs slurm-wlm and munge)");
         String packed = System.getProperty("linkproof.bundle");
-        assertThat(packed).as("linkproof.bundle (set by the pom) names the packed bundle").isNotBlank();
+        assertThat(packed)
+                .as("linkproof.bundle (set by the pom) names the packed bundle")
+                .isNotBlank();
         bundle = Path.of(packed);
         assertThat(bundle).isRegularFile();
         fixtures = fixturesJar();
         if (Files.isDirectory(WORK)) { // an earlier run's folders: none of them may be read as this run's
             try (Stream<Path> old = Files.walk(WORK)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                old.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             }
         }
         Files.createDirectories(WORK);
@@ -91,7 +98,11 @@ class FleetSlurmSuite {
 
     /** The fleet-fixtures jar on this test's class path: FleetWrite, and tcp-node-bitflip with its service file. */
     private static Path fixturesJar() throws ClassNotFoundException, URISyntaxException {
-        Path jar = Path.of(Class.forName(POINT).getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jar = Path.of(Class.forName(POINT)
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         assertThat(jar).as("FleetWrite's jar").exists();
         return jar;
     }
@@ -103,11 +114,20 @@ class FleetSlurmSuite {
      * third of another; the faults below are 100 Mbit/s against GB/s, far outside that.
      */
     private static SlurmKit.Run run(String name) {
-        return new SlurmKit.Run(name).env("LINKPROOF_CLASSPATH", fixtures.toString()).env("LINKPROOF_JAVA_OPTS", "-XX:+UseSerialGC -Xmx384m")
-                .run("--select", POINT, "--profile", SlurmKit.ROOT.resolve("conformance-tests/src/test/resources/profiles/validation-only.yaml")
-                        .toString())
-                .key("linkproof.fleet.registerWithin", "90s").key("linkproof.fleet.minOfMedianBandwidth", "0.25")
-                .key("linkproof.fleet.maxOfLowestLatency", "50").key("linkproof.timeout.control", "10s");
+        return new SlurmKit.Run(name)
+                .env("LINKPROOF_CLASSPATH", fixtures.toString())
+                .env("LINKPROOF_JAVA_OPTS", "-XX:+UseSerialGC -Xmx384m")
+                .run(
+                        "--select",
+                        POINT,
+                        "--profile",
+                        SlurmKit.ROOT
+                                .resolve("conformance-tests/src/test/resources/profiles/validation-only.yaml")
+                                .toString())
+                .key("linkproof.fleet.registerWithin", "90s")
+                .key("linkproof.fleet.minOfMedianBandwidth", "0.25")
+                .key("linkproof.fleet.maxOfLowestLatency", "50")
+                .key("linkproof.timeout.control", "10s");
     }
 
     /** A run over tcp that needs no locked memory, and no HTML report (the clean run makes one). */
@@ -120,7 +140,9 @@ class FleetSlurmSuite {
     }
 
     private static FleetVerdictDocument verdicts(SlurmKit.Job job) {
-        assertThat(job.verdictFile()).as("fleet-verdict.json of " + job.dir() + "; " + job.story()).isRegularFile();
+        assertThat(job.verdictFile())
+                .as("fleet-verdict.json of " + job.dir() + "; " + job.story())
+                .isRegularFile();
         return FleetVerdictFile.read(job.verdictFile());
     }
 
@@ -133,11 +155,14 @@ class FleetSlurmSuite {
     }
 
     private static List<String> blamed(FleetVerdictDocument d) {
-        return d.verdicts().stream().map(v -> v.kind() + " " + String.join("<->", v.nodes())).toList();
+        return d.verdicts().stream()
+                .map(v -> v.kind() + " " + String.join("<->", v.nodes()))
+                .toList();
     }
 
     private static Map<String, String> status(FleetVerdictDocument d) {
-        return d.nodes().stream().collect(Collectors.toMap(FleetVerdictDocument.Node::name, FleetVerdictDocument.Node::status));
+        return d.nodes().stream()
+                .collect(Collectors.toMap(FleetVerdictDocument.Node::name, FleetVerdictDocument.Node::status));
     }
 
     /** Back into service whatever happened, so that the next run has its four nodes; a node that is not drained is left alone. */
@@ -164,16 +189,23 @@ class FleetSlurmSuite {
     void aLockedMemoryLimitBelowTheFloorStopsTheJobBeforeAnyAgentWithTheFix() throws Exception {
         SlurmKit.Job job = submit(run("memlock").memlock(64));
         assertThat(job.exitCode()).as(job.story()).isEqualTo(2);
-        assertThat(job.jobOutput()).contains("the locked-memory limit (ulimit -l) is below 67108864 KiB on 4 of 4 nodes: "
+        assertThat(job.jobOutput())
+                .contains("the locked-memory limit (ulimit -l) is below 67108864 KiB on 4 of 4 nodes: "
                         + "lpn1 (64 KiB) lpn2 (64 KiB) lpn3 (64 KiB) lpn4 (64 KiB)")
-                .contains("PropagateResourceLimitsExcept=MEMLOCK").contains("LimitMEMLOCK=infinity")
-                .contains("/etc/security/limits.d/").contains("memlock unlimited").contains("--no-memlock-check");
+                .contains("PropagateResourceLimitsExcept=MEMLOCK")
+                .contains("LimitMEMLOCK=infinity")
+                .contains("/etc/security/limits.d/")
+                .contains("memlock unlimited")
+                .contains("--no-memlock-check");
         try (Stream<Path> files = Files.list(job.dir())) {
-            assertThat(files.map(f -> f.getFileName().toString())).as("no agent started, no run").containsExactlyInAnyOrder(
-                    "job.out", "nodes.out");
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("no agent started, no run")
+                    .containsExactlyInAnyOrder("job.out", "nodes.out");
         }
-        assertThat(job.submitOutput()).contains("job " + job.dir().getFileName().toString().replace("linkproof-fleet-", "")
-                + " ended: FAILED, exit code 2").contains("the job stopped before the run");
+        assertThat(job.submitOutput())
+                .contains("job " + job.dir().getFileName().toString().replace("linkproof-fleet-", "")
+                        + " ended: FAILED, exit code 2")
+                .contains("the job stopped before the run");
     }
 
     /**
@@ -186,11 +218,19 @@ class FleetSlurmSuite {
     void aCleanFleetBlamesNobodyEveryPairPassesAndANodeLinkproofDrainedComesBack() throws Exception {
         SlurmKit.Job job;
         try {
-            job = submit(run("clean").memlock(64).kit("--memlock-min", "64").key("linkproof.fleet.act", "slurm")
+            job = submit(run("clean")
+                    .memlock(64)
+                    .kit("--memlock-min", "64")
+                    .key("linkproof.fleet.act", "slurm")
                     .during(dir -> {
-                        // A drained node takes no new job: so this is how a node Linkproof took out is in a fleet run at all.
+                        // A drained node takes no new job: so this is how a node Linkproof took out is in a fleet run
+                        // at all.
                         SlurmKit.awaitFile(dir.resolve("agent-lpn2.out"), null);
-                        SlurmKit.sh("scontrol", "update", "nodename=lpn2", "state=drain",
+                        SlurmKit.sh(
+                                "scontrol",
+                                "update",
+                                "nodename=lpn2",
+                                "state=drain",
                                 "reason=linkproof: bad-node: drained by an earlier run");
                     }));
         } finally {
@@ -199,24 +239,34 @@ class FleetSlurmSuite {
         FleetVerdictDocument d = verdicts(job);
         String coordinator = job.coordinatorOutput();
         assertThat(blamed(d)).as(coordinator).isEmpty();
-        assertThat(coordinator).contains("lpn2 passes again: bringing it back (it was taken out for: linkproof: bad-node: "
-                + "drained by an earlier run)").contains("scontrol update nodename=lpn2 state=resume: done");
+        assertThat(coordinator)
+                .contains("lpn2 passes again: bringing it back (it was taken out for: linkproof: bad-node: "
+                        + "drained by an earlier run)")
+                .contains("scontrol update nodename=lpn2 state=resume: done");
         assertThat(drainedByLinkproof()).isEmpty();
         assertThat(status(d)).containsOnlyKeys("lpn1", "lpn2", "lpn3", "lpn4");
         assertThat(job.exitCode()).as(job.story()).isZero();
-        assertThat(coordinator).contains("fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)").contains("4 of 4 nodes registered");
+        assertThat(coordinator)
+                .contains("fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)")
+                .contains("4 of 4 nodes registered");
         // The node check: every node answered, with the limit Slurm gave it.
-        assertThat(job.dir().resolve("nodes.out")).content().contains("node lpn1 memlock=64 bundle=ok", "node lpn4 memlock=64 bundle=ok");
+        assertThat(job.dir().resolve("nodes.out"))
+                .content()
+                .contains("node lpn1 memlock=64 bundle=ok", "node lpn4 memlock=64 bundle=ok");
         assertThat(job.jobOutput()).contains("every node: the bundle is there, locked memory at least 64 KiB");
         // The Allure report's fleet summary: the verdict test carries the verdict document and the heat map.
         Path allure = job.out().resolve("allure-results");
         String verdictTest;
         try (var files = Files.list(allure)) {
-            verdictTest = files.filter(f -> f.toString().endsWith("-result.json")).map(FleetSlurmSuite::read)
-                    .filter(t -> t.contains("\"name\":\"the fleet blames nobody\"")).findFirst().orElseThrow();
+            verdictTest = files.filter(f -> f.toString().endsWith("-result.json"))
+                    .map(FleetSlurmSuite::read)
+                    .filter(t -> t.contains("\"name\":\"the fleet blames nobody\""))
+                    .findFirst()
+                    .orElseThrow();
         }
         java.util.regex.Matcher svg = java.util.regex.Pattern.compile(
-                "\"name\":\"heat map: [^\"]+\",\"source\":\"([^\"]+)\",\"type\":\"image/svg\\+xml\"").matcher(verdictTest);
+                        "\"name\":\"heat map: [^\"]+\",\"source\":\"([^\"]+)\",\"type\":\"image/svg\\+xml\"")
+                .matcher(verdictTest);
         assertThat(svg.find()).as(verdictTest).isTrue();
         assertThat(allure.resolve(svg.group(1))).content().contains("Bandwidth by pair", "lpn4");
         assertThat(verdictTest).contains("\"name\":\"fleet-verdict.json\"");
@@ -224,11 +274,14 @@ class FleetSlurmSuite {
         assertThat(job.out().resolve("allure-report/index.html")).isRegularFile();
         assertThat(job.out().resolve("linkproof-results.jsonl")).isRegularFile();
         assertThat(job.out().resolve("junit/TEST-linkproof.xml")).isRegularFile();
-        assertThat(job.submitOutput()).contains(job.out().resolve("allure-report/index.html").toString())
+        assertThat(job.submitOutput())
+                .contains(job.out().resolve("allure-report/index.html").toString())
                 .contains(job.verdictFile().toString());
         // Every pair ran between two distinct hosts: each agent served from its own node's address.
         for (int n = 1; n <= 4; n++) {
-            assertThat(job.dir().resolve("agent-lpn" + n + ".out")).content().contains("serving on 10.77.0.1" + n + ":");
+            assertThat(job.dir().resolve("agent-lpn" + n + ".out"))
+                    .content()
+                    .contains("serving on 10.77.0.1" + n + ":");
         }
     }
 
@@ -247,9 +300,14 @@ class FleetSlurmSuite {
             assertThat(blamed(d)).as(job.coordinatorOutput()).containsExactly("bad-node lpn3");
             assertThat(job.exitCode()).isNotZero();
             // The drain hook drained exactly the blamed node, with the verdict as its reason.
-            assertThat(drainedByLinkproof()).as(job.coordinatorOutput()).singleElement().asString().startsWith("lpn3|linkproof: bad-node");
+            assertThat(drainedByLinkproof())
+                    .as(job.coordinatorOutput())
+                    .singleElement()
+                    .asString()
+                    .startsWith("lpn3|linkproof: bad-node");
             // Its evidence: every run of its pairs, first round and confirmations, with their figures.
-            assertThat(d.verdicts().getFirst().evidence()).extracting(FleetVerdictDocument.EvidenceEntry::stage)
+            assertThat(d.verdicts().getFirst().evidence())
+                    .extracting(FleetVerdictDocument.EvidenceEntry::stage)
                     .contains("first", "confirmation");
         } finally {
             resume("lpn3");
@@ -281,7 +339,10 @@ class FleetSlurmSuite {
         }));
         FleetVerdictDocument d = verdicts(job);
         assertThat(blamed(d)).as(job.coordinatorOutput()).containsExactly("unreachable-node lpn4");
-        assertThat(status(d)).containsEntry("lpn1", "clear").containsEntry("lpn2", "clear").containsEntry("lpn3", "clear");
+        assertThat(status(d))
+                .containsEntry("lpn1", "clear")
+                .containsEntry("lpn2", "clear")
+                .containsEntry("lpn3", "clear");
         assertThat(job.coordinatorOutput()).contains("node lpn4 left the run");
     }
 
@@ -304,19 +365,27 @@ class FleetSlurmSuite {
     @Test
     @Order(6)
     void theKubernetesRendezvousFindsEveryPodByItsNameAndMarksTheNodeABadPodRanOn() throws Exception {
-        SlurmKit.Job job = submit(tcpRun("kubernetes").key("linkproof.fleet", "kubernetes").key("linkproof.fleet.act", "print")
-                .env("LINKPROOF_FAULT_NODE", "lpn2").env("LINKPROOF_K8S_JOB", "lp-fleet").env("LINKPROOF_K8S_SERVICE", "lp")
-                .env("LINKPROOF_K8S_COMPLETIONS", "4").setup("""
-                        # This node as pod <job>-<index> of an Indexed Job; the batch host (the coordinator) is node 0.
-                        i=${SLURM_NODEID:-0}
-                        export JOB_COMPLETION_INDEX=$i HOSTNAME=lp-fleet-$i LINKPROOF_NODE=lp-fleet-$i
-                        export LINKPROOF_K8S_NODE_NAME=$SLURMD_NODENAME
-                        """));
+        SlurmKit.Job job = submit(tcpRun("kubernetes")
+                .key("linkproof.fleet", "kubernetes")
+                .key("linkproof.fleet.act", "print")
+                .env("LINKPROOF_FAULT_NODE", "lpn2")
+                .env("LINKPROOF_K8S_JOB", "lp-fleet")
+                .env("LINKPROOF_K8S_SERVICE", "lp")
+                .env("LINKPROOF_K8S_COMPLETIONS", "4")
+                .setup("""
+                    # This node as pod <job>-<index> of an Indexed Job; the batch host (the coordinator) is node 0.
+                    i=${SLURM_NODEID:-0}
+                    export JOB_COMPLETION_INDEX=$i HOSTNAME=lp-fleet-$i LINKPROOF_NODE=lp-fleet-$i
+                    export LINKPROOF_K8S_NODE_NAME=$SLURMD_NODENAME
+                    """));
         FleetVerdictDocument d = verdicts(job);
-        assertThat(status(d)).as(job.coordinatorOutput()).containsOnlyKeys("lp-fleet-0", "lp-fleet-1", "lp-fleet-2", "lp-fleet-3");
+        assertThat(status(d))
+                .as(job.coordinatorOutput())
+                .containsOnlyKeys("lp-fleet-0", "lp-fleet-1", "lp-fleet-2", "lp-fleet-3");
         // lpn2 is the job's second node: pod lp-fleet-1.
         assertThat(blamed(d)).as(job.coordinatorOutput()).containsExactly("corrupting-node lp-fleet-1");
-        assertThat(job.coordinatorOutput()).contains("kubectl label node lpn2 linkproof.dev/verdict=corrupting-node --overwrite")
+        assertThat(job.coordinatorOutput())
+                .contains("kubectl label node lpn2 linkproof.dev/verdict=corrupting-node --overwrite")
                 .contains("kubectl taint node lpn2 linkproof.dev/corrupting-node=true:NoSchedule --overwrite");
     }
 }

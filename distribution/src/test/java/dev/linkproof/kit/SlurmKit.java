@@ -34,10 +34,12 @@ import java.util.regex.Pattern;
 final class SlurmKit {
     /** The repository: failsafe runs in distribution/. */
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
     static final Path NETNS = ROOT.resolve("scripts/lib/slurm-netns.sh");
     static final Path SUBMIT = ROOT.resolve("examples/fleet/slurm/submit.sh");
     /** The lock every user of the cluster holds while using it (the fleet benches too). */
     static final Path LOCK = Path.of("/tmp/linkproof-slurm.lock");
+
     static final int NODES = 4;
     /**
      * One job: node check, JVM starts, registration, three rounds and the retests; far less on a
@@ -45,8 +47,7 @@ final class SlurmKit {
      */
     static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
 
-    private SlurmKit() {
-    }
+    private SlurmKit() {}
 
     /** What one job left: its folder (job.out, coordinator.out, nodes.out, agent-*.out, out/), and submit.sh's output and status. */
     record Job(Path dir, int exitCode, String submitOutput, String coordinatorOutput, String jobOutput) {
@@ -140,7 +141,8 @@ final class SlurmKit {
 
     /** The cluster of {@link #NODES} nodes, lpn1..lpn4: reused if it has that many, else made anew. */
     static void up() throws IOException, InterruptedException {
-        System.out.println("[fleet] " + sh("bash", NETNS.toString(), "up", Integer.toString(NODES)).strip());
+        System.out.println("[fleet] "
+                + sh("bash", NETNS.toString(), "up", Integer.toString(NODES)).strip());
     }
 
     static void down() throws IOException, InterruptedException {
@@ -167,8 +169,16 @@ final class SlurmKit {
         if (run.memlockKib != null) {
             cmd.addAll(List.of("bash", "-c", "ulimit -l " + run.memlockKib + " && exec \"$0\" \"$@\""));
         }
-        cmd.addAll(List.of(SUBMIT.toString(), "--bundle", bundle.toString(), "--out-dir", work.toString(), "--deadline",
-                JOB_DEADLINE.toSeconds() + "s", "-N", Integer.toString(NODES)));
+        cmd.addAll(List.of(
+                SUBMIT.toString(),
+                "--bundle",
+                bundle.toString(),
+                "--out-dir",
+                work.toString(),
+                "--deadline",
+                JOB_DEADLINE.toSeconds() + "s",
+                "-N",
+                Integer.toString(NODES)));
         if (run.setup != null) {
             Path setup = work.resolve(run.name + ".setup.sh");
             Files.writeString(setup, run.setup);
@@ -203,15 +213,16 @@ final class SlurmKit {
                         });
                     }
                 } else if (!p.isAlive()) {
-                    throw new AssertionError("submit.sh ended (" + p.exitValue() + ") without submitting " + run.name + ":\n"
-                            + Files.readString(log));
+                    throw new AssertionError("submit.sh ended (" + p.exitValue() + ") without submitting " + run.name
+                            + ":\n" + Files.readString(log));
                 }
             }
             if (System.nanoTime() > deadline) {
                 p.descendants().forEach(ProcessHandle::destroy);
                 p.destroy();
-                throw new AssertionError("submit.sh for " + run.name + " did not end within " + JOB_DEADLINE.plusMinutes(1)
-                        + " (it cancels its job at " + JOB_DEADLINE + "):\n" + Files.readString(log));
+                throw new AssertionError(
+                        "submit.sh for " + run.name + " did not end within " + JOB_DEADLINE.plusMinutes(1)
+                                + " (it cancels its job at " + JOB_DEADLINE + "):\n" + Files.readString(log));
             }
             p.waitFor(250, TimeUnit.MILLISECONDS);
         }
@@ -223,7 +234,8 @@ final class SlurmKit {
         }
         String submitOutput = Files.readString(log);
         System.out.println("[fleet] " + run.name + ": submit.sh exited " + p.exitValue() + "; " + dir);
-        return new Job(dir, p.exitValue(), submitOutput, read(dir.resolve("coordinator.out")), read(dir.resolve("job.out")));
+        return new Job(
+                dir, p.exitValue(), submitOutput, read(dir.resolve("coordinator.out")), read(dir.resolve("job.out")));
     }
 
     private static String read(Path f) throws IOException {
@@ -234,7 +246,8 @@ final class SlurmKit {
     static void awaitFile(Path file, String line) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + JOB_DEADLINE.toNanos();
         while (System.nanoTime() < deadline) {
-            if (Files.isRegularFile(file) && (line == null || Files.readString(file).lines().anyMatch(l -> l.startsWith(line)))) {
+            if (Files.isRegularFile(file)
+                    && (line == null || Files.readString(file).lines().anyMatch(l -> l.startsWith(line)))) {
                 return;
             }
             Thread.sleep(100);
@@ -253,13 +266,15 @@ final class SlurmKit {
         Optional<Long> holder = ancestorHolding(LOCK);
         if (holder.isPresent()) {
             System.out.println("[fleet] " + LOCK + " is held by a caller (pid " + holder.get() + "): not taken again");
-            return () -> { };
+            return () -> {};
         }
-        Process p = new ProcessBuilder("flock", "-o", LOCK.toString(), "-c", "echo locked; exec cat").redirectErrorStream(true)
+        Process p = new ProcessBuilder("flock", "-o", LOCK.toString(), "-c", "echo locked; exec cat")
+                .redirectErrorStream(true)
                 .start();
         CountDownLatch locked = new CountDownLatch(1);
         Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     if (line.equals("locked")) {
                         locked.countDown();
@@ -273,7 +288,8 @@ final class SlurmKit {
             System.out.println("[fleet] waiting for " + LOCK + " (another user of the Slurm cluster holds it)");
             while (!locked.await(1, TimeUnit.SECONDS)) {
                 if (!p.isAlive()) {
-                    throw new IOException("flock " + LOCK + " ended with status " + p.exitValue() + " without the lock");
+                    throw new IOException(
+                            "flock " + LOCK + " ended with status " + p.exitValue() + " without the lock");
                 }
             }
         }
@@ -312,7 +328,9 @@ final class SlurmKit {
         if (holders.isEmpty()) {
             return Optional.empty();
         }
-        for (Optional<ProcessHandle> h = Optional.of(ProcessHandle.current()); h.isPresent(); h = h.get().parent()) {
+        for (Optional<ProcessHandle> h = Optional.of(ProcessHandle.current());
+                h.isPresent();
+                h = h.get().parent()) {
             long pid = h.get().pid();
             if (holders.contains(pid) || hasOpen(pid, device, inode)) {
                 return Optional.of(pid);

@@ -13,7 +13,8 @@ public record BaselineSettings(OptionalDouble tolerance) {
     public static final BaselineSettings NONE = new BaselineSettings(OptionalDouble.empty());
 
     /** What a tolerance may be written as, for error messages. */
-    public static final String TOLERANCE_FORMS = "a fraction in [0, 1) such as 0.08, or a percentage below 100% such as 8%";
+    public static final String TOLERANCE_FORMS =
+            "a fraction in [0, 1) such as 0.08, or a percentage below 100% such as 8%";
 
     /**
      * A tolerance written as a profile's {@code baseline.tolerance} is, so that

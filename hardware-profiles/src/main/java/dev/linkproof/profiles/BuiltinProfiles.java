@@ -141,11 +141,13 @@ public final class BuiltinProfiles {
         if (!(tree instanceof YMap m) || !m.entries().containsKey("extends")) {
             return new Resolved(tree, List.of(layer));
         }
-        YScalar s = ProfileParser.scalar(m.entries().get("extends").value(), "extends");
+        YScalar s = ProfileNodes.scalar(m.entries().get("extends").value(), "extends");
         String base = s.value().strip();
         if (!contains(base)) {
-            throw new ProfileException(s.location(), "extends '" + base + "', which is not a built-in profile"
-                    + ProfileParser.suggestion(base, ids()) + " (built-ins: " + String.join(", ", ids()) + ")");
+            throw new ProfileException(
+                    s.location(),
+                    "extends '" + base + "', which is not a built-in profile" + ProfileNodes.suggestion(base, ids())
+                            + " (built-ins: " + String.join(", ", ids()) + ")");
         }
         List<String> seen = new ArrayList<>(chain);
         if (self != null) {
@@ -163,8 +165,7 @@ public final class BuiltinProfiles {
         return new Resolved(merged, layers);
     }
 
-    record Resolved(YNode tree, List<String> layers) {
-    }
+    record Resolved(YNode tree, List<String> layers) {}
 
     private static Optional<String> resource(ClassLoader cl, String name) {
         try (InputStream in = cl.getResourceAsStream(name)) {

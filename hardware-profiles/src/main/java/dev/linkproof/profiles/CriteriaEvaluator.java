@@ -54,11 +54,13 @@ public final class CriteriaEvaluator {
      */
     public CriteriaEvaluator(HardwareProfile profile, EvaluationContext evaluation) {
         if (profile.needsMemoryCopyBaseline() && evaluation.memcpyBaseline().isEmpty()) {
-            throw new IllegalArgumentException("profile '" + profile.id() + "' has criteria relative to the memory-copy "
-                    + "baseline; measure it first (EvaluationContext.forProfile)");
+            throw new IllegalArgumentException(
+                    "profile '" + profile.id() + "' has criteria relative to the memory-copy "
+                            + "baseline; measure it first (EvaluationContext.forProfile)");
         }
         this.profile = profile;
-        this.context = new BandwidthFloor.Context(profile.linkRateGbps().orElse(Double.NaN),
+        this.context = new BandwidthFloor.Context(
+                profile.linkRateGbps().orElse(Double.NaN),
                 evaluation.memcpyBaseline().map(MemoryCopyBaseline::bestGBps).orElse(Double.NaN));
     }
 
@@ -77,7 +79,9 @@ public final class CriteriaEvaluator {
 
     /** {@link #criteriaFor(TransferSpec)} for a point that ran {@code railCount} rails at once. */
     public List<Criterion> criteriaFor(TransferSpec spec, int railCount) {
-        return profile.criteria().stream().filter(c -> c.appliesTo(spec, railCount)).toList();
+        return profile.criteria().stream()
+                .filter(c -> c.appliesTo(spec, railCount))
+                .toList();
     }
 
     /** How many rails a measurement ran: 1 for one pair. */
@@ -90,17 +94,33 @@ public final class CriteriaEvaluator {
         String label = label(m);
         int railCount = railCount(m);
         // What a per-pair threshold judges: the point itself, or each of its rails.
-        List<Pair> pairs = m.rails().isEmpty() ? List.of(new Pair(m, Optional.empty(), ""))
-                : m.rails().stream().map(r -> new Pair(r.measurement(), Optional.of(r.name()), r.name() + " ")).toList();
+        List<Pair> pairs = m.rails().isEmpty()
+                ? List.of(new Pair(m, Optional.empty(), ""))
+                : m.rails().stream()
+                        .map(r -> new Pair(r.measurement(), Optional.of(r.name()), r.name() + " "))
+                        .toList();
         List<Verdict> out = new ArrayList<>();
-        out.add(new Verdict(spec.pointId(), Kind.VALIDATION, m.isValid() ? Outcome.PASS : Outcome.FAIL, "",
-                Double.NaN, Double.NaN, "", label + ": " + m.validation().describe()));
+        out.add(new Verdict(
+                spec.pointId(),
+                Kind.VALIDATION,
+                m.isValid() ? Outcome.PASS : Outcome.FAIL,
+                "",
+                Double.NaN,
+                Double.NaN,
+                "",
+                label + ": " + m.validation().describe()));
         boolean judged = false;
         BandwidthFloor.Context railsContext = context.withRails(railCount);
         for (Criterion c : criteriaFor(spec, railCount)) {
             if (c.minAggregateBandwidth().isPresent()) {
-                out.add(bandwidth(spec, new Pair(m, Optional.empty(), "aggregate "), Kind.MIN_AGGREGATE_BANDWIDTH, c,
-                        c.minAggregateBandwidth().get(), railsContext, label));
+                out.add(bandwidth(
+                        spec,
+                        new Pair(m, Optional.empty(), "aggregate "),
+                        Kind.MIN_AGGREGATE_BANDWIDTH,
+                        c,
+                        c.minAggregateBandwidth().get(),
+                        railsContext,
+                        label));
                 judged = true;
             }
             if (c.minRailBalance().isPresent()) {
@@ -109,7 +129,8 @@ public final class CriteriaEvaluator {
             }
             if (c.minBandwidth().isPresent()) {
                 for (Pair p : pairs) {
-                    out.add(bandwidth(spec, p, Kind.MIN_BANDWIDTH, c, c.minBandwidth().get(), context, label));
+                    out.add(bandwidth(
+                            spec, p, Kind.MIN_BANDWIDTH, c, c.minBandwidth().get(), context, label));
                 }
                 judged = true;
             }
@@ -118,9 +139,17 @@ public final class CriteriaEvaluator {
                 for (Pair p : pairs) {
                     double measured = p.m().opsPerSecond();
                     boolean pass = measured >= limit;
-                    out.add(new Verdict(spec.pointId(), Kind.MIN_OPS_PER_SECOND, pass ? Outcome.PASS : Outcome.FAIL, c.name(),
-                            measured, limit, "ops/s", label + ": " + p.prefix() + Units.formatOps(measured)
-                            + (pass ? " ≥ " : " < ") + "criterion " + Units.formatOps(limit) + " (" + c.name() + ")", p.rail()));
+                    out.add(new Verdict(
+                            spec.pointId(),
+                            Kind.MIN_OPS_PER_SECOND,
+                            pass ? Outcome.PASS : Outcome.FAIL,
+                            c.name(),
+                            measured,
+                            limit,
+                            "ops/s",
+                            label + ": " + p.prefix() + Units.formatOps(measured) + (pass ? " ≥ " : " < ")
+                                    + "criterion " + Units.formatOps(limit) + " (" + c.name() + ")",
+                            p.rail()));
                 }
                 judged = true;
             }
@@ -137,28 +166,59 @@ public final class CriteriaEvaluator {
                 if (pairs.stream().anyMatch(p -> p.m().latency().hasPercentiles())) {
                     for (Pair p : pairs) {
                         if (p.m().latency().hasPercentiles()) {
-                            out.add(latency(spec, p, c, Kind.MAX_P99_LATENCY, "p99 latency",
-                                    p.m().latency().p99Nanos() / 1e3, limit, label));
+                            out.add(latency(
+                                    spec,
+                                    p,
+                                    c,
+                                    Kind.MAX_P99_LATENCY,
+                                    "p99 latency",
+                                    p.m().latency().p99Nanos() / 1e3,
+                                    limit,
+                                    label));
                         } else {
-                            out.add(new Verdict(spec.pointId(), Kind.MAX_P99_LATENCY, Outcome.NOT_APPLICABLE, c.name(),
-                                    Double.NaN, limit, "µs", label + ": " + p.prefix() + "p99 latency was not measured; "
-                                    + "criterion " + Units.formatMicros(limit) + " (" + c.name() + ")", p.rail()));
+                            out.add(new Verdict(
+                                    spec.pointId(),
+                                    Kind.MAX_P99_LATENCY,
+                                    Outcome.NOT_APPLICABLE,
+                                    c.name(),
+                                    Double.NaN,
+                                    limit,
+                                    "µs",
+                                    label + ": " + p.prefix() + "p99 latency was not measured; " + "criterion "
+                                            + Units.formatMicros(limit) + " (" + c.name() + ")",
+                                    p.rail()));
                         }
                     }
                     judged = true;
                 } else {
-                    out.add(new Verdict(spec.pointId(), Kind.MAX_P99_LATENCY, Outcome.NOT_APPLICABLE, c.name(), Double.NaN,
-                            limit, "µs", label + ": p99 latency is not measured in " + mode(spec.mode())
-                            + " mode; criterion " + Units.formatMicros(limit) + " (" + c.name()
-                            + ") judges latency-mode points only"));
+                    out.add(new Verdict(
+                            spec.pointId(),
+                            Kind.MAX_P99_LATENCY,
+                            Outcome.NOT_APPLICABLE,
+                            c.name(),
+                            Double.NaN,
+                            limit,
+                            "µs",
+                            label + ": p99 latency is not measured in " + mode(spec.mode())
+                                    + " mode; criterion " + Units.formatMicros(limit) + " (" + c.name()
+                                    + ") judges latency-mode points only"));
                 }
             }
         }
         if (!judged) {
             String text = label + ": no criterion of profile '" + profile.id() + "' judges this point; "
-                    + (m.isValid() ? "it passes on data validation alone" : "judged on data validation alone, which failed");
-            out.add(new Verdict(spec.pointId(), Kind.NO_CRITERION, m.isValid() ? Outcome.PASS : Outcome.FAIL, "",
-                    Double.NaN, Double.NaN, "", text));
+                    + (m.isValid()
+                            ? "it passes on data validation alone"
+                            : "judged on data validation alone, which failed");
+            out.add(new Verdict(
+                    spec.pointId(),
+                    Kind.NO_CRITERION,
+                    m.isValid() ? Outcome.PASS : Outcome.FAIL,
+                    "",
+                    Double.NaN,
+                    Double.NaN,
+                    "",
+                    text));
         }
         return out;
     }
@@ -167,11 +227,16 @@ public final class CriteriaEvaluator {
      * What a threshold judges: the point, or one rail of it ({@code rail} its name, {@code prefix} how
      * a verdict's text names it before the figure: "rail 3 (mlx5_3) ", "aggregate ", or nothing).
      */
-    private record Pair(Measurement m, Optional<String> rail, String prefix) {
-    }
+    private record Pair(Measurement m, Optional<String> rail, String prefix) {}
 
-    private static Verdict bandwidth(TransferSpec spec, Pair p, Kind kind, Criterion c, BandwidthFloor floor,
-                                     BandwidthFloor.Context context, String label) {
+    private static Verdict bandwidth(
+            TransferSpec spec,
+            Pair p,
+            Kind kind,
+            Criterion c,
+            BandwidthFloor floor,
+            BandwidthFloor.Context context,
+            String label) {
         double measured = p.m().bandwidthGBps();
         double limit = floor.resolve(context);
         boolean pass = measured >= limit;
@@ -184,8 +249,16 @@ public final class CriteriaEvaluator {
         String explain = floor.explain(context);
         String text = label + ": " + p.prefix() + a + (pass ? " ≥ " : " < ") + "criterion " + b + " (" + c.name()
                 + (explain.isEmpty() ? "" : ": " + explain) + ")";
-        return new Verdict(spec.pointId(), kind, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measured,
-                limit, "GB/s", text, p.rail());
+        return new Verdict(
+                spec.pointId(),
+                kind,
+                pass ? Outcome.PASS : Outcome.FAIL,
+                c.name(),
+                measured,
+                limit,
+                "GB/s",
+                text,
+                p.rail());
     }
 
     /**
@@ -196,29 +269,50 @@ public final class CriteriaEvaluator {
      */
     private static Verdict balance(Measurement m, Criterion c, double fraction, String label) {
         List<RailResult> sorted = m.rails().stream()
-                .sorted(Comparator.comparingDouble((RailResult r) -> r.measurement().bandwidthGBps())).toList();
+                .sorted(Comparator.comparingDouble(
+                        (RailResult r) -> r.measurement().bandwidthGBps()))
+                .toList();
         double median = sorted.get(sorted.size() / 2).measurement().bandwidthGBps();
         double limit = fraction * median;
         RailResult slowest = sorted.getFirst();
         double measured = slowest.measurement().bandwidthGBps();
         String of = BandwidthFloor.formatFraction(fraction) + " × the median rail (" + Units.formatGBps(median) + ")";
-        List<RailResult> lagging = sorted.stream().filter(r -> r.measurement().bandwidthGBps() < limit).toList();
+        List<RailResult> lagging = sorted.stream()
+                .filter(r -> r.measurement().bandwidthGBps() < limit)
+                .toList();
         String text;
         if (lagging.isEmpty()) {
-            text = label + ": slowest " + slowest.name() + " " + Units.formatGBps(measured) + " ≥ " + of + " (" + c.name() + ")";
+            text = label + ": slowest " + slowest.name() + " " + Units.formatGBps(measured) + " ≥ " + of + " ("
+                    + c.name() + ")";
         } else {
-            List<String> named = lagging.stream().map(r -> r.name() + " " + Units.formatGBps(r.measurement().bandwidthGBps()))
+            List<String> named = lagging.stream()
+                    .map(r -> r.name() + " " + Units.formatGBps(r.measurement().bandwidthGBps()))
                     .toList();
-            String who = named.size() == 1 ? named.getFirst() + " is"
+            String who = named.size() == 1
+                    ? named.getFirst() + " is"
                     : String.join(", ", named.subList(0, named.size() - 1)) + " and " + named.getLast() + " are";
             text = label + ": " + who + " below " + of + " (" + c.name() + ")";
         }
-        return new Verdict(m.spec().pointId(), Kind.MIN_RAIL_BALANCE, lagging.isEmpty() ? Outcome.PASS : Outcome.FAIL, c.name(),
-                measured, limit, "GB/s", text);
+        return new Verdict(
+                m.spec().pointId(),
+                Kind.MIN_RAIL_BALANCE,
+                lagging.isEmpty() ? Outcome.PASS : Outcome.FAIL,
+                c.name(),
+                measured,
+                limit,
+                "GB/s",
+                text);
     }
 
-    private static Verdict latency(TransferSpec spec, Pair p, Criterion c, Kind kind, String what, double measuredMicros,
-                                   double limitMicros, String label) {
+    private static Verdict latency(
+            TransferSpec spec,
+            Pair p,
+            Criterion c,
+            Kind kind,
+            String what,
+            double measuredMicros,
+            double limitMicros,
+            String label) {
         boolean pass = measuredMicros <= limitMicros;
         String a = Units.formatMicros(measuredMicros);
         String b = Units.formatMicros(limitMicros);
@@ -226,9 +320,17 @@ public final class CriteriaEvaluator {
             a = String.format(Locale.ROOT, "%.3f µs", measuredMicros);
             b = String.format(Locale.ROOT, "%.3f µs", limitMicros);
         }
-        return new Verdict(spec.pointId(), kind, pass ? Outcome.PASS : Outcome.FAIL, c.name(), measuredMicros, limitMicros,
-                "µs", label + ": " + p.prefix() + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b + " (" + c.name()
-                + ")", p.rail());
+        return new Verdict(
+                spec.pointId(),
+                kind,
+                pass ? Outcome.PASS : Outcome.FAIL,
+                c.name(),
+                measuredMicros,
+                limitMicros,
+                "µs",
+                label + ": " + p.prefix() + what + " " + a + (pass ? " ≤ " : " > ") + "criterion " + b + " (" + c.name()
+                        + ")",
+                p.rail());
     }
 
     /**
@@ -241,7 +343,8 @@ public final class CriteriaEvaluator {
     public List<Verdict> evaluateSweep(List<Measurement> sweep) {
         Map<Shape, TreeMap<Long, Measurement>> groups = new LinkedHashMap<>();
         for (Measurement m : sweep) {
-            groups.computeIfAbsent(Shape.of(m), k -> new TreeMap<>()).put(m.spec().size(), m);
+            groups.computeIfAbsent(Shape.of(m), k -> new TreeMap<>())
+                    .put(m.spec().size(), m);
         }
         List<Verdict> out = new ArrayList<>();
         for (TreeMap<Long, Measurement> g : groups.values()) {
@@ -251,16 +354,20 @@ public final class CriteriaEvaluator {
                 Measurement b = points.get(i);
                 int railCount = railCount(a);
                 for (Criterion c : profile.criteria()) {
-                    if (c.maxDropPercent().isPresent() && c.coversShape(a.spec(), railCount)
-                            && c.sizes().contains(a.spec().size()) && c.sizes().contains(b.spec().size())) {
+                    if (c.maxDropPercent().isPresent()
+                            && c.coversShape(a.spec(), railCount)
+                            && c.sizes().contains(a.spec().size())
+                            && c.sizes().contains(b.spec().size())) {
                         if (a.rails().isEmpty() || b.rails().isEmpty()) {
                             out.add(curve(a, b, a, b, Optional.empty(), c));
                             continue;
                         }
                         for (RailResult rb : b.rails()) {
-                            a.rails().stream().filter(ra -> ra.index() == rb.index()).findFirst()
-                                    .ifPresent(ra -> out.add(curve(a, b, ra.measurement(), rb.measurement(),
-                                            Optional.of(rb.name()), c)));
+                            a.rails().stream()
+                                    .filter(ra -> ra.index() == rb.index())
+                                    .findFirst()
+                                    .ifPresent(ra -> out.add(curve(
+                                            a, b, ra.measurement(), rb.measurement(), Optional.of(rb.name()), c)));
                         }
                     }
                 }
@@ -270,8 +377,8 @@ public final class CriteriaEvaluator {
     }
 
     /** A step from point {@code a} to point {@code b}, judged on {@code from}'s and {@code to}'s bandwidth (the points', or one rail's). */
-    private static Verdict curve(Measurement a, Measurement b, Measurement from, Measurement to, Optional<String> rail,
-                                 Criterion c) {
+    private static Verdict curve(
+            Measurement a, Measurement b, Measurement from, Measurement to, Optional<String> rail, Criterion c) {
         double limit = c.maxDropPercent().getAsDouble();
         double fromGBps = from.bandwidthGBps();
         double toGBps = to.bandwidthGBps();
@@ -280,13 +387,16 @@ public final class CriteriaEvaluator {
         TransferSpec s = b.spec();
         String label = s.op().label() + " " + Units.formatSize(a.spec().size()) + " → " + Units.formatSize(s.size())
                 + " ×" + s.batch() + suffix(s) + rails(b);
-        String change = drop > 0 ? String.format(Locale.ROOT, "drop %.1f%%", drop)
+        String change = drop > 0
+                ? String.format(Locale.ROOT, "drop %.1f%%", drop)
                 : String.format(Locale.ROOT, "%+.1f%%", -drop);
         String text = label + ": " + rail.map(r -> r + " ").orElse("") + Units.formatGBps(fromGBps) + " → "
                 + Units.formatGBps(toGBps) + ", " + change
-                + (pass ? " within" : " >") + " criterion max drop " + BandwidthFloor.gbits(limit).replace(" Gb/s", "") + "% ("
+                + (pass ? " within" : " >") + " criterion max drop "
+                + BandwidthFloor.gbits(limit).replace(" Gb/s", "") + "% ("
                 + c.name() + ")";
-        return new Verdict(s.pointId(), Kind.CURVE, pass ? Outcome.PASS : Outcome.FAIL, c.name(), drop, limit, "%", text, rail);
+        return new Verdict(
+                s.pointId(), Kind.CURVE, pass ? Outcome.PASS : Outcome.FAIL, c.name(), drop, limit, "%", text, rail);
     }
 
     /** Whether no verdict failed. */
@@ -331,13 +441,34 @@ public final class CriteriaEvaluator {
     }
 
     /** Everything about a point but its size and id: its rail count too (no curve from 1 rail to 8). */
-    private record Shape(String transport, Op op, Mode mode, int batch, int connections, int pipelineDepth, Layout layout,
-                         long offset, MemoryPlacement initiator, MemoryPlacement target, Map<String, String> settings,
-                         int rails) {
+    private record Shape(
+            String transport,
+            Op op,
+            Mode mode,
+            int batch,
+            int connections,
+            int pipelineDepth,
+            Layout layout,
+            long offset,
+            MemoryPlacement initiator,
+            MemoryPlacement target,
+            Map<String, String> settings,
+            int rails) {
         static Shape of(Measurement m) {
             TransferSpec s = m.spec();
-            return new Shape(s.transport(), s.op(), s.mode(), s.batch(), s.connections(), s.pipelineDepth(), s.layout(),
-                    s.offset(), s.initiatorMemory(), s.targetMemory(), s.settings(), m.rails().size());
+            return new Shape(
+                    s.transport(),
+                    s.op(),
+                    s.mode(),
+                    s.batch(),
+                    s.connections(),
+                    s.pipelineDepth(),
+                    s.layout(),
+                    s.offset(),
+                    s.initiatorMemory(),
+                    s.targetMemory(),
+                    s.settings(),
+                    m.rails().size());
         }
     }
 }

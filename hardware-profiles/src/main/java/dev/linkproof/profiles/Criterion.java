@@ -56,20 +56,32 @@ import java.util.stream.Collectors;
  *                              with op and sizes); per rail
  * @param location              where the criterion was written
  */
-public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optional<Mode> mode, Range sizes,
-                        Range batch, Range rails, Set<String> transports, Map<String, SettingMatch> settings,
-                        Optional<BandwidthFloor> minBandwidth, Optional<BandwidthFloor> minAggregateBandwidth,
-                        OptionalDouble minRailBalance, Optional<Duration> maxAverageLatency,
-                        Optional<Duration> maxP99Latency, OptionalDouble maxDropPercent, OptionalDouble minOpsPerSecond,
-                        Location location) {
+public record Criterion(
+        String name,
+        Set<Op> ops,
+        List<MemoryPair> memory,
+        Optional<Mode> mode,
+        Range sizes,
+        Range batch,
+        Range rails,
+        Set<String> transports,
+        Map<String, SettingMatch> settings,
+        Optional<BandwidthFloor> minBandwidth,
+        Optional<BandwidthFloor> minAggregateBandwidth,
+        OptionalDouble minRailBalance,
+        Optional<Duration> maxAverageLatency,
+        Optional<Duration> maxP99Latency,
+        OptionalDouble maxDropPercent,
+        OptionalDouble minOpsPerSecond,
+        Location location) {
 
     /**
      * The ops a criterion without {@code op} (or with {@code op: any}) covers: those that move bytes.
      * Atomics are named to be covered, so a bandwidth floor written for writes and reads never judges
      * an 8-byte atomic by GB/s.
      */
-    public static final Set<Op> DATA_OPS = java.util.Collections.unmodifiableSet(EnumSet.of(Op.WRITE, Op.READ, Op.SEND,
-            Op.WRITE_WITH_IMM));
+    public static final Set<Op> DATA_OPS =
+            java.util.Collections.unmodifiableSet(EnumSet.of(Op.WRITE, Op.READ, Op.SEND, Op.WRITE_WITH_IMM));
 
     /** The thresholds a criterion can set; two criteria overlap only if they share one. */
     public enum Threshold {
@@ -148,8 +160,9 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
                 && batch.contains(spec.batch())
                 && rails.contains(railCount)
                 && (transports.isEmpty() || transports.contains(spec.transport()))
-                && settings.entrySet().stream().allMatch(e ->
-                        e.getValue().matches(Optional.ofNullable(spec.settings().get(e.getKey()))));
+                && settings.entrySet().stream()
+                        .allMatch(e -> e.getValue()
+                                .matches(Optional.ofNullable(spec.settings().get(e.getKey()))));
     }
 
     /**
@@ -164,7 +177,9 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
                 && sizes.overlaps(o.sizes)
                 && batch.overlaps(o.batch)
                 && rails.overlaps(o.rails)
-                && (transports.isEmpty() || o.transports.isEmpty() || transports.stream().anyMatch(o.transports::contains))
+                && (transports.isEmpty()
+                        || o.transports.isEmpty()
+                        || transports.stream().anyMatch(o.transports::contains))
                 && settings.entrySet().stream().allMatch(e -> {
                     SettingMatch other = o.settings.get(e.getKey());
                     return other == null || e.getValue().overlaps(other);
@@ -187,8 +202,12 @@ public record Criterion(String name, Set<Op> ops, List<MemoryPair> memory, Optio
      */
     public String describeSelector() {
         List<String> parts = new ArrayList<>();
-        parts.add(ops.equals(DATA_OPS) ? "any op" : ops.size() == Op.values().length ? "any op, atomics included"
-                : ops.stream().map(Op::label).collect(Collectors.joining(", ")));
+        parts.add(
+                ops.equals(DATA_OPS)
+                        ? "any op"
+                        : ops.size() == Op.values().length
+                                ? "any op, atomics included"
+                                : ops.stream().map(Op::label).collect(Collectors.joining(", ")));
         parts.add(memory.stream().map(MemoryPair::toString).collect(Collectors.joining(", ")));
         mode.ifPresent(m -> parts.add(m.name().toLowerCase(Locale.ROOT) + " mode"));
         parts.add("sizes " + sizes.describeSizes());

@@ -11,6 +11,6 @@ import java.util.OptionalInt;
  * @param batch       transfers per iteration
  */
 public record Defaults(OptionalInt qps, OptionalInt iterations, OptionalInt warmup, OptionalInt batch) {
-    public static final Defaults NONE = new Defaults(OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
-            OptionalInt.empty());
+    public static final Defaults NONE =
+            new Defaults(OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty());
 }

@@ -5,8 +5,7 @@ package dev.linkproof.profiles;
  * profile's misspelt key, a misspelt configuration key. Two rows; run once per unknown key.
  */
 public final class EditDistance {
-    private EditDistance() {
-    }
+    private EditDistance() {}
 
     public static int between(String a, String b) {
         int[] prev = new int[b.length() + 1];

@@ -17,9 +17,22 @@ import java.util.OptionalInt;
  * @param maxBlamedFraction    the circuit breaker: more of the fleet singled out and no node is (default 0.25)
  * @param actAfter             with a history: blamed in COUNT of the last WINDOW runs before acting (default 2/3)
  */
-public record FleetCriteria(OptionalDouble minOfMedianBandwidth, OptionalDouble maxOfLowestLatency, OptionalDouble maxDeviations,
-                            OptionalInt minNodes, OptionalInt minPairs, OptionalInt confirmations, OptionalDouble maxBlamedFraction,
-                            Optional<String> actAfter) {
-    public static final FleetCriteria NONE = new FleetCriteria(OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
-            OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalDouble.empty(), Optional.empty());
+public record FleetCriteria(
+        OptionalDouble minOfMedianBandwidth,
+        OptionalDouble maxOfLowestLatency,
+        OptionalDouble maxDeviations,
+        OptionalInt minNodes,
+        OptionalInt minPairs,
+        OptionalInt confirmations,
+        OptionalDouble maxBlamedFraction,
+        Optional<String> actAfter) {
+    public static final FleetCriteria NONE = new FleetCriteria(
+            OptionalDouble.empty(),
+            OptionalDouble.empty(),
+            OptionalDouble.empty(),
+            OptionalInt.empty(),
+            OptionalInt.empty(),
+            OptionalInt.empty(),
+            OptionalDouble.empty(),
+            Optional.empty());
 }

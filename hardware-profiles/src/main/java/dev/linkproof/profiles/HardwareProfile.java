@@ -20,9 +20,19 @@ import java.util.OptionalDouble;
  * @param layers       where it was assembled from, lowest precedence first
  *                     ({@code built-in cx7-400g}, {@code file ...}, {@code overlay ...}, {@code property ...})
  */
-public record HardwareProfile(String id, String vendor, String description, List<String> sources, MatchRules match,
-                              ResourceSpec resources, TransportConfig transport, Defaults defaults,
-                              BaselineSettings baseline, FleetCriteria fleet, List<Criterion> criteria, List<String> layers) {
+public record HardwareProfile(
+        String id,
+        String vendor,
+        String description,
+        List<String> sources,
+        MatchRules match,
+        ResourceSpec resources,
+        TransportConfig transport,
+        Defaults defaults,
+        BaselineSettings baseline,
+        FleetCriteria fleet,
+        List<Criterion> criteria,
+        List<String> layers) {
     public HardwareProfile {
         sources = List.copyOf(sources);
         criteria = List.copyOf(criteria);
@@ -36,7 +46,10 @@ public record HardwareProfile(String id, String vendor, String description, List
 
     /** Whether some criterion is a fraction of the memory-copy baseline, which must then be measured. */
     public boolean needsMemoryCopyBaseline() {
-        return criteria.stream().anyMatch(c -> c.minBandwidth().filter(b -> b instanceof BandwidthFloor.OfMemcpy).isPresent());
+        return criteria.stream()
+                .anyMatch(c -> c.minBandwidth()
+                        .filter(b -> b instanceof BandwidthFloor.OfMemcpy)
+                        .isPresent());
     }
 
     public Optional<Criterion> criterion(String name) {

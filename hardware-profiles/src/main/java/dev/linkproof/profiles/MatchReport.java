@@ -24,7 +24,10 @@ public record MatchReport(Optional<String> selected, List<MatchResult> results) 
         for (MatchResult r : results) {
             boolean chosen = selected.filter(r.profileId()::equals).isPresent();
             sb.append(chosen ? "selected    " : r.matched() ? "also fits   " : "no match    ")
-                    .append(r.profileId()).append(": ").append(r.summary()).append('\n');
+                    .append(r.profileId())
+                    .append(": ")
+                    .append(r.summary())
+                    .append('\n');
         }
         if (selected.isEmpty()) {
             sb.append("no profile matches this host\n");

@@ -36,6 +36,7 @@ public record MemoryPair(Optional<MemoryKind> initiator, Optional<MemoryKind> ta
         if (initiator.equals(target)) {
             return initiator.get().label();
         }
-        return initiator.map(MemoryKind::label).orElse("any") + "→" + target.map(MemoryKind::label).orElse("any");
+        return initiator.map(MemoryKind::label).orElse("any") + "→"
+                + target.map(MemoryKind::label).orElse("any");
     }
 }

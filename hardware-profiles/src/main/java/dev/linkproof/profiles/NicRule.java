@@ -17,8 +17,14 @@ import java.util.OptionalInt;
  * @param minFirmware   the oldest {@code fw_ver} accepted, compared number by number
  * @param minCount      how many devices must pass (default 1)
  */
-public record NicRule(OptionalInt pciVendor, List<Integer> pciDevices, List<String> drivers, OptionalDouble linkRateGbps,
-                      Optional<String> linkLayer, Optional<String> minFirmware, int minCount) {
+public record NicRule(
+        OptionalInt pciVendor,
+        List<Integer> pciDevices,
+        List<String> drivers,
+        OptionalDouble linkRateGbps,
+        Optional<String> linkLayer,
+        Optional<String> minFirmware,
+        int minCount) {
     public NicRule {
         pciDevices = List.copyOf(pciDevices);
         drivers = List.copyOf(drivers);
@@ -26,8 +32,12 @@ public record NicRule(OptionalInt pciVendor, List<Integer> pciDevices, List<Stri
 
     /** How many rules it sets: a more specific profile wins a tie between matches. */
     int specificity() {
-        return (pciVendor.isPresent() ? 1 : 0) + (pciDevices.isEmpty() ? 0 : 1) + (drivers.isEmpty() ? 0 : 1)
-                + (linkRateGbps.isPresent() ? 1 : 0) + (linkLayer.isPresent() ? 1 : 0) + (minFirmware.isPresent() ? 1 : 0);
+        return (pciVendor.isPresent() ? 1 : 0)
+                + (pciDevices.isEmpty() ? 0 : 1)
+                + (drivers.isEmpty() ? 0 : 1)
+                + (linkRateGbps.isPresent() ? 1 : 0)
+                + (linkLayer.isPresent() ? 1 : 0)
+                + (minFirmware.isPresent() ? 1 : 0);
     }
 
     /** Whether the rule says which kind of device it is for (PCI vendor or device ids, driver), not only a state (link rate, layer). */

@@ -27,25 +27,44 @@ import picocli.CommandLine.Spec;
  * the same properties. Exit status 0, or 2 when the profile cannot be loaded (the message names
  * file:line:column).
  */
-@Command(name = "linkproof-probe", mixinStandardHelpOptions = true, version = "linkproof-probe 0.1.0",
-        description = "Probes this host and says which Linkproof hardware profile matches it, and why the others do not.")
+@Command(
+        name = "linkproof-probe",
+        mixinStandardHelpOptions = true,
+        version = "linkproof-probe 0.1.0",
+        description =
+                "Probes this host and says which Linkproof hardware profile matches it, and why the others do not.")
 public final class ProbeCommand implements Callable<Integer> {
-    @Option(names = "--root", defaultValue = "/", paramLabel = "DIR",
+    @Option(
+            names = "--root",
+            defaultValue = "/",
+            paramLabel = "DIR",
             description = "Directory read as / (default ${DEFAULT-VALUE}); point it at a copied or fake sysfs tree.")
     Path root;
 
-    @Option(names = "--profile", paramLabel = "ID|PATH|auto",
+    @Option(
+            names = "--profile",
+            paramLabel = "ID|PATH|auto",
             description = "The profile a run would use (linkproof.profile; default auto).")
     String profile;
 
-    @Option(names = "--overlay", paramLabel = "FILE[,FILE...]", description = "Overlay files (linkproof.profile.overlay).")
+    @Option(
+            names = "--overlay",
+            paramLabel = "FILE[,FILE...]",
+            description = "Overlay files (linkproof.profile.overlay).")
     String overlay;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
             description = "A property, e.g. -Dlinkproof.criteria.write-large.min-bandwidth=40GB/s.")
     Map<String, String> properties = new LinkedHashMap<>();
 
-    @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--baseline",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "Measure the host memory-copy baseline (default on; --no-baseline skips it).")
     boolean baseline;
 
@@ -104,10 +123,16 @@ public final class ProbeCommand implements Callable<Integer> {
             for (String s : p.sources()) {
                 out.println("  source: " + s);
             }
-            p.baseline().tolerance().ifPresent(t -> out.println("  baseline tolerance "
-                    + new java.math.BigDecimal(t * 100).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
-                    .toPlainString() + "% (-Dlinkproof.baseline.tolerance overrides it)"));
-            BandwidthFloor.Context ctx = new BandwidthFloor.Context(p.linkRateGbps().orElse(Double.NaN),
+            p.baseline()
+                    .tolerance()
+                    .ifPresent(t -> out.println("  baseline tolerance "
+                            + new java.math.BigDecimal(t * 100)
+                                    .setScale(2, java.math.RoundingMode.HALF_UP)
+                                    .stripTrailingZeros()
+                                    .toPlainString()
+                            + "% (-Dlinkproof.baseline.tolerance overrides it)"));
+            BandwidthFloor.Context ctx = new BandwidthFloor.Context(
+                    p.linkRateGbps().orElse(Double.NaN),
                     base.map(MemoryCopyBaseline::bestGBps).orElse(Double.NaN));
             if (p.criteria().isEmpty()) {
                 out.println("  no criteria: every point is judged on data validation alone");
@@ -132,19 +157,24 @@ public final class ProbeCommand implements Callable<Integer> {
         List<String> out = new ArrayList<>();
         k.minBandwidth().ifPresent(b -> {
             double v = b.resolve(ctx);
-            out.add("≥ " + b.written() + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v) ? "" : " = " + Units.formatGBps(v)));
+            out.add("≥ " + b.written()
+                    + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v) ? "" : " = " + Units.formatGBps(v)));
         });
         k.minAggregateBandwidth().ifPresent(b -> {
             // "× links" depends on the rail count: the figure for the one count covered, else a rail's share.
             boolean oneCount = k.rails().min() == k.rails().max();
             double v = b.resolve(ctx.withRails(oneCount ? (int) k.rails().min() : 1));
-            out.add("aggregate ≥ " + b.written() + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v) ? ""
-                    : oneCount ? " = " + Units.formatGBps(v) : " (" + Units.formatGBps(v) + " a rail)"));
+            out.add("aggregate ≥ " + b.written()
+                    + (b instanceof BandwidthFloor.Absolute || Double.isNaN(v)
+                            ? ""
+                            : oneCount ? " = " + Units.formatGBps(v) : " (" + Units.formatGBps(v) + " a rail)"));
         });
-        k.minRailBalance().ifPresent(f -> out.add("slowest rail ≥ " + BandwidthFloor.formatFraction(f) + " × median rail"));
+        k.minRailBalance()
+                .ifPresent(f -> out.add("slowest rail ≥ " + BandwidthFloor.formatFraction(f) + " × median rail"));
         k.maxAverageLatency().ifPresent(d -> out.add("avg ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
         k.maxP99Latency().ifPresent(d -> out.add("p99 ≤ " + Units.formatMicros(d.toNanos() / 1e3)));
-        k.maxDropPercent().ifPresent(d -> out.add("drop ≤ " + BandwidthFloor.gbits(d).replace(" Gb/s", "") + "% per step"));
+        k.maxDropPercent()
+                .ifPresent(d -> out.add("drop ≤ " + BandwidthFloor.gbits(d).replace(" Gb/s", "") + "% per step"));
         k.minOpsPerSecond().ifPresent(v -> out.add("≥ " + Units.formatOps(v)));
         return out;
     }

@@ -83,7 +83,9 @@ public final class ProfileLoader {
      */
     public LoadedProfile load(Supplier<ProbeReport> probe) {
         checkPropertyNames();
-        String selection = properties.getOrDefault(ProfileProperties.PROFILE, ProfileProperties.AUTO).strip();
+        String selection = properties
+                .getOrDefault(ProfileProperties.PROFILE, ProfileProperties.AUTO)
+                .strip();
         Location selAt = Location.property(ProfileProperties.PROFILE);
         YNode tree;
         List<String> layers = new ArrayList<>();
@@ -91,8 +93,10 @@ public final class ProfileLoader {
         String how;
         if (selection.isEmpty() || selection.equalsIgnoreCase(ProfileProperties.AUTO)) {
             MatchReport report = ProfileMatcher.select(builtins.all(), probe.get());
-            String id = report.selected().orElseThrow(() -> new ProfileException(selAt,
-                    "no built-in profile matches this host and none is a fallback:\n" + report.explain()));
+            String id = report.selected()
+                    .orElseThrow(() -> new ProfileException(
+                            selAt,
+                            "no built-in profile matches this host and none is a fallback:\n" + report.explain()));
             BuiltinProfiles.Resolved r = builtins.resolve(id);
             tree = r.tree();
             layers.addAll(r.layers());
@@ -111,9 +115,12 @@ public final class ProfileLoader {
             layers.addAll(r.layers());
             how = "file " + file;
         } else {
-            throw new ProfileException(selAt, "'" + selection + "' is neither a built-in profile"
-                    + ProfileParser.suggestion(selection, builtins.ids()) + " (built-ins: " + String.join(", ", builtins.ids())
-                    + ") nor a path to a .yaml file, nor auto");
+            throw new ProfileException(
+                    selAt,
+                    "'" + selection + "' is neither a built-in profile"
+                            + ProfileNodes.suggestion(selection, builtins.ids()) + " (built-ins: "
+                            + String.join(", ", builtins.ids())
+                            + ") nor a path to a .yaml file, nor auto");
         }
 
         String overlays = properties.getOrDefault(ProfileProperties.OVERLAY, "").strip();
@@ -124,12 +131,14 @@ public final class ProfileLoader {
                 }
                 Path file = Path.of(part.strip());
                 YNode overlay = read(file, Location.property(ProfileProperties.OVERLAY));
-                YMap om = ProfileParser.map(overlay, "an overlay");
+                YMap om = ProfileNodes.map(overlay, "an overlay");
                 for (String forbidden : List.of("id", "extends")) {
                     Entry e = om.entries().get(forbidden);
                     if (e != null) {
-                        throw new ProfileException(e.keyLocation(), "an overlay cannot set '" + forbidden
-                                + "': it changes the chosen profile, it does not choose one");
+                        throw new ProfileException(
+                                e.keyLocation(),
+                                "an overlay cannot set '" + forbidden
+                                        + "': it changes the chosen profile, it does not choose one");
                     }
                 }
                 tree = TreeMerge.merge(tree, overlay, false);
@@ -140,7 +149,9 @@ public final class ProfileLoader {
         Optional<YMap> props = propertyLayer();
         if (props.isPresent()) {
             tree = TreeMerge.merge(tree, props.get(), true);
-            properties.keySet().stream().filter(k -> k.startsWith(ProfileProperties.CRITERIA_PREFIX)).sorted()
+            properties.keySet().stream()
+                    .filter(k -> k.startsWith(ProfileProperties.CRITERIA_PREFIX))
+                    .sorted()
                     .forEach(k -> layers.add("property " + k));
         }
         HardwareProfile profile = ProfileParser.parse(tree, layers, builtins.transports());
@@ -158,8 +169,11 @@ public final class ProfileLoader {
         } catch (MalformedInputException e) {
             throw new ProfileException(new Location(file.toString(), 0, 0), "not UTF-8 text", e);
         } catch (IOException e) {
-            throw new ProfileException(askedBy, "cannot read profile file " + file.toAbsolutePath() + ": "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()), e);
+            throw new ProfileException(
+                    askedBy,
+                    "cannot read profile file " + file.toAbsolutePath() + ": "
+                            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()),
+                    e);
         }
         return YamlReader.read(file.toString(), text);
     }
@@ -168,9 +182,12 @@ public final class ProfileLoader {
     private void checkPropertyNames() {
         for (String k : new TreeMap<>(properties).keySet()) {
             if (k.startsWith(ProfileProperties.PROFILE + ".") && !k.equals(ProfileProperties.OVERLAY)) {
-                throw new ProfileException(Location.property(k), "unknown property" + ProfileParser.suggestion(k,
-                        List.of(ProfileProperties.OVERLAY)) + " (profile properties: " + ProfileProperties.PROFILE + ", "
-                        + ProfileProperties.OVERLAY + ", " + ProfileProperties.CRITERIA_PREFIX + "<name>.<key>)");
+                throw new ProfileException(
+                        Location.property(k),
+                        "unknown property" + ProfileNodes.suggestion(k, List.of(ProfileProperties.OVERLAY))
+                                + " (profile properties: " + ProfileProperties.PROFILE + ", "
+                                + ProfileProperties.OVERLAY + ", " + ProfileProperties.CRITERIA_PREFIX
+                                + "<name>.<key>)");
             }
         }
     }
@@ -188,7 +205,8 @@ public final class ProfileLoader {
             String rest = k.substring(ProfileProperties.CRITERIA_PREFIX.length());
             int dot = rest.indexOf('.');
             if (dot <= 0 || dot == rest.length() - 1 || rest.indexOf('.', dot + 1) >= 0) {
-                throw new ProfileException(at, "expected " + ProfileProperties.CRITERIA_PREFIX + "<criterion-name>.<key>");
+                throw new ProfileException(
+                        at, "expected " + ProfileProperties.CRITERIA_PREFIX + "<criterion-name>.<key>");
             }
             String name = rest.substring(0, dot);
             String key = rest.substring(dot + 1);

@@ -18,16 +18,17 @@ import java.util.stream.Collectors;
  * the profile they expected.
  */
 public final class ProfileMatcher {
-    private ProfileMatcher() {
-    }
+    private ProfileMatcher() {}
 
     public static MatchReport select(List<HardwareProfile> profiles, ProbeReport probe) {
         List<MatchResult> results = new ArrayList<>();
         for (HardwareProfile p : profiles) {
             results.add(match(p, probe));
         }
-        Optional<MatchResult> best = results.stream().filter(r -> r.matched() && !r.fallback())
-                .min(Comparator.comparingInt((MatchResult r) -> -r.specificity()).thenComparing(MatchResult::profileId));
+        Optional<MatchResult> best = results.stream()
+                .filter(r -> r.matched() && !r.fallback())
+                .min(Comparator.comparingInt((MatchResult r) -> -r.specificity())
+                        .thenComparing(MatchResult::profileId));
         if (best.isEmpty()) {
             best = results.stream().filter(MatchResult::fallback).min(Comparator.comparing(MatchResult::profileId));
         }
@@ -37,8 +38,8 @@ public final class ProfileMatcher {
                 MatchResult b = best.get();
                 r = r.fallback()
                         ? r.withReason("not needed: " + b.profileId() + " matches")
-                        : r.withReason("not chosen: " + b.profileId() + " is more specific (" + b.specificity()
-                                + " vs " + r.specificity() + ")");
+                        : r.withReason("not chosen: " + b.profileId() + " is more specific (" + b.specificity() + " vs "
+                                + r.specificity() + ")");
             }
             out.add(r);
         }
@@ -48,8 +49,21 @@ public final class ProfileMatcher {
     public static MatchResult match(HardwareProfile p, ProbeReport probe) {
         MatchRules rules = p.match();
         if (rules.fallback()) {
-            return new MatchResult(p.id(), true, true, 0,
+            return new MatchResult(
+                    p.id(),
+                    true,
+                    true,
+                    0,
                     List.of("fallback profile, chosen when no hardware-specific profile matches"));
+        }
+        if (rules.explicit()) {
+            return new MatchResult(
+                    p.id(),
+                    false,
+                    false,
+                    0,
+                    List.of("chosen only by its id (" + ProfileProperties.PROFILE + "=" + p.id()
+                            + "), never by matching"));
         }
         List<String> reasons = new ArrayList<>();
         boolean ok = true;
@@ -66,7 +80,9 @@ public final class ProfileMatcher {
 
     /** The devices a NIC rule accepts, in probe order. */
     public static List<RdmaDevice> matchingNics(NicRule rule, ProbeReport probe) {
-        return probe.rdmaDevices().stream().filter(d -> nicProblems(rule, d).isEmpty()).toList();
+        return probe.rdmaDevices().stream()
+                .filter(d -> nicProblems(rule, d).isEmpty())
+                .toList();
     }
 
     private static boolean nic(NicRule rule, ProbeReport probe, List<String> reasons) {
@@ -89,11 +105,15 @@ public final class ProfileMatcher {
             reasons.add("nic: " + good.stream().map(RdmaDevice::name).collect(Collectors.joining(", ")) + " ("
                     + d.model() + ", " + (d.driver().isEmpty() ? "no driver" : d.driver())
                     + (d.firmware().isEmpty() ? "" : ", fw " + d.firmware())
-                    + d.activeRateGbps().stream().mapToObj(r -> ", " + BandwidthFloor.gbits(r) + " ACTIVE").findFirst().orElse("")
+                    + d.activeRateGbps().stream()
+                            .mapToObj(r -> ", " + BandwidthFloor.gbits(r) + " ACTIVE")
+                            .findFirst()
+                            .orElse("")
                     + ")" + (rule.minCount() > 1 ? ", " + good.size() + " ≥ " + rule.minCount() + " needed" : ""));
             return true;
         }
-        String need = rule.minCount() > 1 ? "needs " + rule.minCount() + " matching RDMA devices, " + good.size() + " match"
+        String need = rule.minCount() > 1
+                ? "needs " + rule.minCount() + " matching RDMA devices, " + good.size() + " match"
                 : "no RDMA device matches";
         reasons.add("nic: " + need);
         bad.forEach(b -> reasons.add("  " + b));
@@ -121,12 +141,17 @@ public final class ProfileMatcher {
         int vendor = d.pci().map(PciFunction::vendorId).orElse(-1);
         int device = d.pci().map(PciFunction::deviceId).orElse(-1);
         if (rule.pciVendor().isPresent() && vendor != rule.pciVendor().getAsInt()) {
-            out.add(vendor < 0 ? "no PCI function (a software device)"
-                    : "PCI vendor " + PciFunction.hex(vendor) + ", not " + PciFunction.hex(rule.pciVendor().getAsInt()));
+            out.add(
+                    vendor < 0
+                            ? "no PCI function (a software device)"
+                            : "PCI vendor " + PciFunction.hex(vendor) + ", not "
+                                    + PciFunction.hex(rule.pciVendor().getAsInt()));
         }
-        if (!rule.pciDevices().isEmpty() && !rule.pciDevices().contains(device)
+        if (!rule.pciDevices().isEmpty()
+                && !rule.pciDevices().contains(device)
                 && (rule.pciVendor().isEmpty() || vendor == rule.pciVendor().getAsInt())) {
-            out.add("PCI device " + PciFunction.hex(device) + ", not " + oneOf(rule.pciDevices().stream().map(PciFunction::hex).toList()));
+            out.add("PCI device " + PciFunction.hex(device) + ", not "
+                    + oneOf(rule.pciDevices().stream().map(PciFunction::hex).toList()));
         }
         if (!rule.drivers().isEmpty() && !rule.drivers().contains(d.driver())) {
             out.add("driver " + (d.driver().isEmpty() ? "none" : d.driver()) + ", not " + oneOf(rule.drivers()));
@@ -152,20 +177,33 @@ public final class ProfileMatcher {
         }
         List<RdmaPort> active = d.ports().stream().filter(RdmaPort::active).toList();
         if (active.isEmpty()) {
-            out.add(d.ports().isEmpty() ? "no ports" : "no ACTIVE port ("
-                    + d.ports().stream().map(p -> "port " + p.number() + " " + (p.state().isEmpty() ? "state unknown" : p.state()))
-                    .collect(Collectors.joining(", ")) + ")");
+            out.add(
+                    d.ports().isEmpty()
+                            ? "no ports"
+                            : "no ACTIVE port ("
+                                    + d.ports().stream()
+                                            .map(p -> "port " + p.number() + " "
+                                                    + (p.state().isEmpty() ? "state unknown" : p.state()))
+                                            .collect(Collectors.joining(", "))
+                                    + ")");
         } else if (rule != null) {
             if (rule.linkRateGbps().isPresent()) {
                 double want = rule.linkRateGbps().getAsDouble();
                 if (active.stream().noneMatch(p -> Math.abs(p.rateGbps() - want) < 0.5)) {
-                    out.add("link " + active.stream().map(p -> p.rateGbps() > 0 ? BandwidthFloor.gbits(p.rateGbps()) : "rate unknown")
-                            .distinct().collect(Collectors.joining("/")) + ", not " + BandwidthFloor.gbits(want));
+                    out.add("link "
+                            + active.stream()
+                                    .map(p -> p.rateGbps() > 0 ? BandwidthFloor.gbits(p.rateGbps()) : "rate unknown")
+                                    .distinct()
+                                    .collect(Collectors.joining("/"))
+                            + ", not " + BandwidthFloor.gbits(want));
                 }
             }
             if (rule.linkLayer().isPresent()
-                    && active.stream().noneMatch(p -> p.linkLayer().equalsIgnoreCase(rule.linkLayer().get()))) {
-                out.add("link layer " + active.getFirst().linkLayer() + ", not " + rule.linkLayer().get());
+                    && active.stream()
+                            .noneMatch(p -> p.linkLayer()
+                                    .equalsIgnoreCase(rule.linkLayer().get()))) {
+                out.add("link layer " + active.getFirst().linkLayer() + ", not "
+                        + rule.linkLayer().get());
             }
         }
         return out;
@@ -186,20 +224,25 @@ public final class ProfileMatcher {
         String wanted = rule.vendor().orElse("any-vendor") + " GPU"
                 + (rule.models().isEmpty() ? "" : " (model " + String.join(" or ", rule.models()) + ")");
         if (good.size() >= rule.minCount()) {
-            reasons.add("gpu: " + good.size() + " × " + good.getFirst().vendor() + " " + good.getFirst().model()
-                    + (rule.minCount() > 1 ? " (≥ " + rule.minCount() + " needed)" : ""));
+            reasons.add("gpu: " + good.size() + " × " + good.getFirst().vendor() + " "
+                    + good.getFirst().model() + (rule.minCount() > 1 ? " (≥ " + rule.minCount() + " needed)" : ""));
             return true;
         }
         String found;
         if (probe.gpus().isEmpty()) {
             found = "found no GPU";
         } else {
-            found = "found " + probe.gpus().stream().map(g -> g.vendor() + " " + g.model()
-                    + (gpuProblems(rule, g).isEmpty() ? "" : " (" + String.join(", ", gpuProblems(rule, g)) + ")"))
-                    .distinct().collect(Collectors.joining("; "));
+            found = "found "
+                    + probe.gpus().stream()
+                            .map(g -> g.vendor() + " " + g.model()
+                                    + (gpuProblems(rule, g).isEmpty()
+                                            ? ""
+                                            : " (" + String.join(", ", gpuProblems(rule, g)) + ")"))
+                            .distinct()
+                            .collect(Collectors.joining("; "));
         }
-        reasons.add("gpu: needs " + rule.minCount() + " × " + wanted + ", " + (good.isEmpty() ? "" : good.size() + " match; ")
-                + found);
+        reasons.add("gpu: needs " + rule.minCount() + " × " + wanted + ", "
+                + (good.isEmpty() ? "" : good.size() + " match; ") + found);
         return false;
     }
 
@@ -209,7 +252,8 @@ public final class ProfileMatcher {
             out.add("vendor " + g.vendor() + ", not " + rule.vendor().get());
         }
         String model = g.model().toLowerCase(Locale.ROOT);
-        if (!rule.models().isEmpty() && rule.models().stream().noneMatch(m -> model.contains(m.toLowerCase(Locale.ROOT)))) {
+        if (!rule.models().isEmpty()
+                && rule.models().stream().noneMatch(m -> model.contains(m.toLowerCase(Locale.ROOT)))) {
             out.add("model " + g.model() + ", not " + oneOf(rule.models()));
         }
         if (!rule.pciDevices().isEmpty() && !rule.pciDevices().contains(g.pci().deviceId())) {

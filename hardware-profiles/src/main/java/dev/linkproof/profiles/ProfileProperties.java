@@ -11,6 +11,7 @@ public final class ProfileProperties {
      * {@code /} or ending in {@code .yaml}/{@code .yml} is a path, relative to the working directory).
      */
     public static final String PROFILE = "linkproof.profile";
+
     public static final String AUTO = "auto";
 
     /** Overlay files laid over the chosen profile, comma-separated, applied in order. */
@@ -27,6 +28,5 @@ public final class ProfileProperties {
     /** The directory the probe reads as {@code /} (default {@code /}); for testing against a fake tree. */
     public static final String PROBE_ROOT = "linkproof.probe.root";
 
-    private ProfileProperties() {
-    }
+    private ProfileProperties() {}
 }

@@ -14,16 +14,17 @@ final class ProfileUnits {
     private static final Pattern PERCENT_OF = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?(link|memcpy)");
     private static final Pattern LINKS = Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*links");
     private static final Pattern PERCENT_OF_LINKS = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?links");
-    private static final Pattern MEDIAN = Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*(?:the\\s+)?median(?:\\s+rail)?");
-    private static final Pattern PERCENT_OF_MEDIAN = Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?median(?:\\s+rail)?");
+    private static final Pattern MEDIAN =
+            Pattern.compile(NUMBER + "\\s*(?:×|x|\\*)\\s*(?:the\\s+)?median(?:\\s+rail)?");
+    private static final Pattern PERCENT_OF_MEDIAN =
+            Pattern.compile(NUMBER + "\\s*%\\s*of\\s*(?:the\\s+)?median(?:\\s+rail)?");
     private static final Pattern RATE = Pattern.compile(NUMBER + "\\s*([A-Za-z]+/s|[A-Za-z]+ps)");
     private static final Pattern DURATION = Pattern.compile(NUMBER + "\\s*(ns|us|µs|μs|ms|s)");
     private static final Pattern PERCENT = Pattern.compile(NUMBER + "\\s*%");
     private static final Pattern PCI_ID = Pattern.compile("0x[0-9a-fA-F]{4}");
     private static final Pattern FIRMWARE = Pattern.compile("\\d+(\\.\\d+)*");
 
-    private ProfileUnits() {
-    }
+    private ProfileUnits() {}
 
     static BandwidthFloor bandwidth(String text, Location at) {
         return bandwidth(text, at, "min-bandwidth");
@@ -34,9 +35,12 @@ final class ProfileUnits {
         String t = text.strip();
         negative(t, text, at, key);
         if (LINKS.matcher(t).matches() || PERCENT_OF_LINKS.matcher(t).matches()) {
-            throw new ProfileException(at, key + " '" + text + "': '× links' (the rails' link rates summed) is for "
-                    + "min-aggregate-bandwidth; " + key + " judges one pair, or each rail of a rails point, so write a "
-                    + "fraction of one link (e.g. 0.90 × link)");
+            throw new ProfileException(
+                    at,
+                    key + " '" + text + "': '× links' (the rails' link rates summed) is for "
+                            + "min-aggregate-bandwidth; " + key
+                            + " judges one pair, or each rail of a rails point, so write a "
+                            + "fraction of one link (e.g. 0.90 × link)");
         }
         Matcher m = FRACTION.matcher(t);
         if (m.matches()) {
@@ -63,8 +67,10 @@ final class ProfileUnits {
             }
             return new BandwidthFloor.Absolute(gbps);
         }
-        throw new ProfileException(at, "bad bandwidth '" + text + "' (expected e.g. 45 GB/s, 360 Gb/s, 0.90 × link, "
-                + "90% of link, 0.10 × memcpy)");
+        throw new ProfileException(
+                at,
+                "bad bandwidth '" + text + "' (expected e.g. 45 GB/s, 360 Gb/s, 0.90 × link, "
+                        + "90% of link, 0.10 × memcpy)");
     }
 
     /**
@@ -82,18 +88,24 @@ final class ProfileUnits {
         if (m.matches() || p.matches()) {
             double f = m.matches() ? Double.parseDouble(m.group(1)) : Double.parseDouble(p.group(1)) / 100;
             if (!(f > 0) || f > 1) {
-                throw new ProfileException(at, key + ": fraction in '" + text + "' must be above 0 and at most 1 "
-                        + "(no rails beat their links)");
+                throw new ProfileException(
+                        at,
+                        key + ": fraction in '" + text + "' must be above 0 and at most 1 "
+                                + "(no rails beat their links)");
             }
             return new BandwidthFloor.OfLinks(f);
         }
         if (FRACTION.matcher(t).matches() || PERCENT_OF.matcher(t).matches()) {
-            throw new ProfileException(at, key + " '" + text + "' must be an absolute rate (e.g. 360 GB/s) or a fraction "
-                    + "of the rails' link rates summed (e.g. 0.90 × links, 90% of links)");
+            throw new ProfileException(
+                    at,
+                    key + " '" + text + "' must be an absolute rate (e.g. 360 GB/s) or a fraction "
+                            + "of the rails' link rates summed (e.g. 0.90 × links, 90% of links)");
         }
         if (!RATE.matcher(t).matches()) {
-            throw new ProfileException(at, "bad " + key + " '" + text + "' (expected e.g. 360 GB/s, 2880 Gb/s, "
-                    + "0.90 × links, 90% of links)");
+            throw new ProfileException(
+                    at,
+                    "bad " + key + " '" + text + "' (expected e.g. 360 GB/s, 2880 Gb/s, "
+                            + "0.90 × links, 90% of links)");
         }
         return bandwidth(text, at, key);
     }
@@ -109,13 +121,17 @@ final class ProfileUnits {
         Matcher m = MEDIAN.matcher(t);
         Matcher p = PERCENT_OF_MEDIAN.matcher(t);
         if (!m.matches() && !p.matches()) {
-            throw new ProfileException(at, "bad " + key + " '" + text + "' (expected e.g. 0.90 × median or 90% of "
-                    + "median: the slowest rail's bandwidth as a fraction of the median rail's)");
+            throw new ProfileException(
+                    at,
+                    "bad " + key + " '" + text + "' (expected e.g. 0.90 × median or 90% of "
+                            + "median: the slowest rail's bandwidth as a fraction of the median rail's)");
         }
         double f = m.matches() ? Double.parseDouble(m.group(1)) : Double.parseDouble(p.group(1)) / 100;
         if (!(f > 0) || f > 1) {
-            throw new ProfileException(at, key + ": fraction in '" + text + "' must be above 0 and at most 1 "
-                    + "(the slowest rail is never above the median)");
+            throw new ProfileException(
+                    at,
+                    key + ": fraction in '" + text + "' must be above 0 and at most 1 "
+                            + "(the slowest rail is never above the median)");
         }
         return f;
     }
@@ -130,8 +146,10 @@ final class ProfileUnits {
     private static BandwidthFloor fractionOf(double f, String of, String text, Location at) {
         double max = of.equals("link") ? 1 : 4;
         if (!(f > 0) || f > max) {
-            throw new ProfileException(at, "fraction in '" + text + "' must be above 0 and at most " + (int) max
-                    + (of.equals("link") ? " (no transfer beats its link)" : ""));
+            throw new ProfileException(
+                    at,
+                    "fraction in '" + text + "' must be above 0 and at most " + (int) max
+                            + (of.equals("link") ? " (no transfer beats its link)" : ""));
         }
         return of.equals("link") ? new BandwidthFloor.OfLink(f) : new BandwidthFloor.OfMemcpy(f);
     }
@@ -139,11 +157,13 @@ final class ProfileUnits {
     private static ProfileException badRate(String text, String unit, Location at) {
         String lower = unit.toLowerCase(Locale.ROOT);
         if (lower.equals("gb/s") || lower.equals("mb/s")) {
-            return new ProfileException(at, "ambiguous unit '" + unit + "' in '" + text
-                    + "': write GB/s for bytes (10^9 per second) or Gb/s for bits");
+            return new ProfileException(
+                    at,
+                    "ambiguous unit '" + unit + "' in '" + text
+                            + "': write GB/s for bytes (10^9 per second) or Gb/s for bits");
         }
-        return new ProfileException(at, "bad unit '" + unit + "' in '" + text
-                + "' (expected GB/s, MB/s, GiB/s, MiB/s, Gb/s or Mb/s)");
+        return new ProfileException(
+                at, "bad unit '" + unit + "' in '" + text + "' (expected GB/s, MB/s, GiB/s, MiB/s, Gb/s or Mb/s)");
     }
 
     /** A link rate in Gb/s: {@code 400 Gb/s}, {@code 400Gbps}, {@code 25000 Mb/s}. */
@@ -159,8 +179,9 @@ final class ProfileUnits {
             if (g > 0) {
                 return g;
             }
-            throw new ProfileException(at, "bad unit '" + m.group(2) + "' in link rate '" + text
-                    + "' (a link rate is in bits: Gb/s or Mb/s)");
+            throw new ProfileException(
+                    at,
+                    "bad unit '" + m.group(2) + "' in link rate '" + text + "' (a link rate is in bits: Gb/s or Mb/s)");
         }
         throw new ProfileException(at, "bad link rate '" + text + "' (expected e.g. 400 Gb/s)");
     }
@@ -197,8 +218,9 @@ final class ProfileUnits {
 
     /** An allowed regression, as a profile's {@code baseline.tolerance}; see {@link #tolerance(String)}. */
     static double tolerance(String text, Location at) {
-        return tolerance(text).orElseThrow(() -> new ProfileException(at, "bad tolerance '" + text + "' (expected "
-                + BaselineSettings.TOLERANCE_FORMS + ")"));
+        return tolerance(text)
+                .orElseThrow(() -> new ProfileException(
+                        at, "bad tolerance '" + text + "' (expected " + BaselineSettings.TOLERANCE_FORMS + ")"));
     }
 
     /**
@@ -210,7 +232,9 @@ final class ProfileUnits {
         String t = text.strip();
         double v;
         try {
-            v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100 : Double.parseDouble(t);
+            v = t.endsWith("%")
+                    ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
+                    : Double.parseDouble(t);
         } catch (NumberFormatException e) {
             v = Double.NaN;
         }
@@ -283,8 +307,11 @@ final class ProfileUnits {
                 }
             }
             if (hi < lo) {
-                throw new ProfileException(at, "empty range '" + text + "': nothing is " + (lo == 1 ? "" : "at least "
-                        + fmt(lo, sizes) + " and ") + (exclusive ? "below " + fmt(hi + 1, sizes) : "at most " + fmt(hi, sizes)));
+                throw new ProfileException(
+                        at,
+                        "empty range '" + text + "': nothing is "
+                                + (lo == 1 ? "" : "at least " + fmt(lo, sizes) + " and ")
+                                + (exclusive ? "below " + fmt(hi + 1, sizes) : "at most " + fmt(hi, sizes)));
             }
         }
         return new Range(lo, hi);
@@ -309,7 +336,8 @@ final class ProfileUnits {
     static String firmware(String text, Location at) {
         String t = text.strip();
         if (!FIRMWARE.matcher(t).matches()) {
-            throw new ProfileException(at, "bad firmware version '" + text + "' (expected numbers and dots, e.g. 28.39.1002)");
+            throw new ProfileException(
+                    at, "bad firmware version '" + text + "' (expected numbers and dots, e.g. 28.39.1002)");
         }
         return t;
     }
@@ -354,8 +382,10 @@ final class ProfileUnits {
         try {
             v = Double.parseDouble(t) * scale;
         } catch (NumberFormatException e) {
-            throw new ProfileException(at, "bad min-ops-per-second '" + text + "' (expected e.g. 2.5M, 800k or 1200000, "
-                    + "optionally with ops/s)");
+            throw new ProfileException(
+                    at,
+                    "bad min-ops-per-second '" + text + "' (expected e.g. 2.5M, 800k or 1200000, "
+                            + "optionally with ops/s)");
         }
         if (!(v > 0) || Double.isInfinite(v)) {
             throw new ProfileException(at, "min-ops-per-second '" + text + "' must be positive");

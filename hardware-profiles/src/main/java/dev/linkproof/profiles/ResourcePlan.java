@@ -35,8 +35,15 @@ import java.util.stream.Collectors;
  *                    DOWN)", "link 200 Gb/s, not 400 Gb/s"): a broken NIC of the node, which
  *                    {@code linkproof.nics=each} runs, and fails, under its own name
  */
-public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevice> gpus, List<Integer> cpuCores,
-                           HugePages hugePages, long hugepages, List<String> notes, Map<String, String> unfitNics) {
+public record ResourcePlan(
+        String profileId,
+        List<RdmaDevice> nics,
+        List<GpuDevice> gpus,
+        List<Integer> cpuCores,
+        HugePages hugePages,
+        long hugepages,
+        List<String> notes,
+        Map<String, String> unfitNics) {
     /** Transports that move data through an RDMA device. */
     public static final Set<String> RDMA_TRANSPORTS = Set.of("verbs");
 
@@ -54,20 +61,25 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
 
         List<GpuDevice> gpus;
         if (spec.gpusAuto()) {
-            gpus = profile.match().gpu().map(rule -> ProfileMatcher.matchingGpus(rule, probe)).orElse(probe.gpus());
+            gpus = profile.match()
+                    .gpu()
+                    .map(rule -> ProfileMatcher.matchingGpus(rule, probe))
+                    .orElse(probe.gpus());
         } else {
             gpus = new ArrayList<>();
             for (int i : spec.gpus()) {
                 if (i < probe.gpus().size()) {
                     gpus.add(probe.gpus().get(i));
                 } else {
-                    notes.add("GPU " + i + " named in resources.gpus is absent (the probe found " + probe.gpus().size() + ")");
+                    notes.add("GPU " + i + " named in resources.gpus is absent (the probe found "
+                            + probe.gpus().size() + ")");
                 }
             }
         }
 
         List<Integer> cores = new ArrayList<>();
-        Set<Integer> online = probe.cpu().nodes().stream().flatMap(n -> n.cpus().stream()).collect(Collectors.toSet());
+        Set<Integer> online =
+                probe.cpu().nodes().stream().flatMap(n -> n.cpus().stream()).collect(Collectors.toSet());
         for (int c : spec.cpuCores()) {
             if (online.isEmpty() || online.contains(c)) {
                 cores.add(c);
@@ -84,7 +96,8 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 if (d.isPresent()) {
                     nics.add(d.get());
                     // Named, so of the profile's kind whatever its ids; its state can still be wrong.
-                    List<String> state = ProfileMatcher.stateProblems(profile.match().nic(), d.get());
+                    List<String> state =
+                            ProfileMatcher.stateProblems(profile.match().nic(), d.get());
                     if (!state.isEmpty()) {
                         unfit.put(name, String.join(", ", state));
                     }
@@ -93,9 +106,12 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                 }
             }
         } else {
-            List<RdmaDevice> candidates = profile.match().nic()
+            List<RdmaDevice> candidates = profile.match()
+                    .nic()
                     .map(rule -> ProfileMatcher.matchingNics(rule, probe))
-                    .orElse(probe.rdmaDevices().stream().filter(RdmaDevice::hasActivePort).toList());
+                    .orElse(probe.rdmaDevices().stream()
+                            .filter(RdmaDevice::hasActivePort)
+                            .toList());
             Set<Integer> local = new LinkedHashSet<>();
             gpus.stream().map(GpuDevice::numaNode).filter(n -> n >= 0).forEach(local::add);
             if (local.isEmpty()) {
@@ -105,14 +121,18 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
                     }
                 }
             }
-            List<RdmaDevice> near = candidates.stream().filter(d -> local.contains(d.numaNode())).toList();
+            List<RdmaDevice> near = candidates.stream()
+                    .filter(d -> local.contains(d.numaNode()))
+                    .toList();
             boolean numaLocal = !local.isEmpty() && !near.isEmpty();
             // Devices of the kind the NIC rule is for (its PCI ids or driver) that it leaves out for
             // their state, on the same NUMA terms as the fit ones. Without such a rule (loopback)
             // nothing is of a kind: a host's NICs are not this profile's to fail.
             profile.match().nic().ifPresent(rule -> {
                 for (RdmaDevice d : probe.rdmaDevices()) {
-                    if (!candidates.contains(d) && ProfileMatcher.ofTheKind(rule, d) && (!numaLocal || local.contains(d.numaNode()))) {
+                    if (!candidates.contains(d)
+                            && ProfileMatcher.ofTheKind(rule, d)
+                            && (!numaLocal || local.contains(d.numaNode()))) {
                         unfit.put(d.name(), String.join(", ", ProfileMatcher.stateProblems(Optional.of(rule), d)));
                     }
                 }
@@ -152,8 +172,8 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         if (device == null || !RDMA_TRANSPORTS.contains(spec.transport()) || !unfitNics.containsKey(device)) {
             return Optional.empty();
         }
-        return Optional.of("RDMA device " + device + " is of the kind profile '" + profileId + "' is for, and not fit for it: "
-                + unfitNics.get(device));
+        return Optional.of("RDMA device " + device + " is of the kind profile '" + profileId
+                + "' is for, and not fit for it: " + unfitNics.get(device));
     }
 
     /** Why the point cannot run on this host with this profile; empty when it can. */
@@ -184,7 +204,8 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         }
         MemoryPlacement initiator = place(spec.initiatorMemory());
         MemoryPlacement target = place(spec.targetMemory());
-        return initiator.equals(spec.initiatorMemory()) && target.equals(spec.targetMemory()) ? spec
+        return initiator.equals(spec.initiatorMemory()) && target.equals(spec.targetMemory())
+                ? spec
                 : spec.withMemory(initiator, target);
     }
 
@@ -206,10 +227,12 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
         for (MemoryPlacement side : List.of(spec.initiatorMemory(), spec.targetMemory())) {
             if (side.kind() == MemoryKind.GPU) {
                 if (gpus.isEmpty()) {
-                    return Optional.of("needs GPU memory (" + side + "), and profile '" + profileId + "' provides no GPU on this host");
+                    return Optional.of("needs GPU memory (" + side + "), and profile '" + profileId
+                            + "' provides no GPU on this host");
                 }
                 if (beyond(side)) {
-                    return Optional.of("needs " + side + ", and profile '" + profileId + "' provides " + gpus.size() + " GPU(s)");
+                    return Optional.of(
+                            "needs " + side + ", and profile '" + profileId + "' provides " + gpus.size() + " GPU(s)");
                 }
             } else if (side.kind() == MemoryKind.HUGEPAGE) {
                 hugeSides++;
@@ -223,8 +246,8 @@ public record ResourcePlan(String profileId, List<RdmaDevice> nics, List<GpuDevi
             long perSide = (spec.slots().regionBytes() + pageBytes - 1) / pageBytes;
             long needed = Math.max(hugepages, perSide * hugeSides);
             if (hugePages.free() < needed) {
-                return Optional.of("needs " + needed + " free huge pages of " + hugePages.pageSizeKiB() + " KiB, and the host has "
-                        + hugePages.free() + " free of " + hugePages.total());
+                return Optional.of("needs " + needed + " free huge pages of " + hugePages.pageSizeKiB()
+                        + " KiB, and the host has " + hugePages.free() + " free of " + hugePages.total());
             }
         }
         return Optional.empty();

@@ -12,8 +12,8 @@ import java.util.List;
  * @param cpuCores      cores to pin the ranks to; empty = {@code auto} (no pinning)
  * @param hugepages     free huge pages a hugepage-memory point needs; fewer and such points are skipped
  */
-public record ResourceSpec(List<String> nics, List<Integer> gpus, boolean gpusAuto, List<Integer> cpuCores,
-                           long hugepages) {
+public record ResourceSpec(
+        List<String> nics, List<Integer> gpus, boolean gpusAuto, List<Integer> cpuCores, long hugepages) {
     public static final ResourceSpec AUTO = new ResourceSpec(List.of(), List.of(), true, List.of(), 0);
 
     public ResourceSpec {

@@ -16,8 +16,7 @@ import java.util.Map;
  * entry, a new name is appended (unless the layer may only change existing criteria, as properties).
  */
 final class TreeMerge {
-    private TreeMerge() {
-    }
+    private TreeMerge() {}
 
     static YNode merge(YNode lower, YNode upper, boolean criteriaMustExist) {
         if (!(lower instanceof YMap l) || !(upper instanceof YMap u)) {
@@ -35,10 +34,14 @@ final class TreeMerge {
             } else if (below == null) {
                 if (top && e.key().equals("criteria") && criteriaMustExist) {
                     // Properties may only change criteria the profile has; it has none.
-                    mergeCriteria(new YList(List.of(), lower.location()), ProfileParser.list(e.value(), "criteria"), true);
+                    mergeCriteria(
+                            new YList(List.of(), lower.location()), ProfileNodes.list(e.value(), "criteria"), true);
                 }
                 out.put(e.key(), e);
-            } else if (top && e.key().equals("criteria") && below.value() instanceof YList bl && e.value() instanceof YList ul) {
+            } else if (top
+                    && e.key().equals("criteria")
+                    && below.value() instanceof YList bl
+                    && e.value() instanceof YList ul) {
                 out.put(e.key(), new Entry(e.key(), below.keyLocation(), mergeCriteria(bl, ul, criteriaMustExist)));
             } else if (below.value() instanceof YMap bm && e.value() instanceof YMap um) {
                 out.put(e.key(), new Entry(e.key(), below.keyLocation(), mergeMaps(bm, um, false, false)));
@@ -56,21 +59,33 @@ final class TreeMerge {
             names.add(nameOf(item));
         }
         for (YNode item : upper.items()) {
-            YMap m = ProfileParser.map(item, "a criterion");
+            YMap m = ProfileNodes.map(item, "a criterion");
             String name = nameOf(m);
             if (name == null) {
-                throw new ProfileException(m.location(), "a criterion in an overlay needs a 'name', to say which "
-                        + "criterion it changes or that it adds a new one");
+                throw new ProfileException(
+                        m.location(),
+                        "a criterion in an overlay needs a 'name', to say which "
+                                + "criterion it changes or that it adds a new one");
             }
             int at = names.indexOf(name);
             if (at >= 0) {
-                items.set(at, mergeMaps(ProfileParser.map(items.get(at), "a criterion"), m, false, false));
+                items.set(at, mergeMaps(ProfileNodes.map(items.get(at), "a criterion"), m, false, false));
             } else if (mustExist) {
-                throw new ProfileException(m.location(), "the profile has no criterion '" + name + "'"
-                        + ProfileParser.suggestion(name, names.stream().filter(n -> n != null).toList())
-                        + (names.isEmpty() ? " (it has none)" : " (it has: " + String.join(", ",
-                        names.stream().filter(n -> n != null).toList()) + ")")
-                        + "; properties change criteria, an overlay file can add them");
+                throw new ProfileException(
+                        m.location(),
+                        "the profile has no criterion '" + name + "'"
+                                + ProfileNodes.suggestion(
+                                        name,
+                                        names.stream().filter(n -> n != null).toList())
+                                + (names.isEmpty()
+                                        ? " (it has none)"
+                                        : " (it has: "
+                                                + String.join(
+                                                        ", ",
+                                                        names.stream()
+                                                                .filter(n -> n != null)
+                                                                .toList()) + ")")
+                                + "; properties change criteria, an overlay file can add them");
             } else {
                 items.add(m);
                 names.add(name);

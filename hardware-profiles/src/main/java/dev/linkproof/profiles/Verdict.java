@@ -17,12 +17,27 @@ import java.util.Optional;
  *                   ran several; empty for a verdict on the whole point (one pair, or a rails point's aggregate
  *                   and balance)
  */
-public record Verdict(String pointId, Kind kind, Outcome outcome, String criterion, double measured, double threshold,
-                      String unit, String text, Optional<String> rail) {
+public record Verdict(
+        String pointId,
+        Kind kind,
+        Outcome outcome,
+        String criterion,
+        double measured,
+        double threshold,
+        String unit,
+        String text,
+        Optional<String> rail) {
 
     /** A verdict on the whole point. */
-    public Verdict(String pointId, Kind kind, Outcome outcome, String criterion, double measured, double threshold,
-                   String unit, String text) {
+    public Verdict(
+            String pointId,
+            Kind kind,
+            Outcome outcome,
+            String criterion,
+            double measured,
+            double threshold,
+            String unit,
+            String text) {
         this(pointId, kind, outcome, criterion, measured, threshold, unit, text, Optional.empty());
     }
 

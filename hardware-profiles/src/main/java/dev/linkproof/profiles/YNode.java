@@ -56,6 +56,5 @@ sealed interface YNode permits YNode.YScalar, YNode.YList, YNode.YMap {
     }
 
     /** One key of a mapping, with the key's own location (where "unknown key" points). */
-    record Entry(String key, Location keyLocation, YNode value) {
-    }
+    record Entry(String key, Location keyLocation, YNode value) {}
 }

@@ -30,8 +30,7 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
 final class YamlReader {
     static final int MAX_DEPTH = 32;
 
-    private YamlReader() {
-    }
+    private YamlReader() {}
 
     static YNode read(String source, String text) {
         LoadSettings settings = LoadSettings.builder()
@@ -48,13 +47,16 @@ final class YamlReader {
         try {
             root = new Compose(settings).composeString(text);
         } catch (MarkedYamlEngineException e) {
-            Location at = e.getProblemMark().map(m -> at(source, m))
+            Location at = e.getProblemMark()
+                    .map(m -> at(source, m))
                     .or(() -> e.getContextMark().map(m -> at(source, m)))
                     .orElse(new Location(source, 1, 1));
             String problem = e.getProblem();
             String context = e.getContext();
-            throw new ProfileException(at, "YAML syntax error: " + (context == null || context.isEmpty() ? "" : context + ": ")
-                    + problem, e);
+            throw new ProfileException(
+                    at,
+                    "YAML syntax error: " + (context == null || context.isEmpty() ? "" : context + ": ") + problem,
+                    e);
         } catch (YamlEngineException e) {
             throw new ProfileException(new Location(source, 1, 1), "YAML error: " + e.getMessage(), e);
         }
@@ -88,11 +90,13 @@ final class YamlReader {
                     }
                     String key = ks.getValue();
                     if ("<<".equals(key)) {
-                        throw new ProfileException(kloc, "merge keys (<<) are not supported in profiles; use 'extends'");
+                        throw new ProfileException(
+                                kloc, "merge keys (<<) are not supported in profiles; use 'extends'");
                     }
                     Entry previous = entries.get(key);
                     if (previous != null) {
-                        throw new ProfileException(kloc, "duplicate key '" + key + "' (first at " + previous.keyLocation() + ")");
+                        throw new ProfileException(
+                                kloc, "duplicate key '" + key + "' (first at " + previous.keyLocation() + ")");
                     }
                     entries.put(key, new Entry(key, kloc, convert(source, t.getValueNode(), depth + 1)));
                 }

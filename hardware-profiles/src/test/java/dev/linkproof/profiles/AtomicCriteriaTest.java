@@ -15,17 +15,17 @@ import org.junit.jupiter.api.Test;
  */
 class AtomicCriteriaTest {
     static final HardwareProfile LAB = CriteriaEvaluatorTest.profile("""
-            id: lab
-            vendor: Lab
-            match: {fallback: true}
-            criteria:
-              - name: atomics-rate
-                op: [fetch-add, compare-swap]
-                min-ops-per-second: 2.5M
-              - name: everything-small
-                sizes: ..64KiB
-                min-bandwidth: 1 GB/s
-            """);
+        id: lab
+        vendor: Lab
+        match: {fallback: true}
+        criteria:
+          - name: atomics-rate
+            op: [fetch-add, compare-swap]
+            min-ops-per-second: 2.5M
+          - name: everything-small
+            sizes: ..64KiB
+            min-bandwidth: 1 GB/s
+        """);
 
     /** 8 bytes × batch 1 × 100 iterations in 100 / rate seconds: {@code rate} ops/s. */
     private static Measurement atomic(Op op, double opsPerSecond) {
@@ -33,8 +33,10 @@ class AtomicCriteriaTest {
     }
 
     private static List<Verdict> judge(Measurement m) {
-        return new CriteriaEvaluator(LAB, EvaluationContext.none()).evaluate(m).stream()
-                .filter(v -> v.kind() != Verdict.Kind.VALIDATION).toList();
+        return new CriteriaEvaluator(LAB, EvaluationContext.none())
+                .evaluate(m).stream()
+                        .filter(v -> v.kind() != Verdict.Kind.VALIDATION)
+                        .toList();
     }
 
     @Test
@@ -56,21 +58,26 @@ class AtomicCriteriaTest {
     @Test
     void aCriterionWithoutOpDoesNotJudgeAtomicsByBandwidth() {
         Measurement write = CriteriaEvaluatorTest.point(Op.WRITE, 4096, 1, 0.5, 8, MemoryPlacement.HOST);
-        assertThat(judge(write)).singleElement().satisfies(v -> assertThat(v.criterion()).isEqualTo("everything-small"));
-        assertThat(judge(atomic(Op.FETCH_ADD, 3e6))).extracting(Verdict::criterion).containsExactly("atomics-rate");
+        assertThat(judge(write))
+                .singleElement()
+                .satisfies(v -> assertThat(v.criterion()).isEqualTo("everything-small"));
+        assertThat(judge(atomic(Op.FETCH_ADD, 3e6)))
+                .extracting(Verdict::criterion)
+                .containsExactly("atomics-rate");
     }
 
     @Test
     void aBadRateIsRefusedWhereItIsWritten() {
         assertThatThrownBy(() -> CriteriaEvaluatorTest.profile("""
-                id: lab
-                vendor: Lab
-                match: {fallback: true}
-                criteria:
-                  - name: a
-                    op: fetch-add
-                    min-ops-per-second: fast
-                """)).hasMessageContaining("bad min-ops-per-second 'fast' (expected e.g. 2.5M, 800k or 1200000");
+            id: lab
+            vendor: Lab
+            match: {fallback: true}
+            criteria:
+              - name: a
+                op: fetch-add
+                min-ops-per-second: fast
+            """))
+                .hasMessageContaining("bad min-ops-per-second 'fast' (expected e.g. 2.5M, 800k or 1200000");
         assertThat(ProfileUnits.opsPerSecond("2.5 Mops/s", null)).isEqualTo(2.5e6);
         assertThat(ProfileUnits.opsPerSecond("800k", null)).isEqualTo(8e5);
     }

@@ -12,8 +12,7 @@ import java.util.stream.Stream;
 
 /** The fake host trees under {@code src/test/resources/sysfs}. */
 final class FakeHosts {
-    private FakeHosts() {
-    }
+    private FakeHosts() {}
 
     static Path root(String host) {
         URL url = FakeHosts.class.getResource("/sysfs/" + host);

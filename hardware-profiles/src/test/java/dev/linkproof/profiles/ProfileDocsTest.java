@@ -42,35 +42,68 @@ class ProfileDocsTest {
 
     @Test
     void theCriteriaTableListsTheParsersKeys() throws IOException {
-        assertThat(criteriaTable(USER_DOCS)).as("docs/profiles.md").containsExactlyElementsOf(ProfileParser.CRITERION);
+        assertThat(criteriaTable(USER_DOCS)).as("docs/profiles.md").containsExactlyElementsOf(CriteriaParser.CRITERION);
     }
 
     @Test
     void theRailsVerdictsShownAreTheEvaluators() throws IOException {
         String docs = Files.readString(USER_DOCS);
-        CriteriaEvaluator h100 = new CriteriaEvaluator(BuiltinProfiles.standard().profile("h100-cx7-gpu"),
-                EvaluationContext.none());
+        CriteriaEvaluator h100 =
+                new CriteriaEvaluator(BuiltinProfiles.standard().profile("h100-cx7-gpu"), EvaluationContext.none());
         MemoryPlacement gpu = MemoryPlacement.parse("gpu");
-        TransferSpec s = TransferSpec.builder().pointId("docs").op(Op.WRITE).size(128 << 20).batch(1).mode(Mode.BANDWIDTH)
-                .transport("verbs").initiatorMemory(gpu).targetMemory(gpu).build();
+        TransferSpec s = TransferSpec.builder()
+                .pointId("docs")
+                .op(Op.WRITE)
+                .size(128 << 20)
+                .batch(1)
+                .mode(Mode.BANDWIDTH)
+                .transport("verbs")
+                .initiatorMemory(gpu)
+                .targetMemory(gpu)
+                .build();
         List<RailResult> rails = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             rails.add(RailsCriteriaTest.rail(i, "mlx5_" + i, s, 384.63 / 8, 2790, 0, 1_000_000_000L));
         }
-        List<String> texts = h100.evaluate(Measurement.ofRails(s, rails)).stream().map(Verdict::text).toList();
-        assertThat(docs).contains(texts.stream().filter(t -> t.contains("gpu-node-large")).findFirst().orElseThrow());
+        List<String> texts = h100.evaluate(Measurement.ofRails(s, rails)).stream()
+                .map(Verdict::text)
+                .toList();
+        assertThat(docs)
+                .contains(texts.stream()
+                        .filter(t -> t.contains("gpu-node-large"))
+                        .findFirst()
+                        .orElseThrow());
 
         rails.set(3, RailsCriteriaTest.rail(3, "mlx5_3", s, 21.0, 6390, 0, 1_000_000_000L));
-        texts = h100.evaluate(Measurement.ofRails(s, rails)).stream().map(Verdict::text).toList();
-        assertThat(docs).contains(texts.stream().filter(t -> t.contains("rail 3 (mlx5_3)") && t.contains("gpu-large"))
-                .findFirst().orElseThrow());
+        texts = h100.evaluate(Measurement.ofRails(s, rails)).stream()
+                .map(Verdict::text)
+                .toList();
+        assertThat(docs)
+                .contains(texts.stream()
+                        .filter(t -> t.contains("rail 3 (mlx5_3)") && t.contains("gpu-large"))
+                        .findFirst()
+                        .orElseThrow());
 
-        TransferSpec tcp = TransferSpec.builder().pointId("docs-tcp").op(Op.WRITE).size(1 << 20).build();
-        String balance = new CriteriaEvaluator(RailsCriteriaTest.NODE, EvaluationContext.none()).evaluate(Measurement.ofRails(tcp,
-                List.of(RailsCriteriaTest.rail(0, "10.77.0.1->10.77.0.2", tcp, 1.08, 20, 0, 1_000_000_000L),
-                        RailsCriteriaTest.rail(1, "10.77.1.1->10.77.1.2", tcp, 0.05, 20, 0, 1_000_000_000L),
-                        RailsCriteriaTest.rail(2, "10.77.2.1->10.77.2.2", tcp, 1.10, 20, 0, 1_000_000_000L))))
-                .stream().filter(v -> v.kind() == Verdict.Kind.MIN_RAIL_BALANCE).findFirst().orElseThrow().text();
+        TransferSpec tcp = TransferSpec.builder()
+                .pointId("docs-tcp")
+                .op(Op.WRITE)
+                .size(1 << 20)
+                .build();
+        String balance = new CriteriaEvaluator(RailsCriteriaTest.NODE, EvaluationContext.none())
+                        .evaluate(Measurement.ofRails(
+                                tcp,
+                                List.of(
+                                        RailsCriteriaTest.rail(
+                                                0, "10.77.0.1->10.77.0.2", tcp, 1.08, 20, 0, 1_000_000_000L),
+                                        RailsCriteriaTest.rail(
+                                                1, "10.77.1.1->10.77.1.2", tcp, 0.05, 20, 0, 1_000_000_000L),
+                                        RailsCriteriaTest.rail(
+                                                2, "10.77.2.1->10.77.2.2", tcp, 1.10, 20, 0, 1_000_000_000L))))
+                        .stream()
+                        .filter(v -> v.kind() == Verdict.Kind.MIN_RAIL_BALANCE)
+                        .findFirst()
+                        .orElseThrow()
+                        .text();
         assertThat(docs).contains(balance);
     }
 }

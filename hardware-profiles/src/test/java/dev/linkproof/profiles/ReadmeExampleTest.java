@@ -20,7 +20,9 @@ class ReadmeExampleTest {
         Path file = dir.resolve("lab-cx7-rack4.yaml");
         Files.writeString(file, readme.substring(start, end));
 
-        HardwareProfile p = new ProfileLoader(Map.of(ProfileProperties.PROFILE, file.toString())).load(() -> null).profile();
+        HardwareProfile p = new ProfileLoader(Map.of(ProfileProperties.PROFILE, file.toString()))
+                .load(() -> null)
+                .profile();
         assertThat(p.id()).isEqualTo("lab-cx7-rack4");
         assertThat(p.layers()).containsExactly("built-in cx7-400g", "file " + file);
         assertThat(p.match().nic().orElseThrow().minCount()).isEqualTo(2);
@@ -28,7 +30,12 @@ class ReadmeExampleTest {
         assertThat(p.resources().nics()).containsExactly("mlx5_0", "mlx5_1");
         assertThat(p.resources().cpuCores()).hasSize(64);
         assertThat(p.transport().environment()).containsEntry("UCX_NET_DEVICES", "mlx5_0:1");
-        assertThat(p.criterion("write-large").orElseThrow().minBandwidth().orElseThrow().written()).isEqualTo("0.93 × link");
+        assertThat(p.criterion("write-large")
+                        .orElseThrow()
+                        .minBandwidth()
+                        .orElseThrow()
+                        .written())
+                .isEqualTo("0.93 × link");
         assertThat(p.criterion("read-small-latency")).isEmpty();
         assertThat(p.criteria()).extracting(Criterion::name).contains("gpu-write", "gpu-small", "gpu-curve", "curve");
         assertThat(p.baseline().tolerance()).hasValue(0.08);

@@ -1,11 +1,11 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.api.Direction;
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.LinkproofConfiguration;
-import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
 import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.descriptor.FleetPointDescriptor;
+import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.discovery.LinkproofDiscovery;
 import dev.linkproof.engine.discovery.SweepExpander;
@@ -48,18 +48,23 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
 
     @Override
     public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
-        RunSetup setup = RunSetup.load(request.getConfigurationParameters());
+        RunSetup setup = RunSetup.load(request.getConfigurationParameters(), outputRoot(request));
         setup.issues().forEach(issue -> request.getDiscoveryListener().issueEncountered(uniqueId, issue));
         LinkproofConfiguration config = setup.config();
         Transports transports = setup.transports();
         // With linkproof.nics=each / linkproof.gpus=each, a point per RDMA device the profile's plan
         // resolves on this host, or per GPU it provides.
         Optional<RunProfile> profile = setup.profile();
-        List<String> nics = config.eachNic() ? profile.map(RunProfile::nicsForEach).orElse(List.of()) : List.of();
-        int gpus = config.eachGpu() ? profile.map(RunProfile::gpuCount).orElse(0) : 0;
-        SweepExpander expander = new SweepExpander(config.defaultTransport(), config.iterationScale(),
-                id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"), setup.defaults())
-                .withGpuStaging(id -> transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
+        List<String> nics =
+                config.eachNic() ? profile.map(p -> p.placement().nicsForEach()).orElse(List.of()) : List.of();
+        int gpus = config.eachGpu() ? profile.map(p -> p.placement().gpuCount()).orElse(0) : 0;
+        SweepExpander expander = new SweepExpander(
+                        config.defaultTransport(),
+                        config.iterationScale(),
+                        id -> transports.find(id).map(Transport::connectionNoun).orElse("conn"),
+                        setup.defaults())
+                .withGpuStaging(id ->
+                        transports.find(id).map(Transport::stagesGpuMemory).orElse(false))
                 .withNics(nics)
                 .withRails(config.rails())
                 .withDirection(config.bothWays().map(b -> b ? Direction.BOTH_WAYS : Direction.ONE_WAY))
@@ -69,19 +74,38 @@ public final class LinkproofTestEngine extends HierarchicalTestEngine<LinkproofE
         return engine;
     }
 
+    /**
+     * The platform's output directory, where the run's files go that no key names. A launcher that
+     * gives none (EngineTestKit refuses outputs unless a test configures them) gets JUnit's own
+     * default rule: {@code target/} where there is one, else the working directory.
+     */
+    private static java.nio.file.Path outputRoot(EngineDiscoveryRequest request) {
+        try {
+            return request.getOutputDirectoryCreator().getRootDirectory();
+        } catch (RuntimeException e) {
+            return dev.linkproof.engine.config.LinkproofConfiguration.fallbackOutputRoot();
+        }
+    }
+
     @Override
     protected LinkproofExecutionContext createExecutionContext(ExecutionRequest request) {
         RunSetup setup = ((LinkproofEngineDescriptor) request.getRootTestDescriptor()).setup();
         LinkproofConfiguration config = setup.config();
         int points = (int) request.getRootTestDescriptor().getDescendants().stream()
-                .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor).count();
-        LinkproofExecutionContext context = new LinkproofExecutionContext(setup, new SessionProvider(config, setup.transports()),
-                request.getEngineExecutionListener(), new ProgressPrinter(System.out, config.progress(), points),
+                .filter(d -> d instanceof SweepPointDescriptor || d instanceof FleetPairDescriptor)
+                .count();
+        LinkproofExecutionContext context = new LinkproofExecutionContext(
+                setup,
+                new SessionProvider(config, setup.transports()),
+                request.getEngineExecutionListener(),
+                new ProgressPrinter(System.out, config.progress(), points),
                 // No profile, no execution: a profile that did not load is an error-level discovery issue.
                 new RunReporter(config, setup.profile().orElseThrow()));
         context.outputs(request.getOutputDirectoryCreator());
-        context.fleet().ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()
-                .filter(d -> d instanceof FleetPointDescriptor).count()));
+        context.fleet()
+                .ifPresent(f -> f.points((int) request.getRootTestDescriptor().getDescendants().stream()
+                        .filter(d -> d instanceof FleetPointDescriptor)
+                        .count()));
         return context;
     }
 }

@@ -1,13 +1,12 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-import dev.linkproof.engine.config.LinkproofConfiguration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
-import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.fixtures.ProfileFixture;
+import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.reports.baseline.Baseline;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
@@ -36,14 +35,14 @@ class BaselineToleranceTest {
 
     private Path profile(String tolerance) throws Exception {
         return Files.writeString(dir.resolve("tolerant.yaml"), """
-                id: tolerant
-                vendor: test
-                match:
-                  fallback: true
-                baseline:
-                  tolerance: %s
-                criteria: []
-                """.formatted(tolerance));
+            id: tolerant
+            vendor: test
+            match:
+              fallback: true
+            baseline:
+              tolerance: %s
+            criteria: []
+            """.formatted(tolerance));
     }
 
     private static LinkproofConfiguration config(Path profile, String... more) {
@@ -56,7 +55,7 @@ class BaselineToleranceTest {
 
     /** What the engine does with the loaded profile and the configuration (RunReporter.useProfile). */
     private static double tolerance(LinkproofConfiguration config) {
-        return config.baselineTolerance(RunProfile.load(config).baselineTolerance());
+        return config.baselineTolerance(RunProfile.load(config).criteria().baselineTolerance());
     }
 
     @Test
@@ -64,8 +63,19 @@ class BaselineToleranceTest {
         Path results = dir.resolve("base.jsonl");
         TransferSpec spec = TransferSpec.builder().pointId("p").size(1 << 20).build();
         try (ResultsFile f = ResultsFile.create(results)) {
-            f.append(PointRecord.of("[point:p]", "s", "C", "m", "write 1 MiB", spec, measured(spec, 1.0), "passed", null,
-                    List.of(), null, null));
+            f.append(PointRecord.of(
+                    "[point:p]",
+                    "s",
+                    "C",
+                    "m",
+                    "write 1 MiB",
+                    spec,
+                    measured(spec, 1.0),
+                    "passed",
+                    null,
+                    List.of(),
+                    null,
+                    null));
         }
         Baseline baseline = Baseline.load(results);
         Measurement sixPercentSlower = measured(spec, 0.94);
@@ -73,17 +83,21 @@ class BaselineToleranceTest {
         Path plain = Files.writeString(dir.resolve("plain.yaml"), "id: plain\nvendor: test\nmatch: {fallback: true}\n");
         double byDefault = tolerance(config(plain));
         assertThat(byDefault).isEqualTo(0.05);
-        assertThat(baseline.regression("[point:p]", sixPercentSlower, byDefault)).hasValueSatisfying(m ->
-                assertThat(m).contains("6.0 % below the baseline's").contains("tolerance 5.0 %"));
+        assertThat(baseline.regression("[point:p]", sixPercentSlower, byDefault))
+                .hasValueSatisfying(m ->
+                        assertThat(m).contains("6.0 % below the baseline's").contains("tolerance 5.0 %"));
 
         double byProfile = tolerance(config(profile("0.08")));
         assertThat(byProfile).isEqualTo(0.08);
-        assertThat(baseline.regression("[point:p]", sixPercentSlower, byProfile)).isEmpty();
+        assertThat(baseline.regression("[point:p]", sixPercentSlower, byProfile))
+                .isEmpty();
 
         double byProperty = tolerance(config(profile("0.08"), Constants.BASELINE_TOLERANCE, "0.05"));
         assertThat(byProperty).isEqualTo(0.05);
-        assertThat(baseline.regression("[point:p]", sixPercentSlower, byProperty)).isPresent();
-        assertThat(tolerance(config(profile("8%"), Constants.BASELINE_TOLERANCE, "0.3"))).isEqualTo(0.3);
+        assertThat(baseline.regression("[point:p]", sixPercentSlower, byProperty))
+                .isPresent();
+        assertThat(tolerance(config(profile("8%"), Constants.BASELINE_TOLERANCE, "0.3")))
+                .isEqualTo(0.3);
     }
 
     /** Through the engine: a point against a baseline 1000 times faster names the tolerance it was judged with. */
@@ -92,9 +106,16 @@ class BaselineToleranceTest {
         Path better = firstRunScaledBy(1000, "better.jsonl");
 
         assertThat(failure(run(dir.resolve("r2.jsonl"), profile("0.08"), Constants.BASELINE, better.toString())))
-                .contains("performance regression").contains("(tolerance 8.0 %");
-        assertThat(failure(run(dir.resolve("r3.jsonl"), profile("0.08"), Constants.BASELINE, better.toString(),
-                Constants.BASELINE_TOLERANCE, "0.3"))).contains("(tolerance 30.0 %");
+                .contains("performance regression")
+                .contains("(tolerance 8.0 %");
+        assertThat(failure(run(
+                        dir.resolve("r3.jsonl"),
+                        profile("0.08"),
+                        Constants.BASELINE,
+                        better.toString(),
+                        Constants.BASELINE_TOLERANCE,
+                        "0.3")))
+                .contains("(tolerance 30.0 %");
     }
 
     /**
@@ -107,17 +128,32 @@ class BaselineToleranceTest {
 
         Path rerun = dir.resolve("rerun.jsonl");
         // No busy-host rerun: the baseline's alone makes attempt 2, whatever else runs on this host.
-        assertThat(failure(run(rerun, profile("0.08"), Constants.BASELINE, better.toString(), Constants.BUSY_HOST_RERUNS, "0")))
+        assertThat(failure(run(
+                        rerun,
+                        profile("0.08"),
+                        Constants.BASELINE,
+                        better.toString(),
+                        Constants.BUSY_HOST_RERUNS,
+                        "0")))
                 .contains("performance regression")
                 .containsPattern("\\[attempt 2; the first fell short of the baseline( on a busy host)?: ");
         PointRecord record = ResultsFile.read(rerun).getFirst();
         assertThat(record.attempts()).isEqualTo(2);
-        assertThat(record.verdicts()).anyMatch(v -> v.startsWith("RERUN attempt 1 (") && v.contains("performance regression"));
+        assertThat(record.verdicts())
+                .anyMatch(v -> v.startsWith("RERUN attempt 1 (") && v.contains("performance regression"));
 
         Path once = dir.resolve("once.jsonl");
-        assertThat(failure(run(once, profile("0.08"), Constants.BASELINE, better.toString(), Constants.BASELINE_RERUNS, "0",
-                Constants.BUSY_HOST_RERUNS, "0")))
-                .contains("performance regression").doesNotContain("attempt");
+        assertThat(failure(run(
+                        once,
+                        profile("0.08"),
+                        Constants.BASELINE,
+                        better.toString(),
+                        Constants.BASELINE_RERUNS,
+                        "0",
+                        Constants.BUSY_HOST_RERUNS,
+                        "0")))
+                .contains("performance regression")
+                .doesNotContain("attempt");
         assertThat(ResultsFile.read(once).getFirst().attempts()).isEqualTo(1);
     }
 
@@ -126,31 +162,47 @@ class BaselineToleranceTest {
     void aPointWithinTheToleranceSaysHowItComparesWithTheBaseline() throws Exception {
         Path slower = firstRunScaledBy(1.0 / 1000, "slower.jsonl");
         Path second = dir.resolve("second.jsonl");
-        run(second, profile("0.08"), Constants.BASELINE, slower.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
+        run(second, profile("0.08"), Constants.BASELINE, slower.toString())
+                .testEvents()
+                .assertStatistics(s -> s.succeeded(1));
         assertThat(ResultsFile.read(second).getFirst().verdicts())
-                .anySatisfy(v -> assertThat(v).startsWith("PASS ").containsPattern(
-                        "within 8 % of the baseline: \\+[0-9]+\\.[0-9] % bandwidth against the baseline's [0-9.]+ [GMk]?B/s$"));
+                .anySatisfy(v -> assertThat(v)
+                        .startsWith("PASS ")
+                        .containsPattern("within 8 % of the baseline: \\+[0-9]+\\.[0-9] % bandwidth against the"
+                                + " baseline's [0-9.]+ [GMk]?B/s$"));
     }
 
     /** A passing run's results, its bandwidth multiplied by {@code factor}, as the file {@code name}: a baseline to judge by. */
     private Path firstRunScaledBy(double factor, String name) throws Exception {
         Path first = dir.resolve("first.jsonl");
         run(first, profile("0.08")).testEvents().assertStatistics(s -> s.succeeded(1));
-        return ResultsLines.rewrite(first, dir.resolve(name), n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * factor));
+        return ResultsLines.rewrite(
+                first,
+                dir.resolve(name),
+                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * factor));
     }
 
     private static Measurement measured(TransferSpec spec, double gbps) {
         long bytes = spec.size() * 100;
-        return new Measurement(spec, bytes, Math.round(bytes / gbps), gbps, LatencyStats.averageOnly(spec.size() / gbps),
-                new Validation(1, spec.size(), 0, Optional.empty()), Map.of(), List.of());
+        return new Measurement(
+                spec,
+                bytes,
+                Math.round(bytes / gbps),
+                gbps,
+                LatencyStats.averageOnly(spec.size() / gbps),
+                new Validation(1, spec.size(), 0, Optional.empty()),
+                Map.of(),
+                List.of());
     }
 
-    private static org.junit.platform.testkit.engine.EngineExecutionResults run(Path results, Path profile, String... config) {
+    private static org.junit.platform.testkit.engine.EngineExecutionResults run(
+            Path results, Path profile, String... config) {
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, results.toString())
                 .configurationParameter(Constants.PROFILE, profile.toString())
-                .selectors(selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.measure.Measurement"));
+                .selectors(
+                        selectMethod(ProfileFixture.class, "settings", "dev.linkproof.transfer.measure.Measurement"));
         for (int i = 0; i < config.length; i += 2) {
             kit = kit.configurationParameter(config[i], config[i + 1]);
         }
@@ -159,7 +211,13 @@ class BaselineToleranceTest {
 
     private static String failure(org.junit.platform.testkit.engine.EngineExecutionResults r) {
         r.testEvents().assertStatistics(s -> s.failed(1));
-        return r.testEvents().filter(e -> e.getType() == EventType.FINISHED).findFirst().orElseThrow()
-                .getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
+        return r.testEvents()
+                .filter(e -> e.getType() == EventType.FINISHED)
+                .findFirst()
+                .orElseThrow()
+                .getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .map(Throwable::getMessage)
+                .orElse("");
     }
 }

@@ -1,7 +1,5 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,6 +7,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.fixtures.BusyHostFixture;
 import dev.linkproof.transfer.agent.AgentServer;
 import dev.linkproof.transfer.measure.DetachedBusyLoop;
@@ -50,7 +49,7 @@ class BusyHostEngineTest {
         loops.forEach(DetachedBusyLoop::close);
     }
 
-    private record Run(String message, JsonNode record) { }
+    private record Run(String message, JsonNode record) {}
 
     private Run run(String... config) throws Exception {
         Path results = dir.resolve("r-" + System.nanoTime() + ".jsonl");
@@ -64,8 +63,12 @@ class BusyHostEngineTest {
         }
         var events = kit.execute().testEvents();
         String message = events.filter(e -> e.getType() == EventType.FINISHED)
-                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse(""))
-                .findFirst().orElseThrow();
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class)
+                        .getThrowable()
+                        .map(Throwable::getMessage)
+                        .orElse(""))
+                .findFirst()
+                .orElseThrow();
         List<String> lines = Files.readAllLines(results);
         assertThat(lines).hasSize(1);
         return new Run(message, JSON.readTree(lines.getFirst()));
@@ -79,13 +82,17 @@ class BusyHostEngineTest {
             busyLoop();
         }
         Run r = run();
-        assertThat(r.message()).startsWith("below criterion of profile 'loopback': write 4 MiB ×1: ")
+        assertThat(r.message())
+                .startsWith("below criterion of profile 'loopback': write 4 MiB ×1: ")
                 .contains("< criterion 1000.0 GB/s (tcp-bulk)")
-                .contains("[attempt 2; the first ran on a busy host: ").contains("other processes used ");
+                .contains("[attempt 2; the first ran on a busy host: ")
+                .contains("other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
         assertThat(r.record().get("failureKind").asText()).isEqualTo("SHORT_ON_BUSY_HOST");
         assertThat(r.record().get("hostOtherCpus").asDouble()).isGreaterThanOrEqualTo(0.5);
-        assertThat(r.record().get("verdicts").toString()).contains("RERUN attempt 1 (").contains("HOST other processes used ");
+        assertThat(r.record().get("verdicts").toString())
+                .contains("RERUN attempt 1 (")
+                .contains("HOST other processes used ");
     }
 
     @Test
@@ -95,7 +102,9 @@ class BusyHostEngineTest {
             busyLoop();
         }
         Run r = run(Constants.BUSY_HOST_RERUNS, "0");
-        assertThat(r.message()).contains("< criterion 1000.0 GB/s (tcp-bulk)").doesNotContain("[attempt")
+        assertThat(r.message())
+                .contains("< criterion 1000.0 GB/s (tcp-bulk)")
+                .doesNotContain("[attempt")
                 .contains(" [ran while a host was busy: other processes used ");
         assertThat(r.record().get("attempts").asInt()).isEqualTo(1);
         assertThat(r.record().get("failureKind").asText()).isEqualTo("SHORT_ON_BUSY_HOST");
@@ -124,13 +133,14 @@ class BusyHostEngineTest {
     }
 
     /** "other processes used 1.18 of 2 CPUs (ours 0.83)" as the engine wrote it, back into figures. */
-    private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile(
-            "other processes used ([0-9.]+) of ([0-9]+) CPUs \\(ours ([0-9.]+)\\)");
+    private static final java.util.regex.Pattern HOST =
+            java.util.regex.Pattern.compile("other processes used ([0-9.]+) of ([0-9]+) CPUs \\(ours ([0-9.]+)\\)");
 
     private static HostContention host(String text) {
         java.util.regex.Matcher m = HOST.matcher(text);
         assertThat(m.find()).as(text).isTrue();
-        return new HostContention(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3)), Integer.parseInt(m.group(2)), 1);
+        return new HostContention(
+                Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3)), Integer.parseInt(m.group(2)), 1);
     }
 
     /** Two decimals cannot settle a figure within a hundredth of either threshold. */
@@ -152,14 +162,24 @@ class BusyHostEngineTest {
         assertThat(r.record().get("hostOtherCpus")).as("host load is reported").isNotNull();
         if (r.record().get("attempts").asInt() == 1) {
             assertThat(verdicts).noneMatch(v -> v.startsWith("RERUN"));
-            String only = verdicts.stream().filter(v -> v.startsWith("HOST ")).findFirst().orElseThrow();
+            String only = verdicts.stream()
+                    .filter(v -> v.startsWith("HOST "))
+                    .findFirst()
+                    .orElseThrow();
             assumeFalse(onTheEdge(host(only)), only);
-            assertThat(host(only).busy()).as("a first attempt on a quiet host is final: " + only).isFalse();
+            assertThat(host(only).busy())
+                    .as("a first attempt on a quiet host is final: " + only)
+                    .isFalse();
         } else {
             assertThat(r.record().get("attempts").asInt()).isEqualTo(2);
-            String first = verdicts.stream().filter(v -> v.startsWith("RERUN attempt 1 (")).findFirst().orElseThrow();
+            String first = verdicts.stream()
+                    .filter(v -> v.startsWith("RERUN attempt 1 ("))
+                    .findFirst()
+                    .orElseThrow();
             assumeFalse(onTheEdge(host(first)), first);
-            assertThat(host(first).busy()).as("the first attempt's host was busy: " + first).isTrue();
+            assertThat(host(first).busy())
+                    .as("the first attempt's host was busy: " + first)
+                    .isTrue();
         }
     }
 }

@@ -1,12 +1,11 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.fixtures.DurationFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,8 @@ class DurationTest {
 
     private JsonNode run(String... config) throws Exception {
         Path results = dir.resolve("r" + System.nanoTime() + ".jsonl");
-        var kit = EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectClass(DurationFixture.class))
+        var kit = EngineTestKit.engine(Constants.ENGINE_ID)
+                .selectors(selectClass(DurationFixture.class))
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, results.toString());
         for (int i = 0; i < config.length; i += 2) {

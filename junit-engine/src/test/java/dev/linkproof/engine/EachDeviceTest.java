@@ -1,13 +1,12 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.fixtures.EachDeviceFixture;
 import dev.linkproof.transfer.spi.Transports;
@@ -51,16 +50,23 @@ class EachDeviceTest {
     }
 
     /** A run on the fake host {@code host} (its probe root), the profile matched against it, with {@code config} over that. */
-    private static EngineTestKit.Builder kit(String host, Map<String, String> config, org.junit.platform.engine.DiscoverySelector... selectors) {
-        return EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectors)
+    private static EngineTestKit.Builder kit(
+            String host, Map<String, String> config, org.junit.platform.engine.DiscoverySelector... selectors) {
+        return EngineTestKit.engine(Constants.ENGINE_ID)
+                .selectors(selectors)
                 .configurationParameter("linkproof.probe.root", host)
                 .configurationParameter(Constants.PROFILE, "auto")
                 .configurationParameters(config);
     }
 
     private static List<SweepPointDescriptor> points(String host, Map<String, String> config, String... methods) {
-        var kit = kit(host, config, java.util.Arrays.stream(methods).map(m -> org.junit.platform.engine.discovery.DiscoverySelectors
-                .selectMethod(EachDeviceFixture.class, m)).toArray(org.junit.platform.engine.DiscoverySelector[]::new));
+        var kit = kit(
+                host,
+                config,
+                java.util.Arrays.stream(methods)
+                        .map(m -> org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(
+                                EachDeviceFixture.class, m))
+                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new));
         List<SweepPointDescriptor> points = new ArrayList<>();
         for (TestDescriptor d : kit.discover().getEngineDescriptor().getDescendants()) {
             if (d instanceof SweepPointDescriptor p) {
@@ -73,18 +79,26 @@ class EachDeviceTest {
     @Test
     void eachVerbsPointIsMadeOncePerDeviceTheProfileResolves() {
         List<SweepPointDescriptor> each = points(Map.of(Constants.NICS, "each"));
-        assertThat(each).extracting(TestDescriptor::getDisplayName).filteredOn(n -> !n.contains("gpu")).containsExactlyInAnyOrder(
-                "write 4 KiB ×1 · 1 conn · tcp", "write 64 KiB ×1 · 1 conn · tcp",
-                "write 4 KiB ×1 · 1 QP · verbs · mlx5_0", "write 64 KiB ×1 · 1 QP · verbs · mlx5_0",
-                "write 4 KiB ×1 · 1 QP · verbs · mlx5_1", "write 64 KiB ×1 · 1 QP · verbs · mlx5_1",
-                "write 4 KiB ×1 · 1 QP · verbs");
+        assertThat(each)
+                .extracting(TestDescriptor::getDisplayName)
+                .filteredOn(n -> !n.contains("gpu"))
+                .containsExactlyInAnyOrder(
+                        "write 4 KiB ×1 · 1 conn · tcp",
+                        "write 64 KiB ×1 · 1 conn · tcp",
+                        "write 4 KiB ×1 · 1 QP · verbs · mlx5_0",
+                        "write 64 KiB ×1 · 1 QP · verbs · mlx5_0",
+                        "write 4 KiB ×1 · 1 QP · verbs · mlx5_1",
+                        "write 64 KiB ×1 · 1 QP · verbs · mlx5_1",
+                        "write 4 KiB ×1 · 1 QP · verbs");
         for (SweepPointDescriptor p : each) {
             String name = p.getDisplayName();
             String device = p.point().spec().settings().get("verbs.device");
             if (name.endsWith(" · mlx5_0") || name.endsWith(" · mlx5_1")) {
                 String nic = name.substring(name.length() - "mlx5_0".length());
                 assertThat(device).as(name).isEqualTo(nic);
-                assertThat(p.getUniqueId().getLastSegment().getValue()).as(name).endsWith(",transport=verbs,nic=" + nic);
+                assertThat(p.getUniqueId().getLastSegment().getValue())
+                        .as(name)
+                        .endsWith(",transport=verbs,nic=" + nic);
             } else if (p.point().spec().transport().equals("verbs") && name.contains("mlx5")) {
                 throw new AssertionError("a verbs point named by a device it does not run on: " + name);
             } else if (p.point().spec().transport().equals("verbs")) {
@@ -96,9 +110,15 @@ class EachDeviceTest {
         }
 
         List<SweepPointDescriptor> first = points(Map.of());
-        assertThat(first).extracting(TestDescriptor::getDisplayName).filteredOn(n -> !n.contains("gpu")).containsExactlyInAnyOrder(
-                "write 4 KiB ×1 · 1 conn · tcp", "write 64 KiB ×1 · 1 conn · tcp",
-                "write 4 KiB ×1 · 1 QP · verbs", "write 64 KiB ×1 · 1 QP · verbs", "write 4 KiB ×1 · 1 QP · verbs");
+        assertThat(first)
+                .extracting(TestDescriptor::getDisplayName)
+                .filteredOn(n -> !n.contains("gpu"))
+                .containsExactlyInAnyOrder(
+                        "write 4 KiB ×1 · 1 conn · tcp",
+                        "write 64 KiB ×1 · 1 conn · tcp",
+                        "write 4 KiB ×1 · 1 QP · verbs",
+                        "write 64 KiB ×1 · 1 QP · verbs",
+                        "write 4 KiB ×1 · 1 QP · verbs");
         assertThat(points(Map.of(Constants.NICS, "first"))).hasSameSizeAs(first);
     }
 
@@ -112,39 +132,64 @@ class EachDeviceTest {
     @Test
     void aNicOfTheProfilesKindThatIsDownIsRunAndCalledUnfit() throws Exception {
         Path down = FakeHosts.portsDown(dir, "cx7-host", "mlx5_1");
-        assertThat(points(down.toString(), Map.of(Constants.NICS, "each"))).extracting(TestDescriptor::getDisplayName)
+        assertThat(points(down.toString(), Map.of(Constants.NICS, "each")))
+                .extracting(TestDescriptor::getDisplayName)
                 .contains("write 4 KiB ×1 · 1 QP · verbs · mlx5_0", "write 4 KiB ×1 · 1 QP · verbs · mlx5_1");
-        var local = new dev.linkproof.engine.judging.RunProfile.DeviceChoice(true, java.util.Optional.empty());
+        var local = new dev.linkproof.engine.judging.ProfilePlacement.DeviceChoice(true, java.util.Optional.empty());
         var cx7 = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString()), local);
         assertThat(cx7.id()).isEqualTo("cx7-400g");
-        assertThat(cx7.nicsForEach()).containsExactly("mlx5_0", "mlx5_1");
-        var onMlx51 = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_1")).build();
-        var onMlx50 = dev.linkproof.transfer.TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", "mlx5_0")).build();
-        assertThat(cx7.unfitNic(onMlx51)).hasValue("RDMA device mlx5_1 is of the kind profile 'cx7-400g' is for, and not fit for it: "
-                + "no ACTIVE port (port 1 DOWN)");
-        assertThat(cx7.unfitNic(onMlx50)).isEmpty();
-        assertThat(cx7.unfitNic(dev.linkproof.transfer.TransferSpec.builder().transport("verbs").build())).as("the plan's NIC").isEmpty();
-        var loopback = dev.linkproof.engine.judging.RunProfile.load(Map.of("linkproof.probe.root", down.toString(),
-                Constants.PROFILE, "loopback"), local);
-        assertThat(loopback.unfitNic(onMlx51)).isEmpty();
+        assertThat(cx7.placement().nicsForEach()).containsExactly("mlx5_0", "mlx5_1");
+        var onMlx51 = dev.linkproof.transfer.TransferSpec.builder()
+                .transport("verbs")
+                .settings(Map.of("verbs.device", "mlx5_1"))
+                .build();
+        var onMlx50 = dev.linkproof.transfer.TransferSpec.builder()
+                .transport("verbs")
+                .settings(Map.of("verbs.device", "mlx5_0"))
+                .build();
+        assertThat(cx7.requirements().unfitNic(onMlx51))
+                .hasValue("RDMA device mlx5_1 is of the kind profile 'cx7-400g' is for, and not fit for it: "
+                        + "no ACTIVE port (port 1 DOWN)");
+        assertThat(cx7.requirements().unfitNic(onMlx50)).isEmpty();
+        assertThat(cx7.requirements()
+                        .unfitNic(dev.linkproof.transfer.TransferSpec.builder()
+                                .transport("verbs")
+                                .build()))
+                .as("the plan's NIC")
+                .isEmpty();
+        var loopback = dev.linkproof.engine.judging.RunProfile.load(
+                Map.of("linkproof.probe.root", down.toString(), Constants.PROFILE, "loopback"), local);
+        assertThat(loopback.requirements().unfitNic(onMlx51)).isEmpty();
     }
 
     @Test
     void eachGpuPointIsMadeOncePerGpuWithItsPlacementShifted() {
-        List<String> each = points(H100, Map.of(Constants.GPUS, "each"), "gpus", "hostAndGpu").stream().map(TestDescriptor::getDisplayName)
-                .filter(n -> n.contains("gpu")).toList();
-        assertThat(each).containsExactlyInAnyOrder(
-                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu:1",
-                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu",
-                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:2→gpu",
-                "write 4 KiB ×1 · 1 conn · tcp · host→gpu (staged via host)", "write 4 KiB ×1 · 1 conn · tcp · host→gpu:1 (staged via host)");
-        List<String> first = points(H100, Map.of(), "gpus", "hostAndGpu").stream().map(TestDescriptor::getDisplayName)
-                .filter(n -> n.contains("gpu")).toList();
-        assertThat(first).containsExactlyInAnyOrder(
-                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1",
-                "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu:1", "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:2→gpu",
-                "write 4 KiB ×1 · 1 conn · tcp · host→gpu (staged via host)");
-        assertThat(points(CX7, Map.of(Constants.GPUS, "each"), "gpus", "hostAndGpu")).as("a profile that provides no GPU shifts nothing")
+        List<String> each = points(H100, Map.of(Constants.GPUS, "each"), "gpus", "hostAndGpu").stream()
+                .map(TestDescriptor::getDisplayName)
+                .filter(n -> n.contains("gpu"))
+                .toList();
+        assertThat(each)
+                .containsExactlyInAnyOrder(
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu:1",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:2→gpu",
+                        "write 4 KiB ×1 · 1 conn · tcp · host→gpu (staged via host)",
+                        "write 4 KiB ×1 · 1 conn · tcp · host→gpu:1 (staged via host)");
+        List<String> first = points(H100, Map.of(), "gpus", "hostAndGpu").stream()
+                .map(TestDescriptor::getDisplayName)
+                .filter(n -> n.contains("gpu"))
+                .toList();
+        assertThat(first)
+                .containsExactlyInAnyOrder(
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu→gpu:1",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:1→gpu:1",
+                        "write 4 KiB ×1 · 1 stream · gpu-ipc · gpu:2→gpu",
+                        "write 4 KiB ×1 · 1 conn · tcp · host→gpu (staged via host)");
+        assertThat(points(CX7, Map.of(Constants.GPUS, "each"), "gpus", "hostAndGpu"))
+                .as("a profile that provides no GPU shifts nothing")
                 .hasSameSizeAs(points(CX7, Map.of(), "gpus", "hostAndGpu"));
     }
 
@@ -155,19 +200,31 @@ class EachDeviceTest {
         var one = kit(CX7, Map.of(), many).discover();
         assertThat(one.getDiscoveryIssues()).isEmpty();
         var two = kit(CX7, Map.of(Constants.NICS, "each"), many).discover();
-        assertThat(two.getDiscoveryIssues()).singleElement().satisfies(i -> assertThat(i.message())
-                .contains("the sweep expands to 10080 points, more than 10000"));
+        assertThat(two.getDiscoveryIssues())
+                .singleElement()
+                .satisfies(i -> assertThat(i.message()).contains("the sweep expands to 10080 points, more than 10000"));
     }
 
     /** The records say which device each point ran on (here each fails: cx7-400g requires verbs, which this host lacks). */
     @Test
     void theResultsRecordTheDevice() throws Exception {
-        assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
+        assumeFalse(
+                Transports.discover().find("verbs").orElseThrow().availability().available(),
                 "verbs is available on this host: the points would run on the fake tree's device names");
         Path results = dir.resolve("r.jsonl");
-        kit(CX7, Map.of(Constants.NICS, "each", Constants.PROGRESS, "false", Constants.RESULTS, results.toString()),
-                selectClass(EachDeviceFixture.class))
-                .execute().testEvents().assertStatistics(s -> s.started(8)); // 7 of bothTransports and namedDevice, hostAndGpu's host point
+        kit(
+                        CX7,
+                        Map.of(
+                                Constants.NICS,
+                                "each",
+                                Constants.PROGRESS,
+                                "false",
+                                Constants.RESULTS,
+                                results.toString()),
+                        selectClass(EachDeviceFixture.class))
+                .execute()
+                .testEvents()
+                .assertStatistics(s -> s.started(8)); // 7 of bothTransports and namedDevice, hostAndGpu's host point
         ObjectMapper json = new ObjectMapper();
         List<String> verbs = new ArrayList<>();
         for (String line : Files.readAllLines(results)) {
@@ -181,6 +238,7 @@ class EachDeviceTest {
                 assertThat(r.has("device")).as("a tcp point names no device").isFalse();
             }
         }
-        assertThat(verbs).containsExactlyInAnyOrder("4096 mlx5_0", "65536 mlx5_0", "4096 mlx5_1", "65536 mlx5_1", "4096 mlx5_1");
+        assertThat(verbs)
+                .containsExactlyInAnyOrder("4096 mlx5_0", "65536 mlx5_0", "4096 mlx5_1", "65536 mlx5_1", "4096 mlx5_1");
     }
 }

@@ -1,10 +1,9 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
 import dev.linkproof.engine.fixtures.RunFixture;
 import dev.linkproof.transfer.Op;
@@ -24,13 +23,13 @@ import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
-import org.junit.platform.testkit.engine.EventType;
 
 /** One real run of {@link RunFixture} against a local agent JVM; each test checks one aspect of it. */
 @Timeout(120)
 class ExecutionTest {
     @TempDir
     static Path dir;
+
     private static EngineExecutionResults results;
 
     @BeforeAll
@@ -39,7 +38,8 @@ class ExecutionTest {
         RunFixture.INSTANCES.clear();
         results = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.AGENT_LOG, dir.resolve("agent.log").toString())
+                .configurationParameter(
+                        Constants.AGENT_LOG, dir.resolve("agent.log").toString())
                 .selectors(selectClass(RunFixture.class))
                 .execute();
     }
@@ -49,7 +49,9 @@ class ExecutionTest {
     }
 
     private static List<Event> finished(String method) {
-        return results.testEvents().finished().stream().filter(e -> method(e).equals(method)).toList();
+        return results.testEvents().finished().stream()
+                .filter(e -> method(e).equals(method))
+                .toList();
     }
 
     private static TestExecutionResult only(String method) {
@@ -59,29 +61,38 @@ class ExecutionTest {
     }
 
     private static String skipReason(String method) {
-        List<Event> skipped = results.testEvents().skipped().stream().filter(e -> method(e).equals(method)).toList();
+        List<Event> skipped = results.testEvents().skipped().stream()
+                .filter(e -> method(e).equals(method))
+                .toList();
         assertThat(skipped).as("skipped points of %s", method).hasSize(1);
         return skipped.getFirst().getRequiredPayload(String.class);
     }
 
     @Test
     void statistics() {
-        results.testEvents().assertStatistics(s -> s.skipped(2).started(9).succeeded(6).failed(3).aborted(0));
+        results.testEvents()
+                .assertStatistics(
+                        s -> s.skipped(2).started(9).succeeded(6).failed(3).aborted(0));
         results.containerEvents().assertStatistics(s -> s.failed(0));
     }
 
     @Test
     void everyParameterTypeIsResolved() {
-        assertThat(finished("resolvesEveryParameterType")).hasSize(4).allSatisfy(e ->
-                assertThat(e.getRequiredPayload(TestExecutionResult.class).getStatus())
+        assertThat(finished("resolvesEveryParameterType"))
+                .hasSize(4)
+                .allSatisfy(e -> assertThat(
+                                e.getRequiredPayload(TestExecutionResult.class).getStatus())
                         .isEqualTo(TestExecutionResult.Status.SUCCESSFUL));
         assertThat(RunFixture.SEEN).hasSize(4);
         Set<String> segments = results.testEvents().started().stream()
                 .filter(e -> method(e).equals("resolvesEveryParameterType"))
-                .map(e -> ((SweepPointDescriptor) e.getTestDescriptor()).point().segment()).collect(Collectors.toSet());
+                .map(e -> ((SweepPointDescriptor) e.getTestDescriptor()).point().segment())
+                .collect(Collectors.toSet());
         for (RunFixture.Seen seen : RunFixture.SEEN) {
             assertThat(seen.measurement()).isNotNull();
-            assertThat(seen.measurement().isValid()).as(seen.measurement().validation().describe()).isTrue();
+            assertThat(seen.measurement().isValid())
+                    .as(seen.measurement().validation().describe())
+                    .isTrue();
             assertThat(seen.spec()).isSameAs(seen.point().spec());
             assertThat(seen.measurement().spec()).isEqualTo(seen.spec());
             assertThat(seen.spec().iterations()).isEqualTo(5);
@@ -96,8 +107,14 @@ class ExecutionTest {
         assertThat(RunFixture.SEEN).extracting(s -> s.spec().op()).containsOnly(Op.WRITE, Op.READ);
         assertThat(RunFixture.SEEN).extracting(s -> s.spec().batch()).containsOnly(1, 3);
         assertThat(RunFixture.SEEN).extracting(RunFixture.Seen::point).doesNotHaveDuplicates();
-        assertThat(RunFixture.SEEN).extracting(RunFixture.Seen::session).as("one pair for the whole run").containsOnly(RunFixture.SEEN.getFirst().session());
-        assertThat(RunFixture.INSTANCES).as("a fresh instance per point").doesNotHaveDuplicates().hasSize(4);
+        assertThat(RunFixture.SEEN)
+                .extracting(RunFixture.Seen::session)
+                .as("one pair for the whole run")
+                .containsOnly(RunFixture.SEEN.getFirst().session());
+        assertThat(RunFixture.INSTANCES)
+                .as("a fresh instance per point")
+                .doesNotHaveDuplicates()
+                .hasSize(4);
     }
 
     @Test
@@ -107,7 +124,8 @@ class ExecutionTest {
 
     @Test
     void latencyPointRunsInLatencyMode() {
-        assertThat(only("latency").getStatus()).as(String.valueOf(only("latency").getThrowable()))
+        assertThat(only("latency").getStatus())
+                .as(String.valueOf(only("latency").getThrowable()))
                 .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
     }
 
@@ -116,14 +134,16 @@ class ExecutionTest {
         TestExecutionResult r = only("failsItsOwnAssertion");
         assertThat(r.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
         assertThat(r.getThrowable()).get().isInstanceOf(AssertionError.class);
-        assertThat(r.getThrowable().orElseThrow().getMessage()).matches("measured .* [GM]B/s < required 1000000000.0 GB/s");
+        assertThat(r.getThrowable().orElseThrow().getMessage())
+                .matches("measured .* [GM]B/s < required 1000000000.0 GB/s");
     }
 
     @Test
     void aFailingPlainAssertionFailsThePointWithItsMessage() {
         TestExecutionResult r = only("failsWithAPlainAssertion");
         assertThat(r.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-        assertThat(r.getThrowable().orElseThrow()).isInstanceOf(AssertionError.class)
+        assertThat(r.getThrowable().orElseThrow())
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("[the size of this point]")
                 .hasMessageContaining("1024");
     }
@@ -132,7 +152,8 @@ class ExecutionTest {
     void anExceptionFromTheMethodFailsThePoint() {
         TestExecutionResult r = only("throwsAnException");
         assertThat(r.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-        assertThat(r.getThrowable().orElseThrow()).isInstanceOf(java.io.IOException.class)
+        assertThat(r.getThrowable().orElseThrow())
+                .isInstanceOf(java.io.IOException.class)
                 .hasMessage("boom from the test method");
     }
 
@@ -156,7 +177,8 @@ class ExecutionTest {
             assertThat(kv.get("validation")).startsWith("data valid");
             assertThat(kv.get("iterations")).isEqualTo("5");
         }
-        Optional<Event> latency = entries.stream().filter(e -> method(e).equals("latency")).findFirst();
+        Optional<Event> latency =
+                entries.stream().filter(e -> method(e).equals("latency")).findFirst();
         assertThat(latency).isPresent();
         assertThat(latency.get().getRequiredPayload(ReportEntry.class).getKeyValuePairs())
                 .containsKeys("latency.p50.us", "latency.p99.us", "latency.p999.us", "latency.max.us");
@@ -164,8 +186,12 @@ class ExecutionTest {
 
     @Test
     void eventsCarryTheReadableDisplayNames() {
-        assertThat(results.testEvents().started().stream().map(e -> e.getTestDescriptor().getDisplayName()))
-                .contains("write 4 KiB ×3 · 2 conn · tcp", "read 4 KiB ×1 · 2 conn · tcp", "write 1 KiB ×1 · 1 conn · tcp",
+        assertThat(results.testEvents().started().stream()
+                        .map(e -> e.getTestDescriptor().getDisplayName()))
+                .contains(
+                        "write 4 KiB ×3 · 2 conn · tcp",
+                        "read 4 KiB ×1 · 2 conn · tcp",
+                        "write 1 KiB ×1 · 1 conn · tcp",
                         "read 512 B ×1 · 1 conn · tcp · latency");
     }
 

@@ -40,13 +40,17 @@ class FailureTraceTest {
     }
 
     private static List<String> engineFrames(String trace) {
-        return trace.lines().filter(l -> l.startsWith("\tat dev.linkproof.engine.")
-                && !l.startsWith("\tat dev.linkproof.engine.fixtures.") && !l.startsWith("\tat dev.linkproof.engine.api.")).toList();
+        return trace.lines()
+                .filter(l -> l.startsWith("\tat dev.linkproof.engine.")
+                        && !l.startsWith("\tat dev.linkproof.engine.fixtures.")
+                        && !l.startsWith("\tat dev.linkproof.engine.api."))
+                .toList();
     }
 
     private static Throwable onlyFailure(EngineExecutionResults r) {
         List<TestExecutionResult> failed = r.testEvents().failed().list().stream()
-                .map(e -> e.getRequiredPayload(TestExecutionResult.class)).toList();
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class))
+                .toList();
         assertThat(failed).hasSize(1);
         return failed.getFirst().getThrowable().orElseThrow();
     }
@@ -54,7 +58,8 @@ class FailureTraceTest {
     /** A point whose peer refused it: a PointError whose cause keeps Session.open's frames, and no engine frame. */
     @Test
     void aPeerFailureShowsItsCauseChainWithoutTheEnginesFrames() throws Exception {
-        try (AgentServer agent = AgentServer.start("127.0.0.1", 0, "failure-trace-test-token-0123", IoSettings.DEFAULT)) {
+        try (AgentServer agent =
+                AgentServer.start("127.0.0.1", 0, "failure-trace-test-token-0123", IoSettings.DEFAULT)) {
             Throwable failure = onlyFailure(EngineTestKit.engine(Constants.ENGINE_ID)
                     .configurationParameter(Constants.PROGRESS, "false")
                     .configurationParameter(Constants.PEER, "127.0.0.1:" + agent.port())
@@ -64,10 +69,13 @@ class FailureTraceTest {
             String trace = trace(failure);
             assertThat(failure).isInstanceOf(PointError.class);
             assertThat(trace.lines().findFirst().orElseThrow())
-                    .startsWith(PointError.class.getName() + " [PEER_FAILURE]: write 1 KiB").contains("refused: wrong session token");
+                    .startsWith(PointError.class.getName() + " [PEER_FAILURE]: write 1 KiB")
+                    .contains("refused: wrong session token");
             assertThat(engineFrames(trace)).as(trace).isEmpty();
-            assertThat(trace).as("the cause, with its frames")
-                    .contains("Caused by: dev.linkproof.transfer.control.RemoteErrorException: the target agent at 127.0.0.1:")
+            assertThat(trace)
+                    .as("the cause, with its frames")
+                    .contains("Caused by: dev.linkproof.transfer.control.RemoteErrorException: the target agent at"
+                            + " 127.0.0.1:")
                     .contains("\tat dev.linkproof.transfer.session.Session.open(");
             assertThat(trace.lines().count()).as(trace).isLessThan(12);
         }
@@ -77,28 +85,43 @@ class FailureTraceTest {
     @Test
     void aJudgedFailureIsItsFirstLineAlone() throws Exception {
         Path results = dir.resolve("r.jsonl");
-        EngineTestKit.engine(Constants.ENGINE_ID).configurationParameter(Constants.PROGRESS, "false")
+        EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.RESULTS, results.toString())
-                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", "")).execute()
-                .testEvents().assertStatistics(s -> s.succeeded(1));
-        ResultsLines.rewrite(results, results, n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
-        Throwable failure = onlyFailure(EngineTestKit.engine(Constants.ENGINE_ID).configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.RESULTS, dir.resolve("second.jsonl").toString())
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""))
+                .execute()
+                .testEvents()
+                .assertStatistics(s -> s.succeeded(1));
+        ResultsLines.rewrite(
+                results,
+                results,
+                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
+        Throwable failure = onlyFailure(EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(
+                        Constants.RESULTS, dir.resolve("second.jsonl").toString())
                 .configurationParameter(Constants.BASELINE, results.toString())
-                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", "")).execute());
+                .selectors(selectMethod(RunFixture.class, "passesWithoutParameters", ""))
+                .execute());
         assertThat(failure).isInstanceOf(PointFailure.class);
         String trace = trace(failure);
-        assertThat(trace).startsWith(PointFailure.class.getName() + " [PERFORMANCE_REGRESSION]: ").doesNotContain("\tat ");
+        assertThat(trace)
+                .startsWith(PointFailure.class.getName() + " [PERFORMANCE_REGRESSION]: ")
+                .doesNotContain("\tat ");
     }
 
     /** The test method's own exception keeps its frames (the method's) and loses the engine's below them. */
     @Test
     void aTestMethodsExceptionKeepsItsFramesAndLosesTheEngines() {
-        Throwable failure = onlyFailure(EngineTestKit.engine(Constants.ENGINE_ID).configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
-                .selectors(selectMethod(RunFixture.class, "throwsAnException", "")).execute());
+        Throwable failure = onlyFailure(EngineTestKit.engine(Constants.ENGINE_ID)
+                .configurationParameter(Constants.PROGRESS, "false")
+                .configurationParameter(
+                        Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .selectors(selectMethod(RunFixture.class, "throwsAnException", ""))
+                .execute());
         String trace = trace(failure);
-        assertThat(trace).startsWith("java.io.IOException: boom from the test method")
+        assertThat(trace)
+                .startsWith("java.io.IOException: boom from the test method")
                 .contains("\tat " + RunFixture.class.getName() + ".throwsAnException(");
         assertThat(engineFrames(trace)).as(trace).isEmpty();
         assertThat(Failures.kindOf(failure)).isEqualTo(FailureKind.ERROR);
@@ -109,22 +132,28 @@ class FailureTraceTest {
     void theCauseChainIsCutAtTheFirstEngineFrame() {
         PeerFailureException inner = new PeerFailureException("the target agent closed the connection");
         inner.setStackTrace(new StackTraceElement[] {
-                new StackTraceElement("dev.linkproof.transfer.tcp.TcpDataPath", "awaitOldest", "TcpDataPath.java", 10),
-                new StackTraceElement("dev.linkproof.transfer.session.Session", "run", "Session.java", 20),
-                new StackTraceElement("dev.linkproof.engine.run.PointRun", "attempt", "PointRun.java", 30),
-                new StackTraceElement("org.junit.platform.engine.support.hierarchical.NodeTestTask", "execute", "N.java", 40)});
+            new StackTraceElement("dev.linkproof.transfer.tcp.TcpDataPath", "awaitOldest", "TcpDataPath.java", 10),
+            new StackTraceElement("dev.linkproof.transfer.session.Session", "run", "Session.java", 20),
+            new StackTraceElement("dev.linkproof.engine.run.PointRun", "attempt", "PointRun.java", 30),
+            new StackTraceElement(
+                    "org.junit.platform.engine.support.hierarchical.NodeTestTask", "execute", "N.java", 40)
+        });
         PointError first = new PointError(FailureKind.PEER_FAILURE, "first attempt", inner);
         PointError rerun = new PointError(FailureKind.PEER_FAILURE, "a rerun", first);
         assertThat(rerun.getStackTrace()).isEmpty();
         assertThat(first.getStackTrace()).isEmpty();
-        assertThat(inner.getStackTrace()).extracting(StackTraceElement::getClassName)
+        assertThat(inner.getStackTrace())
+                .extracting(StackTraceElement::getClassName)
                 .containsExactly("dev.linkproof.transfer.tcp.TcpDataPath", "dev.linkproof.transfer.session.Session");
         String trace = trace(rerun);
-        assertThat(trace).startsWith(PointError.class.getName() + " [PEER_FAILURE]: a rerun")
+        assertThat(trace)
+                .startsWith(PointError.class.getName() + " [PEER_FAILURE]: a rerun")
                 .contains("Caused by: " + PointError.class.getName() + " [PEER_FAILURE]: first attempt")
-                .contains("Caused by: dev.linkproof.transfer.PeerFailureException: the target agent closed the connection\n"
+                .contains("Caused by: dev.linkproof.transfer.PeerFailureException: the target agent closed the"
+                        + " connection\n"
                         + "\tat dev.linkproof.transfer.tcp.TcpDataPath.awaitOldest(TcpDataPath.java:10)\n"
                         + "\tat dev.linkproof.transfer.session.Session.run(Session.java:20)\n");
-        assertThat(new PointFailure(FailureKind.DATA_CORRUPTION, "slot 3").getStackTrace()).isEmpty();
+        assertThat(new PointFailure(FailureKind.DATA_CORRUPTION, "slot 3").getStackTrace())
+                .isEmpty();
     }
 }

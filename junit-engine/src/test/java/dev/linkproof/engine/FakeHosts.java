@@ -12,12 +12,13 @@ import java.nio.file.Path;
  * this module's tests hand them to a run through {@code linkproof.probe.root}.
  */
 public final class FakeHosts {
-    private FakeHosts() {
-    }
+    private FakeHosts() {}
 
     /** The tree of {@code name} (cx7-host, h100-cx7-host, rxe-host, ...), from this module's directory (where Surefire runs). */
     public static String path(String name) {
-        Path p = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", name).toAbsolutePath().normalize();
+        Path p = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", name)
+                .toAbsolutePath()
+                .normalize();
         assertThat(p).as("fake sysfs tree").isDirectory();
         return p.toString();
     }

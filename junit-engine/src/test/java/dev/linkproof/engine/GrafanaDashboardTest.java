@@ -35,11 +35,13 @@ class GrafanaDashboardTest {
     private static final Path DASHBOARD = ROOT.resolve("examples/grafana/linkproof-fleet.json");
     /** The labels Prometheus itself gives every series: the scrape's target, or the Pushgateway's group. */
     private static final Set<String> TARGET_LABELS = Set.of("job", "instance");
+
     private static final Pattern METRIC = Pattern.compile("\\blinkproof_[a-zA-Z0-9_]*");
     private static final Pattern SELECTOR = Pattern.compile("\\{([^{}]*)\\}");
     private static final Pattern MATCHER = Pattern.compile("^\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)");
     private static final Pattern GROUPING = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
-    private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)");
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)");
     private static final Pattern LEGEND = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
 
     /** Every family Linkproof exports, with its label names. */
@@ -98,7 +100,8 @@ class GrafanaDashboardTest {
         Set<String> allowed = new TreeSet<>(TARGET_LABELS);
         for (String n : names) {
             if (!exported.containsKey(n)) {
-                problems.add(expr + ": " + n + " is not a metric Linkproof exports " + new TreeSet<>(exported.keySet()));
+                problems.add(
+                        expr + ": " + n + " is not a metric Linkproof exports " + new TreeSet<>(exported.keySet()));
             } else {
                 allowed.addAll(exported.get(n));
             }
@@ -114,8 +117,7 @@ class GrafanaDashboardTest {
     }
 
     /** Every query of the dashboard: a panel's targets, each with its legend's labels and its panel's matrix fields; the variables'. */
-    record Query(String where, String expr, Set<String> moreLabels) {
-    }
+    record Query(String where, String expr, Set<String> moreLabels) {}
 
     static List<Query> queries(JsonNode dashboard) {
         List<Query> out = new ArrayList<>();
@@ -134,13 +136,19 @@ class GrafanaDashboardTest {
                 while (m.find()) {
                     more.add(m.group(1));
                 }
-                out.add(new Query("panel '" + panel.get("title").asText() + "'", target.get("expr").asText(), more));
+                out.add(new Query(
+                        "panel '" + panel.get("title").asText() + "'",
+                        target.get("expr").asText(),
+                        more));
             }
         }
         for (JsonNode v : dashboard.path("templating").path("list")) {
             if (v.path("type").asText().equals("query")) {
                 JsonNode q = v.get("query");
-                out.add(new Query("variable $" + v.get("name").asText(), q.isTextual() ? q.asText() : q.get("query").asText(), Set.of()));
+                out.add(new Query(
+                        "variable $" + v.get("name").asText(),
+                        q.isTextual() ? q.asText() : q.get("query").asText(),
+                        Set.of()));
             }
         }
         return out;
@@ -156,15 +164,25 @@ class GrafanaDashboardTest {
         assertThat(queries).hasSizeGreaterThan(10);
         List<String> problems = new ArrayList<>();
         for (Query q : queries) {
-            problems.addAll(problems(q.expr(), q.moreLabels()).stream().map(p -> q.where() + ": " + p).toList());
+            problems.addAll(problems(q.expr(), q.moreLabels()).stream()
+                    .map(p -> q.where() + ": " + p)
+                    .toList());
         }
         assertThat(problems).isEmpty();
         // The check itself catches the old names and a label that is not there.
         assertThat(problems("linkproof_fleet_pair_bandwidth_gbps{point=\"x\"}", Set.of()))
-                .anySatisfy(p -> assertThat(p).contains("linkproof_fleet_pair_bandwidth_gbps is not a metric Linkproof exports"));
-        assertThat(problems("max by (initiator) (linkproof_fleet_pair_bandwidth_bytes_per_second{job=~\"$job\"})", Set.of()))
-                .singleElement().asString().contains("label initiator is not one of");
-        assertThat(problems("linkproof_fleet_node_verdict", Set.of("src"))).singleElement().asString().contains("label src");
+                .anySatisfy(p -> assertThat(p)
+                        .contains("linkproof_fleet_pair_bandwidth_gbps is not a metric Linkproof exports"));
+        assertThat(problems(
+                        "max by (initiator) (linkproof_fleet_pair_bandwidth_bytes_per_second{job=~\"$job\"})",
+                        Set.of()))
+                .singleElement()
+                .asString()
+                .contains("label initiator is not one of");
+        assertThat(problems("linkproof_fleet_node_verdict", Set.of("src")))
+                .singleElement()
+                .asString()
+                .contains("label src");
     }
 
     @Test
@@ -173,15 +191,16 @@ class GrafanaDashboardTest {
         List<String> found = new ArrayList<>();
         for (JsonNode panel : d.get("panels")) {
             String exprs = panel.path("targets").findValuesAsText("expr").toString();
-            String matrix = panel.path("transformations").findValuesAsText("rowField") + "x" + panel.path("transformations")
-                    .findValuesAsText("columnField");
+            String matrix = panel.path("transformations").findValuesAsText("rowField") + "x"
+                    + panel.path("transformations").findValuesAsText("columnField");
             if (exprs.contains(FleetPrometheus.BANDWIDTH) && matrix.equals("[src]x[dst]")) {
                 found.add("heat map by pair");
             }
             if (exprs.contains(FleetPrometheus.NODE_VERDICT) && matrix.equals("[node]x[kind]")) {
                 found.add("verdicts by node");
             }
-            if (exprs.contains(FleetPrometheus.BANDWIDTH) && panel.get("type").asText().equals("timeseries")) {
+            if (exprs.contains(FleetPrometheus.BANDWIDTH)
+                    && panel.get("type").asText().equals("timeseries")) {
                 found.add("bandwidth over time");
             }
         }
@@ -197,15 +216,23 @@ class GrafanaDashboardTest {
         for (Query q : queries(dashboard())) {
             Matcher v = LABEL_VALUES.matcher(q.expr());
             // A variable's label_values(SELECTOR, label) is Grafana's; its selector is PromQL.
-            String expr = (v.matches() ? v.group(1) : q.expr()).replace("$job", ".*").replace("$point", "write 4 KiB");
-            rules.append("      - record: linkproof_dashboard_check_").append(++i).append("\n        expr: '")
-                    .append(expr.replace("'", "''")).append("'\n");
+            String expr =
+                    (v.matches() ? v.group(1) : q.expr()).replace("$job", ".*").replace("$point", "write 4 KiB");
+            rules.append("      - record: linkproof_dashboard_check_")
+                    .append(++i)
+                    .append("\n        expr: '")
+                    .append(expr.replace("'", "''"))
+                    .append("'\n");
         }
         Path file = Files.writeString(dir.resolve("dashboard-rules.yml"), rules);
-        Process p = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("promtool check rules:%n%s%n%s", out, rules).isZero();
+        assertThat(p.exitValue())
+                .as("promtool check rules:%n%s%n%s", out, rules)
+                .isZero();
         assertThat(out).contains("SUCCESS: " + i + " rules found");
     }
 }

@@ -37,11 +37,13 @@ final class LoopbackFleet implements AutoCloseable {
             agents.add(a);
             Thread.ofVirtual().start(() -> {
                 try {
-                    Registration r = Registration.dial("127.0.0.1", registryPort, Duration.ofSeconds(30), line -> { });
+                    Registration r = Registration.dial("127.0.0.1", registryPort, Duration.ofSeconds(30), line -> {});
                     synchronized (registrations) {
                         registrations.add(r);
                     }
-                    r.register(new Messages.Register(token, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test", null),
+                    r.register(
+                            new Messages.Register(
+                                    token, FrameCodec.VERSION, node, "127.0.0.1", a.port(), 1, "test", null),
                             Duration.ofSeconds(10));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -56,14 +58,19 @@ final class LoopbackFleet implements AutoCloseable {
      * and fleet-relative rules too loose to judge loopback pairs, which a shared CI machine makes vary
      * far more than a fabric's (they are not what these tests are about).
      */
-    java.util.Map<String, String> config(int registryPort, String nodes, java.nio.file.Path dir, String registerWithin) {
+    java.util.Map<String, String> config(
+            int registryPort, String nodes, java.nio.file.Path dir, String registerWithin) {
         java.util.Map<String, String> config = new java.util.HashMap<>();
         config.put(dev.linkproof.engine.config.Constants.FLEET, "nodes:" + nodes);
         config.put(dev.linkproof.engine.config.Constants.FLEET_REGISTRY, "127.0.0.1:" + registryPort);
         config.put(dev.linkproof.engine.config.Constants.FLEET_REGISTER_WITHIN, registerWithin);
         config.put(dev.linkproof.engine.config.Constants.TOKEN, token);
-        config.put(dev.linkproof.engine.config.Constants.FLEET_VERDICT, dir.resolve("fleet-verdict.json").toString());
-        config.put(dev.linkproof.engine.config.Constants.RESULTS, dir.resolve("results.jsonl").toString());
+        config.put(
+                dev.linkproof.engine.config.Constants.FLEET_VERDICT,
+                dir.resolve("fleet-verdict.json").toString());
+        config.put(
+                dev.linkproof.engine.config.Constants.RESULTS,
+                dir.resolve("results.jsonl").toString());
         config.put(dev.linkproof.engine.config.Constants.FLEET_MIN_OF_MEDIAN, "0.01");
         config.put(dev.linkproof.engine.config.Constants.FLEET_MAX_OF_LOWEST, "1000");
         config.put(dev.linkproof.engine.config.Constants.PROGRESS, "false");

@@ -25,8 +25,7 @@ import org.junit.jupiter.api.Assumptions;
  * really run these checks.
  */
 public final class PrometheusTools {
-    private PrometheusTools() {
-    }
+    private PrometheusTools() {}
 
     /** The tool on the PATH, else the test skips (fails under CI) naming the package. */
     public static Path require(String tool, String debianPackage) {
@@ -34,7 +33,8 @@ public final class PrometheusTools {
         if (found.isPresent()) {
             return found.get();
         }
-        String why = tool + " is not on the PATH: Debian's " + debianPackage + " package brings it (scripts/setup.sh --test installs it)";
+        String why = tool + " is not on the PATH: Debian's " + debianPackage
+                + " package brings it (scripts/setup.sh --test installs it)";
         if (System.getenv("CI") != null && !System.getenv("CI").isBlank()) {
             fail("CI must run this check, and " + why);
         }
@@ -62,7 +62,9 @@ public final class PrometheusTools {
     /** {@code promtool check metrics < text}. */
     public static Check promtool(String text) throws IOException, InterruptedException {
         Path promtool = require("promtool", "prometheus");
-        Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(promtool.toString(), "check", "metrics")
+                .redirectErrorStream(true)
+                .start();
         try {
             p.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
             p.getOutputStream().close();
@@ -99,7 +101,9 @@ public final class PrometheusTools {
             }
             Path log = dir.resolve("pushgateway.log");
             Process p = new ProcessBuilder(binary.toString(), "--web.listen-address=127.0.0.1:" + port)
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             Pushgateway gateway = new Pushgateway(p, port, log);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (true) {
@@ -123,8 +127,13 @@ public final class PrometheusTools {
         }
 
         public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-            try (HttpClient c = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-                return c.send(HttpRequest.newBuilder(url().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+            try (HttpClient c = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build()) {
+                return c.send(
+                        HttpRequest.newBuilder(url().resolve(path))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
             }
         }

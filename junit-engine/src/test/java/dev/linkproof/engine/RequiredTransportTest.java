@@ -1,12 +1,11 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.fixtures.RequiredTransportFixture;
 import dev.linkproof.transfer.spi.Transports;
 import java.nio.file.Files;
@@ -35,7 +34,8 @@ class RequiredTransportTest {
 
     @BeforeEach
     void noRdmaDeviceHere() {
-        assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
+        assumeFalse(
+                Transports.discover().find("verbs").orElseThrow().availability().available(),
                 "verbs is available on this host: the test needs it missing");
     }
 
@@ -45,16 +45,17 @@ class RequiredTransportTest {
 
     private Events runWithGpus(String gpus, String required, String... config) throws Exception {
         Path profile = Files.writeString(dir.resolve("req.yaml"), """
-                id: req
-                vendor: Lab
-                match: {fallback: true}
-                resources: {gpus: %s}
-                transport:
-                  required: %s
-                """.formatted(gpus, required));
+            id: req
+            vendor: Lab
+            match: {fallback: true}
+            resources: {gpus: %s}
+            transport:
+              required: %s
+            """.formatted(gpus, required));
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
-                .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .configurationParameter(
+                        Constants.RESULTS, dir.resolve("r.jsonl").toString())
                 .configurationParameter(Constants.PROFILE, profile.toString())
                 .selectors(selectClass(RequiredTransportFixture.class));
         for (int i = 0; i < config.length; i += 2) {
@@ -65,8 +66,11 @@ class RequiredTransportTest {
 
     /** Each method's outcome: its status, or "skipped: reason". */
     private static Map<String, String> outcomes(Events events) {
-        return events.stream().filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
-                .collect(Collectors.toMap(e -> e.getTestDescriptor().getParent().orElseThrow().getDisplayName(), RequiredTransportTest::outcome));
+        return events.stream()
+                .filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
+                .collect(Collectors.toMap(
+                        e -> e.getTestDescriptor().getParent().orElseThrow().getDisplayName(),
+                        RequiredTransportTest::outcome));
     }
 
     private static String outcome(Event e) {
@@ -81,11 +85,14 @@ class RequiredTransportTest {
     void aRequiredTransportThatIsMissingFailsItsPointsNamingProfileTransportAndWhy() throws Exception {
         Map<String, String> o = outcomes(run("[verbs, gpu-ipc]"));
         assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
-        assertThat(o.get("overVerbs")).startsWith("FAILED: write 4 KiB ×1 · 1 QP · verbs: profile 'req' requires the verbs "
-                + "transport (transport.required), and it is unavailable on this host: ");
-        assertThat(o.get("overVerbs")).as("a profile named on the command line says it was not matched")
+        assertThat(o.get("overVerbs"))
+                .startsWith("FAILED: write 4 KiB ×1 · 1 QP · verbs: profile 'req' requires the verbs "
+                        + "transport (transport.required), and it is unavailable on this host: ");
+        assertThat(o.get("overVerbs"))
+                .as("a profile named on the command line says it was not matched")
                 .contains("(profile chosen by linkproof.profile: file ");
-        assertThat(o.get("overGpuIpc")).as("the profile gives no GPU: skipped, required or not")
+        assertThat(o.get("overGpuIpc"))
+                .as("the profile gives no GPU: skipped, required or not")
                 .startsWith("skipped: needs GPU memory (gpu), and profile 'req' provides no GPU on this host");
     }
 
@@ -95,13 +102,17 @@ class RequiredTransportTest {
      */
     @Test
     void aRequiredTransportTheTargetLacksFailsNamingTheTarget() throws Exception {
-        assumeTrue(Transports.discover().find("ucx").orElseThrow().availability().available(), "no UCX on this host");
+        assumeTrue(
+                Transports.discover().find("ucx").orElseThrow().availability().available(), "no UCX on this host");
         String noUcxOnTheAgent = "-Dlinkproof.ucx.library=" + dir.resolve("no-such-libucp.so");
         Map<String, String> o = outcomes(run("[ucx]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent));
-        assertThat(o.get("overUcx")).startsWith("FAILED: write 4 KiB ×1 · 1 ep · ucx: profile 'req' requires the ucx "
-                + "transport (transport.required), and it is unavailable on the target (").contains("no-such-libucp.so");
+        assertThat(o.get("overUcx"))
+                .startsWith("FAILED: write 4 KiB ×1 · 1 ep · ucx: profile 'req' requires the ucx "
+                        + "transport (transport.required), and it is unavailable on the target (")
+                .contains("no-such-libucp.so");
         assertThat(o.get("overTcp")).isEqualTo("SUCCESSFUL");
-        assertThat(outcomes(run("[]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent)).get("overUcx"))
+        assertThat(outcomes(run("[]", Constants.AGENT_JVM_ARGS, noUcxOnTheAgent))
+                        .get("overUcx"))
                 .startsWith("ABORTED: ucx unavailable on the target: ");
     }
 
@@ -111,14 +122,23 @@ class RequiredTransportTest {
      */
     @Test
     void aRequiredGpuIpcFailsWhereTheProbeSeesGpusButNoDriverLoadsUnlessGpusAreTurnedOff() throws Exception {
-        assumeFalse(Transports.discover().find("gpu-ipc").orElseThrow().availability().available(), "a GPU runtime loads here");
+        assumeFalse(
+                Transports.discover()
+                        .find("gpu-ipc")
+                        .orElseThrow()
+                        .availability()
+                        .available(),
+                "a GPU runtime loads here");
         String[] probe = {"linkproof.probe.root", FakeHosts.path("h100-cx7-host")};
-        assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("FAILED: ")
-                .contains("requires the gpu-ipc transport (transport.required), and it is unavailable on this host: GPU unavailable");
+        assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc"))
+                .startsWith("FAILED: ")
+                .contains("requires the gpu-ipc transport (transport.required), and it is unavailable on this host: GPU"
+                        + " unavailable");
         String before = System.getProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME);
         System.setProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME, "none");
         try {
-            assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc")).startsWith("skipped: gpu-ipc unavailable: ");
+            assertThat(outcomes(runWithGpus("auto", "[gpu-ipc]", probe)).get("overGpuIpc"))
+                    .startsWith("skipped: gpu-ipc unavailable: ");
         } finally {
             if (before == null) {
                 System.clearProperty(dev.linkproof.transfer.gpu.select.GpuRuntimes.RUNTIME);

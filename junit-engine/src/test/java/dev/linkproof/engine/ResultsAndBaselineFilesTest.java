@@ -1,12 +1,11 @@
 package dev.linkproof.engine;
 
-import dev.linkproof.engine.config.Constants;
-
 import static dev.linkproof.engine.ConfigurationErrorTest.engineFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.fixtures.RunFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,12 +41,16 @@ class ResultsAndBaselineFilesTest {
     void aRunThatStopsOnItsConfigurationLeavesThePreviousResultsInPlace() throws Exception {
         Path results = dir.resolve("r.jsonl");
         Files.writeString(results, "the previous run\n");
-        assertThat(engineFailure(run(results, Constants.PROFILE, dir.resolve("missing.yaml").toString())))
+        assertThat(engineFailure(run(
+                        results, Constants.PROFILE, dir.resolve("missing.yaml").toString())))
                 .contains("configuration error");
         assertThat(results).hasContent("the previous run");
         assertThat(engineFailure(run(results, Constants.ITERATIONS_SCALE, "0"))).contains("configuration error");
         assertThat(results).hasContent("the previous run");
-        assertThat(engineFailure(run(results, Constants.BASELINE, dir.resolve("missing.jsonl").toString())))
+        assertThat(engineFailure(run(
+                        results,
+                        Constants.BASELINE,
+                        dir.resolve("missing.jsonl").toString())))
                 .contains("configuration error");
         assertThat(results).hasContent("the previous run");
     }
@@ -57,14 +60,24 @@ class ResultsAndBaselineFilesTest {
     void theBaselineMayBeTheResultsFileThisRunReplaces() throws Exception {
         Path results = dir.resolve("r.jsonl");
         run(results).testEvents().assertStatistics(s -> s.succeeded(1));
-        ResultsLines.rewrite(results, results, n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
+        ResultsLines.rewrite(
+                results,
+                results,
+                n -> n.put("bandwidthGBps", n.get("bandwidthGBps").asDouble() * 1000));
 
         var events = run(results, Constants.BASELINE, results.toString()).testEvents();
         events.assertStatistics(s -> s.failed(1));
-        String message = events.failed().list().getFirst().getRequiredPayload(TestExecutionResult.class)
-                .getThrowable().orElseThrow().getMessage();
+        String message = events.failed()
+                .list()
+                .getFirst()
+                .getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .orElseThrow()
+                .getMessage();
         assertThat(message).contains("performance regression").contains("below the baseline's");
-        assertThat(Files.readAllLines(results)).as("this run's results replaced the baseline's").hasSize(1)
+        assertThat(Files.readAllLines(results))
+                .as("this run's results replaced the baseline's")
+                .hasSize(1)
                 .allSatisfy(l -> assertThat(l).contains("performance regression"));
     }
 
@@ -73,13 +86,20 @@ class ResultsAndBaselineFilesTest {
     void aPointTheBaselineLacksSaysItWasNotCompared() throws Exception {
         Path first = dir.resolve("first.jsonl");
         run(first).testEvents().assertStatistics(s -> s.succeeded(1));
-        Path baseline = ResultsLines.rewrite(first, dir.resolve("other-point.jsonl"),
+        Path baseline = ResultsLines.rewrite(
+                first,
+                dir.resolve("other-point.jsonl"),
                 n -> n.put("uniqueId", n.get("uniqueId").asText().replace("size=1024", "size=2048")));
         Path second = dir.resolve("second.jsonl");
         run(second, Constants.BASELINE, baseline.toString()).testEvents().assertStatistics(s -> s.succeeded(1));
-        String verdicts = JSON.readTree(Files.readAllLines(second).getFirst()).get("verdicts").toString();
-        assertThat(verdicts).doesNotContain("of the baseline").contains("N/A  ")
-                .contains(": not compared: the baseline " + baseline + " has no measured, validated record of this point");
+        String verdicts = JSON.readTree(Files.readAllLines(second).getFirst())
+                .get("verdicts")
+                .toString();
+        assertThat(verdicts)
+                .doesNotContain("of the baseline")
+                .contains("N/A  ")
+                .contains(": not compared: the baseline " + baseline
+                        + " has no measured, validated record of this point");
     }
 
     @Test
@@ -90,7 +110,8 @@ class ResultsAndBaselineFilesTest {
                         + " does not exist (neither a file nor a folder)");
         Path text = Files.writeString(dir.resolve("notes.jsonl"), "hello world\n");
         assertThat(engineFailure(run(dir.resolve("r.jsonl"), Constants.BASELINE, text.toString())))
-                .startsWith("configuration error: linkproof.baseline=" + text + ": " + text + ":1: not a results line: ");
+                .startsWith(
+                        "configuration error: linkproof.baseline=" + text + ": " + text + ":1: not a results line: ");
     }
 
     /**
@@ -107,13 +128,16 @@ class ResultsAndBaselineFilesTest {
         System.setProperty("allure.results.directory", allure.toString());
         try {
             EngineExecutionResults r = run(results);
-            assertThat(engineFailure(r)).isEqualTo("configuration error: allure.results.directory=" + allure
-                    + ": cannot create the Allure results folder " + allure + ": a file is in the way (" + inTheWay + ")");
+            assertThat(engineFailure(r))
+                    .isEqualTo("configuration error: allure.results.directory=" + allure
+                            + ": cannot create the Allure results folder " + allure + ": a file is in the way ("
+                            + inTheWay + ")");
             r.testEvents().assertStatistics(s -> s.started(0));
             assertThat(results).hasContent("the previous run");
             System.setProperty("allure.results.directory", inTheWay.toString());
-            assertThat(engineFailure(run(results))).isEqualTo("configuration error: allure.results.directory=" + inTheWay
-                    + ": cannot create the Allure results folder " + inTheWay + ": it is a file");
+            assertThat(engineFailure(run(results)))
+                    .isEqualTo("configuration error: allure.results.directory=" + inTheWay
+                            + ": cannot create the Allure results folder " + inTheWay + ": it is a file");
         } finally {
             if (before == null) {
                 System.clearProperty("allure.results.directory");
@@ -127,7 +151,8 @@ class ResultsAndBaselineFilesTest {
     void aResultsFileThatCannotBeCreatedIsAConfigurationErrorNamingTheKeyAndWhy() throws Exception {
         Path inTheWay = Files.writeString(dir.resolve("plain"), "a file, not a folder");
         Path results = inTheWay.resolve("r.jsonl");
-        assertThat(engineFailure(run(results))).isEqualTo("configuration error: linkproof.results=" + results
-                + ": cannot create results file " + results + ": a file is in the way");
+        assertThat(engineFailure(run(results)))
+                .isEqualTo("configuration error: linkproof.results=" + results + ": cannot create results file "
+                        + results + ": a file is in the way");
     }
 }

@@ -13,8 +13,7 @@ import java.util.function.Consumer;
 final class ResultsLines {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ResultsLines() {
-    }
+    private ResultsLines() {}
 
     /** Reads {@code from}, applies {@code edit} to each record, writes {@code to} (which may be {@code from}). */
     static Path rewrite(Path from, Path to, Consumer<ObjectNode> edit) throws IOException {

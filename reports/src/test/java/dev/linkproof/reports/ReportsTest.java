@@ -1,20 +1,17 @@
 package dev.linkproof.reports;
 
+import static dev.linkproof.reports.SweepRecords.RAIL_VALID;
+import static dev.linkproof.reports.SweepRecords.m;
+import static dev.linkproof.reports.SweepRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.linkproof.reports.allure.RunFiles;
-import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.reports.baseline.Baseline;
-import dev.linkproof.reports.chart.BandwidthChart;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.reports.results.SweepCsv;
-import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.measure.LatencyStats;
 import dev.linkproof.transfer.measure.Measurement;
-import dev.linkproof.transfer.measure.Timing;
 import dev.linkproof.transfer.validate.Validation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,27 +21,13 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * A sweep's results file (written, read back, what it refuses), the baseline taken from it, and its
+ * CSV. Its chart is BandwidthChartTest's; the Allure run files are RunFilesTest's.
+ */
 class ReportsTest {
     @TempDir
     Path dir;
-
-    private static TransferSpec spec(long size, Mode mode) {
-        return TransferSpec.builder().pointId("p" + size).size(size).mode(mode).iterations(10).warmup(1).build();
-    }
-
-    /** A measurement of {@code gbps} (bandwidth mode) or with p50 {@code p50Nanos} (latency mode). */
-    private static Measurement m(long size, double gbps, long p50Nanos) {
-        Mode mode = p50Nanos > 0 ? Mode.LATENCY : Mode.BANDWIDTH;
-        TransferSpec s = spec(size, mode);
-        long total = Math.round(s.bytesPerIteration() * 10 / gbps);
-        LatencyStats l = p50Nanos > 0 ? new LatencyStats(p50Nanos, 10, p50Nanos, p50Nanos, p50Nanos, p50Nanos, p50Nanos)
-                : LatencyStats.averageOnly(total / 10.0);
-        return Measurement.of(s, new Timing(total, 10, l), new Validation(1, size, 0, Optional.empty()), Map.of());
-    }
-
-    private static PointRecord record(String id, Measurement m, String status) {
-        return PointRecord.of(id, "sweep", "C", "m", "write " + m.spec().size(), m.spec(), m, status, null, List.of(), 1.0, 5.0);
-    }
 
     @Test
     void aFleetRunsVerdictLineIsPassedOverByAReaderOfPointsAndNothingElseMayBeAppended() throws Exception {
@@ -52,10 +35,15 @@ class ReportsTest {
         try (ResultsFile out = ResultsFile.create(f)) {
             out.append(record("a", m(4096, 2.0, 0), "passed"));
             out.appendDocument(Map.of("schema", "linkproof.fleet-verdict/1", "verdicts", List.of()));
-            assertThatThrownBy(() -> out.appendDocument(Map.of("schema", "mine/1"))).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> out.appendDocument(Map.of("schema", "mine/1")))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not 'mine/1'");
         }
-        assertThat(Files.readAllLines(f)).hasSize(2).last().asString().contains("\"schema\":\"linkproof.fleet-verdict/1\"");
+        assertThat(Files.readAllLines(f))
+                .hasSize(2)
+                .last()
+                .asString()
+                .contains("\"schema\":\"linkproof.fleet-verdict/1\"");
         assertThat(ResultsFile.read(f)).extracting(PointRecord::uniqueId).containsExactly("a");
     }
 
@@ -73,18 +61,25 @@ class ReportsTest {
         assertThat(ResultsFile.read(dir)).hasSize(2);
 
         Files.writeString(f, Files.readString(f) + "{\"schema\":\"other/9\",\"uniqueId\":\"x\"}\n");
-        assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:3: schema 'other/9' is not linkproof.results/1");
-        for (String other : List.of("linkproof.results/10", "linkproof.results/12.1", "linkproof.results/2", "linkproof.results/")) {
+        assertThatThrownBy(() -> ResultsFile.read(f))
+                .hasMessageContaining("r.jsonl:3: schema 'other/9' is not linkproof.results/1");
+        for (String other : List.of(
+                "linkproof.results/10", "linkproof.results/12.1", "linkproof.results/2", "linkproof.results/")) {
             Files.writeString(f, "{\"schema\":\"" + other + "\",\"uniqueId\":\"x\"}\n");
-            assertThatThrownBy(() -> ResultsFile.read(f)).as(other).hasMessageContaining("r.jsonl:1: schema '" + other
-                    + "' is major version ").hasMessageContaining("this reader reads linkproof.results/1 and its minor versions");
+            assertThatThrownBy(() -> ResultsFile.read(f))
+                    .as(other)
+                    .hasMessageContaining("r.jsonl:1: schema '" + other + "' is major version ")
+                    .hasMessageContaining("this reader reads linkproof.results/1 and its minor versions");
         }
         assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("is major version (none)");
         Files.writeString(f, "{\"schema\":\"linkproof.results/10\",\"uniqueId\":\"x\"}\n");
         assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("is major version 10;");
         for (String same : List.of("linkproof.results/1", "linkproof.results/1.0", "linkproof.results/1.7")) {
             Files.writeString(f, "{\"schema\":\"" + same + "\",\"uniqueId\":\"x\"}\n");
-            assertThat(ResultsFile.read(f)).as(same).extracting(PointRecord::uniqueId).containsExactly("x");
+            assertThat(ResultsFile.read(f))
+                    .as(same)
+                    .extracting(PointRecord::uniqueId)
+                    .containsExactly("x");
         }
         Files.writeString(f, "not json\n");
         assertThatThrownBy(() -> ResultsFile.read(f)).hasMessageContaining("r.jsonl:1: not a results line");
@@ -100,32 +95,31 @@ class ReportsTest {
         }
         Baseline b = Baseline.load(f);
         assertThat(b.regression("bw", m(4096, 9.6, 0), 0.05)).isEmpty();
-        assertThat(b.regression("bw", m(4096, 9.4, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
-                .startsWith("performance regression: 9.40 GB/s is 6.0 % below the baseline's 10.0 GB/s (tolerance 5.0 %"));
+        assertThat(b.regression("bw", m(4096, 9.4, 0), 0.05))
+                .hasValueSatisfying(msg -> assertThat(msg)
+                        .startsWith("performance regression: 9.40 GB/s is 6.0 % below the baseline's 10.0 GB/s"
+                                + " (tolerance 5.0 %"));
         assertThat(b.regression("lat", m(8, 0.1, 20_900), 0.05)).isEmpty();
-        assertThat(b.regression("lat", m(8, 0.1, 25_000), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
-                .contains("p50 latency 25.0 µs is 25.0 % above the baseline's 20.0 µs"));
-        assertThat(b.regression("unknown", m(4096, 0.001, 0), 0.05)).as("a point the baseline lacks").isEmpty();
+        assertThat(b.regression("lat", m(8, 0.1, 25_000), 0.05))
+                .hasValueSatisfying(
+                        msg -> assertThat(msg).contains("p50 latency 25.0 µs is 25.0 % above the baseline's 20.0 µs"));
+        assertThat(b.regression("unknown", m(4096, 0.001, 0), 0.05))
+                .as("a point the baseline lacks")
+                .isEmpty();
         assertThat(b.change("bw", m(4096, 9.6, 0))).contains("-4.0 % bandwidth against the baseline's 10.0 GB/s");
         assertThat(b.change("bw", m(4096, 11.0, 0))).contains("+10.0 % bandwidth against the baseline's 10.0 GB/s");
         assertThat(b.change("lat", m(8, 0.1, 20_900))).contains("+4.5 % p50 latency against the baseline's 20.0 µs");
         assertThat(b.change("unknown", m(4096, 1.0, 0))).isEmpty();
     }
 
-    /** {@link #m} with {@code validation} in place of a passing one. */
-    private static Measurement m(long size, double gbps, Validation validation) {
-        Measurement ok = m(size, gbps, 0);
-        return new Measurement(ok.spec(), ok.bytes(), ok.totalNanos(), ok.bandwidthGBps(), ok.latency(), validation,
-                Map.of(), List.of());
-    }
-
     @Test
     void baselineReferencesOnlyValidatedPointsAndTakesTheMedianOfAFoldersRuns() throws Exception {
-        Validation corrupt = new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)));
-        Validation badCompletion = new Validation(1, 4096, 0, Optional.empty(),
-                new dev.linkproof.transfer.validate.CompletionCheck(48, 1, null));
-        Validation completionsOk = new Validation(1, 4096, 0, Optional.empty(),
-                new dev.linkproof.transfer.validate.CompletionCheck(48, 0, null));
+        Validation corrupt =
+                new Validation(1, 4096, 1, Optional.of(new dev.linkproof.transfer.validate.Mismatch(0, 7, 1, 2)));
+        Validation badCompletion = new Validation(
+                1, 4096, 0, Optional.empty(), new dev.linkproof.transfer.validate.CompletionCheck(48, 1, null));
+        Validation completionsOk = new Validation(
+                1, 4096, 0, Optional.empty(), new dev.linkproof.transfer.validate.CompletionCheck(48, 0, null));
         Path folder = Files.createDirectories(dir.resolve("runs"));
         try (ResultsFile out = ResultsFile.create(folder.resolve("a.jsonl"))) {
             out.append(record("later", m(4096, 10.0, 0), "passed"));
@@ -145,17 +139,27 @@ class ReportsTest {
         }
         Baseline b = Baseline.load(folder);
         assertThat(b.size()).isEqualTo(5);
-        assertThat(b.regression("later", m(4096, 8.5, 0), 0.05)).as("the median of 10 and 8 GB/s: 9")
-                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's median (of 2 runs) 9.00 GB/s"));
-        assertThat(b.regression("later", m(4096, 8.6, 0), 0.05)).as("within 5 % of 9").isEmpty();
-        assertThat(b.regression("kept", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the corrupt 1")
+        assertThat(b.regression("later", m(4096, 8.5, 0), 0.05))
+                .as("the median of 10 and 8 GB/s: 9")
+                .hasValueSatisfying(
+                        msg -> assertThat(msg).contains("below the baseline's median (of 2 runs) 9.00 GB/s"));
+        assertThat(b.regression("later", m(4096, 8.6, 0), 0.05))
+                .as("within 5 % of 9")
+                .isEmpty();
+        assertThat(b.regression("kept", m(4096, 9.0, 0), 0.05))
+                .as("a.jsonl's 10 GB/s, not the corrupt 1")
                 .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 10.0 GB/s"));
-        assertThat(b.regression("kept2", m(4096, 9.0, 0), 0.05)).as("a.jsonl's 10 GB/s, not the wrong-completion 1")
+        assertThat(b.regression("kept2", m(4096, 9.0, 0), 0.05))
+                .as("a.jsonl's 10 GB/s, not the wrong-completion 1")
                 .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 10.0 GB/s"));
-        assertThat(b.regression("corrupt", m(4096, 0.5, 0), 0.05)).as("no reference").isEmpty();
-        assertThat(b.regression("badCompletion", m(4096, 0.5, 0), 0.05)).as("no reference").isEmpty();
-        assertThat(b.regression("slow", m(4096, 1.8, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
-                .contains("below the baseline's 2.00 GB/s"));
+        assertThat(b.regression("corrupt", m(4096, 0.5, 0), 0.05))
+                .as("no reference")
+                .isEmpty();
+        assertThat(b.regression("badCompletion", m(4096, 0.5, 0), 0.05))
+                .as("no reference")
+                .isEmpty();
+        assertThat(b.regression("slow", m(4096, 1.8, 0), 0.05))
+                .hasValueSatisfying(msg -> assertThat(msg).contains("below the baseline's 2.00 GB/s"));
         assertThat(b.regression("withCompletions", m(4096, 2.0, 0), 0.05)).isPresent();
     }
 
@@ -172,49 +176,80 @@ class ReportsTest {
             }
         }
         Baseline b = Baseline.load(folder);
-        assertThat(b.regression("bw", m(4096, 4.2, 0), 0.05)).as("within 5 % of the median 4.4, far below the best 12").isEmpty();
-        assertThat(b.regression("bw", m(4096, 4.1, 0), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
-                .startsWith("performance regression: 4.10 GB/s is 6.8 % below the baseline's median (of 3 runs) 4.40 GB/s"));
-        assertThat(b.regression("lat", m(8, 0.1, 20_900), 0.05)).as("within 5 % of the median 20 µs, not of the 60 µs run").isEmpty();
-        assertThat(b.regression("lat", m(8, 0.1, 21_100), 0.05)).hasValueSatisfying(msg -> assertThat(msg)
-                .contains("p50 latency 21.1 µs is 5.5 % above the baseline's median (of 3 runs) 20.0 µs"));
-    }
-
-    @Test
-    void chartHasALog2AxisTheCriterionAndLinkLinesAndMarksFailedPoints() {
-        List<PointRecord> points = List.of(record("1", m(4096, 1.0, 0), "passed"), record("2", m(65536, 3.0, 0), "passed"),
-                record("3", m(1 << 20, 0.5, 0), "failed"));
-        String svg = BandwidthChart.svg("W & R <sweep>", points);
-        assertThat(svg).startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"").endsWith("</svg>\n")
-                .contains("W &amp; R &lt;sweep&gt;")
-                .contains(">4KiB<").contains(">64KiB<").contains(">1MiB<").contains("message size (log₂)")
-                .contains("class=\"criterion\"").contains("class=\"link-rate\"")
-                .contains("<g class=\"failed\">").contains("failed point");
-        assertThat(svg.split("<circle class=\"point\"", -1)).hasSize(3);
+        assertThat(b.regression("bw", m(4096, 4.2, 0), 0.05))
+                .as("within 5 % of the median 4.4, far below the best 12")
+                .isEmpty();
+        assertThat(b.regression("bw", m(4096, 4.1, 0), 0.05))
+                .hasValueSatisfying(msg -> assertThat(msg)
+                        .startsWith("performance regression: 4.10 GB/s is 6.8 % below the baseline's median (of 3"
+                                + " runs) 4.40 GB/s"));
+        assertThat(b.regression("lat", m(8, 0.1, 20_900), 0.05))
+                .as("within 5 % of the median 20 µs, not of the 60 µs run")
+                .isEmpty();
+        assertThat(b.regression("lat", m(8, 0.1, 21_100), 0.05))
+                .hasValueSatisfying(msg -> assertThat(msg)
+                        .contains("p50 latency 21.1 µs is 5.5 % above the baseline's median (of 3 runs) 20.0 µs"));
     }
 
     @Test
     void csvHasPerftestStyleColumnsAndOneRowPerPoint() {
-        String csv = SweepCsv.of(List.of(record("1", m(4096, 1.5, 0), "passed"), record("2", m(8, 0.1, 12_500), "failed")));
+        String csv =
+                SweepCsv.of(List.of(record("1", m(4096, 1.5, 0), "passed"), record("2", m(8, 0.1, 12_500), "failed")));
         List<String> rows = csv.lines().toList();
         assertThat(rows.getFirst()).isEqualTo(SweepCsv.HEADER);
-        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,tcp,,host->host,contiguous,0,10,1.5000,").endsWith(",passed");
-        assertThat(rows.get(2)).startsWith("8,1,1,1,write,tcp,,host->host,contiguous,0,10,").contains(",12.500,12.500,12.500,12.500,")
+        assertThat(rows.get(1))
+                .startsWith("4096,1,1,1,write,tcp,,host->host,contiguous,0,10,1.5000,")
+                .endsWith(",passed");
+        assertThat(rows.get(2))
+                .startsWith("8,1,1,1,write,tcp,,host->host,contiguous,0,10,")
+                .contains(",12.500,12.500,12.500,12.500,")
                 .endsWith(",failed");
-        PointRecord strided = PointRecord.of("3", "s", "C", "m", "write 4097 B", TransferSpec.builder().pointId("p3").size(4097)
-                .batch(4).layout(dev.linkproof.transfer.Layout.STRIDED).offset(7).build(), m(4096, 1.5, 0), "passed", null, List.of(), null, null);
+        PointRecord strided = PointRecord.of(
+                "3",
+                "s",
+                "C",
+                "m",
+                "write 4097 B",
+                TransferSpec.builder()
+                        .pointId("p3")
+                        .size(4097)
+                        .batch(4)
+                        .layout(dev.linkproof.transfer.Layout.STRIDED)
+                        .offset(7)
+                        .build(),
+                m(4096, 1.5, 0),
+                "passed",
+                null,
+                List.of(),
+                null,
+                null);
         assertThat(strided.layout()).isEqualTo("strided");
         assertThat(strided.offset()).isEqualTo(7L);
-        assertThat(SweepCsv.of(List.of(strided)).lines().toList().get(1)).startsWith("4097,4,1,1,write,tcp,,host->host,strided,7,");
+        assertThat(SweepCsv.of(List.of(strided)).lines().toList().get(1))
+                .startsWith("4097,4,1,1,write,tcp,,host->host,strided,7,");
         // A verbs point that named its device (linkproof.nics=each, or the profile's NIC) says which.
-        PointRecord onNic = PointRecord.of("4", "s", "C", "m", "write 4 KiB · mlx5_3", TransferSpec.builder().pointId("p4").transport("verbs")
-                .settings(java.util.Map.of("verbs.device", "mlx5_3")).build(), m(4096, 1.5, 0), "passed", null, List.of(), null, null);
+        PointRecord onNic = PointRecord.of(
+                "4",
+                "s",
+                "C",
+                "m",
+                "write 4 KiB · mlx5_3",
+                TransferSpec.builder()
+                        .pointId("p4")
+                        .transport("verbs")
+                        .settings(java.util.Map.of("verbs.device", "mlx5_3"))
+                        .build(),
+                m(4096, 1.5, 0),
+                "passed",
+                null,
+                List.of(),
+                null,
+                null);
         assertThat(onNic.device()).isEqualTo("mlx5_3");
         assertThat(strided.device()).isNull();
-        assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1)).startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
+        assertThat(SweepCsv.of(List.of(onNic)).lines().toList().get(1))
+                .startsWith("65536,1,1,1,write,verbs,mlx5_3,host->host,");
     }
-
-    private static final String RAIL_VALID = "data valid: 1 slot(s), 4096 bytes, checksums match";
 
     /**
      * A point of rails records each rail (figures, bytes, validation, and its timed loop's window as
@@ -231,141 +266,56 @@ class ReportsTest {
             out.append(record("corrupt", TwoRails.measurement("corrupt", TwoRails.CORRUPT), "failed"));
         }
         List<String> lines = Files.readAllLines(f);
-        assertThat(lines.get(0)).contains("\"rails\":[{\"index\":0,\"label\":\"rxe0\",\"bandwidthGBps\":10.0,\"avgLatencyUs\":50.0,"
-                + "\"bytes\":1000000000,\"startMs\":0.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\","
-                + "\"memory\":\"host->host\",\"device\":\"rxe0\"},"
-                + "{\"index\":1,\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,"
-                + "\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID + "\","
-                + "\"memory\":\"host->host\",\"device\":\"rxe9\"}]");
+        assertThat(lines.get(0))
+                .contains("\"rails\":[{\"index\":0,\"label\":\"rxe0\",\"bandwidthGBps\":10.0,\"avgLatencyUs\":50.0,"
+                        + "\"bytes\":1000000000,\"startMs\":0.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID
+                        + "\","
+                        + "\"memory\":\"host->host\",\"device\":\"rxe0\"},"
+                        + "{\"index\":1,\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,"
+                        + "\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"" + RAIL_VALID
+                        + "\","
+                        + "\"memory\":\"host->host\",\"device\":\"rxe9\"}]");
         assertThat(lines.get(1)).as("one pair: no rails").doesNotContain("\"rails\"");
-        assertThat(lines.get(2)).contains("\"validation\":\"rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ;")
-                .contains("\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,\"startMs\":2.0,"
-                        + "\"durationMs\":100.0,\"validation\":\"data corruption: 1 of 1 slot(s) differ; first at slot 0, byte offset 7");
+        assertThat(lines.get(2))
+                .contains("\"validation\":\"rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ;")
+                .contains(
+                        "\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"data"
+                            + " corruption: 1 of 1 slot(s) differ; first at slot 0, byte offset 7");
 
         List<PointRecord> back = ResultsFile.read(f);
         PointRecord rails = back.get(0);
         // The point's own figures are the aggregate: 1.5 GB over the 102 ms from the first start to the last end.
         assertThat(rails.bandwidthGBps()).isCloseTo(1.5e9 / 102e6, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(rails.avgLatencyUs()).isEqualTo(100.0);
-        assertThat(rails.rails()).containsExactly(
-                new PointRecord.Rail(0, "rxe0", 10.0, 50.0, 1_000_000_000L, 0.0, 100.0, RAIL_VALID, "host->host", "rxe0"),
-                new PointRecord.Rail(1, "rxe9", 5.0, 100.0, 500_000_000L, 2.0, 100.0, RAIL_VALID, "host->host", "rxe9"));
+        assertThat(rails.rails())
+                .containsExactly(
+                        new PointRecord.Rail(
+                                0, "rxe0", 10.0, 50.0, 1_000_000_000L, 0.0, 100.0, RAIL_VALID, "host->host", "rxe0"),
+                        new PointRecord.Rail(
+                                1, "rxe9", 5.0, 100.0, 500_000_000L, 2.0, 100.0, RAIL_VALID, "host->host", "rxe9"));
         assertThat(back.get(1).rails()).isEmpty();
 
         Baseline b = Baseline.load(f);
         assertThat(b.covers("rails")).isTrue();
-        assertThat(b.covers("corrupt")).as("a rail's corrupt data makes the point no reference").isFalse();
+        assertThat(b.covers("corrupt"))
+                .as("a rail's corrupt data makes the point no reference")
+                .isFalse();
         assertThat(b.change("rails", two)).contains("+0.0 % bandwidth against the baseline's 14.7 GB/s");
     }
 
     /** Each rail's columns follow the point's own, as many as the sweep's point with the most rails had. */
     @Test
     void csvHasColumnsPerRailAfterThePointsOwn() {
-        String csv = SweepCsv.of(List.of(record("rails", TwoRails.measurement("rails"), "passed"), record("one", m(4096, 1.5, 0), "passed")));
+        String csv = SweepCsv.of(List.of(
+                record("rails", TwoRails.measurement("rails"), "passed"), record("one", m(4096, 1.5, 0), "passed")));
         List<String> rows = csv.lines().toList();
-        assertThat(rows.getFirst()).isEqualTo(SweepCsv.HEADER + ",Rail0,Rail0BW(GB/s),Rail0Lat(us),Rail0Start(ms),Rail0Dur(ms)"
-                + ",Rail1,Rail1BW(GB/s),Rail1Lat(us),Rail1Start(ms),Rail1Dur(ms)");
-        assertThat(rows.get(1)).startsWith("4096,1,1,1,write,verbs,,host->host,contiguous,0,10,14.7059,100.000,")
+        assertThat(rows.getFirst())
+                .isEqualTo(SweepCsv.HEADER + ",Rail0,Rail0BW(GB/s),Rail0Lat(us),Rail0Start(ms),Rail0Dur(ms)"
+                        + ",Rail1,Rail1BW(GB/s),Rail1Lat(us),Rail1Start(ms),Rail1Dur(ms)");
+        assertThat(rows.get(1))
+                .startsWith("4096,1,1,1,write,verbs,,host->host,contiguous,0,10,14.7059,100.000,")
                 .endsWith(",passed,rxe0,10.0000,50.000,0.000,100.000,rxe9,5.0000,100.000,2.000,100.000");
         assertThat(rows.get(2)).endsWith(",passed,,,,,,,,,,");
         assertThat(rows.get(1).split(",", -1)).hasSameSizeAs(rows.getFirst().split(",", -1));
     }
-
-    /** The aggregate is the point's line, named so; each rail a dashed line of its own; a rail that failed validation a red cross. */
-    @Test
-    void chartDrawsTheAggregateAndEachRail() {
-        TransferSpec big = TransferSpec.builder().pointId("big").transport("verbs").size(65536).iterations(10).warmup(1).build();
-        List<PointRecord> points = List.of(record("small", TwoRails.measurement("small"), "passed"),
-                PointRecord.of("big", "sweep", "C", "m", "write 65536", big, TwoRails.measurement("big", TwoRails.CORRUPT), "failed",
-                        null, List.of(), 1.0, 5.0));
-        String svg = BandwidthChart.svg("rails", points);
-        assertThat(svg).contains(">write ×1 · 1 QP · aggregate<").contains(">rail 0 (rxe0)<").contains(">rail 1 (rxe9)<");
-        // 760 px do not hold "write ×1 · 1 QP · aggregate" (27 characters of 7 px from x = 602): the picture widens.
-        assertThat(svg).contains("width=\"799\" height=\"420\" viewBox=\"0 0 799 420\"");
-        assertThat(svg.split("<polyline class=\"series\"", -1)).hasSize(2);
-        // y: 320 px for 0-20 GB/s below a top of 40; x: 500 px for 4 KiB (log₂ 12) to 64 KiB (16) from 70.
-        assertThat(svg).contains("<polyline class=\"rail\" points=\"70.0,200.0 570.0,200.0\"")
-                .contains("<polyline class=\"rail\" points=\"70.0,280.0 570.0,280.0\"");
-        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(3);
-        assertThat(svg.split("<circle class=\"rail-point\"", -1)).as("rail 0 twice, rail 1 at 4 KiB").hasSize(4);
-        assertThat(svg.split("<g class=\"failed-rail\">", -1)).as("rail 1 at 64 KiB").hasSize(2);
-        assertThat(svg).contains("<title>write 4096: rail 1 (rxe9) 5.0 GB/s, 2.0–102.0 ms (" + RAIL_VALID + ")</title>");
-
-        String onePair = BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed")));
-        assertThat(onePair).doesNotContain("aggregate").doesNotContain("class=\"rail");
-    }
-
-    /** Three lines of eight rails make 27 legend entries: the picture grows to hold them, the plot keeps its size. */
-    @Test
-    void chartGrowsToHoldTheLegendOfManyRails() {
-        List<dev.linkproof.transfer.measure.RailResult> eight = new java.util.ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            eight.add(TwoRails.rail("eight", i, "mlx5_" + i, 1_000_000_000L, 50_000, TwoRails.VALID, TwoRails.T0, TwoRails.T0 + 100_000_000L));
-        }
-        Measurement m = Measurement.ofRails(TwoRails.spec("eight", null), eight);
-        List<PointRecord> points = new java.util.ArrayList<>();
-        for (int batch : new int[] {1, 2, 4}) {
-            for (long size : new long[] {4096, 65536}) {
-                TransferSpec s = TransferSpec.builder().pointId("p" + size + "x" + batch).size(size).batch(batch).build();
-                points.add(PointRecord.of(s.pointId(), "sweep", "C", "m", s.pointId(), s, m, "passed", null, List.of(), 1.0, 5.0));
-            }
-        }
-        String svg = BandwidthChart.svg("eight", points);
-        // link rate, criterion, 3 aggregates and 24 rails: 29 entries of 18 px from 50 px down
-        assertThat(svg).contains("height=\"" + (40 + 10 + 18 * 29) + "\"").contains(">write ×4 · 1 QP · aggregate<")
-                .contains(">rail 7 (mlx5_7)<");
-        assertThat(svg.split("<polyline class=\"rail\"", -1)).hasSize(25);
-        assertThat(BandwidthChart.svg("one", List.of(record("1", m(4096, 1.0, 0), "passed")))).contains("width=\"760\" height=\"420\"");
-    }
-
-    private static List<String> categoriesOf(String status, String trace) {
-        return RunFiles.categoriesFor(status, trace);
-    }
-
-    @Test
-    void aFailureOfEachKindFilesUnderItsKindsCategoryAloneWhateverItsMessageSays() {
-        for (FailureKind kind : FailureKind.values()) {
-            if (kind == FailureKind.UNAVAILABLE || kind == FailureKind.TEST_ASSERTION || kind == FailureKind.ERROR) {
-                continue;
-            }
-            // The message names other kinds' words: only the tag decides.
-            String trace = "dev.linkproof.engine.failure.PointFailure " + kind.traceTag() + ": x: performance regression, "
-                    + "data corruption, peer failure, profile 'p'\n\tat dev.linkproof.Foo.bar(Foo.java:1)\n";
-            assertThat(categoriesOf(kind.status().label(), trace)).as(kind.name()).containsExactly(kind.category());
-        }
-        assertThat(categoriesOf("failed", "org.opentest4j.AssertionFailedError: data corruption: expected 3 but was 4\n\tat x"))
-                .containsExactly("Failed assertion of the test method");
-        assertThat(categoriesOf("broken", "java.lang.NullPointerException: profile\n\tat x")).containsExactly("Error");
-        assertThat(categoriesOf("skipped", "org.opentest4j.TestAbortedException: no RDMA device"))
-                .containsExactly("Hardware or transport unavailable");
-        assertThat(RunFiles.categories()).noneMatch(c -> c.containsKey("messageRegex"));
-    }
-
-    @Test
-    void executorComesFromTheCiVariables() {
-        assertThat(RunFiles.executor(Map.of("GITHUB_ACTIONS", "true", "GITHUB_REPOSITORY", "o/r", "GITHUB_RUN_ID", "7",
-                "GITHUB_RUN_NUMBER", "3", "GITHUB_WORKFLOW", "ci")))
-                .containsEntry("type", "github").containsEntry("buildName", "ci #3")
-                .containsEntry("buildUrl", "https://github.com/o/r/actions/runs/7");
-        assertThat(RunFiles.executor(Map.of("GITLAB_CI", "true", "CI_JOB_NAME", "hw", "CI_PIPELINE_IID", "9",
-                "CI_JOB_URL", "u"))).containsEntry("type", "gitlab").containsEntry("buildName", "hw #9").containsEntry("buildUrl", "u");
-        assertThat(RunFiles.executor(Map.of("JENKINS_URL", "j", "BUILD_NUMBER", "5", "BUILD_TAG", "t", "BUILD_URL", "b")))
-                .containsEntry("type", "jenkins").containsEntry("buildOrder", "5");
-        assertThat(RunFiles.executor(Map.of("HOSTNAME", "h"))).containsEntry("type", "local").containsEntry("buildName", "local run on h");
-    }
-
-    @Test
-    void runFilesAreWrittenAndEnvironmentValuesAreLatin1Safe() throws Exception {
-        RunFiles.writeAll(dir, Map.of("cpu", "EPYC · 2", "numa nodes", "1"), Map.of());
-        String env = Files.readString(dir.resolve("environment.properties"));
-        assertThat(env).contains("cpu=EPYC \\u00b7 2").contains("numa\\ nodes=1");
-        java.util.Properties p = new java.util.Properties();
-        try (var in = Files.newInputStream(dir.resolve("environment.properties"))) {
-            p.load(in);
-        }
-        assertThat(p.getProperty("cpu")).isEqualTo("EPYC · 2");
-        assertThat(Files.readString(dir.resolve("categories.json"))).contains("Data corruption");
-        assertThat(dir.resolve("executor.json")).exists();
-    }
-
 }

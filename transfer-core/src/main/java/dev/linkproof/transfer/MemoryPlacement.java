@@ -29,7 +29,8 @@ public record MemoryPlacement(MemoryKind kind, int device) {
         try {
             kind = MemoryKind.valueOf(kindText.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown memory kind '" + text + "' (expected host, hugepage, gpu or gpu:N)");
+            throw new IllegalArgumentException(
+                    "unknown memory kind '" + text + "' (expected host, hugepage, gpu or gpu:N)");
         }
         int device = 0;
         if (colon >= 0) {

@@ -46,6 +46,7 @@ public enum Op {
                 return op;
             }
         }
-        throw new IllegalArgumentException("unknown op '" + text + "' (expected one of write, read, send, write-with-imm, fetch-add, compare-swap)");
+        throw new IllegalArgumentException("unknown op '" + text
+                + "' (expected one of write, read, send, write-with-imm, fetch-add, compare-swap)");
     }
 }

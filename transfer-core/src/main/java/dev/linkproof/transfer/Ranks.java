@@ -5,8 +5,7 @@ public final class Ranks {
     public static final int INITIATOR = 0;
     public static final int TARGET = 1;
 
-    private Ranks() {
-    }
+    private Ranks() {}
 
     public static String name(int rank) {
         return rank == INITIATOR ? "initiator" : "target";

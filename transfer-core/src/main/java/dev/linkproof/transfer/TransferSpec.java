@@ -56,16 +56,23 @@ public record TransferSpec(
         if (op.atomic()) {
             // An atomic works on one 8-byte counter: there is no size to sweep, and hardware and UCX
             // alike refuse a counter that is not naturally aligned.
-            require(size == Op.ATOMIC_BYTES, op.label() + " is an 8-byte atomic: size must be 8, was " + size
-                    + " (a slot is one counter; sweep batch for more counters)");
-            require(offset % Op.ATOMIC_BYTES == 0, op.label() + " needs 8-byte aligned counters: offset must be a multiple of 8, was "
-                    + offset);
+            require(
+                    size == Op.ATOMIC_BYTES,
+                    op.label() + " is an 8-byte atomic: size must be 8, was " + size
+                            + " (a slot is one counter; sweep batch for more counters)");
+            require(
+                    offset % Op.ATOMIC_BYTES == 0,
+                    op.label() + " needs 8-byte aligned counters: offset must be a multiple of 8, was " + offset);
         }
-        require(mode != Mode.LATENCY || pipelineDepth == 1, "latency mode is stop-and-wait: pipeline depth must be 1, was " + pipelineDepth);
+        require(
+                mode != Mode.LATENCY || pipelineDepth == 1,
+                "latency mode is stop-and-wait: pipeline depth must be 1, was " + pipelineDepth);
         settings = settings == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(settings));
         long region = new SlotLayout(layout, size, batch, offset).regionBytes();
-        require(region <= MAX_REGION, "region of " + region + " bytes (size " + size + " × batch " + batch
-                + ") exceeds the limit of " + MAX_REGION + " bytes");
+        require(
+                region <= MAX_REGION,
+                "region of " + region + " bytes (size " + size + " × batch " + batch + ") exceeds the limit of "
+                        + MAX_REGION + " bytes");
     }
 
     public SlotLayout slots() {
@@ -78,13 +85,41 @@ public record TransferSpec(
     }
 
     public TransferSpec withPointId(String id) {
-        return new TransferSpec(id, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
-                warmup, layout, offset, initiatorMemory, targetMemory, settings);
+        return new TransferSpec(
+                id,
+                transport,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                iterations,
+                warmup,
+                layout,
+                offset,
+                initiatorMemory,
+                targetMemory,
+                settings);
     }
 
     public TransferSpec withTransport(String id) {
-        return new TransferSpec(pointId, id, op, mode, size, batch, connections, pipelineDepth, iterations,
-                warmup, layout, offset, initiatorMemory, targetMemory, settings);
+        return new TransferSpec(
+                pointId,
+                id,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                iterations,
+                warmup,
+                layout,
+                offset,
+                initiatorMemory,
+                targetMemory,
+                settings);
     }
 
     /** This spec with {@code defaults} under its own settings: its own keys win. */
@@ -94,8 +129,22 @@ public record TransferSpec(
         }
         Map<String, String> merged = new TreeMap<>(defaults);
         merged.putAll(settings);
-        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
-                warmup, layout, offset, initiatorMemory, targetMemory, merged);
+        return new TransferSpec(
+                pointId,
+                transport,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                iterations,
+                warmup,
+                layout,
+                offset,
+                initiatorMemory,
+                targetMemory,
+                merged);
     }
 
     /** This spec with {@code overrides} in its settings, replacing what it had for their keys (a rail's device or addresses). */
@@ -105,19 +154,61 @@ public record TransferSpec(
         }
         Map<String, String> merged = new TreeMap<>(settings);
         merged.putAll(overrides);
-        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
-                warmup, layout, offset, initiatorMemory, targetMemory, merged);
+        return new TransferSpec(
+                pointId,
+                transport,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                iterations,
+                warmup,
+                layout,
+                offset,
+                initiatorMemory,
+                targetMemory,
+                merged);
     }
 
     /** This spec with other memory placements (the engine maps a point's {@code gpu:k} to the GPU a profile provides). */
     public TransferSpec withMemory(MemoryPlacement initiator, MemoryPlacement target) {
-        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth, iterations,
-                warmup, layout, offset, initiator, target, settings);
+        return new TransferSpec(
+                pointId,
+                transport,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                iterations,
+                warmup,
+                layout,
+                offset,
+                initiator,
+                target,
+                settings);
     }
 
     public TransferSpec withIterations(int newIterations, int newWarmup) {
-        return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth,
-                newIterations, newWarmup, layout, offset, initiatorMemory, targetMemory, settings);
+        return new TransferSpec(
+                pointId,
+                transport,
+                op,
+                mode,
+                size,
+                batch,
+                connections,
+                pipelineDepth,
+                newIterations,
+                newWarmup,
+                layout,
+                offset,
+                initiatorMemory,
+                targetMemory,
+                settings);
     }
 
     /** A builder with the defaults a user would expect: write, 1 transfer, 1 connection, stop-and-wait. */
@@ -154,25 +245,98 @@ public record TransferSpec(
         private MemoryPlacement targetMemory = MemoryPlacement.HOST;
         private Map<String, String> settings = Map.of();
 
-        public Builder pointId(String v) { pointId = v; return this; }
-        public Builder transport(String v) { transport = v; return this; }
-        public Builder op(Op v) { op = v; return this; }
-        public Builder mode(Mode v) { mode = v; return this; }
-        public Builder size(long v) { size = v; return this; }
-        public Builder batch(int v) { batch = v; return this; }
-        public Builder connections(int v) { connections = v; return this; }
-        public Builder pipelineDepth(int v) { pipelineDepth = v; return this; }
-        public Builder iterations(int v) { iterations = v; return this; }
-        public Builder warmup(int v) { warmup = v; return this; }
-        public Builder layout(Layout v) { layout = v; return this; }
-        public Builder offset(long v) { offset = v; return this; }
-        public Builder initiatorMemory(MemoryPlacement v) { initiatorMemory = v; return this; }
-        public Builder targetMemory(MemoryPlacement v) { targetMemory = v; return this; }
-        public Builder settings(Map<String, String> v) { settings = v; return this; }
+        public Builder pointId(String v) {
+            pointId = v;
+            return this;
+        }
+
+        public Builder transport(String v) {
+            transport = v;
+            return this;
+        }
+
+        public Builder op(Op v) {
+            op = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder size(long v) {
+            size = v;
+            return this;
+        }
+
+        public Builder batch(int v) {
+            batch = v;
+            return this;
+        }
+
+        public Builder connections(int v) {
+            connections = v;
+            return this;
+        }
+
+        public Builder pipelineDepth(int v) {
+            pipelineDepth = v;
+            return this;
+        }
+
+        public Builder iterations(int v) {
+            iterations = v;
+            return this;
+        }
+
+        public Builder warmup(int v) {
+            warmup = v;
+            return this;
+        }
+
+        public Builder layout(Layout v) {
+            layout = v;
+            return this;
+        }
+
+        public Builder offset(long v) {
+            offset = v;
+            return this;
+        }
+
+        public Builder initiatorMemory(MemoryPlacement v) {
+            initiatorMemory = v;
+            return this;
+        }
+
+        public Builder targetMemory(MemoryPlacement v) {
+            targetMemory = v;
+            return this;
+        }
+
+        public Builder settings(Map<String, String> v) {
+            settings = v;
+            return this;
+        }
 
         public TransferSpec build() {
-            return new TransferSpec(pointId, transport, op, mode, size, batch, connections, pipelineDepth,
-                    iterations, warmup, layout, offset, initiatorMemory, targetMemory, settings);
+            return new TransferSpec(
+                    pointId,
+                    transport,
+                    op,
+                    mode,
+                    size,
+                    batch,
+                    connections,
+                    pipelineDepth,
+                    iterations,
+                    warmup,
+                    layout,
+                    offset,
+                    initiatorMemory,
+                    targetMemory,
+                    settings);
         }
     }
 }

@@ -6,10 +6,10 @@ import java.util.regex.Pattern;
 
 /** Parsing and printing of byte sizes ("4KiB", "1 MiB", "1000003") and rates. */
 public final class Units {
-    private static final Pattern SIZE = Pattern.compile("\\s*(\\d+)\\s*(B|KiB|MiB|GiB|K|M|G|KB|MB|GB)?\\s*", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SIZE =
+            Pattern.compile("\\s*(\\d+)\\s*(B|KiB|MiB|GiB|K|M|G|KB|MB|GB)?\\s*", Pattern.CASE_INSENSITIVE);
 
-    private Units() {
-    }
+    private Units() {}
 
     /**
      * Parses a size. Binary suffixes only: {@code K}, {@code KB} and {@code KiB} all mean 1024, so
@@ -128,11 +128,14 @@ public final class Units {
             if (s.startsWith("pt")) {
                 d = java.time.Duration.parse(s.toUpperCase(java.util.Locale.ROOT));
             } else if (s.endsWith("ms")) {
-                d = java.time.Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+                d = java.time.Duration.ofMillis(
+                        Long.parseLong(s.substring(0, s.length() - 2).trim()));
             } else if (s.endsWith("s")) {
-                d = java.time.Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+                d = java.time.Duration.ofMillis(Math.round(
+                        Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
             } else if (s.endsWith("m")) {
-                d = java.time.Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).trim()));
+                d = java.time.Duration.ofMinutes(
+                        Long.parseLong(s.substring(0, s.length() - 1).trim()));
             } else {
                 d = java.time.Duration.ofSeconds(Long.parseLong(s));
             }

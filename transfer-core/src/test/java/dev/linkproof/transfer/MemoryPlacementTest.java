@@ -25,7 +25,8 @@ class MemoryPlacementTest {
     @Test
     void refusesWhatItCannotParse() {
         assertThatThrownBy(() -> MemoryPlacement.parse("ram")).hasMessageContaining("unknown memory kind 'ram'");
-        assertThatThrownBy(() -> MemoryPlacement.parse("host:1")).hasMessageContaining("only gpu memory takes a device index");
+        assertThatThrownBy(() -> MemoryPlacement.parse("host:1"))
+                .hasMessageContaining("only gpu memory takes a device index");
         assertThatThrownBy(() -> MemoryPlacement.parse("gpu:x")).hasMessageContaining("bad device index in 'gpu:x'");
         assertThatThrownBy(() -> MemoryPlacement.parse("gpu:-1")).hasMessageContaining("device index must be >= 0");
         assertThatThrownBy(() -> new MemoryPlacement(null, 0)).hasMessageContaining("memory kind is required");

@@ -23,7 +23,8 @@ class OpTest {
         for (Op op : Op.values()) {
             assertThat(Op.parse(op.label())).isEqualTo(op);
         }
-        assertThatThrownBy(() -> Op.parse("atomic")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Op.parse("atomic"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown op 'atomic'");
     }
 

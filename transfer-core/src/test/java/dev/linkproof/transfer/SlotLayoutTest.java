@@ -37,7 +37,9 @@ class SlotLayoutTest {
         assertThat(l.slotOffset(2)).isEqualTo(2 * stride);
         assertThat(l.regionBytes()).isEqualTo(2 * stride + size);
         for (int slot = 0; slot < 3; slot++) {
-            assertThat(l.slotOffset(slot) % 4096).as("slot %d starts on a page", slot).isZero();
+            assertThat(l.slotOffset(slot) % 4096)
+                    .as("slot %d starts on a page", slot)
+                    .isZero();
         }
         for (int slot = 0; slot + 1 < 3; slot++) {
             long gap = l.slotOffset(slot + 1) - (l.slotOffset(slot) + size);
@@ -64,9 +66,11 @@ class SlotLayoutTest {
     @Test
     void slotIndexOutsideTheBatchIsRefused() {
         SlotLayout l = new SlotLayout(Layout.CONTIGUOUS, 8, 4, 0);
-        assertThatThrownBy(() -> l.slotOffset(4)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> l.slotOffset(4))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("slot 4 out of range 0..3");
-        assertThatThrownBy(() -> l.slotOffset(-1)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> l.slotOffset(-1))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("slot -1 out of range 0..3");
     }
 

@@ -32,27 +32,58 @@ class TransferSpecTest {
 
     static Stream<Arguments> outOfRange() {
         return Stream.of(
-                Arguments.of("size", (UnaryOperator<TransferSpec.Builder>) b -> b.size(0), "size 0 out of range 1..1073741824"),
-                Arguments.of("size", (UnaryOperator<TransferSpec.Builder>) b -> b.size(-5), "size -5 out of range 1..1073741824"),
-                Arguments.of("size", (UnaryOperator<TransferSpec.Builder>) b -> b.size(TransferSpec.MAX_SIZE + 1),
+                Arguments.of(
+                        "size",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.size(0),
+                        "size 0 out of range 1..1073741824"),
+                Arguments.of(
+                        "size",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.size(-5),
+                        "size -5 out of range 1..1073741824"),
+                Arguments.of(
+                        "size",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.size(TransferSpec.MAX_SIZE + 1),
                         "size 1073741825 out of range 1..1073741824"),
-                Arguments.of("batch", (UnaryOperator<TransferSpec.Builder>) b -> b.batch(0), "batch 0 out of range 1..65536"),
-                Arguments.of("batch", (UnaryOperator<TransferSpec.Builder>) b -> b.size(1).batch(TransferSpec.MAX_BATCH + 1),
+                Arguments.of(
+                        "batch",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.batch(0),
+                        "batch 0 out of range 1..65536"),
+                Arguments.of(
+                        "batch",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.size(1).batch(TransferSpec.MAX_BATCH + 1),
                         "batch 65537 out of range 1..65536"),
-                Arguments.of("connections", (UnaryOperator<TransferSpec.Builder>) b -> b.connections(0),
+                Arguments.of(
+                        "connections",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.connections(0),
                         "connections 0 out of range 1..256"),
-                Arguments.of("connections", (UnaryOperator<TransferSpec.Builder>) b -> b.connections(257),
+                Arguments.of(
+                        "connections",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.connections(257),
                         "connections 257 out of range 1..256"),
-                Arguments.of("pipeline depth", (UnaryOperator<TransferSpec.Builder>) b -> b.pipelineDepth(0),
+                Arguments.of(
+                        "pipeline depth",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.pipelineDepth(0),
                         "pipeline depth 0 out of range 1..1024"),
-                Arguments.of("pipeline depth", (UnaryOperator<TransferSpec.Builder>) b -> b.pipelineDepth(1025),
+                Arguments.of(
+                        "pipeline depth",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.pipelineDepth(1025),
                         "pipeline depth 1025 out of range 1..1024"),
-                Arguments.of("iterations", (UnaryOperator<TransferSpec.Builder>) b -> b.iterations(0),
+                Arguments.of(
+                        "iterations",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.iterations(0),
                         "iterations 0 out of range 1..1000000000"),
-                Arguments.of("warmup", (UnaryOperator<TransferSpec.Builder>) b -> b.warmup(-1),
+                Arguments.of(
+                        "warmup",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.warmup(-1),
                         "warmup -1 out of range 0..1000000000"),
-                Arguments.of("offset", (UnaryOperator<TransferSpec.Builder>) b -> b.offset(-1), "offset -1 out of range 0..4095"),
-                Arguments.of("offset", (UnaryOperator<TransferSpec.Builder>) b -> b.offset(4096), "offset 4096 out of range 0..4095"));
+                Arguments.of(
+                        "offset",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.offset(-1),
+                        "offset -1 out of range 0..4095"),
+                Arguments.of(
+                        "offset",
+                        (UnaryOperator<TransferSpec.Builder>) b -> b.offset(4096),
+                        "offset 4096 out of range 0..4095"));
     }
 
     @ParameterizedTest(name = "{0}: {2}")
@@ -67,11 +98,23 @@ class TransferSpecTest {
     @Test
     void boundaryValuesAreAccepted() {
         assertThatCode(() -> TransferSpec.builder().size(1).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().size(TransferSpec.MAX_SIZE).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().size(1).batch(TransferSpec.MAX_BATCH).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().connections(TransferSpec.MAX_CONNECTIONS).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().pipelineDepth(TransferSpec.MAX_PIPELINE).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().iterations(1).warmup(0).build()).doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder().size(TransferSpec.MAX_SIZE).build())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder()
+                        .size(1)
+                        .batch(TransferSpec.MAX_BATCH)
+                        .build())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder()
+                        .connections(TransferSpec.MAX_CONNECTIONS)
+                        .build())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder()
+                        .pipelineDepth(TransferSpec.MAX_PIPELINE)
+                        .build())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder().iterations(1).warmup(0).build())
+                .doesNotThrowAnyException();
         assertThatCode(() -> TransferSpec.builder().offset(4095).build()).doesNotThrowAnyException();
     }
 
@@ -91,25 +134,44 @@ class TransferSpecTest {
 
     @Test
     void latencyModeRequiresStopAndWait() {
-        assertThatThrownBy(() -> TransferSpec.builder().mode(Mode.LATENCY).pipelineDepth(2).build())
+        assertThatThrownBy(() -> TransferSpec.builder()
+                        .mode(Mode.LATENCY)
+                        .pipelineDepth(2)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("latency mode")
                 .hasMessageContaining("pipeline depth must be 1, was 2");
-        assertThatCode(() -> TransferSpec.builder().mode(Mode.LATENCY).pipelineDepth(1).build()).doesNotThrowAnyException();
-        assertThatCode(() -> TransferSpec.builder().mode(Mode.BANDWIDTH).pipelineDepth(2).build()).doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder()
+                        .mode(Mode.LATENCY)
+                        .pipelineDepth(1)
+                        .build())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransferSpec.builder()
+                        .mode(Mode.BANDWIDTH)
+                        .pipelineDepth(2)
+                        .build())
+                .doesNotThrowAnyException();
     }
 
     @Test
     void regionLimitNamesSizeAndBatch() {
-        assertThatThrownBy(() -> TransferSpec.builder().size(TransferSpec.MAX_SIZE).batch(2).build())
+        assertThatThrownBy(() -> TransferSpec.builder()
+                        .size(TransferSpec.MAX_SIZE)
+                        .batch(2)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("region of 2147483648 bytes")
                 .hasMessageContaining("size 1073741824")
                 .hasMessageContaining("batch 2")
                 .hasMessageContaining("2147483647");
         // Strided slots are padded to pages plus a guard page: a batch that fits contiguously may not.
-        assertThatCode(() -> TransferSpec.builder().size(1 << 20).batch(2047).build()).doesNotThrowAnyException();
-        assertThatThrownBy(() -> TransferSpec.builder().size(1 << 20).batch(2047).layout(Layout.STRIDED).build())
+        assertThatCode(() -> TransferSpec.builder().size(1 << 20).batch(2047).build())
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> TransferSpec.builder()
+                        .size(1 << 20)
+                        .batch(2047)
+                        .layout(Layout.STRIDED)
+                        .build())
                 .hasMessageContaining("exceeds the limit");
     }
 
@@ -128,9 +190,18 @@ class TransferSpecTest {
 
     @Test
     void derivedFiguresAndCopies() {
-        TransferSpec s = TransferSpec.builder().pointId("p").size(4097).batch(3).offset(5).layout(Layout.STRIDED)
-                .connections(2).iterations(7).warmup(1).settings(Map.of("K", "v"))
-                .initiatorMemory(new MemoryPlacement(MemoryKind.HUGEPAGE, 0)).build();
+        TransferSpec s = TransferSpec.builder()
+                .pointId("p")
+                .size(4097)
+                .batch(3)
+                .offset(5)
+                .layout(Layout.STRIDED)
+                .connections(2)
+                .iterations(7)
+                .warmup(1)
+                .settings(Map.of("K", "v"))
+                .initiatorMemory(new MemoryPlacement(MemoryKind.HUGEPAGE, 0))
+                .build();
         assertThat(s.bytesPerIteration()).isEqualTo(4097L * 3);
         assertThat(s.slots()).isEqualTo(new SlotLayout(Layout.STRIDED, 4097, 3, 5));
 

@@ -11,29 +11,31 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UnitsTest {
 
     @ParameterizedTest(name = "\"{0}\" = {1}")
-    @CsvSource(delimiter = '|', value = {
-            "0|0",
-            "1|1",
-            "4096|4096",
-            "1000003|1000003",
-            "7B|7",
-            "' 7 B '|7",
-            "4KiB|4096",
-            "4 KiB|4096",
-            "4kib|4096",
-            "4K|4096",
-            "4k|4096",
-            "4KB|4096",
-            "4kb|4096",
-            "1MiB|1048576",
-            "1 MiB|1048576",
-            "1M|1048576",
-            "8MB|8388608",
-            "2GiB|2147483648",
-            "1G|1073741824",
-            "3gb|3221225472",
-            "8589934591G|9223372035781033984",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0|0",
+                "1|1",
+                "4096|4096",
+                "1000003|1000003",
+                "7B|7",
+                "' 7 B '|7",
+                "4KiB|4096",
+                "4 KiB|4096",
+                "4kib|4096",
+                "4K|4096",
+                "4k|4096",
+                "4KB|4096",
+                "4kb|4096",
+                "1MiB|1048576",
+                "1 MiB|1048576",
+                "1M|1048576",
+                "8MB|8388608",
+                "2GiB|2147483648",
+                "1G|1073741824",
+                "3gb|3221225472",
+                "8589934591G|9223372035781033984",
+            })
     void parsesBinarySizes(String text, long expected) {
         assertThat(Units.parseSize(text)).isEqualTo(expected);
     }
@@ -48,8 +50,14 @@ class UnitsTest {
     }
 
     @ParameterizedTest(name = "\"{0}\" is too large")
-    @ValueSource(strings = {"99999999999999999999", "9223372036854775808", "8589934592G", "8796093022208M",
-            "9007199254740992K"})
+    @ValueSource(
+            strings = {
+                "99999999999999999999",
+                "9223372036854775808",
+                "8589934592G",
+                "8796093022208M",
+                "9007199254740992K"
+            })
     void refusesSizesThatOverflowALong(String text) {
         assertThatThrownBy(() -> Units.parseSize(text))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -62,21 +70,23 @@ class UnitsTest {
     }
 
     @ParameterizedTest(name = "{0} = \"{1}\"")
-    @CsvSource(delimiter = '|', value = {
-            "0|0 B",
-            "1|1 B",
-            "1023|1023 B",
-            "1024|1 KiB",
-            "1536|1536 B",
-            "4096|4 KiB",
-            "4097|4097 B",
-            "1048576|1 MiB",
-            "1049600|1025 KiB",
-            "3145728|3 MiB",
-            "1073741824|1 GiB",
-            "5368709120|5 GiB",
-            "1074790400|1025 MiB",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0|0 B",
+                "1|1 B",
+                "1023|1023 B",
+                "1024|1 KiB",
+                "1536|1536 B",
+                "4096|4 KiB",
+                "4097|4097 B",
+                "1048576|1 MiB",
+                "1049600|1025 KiB",
+                "3145728|3 MiB",
+                "1073741824|1 GiB",
+                "5368709120|5 GiB",
+                "1074790400|1025 MiB",
+            })
     void formatsWithTheLargestWholeBinaryUnit(long bytes, String expected) {
         assertThat(Units.formatSize(bytes)).isEqualTo(expected);
     }

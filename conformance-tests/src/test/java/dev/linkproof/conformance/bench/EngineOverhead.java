@@ -5,9 +5,9 @@ import static org.junit.platform.launcher.EngineFilter.includeEngines;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Session;
@@ -73,8 +73,7 @@ public final class EngineOverhead {
     /** CPU time of the thread that runs the points (the launcher's, the floor's loop). */
     private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private EngineOverhead() {
-    }
+    private EngineOverhead() {}
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
@@ -97,14 +96,25 @@ public final class EngineOverhead {
     /** One point's timing; {@code allure}: the time Allure's listener spent on it (-1: not timed). */
     record Row(String name, String status, long wall, long cadence, long[] phases, long allure, long cpu) {
         String tsv() {
-            StringBuilder b = new StringBuilder(name).append('\t').append(status).append('\t').append(wall)
-                    .append('\t').append(cadence);
+            StringBuilder b = new StringBuilder(name)
+                    .append('\t')
+                    .append(status)
+                    .append('\t')
+                    .append(wall)
+                    .append('\t')
+                    .append(cadence);
             long transfer = 0;
             for (long p : phases) {
                 b.append('\t').append(p);
                 transfer += Math.max(0, p);
             }
-            return b.append('\t').append(transfer).append('\t').append(allure).append('\t').append(cpu).toString();
+            return b.append('\t')
+                    .append(transfer)
+                    .append('\t')
+                    .append(allure)
+                    .append('\t')
+                    .append(cpu)
+                    .toString();
         }
     }
 
@@ -124,8 +134,8 @@ public final class EngineOverhead {
             // within ~30 s of thousands deleted nearby makes the kernel's inode allocator skip each
             // recently deleted one (recently_deleted in find_inode_bit), which charged the warm pass
             // 1.2 ms of system time a point on the attachment writer and as much on the points' thread.
-            io.qameta.allure.AllureLifecycle lifecycle = new io.qameta.allure.AllureLifecycle(
-                    new io.qameta.allure.FileSystemResultsWriter(dir));
+            io.qameta.allure.AllureLifecycle lifecycle =
+                    new io.qameta.allure.AllureLifecycle(new io.qameta.allure.FileSystemResultsWriter(dir));
             io.qameta.allure.Allure.setLifecycle(lifecycle); // what the engine's AllureBridge writes through
             allure = (TestExecutionListener) listener.getDeclaredConstructor(io.qameta.allure.AllureLifecycle.class)
                     .newInstance(lifecycle);
@@ -133,8 +143,10 @@ public final class EngineOverhead {
             return null;
         }
         System.setProperty("junit.platform.execution.listeners.deactivate", ALLURE_LISTENER);
-        return (TestExecutionListener) java.lang.reflect.Proxy.newProxyInstance(EngineOverhead.class.getClassLoader(),
-                new Class<?>[] {TestExecutionListener.class}, (proxy, method, args) -> {
+        return (TestExecutionListener) java.lang.reflect.Proxy.newProxyInstance(
+                EngineOverhead.class.getClassLoader(),
+                new Class<?>[] {TestExecutionListener.class},
+                (proxy, method, args) -> {
                     if (method.getDeclaringClass() == Object.class) {
                         return method.invoke(allure, args);
                     }
@@ -156,7 +168,9 @@ public final class EngineOverhead {
         Path allure = allureRoot.resolve(pass); // the pass before's results have the same names
         Files.createDirectories(allure);
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
+                .selectors(selectClass(fixture))
+                .filters(includeEngines("linkproof"))
+                .build();
         Map<String, Long> started = new ConcurrentHashMap<>();
         Map<String, Long> allureSpent = new ConcurrentHashMap<>();
         List<String[]> finished = new ArrayList<>(); // name, status, start, end, unique id
@@ -183,9 +197,14 @@ public final class EngineOverhead {
                     long cpuEnd = THREADS.getCurrentThreadCpuTime();
                     int n;
                     synchronized (finished) {
-                        finished.add(new String[] {id.getDisplayName(), result.getStatus().name().toLowerCase(),
-                                Long.toString(started.get(id.getUniqueId())), Long.toString(end), id.getUniqueId(),
-                                Long.toString(cpuEnd)});
+                        finished.add(new String[] {
+                            id.getDisplayName(),
+                            result.getStatus().name().toLowerCase(),
+                            Long.toString(started.get(id.getUniqueId())),
+                            Long.toString(end),
+                            id.getUniqueId(),
+                            Long.toString(cpuEnd)
+                        });
                         n = finished.size();
                     }
                     if (n == 1 || n == tests[0]) {
@@ -224,15 +243,25 @@ public final class EngineOverhead {
             long end = Long.parseLong(f[3]);
             long cpuEnd = Long.parseLong(f[5]);
             long[] phases = phasesByName.getOrDefault(f[0], missing());
-            rows.add(new Row(f[0], f[1], end - start, previousEnd < 0 ? -1 : end - previousEnd, phases,
+            rows.add(new Row(
+                    f[0],
+                    f[1],
+                    end - start,
+                    previousEnd < 0 ? -1 : end - previousEnd,
+                    phases,
                     allureListener == null ? -1 : allureSpent.getOrDefault(f[4], 0L),
                     previousCpu < 0 || cpuEnd < 0 ? -1 : cpuEnd - previousCpu));
             previousEnd = end;
             previousCpu = cpuEnd;
         }
         write(out, rows);
-        System.out.printf("engine, %s: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure; %s%n",
-                pass, rows.size(), runNanos / 1e9, rows.stream().filter(r -> r.phases()[0] >= 0).count(),
+        System.out.printf(
+                "engine, %s: %d points in %.2f s (launcher execute, agent start included); %d with phases from Allure;"
+                        + " %s%n",
+                pass,
+                rows.size(),
+                runNanos / 1e9,
+                rows.stream().filter(r -> r.phases()[0] >= 0).count(),
                 cpuPerPoint(cpu[0], cpu[1], rows.size() - 1));
         printThreads("engine, " + pass, threads[0], threads[1], rows.size() - 1);
     }
@@ -241,9 +270,11 @@ public final class EngineOverhead {
     private static ThreadCpu[] threadsNow() {
         ThreadCpu self = ThreadCpu.self();
         // The pass's own agent: the youngest child (the pass before's may still be on its way out).
-        ThreadCpu agent = ProcessHandle.current().children()
+        ThreadCpu agent = ProcessHandle.current()
+                .children()
                 .max(java.util.Comparator.comparing(c -> c.info().startInstant().orElse(java.time.Instant.EPOCH)))
-                .map(c -> ThreadCpu.of(c.pid())).orElse(null);
+                .map(c -> ThreadCpu.of(c.pid()))
+                .orElse(null);
         return new ThreadCpu[] {self, agent};
     }
 
@@ -263,9 +294,15 @@ public final class EngineOverhead {
      * else kept the host's CPUs busy.
      */
     private static long[] cpuNow() {
-        long self = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-        long children = ProcessHandle.current().children()
-                .mapToLong(c -> c.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L)).sum();
+        long self = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long children = ProcessHandle.current()
+                .children()
+                .mapToLong(c -> c.info()
+                        .totalCpuDuration()
+                        .map(java.time.Duration::toNanos)
+                        .orElse(0L))
+                .sum();
         return new long[] {self, children};
     }
 
@@ -273,8 +310,12 @@ public final class EngineOverhead {
         if (first == null || last == null || points < 1) {
             return "cpu per point: n/a";
         }
-        return String.format(java.util.Locale.ROOT, "cpu per point: %.3f ms this JVM, %.3f ms its agent (over %d points)",
-                (last[0] - first[0]) / 1e6 / points, (last[1] - first[1]) / 1e6 / points, points);
+        return String.format(
+                java.util.Locale.ROOT,
+                "cpu per point: %.3f ms this JVM, %.3f ms its agent (over %d points)",
+                (last[0] - first[0]) / 1e6 / points,
+                (last[1] - first[1]) / 1e6 / points,
+                points);
     }
 
     private static long[] missing() {
@@ -289,7 +330,8 @@ public final class EngineOverhead {
         Map<String, long[]> out = new HashMap<>();
         List<Path> results;
         try (Stream<Path> s = Files.list(dir)) {
-            results = s.filter(p -> p.getFileName().toString().endsWith("-result.json")).toList();
+            results = s.filter(p -> p.getFileName().toString().endsWith("-result.json"))
+                    .toList();
         }
         for (Path p : results) {
             JsonNode r = json.readTree(p.toFile());
@@ -297,7 +339,8 @@ public final class EngineOverhead {
                 if (!"measurement.json".equals(a.path("name").asText())) {
                     continue;
                 }
-                JsonNode m = json.readTree(dir.resolve(a.path("source").asText()).toFile());
+                JsonNode m =
+                        json.readTree(dir.resolve(a.path("source").asText()).toFile());
                 long[] phases = missing();
                 for (JsonNode ph : m.path("phases")) {
                     int i = PHASES.indexOf(ph.path("name").asText());
@@ -316,7 +359,7 @@ public final class EngineOverhead {
         long t0 = System.nanoTime();
         List<Row> rows = new ArrayList<>();
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx256m"), log, Timeouts.DEFAULT.agentStart());
-             Session session = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
+                Session session = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
             long previousEnd = -1;
             long previousCpu = -1;
             long[] first = null;
@@ -324,8 +367,16 @@ public final class EngineOverhead {
             ThreadCpu[] firstThreads = null;
             ThreadCpu[] lastThreads = null;
             for (int size = 1; size <= count; size++) {
-                TransferSpec spec = TransferSpec.builder().pointId("floor[op=write,size=" + size + "]").transport("tcp")
-                        .op(Op.WRITE).size(size).batch(1).connections(1).iterations(1).warmup(0).build();
+                TransferSpec spec = TransferSpec.builder()
+                        .pointId("floor[op=write,size=" + size + "]")
+                        .transport("tcp")
+                        .op(Op.WRITE)
+                        .size(size)
+                        .batch(1)
+                        .connections(1)
+                        .iterations(1)
+                        .warmup(0)
+                        .build();
                 long start = System.nanoTime();
                 Measurement m = session.run(spec);
                 long end = System.nanoTime();
@@ -337,8 +388,14 @@ public final class EngineOverhead {
                         phases[i] = p.nanos();
                     }
                 }
-                rows.add(new Row("write " + size + " B", m.isValid() ? "successful" : "invalid", end - start,
-                        previousEnd < 0 ? -1 : end - previousEnd, phases, 0, previousCpu < 0 ? -1 : cpuEnd - previousCpu));
+                rows.add(new Row(
+                        "write " + size + " B",
+                        m.isValid() ? "successful" : "invalid",
+                        end - start,
+                        previousEnd < 0 ? -1 : end - previousEnd,
+                        phases,
+                        0,
+                        previousCpu < 0 ? -1 : cpuEnd - previousCpu));
                 previousEnd = end;
                 previousCpu = cpuEnd;
                 if (size == 1) {
@@ -350,8 +407,9 @@ public final class EngineOverhead {
                 }
             }
             write(out, rows);
-            System.out.printf("floor, %s: %d points in %.2f s (agent start included); %s%n", pass, rows.size(),
-                    (System.nanoTime() - t0) / 1e9, cpuPerPoint(first, last, count - 1));
+            System.out.printf(
+                    "floor, %s: %d points in %.2f s (agent start included); %s%n",
+                    pass, rows.size(), (System.nanoTime() - t0) / 1e9, cpuPerPoint(first, last, count - 1));
             printThreads("floor, " + pass, firstThreads, lastThreads, count - 1);
         }
     }
@@ -367,7 +425,9 @@ public final class EngineOverhead {
 
     private static void discover(Class<?> fixture) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(fixture)).filters(includeEngines("linkproof")).build();
+                .selectors(selectClass(fixture))
+                .filters(includeEngines("linkproof"))
+                .build();
         long t0 = System.nanoTime();
         TestPlan plan = LauncherFactory.create().discover(request);
         long nanos = System.nanoTime() - t0;
@@ -381,11 +441,13 @@ public final class EngineOverhead {
         System.gc();
         long retained = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         long max = Runtime.getRuntime().maxMemory();
-        long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-        System.out.printf("discover: %d points in %.2f s; heap peak %.0f MiB (sum of the heap pools' peaks), "
-                + "%.0f MiB held by the test plan after a GC; max heap %.0f MiB; this JVM's CPU from its start %.2f s "
-                + "(JIT and GC threads included)%n", tests, nanos / 1e9, peak / 1048576.0, retained / 1048576.0,
-                max / 1048576.0, cpu / 1e9);
+        long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        System.out.printf(
+                "discover: %d points in %.2f s; heap peak %.0f MiB (sum of the heap pools' peaks), %.0f MiB held by"
+                    + " the test plan after a GC; max heap %.0f MiB; this JVM's CPU from its start %.2f s (JIT and GC"
+                    + " threads included)%n",
+                tests, nanos / 1e9, peak / 1048576.0, retained / 1048576.0, max / 1048576.0, cpu / 1e9);
         java.lang.ref.Reference.reachabilityFence(plan);
     }
 }

@@ -18,32 +18,43 @@ import java.util.regex.Pattern;
  */
 public final class FleetCost {
     private static final Pattern COST = Pattern.compile(
-            "cost: the rounds \\(warm-up, confirmations and retests included\\) took ([0-9.]+) s, their slowest pairs ([0-9.]+) s together "
-                    + "\\([0-9.]+×\\); ([0-9.]+) s from the last registration to the verdicts");
+            "cost: the rounds \\(warm-up, confirmations and retests included\\) took ([0-9.]+) s, their slowest pairs"
+                    + " ([0-9.]+) s together \\([0-9.]+×\\); ([0-9.]+) s from the last registration to the verdicts");
 
-    private FleetCost() {
-    }
+    private FleetCost() {}
 
     public static void main(String[] args) throws Exception {
         int reps = Integer.parseInt(args.length > 0 ? args[0] : "3");
-        Path work = Files.createDirectories(Path.of(args.length > 1 ? args[1] : "target/fleet-cost").toAbsolutePath());
+        Path work = Files.createDirectories(
+                Path.of(args.length > 1 ? args[1] : "target/fleet-cost").toAbsolutePath());
         SlurmFleet.up();
         System.out.println("run  rounds_s  slowest_pairs_s  ratio  registered_to_verdicts_s  ratio  job_s");
         for (int i = 1; i <= reps; i++) {
             long t0 = System.nanoTime();
-            SlurmFleet.Job job = SlurmFleet.run(SlurmFleet.Run.named("cost-" + i).testClass(FleetCostPoint.class.getName())
-                    .with("linkproof.fleet.minOfMedianBandwidth", "0.01"), work);
+            SlurmFleet.Job job = SlurmFleet.run(
+                    SlurmFleet.Run.named("cost-" + i)
+                            .testClass(FleetCostPoint.class.getName())
+                            .with("linkproof.fleet.minOfMedianBandwidth", "0.01"),
+                    work);
             double jobSeconds = (System.nanoTime() - t0) / 1e9;
             Matcher m = COST.matcher(job.coordinatorOutput());
             if (job.exitCode() != 0 || !m.find()) {
-                throw new IllegalStateException("run " + i + " failed (exit " + job.exitCode() + "); see " + job.dir() + ":\n"
-                        + job.coordinatorOutput());
+                throw new IllegalStateException("run " + i + " failed (exit " + job.exitCode() + "); see " + job.dir()
+                        + ":\n" + job.coordinatorOutput());
             }
             double rounds = Double.parseDouble(m.group(1));
             double slowest = Double.parseDouble(m.group(2));
             double coordinated = Double.parseDouble(m.group(3));
-            System.out.printf(Locale.ROOT, "%3d  %8.2f  %15.2f  %5.3f  %24.2f  %5.3f  %5.1f%n", i, rounds, slowest, rounds / slowest,
-                    coordinated, coordinated / slowest, jobSeconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%3d  %8.2f  %15.2f  %5.3f  %24.2f  %5.3f  %5.1f%n",
+                    i,
+                    rounds,
+                    slowest,
+                    rounds / slowest,
+                    coordinated,
+                    coordinated / slowest,
+                    jobSeconds);
         }
     }
 }

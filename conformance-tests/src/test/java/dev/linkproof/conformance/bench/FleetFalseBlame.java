@@ -1,23 +1,17 @@
 package dev.linkproof.conformance.bench;
 
 import dev.linkproof.conformance.fleet.SlurmFleet;
-import dev.linkproof.conformance.fleet.fixtures.FleetWrite;
 import dev.linkproof.reports.fleet.FleetVerdictDocument;
 import dev.linkproof.reports.fleet.FleetVerdictFile;
-import dev.linkproof.transfer.control.AgentProcess;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -54,13 +48,11 @@ import java.util.stream.IntStream;
  * from conformance-tests with the test class path and {@code -Dlinkproof.consoleLauncher}.
  */
 public final class FleetFalseBlame {
-    static final List<String> CASES = List.of("clean-slurm", "clean-loopback", "half-node", "half-link", "corrupting", "two-bad",
-            "breaker");
-    static final String DEGRADED = "fleet-degraded";
+    static final List<String> CASES =
+            List.of("clean-slurm", "clean-loopback", "half-node", "half-link", "corrupting", "two-bad", "breaker");
     /** The shipped defaults (FleetSettings), set over SlurmFleet's relaxed suite figures. */
-    static final Map<String, String> SHIPPED = Map.of("linkproof.fleet.minOfMedianBandwidth", "0.93",
-            "linkproof.fleet.maxOfLowestLatency", "2.1");
-    static final long LOOPBACK_DEADLINE_S = 600;
+    static final Map<String, String> SHIPPED =
+            Map.of("linkproof.fleet.minOfMedianBandwidth", "0.93", "linkproof.fleet.maxOfLowestLatency", "2.1");
 
     /** A faulty case: the slurm-netns.sh faults (RATE stands for the half rate), a corrupting node, acting, what must be found. */
     record Fault(String name, List<List<String>> faults, String corruptNode, boolean act, List<String> expected) {
@@ -69,15 +61,10 @@ public final class FleetFalseBlame {
         }
     }
 
-    /** One run's outcome. {@code error} is non-null when the run produced no verdicts to judge. */
-    record Outcome(String caseName, int run, List<String> verdicts, int expected, int found, int extra, int drained, String error,
-            double seconds) {
-    }
-
     private final Path work;
     private final int nodes;
     private final int loopbackAgents;
-    private final List<Outcome> outcomes = new ArrayList<>();
+    private final FalseBlameTally tally = new FalseBlameTally();
     private final List<Double> cleanMedians = new ArrayList<>();
     private double cleanMin = Double.POSITIVE_INFINITY;
     private double cleanMax = 0;
@@ -110,7 +97,9 @@ public final class FleetFalseBlame {
         int faultRuns = Integer.parseInt(opt.getOrDefault("fault-runs", Integer.toString(runs)));
         int nodes = Integer.parseInt(opt.getOrDefault("nodes", "8"));
         int loopback = Integer.parseInt(opt.getOrDefault("loopback-agents", "16"));
-        List<String> cases = Arrays.stream(opt.getOrDefault("cases", String.join(",", CASES)).split("[ ,]+")).filter(s -> !s.isEmpty())
+        List<String> cases = Arrays.stream(
+                        opt.getOrDefault("cases", String.join(",", CASES)).split("[ ,]+"))
+                .filter(s -> !s.isEmpty())
                 .toList();
         for (String c : cases) {
             if (!CASES.contains(c)) {
@@ -118,22 +107,34 @@ public final class FleetFalseBlame {
             }
         }
         if ((cases.contains("two-bad") || cases.contains("breaker")) && nodes < 6) {
-            throw new IllegalArgumentException("two-bad and breaker fault lpn6: they need at least 6 nodes, not " + nodes);
+            throw new IllegalArgumentException(
+                    "two-bad and breaker fault lpn6: they need at least 6 nodes, not " + nodes);
         }
         if (cases.stream().anyMatch(c -> !c.equals("clean-loopback")) && (nodes < 3 || nodes > 9)) {
             throw new IllegalArgumentException("the Slurm cluster has 3..9 nodes, not " + nodes);
         }
-        Path work = Files.createDirectories(Path.of(opt.getOrDefault("out", "target/fleet-false-blame")).toAbsolutePath());
+        Path work = Files.createDirectories(
+                Path.of(opt.getOrDefault("out", "target/fleet-false-blame")).toAbsolutePath());
         FleetFalseBlame bench = new FleetFalseBlame(work, nodes, loopback);
         bench.linkMbit = Integer.parseInt(opt.getOrDefault("link-mbit", "0"));
-        Double halfRate = opt.containsKey("half-rate-mbit") ? Double.valueOf(opt.get("half-rate-mbit"))
+        Double halfRate = opt.containsKey("half-rate-mbit")
+                ? Double.valueOf(opt.get("half-rate-mbit"))
                 : bench.linkMbit > 0 ? Double.valueOf(bench.linkMbit / 2.0) : null;
         if (bench.linkMbit > 0) {
-            System.out.printf(Locale.ROOT, "# every node's egress held to %d Mbit/s (the fleet's line rate); faults at %.0f Mbit/s%n",
-                    bench.linkMbit, halfRate);
+            System.out.printf(
+                    Locale.ROOT,
+                    "# every node's egress held to %d Mbit/s (the fleet's line rate); faults at %.0f Mbit/s%n",
+                    bench.linkMbit,
+                    halfRate);
         }
-        System.out.printf(Locale.ROOT, "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
-                String.join(" ", cases), runs, faultRuns, nodes, loopback);
+        System.out.printf(
+                Locale.ROOT,
+                "# cases %s; %d clean run(s) each, %d run(s) per faulty case; %d Slurm nodes, %d loopback agents%n",
+                String.join(" ", cases),
+                runs,
+                faultRuns,
+                nodes,
+                loopback);
         System.out.println("# case            run  wall_s  result                        verdicts");
         try {
             boolean slurm = cases.stream().anyMatch(c -> !c.equals("clean-loopback"));
@@ -166,7 +167,7 @@ public final class FleetFalseBlame {
             e.printStackTrace(System.out);
             throw e;
         } finally {
-            boolean met = bench.summary(cases, halfRate);
+            boolean met = bench.tally.summary(cases, halfRate);
             System.out.flush();
             System.exit(met ? 0 : 1);
         }
@@ -174,14 +175,33 @@ public final class FleetFalseBlame {
 
     static Fault fault(String name) {
         return switch (name) {
-            case "half-node" -> new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE")), "", false, List.of("bad-node lpn3"));
-            case "half-link" -> new Fault(name, List.of(List.of("slow-link", "lpn1", "lpn2", "RATE")), "", false,
-                    List.of("bad-link lpn1<->lpn2"));
+            case "half-node" ->
+                new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE")), "", false, List.of("bad-node lpn3"));
+            case "half-link" ->
+                new Fault(
+                        name,
+                        List.of(List.of("slow-link", "lpn1", "lpn2", "RATE")),
+                        "",
+                        false,
+                        List.of("bad-link lpn1<->lpn2"));
             case "corrupting" -> new Fault(name, List.of(), "lpn2", false, List.of("corrupting-node lpn2"));
-            case "two-bad" -> new Fault(name, List.of(List.of("slow-node", "lpn3", "RATE"), List.of("slow-node", "lpn6", "RATE")), "", false,
-                    List.of("bad-node lpn3", "bad-node lpn6"));
-            case "breaker" -> new Fault(name, List.of(List.of("slow-node", "lpn2", "RATE"), List.of("slow-node", "lpn4", "RATE"),
-                    List.of("slow-node", "lpn6", "RATE")), "", true, List.of(DEGRADED));
+            case "two-bad" ->
+                new Fault(
+                        name,
+                        List.of(List.of("slow-node", "lpn3", "RATE"), List.of("slow-node", "lpn6", "RATE")),
+                        "",
+                        false,
+                        List.of("bad-node lpn3", "bad-node lpn6"));
+            case "breaker" ->
+                new Fault(
+                        name,
+                        List.of(
+                                List.of("slow-node", "lpn2", "RATE"),
+                                List.of("slow-node", "lpn4", "RATE"),
+                                List.of("slow-node", "lpn6", "RATE")),
+                        "",
+                        true,
+                        List.of(FalseBlameTally.DEGRADED));
             default -> throw new IllegalArgumentException("no faulty case " + name);
         };
     }
@@ -237,18 +257,22 @@ public final class FleetFalseBlame {
                     cleanMax = Math.max(cleanMax, p.maxGBps());
                 }
             }
-            record(counted, caseName, i, d, List.of(), drained, null, t0);
+            tally.record(counted, caseName, i, d, List.of(), drained, null, t0);
         } catch (Exception e) {
-            record(counted, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
+            tally.record(counted, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
         }
     }
 
     private void cleanLoopback(String caseName, int i) {
         long t0 = System.nanoTime();
         try {
-            record(true, caseName, i, FleetVerdictFile.read(loopbackRun(caseName + "-" + i)), List.of(), List.of(), null, t0);
+            Path dir = LoopbackFleetRun.run(work, caseName + "-" + i, loopbackAgents, SHIPPED);
+            // Fails naming the coordinator's last lines when the run wrote no verdicts.
+            FleetVerdictDocument d =
+                    read(dir.resolve("fleet-verdict.json"), Files.readString(dir.resolve("coordinator.out")));
+            tally.record(true, caseName, i, d, List.of(), List.of(), null, t0);
         } catch (Exception e) {
-            record(true, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
+            tally.record(true, caseName, i, null, List.of(), List.of(), e.getMessage(), t0);
         }
     }
 
@@ -268,7 +292,8 @@ public final class FleetFalseBlame {
         try {
             lineRate();
             for (List<String> fault : f.faults()) {
-                SlurmFleet.fault(fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
+                SlurmFleet.fault(
+                        fault.stream().map(a -> a.equals("RATE") ? rate : a).toArray(String[]::new));
             }
             job = SlurmFleet.run(run, work, nodes);
         } catch (Exception e) {
@@ -292,80 +317,18 @@ public final class FleetFalseBlame {
                 error = e.getMessage();
             }
         }
-        record(true, f.name(), i, d, f.expected(), drained, error, t0);
+        tally.record(true, f.name(), i, d, f.expected(), drained, error, t0);
     }
 
-    private static FleetVerdictDocument read(Path file, String coordinatorOutput) {
+    static FleetVerdictDocument read(Path file, String coordinatorOutput) {
         if (!Files.isRegularFile(file)) {
-            String tail = coordinatorOutput.lines().skip(Math.max(0, coordinatorOutput.lines().count() - 5))
+            String tail = coordinatorOutput
+                    .lines()
+                    .skip(Math.max(0, coordinatorOutput.lines().count() - 5))
                     .collect(Collectors.joining(" | "));
             throw new IllegalStateException("no " + file + "; the coordinator's last lines: " + tail);
         }
         return FleetVerdictFile.read(file);
-    }
-
-    /** A verdict as the table names it: {@code bad-node lpn3}, {@code bad-link lpn1<->lpn2} (nodes sorted), {@code fleet-degraded}. */
-    static String key(FleetVerdictDocument.VerdictEntry v) {
-        if (v.kind().equals(DEGRADED) || v.nodes() == null || v.nodes().isEmpty()) {
-            return v.kind();
-        }
-        List<String> n = v.kind().equals("bad-link") ? v.nodes().stream().sorted().toList() : v.nodes();
-        return v.kind() + " " + String.join("<->", n);
-    }
-
-    private void record(boolean counted, String caseName, int i, FleetVerdictDocument d, List<String> expected, List<String> drained,
-            String error,
-            long t0) {
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        List<String> verdicts = d == null ? List.of() : d.verdicts().stream().map(FleetFalseBlame::key).toList();
-        List<String> left = new ArrayList<>(verdicts);
-        int found = 0;
-        for (String e : expected) {
-            if (left.remove(e)) {
-                found++;
-            }
-        }
-        int extra = left.size();
-        Outcome o = new Outcome(caseName, i, verdicts, expected.size(), found, extra, drained.size(), error, seconds);
-        if (counted) {
-            outcomes.add(o);
-        }
-        String result;
-        if (error != null) {
-            result = "ERROR";
-        } else if (expected.isEmpty()) {
-            result = "false " + extra;
-        } else {
-            result = "found " + found + "/" + expected.size() + " extra " + extra;
-        }
-        if (!drained.isEmpty()) {
-            result += " drained " + drained.size();
-        }
-        System.out.printf(Locale.ROOT, "  %-15s %3d  %6.1f  %-28s  %s%n", counted ? caseName : caseName + "*", i, seconds, result,
-                verdicts.isEmpty() ? "none" : String.join(", ", verdicts));
-        if (error != null) {
-            System.out.println("      error: " + oneLine(error, 400));
-        }
-        if (d != null) {
-            for (var v : d.verdicts()) { // why each verdict was reached, for the ones that should not have been
-                System.out.println("      " + key(v) + ": " + oneLine(v.reason(), 220));
-            }
-            if (!counted) {
-                System.out.println("      (* calibration run: measures the clean per-pair bandwidth; not counted)");
-            }
-        }
-        if (!drained.isEmpty()) { // node|linkproof: kind: reason -> node (linkproof: kind)
-            System.out.println("      drained (resumed since): " + drained.stream().map(l -> {
-                String[] p = l.split("[|:]", 4);
-                return p.length >= 3 ? p[0] + " (" + p[1] + ":" + p[2] + ")" : l;
-            }).collect(Collectors.joining(", ")));
-        }
-        System.out.flush();
-    }
-
-    private static String oneLine(String s, int max) {
-        String t = String.valueOf(s).replaceAll("\\s+", " ").strip();
-        return t.length() <= max ? t : t.substring(0, max - 1) + "…";
     }
 
     /** Half the clean per-pair bandwidth in Mbit/s (tc's mbit: 10^6 bit/s), from the clean Slurm runs or one calibration run. */
@@ -374,14 +337,21 @@ public final class FleetFalseBlame {
             cleanSlurm("calibrate", 1, false);
         }
         if (cleanMedians.isEmpty()) {
-            throw new IllegalStateException("no clean per-pair bandwidth measured (the clean Slurm runs wrote no point median); "
-                    + "give --half-rate-mbit");
+            throw new IllegalStateException(
+                    "no clean per-pair bandwidth measured (the clean Slurm runs wrote no point median); "
+                            + "give --half-rate-mbit");
         }
         double median = median(cleanMedians);
         double half = median * 8000 / 2;
-        System.out.printf(Locale.ROOT, "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians; their pairs "
-                + "ran at %.3f to %.3f GB/s); the faults hold a node or link to half: %.0f Mbit/s%n", median, cleanMedians.size(), cleanMin,
-                cleanMax, half);
+        System.out.printf(
+                Locale.ROOT,
+                "# clean per-pair bandwidth: %.3f GB/s (median of %d clean run(s)' point medians; their pairs "
+                        + "ran at %.3f to %.3f GB/s); the faults hold a node or link to half: %.0f Mbit/s%n",
+                median,
+                cleanMedians.size(),
+                cleanMin,
+                cleanMax,
+                half);
         return half;
     }
 
@@ -398,121 +368,22 @@ public final class FleetFalseBlame {
         } catch (IOException e) {
             return List.of(); // no cluster yet: nothing drained
         }
-        List<String> drained = listing.lines().filter(l -> l.contains("|linkproof")).distinct().toList();
+        List<String> drained =
+                listing.lines().filter(l -> l.contains("|linkproof")).distinct().toList();
         for (String line : drained) {
             SlurmFleet.sh("scontrol", "update", "nodename=" + line.substring(0, line.indexOf('|')), "state=resume");
         }
         return drained;
     }
 
-    /**
-     * One loopback fleet: {@link LoopbackAgents} (every agent in one JVM, each registering under its
-     * name nK) and the coordinator as JUnit's ConsoleLauncher with {@code linkproof.fleet=nodes:n1,…},
-     * both on 127.0.0.1 with a fresh token; returns the run's fleet-verdict.json.
-     */
-    private Path loopbackRun(String name) throws IOException, InterruptedException {
-        Path dir = work.resolve(name);
-        if (Files.isDirectory(dir)) {
-            try (var old = Files.walk(dir)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
-        Files.createDirectories(dir);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("java.class.path");
-        String launcher = System.getProperty("linkproof.consoleLauncher");
-        String token = AgentProcess.newToken();
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        String registry = "127.0.0.1:" + port;
-        List<String> names = IntStream.rangeClosed(1, loopbackAgents).mapToObj(k -> "n" + k).toList();
-        Map<String, String> config = new LinkedHashMap<>();
-        config.put("linkproof.fleet", "nodes:" + String.join(",", names));
-        config.put("linkproof.fleet.registry", registry);
-        config.put("linkproof.fleet.registerWithin", "90s");
-        config.put("linkproof.fleet.verdict", dir.resolve("fleet-verdict.json").toString());
-        config.put("linkproof.results", dir.resolve("results.jsonl").toString());
-        config.put("linkproof.agent.log", dir.resolve("local-agent.log").toString());
-        config.put("linkproof.profile", Path.of("src", "test", "resources", "profiles", "validation-only.yaml").toAbsolutePath().toString());
-        config.put("linkproof.timeout.control", "10s");
-        config.putAll(SHIPPED);
-
-        List<String> agentsCmd = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-cp",
-                classPath, LoopbackAgents.class.getName(), registry, "90s"));
-        agentsCmd.addAll(names);
-        List<String> coordinatorCmd = new ArrayList<>(List.of(java, "-Xmx384m", "--enable-native-access=ALL-UNNAMED",
-                "-Dallure.results.directory=" + dir.resolve("allure-results"), "-jar", launcher, "execute", "--disable-banner",
-                "--details=none", "--class-path", classPath, "--select-class", FleetWrite.class.getName()));
-        config.forEach((k, v) -> coordinatorCmd.add("--config=" + k + "=" + v));
-        Files.writeString(dir.resolve("commands.txt"), String.join(" ", agentsCmd).replace(classPath, "$CP") + "\n"
-                + String.join(" ", coordinatorCmd).replace(classPath, "$CP") + "\n");
-
-        Process agents = start(agentsCmd, token, dir.resolve("agents.out"));
-        Process coordinator = null;
-        try {
-            coordinator = start(coordinatorCmd, token, dir.resolve("coordinator.out"));
-            if (!coordinator.waitFor(LOOPBACK_DEADLINE_S, TimeUnit.SECONDS)) {
-                throw new IOException("the loopback fleet " + name + " did not end within " + LOOPBACK_DEADLINE_S + " s; see " + dir);
-            }
-            Files.writeString(dir.resolve("coordinator.out"), "coordinator exit " + coordinator.exitValue() + "\n",
-                    StandardOpenOption.APPEND);
-            // The coordinator's end is the agents' (the registry says BYE).
-            if (!agents.waitFor(60, TimeUnit.SECONDS)) {
-                System.out.println("      the loopback agents did not end within 60 s of the coordinator; stopped");
-            }
-        } finally {
-            if (coordinator != null && coordinator.isAlive()) {
-                coordinator.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            if (agents.isAlive()) {
-                agents.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-        Path verdicts = dir.resolve("fleet-verdict.json");
-        read(verdicts, Files.readString(dir.resolve("coordinator.out"))); // fails naming the coordinator's last lines when absent
-        return verdicts;
-    }
-
-    private static Process start(List<String> cmd, String token, Path out) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("SLURM") || k.startsWith("LINKPROOF_"));
-        env.put("LINKPROOF_TOKEN", token);
-        return pb.start();
-    }
-
-    /** Prints the table; true when every case met its target. */
-    private boolean summary(List<String> cases, Double halfRate) {
-        System.out.println();
-        System.out.println("# summary" + (halfRate == null ? "" : String.format(Locale.ROOT, " (faults at %.0f Mbit/s)", halfRate)));
-        System.out.println("case             runs  expected_found  false_or_extra  drained  errors  target");
-        boolean all = true;
-        for (String c : cases) {
-            List<Outcome> os = outcomes.stream().filter(o -> o.caseName().equals(c)).toList();
-            int expected = os.stream().mapToInt(Outcome::expected).sum();
-            int found = os.stream().mapToInt(Outcome::found).sum();
-            int extra = os.stream().mapToInt(Outcome::extra).sum();
-            int drained = os.stream().mapToInt(Outcome::drained).sum();
-            long errors = os.stream().filter(o -> o.error() != null).count();
-            boolean clean = c.startsWith("clean-");
-            boolean met = !os.isEmpty() && errors == 0 && extra == 0 && found == expected && drained == 0;
-            all &= met;
-            String target = clean ? "0 false verdicts" : c.equals("breaker") ? "fleet-degraded, nothing drained" : "all found, nothing else";
-            System.out.printf(Locale.ROOT, "%-15s  %4d  %14s  %14d  %7d  %6d  %s: %s%n", c, os.size(),
-                    clean ? "-" : found + "/" + expected, extra, drained, errors, met ? "met" : "MISSED", target);
-        }
-        System.out.println(all ? "# every target met" : "# a target was missed");
-        return all;
-    }
-
     private static Map<String, String> options(String[] args) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: FleetFalseBlame [--runs R] [--fault-runs R] [--nodes N] [--loopback-agents N] "
-                        + "[--cases a,b] [--half-rate-mbit M] [--link-mbit B] [--out DIR]; got " + String.join(" ", args));
+                throw new IllegalArgumentException(
+                        "usage: FleetFalseBlame [--runs R] [--fault-runs R] [--nodes N] [--loopback-agents N] "
+                                + "[--cases a,b] [--half-rate-mbit M] [--link-mbit B] [--out DIR]; got "
+                                + String.join(" ", args));
             }
             m.put(args[i].substring(2), args[++i]);
         }

@@ -17,8 +17,7 @@ import picocli.CommandLine;
  * <p>Usage: {@code LoopbackAgents HOST:PORT REGISTER_WITHIN NODE...}
  */
 public final class LoopbackAgents {
-    private LoopbackAgents() {
-    }
+    private LoopbackAgents() {}
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length < 3) {
@@ -34,8 +33,9 @@ public final class LoopbackAgents {
             agents.add(Thread.ofPlatform().name("agent-" + node).start(() -> {
                 int rc;
                 try {
-                    rc = new CommandLine(new AgentMain()).execute("--register", registry, "--node", node, "--port", "0",
-                            "--register-within", within);
+                    rc = new CommandLine(new AgentMain())
+                            .execute(
+                                    "--register", registry, "--node", node, "--port", "0", "--register-within", within);
                 } catch (RuntimeException e) {
                     System.err.println("loopback agent " + node + ": " + e);
                     rc = 1;

@@ -33,13 +33,20 @@ final class ThreadCpu {
     private final Map<Long, Long> ticks;
     /** Of {@link #ticks}, those spent in the kernel (stime): file and socket work shows there. */
     private final Map<Long, Long> systemTicks;
+
     private final long processTicks;
     private final long allocated;
     private final long gcCount;
     private final long gcMillis;
 
-    private ThreadCpu(Map<Long, String> names, Map<Long, Long> ticks, Map<Long, Long> systemTicks, long processTicks,
-            long allocated, long gcCount, long gcMillis) {
+    private ThreadCpu(
+            Map<Long, String> names,
+            Map<Long, Long> ticks,
+            Map<Long, Long> systemTicks,
+            long processTicks,
+            long allocated,
+            long gcCount,
+            long gcMillis) {
         this.names = names;
         this.ticks = ticks;
         this.systemTicks = systemTicks;
@@ -141,7 +148,8 @@ final class ThreadCpu {
             seen += d;
             String group = group(names.get(e.getKey()));
             byGroup.merge(group, d, Long::sum);
-            bySystem.merge(group, systemTicks.get(e.getKey()) - before.systemTicks.getOrDefault(e.getKey(), 0L), Long::sum);
+            bySystem.merge(
+                    group, systemTicks.get(e.getKey()) - before.systemTicks.getOrDefault(e.getKey(), 0L), Long::sum);
             threads.merge(group, 1, Integer::sum);
         }
         long total = processTicks - before.processTicks;
@@ -155,8 +163,11 @@ final class ThreadCpu {
         }
         List<Map.Entry<String, Long>> sorted = new ArrayList<>(byGroup.entrySet());
         sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-        StringBuilder b = new StringBuilder(label).append(": CPU per point, ms, by thread (")
-                .append(points).append(" points): total ").append(ms(total, points));
+        StringBuilder b = new StringBuilder(label)
+                .append(": CPU per point, ms, by thread (")
+                .append(points)
+                .append(" points): total ")
+                .append(ms(total, points));
         long other = 0;
         for (Map.Entry<String, Long> e : sorted) {
             double v = e.getValue() * TICK_MS / points;
@@ -178,13 +189,22 @@ final class ThreadCpu {
         if (other > 0) {
             b.append("; other ").append(ms(other, points));
         }
-        b.append("; threads gone ").append(ms(gone, points)).append(" (").append(ended).append(" ended, ")
-                .append(started).append(" started)");
+        b.append("; threads gone ")
+                .append(ms(gone, points))
+                .append(" (")
+                .append(ended)
+                .append(" ended, ")
+                .append(started)
+                .append(" started)");
         if (allocated >= 0 && before.allocated >= 0) {
-            b.append("; allocated ").append(String.format(Locale.ROOT, "%.1f KiB", (allocated - before.allocated) / 1024.0 / points));
+            b.append("; allocated ")
+                    .append(String.format(Locale.ROOT, "%.1f KiB", (allocated - before.allocated) / 1024.0 / points));
         }
         if (gcCount >= 0 && before.gcCount >= 0) {
-            b.append("; GCs ").append(gcCount - before.gcCount).append(" taking ").append(gcMillis - before.gcMillis)
+            b.append("; GCs ")
+                    .append(gcCount - before.gcCount)
+                    .append(" taking ")
+                    .append(gcMillis - before.gcMillis)
                     .append(" ms");
         }
         return b.toString();

@@ -28,7 +28,8 @@ class RepositoryPathsTest {
     /** The repository's top-level folders and files, which a repository path starts with. */
     private static Set<String> topLevel() throws IOException {
         try (Stream<Path> s = Files.list(ROOT)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> !n.equals("target") && !n.equals(".git"))
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.equals("target") && !n.equals(".git"))
                     .collect(Collectors.toSet());
         }
     }
@@ -39,16 +40,24 @@ class RepositoryPathsTest {
             s.filter(p -> p.toString().endsWith(".md")).forEach(docs::add);
         }
         try (Stream<Path> s = Files.walk(ROOT, 2)) {
-            s.filter(p -> p.getFileName().toString().equals("pom.xml") || p.getFileName().toString().equals("README.md"))
-                    .filter(p -> !p.toString().contains("/target/")).forEach(docs::add);
+            s.filter(p -> p.getFileName().toString().equals("pom.xml")
+                            || p.getFileName().toString().equals("README.md"))
+                    .filter(p -> !p.toString().contains("/target/"))
+                    .forEach(docs::add);
         }
         return docs.stream().distinct().toList();
     }
 
     /** Not a path of the repository as it stands: made by a run, a pattern, a placeholder, or outside. */
     private static boolean madeOrPattern(String p) {
-        return p.contains("target/") || p.contains("*") || p.contains("<") || p.contains("{") || p.contains("$") || p.contains("...")
-                || p.contains("…") || p.startsWith("allure-report");
+        return p.contains("target/")
+                || p.contains("*")
+                || p.contains("<")
+                || p.contains("{")
+                || p.contains("$")
+                || p.contains("...")
+                || p.contains("…")
+                || p.startsWith("allure-report");
     }
 
     @Test
@@ -70,7 +79,10 @@ class RepositoryPathsTest {
                     }
                 }
             }
-            Matcher t = (doc.toString().endsWith(".md") ? TICKED : Pattern.compile("\\b([A-Za-z][\\w.-]*/[\\w./-]*\\w)")).matcher(text);
+            Matcher t = (doc.toString().endsWith(".md")
+                            ? TICKED
+                            : Pattern.compile("\\b([A-Za-z][\\w.-]*/[\\w./-]*\\w)"))
+                    .matcher(text);
             while (t.find()) {
                 String path = t.group(1).replaceFirst("[:,.;)]+$", "").replaceFirst("#.*$", "");
                 String first = path.contains("/") ? path.substring(0, path.indexOf('/')) : "";
@@ -82,6 +94,8 @@ class RepositoryPathsTest {
                 }
             }
         }
-        assertThat(missing).as("repository paths named in the README, the docs and the poms that do not exist").isEmpty();
+        assertThat(missing)
+                .as("repository paths named in the README, the docs and the poms that do not exist")
+                .isEmpty();
     }
 }

@@ -22,20 +22,34 @@ class AgentPortInUseTest {
     void anAgentOnATakenPortSaysWhichAndExitsNonZero() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
-            Process agent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                    AgentMain.class.getName(), "--bind", "127.0.0.1", "--port", Integer.toString(port),
-                    "--token", "port-in-use-test-token").start();
+            Process agent = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-Xmx64m",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            AgentMain.class.getName(),
+                            "--bind",
+                            "127.0.0.1",
+                            "--port",
+                            Integer.toString(port),
+                            "--token",
+                            "port-in-use-test-token")
+                    .start();
             boolean exited = agent.waitFor(30, TimeUnit.SECONDS);
             if (!exited) {
                 agent.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
             String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             String err = new String(agent.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(exited).as("the agent exited within 30 s; stderr: %s", err).isTrue();
+            assertThat(exited)
+                    .as("the agent exited within 30 s; stderr: %s", err)
+                    .isTrue();
             assertThat(agent.exitValue()).as("exit status; stderr: %s", err).isEqualTo(1);
-            assertThat(err.lines()).contains("linkproof-agent: cannot listen on 127.0.0.1 port " + port + ": Address already in use "
-                    + "(another process listens there, perhaps another agent; --port 0 picks a free port)");
+            assertThat(err.lines())
+                    .contains("linkproof-agent: cannot listen on 127.0.0.1 port " + port + ": Address already in use "
+                            + "(another process listens there, perhaps another agent; --port 0 picks a free port)");
             assertThat(err).as("no stack trace").doesNotContain("Exception").doesNotContain("\tat ");
             assertThat(out).doesNotContain(AgentMain.READY);
         }

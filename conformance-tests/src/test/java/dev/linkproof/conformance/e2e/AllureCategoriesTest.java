@@ -46,7 +46,9 @@ class AllureCategoriesTest {
     void allureFilesEveryKindUnderItsOwnCategoryAlone() throws Exception {
         String home = System.getProperty("linkproof.allure.home");
         assertThat(home).as("linkproof.allure.home (set by the pom)").isNotBlank();
-        assertThat(Path.of(home, "bin", "allure")).as("Allure's command line, unpacked by the build").isRegularFile();
+        assertThat(Path.of(home, "bin", "allure"))
+                .as("Allure's command line, unpacked by the build")
+                .isRegularFile();
         Path results = Files.createDirectories(dir.resolve("allure-results"));
         RunFiles.writeAll(results, Map.of("profile", "test"), Map.of());
 
@@ -63,40 +65,58 @@ class AllureCategoriesTest {
                 Throwable t = switch (kind) {
                     case TEST_ASSERTION -> new AssertionError("expected: <1> but was: <2>");
                     case ERROR -> new IllegalStateException("a bug");
-                    default -> kind.status() == FailureKind.Status.FAILED ? new PointFailure(kind, "what the " + kind + " found")
-                            : new PointError(kind, "what the " + kind + " found", null);
+                    default ->
+                        kind.status() == FailureKind.Status.FAILED
+                                ? new PointFailure(kind, "what the " + kind + " found")
+                                : new PointError(kind, "what the " + kind + " found", null);
                 };
                 StringWriter w = new StringWriter();
                 t.printStackTrace(new PrintWriter(w));
                 trace = w.toString();
                 status = RunReporter.status(TestExecutionResult.failed(t));
-                assertThat(status).as("the status of %s", kind).isEqualTo(kind.status().label());
+                assertThat(status)
+                        .as("the status of %s", kind)
+                        .isEqualTo(kind.status().label());
             }
             imitation.put(name, RunFiles.categoriesFor(status, trace));
             write(results, name, status, trace);
         }
 
         Path report = dir.resolve("report");
-        Process p = new ProcessBuilder("bash", Path.of(home, "bin", "allure").toString(), "generate", "--clean",
-                results.toString(), "-o", report.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("allure.log").toFile()).start();
+        Process p = new ProcessBuilder(
+                        "bash",
+                        Path.of(home, "bin", "allure").toString(),
+                        "generate",
+                        "--clean",
+                        results.toString(),
+                        "-o",
+                        report.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("allure.log").toFile())
+                .start();
         assertThat(p.waitFor(240, TimeUnit.SECONDS)).as("allure generate ended").isTrue();
-        assertThat(p.exitValue()).as(Files.readString(dir.resolve("allure.log"))).isZero();
+        assertThat(p.exitValue())
+                .as(Files.readString(dir.resolve("allure.log")))
+                .isZero();
 
         Map<String, List<String>> filed = new LinkedHashMap<>();
         byName.keySet().forEach(n -> filed.put(n, new ArrayList<>()));
-        for (JsonNode category : JSON.readTree(report.resolve("data/categories.json").toFile()).path("children")) {
+        for (JsonNode category :
+                JSON.readTree(report.resolve("data/categories.json").toFile()).path("children")) {
             // A category groups its results by message: the results are the leaves of its tree.
             List<JsonNode> leaves = new ArrayList<>();
             leaves(category, leaves);
             for (JsonNode test : leaves) {
-                filed.computeIfAbsent(test.path("name").asText(), k -> new ArrayList<>()).add(category.path("name").asText());
+                filed.computeIfAbsent(test.path("name").asText(), k -> new ArrayList<>())
+                        .add(category.path("name").asText());
             }
         }
         for (var e : byName.entrySet()) {
-            assertThat(filed.get(e.getKey())).as("the categories Allure filed %s under", e.getKey())
+            assertThat(filed.get(e.getKey()))
+                    .as("the categories Allure filed %s under", e.getKey())
                     .containsExactly(e.getValue().category());
-            assertThat(imitation.get(e.getKey())).as("RunFiles.categoriesFor of %s, against Allure's own", e.getKey())
+            assertThat(imitation.get(e.getKey()))
+                    .as("RunFiles.categoriesFor of %s, against Allure's own", e.getKey())
                     .isEqualTo(filed.get(e.getKey()));
         }
     }
@@ -114,8 +134,14 @@ class AllureCategoriesTest {
     private static void write(Path results, String name, String status, String trace) throws Exception {
         String uuid = UUID.randomUUID().toString();
         ObjectNode r = JSON.createObjectNode();
-        r.put("uuid", uuid).put("historyId", name).put("name", name).put("fullName", "AllureCategoriesTest." + name)
-                .put("status", status).put("stage", "finished").put("start", 1L).put("stop", 2L);
+        r.put("uuid", uuid)
+                .put("historyId", name)
+                .put("name", name)
+                .put("fullName", "AllureCategoriesTest." + name)
+                .put("status", status)
+                .put("stage", "finished")
+                .put("start", 1L)
+                .put("stop", 2L);
         ObjectNode details = r.putObject("statusDetails");
         details.put("message", status.equals("skipped") ? "no RDMA device" : "what went wrong");
         if (trace != null) {

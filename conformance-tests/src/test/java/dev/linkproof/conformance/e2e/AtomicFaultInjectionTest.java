@@ -26,28 +26,39 @@ class AtomicFaultInjectionTest {
     @Test
     void aLostAtomicFailsNamingItsCounter() {
         List<String> messages = failures("lost");
-        assertThat(messages).hasSize(2).allSatisfy(m -> assertThat(m)
-                .contains("atomic mismatch: 1 of 4 counter(s) wrong")
-                .contains("counter 2 (slot 2): final value")
-                .contains("short by 1 op of step"));
-        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("fetch-add 8 B ×4")
-                .contains("counter 2 (slot 2): fetch-add values are not start + k·addend each once"));
+        assertThat(messages)
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("atomic mismatch: 1 of 4 counter(s) wrong")
+                        .contains("counter 2 (slot 2): final value")
+                        .contains("short by 1 op of step"));
+        assertThat(messages)
+                .anySatisfy(m -> assertThat(m)
+                        .startsWith("fetch-add 8 B ×4")
+                        .contains("counter 2 (slot 2): fetch-add values are not start + k·addend each once"));
         // The lost swap changed nothing; the next one compared with the value the lost one should have left.
-        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("compare-swap 8 B ×4")
-                .contains("counter 2 (slot 2): compare-and-swap 1 of the verification returned old value"));
+        assertThat(messages)
+                .anySatisfy(m -> assertThat(m)
+                        .startsWith("compare-swap 8 B ×4")
+                        .contains("counter 2 (slot 2): compare-and-swap 1 of the verification returned old value"));
     }
 
     @Test
     void aDoubledAtomicInTheTimedLoopFailsNamingItsCounter() {
         List<String> messages = failures("doubled");
-        assertThat(messages).hasSize(2).allSatisfy(m -> assertThat(m)
-                .contains("atomic mismatch: 1 of 4 counter(s) wrong")
-                .contains("counter 3 (slot 3): final value")
-                .contains("over by 1 op of step"));
-        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("fetch-add")
-                .contains("counter 3 (slot 3): fetch-add values are not"));
-        assertThat(messages).anySatisfy(m -> assertThat(m).startsWith("compare-swap")
-                .contains("counter 3 (slot 3): compare-and-swap 0 of the verification returned old value"));
+        assertThat(messages)
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("atomic mismatch: 1 of 4 counter(s) wrong")
+                        .contains("counter 3 (slot 3): final value")
+                        .contains("over by 1 op of step"));
+        assertThat(messages)
+                .anySatisfy(m ->
+                        assertThat(m).startsWith("fetch-add").contains("counter 3 (slot 3): fetch-add values are not"));
+        assertThat(messages)
+                .anySatisfy(m -> assertThat(m)
+                        .startsWith("compare-swap")
+                        .contains("counter 3 (slot 3): compare-and-swap 0 of the verification returned old value"));
     }
 
     private static List<String> failures(String method) {
@@ -58,12 +69,18 @@ class AtomicFaultInjectionTest {
                 .execute()
                 .testEvents();
         events.assertStatistics(s -> s.started(2).failed(2).succeeded(0));
-        events.filter(e -> e.getType() == EventType.FINISHED).forEach(e -> Kinds.assertKind(
-                e.getRequiredPayload(TestExecutionResult.class), FailureKind.ATOMIC_MISMATCH));
-        return events.filter(e -> e.getType() == EventType.FINISHED).map(AtomicFaultInjectionTest::message).toList();
+        events.filter(e -> e.getType() == EventType.FINISHED)
+                .forEach(e ->
+                        Kinds.assertKind(e.getRequiredPayload(TestExecutionResult.class), FailureKind.ATOMIC_MISMATCH));
+        return events.filter(e -> e.getType() == EventType.FINISHED)
+                .map(AtomicFaultInjectionTest::message)
+                .toList();
     }
 
     private static String message(Event e) {
-        return e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
+        return e.getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .map(Throwable::getMessage)
+                .orElse("");
     }
 }

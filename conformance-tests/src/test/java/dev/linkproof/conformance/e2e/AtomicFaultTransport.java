@@ -49,10 +49,11 @@ public class AtomicFaultTransport extends TransportDecorator {
         if (!kind.equals("lost") && !kind.equals("doubled")) {
             throw new TransferException("fault.kind must be lost or doubled, was " + kind);
         }
-        long batch = Long.parseLong(spec.settings().getOrDefault("fault.batch",
-                Long.toString(new AtomicPlan(spec, 0).opsBeforeVerification() + 1)));
+        long batch = Long.parseLong(spec.settings()
+                .getOrDefault("fault.batch", Long.toString(new AtomicPlan(spec, 0).opsBeforeVerification() + 1)));
         long at = AtomicLayout.of(spec).operand(slot);
-        return DataPathFault.around(inner, path -> new Faulty(path, local.segment(), at, kind.equals("lost") ? 0 : 2, batch));
+        return DataPathFault.around(
+                inner, path -> new Faulty(path, local.segment(), at, kind.equals("lost") ? 0 : 2, batch));
     }
 
     /** The delegate's path, with the operand at {@code at} scaled by {@code factor} for batch {@code batch}. */

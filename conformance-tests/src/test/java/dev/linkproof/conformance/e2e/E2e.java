@@ -9,8 +9,8 @@ final class E2e {
      * cannot fail a fault-handling or report test on speed.
      */
     static final String VALIDATION_ONLY = Path.of("src", "test", "resources", "profiles", "validation-only.yaml")
-            .toAbsolutePath().toString();
+            .toAbsolutePath()
+            .toString();
 
-    private E2e() {
-    }
+    private E2e() {}
 }

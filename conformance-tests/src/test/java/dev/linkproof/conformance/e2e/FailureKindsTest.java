@@ -46,23 +46,30 @@ class FailureKindsTest {
 
     @Test
     void aFlippedByteIsDataCorruption() throws Exception {
-        assertEveryPoint(run("r.jsonl", List.of(selectClass(CorruptedInTransit.class))), Set.of(FailureKind.DATA_CORRUPTION));
+        assertEveryPoint(
+                run("r.jsonl", List.of(selectClass(CorruptedInTransit.class))), Set.of(FailureKind.DATA_CORRUPTION));
     }
 
     /** Short of the floor: below criterion, or short on a busy host when the machine was busy meanwhile (no rerun). */
     @Test
     void aFloorTheLinkCannotReachIsBelowCriterion() throws Exception {
         Path floor = Files.writeString(dir.resolve("floor.yaml"), """
-                id: floor
-                vendor: test
-                match: {fallback: true}
-                criteria:
-                  - name: unreachable
-                    op: [write]
-                    min-bandwidth: 1000 GB/s
-                """);
-        assertEveryPoint(run("r.jsonl", List.of(selectMethod(FailureKindFixtures.class, "oneMiB")),
-                Constants.PROFILE, floor.toString(), Constants.BUSY_HOST_RERUNS, "0"),
+            id: floor
+            vendor: test
+            match: {fallback: true}
+            criteria:
+              - name: unreachable
+                op: [write]
+                min-bandwidth: 1000 GB/s
+            """);
+        assertEveryPoint(
+                run(
+                        "r.jsonl",
+                        List.of(selectMethod(FailureKindFixtures.class, "oneMiB")),
+                        Constants.PROFILE,
+                        floor.toString(),
+                        Constants.BUSY_HOST_RERUNS,
+                        "0"),
                 Set.of(FailureKind.BELOW_CRITERION, FailureKind.SHORT_ON_BUSY_HOST));
     }
 
@@ -78,37 +85,62 @@ class FailureKindsTest {
             faster.add(JSON.writeValueAsString(n));
         }
         Path baseline = Files.write(dir.resolve("baseline.jsonl"), faster);
-        assertEveryPoint(run("r.jsonl", point, Constants.BASELINE, baseline.toString(), Constants.BASELINE_RERUNS, "0",
-                Constants.BUSY_HOST_RERUNS, "0"), Set.of(FailureKind.PERFORMANCE_REGRESSION, FailureKind.SHORT_ON_BUSY_HOST));
+        assertEveryPoint(
+                run(
+                        "r.jsonl",
+                        point,
+                        Constants.BASELINE,
+                        baseline.toString(),
+                        Constants.BASELINE_RERUNS,
+                        "0",
+                        Constants.BUSY_HOST_RERUNS,
+                        "0"),
+                Set.of(FailureKind.PERFORMANCE_REGRESSION, FailureKind.SHORT_ON_BUSY_HOST));
     }
 
     /** A target agent that cannot start (a JVM option it refuses): no target rank, a peer failure. */
     @Test
     void aTargetThatNeverStartsIsAPeerFailure() throws Exception {
-        assertEveryPoint(run("r.jsonl", List.of(selectMethod(FailureKindFixtures.class, "oneMiB")),
-                Constants.AGENT_JVM_ARGS, "-XX:+NoSuchOptionAnywhere"), Set.of(FailureKind.PEER_FAILURE));
+        assertEveryPoint(
+                run(
+                        "r.jsonl",
+                        List.of(selectMethod(FailureKindFixtures.class, "oneMiB")),
+                        Constants.AGENT_JVM_ARGS,
+                        "-XX:+NoSuchOptionAnywhere"),
+                Set.of(FailureKind.PEER_FAILURE));
     }
 
     @Test
     void aPostThisSideRefusesIsATransferError() throws Exception {
-        assertEveryPoint(run("r.jsonl", List.of(selectMethod(FailureKindFixtures.class, "refusedPost"))),
+        assertEveryPoint(
+                run("r.jsonl", List.of(selectMethod(FailureKindFixtures.class, "refusedPost"))),
                 Set.of(FailureKind.TRANSFER_ERROR));
     }
 
     @Test
     void theMethodsOwnAssertionAndAnythingElseItThrowsAreTheirOwnKinds() throws Exception {
-        assertEveryPoint(run("a.jsonl", List.of(selectMethod(FailureKindFixtures.class, "assertsInItsBody",
-                "dev.linkproof.transfer.measure.Measurement"))), Set.of(FailureKind.TEST_ASSERTION));
-        assertEveryPoint(run("b.jsonl", List.of(selectMethod(FailureKindFixtures.class, "throwsInItsBody"))),
+        assertEveryPoint(
+                run(
+                        "a.jsonl",
+                        List.of(selectMethod(
+                                FailureKindFixtures.class,
+                                "assertsInItsBody",
+                                "dev.linkproof.transfer.measure.Measurement"))),
+                Set.of(FailureKind.TEST_ASSERTION));
+        assertEveryPoint(
+                run("b.jsonl", List.of(selectMethod(FailureKindFixtures.class, "throwsInItsBody"))),
                 Set.of(FailureKind.ERROR));
     }
 
     /** Where verbs has no RDMA device (as on CI): skipped, or failed when the profile requires verbs. */
     @Test
     void aMissingTransportIsUnavailableOrRequiredTransportUnavailable() throws Exception {
-        assumeFalse(Transports.discover().find("verbs").orElseThrow().availability().available(),
+        assumeFalse(
+                Transports.discover().find("verbs").orElseThrow().availability().available(),
                 "verbs is available on this host: the test needs it missing");
-        skippedOrFailedWhenRequired(List.of(selectMethod(FailureKindFixtures.class, "overVerbs")), "verbs",
+        skippedOrFailedWhenRequired(
+                List.of(selectMethod(FailureKindFixtures.class, "overVerbs")),
+                "verbs",
                 FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE);
     }
 
@@ -118,8 +150,10 @@ class FailureKindsTest {
      */
     @Test
     void aDeviceWithoutAtomicsIsUnavailableOrRequiredCapabilityUnavailable() throws Exception {
-        skippedOrFailedWhenRequired(List.of(selectMethod(FailureKindFixtures.class, "atomicsWithoutAtomicCap")),
-                NoAtomicsDeviceTransport.ID, FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE);
+        skippedOrFailedWhenRequired(
+                List.of(selectMethod(FailureKindFixtures.class, "atomicsWithoutAtomicCap")),
+                NoAtomicsDeviceTransport.ID,
+                FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE);
     }
 
     private Path results;
@@ -128,20 +162,21 @@ class FailureKindsTest {
      * The points of {@code selectors} are skipped (UNAVAILABLE) under the default profile, and every one
      * fails as {@code whenRequired} under a profile that requires {@code transport}.
      */
-    private void skippedOrFailedWhenRequired(List<DiscoverySelector> selectors, String transport, FailureKind whenRequired)
-            throws Exception {
+    private void skippedOrFailedWhenRequired(
+            List<DiscoverySelector> selectors, String transport, FailureKind whenRequired) throws Exception {
         assertEveryPoint(run("a.jsonl", selectors), Set.of(FailureKind.UNAVAILABLE));
         Path requires = Files.writeString(dir.resolve("req.yaml"), """
-                id: req
-                vendor: test
-                match: {fallback: true}
-                transport:
-                  required: [%s]
-                """.formatted(transport));
+            id: req
+            vendor: test
+            match: {fallback: true}
+            transport:
+              required: [%s]
+            """.formatted(transport));
         assertEveryPoint(run("b.jsonl", selectors, Constants.PROFILE, requires.toString()), Set.of(whenRequired));
     }
 
-    private org.junit.platform.testkit.engine.Events run(String resultsFile, List<DiscoverySelector> selectors, String... config) {
+    private org.junit.platform.testkit.engine.Events run(
+            String resultsFile, List<DiscoverySelector> selectors, String... config) {
         results = dir.resolve(resultsFile);
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
@@ -158,8 +193,10 @@ class FailureKindsTest {
      * Every point of the last run ended with one of {@code kinds}; its record says the same kind; and
      * Allure files it, by the trace it records, under that kind's category alone.
      */
-    private void assertEveryPoint(org.junit.platform.testkit.engine.Events events, Set<FailureKind> kinds) throws Exception {
-        List<Event> finished = events.filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED).toList();
+    private void assertEveryPoint(org.junit.platform.testkit.engine.Events events, Set<FailureKind> kinds)
+            throws Exception {
+        List<Event> finished = events.filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
+                .toList();
         assertThat(finished).isNotEmpty();
         List<JsonNode> records = new ArrayList<>();
         for (String line : Files.readAllLines(results)) {
@@ -168,7 +205,10 @@ class FailureKindsTest {
         assertThat(records).hasSameSizeAs(finished);
         for (Event e : finished) {
             String name = e.getTestDescriptor().getDisplayName();
-            JsonNode record = records.stream().filter(r -> r.get("name").asText().equals(name)).findFirst().orElseThrow();
+            JsonNode record = records.stream()
+                    .filter(r -> r.get("name").asText().equals(name))
+                    .findFirst()
+                    .orElseThrow();
             if (e.getType() == EventType.SKIPPED) {
                 assertThat(kinds).as(name).contains(FailureKind.UNAVAILABLE);
                 assertThat(record.get("failureKind").asText()).as(name).isEqualTo("UNAVAILABLE");
@@ -177,7 +217,10 @@ class FailureKindsTest {
             }
             TestExecutionResult result = e.getRequiredPayload(TestExecutionResult.class);
             FailureKind kind = Failures.kindOf(result).orElseThrow(() -> new AssertionError(name + " passed"));
-            assertThat(kinds).as(name + ": " + result.getThrowable().map(Throwable::getMessage).orElse("")).contains(kind);
+            assertThat(kinds)
+                    .as(name + ": "
+                            + result.getThrowable().map(Throwable::getMessage).orElse(""))
+                    .contains(kind);
             assertThat(record.get("failureKind").asText()).as(name).isEqualTo(kind.name());
             assertThat(record.get("status").asText()).as(name).isEqualTo(RunReporter.status(result));
             if (result.getStatus() == TestExecutionResult.Status.ABORTED) {

@@ -65,7 +65,10 @@ class GpuRailsOnFakeRuntimeTest {
     void eachRailRunsOnItsOwnPairOfGpus() throws Exception {
         Path results = dir.resolve("pairs.jsonl");
         Events events = run(results, null, "twoPairs", "bothWays");
-        assertThat(events.failed().stream().map(GpuRailsOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.failed().stream()
+                        .map(GpuRailsOnFakeRuntimeTest::describe)
+                        .toList())
+                .isEmpty();
         assertThat(events.succeeded().count()).isEqualTo(2);
 
         JsonNode two = record(results, "twoPairs");
@@ -73,13 +76,16 @@ class GpuRailsOnFakeRuntimeTest {
         assertThat(rails(two, "label")).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0");
         assertThat(rails(two, "memory")).containsExactly("gpu->gpu:1", "gpu:1->gpu");
         assertThat(rails(two, "validation")).allSatisfy(v -> assertThat(v).startsWith("data valid: "));
-        assertThat(two.path("rails")).allSatisfy(r -> assertThat(r.path("bytes").asLong()).isEqualTo(20L * 2 * 1024 * 1024));
+        assertThat(two.path("rails"))
+                .allSatisfy(r -> assertThat(r.path("bytes").asLong()).isEqualTo(20L * 2 * 1024 * 1024));
         assertThat(two.path("memory").asText()).as("the point's own: rail 0's").isEqualTo("gpu->gpu:1");
 
         JsonNode both = record(results, "bothWays");
         assertThat(both.path("name").asText()).endsWith("· gpu→gpu:1 · both ways");
         assertThat(rails(both, "label")).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0 back");
-        assertThat(rails(both, "memory")).as("on one host the way back is the reversed pair").containsExactly("gpu->gpu:1", "gpu:1->gpu");
+        assertThat(rails(both, "memory"))
+                .as("on one host the way back is the reversed pair")
+                .containsExactly("gpu->gpu:1", "gpu:1->gpu");
         assertThat(rails(both, "validation")).allSatisfy(v -> assertThat(v).startsWith("data valid: "));
     }
 
@@ -92,7 +98,10 @@ class GpuRailsOnFakeRuntimeTest {
         Path swapped = Files.writeString(dir.resolve("swapped.yaml"), "resources:\n  gpus: [1, 0]\n");
         Path results = dir.resolve("swapped.jsonl");
         Events events = run(results, swapped, "twoPairs");
-        assertThat(events.failed().stream().map(GpuRailsOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.failed().stream()
+                        .map(GpuRailsOnFakeRuntimeTest::describe)
+                        .toList())
+                .isEmpty();
         JsonNode two = record(results, "twoPairs");
         assertThat(rails(two, "label")).containsExactly("GPU 1→GPU 0", "GPU 0→GPU 1");
         assertThat(rails(two, "memory")).containsExactly("gpu:1->gpu", "gpu->gpu:1");
@@ -104,8 +113,13 @@ class GpuRailsOnFakeRuntimeTest {
         Path results = dir.resolve("flip.jsonl");
         Events events = run(results, null, "flipOnGpu1");
         assertThat(events.succeeded().count()).isZero();
-        assertThat(events.failed().stream().map(GpuRailsOnFakeRuntimeTest::describe).toList()).singleElement()
-                .satisfies(m -> assertThat(m).contains("rail 1 (GPU 1→GPU 1): data corruption").contains("slot 1, byte offset 77")
+        assertThat(events.failed().stream()
+                        .map(GpuRailsOnFakeRuntimeTest::describe)
+                        .toList())
+                .singleElement()
+                .satisfies(m -> assertThat(m)
+                        .contains("rail 1 (GPU 1→GPU 1): data corruption")
+                        .contains("slot 1, byte offset 77")
                         .doesNotContain("rail 0 (GPU 0→GPU 0): data corruption"));
         JsonNode flip = record(results, "flipOnGpu1");
         assertThat(flip.path("failureKind").asText()).isEqualTo("DATA_CORRUPTION");
@@ -116,19 +130,27 @@ class GpuRailsOnFakeRuntimeTest {
         // With the GPUs in the other order, GPU 1 is rail 0's: the fault follows the GPU, and so does the name.
         Path swapped = Files.writeString(dir.resolve("swapped.yaml"), "resources:\n  gpus: [1, 0]\n");
         events = run(dir.resolve("flip-swapped.jsonl"), swapped, "flipOnGpu1");
-        assertThat(events.failed().stream().map(GpuRailsOnFakeRuntimeTest::describe).toList()).singleElement()
+        assertThat(events.failed().stream()
+                        .map(GpuRailsOnFakeRuntimeTest::describe)
+                        .toList())
+                .singleElement()
                 .satisfies(m -> assertThat(m).contains("rail 0 (GPU 1→GPU 1): data corruption"));
     }
 
     @Test
     void moreRailsThanGpusSkipsAndFailsUnderAProfileThatRequiresGpuIpc() throws Exception {
         Events skipped = run(dir.resolve("three.jsonl"), null, "threeRails");
-        assertThat(skipped.skipped().stream().map(e -> e.getRequiredPayload(String.class)).toList())
+        assertThat(skipped.skipped().stream()
+                        .map(e -> e.getRequiredPayload(String.class))
+                        .toList())
                 .containsExactly("3 rails asked, and only 2 available (GPU 0→GPU 0, GPU 1→GPU 1)");
 
         Path required = Files.writeString(dir.resolve("required.yaml"), "transport:\n  required: [gpu-ipc]\n");
         Events failed = run(dir.resolve("three-required.jsonl"), required, "threeRails");
-        assertThat(failed.failed().stream().map(GpuRailsOnFakeRuntimeTest::describe).toList()).singleElement()
+        assertThat(failed.failed().stream()
+                        .map(GpuRailsOnFakeRuntimeTest::describe)
+                        .toList())
+                .singleElement()
                 .satisfies(m -> assertThat(m).contains("3 rails asked, and only 2 available"));
     }
 
@@ -171,6 +193,7 @@ class GpuRailsOnFakeRuntimeTest {
 
     private static String describe(Event e) {
         TestExecutionResult r = e.getRequiredPayload(TestExecutionResult.class);
-        return e.getTestDescriptor().getDisplayName() + ": " + r.getThrowable().map(Throwable::getMessage).orElse("?");
+        return e.getTestDescriptor().getDisplayName() + ": "
+                + r.getThrowable().map(Throwable::getMessage).orElse("?");
     }
 }

@@ -21,7 +21,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
-import org.junit.platform.testkit.engine.EventType;
 import org.junit.platform.testkit.engine.Events;
 
 /**
@@ -35,7 +34,9 @@ import org.junit.platform.testkit.engine.Events;
 @Tag("e2e")
 @Timeout(600)
 class GpuSuiteOnFakeRuntimeTest {
-    private static final Path SOURCE = Path.of("..", "transfer-core", "src", "test", "c", "fake_gpu.c").toAbsolutePath().normalize();
+    private static final Path SOURCE = Path.of("..", "transfer-core", "src", "test", "c", "fake_gpu.c")
+            .toAbsolutePath()
+            .normalize();
     private static final String GPU = "dev.linkproof.conformance.gpu.";
     private final Map<String, String> saved = new HashMap<>();
 
@@ -62,22 +63,35 @@ class GpuSuiteOnFakeRuntimeTest {
         Events events = EngineTestKit.engine("linkproof")
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .configurationParameter("linkproof.results", "target/gpu-fake-" + api + ".jsonl")
-                .selectors(selectClass(GPU + "GpuIpcCorrectness"), selectClass(GPU + "GpuMemoryCorrectness"),
+                .selectors(
+                        selectClass(GPU + "GpuIpcCorrectness"),
+                        selectClass(GPU + "GpuMemoryCorrectness"),
                         selectClass(GPU + "GpuIpcBandwidth"))
                 .execute()
                 .testEvents();
 
-        List<String> failed = events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList();
-        assertThat(failed).as("failed GPU points on the fake " + api + " runtime").isEmpty();
-        List<String> passed = events.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+        List<String> failed = events.failed().stream()
+                .map(GpuSuiteOnFakeRuntimeTest::describe)
+                .toList();
+        assertThat(failed)
+                .as("failed GPU points on the fake " + api + " runtime")
+                .isEmpty();
+        List<String> passed = events.succeeded().stream()
+                .map(e -> e.getTestDescriptor().getDisplayName())
+                .toList();
         assertThat(passed).filteredOn(n -> n.contains("· gpu-ipc")).hasSizeGreaterThanOrEqualTo(30);
-        assertThat(passed).filteredOn(n -> n.contains("· tcp")).hasSize(18)
+        assertThat(passed)
+                .filteredOn(n -> n.contains("· tcp"))
+                .hasSize(18)
                 .allSatisfy(n -> assertThat(n).contains("(staged via host)"));
         assertThat(passed).anySatisfy(n -> assertThat(n).startsWith("write 256 MiB ×1 · 1 stream · gpu-ipc"));
-        assertThat(passed).as("GPU 0 to GPU 1 (the fake has two)").filteredOn(n -> n.endsWith("· gpu-ipc · gpu→gpu:1")).hasSize(6);
+        assertThat(passed)
+                .as("GPU 0 to GPU 1 (the fake has two)")
+                .filteredOn(n -> n.endsWith("· gpu-ipc · gpu→gpu:1"))
+                .hasSize(6);
         Map<String, String> skipped = new HashMap<>();
-        events.skipped().stream().forEach(e -> skipped.put(e.getTestDescriptor().getDisplayName(),
-                e.getRequiredPayload(String.class)));
+        events.skipped().stream()
+                .forEach(e -> skipped.put(e.getTestDescriptor().getDisplayName(), e.getRequiredPayload(String.class)));
         assertThat(skipped.keySet()).allSatisfy(n -> assertThat(n).containsAnyOf("· ucx", "· verbs"));
         assertThat(skipped.values()).allSatisfy(reason -> assertThat(reason).isNotBlank());
     }
@@ -96,11 +110,17 @@ class GpuSuiteOnFakeRuntimeTest {
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .configurationParameter("linkproof.gpus", "each")
                 .configurationParameter("linkproof.results", "target/gpu-fake-each.jsonl")
-                .selectors(selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.measure.Measurement)"))
+                .selectors(
+                        selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.measure.Measurement)"))
                 .execute()
                 .testEvents();
-        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
-        List<String> passed = events.succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+        assertThat(events.failed().stream()
+                        .map(GpuSuiteOnFakeRuntimeTest::describe)
+                        .toList())
+                .isEmpty();
+        List<String> passed = events.succeeded().stream()
+                .map(e -> e.getTestDescriptor().getDisplayName())
+                .toList();
         assertThat(passed).hasSize(12);
         assertThat(passed).filteredOn(n -> n.endsWith("· gpu→gpu:1")).hasSize(6);
         assertThat(passed).filteredOn(n -> n.endsWith("· gpu:1→gpu")).hasSize(6);
@@ -121,20 +141,39 @@ class GpuSuiteOnFakeRuntimeTest {
         Path second = Files.writeString(dir.resolve("second.yaml"), "resources:\n  gpus: [1]\n");
         Path results = dir.resolve("second.jsonl");
         Events events = runWithOverlay(second, results);
-        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.failed().stream()
+                        .map(GpuSuiteOnFakeRuntimeTest::describe)
+                        .toList())
+                .isEmpty();
         assertThat(events.succeeded().count()).isEqualTo(2);
-        assertThat(events.skipped().stream().map(e -> e.getRequiredPayload(String.class)).toList()).hasSize(6)
-                .allSatisfy(r -> assertThat(r).isEqualTo("needs gpu:1, and profile 'validation-only' provides 1 GPU(s)"));
-        assertThat(memories(results)).filteredOn("gpu:1->gpu:1"::equals).as("the latency points, on GPU 1").hasSize(2);
-        assertThat(memories(results)).filteredOn("gpu->gpu:1"::equals).as("the peer points, skipped as named").hasSize(6);
+        assertThat(events.skipped().stream()
+                        .map(e -> e.getRequiredPayload(String.class))
+                        .toList())
+                .hasSize(6)
+                .allSatisfy(
+                        r -> assertThat(r).isEqualTo("needs gpu:1, and profile 'validation-only' provides 1 GPU(s)"));
+        assertThat(memories(results))
+                .filteredOn("gpu:1->gpu:1"::equals)
+                .as("the latency points, on GPU 1")
+                .hasSize(2);
+        assertThat(memories(results))
+                .filteredOn("gpu->gpu:1"::equals)
+                .as("the peer points, skipped as named")
+                .hasSize(6);
 
         Path swapped = Files.writeString(dir.resolve("swapped.yaml"), "resources:\n  gpus: [1, 0]\n");
         results = dir.resolve("swapped.jsonl");
         events = runWithOverlay(swapped, results);
-        assertThat(events.failed().stream().map(GpuSuiteOnFakeRuntimeTest::describe).toList()).isEmpty();
+        assertThat(events.failed().stream()
+                        .map(GpuSuiteOnFakeRuntimeTest::describe)
+                        .toList())
+                .isEmpty();
         assertThat(events.succeeded().count()).isEqualTo(8);
         assertThat(memories(results)).filteredOn("gpu:1->gpu:1"::equals).hasSize(2);
-        assertThat(memories(results)).filteredOn("gpu:1->gpu"::equals).as("the peer points, GPU 1 to GPU 0").hasSize(6);
+        assertThat(memories(results))
+                .filteredOn("gpu:1->gpu"::equals)
+                .as("the peer points, GPU 1 to GPU 0")
+                .hasSize(6);
     }
 
     /** The two gpu-ipc latency points (gpu->gpu) and the six peer points (gpu->gpu:1), with {@code overlay}. */
@@ -143,7 +182,8 @@ class GpuSuiteOnFakeRuntimeTest {
                 .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
                 .configurationParameter("linkproof.profile.overlay", overlay.toString())
                 .configurationParameter("linkproof.results", results.toString())
-                .selectors(selectMethod(GPU + "GpuIpcCorrectness#latency(dev.linkproof.transfer.measure.Measurement)"),
+                .selectors(
+                        selectMethod(GPU + "GpuIpcCorrectness#latency(dev.linkproof.transfer.measure.Measurement)"),
                         selectMethod(GPU + "GpuIpcCorrectness#peerToPeer(dev.linkproof.transfer.measure.Measurement)"))
                 .execute()
                 .testEvents();
@@ -160,8 +200,10 @@ class GpuSuiteOnFakeRuntimeTest {
 
     /** The peer points need two; the fake reads the count from its environment, which this JVM cannot set. */
     static void assertTwoFakeGpus() {
-        assertThat(System.getenv("FAKE_GPU_DEVICES")).as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
-                + "run this through Maven, or set it").isEqualTo("2");
+        assertThat(System.getenv("FAKE_GPU_DEVICES"))
+                .as("conformance-tests' pom gives the fake runtime two GPUs (FAKE_GPU_DEVICES); "
+                        + "run this through Maven, or set it")
+                .isEqualTo("2");
     }
 
     private void set(String key, String value) {
@@ -173,7 +215,8 @@ class GpuSuiteOnFakeRuntimeTest {
 
     private static String describe(Event e) {
         TestExecutionResult r = e.getRequiredPayload(TestExecutionResult.class);
-        return e.getTestDescriptor().getDisplayName() + ": " + r.getThrowable().map(Throwable::getMessage).orElse("?");
+        return e.getTestDescriptor().getDisplayName() + ": "
+                + r.getThrowable().map(Throwable::getMessage).orElse("?");
     }
 
     /** Compiles the fake runtime under the library name the binding of {@code api} loads. */
@@ -181,8 +224,19 @@ class GpuSuiteOnFakeRuntimeTest {
         assertThat(SOURCE).exists();
         Path dir = Files.createDirectories(Path.of("target", "fake-gpu", api).toAbsolutePath());
         Path lib = dir.resolve(api.equals("cuda") ? "libcuda.so.1" : "libamdhip64.so");
-        Process p = new ProcessBuilder("gcc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", lib.toString(),
-                SOURCE.toString(), "-lpthread").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "gcc",
+                        "-shared",
+                        "-fPIC",
+                        "-O2",
+                        "-Wall",
+                        "-Werror",
+                        "-o",
+                        lib.toString(),
+                        SOURCE.toString(),
+                        "-lpthread")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as("gcc: %s", out).isZero();

@@ -40,18 +40,29 @@ class InitiatorKilledTest {
         Class<?> fixture = transport.equals("tcp") ? InitiatorKilledSweeps.Tcp.class : InitiatorKilledSweeps.Ucx.class;
         Path agentLog = dir.resolve("agent.log");
         Path out = dir.resolve("engine.out");
-        Process engine = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
-                "-Dlinkproof.agent.log=" + agentLog, "-cp", System.getProperty("java.class.path"),
-                RemoteSweepMain.class.getName(), fixture.getName()))
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process engine = new ProcessBuilder(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Xmx256m",
+                        "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
+                        "-Dlinkproof.agent.log=" + agentLog,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        RemoteSweepMain.class.getName(),
+                        fixture.getName()))
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         long agentPid = -1;
         try {
             ProcessHandle agent = awaitAgent(engine, out);
             agentPid = agent.pid();
             int port = awaitPort(agentLog);
             Thread.sleep(3000); // into the point: the agent is ready before the point is prepared
-            assertThat(engine.isAlive()).as("the engine is still in its point; it said:%n%s", Files.readString(out)).isTrue();
+            assertThat(engine.isAlive())
+                    .as("the engine is still in its point; it said:%n%s", Files.readString(out))
+                    .isTrue();
             assertThat(Procs.listening(port)).isTrue();
 
             switch (signal) {
@@ -66,11 +77,16 @@ class InitiatorKilledTest {
                 Thread.sleep(20);
             }
             double seconds = (System.nanoTime() - died) / 1e9;
-            System.out.printf("%s, engine JVM %s: agent %d gone, port %d closed %.3f s after the engine died%n",
+            System.out.printf(
+                    "%s, engine JVM %s: agent %d gone, port %d closed %.3f s after the engine died%n",
                     transport, signal, agentPid, port, seconds);
-            assertThat(Procs.gone(agentPid)).as("agent %d still runs 15 s after its engine's %s", agentPid, signal).isTrue();
+            assertThat(Procs.gone(agentPid))
+                    .as("agent %d still runs 15 s after its engine's %s", agentPid, signal)
+                    .isTrue();
             assertThat(Procs.listening(port)).as("port %d still listens", port).isFalse();
-            assertThat(seconds).as("seconds from the engine's death to its agent's").isLessThan(AGENT_EXIT_SECONDS);
+            assertThat(seconds)
+                    .as("seconds from the engine's death to its agent's")
+                    .isLessThan(AGENT_EXIT_SECONDS);
         } finally {
             engine.destroyForcibly();
             if (agentPid > 0 && Procs.commandLine(agentPid).contains("dev.linkproof.transfer.agent.AgentMain")) {
@@ -83,8 +99,10 @@ class InitiatorKilledTest {
     private static ProcessHandle awaitAgent(Process engine, Path out) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline && engine.isAlive()) {
-            Optional<ProcessHandle> agent = engine.toHandle().children()
-                    .filter(p -> p.info().commandLine().orElse("").contains("dev.linkproof.transfer.agent.AgentMain")).findFirst();
+            Optional<ProcessHandle> agent = engine.toHandle()
+                    .children()
+                    .filter(p -> p.info().commandLine().orElse("").contains("dev.linkproof.transfer.agent.AgentMain"))
+                    .findFirst();
             if (agent.isPresent()) {
                 return agent.get();
             }

@@ -23,8 +23,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * (tcp, ucx) judge the {@link Outcome}.
  */
 final class KillDuringPoint {
-    private KillDuringPoint() {
-    }
+    private KillDuringPoint() {}
 
     /**
      * What a run with a kill looked like.
@@ -34,8 +33,13 @@ final class KillDuringPoint {
      * @param killedPids  the agent processes that were killed (exactly one when all went to plan)
      * @param agentAfter  the pid of the agent alive when each point finished, by display name
      */
-    record Outcome(List<String> order, Map<String, TestExecutionResult> results, List<Long> killedPids,
-                   long killedAtNanos, long failedAtNanos, Map<String, Long> agentAfter) {
+    record Outcome(
+            List<String> order,
+            Map<String, TestExecutionResult> results,
+            List<Long> killedPids,
+            long killedAtNanos,
+            long failedAtNanos,
+            Map<String, Long> agentAfter) {
         TestExecutionResult result(int point) {
             return results.get(order.get(point));
         }
@@ -59,8 +63,11 @@ final class KillDuringPoint {
     }
 
     /** The same, doing {@code fault} to the agent (SIGKILL in {@link #run(Class, long, Map)}, SIGSTOP elsewhere). */
-    static Outcome run(Class<?> fixture, long delayMillis, Map<String, String> config,
-                       java.util.function.Consumer<ProcessHandle> fault) {
+    static Outcome run(
+            Class<?> fixture,
+            long delayMillis,
+            Map<String, String> config,
+            java.util.function.Consumer<ProcessHandle> fault) {
         Map<String, TestExecutionResult> results = new ConcurrentHashMap<>();
         Map<String, Long> agentAfter = new ConcurrentHashMap<>();
         List<String> order = new CopyOnWriteArrayList<>();
@@ -103,13 +110,19 @@ final class KillDuringPoint {
                 .configurationParameters(config)
                 .build();
         LauncherFactory.create().execute(request, listener);
-        return new Outcome(List.copyOf(order), Map.copyOf(results), List.copyOf(killed), killedAt.get(), failedAt.get(),
+        return new Outcome(
+                List.copyOf(order),
+                Map.copyOf(results),
+                List.copyOf(killed),
+                killedAt.get(),
+                failedAt.get(),
                 Map.copyOf(agentAfter));
     }
 
     /** The live local agent this JVM started, if any. */
     static Optional<ProcessHandle> agentProcess() {
-        return ProcessHandle.current().children()
+        return ProcessHandle.current()
+                .children()
                 .filter(p -> p.info().commandLine().orElse("").contains("dev.linkproof.transfer.agent.AgentMain"))
                 .filter(ProcessHandle::isAlive)
                 .findFirst();

@@ -27,10 +27,16 @@ class KilledTargetTest {
                 .contains("peer failure")
                 .containsAnyOf("did the target rank die?", "did it die?", "did the target agent die?");
         Kinds.assertKind(run.result(1), dev.linkproof.transfer.FailureKind.PEER_FAILURE);
-        assertThat(run.secondsToFail()).as("seconds from SIGKILL to the point's failure").isLessThan(10.0);
+        assertThat(run.secondsToFail())
+                .as("seconds from SIGKILL to the point's failure")
+                .isLessThan(10.0);
         for (int i : new int[] {0, 2, 3}) {
-            assertThat(run.result(i).getStatus()).as(run.order().get(i)).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+            assertThat(run.result(i).getStatus())
+                    .as(run.order().get(i))
+                    .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
         }
-        assertThat(KillDuringPoint.agentProcess()).as("the re-provisioned agent is stopped at the end of the run").isEmpty();
+        assertThat(KillDuringPoint.agentProcess())
+                .as("the re-provisioned agent is stopped at the end of the run")
+                .isEmpty();
     }
 }

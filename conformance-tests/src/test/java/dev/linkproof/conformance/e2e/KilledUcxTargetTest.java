@@ -26,6 +26,7 @@ import org.junit.platform.engine.TestExecutionResult;
 class KilledUcxTargetTest {
     /** The progress deadline, stated rather than inherited, since the test is about it. */
     private static final double PROGRESS_DEADLINE_SECONDS = 10;
+
     private static final Map<String, String> CONFIG = Map.of("linkproof.timeout.progress", "10s");
 
     @BeforeAll
@@ -45,7 +46,8 @@ class KilledUcxTargetTest {
     }
 
     private static void check(KillDuringPoint.Outcome run, String killedPoint) {
-        System.out.printf("%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
+        System.out.printf(
+                "%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
         assertThat(run.killedPids()).as("an agent process was found and killed").hasSize(1);
         assertThat(run.order()).as("every point finished").hasSize(4);
         assertThat(run.order().get(1)).startsWith(killedPoint);
@@ -55,14 +57,20 @@ class KilledUcxTargetTest {
                 .contains("peer failure")
                 // the data path's words, or a control request's if the kill landed between batches
                 .containsAnyOf("did the target rank die?", "did the target agent die?", "did it die?");
-        assertThat(run.secondsToFail()).as("seconds from SIGKILL to the point's failure: " + run.message(1))
+        assertThat(run.secondsToFail())
+                .as("seconds from SIGKILL to the point's failure: " + run.message(1))
                 .isLessThan(PROGRESS_DEADLINE_SECONDS);
         for (int i : new int[] {2, 3}) {
-            assertThat(run.result(i).getStatus()).as(run.order().get(i) + ": " + run.message(i))
+            assertThat(run.result(i).getStatus())
+                    .as(run.order().get(i) + ": " + run.message(i))
                     .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
-            assertThat(run.agentAfter().get(run.order().get(i))).as("the agent that served " + run.order().get(i))
-                    .isNotNull().isNotEqualTo(run.killedPids().getFirst());
+            assertThat(run.agentAfter().get(run.order().get(i)))
+                    .as("the agent that served " + run.order().get(i))
+                    .isNotNull()
+                    .isNotEqualTo(run.killedPids().getFirst());
         }
-        assertThat(KillDuringPoint.agentProcess()).as("the re-provisioned agent is stopped at the end of the run").isEmpty();
+        assertThat(KillDuringPoint.agentProcess())
+                .as("the re-provisioned agent is stopped at the end of the run")
+                .isEmpty();
     }
 }

@@ -15,19 +15,20 @@ import org.junit.platform.engine.TestExecutionResult;
  * and a trace without the engine's own frames.
  */
 public final class Kinds {
-    private Kinds() {
-    }
+    private Kinds() {}
 
     /** {@code result} failed with a failure of {@code kind}, which Allure files under that kind's category alone. */
     public static void assertKind(TestExecutionResult result, FailureKind kind) {
         assertThat(Failures.kindOf(result)).as("the kind of %s", result).contains(kind);
         StringWriter trace = new StringWriter();
         result.getThrowable().orElseThrow().printStackTrace(new PrintWriter(trace));
-        assertThat(RunFiles.categoriesFor(RunReporter.status(result), trace.toString())).as("Allure's categories of %s", trace)
+        assertThat(RunFiles.categoriesFor(RunReporter.status(result), trace.toString()))
+                .as("Allure's categories of %s", trace)
                 .containsExactly(kind.category());
         // What Surefire prints: the failure and its causes, none of the engine's own frames.
         assertThat(trace.toString().lines().filter(l -> l.startsWith("\tat ") && Failures.isEngineFrame(frame(l))))
-                .as("the engine's frames in %s", trace).isEmpty();
+                .as("the engine's frames in %s", trace)
+                .isEmpty();
     }
 
     /** The class and method of a printed frame ("\tat a.b.C.m(C.java:1)"), enough for {@link Failures#isEngineFrame}. */

@@ -20,8 +20,8 @@ public class NoAtomicsDeviceTransport extends TransportDecorator {
     /** The fake device's name, which the skip reason and the failure must carry. */
     public static final String DEVICE = "fake_mlx5_0";
     /** What ibv_query_device would say of a ConnectX without atomics: atomic_cap IBV_ATOMIC_NONE, the rest plausible. */
-    static final VerbsDevice.Attributes ATTRIBUTES = new VerbsDevice.Attributes("28.39.1002", 1L << 40, 4129, 131072, 32768,
-            30, 4194303, 16, 16, 1, (int) VerbsAbi.ATOMIC_NONE);
+    static final VerbsDevice.Attributes ATTRIBUTES = new VerbsDevice.Attributes(
+            "28.39.1002", 1L << 40, 4129, 131072, 32768, 30, 4194303, 16, 16, 1, (int) VerbsAbi.ATOMIC_NONE);
 
     public NoAtomicsDeviceTransport() {
         this(ID);

@@ -32,7 +32,8 @@ public final class NodeBitFlipTransport extends BitFlipTransport {
 
     static boolean faultyHere() {
         String faulty = System.getenv(FAULT_NODE_ENV);
-        String here = Objects.requireNonNullElse(System.getenv("SLURMD_NODENAME"), String.valueOf(System.getenv("LINKPROOF_NODE")));
+        String here = Objects.requireNonNullElse(
+                System.getenv("SLURMD_NODENAME"), String.valueOf(System.getenv("LINKPROOF_NODE")));
         return faulty != null && !faulty.isBlank() && faulty.equals(here);
     }
 }

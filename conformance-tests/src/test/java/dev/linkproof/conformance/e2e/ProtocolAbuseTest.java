@@ -41,7 +41,8 @@ class ProtocolAbuseTest {
 
     @BeforeAll
     static void startAgent() throws Exception {
-        agent = LocalAgent.start(List.of("-Xmx128m"), Path.of("target", "protocol-abuse-agent.log"), Duration.ofSeconds(30));
+        agent = LocalAgent.start(
+                List.of("-Xmx128m"), Path.of("target", "protocol-abuse-agent.log"), Duration.ofSeconds(30));
     }
 
     @AfterAll
@@ -60,7 +61,9 @@ class ProtocolAbuseTest {
             Messages.Error e = decodeError(reply);
             assertThat(e.code()).isEqualTo("bad-magic");
             assertThat(e.message()).contains("bad frame magic 0x47455420");
-            assertThat(raw.readRaw(T)).as("the unframeable connection is closed").isNull();
+            assertThat(raw.readRaw(T))
+                    .as("the unframeable connection is closed")
+                    .isNull();
         }
         assertAgentStillServes();
     }
@@ -82,7 +85,8 @@ class ProtocolAbuseTest {
             ControlChannel c = s.control();
             // wrong version, sound framing: refused, same connection keeps serving
             c.writeRaw(frame(FrameCodec.VERSION + 7, MessageType.PING.code, "{\"nonce\":1}"));
-            assertThat(decodeError(c.readRaw(T)).message()).contains("protocol version " + (FrameCodec.VERSION + 7) + " not supported");
+            assertThat(decodeError(c.readRaw(T)).message())
+                    .contains("protocol version " + (FrameCodec.VERSION + 7) + " not supported");
             // unknown type
             c.writeRaw(frame(FrameCodec.VERSION, 4242, "{}"));
             assertThat(decodeError(c.readRaw(T)).message()).contains("unknown message type 4242");
@@ -90,7 +94,8 @@ class ProtocolAbuseTest {
             c.writeRaw(frame(FrameCodec.VERSION, MessageType.PING.code, "{nonce: oops"));
             assertThat(decodeError(c.readRaw(T)).message()).contains("malformed PING body");
             // and the connection still answers
-            Messages.Pong pong = c.call(MessageType.PING, new Messages.Ping(99), MessageType.PONG, Messages.Pong.class, T);
+            Messages.Pong pong =
+                    c.call(MessageType.PING, new Messages.Ping(99), MessageType.PONG, Messages.Pong.class, T);
             assertThat(pong.nonce()).isEqualTo(99);
             assertThat(s.run(spec("after-bad-frames", Op.WRITE)).isValid()).isTrue();
         }
@@ -107,20 +112,30 @@ class ProtocolAbuseTest {
             assertThat(e.code()).isEqualTo("bad-request");
             assertThat(e.message()).contains("size 0 out of range 1..");
 
-            assertThatThrownBy(() -> c.call(MessageType.CHECKSUM, new Messages.Checksum("nope"), MessageType.CHECKSUMS,
-                    Messages.Checksums.class, T))
-                    .isInstanceOf(RemoteErrorException.class).hasMessageContaining("no point 'nope' is prepared");
+            assertThatThrownBy(() -> c.call(
+                            MessageType.CHECKSUM,
+                            new Messages.Checksum("nope"),
+                            MessageType.CHECKSUMS,
+                            Messages.Checksums.class,
+                            T))
+                    .isInstanceOf(RemoteErrorException.class)
+                    .hasMessageContaining("no point 'nope' is prepared");
 
             TransferSpec spec = spec("range", Op.WRITE);
-            Messages.Prepared prepared = c.call(MessageType.PREPARE, new Messages.Prepare(spec), MessageType.PREPARED,
-                    Messages.Prepared.class, T);
-            assertThatThrownBy(() -> c.call(MessageType.LOCATE, new Messages.Locate("range", 5, 0, 1), MessageType.LOCATED,
-                    Messages.Located.class, T))
-                    .isInstanceOf(RemoteErrorException.class).hasMessageContaining("slot 5 out of range 0..0");
+            Messages.Prepared prepared = c.call(
+                    MessageType.PREPARE, new Messages.Prepare(spec), MessageType.PREPARED, Messages.Prepared.class, T);
+            assertThatThrownBy(() -> c.call(
+                            MessageType.LOCATE,
+                            new Messages.Locate("range", 5, 0, 1),
+                            MessageType.LOCATED,
+                            Messages.Located.class,
+                            T))
+                    .isInstanceOf(RemoteErrorException.class)
+                    .hasMessageContaining("slot 5 out of range 0..0");
 
             // the data path: a write beyond the region is refused with a message; the connection keeps serving
-            try (SocketChannel data = SocketChannel.open(new InetSocketAddress(agent.host(),
-                    Integer.parseInt(prepared.endpoint().get("tcp.port"))))) {
+            try (SocketChannel data = SocketChannel.open(new InetSocketAddress(
+                    agent.host(), Integer.parseInt(prepared.endpoint().get("tcp.port"))))) {
                 long key = HexFormat.fromHexDigitsToLong(prepared.endpoint().get("tcp.key"));
                 writeAll(data, ByteBuffer.allocate(8).putLong(0, key));
                 writeAll(data, request(TcpWire.OP_WRITE, prepared.regionBytes() - 10, 100));
@@ -135,7 +150,12 @@ class ProtocolAbuseTest {
                 assertThat(ok.getInt(0)).isEqualTo(TcpWire.STATUS_OK);
                 assertThat(readN(data, 16).remaining()).isEqualTo(16);
             }
-            c.call(MessageType.RELEASE, new Messages.Release("range"), MessageType.RELEASED, Messages.Released.class, T);
+            c.call(
+                    MessageType.RELEASE,
+                    new Messages.Release("range"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    T);
             assertThat(s.run(spec("after-range", Op.READ)).isValid()).isTrue();
         }
         assertAgentStillServes();
@@ -144,14 +164,17 @@ class ProtocolAbuseTest {
     @Test
     void aWrongTokenIsRefused() {
         assertThatThrownBy(() -> Session.open(agent.host(), agent.port(), "not-the-token-at-all", Timeouts.DEFAULT))
-                .isInstanceOf(RemoteErrorException.class).hasMessageContaining("wrong session token");
+                .isInstanceOf(RemoteErrorException.class)
+                .hasMessageContaining("wrong session token");
         assertAgentStillServes();
     }
 
     private static void assertAgentStillServes() {
         assertThat(agent.alive()).isTrue();
         try (Session s = open()) {
-            assertThat(s.run(spec("still-serving-" + System.nanoTime(), Op.WRITE)).isValid()).isTrue();
+            assertThat(s.run(spec("still-serving-" + System.nanoTime(), Op.WRITE))
+                            .isValid())
+                    .isTrue();
         } catch (Exception e) {
             throw new AssertionError("the agent stopped serving: " + e.getMessage(), e);
         }
@@ -162,7 +185,13 @@ class ProtocolAbuseTest {
     }
 
     private static TransferSpec spec(String id, Op op) {
-        return TransferSpec.builder().pointId(id).op(op).size(4096).iterations(5).warmup(1).build();
+        return TransferSpec.builder()
+                .pointId(id)
+                .op(op)
+                .size(4096)
+                .iterations(5)
+                .warmup(1)
+                .build();
     }
 
     private static Messages.Error decodeError(Frame f) throws Exception {
@@ -172,8 +201,12 @@ class ProtocolAbuseTest {
     }
 
     private static byte[] header(int version, int type, int length) {
-        return ByteBuffer.allocate(FrameCodec.HEADER_BYTES).putInt(FrameCodec.MAGIC).putShort((short) version)
-                .putShort((short) type).putInt(length).array();
+        return ByteBuffer.allocate(FrameCodec.HEADER_BYTES)
+                .putInt(FrameCodec.MAGIC)
+                .putShort((short) version)
+                .putShort((short) type)
+                .putInt(length)
+                .array();
     }
 
     private static byte[] frame(int version, int type, String body) throws IOException {
@@ -185,8 +218,11 @@ class ProtocolAbuseTest {
     }
 
     private static ByteBuffer request(int op, long offset, long length) {
-        return ByteBuffer.allocate(TcpWire.REQUEST_BYTES).putInt(0, op).putInt(4, TcpWire.FLAG_SIGNAL)
-                .putLong(8, offset).putLong(16, length);
+        return ByteBuffer.allocate(TcpWire.REQUEST_BYTES)
+                .putInt(0, op)
+                .putInt(4, TcpWire.FLAG_SIGNAL)
+                .putLong(8, offset)
+                .putLong(16, length);
     }
 
     private static void writeAll(SocketChannel ch, ByteBuffer b) throws IOException {

@@ -30,21 +30,41 @@ class RailCorruptionTest {
 
     @Test
     void aRailThatCorruptsFailsThePointNamingIt() throws Exception {
-        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx256m"), dir.resolve("agent.log"), Duration.ofSeconds(60));
-             Session a = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT);
-             Session b = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
-            TransferSpec clean = TransferSpec.builder().pointId("corrupt-rail/rail0").transport("tcp").op(Op.WRITE)
-                    .size(64 * 1024).batch(4).iterations(10).warmup(1).build();
-            TransferSpec flipping = TransferSpec.builder().pointId("corrupt-rail/rail1").transport(BitFlipTransport.ID)
-                    .op(Op.WRITE).size(64 * 1024).batch(4).iterations(10).warmup(1)
-                    .settings(Map.of("fault.slot", "2", "fault.offset", "100")).build();
-            Measurement m = Rails.run(clean.withPointId("corrupt-rail"), List.of(new Rails.Rail("clean", a, clean),
-                    new Rails.Rail("flip", b, flipping)), Duration.ofSeconds(30));
+        try (LocalAgent agent =
+                        LocalAgent.start(List.of("-Xmx256m"), dir.resolve("agent.log"), Duration.ofSeconds(60));
+                Session a = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT);
+                Session b = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
+            TransferSpec clean = TransferSpec.builder()
+                    .pointId("corrupt-rail/rail0")
+                    .transport("tcp")
+                    .op(Op.WRITE)
+                    .size(64 * 1024)
+                    .batch(4)
+                    .iterations(10)
+                    .warmup(1)
+                    .build();
+            TransferSpec flipping = TransferSpec.builder()
+                    .pointId("corrupt-rail/rail1")
+                    .transport(BitFlipTransport.ID)
+                    .op(Op.WRITE)
+                    .size(64 * 1024)
+                    .batch(4)
+                    .iterations(10)
+                    .warmup(1)
+                    .settings(Map.of("fault.slot", "2", "fault.offset", "100"))
+                    .build();
+            Measurement m = Rails.run(
+                    clean.withPointId("corrupt-rail"),
+                    List.of(new Rails.Rail("clean", a, clean), new Rails.Rail("flip", b, flipping)),
+                    Duration.ofSeconds(30));
 
             assertThat(m.isValid()).isFalse();
             assertThat(m.validation().failureKind()).contains(FailureKind.DATA_CORRUPTION);
-            assertThat(m.validation().describe()).startsWith("rail 1 (flip): data corruption: 1 of 8 slot(s) differ; first at slot 2");
-            assertThat(m.rails().get(0).measurement().isValid()).as("rail 0's own validation").isTrue();
+            assertThat(m.validation().describe())
+                    .startsWith("rail 1 (flip): data corruption: 1 of 8 slot(s) differ; first at slot 2");
+            assertThat(m.rails().get(0).measurement().isValid())
+                    .as("rail 0's own validation")
+                    .isTrue();
             assertThat(m.rails().get(1).measurement().isValid()).isFalse();
         }
     }

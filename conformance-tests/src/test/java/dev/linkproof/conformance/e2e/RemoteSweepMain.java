@@ -29,8 +29,7 @@ public final class RemoteSweepMain {
     /** The system property naming a shell command to run after the first failed point. */
     static final String AFTER_FAILURE = "remoteSweep.afterFailure";
 
-    private RemoteSweepMain() {
-    }
+    private RemoteSweepMain() {}
 
     public static void main(String[] args) throws Exception {
         var request = LauncherDiscoveryRequestBuilder.request()
@@ -64,8 +63,11 @@ public final class RemoteSweepMain {
         LauncherFactory.create().execute(request, summary, points);
         TestExecutionSummary s = summary.getSummary();
         s.printFailuresTo(new java.io.PrintWriter(System.out, true), 20);
-        System.out.printf("remote-sweep: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),
-                s.getTestsFailedCount(), s.getTestsSkippedCount() + s.getTestsAbortedCount());
+        System.out.printf(
+                "remote-sweep: %d passed, %d failed, %d skipped%n",
+                s.getTestsSucceededCount(),
+                s.getTestsFailedCount(),
+                s.getTestsSkippedCount() + s.getTestsAbortedCount());
         System.exit((int) Math.min(100, s.getTestsFailedCount() + (s.getTestsSucceededCount() == 0 ? 1 : 0)));
     }
 

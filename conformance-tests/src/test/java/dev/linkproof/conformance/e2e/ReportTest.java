@@ -45,10 +45,24 @@ class ReportTest {
         List<JsonNode> tests = jsonFiles(results, "-result.json");
         assertThat(tests).hasSize(POINTS);
         for (JsonNode t : tests) {
-            assertThat(labels(t)).contains("epic=validation-only", "feature=write", "story=host → host",
-                    "suite=" + ReportSweeps.class.getCanonicalName(), "tag=write");
-            assertThat(names(t.get("parameters"))).contains("size", "batch", "QPs", "pipeline depth", "transport",
-                    "memory", "bandwidth", "ops/s", "avg latency");
+            assertThat(labels(t))
+                    .contains(
+                            "epic=validation-only",
+                            "feature=write",
+                            "story=host → host",
+                            "suite=" + ReportSweeps.class.getCanonicalName(),
+                            "tag=write");
+            assertThat(names(t.get("parameters")))
+                    .contains(
+                            "size",
+                            "batch",
+                            "QPs",
+                            "pipeline depth",
+                            "transport",
+                            "memory",
+                            "bandwidth",
+                            "ops/s",
+                            "avg latency");
             // Points under 100 ms get no host figure (HostCpuMeter.MIN_WINDOW_NANOS); those that do show it whole.
             for (JsonNode p : t.get("parameters")) {
                 if (p.get("name").asText().equals("host load")) {
@@ -56,32 +70,61 @@ class ReportTest {
                 }
             }
             assertThat(names(t.get("attachments"))).containsExactlyInAnyOrder("measurement.json", "verdicts.txt");
-            assertThat(names(t.get("steps"))).anyMatch(s -> s.startsWith("timed loop")).anyMatch(s -> s.startsWith("verify"));
+            assertThat(names(t.get("steps")))
+                    .anyMatch(s -> s.startsWith("timed loop"))
+                    .anyMatch(s -> s.startsWith("verify"));
         }
-        JsonNode failed = tests.stream().filter(t -> t.get("status").asText().equals("failed")).findFirst().orElseThrow();
+        JsonNode failed = tests.stream()
+                .filter(t -> t.get("status").asText().equals("failed"))
+                .findFirst()
+                .orElseThrow();
         assertThat(failed.get("statusDetails").get("message").asText()).contains("slot 2, byte offset 2048");
 
         List<JsonNode> sweeps = jsonFiles(results, "-container.json").stream()
-                .filter(c -> c.has("afters") && c.get("afters").size() > 0).toList();
+                .filter(c -> c.has("afters") && c.get("afters").size() > 0)
+                .toList();
         assertThat(sweeps).hasSize(2);
         for (JsonNode c : sweeps) {
             JsonNode atts = c.get("afters").get(0).get("attachments");
             assertThat(names(atts)).containsExactly("bandwidth chart", "sweep.csv");
-            String svg = Files.readString(results.resolve(atts.get(0).get("source").asText()));
+            String svg =
+                    Files.readString(results.resolve(atts.get(0).get("source").asText()));
             assertThat(svg).startsWith("<svg").contains("<polyline class=\"series\"");
-            String csv = Files.readString(results.resolve(atts.get(1).get("source").asText()));
-            assertThat(csv.lines().findFirst().orElseThrow()).startsWith("MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us)");
+            String csv =
+                    Files.readString(results.resolve(atts.get(1).get("source").asText()));
+            assertThat(csv.lines().findFirst().orElseThrow())
+                    .startsWith(
+                            "MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us)");
         }
-        JsonNode corrupted = sweeps.stream().filter(c -> c.get("children").size() == 1).findFirst().orElseThrow();
-        assertThat(Files.readString(results.resolve(corrupted.get("afters").get(0).get("attachments").get(0).get("source").asText())))
+        JsonNode corrupted = sweeps.stream()
+                .filter(c -> c.get("children").size() == 1)
+                .findFirst()
+                .orElseThrow();
+        assertThat(Files.readString(results.resolve(corrupted
+                        .get("afters")
+                        .get(0)
+                        .get("attachments")
+                        .get(0)
+                        .get("source")
+                        .asText())))
                 .contains("class=\"failed\"");
 
-        assertThat(Files.readString(results.resolve("environment.properties"))).contains("profile=", "stack.kernel=", "jdk=");
+        assertThat(Files.readString(results.resolve("environment.properties")))
+                .contains("profile=", "stack.kernel=", "jdk=");
         assertThat(JSON.readTree(results.resolve("categories.json").toFile()).findValuesAsText("name"))
-                .contains("Data corruption", "Performance regression", "Below criterion", "Peer failure",
-                        "Hardware or transport unavailable", "Configuration error");
-        assertThat(JSON.readTree(results.resolve("executor.json").toFile()).get("name").asText()).isNotBlank();
-        assertThat(Files.readAllLines(WORK.resolve("run1.jsonl"))).hasSize(POINTS)
+                .contains(
+                        "Data corruption",
+                        "Performance regression",
+                        "Below criterion",
+                        "Peer failure",
+                        "Hardware or transport unavailable",
+                        "Configuration error");
+        assertThat(JSON.readTree(results.resolve("executor.json").toFile())
+                        .get("name")
+                        .asText())
+                .isNotBlank();
+        assertThat(Files.readAllLines(WORK.resolve("run1.jsonl")))
+                .hasSize(POINTS)
                 .allSatisfy(l -> assertThat(l).startsWith("{\"schema\":\"linkproof.results/1\""));
     }
 
@@ -90,13 +133,15 @@ class ReportTest {
     void theHtmlReportRendersSuitesTheFailedPointsMessageAndTheSweepChartInChromium() throws Exception {
         Path chromium = chromium();
         Path report = generate(WORK.resolve("run1-results"), WORK.resolve("report1"));
-        HttpServer server = SimpleFileServer.createFileServer(new InetSocketAddress("127.0.0.1", 0), report,
-                SimpleFileServer.OutputLevel.NONE);
+        HttpServer server = SimpleFileServer.createFileServer(
+                new InetSocketAddress("127.0.0.1", 0), report, SimpleFileServer.OutputLevel.NONE);
         server.start();
         try {
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/index.html";
             String suites = dom(chromium, base + "#suites");
-            assertThat(suites).contains(ReportSweeps.class.getCanonicalName()).contains("write 4 KiB ×1 · 1 conn · tcp");
+            assertThat(suites)
+                    .contains(ReportSweeps.class.getCanonicalName())
+                    .contains("write 4 KiB ×1 · 1 conn · tcp");
 
             String failedUid = null;
             try (Stream<Path> s = Files.list(report.resolve("data").resolve("test-cases"))) {
@@ -111,26 +156,43 @@ class ReportTest {
             // Allure's own generator files the corrupted point by the kind its trace names: under "Data
             // corruption" and no other category (the message names no category's words).
             List<String> filedUnder = new java.util.ArrayList<>();
-            for (JsonNode category : JSON.readTree(report.resolve("data").resolve("categories.json").toFile()).path("children")) {
+            for (JsonNode category : JSON.readTree(
+                            report.resolve("data").resolve("categories.json").toFile())
+                    .path("children")) {
                 if (category.toString().contains(failedUid)) {
                     filedUnder.add(category.get("name").asText());
                 }
             }
             assertThat(filedUnder).containsExactly("Data corruption");
             String failed = dom(chromium, base + "#suites/any/" + failedUid);
-            assertThat(failed).contains("data corruption").contains("slot 2, byte offset 2048").contains("Tear down");
+            assertThat(failed)
+                    .contains("data corruption")
+                    .contains("slot 2, byte offset 2048")
+                    .contains("Tear down");
 
             Path svg;
             try (Stream<Path> s = Files.list(report.resolve("data").resolve("attachments"))) {
                 svg = s.filter(p -> p.toString().endsWith(".svg")).findFirst().orElseThrow();
             }
-            String chart = dom(chromium, "http://127.0.0.1:" + server.getAddress().getPort() + "/data/attachments/" + svg.getFileName());
+            String chart = dom(
+                    chromium,
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/data/attachments/" + svg.getFileName());
             assertThat(chart).contains("<polyline").contains("bandwidth (GB/s");
             Path png = WORK.resolve("chart.png");
-            exec(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--user-data-dir=" + WORK.resolve("chromium-profile"), "--window-size=780,440",
-                    "--screenshot=" + png, "http://127.0.0.1:" + server.getAddress().getPort() + "/data/attachments/" + svg.getFileName()));
+            exec(List.of(
+                    chromium.toString(),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--user-data-dir=" + WORK.resolve("chromium-profile"),
+                    "--window-size=780,440",
+                    "--screenshot=" + png,
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/data/attachments/" + svg.getFileName()));
             assertThat(Files.size(png)).as("rendered chart").isGreaterThan(5_000);
         } finally {
             server.stop(0);
@@ -145,7 +207,8 @@ class ReportTest {
         assumeTrue(Files.isDirectory(report1.resolve("history")), "needs the first report");
         copyTree(report1.resolve("history"), results.resolve("history"));
         Path report2 = generate(results, WORK.resolve("report2"));
-        JsonNode trend = JSON.readTree(report2.resolve("widgets").resolve("history-trend.json").toFile());
+        JsonNode trend = JSON.readTree(
+                report2.resolve("widgets").resolve("history-trend.json").toFile());
         assertThat(trend.size()).as("runs in the trend").isEqualTo(2);
     }
 
@@ -167,15 +230,21 @@ class ReportTest {
         for (String l : Files.readAllLines(WORK.resolve("run3.jsonl"))) {
             lines.add(JSON.readTree(l));
         }
-        List<JsonNode> writes = lines.stream().filter(n -> n.get("method").asText().equals("writes")).toList();
+        List<JsonNode> writes = lines.stream()
+                .filter(n -> n.get("method").asText().equals("writes"))
+                .toList();
         assertThat(writes).hasSize(6).allSatisfy(n -> {
             assertThat(n.get("status").asText()).isEqualTo("failed");
-            assertThat(n.get("message").asText()).contains("performance regression").contains("below the baseline's")
+            assertThat(n.get("message").asText())
+                    .contains("performance regression")
+                    .contains("below the baseline's")
                     .containsPattern("[0-9.]+ [GM]B/s is [0-9.]+ % below the baseline's [0-9.]+ [GM]B/s");
         });
         List<JsonNode> allure = jsonFiles(WORK.resolve("run3-results"), "-result.json");
-        assertThat(allure).filteredOn(t -> t.get("statusDetails") != null
-                && t.get("statusDetails").get("message").asText().contains("performance regression")).hasSize(6);
+        assertThat(allure)
+                .filteredOn(t -> t.get("statusDetails") != null
+                        && t.get("statusDetails").get("message").asText().contains("performance regression"))
+                .hasSize(6);
     }
 
     /** Runs the fixture in its own JVM with its own Allure results folder and results file. */
@@ -183,8 +252,10 @@ class ReportTest {
         Path results = WORK.resolve(name + "-results");
         deleteTree(results);
         Files.createDirectories(results);
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx256m",
                 "-Dallure.results.directory=" + results,
                 "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
                 "-Dlinkproof.results=" + WORK.resolve(name + ".jsonl"),
@@ -192,7 +263,10 @@ class ReportTest {
         if (baseline != null) {
             cmd.add("-Dlinkproof.baseline=" + baseline);
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RemoteSweepMain.class.getName(),
+        cmd.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                RemoteSweepMain.class.getName(),
                 ReportSweeps.class.getName()));
         String out = exec(cmd);
         assertThat(out).contains("remote-sweep: ");
@@ -201,8 +275,17 @@ class ReportTest {
 
     private static Path generate(Path results, Path report) throws Exception {
         String home = System.getProperty("linkproof.allure.home");
-        needed(home != null && Files.isDirectory(Path.of(home)), "Allure's command-line tool is not unpacked (" + home + ")");
-        exec(List.of("bash", Path.of(home, "bin", "allure").toString(), "generate", "--clean", results.toString(), "-o", report.toString()));
+        needed(
+                home != null && Files.isDirectory(Path.of(home)),
+                "Allure's command-line tool is not unpacked (" + home + ")");
+        exec(List.of(
+                "bash",
+                Path.of(home, "bin", "allure").toString(),
+                "generate",
+                "--clean",
+                results.toString(),
+                "-o",
+                report.toString()));
         assertThat(report.resolve("index.html")).exists();
         return report;
     }
@@ -227,28 +310,45 @@ class ReportTest {
 
     /** The page's DOM after its scripts ran. */
     private static String dom(Path chromium, String url) throws Exception {
-        return exec(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + WORK.resolve("chromium-profile"), "--virtual-time-budget=15000", "--dump-dom", url));
+        return exec(List.of(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + WORK.resolve("chromium-profile"),
+                "--virtual-time-budget=15000",
+                "--dump-dom",
+                url));
     }
 
     private static String exec(List<String> cmd) throws Exception {
         Files.createDirectories(WORK);
         Path log = Files.createTempFile(WORK, "exec-", ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean done = p.waitFor(150, TimeUnit.SECONDS);
         if (!done) {
             p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
         String out = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(done).as("finished within 150 s: " + String.join(" ", cmd) + "\n" + out).isTrue();
+        assertThat(done)
+                .as("finished within 150 s: " + String.join(" ", cmd) + "\n" + out)
+                .isTrue();
         return out;
     }
 
     private static List<JsonNode> jsonFiles(Path dir, String suffix) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
-            for (Path p : s.filter(x -> x.getFileName().toString().endsWith(suffix)).toList()) {
+            for (Path p :
+                    s.filter(x -> x.getFileName().toString().endsWith(suffix)).toList()) {
                 out.add(JSON.readTree(p.toFile()));
             }
         }
@@ -257,7 +357,9 @@ class ReportTest {
 
     private static List<String> labels(JsonNode t) {
         List<String> out = new ArrayList<>();
-        t.get("labels").forEach(l -> out.add(l.get("name").asText() + "=" + l.get("value").asText()));
+        t.get("labels")
+                .forEach(l ->
+                        out.add(l.get("name").asText() + "=" + l.get("value").asText()));
         return out;
     }
 

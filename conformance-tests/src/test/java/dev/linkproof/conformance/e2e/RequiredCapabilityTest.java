@@ -33,8 +33,8 @@ import org.junit.platform.testkit.engine.Events;
 @Tag("e2e")
 class RequiredCapabilityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String NO_ATOMICS = NoAtomicsDeviceTransport.DEVICE + " reports atomic_cap IBV_ATOMIC_NONE: it does no "
-            + "RDMA atomics (fetch-and-add, compare-and-swap)";
+    private static final String NO_ATOMICS = NoAtomicsDeviceTransport.DEVICE
+            + " reports atomic_cap IBV_ATOMIC_NONE: it does no " + "RDMA atomics (fetch-and-add, compare-and-swap)";
 
     @TempDir
     Path dir;
@@ -47,15 +47,16 @@ class RequiredCapabilityTest {
      */
     private Events run(String required, Class<?> fixture, String... config) throws Exception {
         Path profile = Files.writeString(dir.resolve("req.yaml"), """
-                id: req
-                vendor: test
-                match: {fallback: true}
-                resources: {gpus: auto}
-                transport:
-                  required: [%s]
-                """.formatted(required));
+            id: req
+            vendor: test
+            match: {fallback: true}
+            resources: {gpus: auto}
+            transport:
+              required: [%s]
+            """.formatted(required));
         results = dir.resolve((required.isEmpty() ? "plain" : "required") + "-" + fixture.getSimpleName() + ".jsonl");
-        Path h100 = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "h100-cx7-host").toAbsolutePath();
+        Path h100 = Path.of("..", "hardware-profiles", "src", "test", "resources", "sysfs", "h100-cx7-host")
+                .toAbsolutePath();
         var kit = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.PROFILE, profile.toString())
@@ -74,13 +75,15 @@ class RequiredCapabilityTest {
 
     /** {@code (profile chosen by …)}: what a failure adds for the profile file given on the command line. */
     private String chosen() {
-        return " (profile chosen by linkproof.profile: file " + dir.resolve("req.yaml") + "; it was not matched against this host)";
+        return " (profile chosen by linkproof.profile: file " + dir.resolve("req.yaml")
+                + "; it was not matched against this host)";
     }
 
     /** Each point's outcome by display name: its status and message, or "skipped: reason". */
     private static Map<String, String> outcomes(Events events) {
         Map<String, String> out = new LinkedHashMap<>();
-        events.stream().filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
+        events.stream()
+                .filter(e -> e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
                 .forEach(e -> out.put(e.getTestDescriptor().getDisplayName(), outcome(e)));
         return out;
     }
@@ -113,14 +116,17 @@ class RequiredCapabilityTest {
         Map<String, String> o = outcomes(run(false));
         assertThat(o).hasSize(4);
         for (String op : new String[] {"fetch-add", "compare-swap"}) {
-            assertThat(at(o, op + " 8 B ×1 · 1 conn · no-atomics-device")).as(op)
+            assertThat(at(o, op + " 8 B ×1 · 1 conn · no-atomics-device"))
+                    .as(op)
                     .isEqualTo("skipped: no-atomics-device unavailable: " + NO_ATOMICS);
         }
         assertThat(at(o, "write 4 KiB ×1 · 1 conn · no-atomics-device")).isEqualTo("SUCCESSFUL");
-        assertThat(at(o, "fetch-add 8 B ×1 · 1 conn · no-atomics-device · host→gpu (staged via host)")).startsWith("skipped: no-atomics-device "
-                + "unavailable: verbs atomics run on host memory here");
-        assertThat(records().values()).filteredOn(r -> r.get("status").asText().equals("skipped"))
-                .allSatisfy(r -> assertThat(r.get("failureKind").asText()).isEqualTo("UNAVAILABLE")).hasSize(3);
+        assertThat(at(o, "fetch-add 8 B ×1 · 1 conn · no-atomics-device · host→gpu (staged via host)"))
+                .startsWith("skipped: no-atomics-device " + "unavailable: verbs atomics run on host memory here");
+        assertThat(records().values())
+                .filteredOn(r -> r.get("status").asText().equals("skipped"))
+                .allSatisfy(r -> assertThat(r.get("failureKind").asText()).isEqualTo("UNAVAILABLE"))
+                .hasSize(3);
     }
 
     @Test
@@ -130,19 +136,23 @@ class RequiredCapabilityTest {
         assertThat(o).hasSize(4);
         for (String op : new String[] {"fetch-add", "compare-swap"}) {
             String name = op + " 8 B ×1 · 1 conn · no-atomics-device";
-            assertThat(at(o, name)).as(op).isEqualTo("FAILED: " + name + ": profile 'req' requires the no-atomics-device "
-                    + "transport (transport.required), and on this host its device cannot run this point: " + NO_ATOMICS
-                    + chosen());
+            assertThat(at(o, name))
+                    .as(op)
+                    .isEqualTo("FAILED: " + name + ": profile 'req' requires the no-atomics-device "
+                            + "transport (transport.required), and on this host its device cannot run this point: "
+                            + NO_ATOMICS
+                            + chosen());
             assertThat(records().get(name).get("failureKind").asText()).isEqualTo("REQUIRED_CAPABILITY_UNAVAILABLE");
         }
-        events.stream().filter(e -> e.getType() == EventType.FINISHED)
+        events.stream()
+                .filter(e -> e.getType() == EventType.FINISHED)
                 .map(e -> e.getRequiredPayload(TestExecutionResult.class))
                 .filter(r -> r.getStatus() == TestExecutionResult.Status.FAILED)
                 .forEach(r -> Kinds.assertKind(r, FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
         assertThat(at(o, "write 4 KiB ×1 · 1 conn · no-atomics-device")).isEqualTo("SUCCESSFUL");
         // Not the device's shortfall but linkproof's: no profile can require it.
-        assertThat(at(o, "fetch-add 8 B ×1 · 1 conn · no-atomics-device · host→gpu (staged via host)")).startsWith("skipped: no-atomics-device "
-                + "unavailable: verbs atomics run on host memory here");
+        assertThat(at(o, "fetch-add 8 B ×1 · 1 conn · no-atomics-device · host→gpu (staged via host)"))
+                .startsWith("skipped: no-atomics-device " + "unavailable: verbs atomics run on host memory here");
     }
 
     /**
@@ -154,18 +164,27 @@ class RequiredCapabilityTest {
     void aTargetWhoseDeviceDoesNoAtomicsSkipsOrFailsTheSameWay() throws Exception {
         String onTheAgent = "-D" + NoAtomicsTargetTransport.HERE + "=true";
         String name = "fetch-add 8 B ×1 · 1 conn · no-atomics-target";
-        String refused = "the target agent refused PREPARE: transport no-atomics-target unavailable here: " + NO_ATOMICS;
-        Map<String, String> plain = outcomes(run("", AtomicsWithoutAtomicCapOnTheTarget.class, Constants.AGENT_JVM_ARGS, onTheAgent));
+        String refused =
+                "the target agent refused PREPARE: transport no-atomics-target unavailable here: " + NO_ATOMICS;
+        Map<String, String> plain =
+                outcomes(run("", AtomicsWithoutAtomicCapOnTheTarget.class, Constants.AGENT_JVM_ARGS, onTheAgent));
         assertThat(at(plain, name)).isEqualTo("ABORTED: " + refused);
         assertThat(records().get(name).get("failureKind").asText()).isEqualTo("UNAVAILABLE");
 
-        Events events = run(NoAtomicsTargetTransport.ID, AtomicsWithoutAtomicCapOnTheTarget.class,
-                Constants.AGENT_JVM_ARGS, onTheAgent);
+        Events events = run(
+                NoAtomicsTargetTransport.ID,
+                AtomicsWithoutAtomicCapOnTheTarget.class,
+                Constants.AGENT_JVM_ARGS,
+                onTheAgent);
         Map<String, String> o = outcomes(events);
-        assertThat(at(o, name)).startsWith("FAILED: " + name + ": profile 'req' requires the no-atomics-target transport "
-                + "(transport.required), and on the target (").endsWith(") its device cannot run this point: " + refused + chosen());
+        assertThat(at(o, name))
+                .startsWith("FAILED: " + name + ": profile 'req' requires the no-atomics-target transport "
+                        + "(transport.required), and on the target (")
+                .endsWith(") its device cannot run this point: " + refused + chosen());
         assertThat(records().get(name).get("failureKind").asText()).isEqualTo("REQUIRED_CAPABILITY_UNAVAILABLE");
-        events.stream().filter(e -> e.getType() == EventType.FINISHED)
-                .forEach(e -> Kinds.assertKind(e.getRequiredPayload(TestExecutionResult.class), FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
+        events.stream()
+                .filter(e -> e.getType() == EventType.FINISHED)
+                .forEach(e -> Kinds.assertKind(
+                        e.getRequiredPayload(TestExecutionResult.class), FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE));
     }
 }

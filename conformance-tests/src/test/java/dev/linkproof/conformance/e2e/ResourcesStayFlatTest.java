@@ -75,19 +75,27 @@ class ResourcesStayFlatTest {
         var events = EngineTestKit.engine(Constants.ENGINE_ID)
                 .configurationParameter(Constants.PROGRESS, "false")
                 .configurationParameter(Constants.PROFILE, E2e.VALIDATION_ONLY)
-                .configurationParameter(Constants.RESULTS, dir.resolve("r.jsonl").toString())
-                .selectors(selectMethod(ManyPoints.class, method, "dev.linkproof.engine.api.SweepPoint,"
-                        + "dev.linkproof.transfer.session.TransferSession"))
-                .execute().testEvents();
+                .configurationParameter(
+                        Constants.RESULTS, dir.resolve("r.jsonl").toString())
+                .selectors(selectMethod(
+                        ManyPoints.class,
+                        method,
+                        "dev.linkproof.engine.api.SweepPoint," + "dev.linkproof.transfer.session.TransferSession"))
+                .execute()
+                .testEvents();
         // A point that failed says why here (the progress lines are off).
-        events.failed().stream().forEach(e -> System.out.println("failed: " + e.getTestDescriptor().getDisplayName() + ": "
-                + e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class).getThrowable().map(Throwable::toString)
-                .orElse("")));
+        events.failed().stream()
+                .forEach(e -> System.out.println("failed: " + e.getTestDescriptor().getDisplayName() + ": "
+                        + e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class)
+                                .getThrowable()
+                                .map(Throwable::toString)
+                                .orElse("")));
         events.assertStatistics(s -> s.failed(0).succeeded(to));
         ProcessCounts[] first = ManyPoints.SAMPLES.get(from);
         ProcessCounts[] last = ManyPoints.SAMPLES.get(to);
-        System.out.printf("%s: point %d: initiator %s, target %s; point %d: initiator %s, target %s%n", method, from,
-                first[0], first[1], to, last[0], last[1]);
+        System.out.printf(
+                "%s: point %d: initiator %s, target %s; point %d: initiator %s, target %s%n",
+                method, from, first[0], first[1], to, last[0], last[1]);
         List<String> growth = new ArrayList<>();
         String[] ranks = {"initiator", "target"};
         for (int r = 0; r < 2; r++) {

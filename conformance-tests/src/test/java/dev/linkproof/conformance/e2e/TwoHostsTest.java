@@ -44,18 +44,28 @@ class TwoHostsTest {
         String token = "two-hosts-" + Long.toHexString(System.nanoTime()) + "-token";
         try (TwoNamespaces.Agent agent = hosts.startAgent(token, Path.of("target", "two-hosts-agent.log"))) {
             String peer = TARGET_ADDR + ":" + agent.port();
-            List<String> cmd = hosts.initiatorCommand(TwoHostWrites.class, List.of(
-                    "-Dlinkproof.peer=" + peer, "-Dlinkproof.token=" + token, "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
-                    "-Dallure.results.directory=" + Path.of("target", "two-hosts-allure-results").toAbsolutePath()));
+            List<String> cmd = hosts.initiatorCommand(
+                    TwoHostWrites.class,
+                    List.of(
+                            "-Dlinkproof.peer=" + peer,
+                            "-Dlinkproof.token=" + token,
+                            "-Dlinkproof.profile=" + E2e.VALIDATION_ONLY,
+                            "-Dallure.results.directory="
+                                    + Path.of("target", "two-hosts-allure-results")
+                                            .toAbsolutePath()));
             Path initiatorLog = Path.of("target", "two-hosts-initiator.log");
-            Process initiator = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(initiatorLog.toFile()).start();
+            Process initiator = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(initiatorLog.toFile())
+                    .start();
             boolean done = initiator.waitFor(180, TimeUnit.SECONDS);
             if (!done) {
                 initiator.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
             String out = Files.readString(initiatorLog);
-            assertThat(done).as("initiator finished within 180 s; output:\n" + out).isTrue();
+            assertThat(done)
+                    .as("initiator finished within 180 s; output:\n" + out)
+                    .isTrue();
             assertThat(initiator.exitValue()).as("initiator output:\n" + out).isZero();
             // 7 sizes × 2 batch sizes × 2 connection counts; each point checks it ran against the peer
             // address, which the initiator's namespace reaches only over the veth link.

@@ -47,9 +47,11 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
 
     /** Creates both namespaces and the link (after deleting what an earlier run left), or skips the test saying why. */
     static TwoNamespaces create(String name, String targetAddr, String initiatorAddr) throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to create network namespaces (running as "
-                + System.getProperty("user.name") + ")");
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")),
+                "needs root to create network namespaces (running as " + System.getProperty("user.name") + ")");
+        assumeTrue(
+                Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
                 "needs iproute2's ip command");
         TwoNamespaces hosts = new TwoNamespaces(name, targetAddr, initiatorAddr);
         hosts.close();
@@ -57,7 +59,8 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
         String i = hosts.initiatorNs();
         Result r = sh("ip netns add " + t + " && ip netns add " + i
                 + " && ip link add " + hosts.targetLink() + " type veth peer name " + hosts.initiatorLink()
-                + " && ip link set " + hosts.targetLink() + " netns " + t + " && ip link set " + hosts.initiatorLink() + " netns " + i
+                + " && ip link set " + hosts.targetLink() + " netns " + t + " && ip link set " + hosts.initiatorLink()
+                + " netns " + i
                 + " && ip -n " + t + " addr add " + targetAddr + "/24 dev " + hosts.targetLink()
                 + " && ip -n " + i + " addr add " + initiatorAddr + "/24 dev " + hosts.initiatorLink()
                 + " && ip -n " + t + " link set " + hosts.targetLink() + " up && ip -n " + t + " link set lo up"
@@ -78,7 +81,9 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
     /** Takes the target's end of the link down ({@code up} false) or up again. */
     void targetLink(boolean up) throws Exception {
         Result r = sh("ip -n " + targetNs() + " link set " + targetLink() + (up ? " up" : " down"));
-        assertThat(r.code()).as("ip link set %s %s: %s", targetLink(), up ? "up" : "down", r.output()).isZero();
+        assertThat(r.code())
+                .as("ip link set %s %s: %s", targetLink(), up ? "up" : "down", r.output())
+                .isZero();
     }
 
     static String java() {
@@ -95,10 +100,22 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
 
     /** Starts an agent on the target's address with {@code token}, its output copied to {@code log}; waits for its ready line. */
     Agent startAgent(String token, Path log) throws Exception {
-        Process agent = new ProcessBuilder("ip", "netns", "exec", targetNs(), java(), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), "--bind=" + targetAddr,
-                "--port=0", "--token=" + token)
-                .redirectErrorStream(true).start();
+        Process agent = new ProcessBuilder(
+                        "ip",
+                        "netns",
+                        "exec",
+                        targetNs(),
+                        java(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        AgentMain.class.getName(),
+                        "--bind=" + targetAddr,
+                        "--port=0",
+                        "--token=" + token)
+                .redirectErrorStream(true)
+                .start();
         String ready = awaitReady(agent, log);
         assertThat(ready).as("agent ready line").contains("host=" + targetAddr);
         return new Agent(agent, Integer.parseInt(ready.replaceAll(".* port=(\\d+).*", "$1")));
@@ -106,18 +123,20 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
 
     /** The command that runs {@code fixture} on the engine in the initiator's namespace ({@link RemoteSweepMain}), with {@code properties}. */
     List<String> initiatorCommand(Class<?> fixture, List<String> properties) {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", initiatorNs(), java(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "ip", "netns", "exec", initiatorNs(), java(), "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
         cmd.addAll(properties);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), RemoteSweepMain.class.getName(), fixture.getName()));
+        cmd.addAll(List.of(
+                "-cp", System.getProperty("java.class.path"), RemoteSweepMain.class.getName(), fixture.getName()));
         return cmd;
     }
 
     private String awaitReady(Process agent, Path log) throws Exception {
         BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
-                 var w = Files.newBufferedWriter(log)) {
+            try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
+                    var w = Files.newBufferedWriter(log)) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     w.write(line + "\n");
@@ -132,14 +151,17 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
             ready.offer("");
         });
         String line = ready.poll(30, TimeUnit.SECONDS);
-        assertThat(line).as("agent in namespace " + targetNs() + " got ready within 30 s (see " + log + ")").isNotBlank();
+        assertThat(line)
+                .as("agent in namespace " + targetNs() + " got ready within 30 s (see " + log + ")")
+                .isNotBlank();
         return line;
     }
 
-    record Result(int code, String output) { }
+    record Result(int code, String output) {}
 
     static Result sh(String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+        Process p =
+                new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();

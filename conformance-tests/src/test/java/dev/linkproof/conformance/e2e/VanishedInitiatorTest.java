@@ -34,6 +34,7 @@ class VanishedInitiatorTest {
     private static final String INITIATOR_NS = "lp-vanish-i";
     /** TEST-NET-1 (RFC 5737), inside the namespaces only. */
     private static final String TARGET_ADDR = "192.0.2.1";
+
     private static final String INITIATOR_ADDR = "192.0.2.2";
     private static final String TOKEN = "vanished-initiator-test-token";
     /** Keepalive: 10 s idle, then 3 probes 3 s apart (AgentServer); the rest is slack for a loaded machine. */
@@ -47,15 +48,19 @@ class VanishedInitiatorTest {
     @BeforeEach
     void createHosts() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root to create network namespaces");
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")), "needs iproute2's ip");
+        assumeTrue(
+                Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
+                "needs iproute2's ip");
         deleteHosts();
         String r = sh("ip netns add " + TARGET_NS + " && ip netns add " + INITIATOR_NS
                 + " && ip link add " + TARGET_NS + " type veth peer name " + INITIATOR_NS
-                + " && ip link set " + TARGET_NS + " netns " + TARGET_NS + " && ip link set " + INITIATOR_NS + " netns " + INITIATOR_NS
+                + " && ip link set " + TARGET_NS + " netns " + TARGET_NS + " && ip link set " + INITIATOR_NS + " netns "
+                + INITIATOR_NS
                 + " && ip -n " + TARGET_NS + " addr add " + TARGET_ADDR + "/24 dev " + TARGET_NS
                 + " && ip -n " + INITIATOR_NS + " addr add " + INITIATOR_ADDR + "/24 dev " + INITIATOR_NS
                 + " && ip -n " + TARGET_NS + " link set " + TARGET_NS + " up && ip -n " + TARGET_NS + " link set lo up"
-                + " && ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " up && ip -n " + INITIATOR_NS + " link set lo up"
+                + " && ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " up && ip -n " + INITIATOR_NS
+                + " link set lo up"
                 + " && echo created");
         assumeTrue(r.contains("created"), "cannot create network namespaces here: " + r);
     }
@@ -74,8 +79,21 @@ class VanishedInitiatorTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         Path agentLog = dir.resolve("agent.log");
-        start(agentLog, "ip", "netns", "exec", TARGET_NS, java, "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-cp", cp,
-                AgentMain.class.getName(), "--bind=" + TARGET_ADDR, "--port=0", "--token=" + TOKEN);
+        start(
+                agentLog,
+                "ip",
+                "netns",
+                "exec",
+                TARGET_NS,
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx128m",
+                "-cp",
+                cp,
+                AgentMain.class.getName(),
+                "--bind=" + TARGET_ADDR,
+                "--port=0",
+                "--token=" + TOKEN);
         String ready = awaitLine(agentLog, AgentMain.READY, 60);
         long agentPid = Long.parseLong(ready.replaceAll(".* pid=(\\d+).*", "$1"));
         String port = ready.replaceAll(".* port=(\\d+).*", "$1");
@@ -84,14 +102,30 @@ class VanishedInitiatorTest {
         long idle = settledSockets(agentPid);
 
         Path first = dir.resolve("first.out");
-        Process initiator = start(first, "ip", "netns", "exec", INITIATOR_NS, java, "--enable-native-access=ALL-UNNAMED",
-                "-Xmx128m", "-cp", cp, InitiatorMain.class.getName(), "peer", "tcp", TARGET_ADDR, port, TOKEN);
+        Process initiator = start(
+                first,
+                "ip",
+                "netns",
+                "exec",
+                INITIATOR_NS,
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx128m",
+                "-cp",
+                cp,
+                InitiatorMain.class.getName(),
+                "peer",
+                "tcp",
+                TARGET_ADDR,
+                port,
+                TOKEN);
         awaitLine(first, "point started", 60);
         Thread.sleep(3000);
         assertThat(Procs.sockets(agentPid)).as("the agent serves the point").isGreaterThan(idle);
 
         // The host vanishes: its link goes first, so nothing the initiator's kernel sends arrives.
-        assertThat(sh("ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " down && echo down")).contains("down");
+        assertThat(sh("ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " down && echo down"))
+                .contains("down");
         initiator.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
         initiator.destroyForcibly().waitFor();
         long vanished = System.nanoTime();
@@ -101,19 +135,36 @@ class VanishedInitiatorTest {
         }
         double seconds = (System.nanoTime() - vanished) / 1e9;
         System.out.printf("the agent freed the vanished initiator's session %.1f s after it vanished%n", seconds);
-        assertThat(Procs.sockets(agentPid)).as("the agent's sockets 60 s after its initiator vanished; log:%n%s",
-                Files.readString(agentLog)).isEqualTo(idle);
+        assertThat(Procs.sockets(agentPid))
+                .as("the agent's sockets 60 s after its initiator vanished; log:%n%s", Files.readString(agentLog))
+                .isEqualTo(idle);
         assertThat(seconds).isLessThan(NOTICED_WITHIN_SECONDS);
         awaitLine(agentLog, "ended holding 1 point(s): released", 10);
 
-        assertThat(sh("ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " up && echo up")).contains("up");
+        assertThat(sh("ip -n " + INITIATOR_NS + " link set " + INITIATOR_NS + " up && echo up"))
+                .contains("up");
         runOnce(dir.resolve("next.out"), java, cp, port);
     }
 
     /** An initiator in the other namespace that runs one short validated point. */
     private void runOnce(Path out, String java, String cp, String port) throws Exception {
-        Process p = start(out, "ip", "netns", "exec", INITIATOR_NS, java, "--enable-native-access=ALL-UNNAMED",
-                "-Xmx128m", "-cp", cp, InitiatorMain.class.getName(), "peer-once", "tcp", TARGET_ADDR, port, TOKEN);
+        Process p = start(
+                out,
+                "ip",
+                "netns",
+                "exec",
+                INITIATOR_NS,
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx128m",
+                "-cp",
+                cp,
+                InitiatorMain.class.getName(),
+                "peer-once",
+                "tcp",
+                TARGET_ADDR,
+                port,
+                TOKEN);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(out)).as("an initiator's short point").contains("point passed");
         assertThat(p.exitValue()).isZero();
@@ -134,7 +185,10 @@ class VanishedInitiatorTest {
     }
 
     private Process start(Path output, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
         started.add(p);
         return p;
     }
@@ -156,7 +210,8 @@ class VanishedInitiatorTest {
     }
 
     private static String sh(String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+        Process p =
+                new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(30, TimeUnit.SECONDS);
         return out;

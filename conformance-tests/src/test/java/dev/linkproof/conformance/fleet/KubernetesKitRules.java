@@ -34,15 +34,15 @@ final class KubernetesKitRules {
     static final String LAUNCHER = FleetKitsTest.LAUNCHER;
     static final String MULTUS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
     static final Set<String> GPUS = Set.of("nvidia.com/gpu", "amd.com/gpu");
-    static final Set<String> RBAC = Set.of("ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
+    static final Set<String> RBAC =
+            Set.of("ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
     static final String ACT_KEY = "-Dlinkproof.fleet.act=kubernetes";
     static final String VERBS_KEY = "-Dlinkproof.transport=verbs";
     private static final Pattern WORDS = Pattern.compile("[\\s;|&()<>\"'`$=]+");
 
     private final List<String> problems = new ArrayList<>();
 
-    private KubernetesKitRules() {
-    }
+    private KubernetesKitRules() {}
 
     /**
      * @param image  the overlay's images knob as it renders ({@code newName:newTag}): every container's image
@@ -73,12 +73,17 @@ final class KubernetesKitRules {
         if (namespaces.size() != 1 || namespaces.contains("null")) {
             complain("the namespaced objects are not all in one namespace the overlay sets: " + namespaces);
         }
-        List<Map<String, Object>> jobs = objects.stream().filter(o -> "Job".equals(o.get("kind"))).toList();
-        Map<String, Object> agents = jobs.stream().filter(j -> "Indexed".equals(map(j.get("spec"), "spec").get("completionMode")))
-                .findFirst().orElse(null);
-        Map<String, Object> coordinator = jobs.stream().filter(j -> j != agents).findFirst().orElse(null);
+        List<Map<String, Object>> jobs =
+                objects.stream().filter(o -> "Job".equals(o.get("kind"))).toList();
+        Map<String, Object> agents = jobs.stream()
+                .filter(j -> "Indexed".equals(map(j.get("spec"), "spec").get("completionMode")))
+                .findFirst()
+                .orElse(null);
+        Map<String, Object> coordinator =
+                jobs.stream().filter(j -> j != agents).findFirst().orElse(null);
         if (agents == null || coordinator == null || jobs.size() != 2) {
-            complain("not one agents' Indexed Job and one coordinator Job: " + jobs.stream().map(KubernetesKitRules::name).toList());
+            complain("not one agents' Indexed Job and one coordinator Job: "
+                    + jobs.stream().map(KubernetesKitRules::name).toList());
             return;
         }
         for (Map<String, Object> job : jobs) {
@@ -120,10 +125,13 @@ final class KubernetesKitRules {
             for (String w : words) {
                 String base = w.substring(w.lastIndexOf('/') + 1);
                 if (Set.of("mvn", "mvnw", "kubectl").contains(base)) {
-                    complain(where + ": its command runs " + base + " (the image has the bundle; no Maven, no kubectl)");
+                    complain(
+                            where + ": its command runs " + base + " (the image has the bundle; no Maven, no kubectl)");
                 }
             }
-            if (list(container.get("command"), "command").stream().map(String::valueOf).noneMatch(w -> w.contains(LAUNCHER))) {
+            if (list(container.get("command"), "command").stream()
+                    .map(String::valueOf)
+                    .noneMatch(w -> w.contains(LAUNCHER))) {
                 complain(where + ": its command does not run the bundle's " + LAUNCHER);
             }
             security(where, spec, container);
@@ -131,9 +139,12 @@ final class KubernetesKitRules {
     }
 
     private void resources(String where, Map<String, Object> container) {
-        Map<String, Object> resources = container.get("resources") == null ? Map.of() : map(container.get("resources"), "resources");
-        Map<String, Object> requests = resources.get("requests") == null ? Map.of() : map(resources.get("requests"), "requests");
-        Map<String, Object> limits = resources.get("limits") == null ? Map.of() : map(resources.get("limits"), "limits");
+        Map<String, Object> resources =
+                container.get("resources") == null ? Map.of() : map(container.get("resources"), "resources");
+        Map<String, Object> requests =
+                resources.get("requests") == null ? Map.of() : map(resources.get("requests"), "requests");
+        Map<String, Object> limits =
+                resources.get("limits") == null ? Map.of() : map(resources.get("limits"), "limits");
         for (String r : List.of("cpu", "memory")) {
             if (requests.get(r) == null || limits.get(r) == null) {
                 complain(where + ": no " + r + " request and limit (requests = limits, set: a Guaranteed pod)");
@@ -144,22 +155,28 @@ final class KubernetesKitRules {
         }
         for (Map.Entry<String, Object> e : requests.entrySet()) {
             // Anything else requested (a device plugin's resource) must be its limit, as Kubernetes requires.
-            if (!List.of("cpu", "memory").contains(e.getKey()) && !String.valueOf(e.getValue()).equals(String.valueOf(limits.get(e.getKey())))) {
-                complain(where + ": requests." + e.getKey() + " " + e.getValue() + " is not limits." + e.getKey() + " " + limits.get(e.getKey()));
+            if (!List.of("cpu", "memory").contains(e.getKey())
+                    && !String.valueOf(e.getValue()).equals(String.valueOf(limits.get(e.getKey())))) {
+                complain(where + ": requests." + e.getKey() + " " + e.getValue() + " is not limits." + e.getKey() + " "
+                        + limits.get(e.getKey()));
             }
         }
     }
 
     private void security(String where, Map<String, Object> pod, Map<String, Object> container) {
-        Map<String, Object> podSc = pod.get("securityContext") == null ? Map.of() : map(pod.get("securityContext"), "securityContext");
-        Map<String, Object> sc = container.get("securityContext") == null ? Map.of() : map(container.get("securityContext"), "securityContext");
+        Map<String, Object> podSc =
+                pod.get("securityContext") == null ? Map.of() : map(pod.get("securityContext"), "securityContext");
+        Map<String, Object> sc = container.get("securityContext") == null
+                ? Map.of()
+                : map(container.get("securityContext"), "securityContext");
         if (Boolean.TRUE.equals(sc.get("privileged"))) {
             complain(where + ": privileged");
         }
         if (!Boolean.FALSE.equals(sc.get("allowPrivilegeEscalation"))) {
             complain(where + ": allowPrivilegeEscalation is not false");
         }
-        Map<String, Object> caps = sc.get("capabilities") == null ? Map.of() : map(sc.get("capabilities"), "capabilities");
+        Map<String, Object> caps =
+                sc.get("capabilities") == null ? Map.of() : map(sc.get("capabilities"), "capabilities");
         if (!list(caps.get("drop"), "drop").contains("ALL")) {
             complain(where + ": does not drop ALL capabilities");
         }
@@ -173,18 +190,25 @@ final class KubernetesKitRules {
         Object user = sc.containsKey("runAsUser") ? sc.get("runAsUser") : podSc.get("runAsUser");
         boolean root = !Boolean.TRUE.equals(nonRoot) || Integer.valueOf(0).equals(user);
         if (root && !ipcLock) {
-            complain(where + ": may run as root (runAsNonRoot " + nonRoot + ", runAsUser " + user + ") though it needs no IPC_LOCK");
+            complain(where + ": may run as root (runAsNonRoot " + nonRoot + ", runAsUser " + user
+                    + ") though it needs no IPC_LOCK");
         }
     }
 
     private void agents(Map<String, Object> job, Network network) {
         Map<String, Object> spec = podSpec(job);
-        Map<String, Object> container = map(list(spec.get("containers"), "containers").getFirst(), "container");
+        Map<String, Object> container =
+                map(list(spec.get("containers"), "containers").getFirst(), "container");
         String where = name(job) + " container " + container.get("name");
         Map<String, Object> limits = limits(container);
-        List<String> gpus = limits.keySet().stream().filter(GPUS::contains).filter(k -> positive(limits.get(k))).toList();
-        List<String> devices = limits.keySet().stream().filter(k -> k.contains("/") && !GPUS.contains(k) && !k.startsWith("hugepages-"))
-                .filter(k -> positive(limits.get(k))).toList();
+        List<String> gpus = limits.keySet().stream()
+                .filter(GPUS::contains)
+                .filter(k -> positive(limits.get(k)))
+                .toList();
+        List<String> devices = limits.keySet().stream()
+                .filter(k -> k.contains("/") && !GPUS.contains(k) && !k.startsWith("hugepages-"))
+                .filter(k -> positive(limits.get(k)))
+                .toList();
         boolean ipcLock = capabilities(container).contains("IPC_LOCK");
         boolean hostNetwork = Boolean.TRUE.equals(spec.get("hostNetwork"));
         Object multus = annotations(job).get(MULTUS_ANNOTATION);
@@ -193,7 +217,8 @@ final class KubernetesKitRules {
                 complain(where + ": no RDMA device-plugin resource in its limits (e.g. rdma/rdma_shared_device_a)");
             }
             if (gpus.isEmpty()) {
-                complain(where + ": no GPUs in its limits (" + String.join(" or ", GPUS.stream().sorted().toList()) + ")");
+                complain(where + ": no GPUs in its limits ("
+                        + String.join(" or ", GPUS.stream().sorted().toList()) + ")");
             }
             if (!ipcLock) {
                 complain(where + ": does not add IPC_LOCK (memory registration pins pages)");
@@ -209,7 +234,8 @@ final class KubernetesKitRules {
         switch (network) {
             case MULTUS -> {
                 if (multus == null || String.valueOf(multus).isBlank()) {
-                    complain(name(job) + ": no Multus network annotation (" + MULTUS_ANNOTATION + ") on the agents' pods");
+                    complain(name(job) + ": no Multus network annotation (" + MULTUS_ANNOTATION
+                            + ") on the agents' pods");
                 }
                 if (hostNetwork) {
                     complain(name(job) + ": hostNetwork on the Multus overlay");
@@ -220,7 +246,9 @@ final class KubernetesKitRules {
                     complain(name(job) + ": the host-network overlay's agents are not on hostNetwork");
                 }
                 if (!"ClusterFirstWithHostNet".equals(spec.get("dnsPolicy"))) {
-                    complain(name(job) + ": hostNetwork without dnsPolicy ClusterFirstWithHostNet (the coordinator's Service would not resolve)");
+                    complain(name(job)
+                            + ": hostNetwork without dnsPolicy ClusterFirstWithHostNet (the coordinator's"
+                            + " Service would not resolve)");
                 }
                 if (multus != null) {
                     complain(name(job) + ": a Multus annotation on the host-network overlay");
@@ -228,7 +256,8 @@ final class KubernetesKitRules {
             }
             case POD -> {
                 if (hostNetwork || multus != null) {
-                    complain(name(job) + ": the pod-network overlay uses " + (hostNetwork ? "hostNetwork" : "a Multus network"));
+                    complain(name(job) + ": the pod-network overlay uses "
+                            + (hostNetwork ? "hostNetwork" : "a Multus network"));
                 }
             }
         }
@@ -236,40 +265,58 @@ final class KubernetesKitRules {
 
     private void coordinator(Map<String, Object> job, Network network) {
         Map<String, Object> spec = podSpec(job);
-        Map<String, Object> container = map(list(spec.get("containers"), "containers").getFirst(), "container");
+        Map<String, Object> container =
+                map(list(spec.get("containers"), "containers").getFirst(), "container");
         String where = name(job) + " container " + container.get("name");
         if (limits(container).keySet().stream().anyMatch(k -> k.contains("/"))) {
-            complain(where + ": the coordinator asks for devices: " + limits(container).keySet());
+            complain(where + ": the coordinator asks for devices: "
+                    + limits(container).keySet());
         }
         if (Boolean.TRUE.equals(spec.get("hostNetwork"))) {
             complain(name(job) + ": the coordinator is on hostNetwork");
         }
         boolean verbs = list(container.get("args"), "args").contains(VERBS_KEY);
         if (network.fabric() != verbs) {
-            complain(where + ": " + (network.fabric() ? "the fabric overlay does not run the pairs over verbs (" + VERBS_KEY + ")"
-                    : "the pod-network overlay runs the pairs over verbs"));
+            complain(where + ": "
+                    + (network.fabric()
+                            ? "the fabric overlay does not run the pairs over verbs (" + VERBS_KEY + ")"
+                            : "the pod-network overlay runs the pairs over verbs"));
         }
     }
 
     /** The act component's RBAC, and the coordinator's identity with it and without. */
-    private void rbac(List<Map<String, Object>> objects, Map<String, Object> agents, Map<String, Object> coordinator, boolean acting) {
-        List<Map<String, Object>> rbac = objects.stream().filter(o -> RBAC.contains(String.valueOf(o.get("kind")))).toList();
+    private void rbac(
+            List<Map<String, Object>> objects,
+            Map<String, Object> agents,
+            Map<String, Object> coordinator,
+            boolean acting) {
+        List<Map<String, Object>> rbac = objects.stream()
+                .filter(o -> RBAC.contains(String.valueOf(o.get("kind"))))
+                .toList();
         Map<String, Object> coordinatorPod = podSpec(coordinator);
-        List<Object> args = list(map(list(coordinatorPod.get("containers"), "containers").getFirst(), "container").get("args"), "args");
+        List<Object> args = list(
+                map(list(coordinatorPod.get("containers"), "containers").getFirst(), "container")
+                        .get("args"),
+                "args");
         for (Map<String, Object> job : List.of(agents, coordinator)) {
             boolean acts = acting && job == coordinator;
             Map<String, Object> pod = podSpec(job);
             if (!Objects.equals(acts, pod.get("automountServiceAccountToken"))) {
-                complain(name(job) + ": automountServiceAccountToken is " + pod.get("automountServiceAccountToken") + ", not " + acts
-                        + (acts ? " (the act component's token)" : " (only the acting coordinator calls the API server)"));
+                complain(name(job) + ": automountServiceAccountToken is " + pod.get("automountServiceAccountToken")
+                        + ", not " + acts
+                        + (acts
+                                ? " (the act component's token)"
+                                : " (only the acting coordinator calls the API server)"));
             }
             if (!acts && pod.get("serviceAccountName") != null) {
-                complain(name(job) + ": runs as ServiceAccount " + pod.get("serviceAccountName") + (acting ? "" : " without the act component"));
+                complain(name(job) + ": runs as ServiceAccount " + pod.get("serviceAccountName")
+                        + (acting ? "" : " without the act component"));
             }
         }
         if (!acting) {
             if (!rbac.isEmpty()) {
-                complain("RBAC objects without the act component: " + rbac.stream().map(KubernetesKitRules::name).toList());
+                complain("RBAC objects without the act component: "
+                        + rbac.stream().map(KubernetesKitRules::name).toList());
             }
             if (args.contains(ACT_KEY)) {
                 complain(name(coordinator) + ": acts (" + ACT_KEY + ") without the act component's ServiceAccount");
@@ -285,11 +332,14 @@ final class KubernetesKitRules {
             return;
         }
         String account = metaName(accounts.getFirst());
-        String namespace = String.valueOf(map(accounts.getFirst().get("metadata"), "metadata").get("namespace"));
+        String namespace = String.valueOf(
+                map(accounts.getFirst().get("metadata"), "metadata").get("namespace"));
         List<Object> rules = list(roles.getFirst().get("rules"), "rules");
-        boolean exact = rules.size() == 1 && Objects.equals(map(rules.getFirst(), "rule").get("apiGroups"), List.of(""))
+        boolean exact = rules.size() == 1
+                && Objects.equals(map(rules.getFirst(), "rule").get("apiGroups"), List.of(""))
                 && Objects.equals(map(rules.getFirst(), "rule").get("resources"), List.of("nodes"))
-                && Set.copyOf(list(map(rules.getFirst(), "rule").get("verbs"), "verbs")).equals(Set.of("get", "list", "patch"))
+                && Set.copyOf(list(map(rules.getFirst(), "rule").get("verbs"), "verbs"))
+                        .equals(Set.of("get", "list", "patch"))
                 && list(map(rules.getFirst(), "rule").get("verbs"), "verbs").size() == 3
                 && map(rules.getFirst(), "rule").keySet().equals(Set.of("apiGroups", "resources", "verbs"));
         if (!exact) {
@@ -297,7 +347,8 @@ final class KubernetesKitRules {
         }
         Map<String, Object> binding = bindings.getFirst();
         Map<String, Object> ref = map(binding.get("roleRef"), "roleRef");
-        if (!"ClusterRole".equals(ref.get("kind")) || !metaName(roles.getFirst()).equals(ref.get("name"))) {
+        if (!"ClusterRole".equals(ref.get("kind"))
+                || !metaName(roles.getFirst()).equals(ref.get("name"))) {
             complain(name(binding) + ": binds " + ref + ", not the act ClusterRole " + metaName(roles.getFirst()));
         }
         Map<String, Object> subject = new java.util.LinkedHashMap<>();
@@ -308,8 +359,8 @@ final class KubernetesKitRules {
             complain(name(binding) + ": subjects " + binding.get("subjects") + ", not exactly " + subject);
         }
         if (!account.equals(coordinatorPod.get("serviceAccountName"))) {
-            complain(name(coordinator) + ": runs as ServiceAccount " + coordinatorPod.get("serviceAccountName") + ", not the act component's "
-                    + account);
+            complain(name(coordinator) + ": runs as ServiceAccount " + coordinatorPod.get("serviceAccountName")
+                    + ", not the act component's " + account);
         }
         if (!args.contains(ACT_KEY)) {
             complain(name(coordinator) + ": has the act component's ServiceAccount but does not act (" + ACT_KEY + ")");
@@ -329,18 +380,23 @@ final class KubernetesKitRules {
     }
 
     private static Map<String, Object> limits(Map<String, Object> container) {
-        Map<String, Object> resources = container.get("resources") == null ? Map.of() : map(container.get("resources"), "resources");
+        Map<String, Object> resources =
+                container.get("resources") == null ? Map.of() : map(container.get("resources"), "resources");
         return resources.get("limits") == null ? Map.of() : map(resources.get("limits"), "limits");
     }
 
     private static List<Object> capabilities(Map<String, Object> container) {
-        Map<String, Object> sc = container.get("securityContext") == null ? Map.of() : map(container.get("securityContext"), "securityContext");
-        Map<String, Object> caps = sc.get("capabilities") == null ? Map.of() : map(sc.get("capabilities"), "capabilities");
+        Map<String, Object> sc = container.get("securityContext") == null
+                ? Map.of()
+                : map(container.get("securityContext"), "securityContext");
+        Map<String, Object> caps =
+                sc.get("capabilities") == null ? Map.of() : map(sc.get("capabilities"), "capabilities");
         return list(caps.get("add"), "add");
     }
 
     private static Map<String, Object> annotations(Map<String, Object> job) {
-        Map<String, Object> meta = map(map(map(job.get("spec"), "spec").get("template"), "template").get("metadata"), "pod metadata");
+        Map<String, Object> meta = map(
+                map(map(job.get("spec"), "spec").get("template"), "template").get("metadata"), "pod metadata");
         return meta.get("annotations") == null ? Map.of() : map(meta.get("annotations"), "annotations");
     }
 

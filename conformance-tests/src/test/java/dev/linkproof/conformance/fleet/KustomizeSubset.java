@@ -47,17 +47,28 @@ import tools.jackson.databind.json.JsonMapper;
  * wherever kubectl is installed, which proves the subset follows kustomize's rules.
  */
 final class KustomizeSubset {
-    static final Set<String> FIELDS = Set.of("apiVersion", "kind", "resources", "components", "patches", "namespace", "images");
+    static final Set<String> FIELDS =
+            Set.of("apiVersion", "kind", "resources", "components", "patches", "namespace", "images");
     /** The kinds of objects kustomize leaves without a namespace (those the kit could use). */
-    static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "Node", "ClusterRole", "ClusterRoleBinding", "PersistentVolume",
-            "StorageClass", "CustomResourceDefinition", "PriorityClass", "RuntimeClass", "IngressClass",
-            "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService");
+    static final Set<String> CLUSTER_SCOPED = Set.of(
+            "Namespace",
+            "Node",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "PersistentVolume",
+            "StorageClass",
+            "CustomResourceDefinition",
+            "PriorityClass",
+            "RuntimeClass",
+            "IngressClass",
+            "ValidatingWebhookConfiguration",
+            "MutatingWebhookConfiguration",
+            "APIService");
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The objects, in kustomize's accumulation order, and the patches whose target selected nothing. */
-    record Rendered(List<Map<String, Object>> objects, List<String> unmatched) {
-    }
+    record Rendered(List<Map<String, Object>> objects, List<String> unmatched) {}
 
     /** A kustomization that uses what the subset does not cover, or breaks kustomize's rules. */
     static final class OutsideSubset extends RuntimeException {
@@ -68,13 +79,13 @@ final class KustomizeSubset {
 
     private final List<String> unmatched = new ArrayList<>();
 
-    private KustomizeSubset() {
-    }
+    private KustomizeSubset() {}
 
     /** Builds the Kustomization in {@code dir}, as {@code kubectl kustomize dir} does. */
     static Rendered build(Path dir) {
         KustomizeSubset k = new KustomizeSubset();
-        List<Map<String, Object>> objects = k.kustomization(dir.toAbsolutePath().normalize(), "Kustomization", new ArrayList<>());
+        List<Map<String, Object>> objects =
+                k.kustomization(dir.toAbsolutePath().normalize(), "Kustomization", new ArrayList<>());
         return new Rendered(objects, List.copyOf(k.unmatched));
     }
 
@@ -106,13 +117,15 @@ final class KustomizeSubset {
         Map<String, Object> k = map(one(read(file), file), file.toString());
         for (String key : k.keySet()) {
             if (!FIELDS.contains(key)) {
-                throw new OutsideSubset(file + ": '" + key + "' is outside the kustomize subset the kit keeps to (" + String.join(", ",
-                        FIELDS.stream().sorted().toList()) + "; patches as JSON 6902 with a target)");
+                throw new OutsideSubset(file + ": '" + key + "' is outside the kustomize subset the kit keeps to ("
+                        + String.join(", ", FIELDS.stream().sorted().toList())
+                        + "; patches as JSON 6902 with a target)");
             }
         }
         String actual = (String) k.getOrDefault("kind", "Kustomization");
         if (!actual.equals(kind)) {
-            throw new OutsideSubset(file + ": a " + actual + " where a " + kind + " is expected (resources are Kustomizations, components Components)");
+            throw new OutsideSubset(file + ": a " + actual + " where a " + kind
+                    + " is expected (resources are Kustomizations, components Components)");
         }
         for (String r : strings(k.get("resources"), file + ": resources")) {
             Path p = resolve(dir, r, file);
@@ -147,7 +160,8 @@ final class KustomizeSubset {
         acc.forEach(o -> ids.add(id(o)));
         for (Map<String, Object> o : more) {
             if (!ids.add(id(o))) {
-                throw new OutsideSubset(from + ": " + id(o) + " is already in the build (kustomize refuses an id twice)");
+                throw new OutsideSubset(
+                        from + ": " + id(o) + " is already in the build (kustomize refuses an id twice)");
             }
             acc.add(o);
         }
@@ -177,17 +191,23 @@ final class KustomizeSubset {
     private void patch(Path dir, Map<String, Object> p, Path file, List<Map<String, Object>> acc) {
         for (String key : p.keySet()) {
             if (!Set.of("path", "patch", "target").contains(key)) {
-                throw new OutsideSubset(file + ": a patch's '" + key + "' is outside the subset (path or patch, and target)");
+                throw new OutsideSubset(
+                        file + ": a patch's '" + key + "' is outside the subset (path or patch, and target)");
             }
         }
         if ((p.get("path") == null) == (p.get("patch") == null)) {
             throw new OutsideSubset(file + ": a patch needs exactly one of path and patch");
         }
-        String where = p.get("path") != null ? dir.resolve(String.valueOf(p.get("path"))).normalize().toString() : file + ": inline patch";
-        String text = p.get("path") != null ? read(resolve(dir, String.valueOf(p.get("path")), file)) : String.valueOf(p.get("patch"));
+        String where = p.get("path") != null
+                ? dir.resolve(String.valueOf(p.get("path"))).normalize().toString()
+                : file + ": inline patch";
+        String text = p.get("path") != null
+                ? read(resolve(dir, String.valueOf(p.get("path")), file))
+                : String.valueOf(p.get("patch"));
         Object ops = new Load(LoadSettings.builder().build()).loadFromString(text);
         if (!(ops instanceof List<?>)) {
-            throw new OutsideSubset(where + ": not a list of JSON 6902 operations (a strategic-merge patch is outside the subset)");
+            throw new OutsideSubset(
+                    where + ": not a list of JSON 6902 operations (a strategic-merge patch is outside the subset)");
         }
         if (p.get("target") == null) {
             throw new OutsideSubset(where + ": a JSON 6902 patch needs a target");
@@ -195,7 +215,8 @@ final class KustomizeSubset {
         Map<String, Object> target = map(p.get("target"), where + ": target");
         for (String key : target.keySet()) {
             if (!Set.of("group", "version", "kind", "name", "labelSelector").contains(key)) {
-                throw new OutsideSubset(where + ": target's '" + key + "' is outside the subset (group, version, kind, name, labelSelector)");
+                throw new OutsideSubset(where + ": target's '" + key
+                        + "' is outside the subset (group, version, kind, name, labelSelector)");
             }
         }
         JsonNode patch = JSON.valueToTree(ops);
@@ -208,7 +229,8 @@ final class KustomizeSubset {
             matched = true;
             try {
                 @SuppressWarnings("unchecked")
-                Map<String, Object> patched = JSON.convertValue(JsonPatch.apply(patch, JSON.valueToTree(o)), LinkedHashMap.class);
+                Map<String, Object> patched =
+                        JSON.convertValue(JsonPatch.apply(patch, JSON.valueToTree(o)), LinkedHashMap.class);
                 acc.set(i, patched);
             } catch (JsonPatchException | IllegalArgumentException e) {
                 throw new OutsideSubset(where + ": cannot apply to " + kindName(o) + ": " + e.getMessage());
@@ -223,22 +245,27 @@ final class KustomizeSubset {
         if (target.containsKey("group") && !String.valueOf(target.get("group")).equals(group(o))) {
             return false;
         }
-        if (target.containsKey("version") && !String.valueOf(target.get("version")).equals(version(o))) {
+        if (target.containsKey("version")
+                && !String.valueOf(target.get("version")).equals(version(o))) {
             return false;
         }
-        if (target.containsKey("kind") && !Pattern.matches(String.valueOf(target.get("kind")), String.valueOf(o.get("kind")))) {
+        if (target.containsKey("kind")
+                && !Pattern.matches(String.valueOf(target.get("kind")), String.valueOf(o.get("kind")))) {
             return false;
         }
         Map<String, Object> meta = map(o.get("metadata"), kindName(o) + ": metadata");
-        if (target.containsKey("name") && !Pattern.matches(String.valueOf(target.get("name")), String.valueOf(meta.get("name")))) {
+        if (target.containsKey("name")
+                && !Pattern.matches(String.valueOf(target.get("name")), String.valueOf(meta.get("name")))) {
             return false;
         }
         if (target.containsKey("labelSelector")) {
-            Map<String, Object> labels = meta.get("labels") instanceof Map<?, ?> ? map(meta.get("labels"), "labels") : Map.of();
+            Map<String, Object> labels =
+                    meta.get("labels") instanceof Map<?, ?> ? map(meta.get("labels"), "labels") : Map.of();
             for (String term : String.valueOf(target.get("labelSelector")).split(",")) {
                 String[] kv = term.strip().split("=", -1);
                 if (kv.length != 2 || kv[0].endsWith("!")) {
-                    throw new OutsideSubset(where + ": labelSelector term '" + term + "' is outside the subset (key=value terms only)");
+                    throw new OutsideSubset(
+                            where + ": labelSelector term '" + term + "' is outside the subset (key=value terms only)");
                 }
                 if (!kv[1].strip().equals(String.valueOf(labels.get(kv[0].strip())))) {
                     return false;
@@ -250,8 +277,10 @@ final class KustomizeSubset {
 
     private static void namespace(String ns, List<Map<String, Object>> acc) {
         Set<String> serviceAccounts = new LinkedHashSet<>();
-        acc.stream().filter(o -> "ServiceAccount".equals(o.get("kind")))
-                .forEach(o -> serviceAccounts.add(String.valueOf(map(o.get("metadata"), "metadata").get("name"))));
+        acc.stream()
+                .filter(o -> "ServiceAccount".equals(o.get("kind")))
+                .forEach(o -> serviceAccounts.add(
+                        String.valueOf(map(o.get("metadata"), "metadata").get("name"))));
         for (Map<String, Object> o : acc) {
             if (!CLUSTER_SCOPED.contains(String.valueOf(o.get("kind")))) {
                 map(o.get("metadata"), kindName(o) + ": metadata").put("namespace", ns);
@@ -260,7 +289,8 @@ final class KustomizeSubset {
                 for (Object s : list(o.get("subjects"), kindName(o) + ": subjects")) {
                     Map<String, Object> subject = map(s, "subject");
                     Object was = subject.get("namespace");
-                    if (serviceAccounts.contains(String.valueOf(subject.get("name"))) && (was == null || "default".equals(was))) {
+                    if (serviceAccounts.contains(String.valueOf(subject.get("name")))
+                            && (was == null || "default".equals(was))) {
                         subject.put("namespace", ns);
                     }
                 }
@@ -271,7 +301,8 @@ final class KustomizeSubset {
     private static void image(Map<String, Object> image, Path file, List<Map<String, Object>> acc) {
         for (String key : image.keySet()) {
             if (!Set.of("name", "newName", "newTag", "digest").contains(key)) {
-                throw new OutsideSubset(file + ": an image's '" + key + "' is outside the subset (name, newName, newTag, digest)");
+                throw new OutsideSubset(
+                        file + ": an image's '" + key + "' is outside the subset (name, newName, newTag, digest)");
             }
         }
         String name = String.valueOf(image.get("name"));
@@ -282,7 +313,8 @@ final class KustomizeSubset {
     private static void retag(Object node, String name, Map<String, Object> knob) {
         if (node instanceof Map<?, ?> m) {
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (("containers".equals(e.getKey()) || "initContainers".equals(e.getKey())) && e.getValue() instanceof List<?> containers) {
+                if (("containers".equals(e.getKey()) || "initContainers".equals(e.getKey()))
+                        && e.getValue() instanceof List<?> containers) {
                     for (Object c : containers) {
                         if (c instanceof Map<?, ?> container && container.get("image") instanceof String ref) {
                             String next = retagged(ref, name, knob);

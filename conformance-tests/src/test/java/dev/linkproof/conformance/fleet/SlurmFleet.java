@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * the launch kit, examples/fleet/slurm/submit.sh, on the release bundle, as a user does.
  */
 public final class SlurmFleet {
-    static final Path SCRIPT = Path.of("..", "scripts", "lib", "slurm-netns.sh").toAbsolutePath().normalize();
+    static final Path SCRIPT =
+            Path.of("..", "scripts", "lib", "slurm-netns.sh").toAbsolutePath().normalize();
     /** The benches' default cluster: four nodes (a bench may bring up another count, {@link #up(int)}). */
     static final int NODES = 4;
     /**
@@ -36,8 +37,7 @@ public final class SlurmFleet {
      */
     static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
 
-    private SlurmFleet() {
-    }
+    private SlurmFleet() {}
 
     /** What one job left behind: its folder (coordinator.out, agent-*.out, fleet-verdict.json, results), and its status. */
     public record Job(Path dir, int exitCode, String coordinatorOutput) {
@@ -51,8 +51,16 @@ public final class SlurmFleet {
      * agent corrupts, a node an earlier run of Linkproof drained (drained again as the job starts: a
      * drained node takes no new job, so this is how a node Linkproof took out is in a fleet run at all).
      */
-    public record Run(String name, Map<String, String> config, String deadNode, String corruptNode, Map<String, String> env,
-                      List<String> agentArgs, String testClass, Map<String, String> agentEnv, String drainedBefore) {
+    public record Run(
+            String name,
+            Map<String, String> config,
+            String deadNode,
+            String corruptNode,
+            Map<String, String> env,
+            List<String> agentArgs,
+            String testClass,
+            Map<String, String> agentEnv,
+            String drainedBefore) {
         public static Run named(String name) {
             return new Run(name, Map.of(), "", "", Map.of(), List.of(), FleetWrite.class.getName(), Map.of(), "");
         }
@@ -118,7 +126,8 @@ public final class SlurmFleet {
 
     /** The cluster of {@code nodes} nodes, lpn1..lpnN (2..9): reused if it has that many, else made anew. */
     public static void up(int nodes) throws IOException, InterruptedException {
-        System.out.println("[fleet] " + sh("bash", SCRIPT.toString(), "up", Integer.toString(nodes)).strip());
+        System.out.println("[fleet] "
+                + sh("bash", SCRIPT.toString(), "up", Integer.toString(nodes)).strip());
     }
 
     public static void down() throws IOException, InterruptedException {
@@ -142,12 +151,15 @@ public final class SlurmFleet {
         Path dir = work.resolve(run.name());
         if (Files.isDirectory(dir)) { // an earlier run's files: none of them may be read as this run's
             try (var old = Files.walk(dir)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                old.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             }
         }
         Files.createDirectories(dir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = String.join(File.pathSeparator, List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
+        String classPath = String.join(
+                File.pathSeparator,
+                List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
         String launcher = System.getProperty("linkproof.consoleLauncher");
         String token = AgentProcess.newToken();
         Map<String, String> config = new LinkedHashMap<>();
@@ -159,62 +171,88 @@ public final class SlurmFleet {
         config.put("linkproof.agent.log", dir.resolve("local-agent.log").toString());
         // Judged on validation and against the fleet only: absolute criteria are not what a fleet run of
         // emulated hosts sharing two cores can meet, nor what these runs check.
-        config.put("linkproof.profile", Path.of("src", "test", "resources", "profiles", "validation-only.yaml").toAbsolutePath()
-                .toString());
+        config.put(
+                "linkproof.profile",
+                Path.of("src", "test", "resources", "profiles", "validation-only.yaml")
+                        .toAbsolutePath()
+                        .toString());
         // Pairs of a 2-CPU machine's namespaces share its two cores: a clean pair may run at a third of
         // another. The faults below are 100 Mbit/s against GB/s, far outside that.
         config.put("linkproof.fleet.minOfMedianBandwidth", "0.25");
         config.put("linkproof.fleet.maxOfLowestLatency", "50");
         config.put("linkproof.timeout.control", "10s");
         config.putAll(run.config());
-        String configArgs = config.entrySet().stream().map(e -> "--config=" + e.getKey() + "=" + e.getValue())
+        String configArgs = config.entrySet().stream()
+                .map(e -> "--config=" + e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(" "));
         StringBuilder env = new StringBuilder();
-        run.env().forEach((k, v) -> env.append("export ").append(k).append('=').append(v).append('\n'));
+        run.env()
+                .forEach((k, v) ->
+                        env.append("export ").append(k).append('=').append(v).append('\n'));
         String agent = """
-                #!/bin/bash
-                # One task per node: this node's agent, registering with the coordinator on the batch host.
-                %7$s
-                out="%1$s/agent-$SLURMD_NODENAME.out"
-                "%2$s" -Xmx128m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "%3$s" \\
-                    dev.linkproof.transfer.agent.AgentMain --register "$LP_COORDINATOR:7470" --port 0 --register-within 90s %4$s > "$out" 2>&1 &
-                pid=$!
-                if [ "$SLURMD_NODENAME" = "%5$s" ]; then
-                  # A node that dies once in the run: its agent is killed as soon as it has registered.
-                  for _ in $(seq 1 900); do grep -q '^%6$s' "$out" && break; sleep 0.1; done
-                  kill -9 "$pid"
-                  echo "killed the agent of $SLURMD_NODENAME after it registered" >> "$out"
-                fi
-                wait "$pid"
-                """.formatted(dir, java, classPath, String.join(" ", run.agentArgs()), run.deadNode(), AgentProcess.READY,
-                run.agentEnv().entrySet().stream().map(e -> "export " + e.getKey() + "=\"" + e.getValue() + "\"")
-                        .collect(Collectors.joining("\n")));
+            #!/bin/bash
+            # One task per node: this node's agent, registering with the coordinator on the batch host.
+            %7$s
+            out="%1$s/agent-$SLURMD_NODENAME.out"
+            "%2$s" -Xmx128m -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED -cp "%3$s" \\
+                dev.linkproof.transfer.agent.AgentMain --register "$LP_COORDINATOR:7470" --port 0 --register-within 90s %4$s > "$out" 2>&1 &
+            pid=$!
+            if [ "$SLURMD_NODENAME" = "%5$s" ]; then
+              # A node that dies once in the run: its agent is killed as soon as it has registered.
+              for _ in $(seq 1 900); do grep -q '^%6$s' "$out" && break; sleep 0.1; done
+              kill -9 "$pid"
+              echo "killed the agent of $SLURMD_NODENAME after it registered" >> "$out"
+            fi
+            wait "$pid"
+            """.formatted(
+                        dir,
+                        java,
+                        classPath,
+                        String.join(" ", run.agentArgs()),
+                        run.deadNode(),
+                        AgentProcess.READY,
+                        run.agentEnv().entrySet().stream()
+                                .map(e -> "export " + e.getKey() + "=\"" + e.getValue() + "\"")
+                                .collect(Collectors.joining("\n")));
         Path agentScript = dir.resolve("agent.sh");
         Files.writeString(agentScript, agent);
         String batch = """
-                #!/bin/bash
-                #SBATCH --job-name=linkproof-fleet-%1$s
-                #SBATCH --nodes=%2$d
-                #SBATCH --ntasks-per-node=1
-                #SBATCH --output=%3$s/job.out
-                # The coordinator runs here, on the job's first node; the agents reach it at this node's address.
-                export LINKPROOF_TOKEN=%4$s
-                export LP_COORDINATOR=$(ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
-                export LINKPROOF_FAULT_NODE=%5$s
-                %6$s
-                %12$s
-                srun --ntasks-per-node=1 --kill-on-bad-exit=0 bash %3$s/agent.sh &
-                agents=$!
-                "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results -jar "%8$s" execute --disable-banner \\
-                    --details=none --class-path "%9$s" --select-class %10$s %11$s > %3$s/coordinator.out 2>&1
-                rc=$?
-                # The coordinator's end is the agents' (the registry said BYE): srun ends with them.
-                wait "$agents"
-                echo "coordinator exit $rc" >> %3$s/coordinator.out
-                exit $rc
-                """.formatted(run.name(), nodes, dir, token, run.corruptNode(), env, java, launcher, classPath,
-                run.testClass(), configArgs, run.drainedBefore().isEmpty() ? "" : "scontrol update nodename=" + run.drainedBefore()
-                        + " state=drain reason=\"linkproof: bad-node: drained by an earlier run\"");
+            #!/bin/bash
+            #SBATCH --job-name=linkproof-fleet-%1$s
+            #SBATCH --nodes=%2$d
+            #SBATCH --ntasks-per-node=1
+            #SBATCH --output=%3$s/job.out
+            # The coordinator runs here, on the job's first node; the agents reach it at this node's address.
+            export LINKPROOF_TOKEN=%4$s
+            export LP_COORDINATOR=$(ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
+            export LINKPROOF_FAULT_NODE=%5$s
+            %6$s
+            %12$s
+            srun --ntasks-per-node=1 --kill-on-bad-exit=0 bash %3$s/agent.sh &
+            agents=$!
+            "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results -jar "%8$s" execute --disable-banner \\
+                --details=none --class-path "%9$s" --select-class %10$s %11$s > %3$s/coordinator.out 2>&1
+            rc=$?
+            # The coordinator's end is the agents' (the registry said BYE): srun ends with them.
+            wait "$agents"
+            echo "coordinator exit $rc" >> %3$s/coordinator.out
+            exit $rc
+            """.formatted(
+                        run.name(),
+                        nodes,
+                        dir,
+                        token,
+                        run.corruptNode(),
+                        env,
+                        java,
+                        launcher,
+                        classPath,
+                        run.testClass(),
+                        configArgs,
+                        run.drainedBefore().isEmpty()
+                                ? ""
+                                : "scontrol update nodename=" + run.drainedBefore()
+                                        + " state=drain reason=\"linkproof: bad-node: drained by an earlier run\"");
         Path batchScript = dir.resolve("job.sbatch");
         Files.writeString(batchScript, batch);
         Files.setPosixFilePermissions(batchScript, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -231,8 +269,9 @@ public final class SlurmFleet {
                 String exit = field(job, "ExitCode");
                 int rc = Integer.parseInt(exit.substring(0, exit.indexOf(':')));
                 Path out = dir.resolve("coordinator.out");
-                String coordinator = Files.isRegularFile(out) ? Files.readString(out) : "(no coordinator.out; job " + id
-                        + " ended " + state + ")";
+                String coordinator = Files.isRegularFile(out)
+                        ? Files.readString(out)
+                        : "(no coordinator.out; job " + id + " ended " + state + ")";
                 return new Job(dir, rc, coordinator);
             }
             if (System.nanoTime() > deadline) {
@@ -246,7 +285,8 @@ public final class SlurmFleet {
 
     /** {@code Key=value} out of scontrol's listing. */
     private static String field(String listing, String key) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b" + key + "=(\\S+)").matcher(listing);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\\b" + key + "=(\\S+)").matcher(listing);
         if (!m.find()) {
             throw new IllegalStateException("scontrol show job says no " + key + ": " + listing);
         }

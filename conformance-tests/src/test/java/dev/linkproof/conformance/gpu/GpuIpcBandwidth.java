@@ -15,8 +15,14 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("gpu")
 class GpuIpcBandwidth {
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = Op.WRITE, sizes = @Sweep(values = "256MiB"),
-            iterations = 50, warmup = 5, pipeline = {1, 4})
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu",
+            op = Op.WRITE,
+            sizes = @Sweep(values = "256MiB"),
+            iterations = 50,
+            warmup = 5,
+            pipeline = {1, 4})
     void deviceToDevice256MiB(Measurement m) {
         assertThat(m).isValid();
     }
@@ -26,8 +32,14 @@ class GpuIpcBandwidth {
      * diagonal of nvbandwidth's all-pairs matrix, all of it loaded together), each pair validated; the
      * figure is the node's aggregate, beside each pair's own. Skipped with fewer than two GPUs.
      */
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu:1", op = Op.WRITE, sizes = @Sweep(values = "64MiB"),
-            iterations = 20, warmup = 2, rails = TransferTest.ALL_RAILS)
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu:1",
+            op = Op.WRITE,
+            sizes = @Sweep(values = "64MiB"),
+            iterations = 20,
+            warmup = 2,
+            rails = TransferTest.ALL_RAILS)
     void everyGpuToItsNeighbourAtOnce(Measurement m) {
         assertThat(m).isValid();
     }

@@ -20,22 +20,36 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("gpu")
 class GpuIpcCorrectness {
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu",
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(from = "4KiB", to = "64MiB", step = "x4"))
     void deviceToDevice(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
     /** Sizes that are not multiples of anything the copy engines like, at unaligned slot starts. */
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = {Op.WRITE, Op.READ},
-            sizes = @Sweep(values = {"1", "3", "4097", "1000003"}), offset = 7, batch = 4, layout = Layout.STRIDED)
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu",
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"1", "3", "4097", "1000003"}),
+            offset = 7,
+            batch = 4,
+            layout = Layout.STRIDED)
     void oddSizesUnaligned(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.validation().slots()).isEqualTo(4);
     }
 
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "64KiB"),
-            batch = {16, 128}, pipeline = {1, 4})
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu",
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "64KiB"),
+            batch = {16, 128},
+            pipeline = {1, 4})
     void batches(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.validation().slots()).isEqualTo(m.spec().batch());
@@ -46,14 +60,23 @@ class GpuIpcCorrectness {
      * never cross. Skipped with the reason where the profile provides one GPU; with
      * {@code -Dlinkproof.gpus=each}, every neighbouring pair (0→1, 1→2, …, n-1→0).
      */
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu:1", op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu:1",
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"4097", "1MiB", "64MiB"}))
     void peerToPeer(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "gpu-ipc", memory = "gpu->gpu", op = Op.WRITE, sizes = @Sweep(values = {"8", "4KiB"}),
-            mode = Mode.LATENCY, iterations = 2000, warmup = 200)
+    @TransferTest(
+            transport = "gpu-ipc",
+            memory = "gpu->gpu",
+            op = Op.WRITE,
+            sizes = @Sweep(values = {"8", "4KiB"}),
+            mode = Mode.LATENCY,
+            iterations = 2000,
+            warmup = 200)
     void latency(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.latency().hasPercentiles()).isTrue();

@@ -16,19 +16,28 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("gpu")
 class GpuMemoryCorrectness {
-    @TransferTest(transport = "tcp", memory = {"host->gpu", "gpu->host", "gpu->gpu"}, op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "tcp",
+            memory = {"host->gpu", "gpu->host", "gpu->gpu"},
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"4097", "1MiB", "16MiB"}))
     void tcpStaged(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "ucx", memory = {"host->gpu", "gpu->gpu"}, op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "ucx",
+            memory = {"host->gpu", "gpu->gpu"},
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"4097", "1MiB"}))
     void ucx(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "verbs", memory = {"host->gpu", "gpu->gpu"}, op = {Op.WRITE, Op.READ},
+    @TransferTest(
+            transport = "verbs",
+            memory = {"host->gpu", "gpu->gpu"},
+            op = {Op.WRITE, Op.READ},
             sizes = @Sweep(values = {"4097", "1MiB"}))
     void verbsDmabuf(Measurement m) {
         assertThat(m).isValid();

@@ -21,8 +21,7 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
  * {@code SuiteMain <reports-dir> <class>...}; exits 0 when nothing failed and something ran.
  */
 public final class SuiteMain {
-    private SuiteMain() {
-    }
+    private SuiteMain() {}
 
     public static void main(String[] args) throws Exception {
         Path reports = Files.createDirectories(Path.of(args[0]));
@@ -30,14 +29,18 @@ public final class SuiteMain {
         for (int i = 1; i < args.length; i++) {
             selectors.add(selectClass(Class.forName(args[i])));
         }
-        var request = LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
+        var request =
+                LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
         PrintWriter out = new PrintWriter(System.out, true);
         LauncherFactory.create().execute(request, summary, new LegacyXmlReportGeneratingListener(reports, out));
         TestExecutionSummary s = summary.getSummary();
         s.printFailuresTo(out, 20);
-        out.printf("suite: %d passed, %d failed, %d skipped%n", s.getTestsSucceededCount(),
-                s.getTestsFailedCount(), s.getTestsSkippedCount() + s.getTestsAbortedCount());
+        out.printf(
+                "suite: %d passed, %d failed, %d skipped%n",
+                s.getTestsSucceededCount(),
+                s.getTestsFailedCount(),
+                s.getTestsSkippedCount() + s.getTestsAbortedCount());
         System.exit(s.getTestsFailedCount() > 0 || s.getTestsSucceededCount() == 0 ? 1 : 0);
     }
 }

@@ -32,8 +32,7 @@ final class Guest {
     /** How long rxe may take to follow its netdev (it does within milliseconds; TCG is slow). */
     private static final long PORT_WAIT_MS = 20_000;
 
-    private Guest() {
-    }
+    private Guest() {}
 
     static boolean inTheVm() {
         return Boolean.getBoolean(GUEST);
@@ -56,7 +55,9 @@ final class Guest {
     /** The first rxe device on a dummy interface, the one the VM's init made; empty elsewhere. */
     private static Optional<RdmaDevice> rxeOnDummy() throws IOException, InterruptedException {
         for (RdmaDevice d : HardwareProbe.system().probe().rdmaDevices()) {
-            if (d.driver().equals("rdma_rxe") && d.netdevs().size() == 1 && isDummy(d.netdevs().getFirst())) {
+            if (d.driver().equals("rdma_rxe")
+                    && d.netdevs().size() == 1
+                    && isDummy(d.netdevs().getFirst())) {
                 return Optional.of(d);
             }
         }
@@ -69,16 +70,19 @@ final class Guest {
 
     /** The kernel's view of port 1, read fresh from sysfs each time; empty when there is no such device. */
     static Optional<Boolean> portActive(String device) {
-        return HardwareProbe.system().probe().rdmaDevice(device)
-                .flatMap(d -> d.ports().stream().filter(p -> p.number() == 1).findFirst()).map(RdmaPort::active);
+        return HardwareProbe.system()
+                .probe()
+                .rdmaDevice(device)
+                .flatMap(d -> d.ports().stream().filter(p -> p.number() == 1).findFirst())
+                .map(RdmaPort::active);
     }
 
     static void awaitPort(String device, boolean active) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PORT_WAIT_MS);
         while (!portActive(device).equals(Optional.of(active))) {
             if (System.nanoTime() > end) {
-                throw new AssertionError(device + "'s port 1 did not become " + (active ? "ACTIVE" : "DOWN") + " within "
-                        + PORT_WAIT_MS + " ms");
+                throw new AssertionError(device + "'s port 1 did not become " + (active ? "ACTIVE" : "DOWN")
+                        + " within " + PORT_WAIT_MS + " ms");
             }
             Thread.sleep(50);
         }
@@ -88,7 +92,9 @@ final class Guest {
     static void awaitRoceV2Gid(String device) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PORT_WAIT_MS);
         while (HardwareProbe.system().probe().rdmaDevice(device).stream()
-                .flatMap(d -> d.ports().stream()).flatMap(p -> p.gids().stream()).noneMatch(g -> g.type().contains("v2"))) {
+                .flatMap(d -> d.ports().stream())
+                .flatMap(p -> p.gids().stream())
+                .noneMatch(g -> g.type().contains("v2"))) {
             if (System.nanoTime() > end) {
                 throw new AssertionError(device + " has no RoCE v2 GID within " + PORT_WAIT_MS + " ms");
             }
@@ -101,7 +107,8 @@ final class Guest {
      * beside the VM's rxe0, its port up and its RoCE v2 GID there; closing removes both, each step on its
      * own so a failed add leaves nothing for a later one to trip over.
      */
-    static AutoCloseable secondRxe(String netdev, String address, String device) throws IOException, InterruptedException {
+    static AutoCloseable secondRxe(String netdev, String address, String device)
+            throws IOException, InterruptedException {
         AutoCloseable remove = () -> {
             quietly("rdma", "link", "delete", device);
             quietly("ip", "link", "del", netdev);
@@ -134,7 +141,9 @@ final class Guest {
 
     /** Packets {@code device}'s port 1 has sent, by its own counter ({@code hw_counters/sent_pkts}). */
     static long sentPackets(String device) throws IOException {
-        return Long.parseLong(Files.readString(Path.of("/sys/class/infiniband", device, "ports/1/hw_counters/sent_pkts")).strip());
+        return Long.parseLong(
+                Files.readString(Path.of("/sys/class/infiniband", device, "ports/1/hw_counters/sent_pkts"))
+                        .strip());
     }
 
     /** Runs {@code command} within 10 s; returns its output, fails on a non-zero status. */
@@ -146,7 +155,8 @@ final class Guest {
         }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.exitValue() != 0) {
-            throw new AssertionError(String.join(" ", command) + " failed (status " + p.exitValue() + "): " + out.strip());
+            throw new AssertionError(
+                    String.join(" ", command) + " failed (status " + p.exitValue() + "): " + out.strip());
         }
         return out;
     }
@@ -158,7 +168,8 @@ final class Guest {
 
     /** An engine run of {@code fixture} with the guest's linkproof.* keys (its deadlines), {@code config} over them. */
     static EngineExecutionResults run(Class<?> fixture, Path results, Map<String, String> config) {
-        var kit = EngineTestKit.engine("linkproof").selectors(selectClass(fixture))
+        var kit = EngineTestKit.engine("linkproof")
+                .selectors(selectClass(fixture))
                 .configurationParameter("linkproof.results", results.toString());
         for (String key : System.getProperties().stringPropertyNames()) {
             if (key.startsWith("linkproof.")) {
@@ -173,14 +184,26 @@ final class Guest {
      * lists them ("(n) [ERROR] message"), "; "-joined.
      */
     static String discoveryErrors(Event engineFailed) {
-        Throwable t = engineFailed.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        Throwable t = engineFailed
+                .getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .orElseThrow();
         org.assertj.core.api.Assertions.assertThat(t.getClass().getSimpleName()).isEqualTo("DiscoveryIssueException");
-        return String.join("; ", t.getMessage().lines().map(String::strip).filter(l -> l.matches("\\(\\d+\\) \\[ERROR\\] .*"))
-                .map(l -> l.substring(l.indexOf("] ") + 2)).toList());
+        return String.join(
+                "; ",
+                t.getMessage()
+                        .lines()
+                        .map(String::strip)
+                        .filter(l -> l.matches("\\(\\d+\\) \\[ERROR\\] .*"))
+                        .map(l -> l.substring(l.indexOf("] ") + 2))
+                        .toList());
     }
 
     static String failure(Event e) {
-        return e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
+        return e.getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .map(Throwable::getMessage)
+                .orElse("");
     }
 
     static List<String> displayNames(List<Event> events) {

@@ -3,7 +3,6 @@ package dev.linkproof.conformance.softroce;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
-
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.session.LocalAgent;
@@ -17,6 +16,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -44,26 +45,35 @@ import org.w3c.dom.NodeList;
 @Tag("softroce")
 class SoftRoceSuite {
     static final String ENABLE = "linkproof.softroce";
-    static final List<String> CLASSES = List.of("dev.linkproof.conformance.verbs.VerbsCorrectness",
-            "dev.linkproof.conformance.verbs.VerbsFailureModes", "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
-            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel", "dev.linkproof.conformance.softroce.VerbsEachNic",
-            "dev.linkproof.conformance.softroce.VerbsPortDown", "dev.linkproof.conformance.softroce.VerbsInitiatorDeath",
-            "dev.linkproof.conformance.softroce.VerbsRails", "dev.linkproof.conformance.softroce.VerbsRailsCli",
+    static final List<String> CLASSES = List.of(
+            "dev.linkproof.conformance.verbs.VerbsCorrectness",
+            "dev.linkproof.conformance.verbs.VerbsFailureModes",
+            "dev.linkproof.conformance.verbs.VerbsEndpointFuzz",
+            "dev.linkproof.conformance.softroce.TargetOnAnotherKernel",
+            "dev.linkproof.conformance.softroce.VerbsEachNic",
+            "dev.linkproof.conformance.softroce.VerbsPortDown",
+            "dev.linkproof.conformance.softroce.VerbsInitiatorDeath",
+            "dev.linkproof.conformance.softroce.VerbsRails",
+            "dev.linkproof.conformance.softroce.VerbsRailsCli",
             "dev.linkproof.conformance.softroce.VerbsAtomics");
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
     @TestFactory
     Stream<DynamicTest> verbsSuiteOnSoftRoce() throws Exception {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLE, System.getenv().getOrDefault("LINKPROOF_SOFTROCE", "false")))) {
-            return skipped("the Soft-RoCE VM run was not requested: -D" + ENABLE + "=true (scripts/test.sh and CI pass it)");
+        if (!Boolean.parseBoolean(
+                System.getProperty(ENABLE, System.getenv().getOrDefault("LINKPROOF_SOFTROCE", "false")))) {
+            return skipped(
+                    "the Soft-RoCE VM run was not requested: -D" + ENABLE + "=true (scripts/test.sh and CI pass it)");
         }
-        Path script = Path.of("..", "scripts", "softroce-vm.sh").toAbsolutePath().normalize();
+        Path script =
+                Path.of("..", "scripts", "softroce-vm.sh").toAbsolutePath().normalize();
         if (!Files.isRegularFile(script)) {
             return skipped("no " + script);
         }
         if (!onPath("qemu-system-x86_64")) {
-            return skipped("qemu-system-x86_64 is not installed (scripts/setup.sh --test installs qemu-system-x86): the Soft-RoCE VM cannot run");
+            return skipped("qemu-system-x86_64 is not installed (scripts/setup.sh --test installs qemu-system-x86): the"
+                    + " Soft-RoCE VM cannot run");
         }
         Path jdk = Path.of(System.getProperty("java.home"));
         if (!Files.isExecutable(jdk.resolve("bin/jlink"))) {
@@ -79,7 +89,8 @@ class SoftRoceSuite {
         int rc;
         // Its own JVM, not this one: QEMU is a child of this JVM, and to the agent's host accounting
         // it must be another process (the VM's CPU is the host's), as a neighbour on a real host is.
-        try (LocalAgent hostAgent = LocalAgent.start(List.of("-Xmx256m"), work.resolve("host-agent.log"), Duration.ofSeconds(60))) {
+        try (LocalAgent hostAgent =
+                LocalAgent.start(List.of("-Xmx256m"), work.resolve("host-agent.log"), Duration.ofSeconds(60))) {
             Files.writeString(share.resolve("suite.sh"), guestScript(classPath, hostAgent), StandardCharsets.UTF_8);
             rc = runVm(script, share, jdk, log);
         }
@@ -90,12 +101,59 @@ class SoftRoceSuite {
         if (tests.isEmpty()) {
             fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
         }
+        tests.addAll(completeness(reports, rc, log));
         return tests.stream();
+    }
+
+    /** What the script's {@code timeout} returns when QEMU ran past {@link #VM_TIMEOUT_SECONDS}. */
+    static final int TIMED_OUT = 124;
+
+    /**
+     * The run itself as tests: every class of {@link #CLASSES} reported, and the VM ended on its own
+     * (the suite's 0 or 1, not the timeout's 124 or a crash's status). Without them a VM that ran
+     * out of time after writing some reports, or never ran a class, would pass on what it did report.
+     */
+    static List<DynamicTest> completeness(Path reports, int rc, Path log) throws Exception {
+        Set<String> reported = new TreeSet<>();
+        if (Files.isDirectory(reports)) {
+            try (Stream<Path> s = Files.list(reports)) {
+                for (Path f : s.filter(x -> x.getFileName().toString().endsWith(".xml"))
+                        .toList()) {
+                    NodeList cases = DocumentBuilderFactory.newInstance()
+                            .newDocumentBuilder()
+                            .parse(f.toFile())
+                            .getElementsByTagName("testcase");
+                    for (int i = 0; i < cases.getLength(); i++) {
+                        reported.add(((Element) cases.item(i)).getAttribute("classname"));
+                    }
+                }
+            }
+        }
+        List<DynamicTest> out = new ArrayList<>();
+        for (String cls : CLASSES) {
+            boolean ran = reported.stream().anyMatch(c -> c.equals(cls) || c.startsWith(cls + "$"));
+            out.add(DynamicTest.dynamicTest(cls.substring(cls.lastIndexOf('.') + 1) + " ran in the VM", () -> {
+                if (!ran) {
+                    fail("no result of " + cls + " came back from the Soft-RoCE VM (guest rc " + rc + "); see " + log);
+                }
+            }));
+        }
+        out.add(DynamicTest.dynamicTest("the VM finished on its own", () -> {
+            if (rc == TIMED_OUT) {
+                fail("the Soft-RoCE VM ran past its " + VM_TIMEOUT_SECONDS + " s and was stopped (status 124); see "
+                        + log);
+            }
+            if (rc != 0 && rc != 1) {
+                fail("the Soft-RoCE VM ended with status " + rc + " (the suite exits 0 or 1); see " + log);
+            }
+        }));
+        return out;
     }
 
     /** Boots the VM with the guest script, echoes and logs its console; returns the guest's exit status. */
     private static int runVm(Path script, Path share, Path jdk, Path log) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), share.resolve("suite.sh").toString())
+        ProcessBuilder pb = new ProcessBuilder(
+                        "bash", script.toString(), share.resolve("suite.sh").toString())
                 .redirectErrorStream(true);
         pb.environment().put("SHARE", share.toString());
         pb.environment().put("JDK", jdk.toString());
@@ -104,7 +162,7 @@ class SoftRoceSuite {
         pb.environment().put("NIC", "user,model=virtio-net-pci");
         Process p = pb.start();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-             var w = Files.newBufferedWriter(log)) {
+                var w = Files.newBufferedWriter(log)) {
             String line;
             while ((line = r.readLine()) != null) {
                 System.out.println("[softroce] " + line);
@@ -149,23 +207,35 @@ class SoftRoceSuite {
     private static String guestScript(String classPath, LocalAgent hostAgent) throws InterruptedException {
         // C1 only and no CDS: under TCG the JVM starts in ~2 s that way (a CDS archive stalled 10 s);
         // deadlines 6x the host's, the iteration counts are the test classes' own (functional sizes).
-        String jvm = "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
+        String jvm =
+                "-Xshare:off -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dstdout.encoding=UTF-8 -Dstderr.encoding=UTF-8";
         return """
-                up() { cut -d' ' -f1 /proc/uptime; }
-                echo "[guest $(up)s] verbs suite on $(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
-                ulimit -l unlimited
-                cd /mnt/share
-                java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
-                  -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
-                  "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
-                  -D%s=true -D%s=10.0.2.2:%d -D%s=%s -D%s=%d -D%s=%s \\
-                  -cp "%s" dev.linkproof.conformance.runner.SuiteMain /mnt/share/reports %s
-                rc=$?
-                echo "[guest $(up)s] suite rc=$rc"
-                exit $rc
-                """.formatted(jvm, jvm, Guest.GUEST, TargetOnAnotherKernel.PEER, hostAgent.port(), TargetOnAnotherKernel.TOKEN,
-                hostAgent.token(), TargetOnAnotherKernel.CPUS, hostCpus(), TargetOnAnotherKernel.BOOT_ID,
-                HostCpuMeter.kernelBootId().orElse("unknown"), classPath, String.join(" ", CLASSES));
+            up() { cut -d' ' -f1 /proc/uptime; }
+            echo "[guest $(up)s] verbs suite on $(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
+            ulimit -l unlimited
+            cd /mnt/share
+            java %s -Xmx384m --enable-native-access=ALL-UNNAMED \\
+              -Dlinkproof.timeout.progress=60s -Dlinkproof.timeout.control=120s -Dlinkproof.timeout.agentStart=120s \\
+              "-Dlinkproof.agent.jvmArgs=%s -Xmx256m" -Dlinkproof.agent.log=/mnt/share/agent.log \\
+              -D%s=true -D%s=10.0.2.2:%d -D%s=%s -D%s=%d -D%s=%s \\
+              -cp "%s" dev.linkproof.conformance.runner.SuiteMain /mnt/share/reports %s
+            rc=$?
+            echo "[guest $(up)s] suite rc=$rc"
+            exit $rc
+            """.formatted(
+                        jvm,
+                        jvm,
+                        Guest.GUEST,
+                        TargetOnAnotherKernel.PEER,
+                        hostAgent.port(),
+                        TargetOnAnotherKernel.TOKEN,
+                        hostAgent.token(),
+                        TargetOnAnotherKernel.CPUS,
+                        hostCpus(),
+                        TargetOnAnotherKernel.BOOT_ID,
+                        HostCpuMeter.kernelBootId().orElse("unknown"),
+                        classPath,
+                        String.join(" ", CLASSES));
     }
 
     /**
@@ -173,8 +243,10 @@ class SoftRoceSuite {
      * under 100 ms gives no figure).
      */
     private static int hostCpus() throws InterruptedException {
-        return HostCpuMeter.over(Duration.ofMillis(150)).map(HostContention::cpus)
-                .orElseThrow(() -> new IllegalStateException("no host figure from /proc/stat: the agent could not report one either"));
+        return HostCpuMeter.over(Duration.ofMillis(150))
+                .map(HostContention::cpus)
+                .orElseThrow(() -> new IllegalStateException(
+                        "no host figure from /proc/stat: the agent could not report one either"));
     }
 
     private static List<DynamicTest> readReports(Path reports) throws Exception {
@@ -184,7 +256,9 @@ class SoftRoceSuite {
         }
         List<Path> files;
         try (Stream<Path> s = Files.list(reports)) {
-            files = s.filter(f -> f.getFileName().toString().endsWith(".xml")).sorted().toList();
+            files = s.filter(f -> f.getFileName().toString().endsWith(".xml"))
+                    .sorted()
+                    .toList();
         }
         var factory = DocumentBuilderFactory.newInstance();
         for (Path f : files) {
@@ -215,7 +289,9 @@ class SoftRoceSuite {
             if (l.getLength() > 0) {
                 Element e = (Element) l.item(0);
                 String m = e.getAttribute("message");
-                return m.isEmpty() ? e.getTextContent().strip().lines().findFirst().orElse(tag) : m;
+                return m.isEmpty()
+                        ? e.getTextContent().strip().lines().findFirst().orElse(tag)
+                        : m;
             }
         }
         return null;

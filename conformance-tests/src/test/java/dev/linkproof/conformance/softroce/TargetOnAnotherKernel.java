@@ -41,9 +41,11 @@ import org.junit.platform.testkit.engine.EventType;
 class TargetOnAnotherKernel {
     /** host:port of the agent on the VM's host, as seen from the VM; set by SoftRoceSuite's guest script. */
     static final String PEER = "softroce.host.peer";
+
     static final String TOKEN = "softroce.host.token";
     /** The host's CPU count and kernel boot id, as SoftRoceSuite read them there. */
     static final String CPUS = "softroce.host.cpus";
+
     static final String BOOT_ID = "softroce.host.bootId";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,17 +55,24 @@ class TargetOnAnotherKernel {
 
     @BeforeEach
     void needsTheAgentOnTheVmsHost() {
-        assumeTrue(System.getProperty(PEER) != null, "runs inside the Soft-RoCE VM (SoftRoceSuite) against an agent on the VM's host: no -D"
-                + PEER + " here");
-        assumeTrue(HostCpuMeter.kernelBootId().isPresent(), "no kernel boot id in this VM: the engine cannot place the target");
-        assertThat(HostCpuMeter.kernelBootId().get()).as("this VM's kernel is not the host's").isNotEqualTo(System.getProperty(BOOT_ID));
+        assumeTrue(
+                System.getProperty(PEER) != null,
+                "runs inside the Soft-RoCE VM (SoftRoceSuite) against an agent on the VM's host: no -D" + PEER
+                        + " here");
+        assumeTrue(
+                HostCpuMeter.kernelBootId().isPresent(),
+                "no kernel boot id in this VM: the engine cannot place the target");
+        assertThat(HostCpuMeter.kernelBootId().get())
+                .as("this VM's kernel is not the host's")
+                .isNotEqualTo(System.getProperty(BOOT_ID));
     }
 
-    private record Run(List<String> failures, List<JsonNode> records, String console) { }
+    private record Run(List<String> failures, List<JsonNode> records, String console) {}
 
     private Run run(Class<?> fixture, Map<String, String> config) throws Exception {
         Path results = dir.resolve("results-" + System.nanoTime() + ".jsonl");
-        var kit = EngineTestKit.engine("linkproof").selectors(selectClass(fixture))
+        var kit = EngineTestKit.engine("linkproof")
+                .selectors(selectClass(fixture))
                 .configurationParameter("linkproof.peer", System.getProperty(PEER))
                 .configurationParameter("linkproof.token", System.getProperty(TOKEN))
                 .configurationParameter("linkproof.results", results.toString());
@@ -91,7 +100,10 @@ class TargetOnAnotherKernel {
         List<String> failures = events.filter(e -> e.getType() == EventType.FINISHED)
                 .map(e -> e.getRequiredPayload(TestExecutionResult.class))
                 .filter(r -> r.getStatus() != TestExecutionResult.Status.SUCCESSFUL)
-                .map(r -> r.getThrowable().map(Throwable::getMessage).orElse(r.getStatus().toString())).toList();
+                .map(r -> r.getThrowable()
+                        .map(Throwable::getMessage)
+                        .orElse(r.getStatus().toString()))
+                .toList();
         List<JsonNode> records = new ArrayList<>();
         for (String line : Files.readAllLines(results)) {
             records.add(JSON.readTree(line));
@@ -112,10 +124,13 @@ class TargetOnAnotherKernel {
         Run r = run(CrossKernelWrites.class, Map.of("linkproof.profile", validationOnlyProfile()));
         assertThat(r.failures()).isEmpty();
         assertThat(r.records()).hasSize(4);
-        List<JsonNode> measured = r.records().stream().filter(n -> n.has("targetCpus")).toList();
+        List<JsonNode> measured =
+                r.records().stream().filter(n -> n.has("targetCpus")).toList();
         assertThat(measured).as("points long enough for the target's figure").isNotEmpty();
         for (JsonNode n : measured) {
-            assertThat(n.get("targetCpus").asInt()).as("the target's host is the VM's host").isEqualTo(hostCpus());
+            assertThat(n.get("targetCpus").asInt())
+                    .as("the target's host is the VM's host")
+                    .isEqualTo(hostCpus());
             assertThat(n.get("targetOtherCpus").asDouble()).isBetween(0.0, (double) hostCpus());
             assertThat(n.get("verdicts").toString()).contains("HOST ").contains("target: other processes used ");
         }
@@ -130,23 +145,33 @@ class TargetOnAnotherKernel {
      */
     @Test
     void aShortfallWhileTheTargetsHostIsBusyIsRerunAfterAskingItsAgent() throws Exception {
-        assumeTrue(hostCpus() <= 2, "the VM's 2 vCPUs fill only a host of at most 2 CPUs (this one has " + hostCpus()
-                + "): its agent would not see a busy host");
+        assumeTrue(
+                hostCpus() <= 2,
+                "the VM's 2 vCPUs fill only a host of at most 2 CPUs (this one has " + hostCpus()
+                        + "): its agent would not see a busy host");
         List<Process> loops = new ArrayList<>();
         try {
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
                 loops.add(new ProcessBuilder("sh", "-c", "renice -n 19 -p $$ >/dev/null; while :; do :; done").start());
             }
-            Run r = run(CrossKernelBulk.class, Map.of("linkproof.profile", "loopback",
-                    "linkproof.criteria.tcp-bulk.min-bandwidth", "1000 GB/s"));
+            Run r = run(
+                    CrossKernelBulk.class,
+                    Map.of("linkproof.profile", "loopback", "linkproof.criteria.tcp-bulk.min-bandwidth", "1000 GB/s"));
             assertThat(r.records()).hasSize(1);
             JsonNode n = r.records().getFirst();
-            assertThat(r.failures()).singleElement().satisfies(m -> assertThat(m).contains("< criterion 1000.0 GB/s (tcp-bulk)")
-                    .contains("[attempt 2; the first ran on a busy host: ").contains("target: other processes used "));
+            assertThat(r.failures())
+                    .singleElement()
+                    .satisfies(m -> assertThat(m)
+                            .contains("< criterion 1000.0 GB/s (tcp-bulk)")
+                            .contains("[attempt 2; the first ran on a busy host: ")
+                            .contains("target: other processes used "));
             assertThat(n.get("attempts").asInt()).isEqualTo(2);
             assertThat(n.get("targetCpus").asInt()).isEqualTo(hostCpus());
-            assertThat(r.console()).containsPattern("RERUN write 1 MiB .* \\((still busy|now): (initiator: .*; )?target: other processes used [0-9.]+ of "
-                    + hostCpus() + " CPUs");
+            assertThat(r.console())
+                    .containsPattern(
+                            "RERUN write 1 MiB .* \\((still busy|now): (initiator: .*; )?target: other processes used"
+                                    + " [0-9.]+ of "
+                                    + hostCpus() + " CPUs");
         } finally {
             for (Process p : loops) {
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -155,6 +180,9 @@ class TargetOnAnotherKernel {
     }
 
     private static String validationOnlyProfile() throws URISyntaxException {
-        return Path.of(TargetOnAnotherKernel.class.getResource("/profiles/validation-only.yaml").toURI()).toString();
+        return Path.of(TargetOnAnotherKernel.class
+                        .getResource("/profiles/validation-only.yaml")
+                        .toURI())
+                .toString();
     }
 }

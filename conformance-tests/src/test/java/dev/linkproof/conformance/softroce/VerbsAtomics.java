@@ -47,7 +47,8 @@ class VerbsAtomics {
         var events = Guest.runIn(dir, VerbsAtomicPoints.class, Map.of()).testEvents();
         // 2 ops × 2 batches × 2 QP counts × 2 depths, and 2 latency points: every one run and valid, none skipped.
         events.assertStatistics(s -> s.started(18).succeeded(18).skipped(0));
-        assertThat(Guest.displayNames(events.succeeded().list())).anySatisfy(n -> assertThat(n).startsWith("fetch-add 8 B ×8 · 2 QP"))
+        assertThat(Guest.displayNames(events.succeeded().list()))
+                .anySatisfy(n -> assertThat(n).startsWith("fetch-add 8 B ×8 · 2 QP"))
                 .anySatisfy(n -> assertThat(n).startsWith("compare-swap 8 B ×8 · 2 QP · verbs · depth 4"));
     }
 
@@ -55,14 +56,23 @@ class VerbsAtomics {
     void aLostOrDoubledAtomicFailsNamingTheCounter() {
         var events = Guest.runIn(dir, VerbsAtomicsLostOrDoubled.class, Map.of()).testEvents();
         events.assertStatistics(s -> s.started(4).failed(4).succeeded(0));
-        List<String> messages = events.failed().list().stream().map(Guest::failure).toList();
-        assertThat(messages).filteredOn(m -> m.contains("counter 2 (slot 2)")).hasSize(2)
-                .allSatisfy(m -> assertThat(m).contains("atomic mismatch: 1 of 8 counter(s) wrong").contains("short by 1 op"))
+        List<String> messages =
+                events.failed().list().stream().map(Guest::failure).toList();
+        assertThat(messages)
+                .filteredOn(m -> m.contains("counter 2 (slot 2)"))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("atomic mismatch: 1 of 8 counter(s) wrong")
+                        .contains("short by 1 op"))
                 .anySatisfy(m -> assertThat(m).contains("fetch-add values are not start + k·addend each once"))
                 .anySatisfy(m -> assertThat(m).contains("compare-and-swap 1 of the verification returned old value"));
-        assertThat(messages).filteredOn(m -> m.contains("counter 5 (slot 5)")).hasSize(2)
+        assertThat(messages)
+                .filteredOn(m -> m.contains("counter 5 (slot 5)"))
+                .hasSize(2)
                 .allSatisfy(m -> assertThat(m).contains("over by 1 op"));
-        events.failed().stream().map(VerbsAtomics::result).forEach(r -> Kinds.assertKind(r, FailureKind.ATOMIC_MISMATCH));
+        events.failed().stream()
+                .map(VerbsAtomics::result)
+                .forEach(r -> Kinds.assertKind(r, FailureKind.ATOMIC_MISMATCH));
     }
 
     private static TestExecutionResult result(Event e) {

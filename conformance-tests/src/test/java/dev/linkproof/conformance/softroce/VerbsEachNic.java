@@ -43,18 +43,27 @@ class VerbsEachNic {
             long before = sentPackets(DEVICE);
             EngineExecutionResults one = run(Map.of("linkproof.profile", "softroce"));
             one.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
-            assertThat(Guest.displayNames(one.testEvents().succeeded().list())).containsExactly("write 4 KiB ×1 · 1 QP · verbs");
-            assertThat(sentPackets(DEVICE)).as("%s's packets with linkproof.nics=first", DEVICE).isEqualTo(before);
+            assertThat(Guest.displayNames(one.testEvents().succeeded().list()))
+                    .containsExactly("write 4 KiB ×1 · 1 QP · verbs");
+            assertThat(sentPackets(DEVICE))
+                    .as("%s's packets with linkproof.nics=first", DEVICE)
+                    .isEqualTo(before);
 
             long firstBefore = sentPackets(first.name());
             Path results = dir.resolve("each.jsonl");
-            EngineExecutionResults each = Guest.run(OneVerbsWrite.class, results, Map.of("linkproof.profile", "softroce",
-                    "linkproof.nics", "each"));
+            EngineExecutionResults each = Guest.run(
+                    OneVerbsWrite.class, results, Map.of("linkproof.profile", "softroce", "linkproof.nics", "each"));
             each.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
-            assertThat(Guest.displayNames(each.testEvents().succeeded().list())).containsExactlyInAnyOrder(
-                    "write 4 KiB ×1 · 1 QP · verbs · " + first.name(), "write 4 KiB ×1 · 1 QP · verbs · " + DEVICE);
-            assertThat(sentPackets(DEVICE)).as("%s's packets with linkproof.nics=each", DEVICE).isGreaterThan(before);
-            assertThat(sentPackets(first.name())).as("%s's packets with linkproof.nics=each", first.name()).isGreaterThan(firstBefore);
+            assertThat(Guest.displayNames(each.testEvents().succeeded().list()))
+                    .containsExactlyInAnyOrder(
+                            "write 4 KiB ×1 · 1 QP · verbs · " + first.name(),
+                            "write 4 KiB ×1 · 1 QP · verbs · " + DEVICE);
+            assertThat(sentPackets(DEVICE))
+                    .as("%s's packets with linkproof.nics=each", DEVICE)
+                    .isGreaterThan(before);
+            assertThat(sentPackets(first.name()))
+                    .as("%s's packets with linkproof.nics=each", first.name())
+                    .isGreaterThan(firstBefore);
             List<String> devices = new ArrayList<>();
             for (String line : Files.readAllLines(results)) {
                 JsonNode r = new ObjectMapper().readTree(line);
@@ -69,9 +78,15 @@ class VerbsEachNic {
             down.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
             assertThat(Guest.failure(down.testEvents().failed().list().getFirst()))
                     .isEqualTo("write 4 KiB ×1 · 1 QP · verbs · " + DEVICE + ": RDMA device " + DEVICE
-                            + " is of the kind profile 'softroce' is for, and not fit for it: no ACTIVE port (port 1 DOWN)");
-            dev.linkproof.conformance.e2e.Kinds.assertKind(down.testEvents().failed().list().getFirst()
-                    .getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class), dev.linkproof.transfer.FailureKind.NIC_NOT_FIT);
+                            + " is of the kind profile 'softroce' is for, and not fit for it: no ACTIVE port"
+                            + " (port 1 DOWN)");
+            dev.linkproof.conformance.e2e.Kinds.assertKind(
+                    down.testEvents()
+                            .failed()
+                            .list()
+                            .getFirst()
+                            .getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class),
+                    dev.linkproof.transfer.FailureKind.NIC_NOT_FIT);
         }
     }
 

@@ -42,7 +42,9 @@ class VerbsInitiatorDeath {
         Availability verbs = Transports.discover().require("verbs").availability();
         assumeTrue(verbs.available(), () -> "verbs unavailable: " + verbs.reason());
         // The guest's JVM flags (C1 only, no CDS, serial GC), as the suite gives its own agents.
-        String flags = System.getProperty("linkproof.agent.jvmArgs", "").replaceAll("-Xmx\\S+", "").strip();
+        String flags = System.getProperty("linkproof.agent.jvmArgs", "")
+                .replaceAll("-Xmx\\S+", "")
+                .strip();
         List<String> jvm = flags.isEmpty() ? List.of() : Arrays.asList(flags.split("\\s+"));
         InitiatorDeathCheck.localAgentExitsWithItsInitiator(dir, "verbs", signal, jvm, AGENT_EXIT);
     }

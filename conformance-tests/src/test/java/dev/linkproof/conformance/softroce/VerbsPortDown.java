@@ -37,7 +37,9 @@ class VerbsPortDown {
     void aPortDownFailsTheRequiredVerbsPointAndRefusesTheLoopbackFallback() throws Exception {
         RdmaDevice rxe = Guest.rxeToChange("takes a network interface down");
         String netdev = rxe.netdevs().getFirst();
-        assertThat(portActive(rxe.name())).as("%s's port before the test", rxe.name()).contains(true);
+        assertThat(portActive(rxe.name()))
+                .as("%s's port before the test", rxe.name())
+                .contains(true);
 
         try {
             Guest.command("ip", "link", "set", netdev, "down");
@@ -45,22 +47,31 @@ class VerbsPortDown {
 
             EngineExecutionResults pinned = run(Map.of("linkproof.profile", "softroce"));
             pinned.testEvents().assertStatistics(s -> s.started(1).failed(1));
-            assertThat(failure(pinned.testEvents().failed().list().getFirst())).startsWith("write 4 KiB ×1 · 1 QP · verbs: ")
-                    .contains("profile 'softroce' requires the verbs transport (transport.required), and it is unavailable on "
-                            + "this host: transport verbs needs an RDMA device, and profile 'softroce' resolves none on this host")
-                    .contains("(profile chosen by linkproof.profile: built-in softroce; it was not matched against this host)");
+            assertThat(failure(pinned.testEvents().failed().list().getFirst()))
+                    .startsWith("write 4 KiB ×1 · 1 QP · verbs: ")
+                    .contains("profile 'softroce' requires the verbs transport (transport.required), and it is"
+                            + " unavailable on this host: transport verbs needs an RDMA device, and profile"
+                            + " 'softroce' resolves none on this host")
+                    .contains("(profile chosen by linkproof.profile: built-in softroce; it was not matched against this"
+                            + " host)");
 
-            EngineExecutionResults auto = run(Map.of("linkproof.profile", "auto", "linkproof.requireProfileMatch", "true"));
+            EngineExecutionResults auto =
+                    run(Map.of("linkproof.profile", "auto", "linkproof.requireProfileMatch", "true"));
             auto.testEvents().assertStatistics(s -> s.started(0));
-            assertThat(auto.containerEvents().failed().list()).first().satisfies(e -> assertThat(Guest.discoveryErrors(e))
-                    .startsWith("configuration error: linkproof.requireProfileMatch=true, and profile 'loopback' is the fallback, "
-                            + "although this host has RDMA device " + rxe.name()));
+            assertThat(auto.containerEvents().failed().list())
+                    .first()
+                    .satisfies(e -> assertThat(Guest.discoveryErrors(e))
+                            .startsWith(
+                                    "configuration error: linkproof.requireProfileMatch=true, and profile 'loopback'"
+                                            + " is the fallback, although this host has RDMA device " + rxe.name()));
         } finally {
             Guest.command("ip", "link", "set", netdev, "up");
             awaitPort(rxe.name(), true);
             Guest.awaitRoceV2Gid(rxe.name());
         }
-        run(Map.of("linkproof.profile", "softroce")).testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        run(Map.of("linkproof.profile", "softroce"))
+                .testEvents()
+                .assertStatistics(s -> s.started(1).succeeded(1));
     }
 
     private EngineExecutionResults run(Map<String, String> config) {

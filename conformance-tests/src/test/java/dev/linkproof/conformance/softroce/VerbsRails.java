@@ -43,10 +43,13 @@ class VerbsRails {
             long firstBefore = Guest.sentPackets(first.name());
             long secondBefore = Guest.sentPackets(DEVICE);
             Path results = dir.resolve("rails.jsonl");
-            EngineExecutionResults run = Guest.run(VerbsRailsPoints.class, results, Map.of("linkproof.profile", "softroce"));
+            EngineExecutionResults run =
+                    Guest.run(VerbsRailsPoints.class, results, Map.of("linkproof.profile", "softroce"));
             run.testEvents().assertStatistics(s -> s.started(3).succeeded(3));
             assertThat(Guest.sentPackets(first.name())).isGreaterThan(firstBefore);
-            assertThat(Guest.sentPackets(DEVICE)).as("%s carried its rail", DEVICE).isGreaterThan(secondBefore);
+            assertThat(Guest.sentPackets(DEVICE))
+                    .as("%s carried its rail", DEVICE)
+                    .isGreaterThan(secondBefore);
 
             Map<String, JsonNode> byMethod = new HashMap<>();
             for (String line : Files.readAllLines(results)) {
@@ -61,11 +64,15 @@ class VerbsRails {
                 assertThat(r.path("status").asText()).as(r.toString()).isEqualTo("passed");
                 JsonNode rails = r.path("rails");
                 for (JsonNode rail : rails) {
-                    assertThat(rail.path("validation").asText()).as(rail.toString()).startsWith("data valid: ");
+                    assertThat(rail.path("validation").asText())
+                            .as(rail.toString())
+                            .startsWith("data valid: ");
                     // Every rail's timed loop overlapped every other's.
                     for (JsonNode other : rails) {
-                        assertThat(rail.path("startMs").asDouble()).as(r.path("name").asText())
-                                .isLessThan(other.path("startMs").asDouble() + other.path("durationMs").asDouble());
+                        assertThat(rail.path("startMs").asDouble())
+                                .as(r.path("name").asText())
+                                .isLessThan(other.path("startMs").asDouble()
+                                        + other.path("durationMs").asDouble());
                     }
                 }
             }

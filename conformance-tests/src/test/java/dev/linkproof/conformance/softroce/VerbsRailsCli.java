@@ -74,11 +74,27 @@ class VerbsRailsCli {
         int size = 64 * 1024;
         int batch = 4;
         int iterations = 40;
-        List<String> args = new ArrayList<>(List.of("--transport", "verbs", "--rails", first.name() + "," + SECOND,
-                "--size", Integer.toString(size), "--batch", Integer.toString(batch), "--depth", "2",
-                "--iters", Integer.toString(iterations), "--warmup", "4", "--format", "json",
-                "--progress-timeout", Units.formatDuration(timeouts().io().progressTimeout()),
-                "--agent-log", dir.resolve("agent.log").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--transport",
+                "verbs",
+                "--rails",
+                first.name() + "," + SECOND,
+                "--size",
+                Integer.toString(size),
+                "--batch",
+                Integer.toString(batch),
+                "--depth",
+                "2",
+                "--iters",
+                Integer.toString(iterations),
+                "--warmup",
+                "4",
+                "--format",
+                "json",
+                "--progress-timeout",
+                Units.formatDuration(timeouts().io().progressTimeout()),
+                "--agent-log",
+                dir.resolve("agent.log").toString()));
         for (String a : agentJvmArgs()) {
             args.add("--agent-jvm-arg=" + a);
         }
@@ -90,7 +106,8 @@ class VerbsRailsCli {
         int rc = cl.execute(args.toArray(String[]::new));
 
         assertThat(rc).as("exit status; stderr: %s; stdout: %s", err, out).isZero();
-        JsonNode point = new ObjectMapper().readTree(out.toString().lines().findFirst().orElseThrow());
+        JsonNode point =
+                new ObjectMapper().readTree(out.toString().lines().findFirst().orElseThrow());
         assertThat(point.path("valid").asBoolean()).as(point.toString()).isTrue();
         JsonNode rails = point.path("rails");
         assertThat(rails).hasSize(2);
@@ -102,9 +119,11 @@ class VerbsRailsCli {
             assertThat(rail.path("bytes").asLong()).isEqualTo(perRail);
         }
         assertThat(point.path("bytes").asLong()).isEqualTo(2 * perRail);
-        assertThat(rails.get(0).path("start_ms").asDouble()).as("rail 0 started before rail 1 ended")
+        assertThat(rails.get(0).path("start_ms").asDouble())
+                .as("rail 0 started before rail 1 ended")
                 .isLessThan(rails.get(1).path("end_ms").asDouble());
-        assertThat(rails.get(1).path("start_ms").asDouble()).as("rail 1 started before rail 0 ended")
+        assertThat(rails.get(1).path("start_ms").asDouble())
+                .as("rail 1 started before rail 0 ended")
                 .isLessThan(rails.get(0).path("end_ms").asDouble());
         // Each rail went through its own device: both devices' counters moved.
         assertThat(sentPackets(first.name())).as("%s's packets", first.name()).isGreaterThan(firstBefore);
@@ -115,21 +134,35 @@ class VerbsRailsCli {
     void aByteFlippedOnOneRailFailsThePointNamingThatRail() throws Exception {
         Timeouts t = timeouts();
         try (LocalAgent agent = LocalAgent.start(agentJvmArgs(), dir.resolve("agent.log"), t.agentStart());
-             Session a = Session.open(agent.host(), agent.port(), agent.token(), t);
-             Session b = Session.open(agent.host(), agent.port(), agent.token(), t)) {
+                Session a = Session.open(agent.host(), agent.port(), agent.token(), t);
+                Session b = Session.open(agent.host(), agent.port(), agent.token(), t)) {
             TransferSpec point = spec("rails-flip", VerbsTransport.ID, Map.of());
-            Measurement m = Rails.run(point, List.of(
-                    new Rails.Rail(first.name(), a, spec("rails-flip/rail=0", VerbsTransport.ID, Map.of("verbs.device", first.name()))),
-                    new Rails.Rail(SECOND, b, spec("rails-flip/rail=1", VerbsBitFlipTransport.ID,
-                            Map.of("verbs.device", SECOND, "fault.slot", "1", "fault.offset", "7")))), t.control());
+            Measurement m = Rails.run(
+                    point,
+                    List.of(
+                            new Rails.Rail(
+                                    first.name(),
+                                    a,
+                                    spec("rails-flip/rail=0", VerbsTransport.ID, Map.of("verbs.device", first.name()))),
+                            new Rails.Rail(
+                                    SECOND,
+                                    b,
+                                    spec(
+                                            "rails-flip/rail=1",
+                                            VerbsBitFlipTransport.ID,
+                                            Map.of("verbs.device", SECOND, "fault.slot", "1", "fault.offset", "7")))),
+                    t.control());
 
             assertThat(m.isValid()).isFalse();
             assertThat(m.validation().where()).isEqualTo("rail 1 (" + SECOND + ")");
-            assertThat(m.validation().describe()).startsWith("rail 1 (" + SECOND + "): data corruption: 1 of 6 slot(s) differ;")
+            assertThat(m.validation().describe())
+                    .startsWith("rail 1 (" + SECOND + "): data corruption: 1 of 6 slot(s) differ;")
                     .contains("slot 1, byte offset 7");
             assertThat(m.validation().failureKind()).contains(FailureKind.DATA_CORRUPTION);
             assertThat(m.rails()).extracting(RailResult::label).containsExactly(first.name(), SECOND);
-            assertThat(m.rails().get(0).measurement().isValid()).as(m.rails().get(0).measurement().validation().describe()).isTrue();
+            assertThat(m.rails().get(0).measurement().isValid())
+                    .as(m.rails().get(0).measurement().validation().describe())
+                    .isTrue();
             assertThat(m.rails().get(1).measurement().isValid()).isFalse();
             // The sessions go on: the flip was in the data, not the rails' control.
             assertThat(a.usable()).isTrue();
@@ -138,14 +171,24 @@ class VerbsRailsCli {
     }
 
     private static TransferSpec spec(String id, String transport, Map<String, String> settings) {
-        return TransferSpec.builder().pointId(id).transport(transport).op(Op.WRITE).size(4097).batch(3).pipelineDepth(1)
-                .iterations(10).warmup(1).settings(settings).build();
+        return TransferSpec.builder()
+                .pointId(id)
+                .transport(transport)
+                .op(Op.WRITE)
+                .size(4097)
+                .batch(3)
+                .pipelineDepth(1)
+                .iterations(10)
+                .warmup(1)
+                .settings(settings)
+                .build();
     }
 
     /** The guest's deadlines (SoftRoceSuite passes them as linkproof.timeout.*), else ten times the host's. */
     private static Timeouts timeouts() {
         Duration progress = duration("linkproof.timeout.progress", Duration.ofSeconds(60));
-        return new Timeouts(duration("linkproof.timeout.agentStart", Duration.ofSeconds(120)),
+        return new Timeouts(
+                duration("linkproof.timeout.agentStart", Duration.ofSeconds(120)),
                 duration("linkproof.timeout.control", Duration.ofSeconds(120)),
                 new IoSettings(progress, IoSettings.DEFAULT.connectTimeout().multipliedBy(10)));
     }

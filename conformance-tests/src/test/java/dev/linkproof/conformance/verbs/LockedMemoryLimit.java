@@ -28,8 +28,7 @@ final class LockedMemoryLimit {
     private static final MethodHandle CAPGET = libc("capget", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle CAPSET = libc("capset", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    private LockedMemoryLimit() {
-    }
+    private LockedMemoryLimit() {}
 
     private static MethodHandle libc(String name, FunctionDescriptor fd) {
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), fd);

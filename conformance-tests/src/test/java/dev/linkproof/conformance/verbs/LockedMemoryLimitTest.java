@@ -22,10 +22,12 @@ import org.junit.jupiter.api.Test;
  */
 class LockedMemoryLimitTest {
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle MLOCK = LINKER.downcallHandle(LINKER.defaultLookup().find("mlock").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), Linker.Option.captureCallState("errno"));
-    private static final MethodHandle MUNLOCK = LINKER.downcallHandle(LINKER.defaultLookup().find("munlock").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle MLOCK = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("mlock").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG),
+            Linker.Option.captureCallState("errno"));
+    private static final MethodHandle MUNLOCK = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("munlock").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
 
     /** mlock of 1 MiB: 0, or the errno it failed with. */
     private static int lockOneMiB() throws Throwable {
@@ -37,15 +39,17 @@ class LockedMemoryLimitTest {
                 int ignored = (int) MUNLOCK.invokeExact(memory, (long) (1 << 20));
                 return 0;
             }
-            return state.get(JAVA_INT, Linker.Option.captureStateLayout().byteOffset(
-                    java.lang.foreign.MemoryLayout.PathElement.groupElement("errno")));
+            return state.get(
+                    JAVA_INT,
+                    Linker.Option.captureStateLayout()
+                            .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno")));
         }
     }
 
     @Test
     void underItNothingCanBePinnedPastTheLimitAndTheLimitIsNamed() throws Exception {
         assumeTrue(System.getProperty("os.name").startsWith("Linux"), "Linux capabilities and rlimits");
-        record Seen(int errno, java.util.Optional<String> shortfall) { }
+        record Seen(int errno, java.util.Optional<String> shortfall) {}
         Seen seen = LockedMemoryLimit.under(64 << 10, () -> {
             try {
                 return new Seen(lockOneMiB(), HostLimits.here().lockedMemoryShortfall(1 << 20));
@@ -53,12 +57,18 @@ class LockedMemoryLimitTest {
                 throw new Exception(t);
             }
         });
-        assertThat(seen.errno()).as("mlock(1 MiB) under a 64 KiB limit without CAP_IPC_LOCK: ENOMEM or EPERM").isIn(12, 1);
-        assertThat(seen.shortfall()).hasValueSatisfying(m -> assertThat(m)
-                .startsWith("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is 64 KiB, and registering 1 MiB"));
+        assertThat(seen.errno())
+                .as("mlock(1 MiB) under a 64 KiB limit without CAP_IPC_LOCK: ENOMEM or EPERM")
+                .isIn(12, 1);
+        assertThat(seen.shortfall())
+                .hasValueSatisfying(m -> assertThat(m)
+                        .startsWith("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is 64"
+                                + " KiB, and registering 1 MiB"));
         if (HostLimits.here().lockedMemoryShortfall(1 << 20).isEmpty()) {
             try {
-                assertThat(lockOneMiB()).as("mlock(1 MiB) afterwards, limits restored").isZero();
+                assertThat(lockOneMiB())
+                        .as("mlock(1 MiB) afterwards, limits restored")
+                        .isZero();
             } catch (Throwable t) {
                 throw new AssertionError(t);
             }

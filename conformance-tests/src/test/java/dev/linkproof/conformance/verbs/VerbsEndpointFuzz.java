@@ -38,9 +38,13 @@ class VerbsEndpointFuzz {
     @Test
     void aMalformedOrFalseVerbsEndpointFailsThePointByName() throws Exception {
         Availability verbs = Transports.discover().require("verbs").availability();
-        assumeTrue(verbs.available(), () -> "verbs unavailable here (" + verbs.reason() + "); this class runs in SoftRoceSuite");
+        assumeTrue(
+                verbs.available(),
+                () -> "verbs unavailable here (" + verbs.reason() + "); this class runs in SoftRoceSuite");
         // Soft-RoCE under TCG: deadlines as long as the suite's, so only a real stall trips them.
-        Timeouts timeouts = new Timeouts(Duration.ofSeconds(60), Duration.ofSeconds(60),
+        Timeouts timeouts = new Timeouts(
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(60),
                 new IoSettings(Duration.ofSeconds(20), Duration.ofSeconds(20)));
         Random random = new Random(SEED);
         List<String> outcomes = new ArrayList<>();
@@ -48,12 +52,19 @@ class VerbsEndpointFuzz {
             for (int i = 0; i < CASES; i++) {
                 int victim = 1 + random.nextInt(2); // 1 = PREPARED, 2 = CONNECTED
                 Op op = random.nextBoolean() ? Op.WRITE : Op.READ;
-                TransferSpec spec = TransferSpec.builder().pointId("verbs-endpoint-fuzz#" + i).transport("verbs").op(op)
-                        .size(4096).batch(2).iterations(2).warmup(1).build();
+                TransferSpec spec = TransferSpec.builder()
+                        .pointId("verbs-endpoint-fuzz#" + i)
+                        .transport("verbs")
+                        .op(op)
+                        .size(4096)
+                        .batch(2)
+                        .iterations(2)
+                        .warmup(1)
+                        .build();
                 long caseSeed = random.nextLong();
                 String what = "case " + i + " (seed " + SEED + "): " + op + ", reply " + victim + " mutated";
-                try (MutatingProxy proxy = new MutatingProxy(agent.port(), victim, path -> path.startsWith("endpoint"),
-                        new Random(caseSeed))) {
+                try (MutatingProxy proxy = new MutatingProxy(
+                        agent.port(), victim, path -> path.startsWith("endpoint"), new Random(caseSeed))) {
                     outcomes.add(proxy.outcome(what, port -> {
                         try (Session session = Session.open("127.0.0.1", port, TOKEN, timeouts)) {
                             session.run(spec);

@@ -15,9 +15,14 @@ import java.time.Duration;
  * validated byte for byte and judged by the hardware profile the engine picks for this host.
  */
 class OurMessageSizes {
-    @TransferTest(op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"1500", "9000", "64KiB"}), batch = {1, 8})
+    @TransferTest(
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"1500", "9000", "64KiB"}),
+            batch = {1, 8})
     void arriveIntact(Measurement m) {
-        assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().batch() * m.spec().iterations());
+        assertThat(m)
+                .isValid()
+                .movedBytes(m.spec().size() * m.spec().batch() * m.spec().iterations());
     }
 
     /** A service-level bound of our own, on top of the profile's criteria. */

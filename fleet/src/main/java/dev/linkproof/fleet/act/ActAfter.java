@@ -14,7 +14,8 @@ public record ActAfter(int count, int window) {
 
     public ActAfter {
         if (count < 1 || window < count || window > 100) {
-            throw new IllegalArgumentException("act after COUNT/WINDOW needs 1 <= COUNT <= WINDOW <= 100, not " + count + "/" + window);
+            throw new IllegalArgumentException(
+                    "act after COUNT/WINDOW needs 1 <= COUNT <= WINDOW <= 100, not " + count + "/" + window);
         }
     }
 
@@ -22,7 +23,8 @@ public record ActAfter(int count, int window) {
     public static ActAfter parse(String text) {
         Matcher m = FORM.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not COUNT/WINDOW (for example 2/3: blamed in 2 of the last 3 runs)");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not COUNT/WINDOW (for example 2/3: blamed in 2 of the last 3 runs)");
         }
         return new ActAfter(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
     }

@@ -8,8 +8,7 @@ import java.util.function.Function;
 
 /** A scheduler's commands for the verdicts a {@link Selection} acts on. Shared by every scheduler's actions. */
 final class Blamed {
-    private Blamed() {
-    }
+    private Blamed() {}
 
     static ActPlan plan(Selection selection, Function<Verdict, List<Command>> commands) {
         List<Command> cmds = new ArrayList<>();

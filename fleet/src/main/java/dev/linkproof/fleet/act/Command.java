@@ -49,7 +49,9 @@ public record Command(List<String> argv, String node, VerdictKind kind, NodeEdit
             return word;
         }
         int eq = word.indexOf('=');
-        if (eq > 0 && KEY.matcher(word.substring(0, eq)).matches() && word.chars().noneMatch(c -> "\"$`\\!".indexOf(c) >= 0 || c < 0x20)) {
+        if (eq > 0
+                && KEY.matcher(word.substring(0, eq)).matches()
+                && word.chars().noneMatch(c -> "\"$`\\!".indexOf(c) >= 0 || c < 0x20)) {
             return word.substring(0, eq + 1) + '"' + word.substring(eq + 1) + '"';
         }
         return "'" + word.replace("'", "'\\''") + "'";

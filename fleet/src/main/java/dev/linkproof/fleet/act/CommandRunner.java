@@ -41,10 +41,16 @@ public final class CommandRunner implements Runner {
         try {
             Process p;
             try {
-                p = new ProcessBuilder(c.argv()).redirectErrorStream(true).redirectOutput(out.toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+                p = new ProcessBuilder(c.argv())
+                        .redirectErrorStream(true)
+                        .redirectOutput(out.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(
+                                Path.of("/dev/null").toFile()))
+                        .start();
             } catch (IOException e) {
-                return new CommandOutcome.NotStarted(c, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+                return new CommandOutcome.NotStarted(
+                        c,
+                        e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
             }
             boolean ended;
             try {
@@ -59,7 +65,9 @@ public final class CommandRunner implements Runner {
                 return new CommandOutcome.TimedOut(c, deadline, tail(out));
             }
             int code = p.exitValue();
-            return code == 0 ? new CommandOutcome.Succeeded(c, tail(out)) : new CommandOutcome.Failed(c, code, tail(out));
+            return code == 0
+                    ? new CommandOutcome.Succeeded(c, tail(out))
+                    : new CommandOutcome.Failed(c, code, tail(out));
         } finally {
             try {
                 Files.deleteIfExists(out);

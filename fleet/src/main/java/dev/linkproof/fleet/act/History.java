@@ -26,7 +26,9 @@ public record History(List<PastRun> runs) {
 
     /** How many of the last {@code n} earlier runs blamed {@code node}. */
     public int blamedIn(String node, int n) {
-        return (int) runs.subList(Math.max(0, runs.size() - n), runs.size()).stream().filter(r -> r.blamed().contains(node)).count();
+        return (int) runs.subList(Math.max(0, runs.size() - n), runs.size()).stream()
+                .filter(r -> r.blamed().contains(node))
+                .count();
     }
 
     /** How many earlier runs of the last {@code n} there are. */

@@ -49,8 +49,8 @@ public final class KubernetesApi implements Runner, AutoCloseable {
 
     private final Supplier<KubernetesClient> clients;
     private final Duration deadline;
-    private final ExecutorService calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("linkproof-kubernetes-", 0)
-            .factory());
+    private final ExecutorService calls = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("linkproof-kubernetes-", 0).factory());
     private KubernetesClient client;
 
     /**
@@ -69,9 +69,12 @@ public final class KubernetesApi implements Runner, AutoCloseable {
     /** The client as the coordinator uses it: configured from the pod's ServiceAccount or ~/.kube/config, each request under {@code deadline}. */
     public static KubernetesClient defaultClient(Duration deadline) {
         int ms = (int) Math.min(Integer.MAX_VALUE, deadline.toMillis());
-        Config config = new ConfigBuilder(Config.autoConfigure(null)).withRequestTimeout(ms).withConnectionTimeout(Math.min(ms, 10_000))
+        Config config = new ConfigBuilder(Config.autoConfigure(null))
+                .withRequestTimeout(ms)
+                .withConnectionTimeout(Math.min(ms, 10_000))
                 // The client's own retries would outlast the deadline: one, then the outcome says what happened.
-                .withRequestRetryBackoffLimit(1).build();
+                .withRequestRetryBackoffLimit(1)
+                .build();
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
@@ -84,8 +87,10 @@ public final class KubernetesApi implements Runner, AutoCloseable {
         try {
             k = client();
         } catch (RuntimeException e) {
-            return new CommandOutcome.NotStarted(c, "no Kubernetes client: " + message(e)
-                    + " (in a pod the ServiceAccount is used; elsewhere ~/.kube/config or $KUBECONFIG)");
+            return new CommandOutcome.NotStarted(
+                    c,
+                    "no Kubernetes client: " + message(e)
+                            + " (in a pod the ServiceAccount is used; elsewhere ~/.kube/config or $KUBECONFIG)");
         }
         Future<String> call = calls.submit(() -> apply(k, c.node(), c.edit()));
         try {
@@ -112,27 +117,57 @@ public final class KubernetesApi implements Runner, AutoCloseable {
     /** The edit, done; what kubectl would have printed for it. */
     private static String apply(KubernetesClient k, String node, NodeEdit edit) {
         return switch (edit) {
-            case NodeEdit.Label l -> editNode(k, node, n -> {
-                Map<String, String> labels = n.getMetadata().getLabels();
-                if (labels != null && l.value().equals(labels.get(l.key()))) {
-                    return List.of();
-                }
-                return List.of(labels == null ? op("add", "/metadata/labels", Map.of(l.key(), l.value()))
-                        : op("add", "/metadata/labels/" + pointer(l.key()), l.value()));
-            }) ? "node/" + node + " labeled" : "node/" + node + " already labeled " + l.key() + "=" + l.value();
-            case NodeEdit.Unlabel u -> editNode(k, node, n -> {
-                Map<String, String> labels = n.getMetadata().getLabels();
-                return labels == null || !labels.containsKey(u.key()) ? List.of()
-                        : List.of(op("remove", "/metadata/labels/" + pointer(u.key()), null));
-            }) ? "node/" + node + " unlabeled" : "node/" + node + " has no label " + u.key();
-            case NodeEdit.Taint t -> editNode(k, node, n -> taints(n, t.key(), t.effect(),
-                    new TaintBuilder().withKey(t.key()).withValue(t.value()).withEffect(t.effect()).build())) ? "node/" + node + " tainted"
-                    : "node/" + node + " already tainted " + t.key() + "=" + t.value() + ":" + t.effect();
-            case NodeEdit.Untaint u -> editNode(k, node, n -> taints(n, u.key(), u.effect(), null)) ? "node/" + node + " untainted"
-                    : "node/" + node + " has no taint " + u.key() + ":" + u.effect();
-            case NodeEdit.ListLabelled l -> call("list", "nodes labelled " + l.key(), () -> k.nodes().withLabel(l.key()).list())
-                    .getItems().stream().map(n -> n.getMetadata().getName() + " " + n.getMetadata().getLabels().get(l.key()))
-                    .collect(Collectors.joining("\n"));
+            case NodeEdit.Label l ->
+                editNode(k, node, n -> {
+                            Map<String, String> labels = n.getMetadata().getLabels();
+                            if (labels != null && l.value().equals(labels.get(l.key()))) {
+                                return List.of();
+                            }
+                            return List.of(
+                                    labels == null
+                                            ? op("add", "/metadata/labels", Map.of(l.key(), l.value()))
+                                            : op("add", "/metadata/labels/" + pointer(l.key()), l.value()));
+                        })
+                        ? "node/" + node + " labeled"
+                        : "node/" + node + " already labeled " + l.key() + "=" + l.value();
+            case NodeEdit.Unlabel u ->
+                editNode(k, node, n -> {
+                            Map<String, String> labels = n.getMetadata().getLabels();
+                            return labels == null || !labels.containsKey(u.key())
+                                    ? List.of()
+                                    : List.of(op("remove", "/metadata/labels/" + pointer(u.key()), null));
+                        })
+                        ? "node/" + node + " unlabeled"
+                        : "node/" + node + " has no label " + u.key();
+            case NodeEdit.Taint t ->
+                editNode(
+                                k,
+                                node,
+                                n -> taints(
+                                        n,
+                                        t.key(),
+                                        t.effect(),
+                                        new TaintBuilder()
+                                                .withKey(t.key())
+                                                .withValue(t.value())
+                                                .withEffect(t.effect())
+                                                .build()))
+                        ? "node/" + node + " tainted"
+                        : "node/" + node + " already tainted " + t.key() + "=" + t.value() + ":" + t.effect();
+            case NodeEdit.Untaint u ->
+                editNode(k, node, n -> taints(n, u.key(), u.effect(), null))
+                        ? "node/" + node + " untainted"
+                        : "node/" + node + " has no taint " + u.key() + ":" + u.effect();
+            case NodeEdit.ListLabelled l ->
+                call(
+                                "list",
+                                "nodes labelled " + l.key(),
+                                () -> k.nodes().withLabel(l.key()).list())
+                        .getItems()
+                        .stream()
+                        .map(n -> n.getMetadata().getName() + " "
+                                + n.getMetadata().getLabels().get(l.key()))
+                        .collect(Collectors.joining("\n"));
         };
     }
 
@@ -149,7 +184,10 @@ public final class KubernetesApi implements Runner, AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             Node n = call("get", "node " + node, r::get);
             if (n == null) {
-                throw new ApiCallFailed("get", "node " + node, new KubernetesClientException("nodes \"" + node + "\" not found", 404, null));
+                throw new ApiCallFailed(
+                        "get",
+                        "node " + node,
+                        new KubernetesClientException("nodes \"" + node + "\" not found", 404, null));
             }
             List<Map<String, Object>> ops = edit.apply(n);
             if (ops.isEmpty()) {
@@ -164,7 +202,10 @@ public final class KubernetesApi implements Runner, AutoCloseable {
             String patch = k.getKubernetesSerialization().asJson(guarded);
             try {
                 // On the node read (not on r): fabric8 would read it once more to have an item to patch.
-                call("patch", "node " + node, () -> k.nodes().resource(n).patch(PatchContext.of(PatchType.JSON), patch));
+                call(
+                        "patch",
+                        "node " + node,
+                        () -> k.nodes().resource(n).patch(PatchContext.of(PatchType.JSON), patch));
                 return true;
             } catch (ApiCallFailed e) {
                 // 409 Conflict, or 422 from the failed test: the node changed since it was read.
@@ -177,17 +218,24 @@ public final class KubernetesApi implements Runner, AutoCloseable {
 
     /** The node's taints less those with {@code key} and {@code effect}, plus {@code taint} when one is given: the operation, or none if nothing changes. */
     private static List<Map<String, Object>> taints(Node n, String key, String effect, Taint taint) {
-        List<Taint> now = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
+        List<Taint> now = n.getSpec() == null || n.getSpec().getTaints() == null
+                ? List.of()
+                : n.getSpec().getTaints();
         if (taint != null && now.stream().anyMatch(t -> same(t, taint))) {
             return List.of();
         }
-        List<Taint> next = new ArrayList<>(now.stream().filter(t -> !(key.equals(t.getKey()) && effect.equals(t.getEffect()))).toList());
+        List<Taint> next = new ArrayList<>(now.stream()
+                .filter(t -> !(key.equals(t.getKey()) && effect.equals(t.getEffect())))
+                .toList());
         if (taint != null) {
             next.add(taint);
         } else if (next.size() == now.size()) {
             return List.of();
         }
-        return List.of(op("add", n.getSpec() == null ? "/spec" : "/spec/taints", n.getSpec() == null ? Map.of("taints", next) : next));
+        return List.of(op(
+                "add",
+                n.getSpec() == null ? "/spec" : "/spec/taints",
+                n.getSpec() == null ? Map.of("taints", next) : next));
     }
 
     /** One JSON patch operation (RFC 6902); {@code value} null for a remove. */
@@ -207,7 +255,8 @@ public final class KubernetesApi implements Runner, AutoCloseable {
     }
 
     private static boolean same(Taint a, Taint b) {
-        return Objects.equals(a.getKey(), b.getKey()) && Objects.equals(a.getEffect(), b.getEffect())
+        return Objects.equals(a.getKey(), b.getKey())
+                && Objects.equals(a.getEffect(), b.getEffect())
                 && Objects.equals(a.getValue(), b.getValue());
     }
 
@@ -226,25 +275,49 @@ public final class KubernetesApi implements Runner, AutoCloseable {
             return new CommandOutcome.NotStarted(c, message(t));
         }
         int code = f.error.getCode();
-        String server = f.error.getStatus() != null && f.error.getStatus().getMessage() != null ? f.error.getStatus().getMessage()
+        String server = f.error.getStatus() != null && f.error.getStatus().getMessage() != null
+                ? f.error.getStatus().getMessage()
                 : message(f.error);
         if (code <= 0) {
             // No HTTP status: the request got no answer (refused, reset, unresolvable, TLS).
-            return new CommandOutcome.NotStarted(c, "no answer from the Kubernetes API server at " + k.getMasterUrl() + " (" + f.verb + " "
-                    + f.target + "): " + message(f.error));
+            return new CommandOutcome.NotStarted(
+                    c,
+                    "no answer from the Kubernetes API server at " + k.getMasterUrl() + " (" + f.verb + " " + f.target
+                            + "): " + message(f.error));
         }
         return switch (code) {
-            case 401 -> new CommandOutcome.Refused(c, code, "Unauthorized: the API server at " + k.getMasterUrl()
-                    + " did not accept the credentials (in a pod its ServiceAccount's token; elsewhere ~/.kube/config's): " + server);
-            case 403 -> new CommandOutcome.Refused(c, code, "Forbidden: the coordinator's account may not " + f.verb + " " + f.target
-                    + ": RBAC gives it no '" + f.verb + "' on the cluster-scoped resource nodes (the Kubernetes kit's act component "
-                    + "grants get, list and patch: ClusterRole linkproof-act, bound to the ServiceAccount linkproof-act the coordinator "
-                    + "runs as); the server: " + server);
-            case 404 -> new CommandOutcome.Refused(c, code, "Not Found: no " + f.target + " in the cluster at " + k.getMasterUrl()
-                    + " (a blamed agent's node is the one it registered: $LINKPROOF_K8S_NODE_NAME, from the pod's spec.nodeName); the server: "
-                    + server);
-            case 409, 422 -> new CommandOutcome.Refused(c, code, "the node changed while it was being edited, " + ATTEMPTS
-                    + " times running, or the edit is invalid (" + f.verb + " " + f.target + "); the server: " + server);
+            case 401 ->
+                new CommandOutcome.Refused(
+                        c,
+                        code,
+                        "Unauthorized: the API server at " + k.getMasterUrl()
+                                + " did not accept the credentials (in a pod its ServiceAccount's token; elsewhere"
+                                + " ~/.kube/config's): "
+                                + server);
+            case 403 ->
+                new CommandOutcome.Refused(
+                        c,
+                        code,
+                        "Forbidden: the coordinator's account may not " + f.verb + " " + f.target
+                                + ": RBAC gives it no '" + f.verb
+                                + "' on the cluster-scoped resource nodes (the Kubernetes kit's act component grants"
+                                + " get, list and patch: ClusterRole linkproof-act, bound to the ServiceAccount"
+                                + " linkproof-act the coordinator runs as); the server: " + server);
+            case 404 ->
+                new CommandOutcome.Refused(
+                        c,
+                        code,
+                        "Not Found: no " + f.target + " in the cluster at " + k.getMasterUrl()
+                                + " (a blamed agent's node is the one it registered: $LINKPROOF_K8S_NODE_NAME, from"
+                                + " the pod's spec.nodeName); the server: "
+                                + server);
+            case 409, 422 ->
+                new CommandOutcome.Refused(
+                        c,
+                        code,
+                        "the node changed while it was being edited, " + ATTEMPTS
+                                + " times running, or the edit is invalid (" + f.verb + " " + f.target
+                                + "); the server: " + server);
             default -> new CommandOutcome.Refused(c, code, f.verb + " " + f.target + ": " + server);
         };
     }

@@ -24,6 +24,7 @@ public record KubernetesMark(UnaryOperator<String> machineOf) {
     public static final String KEY_PREFIX = "linkproof.dev/";
     /** The label naming the verdict a node was taken out for: what {@link #query} looks for. */
     public static final String VERDICT_LABEL = KEY_PREFIX + "verdict";
+
     static final String EFFECT = "NoSchedule";
 
     /**
@@ -59,7 +60,8 @@ public record KubernetesMark(UnaryOperator<String> machineOf) {
     public List<Command> clear(Mark mark) {
         String node = NodeNames.check(mark.node());
         String slug = NodeNames.check(mark.reason());
-        return List.of(Command.kubernetes(new NodeEdit.Unlabel(VERDICT_LABEL), node, null),
+        return List.of(
+                Command.kubernetes(new NodeEdit.Unlabel(VERDICT_LABEL), node, null),
                 Command.kubernetes(new NodeEdit.Untaint(KEY_PREFIX + slug, EFFECT), node, null));
     }
 

@@ -5,5 +5,4 @@ package dev.linkproof.fleet.act;
  * node drained with a {@code linkproof:} reason, or a Kubernetes machine with Linkproof's verdict
  * label ({@code reason}: the drain reason, or the label's verdict slug).
  */
-public record Mark(String node, String reason) {
-}
+public record Mark(String node, String reason) {}

@@ -50,7 +50,14 @@ public sealed interface NodeEdit {
     record ListLabelled(String key) implements NodeEdit {
         @Override
         public List<String> kubectl(String node) {
-            return List.of("kubectl", "get", "nodes", "-l", key, "--no-headers", "-o",
+            return List.of(
+                    "kubectl",
+                    "get",
+                    "nodes",
+                    "-l",
+                    key,
+                    "--no-headers",
+                    "-o",
                     "custom-columns=NAME:.metadata.name,VALUE:.metadata.labels." + key.replace(".", "\\."));
         }
     }

@@ -11,12 +11,12 @@ import java.util.regex.Pattern;
 final class NodeNames {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
 
-    private NodeNames() {
-    }
+    private NodeNames() {}
 
     static String check(String node) {
         if (!NAME.matcher(node).matches()) {
-            throw new IllegalArgumentException("not a plain node name (letters, digits, '.', '_', '-', not starting with a sign): '" + node + "'");
+            throw new IllegalArgumentException(
+                    "not a plain node name (letters, digits, '.', '_', '-', not starting with a sign): '" + node + "'");
         }
         return node;
     }

@@ -26,7 +26,8 @@ public record NotActedOn(Verdict verdict, Why why, String detail) {
 
     /** "bad-node lpn3: … (not confirmed by history: blamed in 1 of the last 3 runs, acting needs 2)". */
     public String describe() {
-        return verdict.describe() + " (" + why.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? "" : ": " + detail)
-                + ")";
+        return verdict.describe() + " ("
+                + why.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                + (detail.isEmpty() ? "" : ": " + detail) + ")";
     }
 }

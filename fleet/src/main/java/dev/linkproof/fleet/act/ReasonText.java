@@ -9,8 +9,7 @@ public final class ReasonText {
     /** Long enough for "bad-node: fails with 1020 of its 1020 partners (SLOW ×2041)", short enough for a column. */
     public static final int DEFAULT_MAX = 120;
 
-    private ReasonText() {
-    }
+    private ReasonText() {}
 
     /** {@code text} on one line, without {@code " ' ` $ \ !} or control characters, at most {@code max} characters. */
     public static String sanitise(String text, int max) {
@@ -22,8 +21,11 @@ public final class ReasonText {
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
             i += Character.charCount(c);
-            boolean drop = Character.isISOControl(c) || Character.isWhitespace(c) || "\"'`$\\!".indexOf(c) >= 0
-                    || Character.getType(c) == Character.LINE_SEPARATOR || Character.getType(c) == Character.PARAGRAPH_SEPARATOR;
+            boolean drop = Character.isISOControl(c)
+                    || Character.isWhitespace(c)
+                    || "\"'`$\\!".indexOf(c) >= 0
+                    || Character.getType(c) == Character.LINE_SEPARATOR
+                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR;
             if (drop) {
                 space = s.length() > 0;
                 continue;

@@ -38,9 +38,12 @@ public record Selection(List<Verdict> actOn, List<NotActedOn> left) {
                         int earlier = after.window() - 1;
                         int blamed = 1 + history.get().blamedIn(v.node(), earlier);
                         if (blamed < after.count()) {
-                            left.add(new NotActedOn(v, NotActedOn.Why.NOT_CONFIRMED_BY_HISTORY, String.format(
-                                    "a suspect: blamed in %d of the last %d runs, acting needs %d of %d", blamed,
-                                    1 + history.get().last(earlier), after.count(), after.window())));
+                            left.add(new NotActedOn(
+                                    v,
+                                    NotActedOn.Why.NOT_CONFIRMED_BY_HISTORY,
+                                    String.format(
+                                            "a suspect: blamed in %d of the last %d runs, acting needs %d of %d",
+                                            blamed, 1 + history.get().last(earlier), after.count(), after.window())));
                             continue;
                         }
                     }
@@ -59,6 +62,8 @@ public record Selection(List<Verdict> actOn, List<NotActedOn> left) {
 
     /** Whether a verdict's kind takes its node out of service. */
     static boolean takesOut(VerdictKind kind) {
-        return kind == VerdictKind.BAD_NODE || kind == VerdictKind.CORRUPTING_NODE || kind == VerdictKind.UNREACHABLE_NODE;
+        return kind == VerdictKind.BAD_NODE
+                || kind == VerdictKind.CORRUPTING_NODE
+                || kind == VerdictKind.UNREACHABLE_NODE;
     }
 }

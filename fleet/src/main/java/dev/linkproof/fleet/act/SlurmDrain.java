@@ -56,6 +56,7 @@ public record SlurmDrain(String scontrol, String sinfo, int reasonMax) {
         }
         String node = NodeNames.check(v.node());
         String reason = ReasonText.sanitise(REASON_PREFIX + v.kind().slug() + ": " + v.reason(), reasonMax);
-        return new Command(List.of(scontrol, "update", "nodename=" + node, "state=drain", "reason=" + reason), node, v.kind());
+        return new Command(
+                List.of(scontrol, "update", "nodename=" + node, "state=drain", "reason=" + reason), node, v.kind());
     }
 }

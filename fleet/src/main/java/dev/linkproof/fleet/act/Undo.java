@@ -12,8 +12,7 @@ import java.util.Map;
  * tell a good node from a bad one), nothing for a machine with no node in this run.
  */
 public final class Undo {
-    private Undo() {
-    }
+    private Undo() {}
 
     /**
      * @param machineOf a fleet node's machine (the node itself outside Kubernetes), for the registered nodes
@@ -24,12 +23,14 @@ public final class Undo {
         }
         List<Mark> back = new ArrayList<>();
         for (Mark m : marks) {
-            List<String> here = machineOf.entrySet().stream().filter(e -> e.getValue().equals(m.node())).map(Map.Entry::getKey).toList();
+            List<String> here = machineOf.entrySet().stream()
+                    .filter(e -> e.getValue().equals(m.node()))
+                    .map(Map.Entry::getKey)
+                    .toList();
             if (!here.isEmpty() && here.stream().allMatch(n -> blame.statusOf(n) == NodeStatus.CLEAR)) {
                 back.add(m);
             }
         }
         return List.copyOf(back);
     }
-
 }

@@ -35,8 +35,8 @@ public final class Blame {
         /** "lpn4->lpn1 @ write 1 MiB: failed 1 of 4 runs". */
         public String describe() {
             Evidence first = runs.getFirst();
-            return first.pair().label() + " @ " + first.point().name() + ": failed " + failed() + " of " + runs.size() + " run"
-                    + (runs.size() == 1 ? " (not confirmed: no confirmation could run)" : "s");
+            return first.pair().label() + " @ " + first.point().name() + ": failed " + failed() + " of " + runs.size()
+                    + " run" + (runs.size() == 1 ? " (not confirmed: no confirmation could run)" : "s");
         }
     }
 

@@ -18,10 +18,12 @@ public record BlameSettings(Thresholds thresholds, int confirmations, double max
     public BlameSettings {
         java.util.Objects.requireNonNull(thresholds, "thresholds");
         if (confirmations < 1 || confirmations > 20) {
-            throw new IllegalArgumentException("confirmations must be 1..20 (a verdict never rests on one run), not " + confirmations);
+            throw new IllegalArgumentException(
+                    "confirmations must be 1..20 (a verdict never rests on one run), not " + confirmations);
         }
         if (!(maxBlamedFraction > 0 && maxBlamedFraction <= 1)) {
-            throw new IllegalArgumentException("the largest blamed fraction must be in (0, 1], not " + maxBlamedFraction);
+            throw new IllegalArgumentException(
+                    "the largest blamed fraction must be in (0, 1], not " + maxBlamedFraction);
         }
         if (evidenceLimit < 1) {
             throw new IllegalArgumentException("evidence limit must be at least 1, not " + evidenceLimit);

@@ -27,8 +27,7 @@ public final class ConfirmationPlanner {
     /** How many of one node's failing pairs are confirmed when it has more. */
     public static final int PER_NODE = 4;
 
-    private ConfirmationPlanner() {
-    }
+    private ConfirmationPlanner() {}
 
     /** @param all every outcome so far, of every stage */
     public static ConfirmationPlan plan(Observations first, List<PairOutcome> all, BlameSettings settings) {
@@ -40,7 +39,8 @@ public final class ConfirmationPlanner {
         Ledger l = Ledger.of(first.expected(), all, judge);
         int want = settings.runsPerPair();
         List<Ledger.Runs> due = l.runs.values().stream()
-                .filter(r -> r.faults > 0 && r.samples.size() < want && runnable(l, first.registered(), r.pair)).toList();
+                .filter(r -> r.faults > 0 && r.samples.size() < want && runnable(l, first.registered(), r.pair))
+                .toList();
         // Per node, its pairs due in the order seen; a node with more than PER_NODE of them is sampled.
         Map<String, List<Ledger.Runs>> byNode = new LinkedHashMap<>();
         for (Ledger.Runs r : due) {
@@ -57,7 +57,8 @@ public final class ConfirmationPlanner {
         });
         Map<Ledger.Key, Integer> needed = new LinkedHashMap<>();
         for (Ledger.Runs r : due) {
-            boolean crowded = byNode.get(r.pair.initiator()).size() > PER_NODE || byNode.get(r.pair.target()).size() > PER_NODE;
+            boolean crowded = byNode.get(r.pair.initiator()).size() > PER_NODE
+                    || byNode.get(r.pair.target()).size() > PER_NODE;
             if (!crowded || sampled.contains(r)) {
                 needed.put(new Ledger.Key(r.pair, r.point), 0);
                 needed.putIfAbsent(new Ledger.Key(r.pair.reversed(), r.point), 0);
@@ -80,7 +81,8 @@ public final class ConfirmationPlanner {
 
     /** The fleet reference every stage is judged against: the first round's. */
     static PairJudge judge(Observations first, BlameSettings settings) {
-        return new PairJudge(FleetRelative.of(first.outcomes(), settings.thresholds(), first.registered().size()));
+        return new PairJudge(FleetRelative.of(
+                first.outcomes(), settings.thresholds(), first.registered().size()));
     }
 
     private static boolean runnable(Ledger l, Set<String> registered, Pair pair) {
@@ -95,7 +97,8 @@ public final class ConfirmationPlanner {
 
     private static List<RerunRound> rounds(List<Confirmation> confirmations) {
         Map<Point, List<Confirmation>> byPoint = new LinkedHashMap<>();
-        confirmations.forEach(c -> byPoint.computeIfAbsent(c.point(), p -> new ArrayList<>()).add(c));
+        confirmations.forEach(
+                c -> byPoint.computeIfAbsent(c.point(), p -> new ArrayList<>()).add(c));
         List<RerunRound> rounds = new ArrayList<>();
         byPoint.forEach((point, list) -> {
             int most = list.stream().mapToInt(Confirmation::runs).max().orElse(0);

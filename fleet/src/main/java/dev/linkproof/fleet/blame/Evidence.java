@@ -11,8 +11,15 @@ import java.util.Optional;
  * figures (NaN where not measured), the fleet's reference it was held to (the median bandwidth or
  * lowest latency for an outlier, NaN otherwise), which part of the run it came from and when.
  */
-public record Evidence(Pair pair, Point point, Optional<PairFault> fault, double bandwidthGBps, double latencyUs, double fleetReference,
-                       Stage stage, long atMillis) {
+public record Evidence(
+        Pair pair,
+        Point point,
+        Optional<PairFault> fault,
+        double bandwidthGBps,
+        double latencyUs,
+        double fleetReference,
+        Stage stage,
+        long atMillis) {
 
     public boolean failed() {
         return fault.isPresent();
@@ -24,9 +31,15 @@ public record Evidence(Pair pair, Point point, Optional<PairFault> fault, double
 
     /** "lpn1->lpn2 @ write 1 MiB [confirmation 10:04:05Z]: SLOW 3.10 GB/s (fleet 10.00)". */
     public String describe() {
-        StringBuilder s = new StringBuilder(pair.label()).append(" @ ").append(point.name()).append(" [").append(stage.slug());
+        StringBuilder s = new StringBuilder(pair.label())
+                .append(" @ ")
+                .append(point.name())
+                .append(" [")
+                .append(stage.slug());
         if (atMillis > 0) {
-            s.append(' ').append(Instant.ofEpochMilli(atMillis).toString().substring(11, 19)).append('Z');
+            s.append(' ')
+                    .append(Instant.ofEpochMilli(atMillis).toString().substring(11, 19))
+                    .append('Z');
         }
         s.append("]: ").append(fault.map(Enum::name).orElse("passed"));
         if (!Double.isNaN(bandwidthGBps)) {

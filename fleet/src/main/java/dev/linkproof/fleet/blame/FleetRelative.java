@@ -57,17 +57,33 @@ public final class FleetRelative {
             int measured = p.judgedOn() == Measure.BANDWIDTH ? bw.length : lat.length;
             Optional<String> notJudged = Optional.empty();
             if (registeredNodes < thresholds.minNodes()) {
-                notJudged = Optional.of(String.format("%d registered node%s, fewer than the %d a fleet reference needs", registeredNodes,
-                        registeredNodes == 1 ? "" : "s", thresholds.minNodes()));
+                notJudged = Optional.of(String.format(
+                        "%d registered node%s, fewer than the %d a fleet reference needs",
+                        registeredNodes, registeredNodes == 1 ? "" : "s", thresholds.minNodes()));
             } else if (measured < thresholds.minPairs()) {
-                notJudged = Optional.of(String.format("%d pair%s measured, fewer than the %d a fleet reference needs", measured,
-                        measured == 1 ? "" : "s", thresholds.minPairs()));
+                notJudged = Optional.of(String.format(
+                        "%d pair%s measured, fewer than the %d a fleet reference needs",
+                        measured, measured == 1 ? "" : "s", thresholds.minPairs()));
             }
             double bwRef = nodeReference(f.bandwidthByNode);
             double latRef = nodeReference(f.latencyByNode);
-            stats.put(p, new PointStats(p, f.pairs, bw.length, Math.exp(bwRef), median(bw), first(bw), last(bw),
-                    healthySpread(bw, bwRef, true), lat.length, first(lat), Math.exp(latRef), median(lat),
-                    healthySpread(lat, latRef, false), notJudged));
+            stats.put(
+                    p,
+                    new PointStats(
+                            p,
+                            f.pairs,
+                            bw.length,
+                            Math.exp(bwRef),
+                            median(bw),
+                            first(bw),
+                            last(bw),
+                            healthySpread(bw, bwRef, true),
+                            lat.length,
+                            first(lat),
+                            Math.exp(latRef),
+                            median(lat),
+                            healthySpread(lat, latRef, false),
+                            notJudged));
         });
         return new FleetRelative(thresholds, stats);
     }
@@ -132,7 +148,8 @@ public final class FleetRelative {
                 double limit = thresholds.bandwidthFraction() * s.referenceGBps();
                 double spread = s.referenceGBps() * Math.exp(-deviations * s.bandwidthSpread());
                 yield o.bandwidthGBps() < limit && o.bandwidthGBps() < spread
-                        ? Optional.of(new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.referenceGBps(), limit, spread))
+                        ? Optional.of(
+                                new Outlier(o, Measure.BANDWIDTH, o.bandwidthGBps(), s.referenceGBps(), limit, spread))
                         : Optional.empty();
             }
             case LATENCY -> {
@@ -142,7 +159,8 @@ public final class FleetRelative {
                 double limit = thresholds.latencyMultiple() * s.lowestLatencyUs();
                 double spread = s.referenceLatencyUs() * Math.exp(deviations * s.latencySpread());
                 yield o.latencyUs() > limit && o.latencyUs() > spread
-                        ? Optional.of(new Outlier(o, Measure.LATENCY, o.latencyUs(), s.lowestLatencyUs(), limit, spread))
+                        ? Optional.of(
+                                new Outlier(o, Measure.LATENCY, o.latencyUs(), s.lowestLatencyUs(), limit, spread))
                         : Optional.empty();
             }
         };

@@ -29,6 +29,7 @@ final class Ledger {
     private final Map<String, Integer> index;
     /** Per node: how many outcomes name it, and how many of those were unreachable. */
     final int[] outcomes;
+
     final int[] unreachable;
     /** Per node: whether a retest named it. */
     final boolean[] retested;
@@ -44,7 +45,7 @@ final class Ledger {
     /** Per node: its failing pairs. */
     final List<List<FailingPair>> failingOf;
 
-    record Key(Pair pair, Point point) { }
+    record Key(Pair pair, Point point) {}
 
     /** Every run of one directed pair at one point, judged. */
     static final class Runs {
@@ -95,7 +96,8 @@ final class Ledger {
         }
 
         boolean has(PairFault fault) {
-            return runs.stream().anyMatch(r -> r.samples.stream().anyMatch(e -> e.fault().orElse(null) == fault));
+            return runs.stream()
+                    .anyMatch(r -> r.samples.stream().anyMatch(e -> e.fault().orElse(null) == fault));
         }
     }
 
@@ -164,15 +166,19 @@ final class Ledger {
         for (Runs r : l.runs.values()) {
             int i0 = index.get(r.pair.initiator());
             int t0 = index.get(r.pair.target());
-            if (r.fails() || r.candidate() && (vouches(confirmed[i0], cleared[i0]) || vouches(confirmed[t0], cleared[t0]))) {
+            if (r.fails()
+                    || r.candidate() && (vouches(confirmed[i0], cleared[i0]) || vouches(confirmed[t0], cleared[t0]))) {
                 int i = index.get(r.pair.initiator());
                 int t = index.get(r.pair.target());
-                l.failing.computeIfAbsent(key(i, t), k -> {
-                    FailingPair fp = new FailingPair(Math.min(i, t), Math.max(i, t));
-                    l.failingOf.get(i).add(fp);
-                    l.failingOf.get(t).add(fp);
-                    return fp;
-                }).runs.add(r);
+                l.failing
+                        .computeIfAbsent(key(i, t), k -> {
+                            FailingPair fp = new FailingPair(Math.min(i, t), Math.max(i, t));
+                            l.failingOf.get(i).add(fp);
+                            l.failingOf.get(t).add(fp);
+                            return fp;
+                        })
+                        .runs
+                        .add(r);
             }
         }
         return l;
@@ -200,7 +206,9 @@ final class Ledger {
     List<Runs> unconfirmed() {
         java.util.Set<Runs> counted = new java.util.HashSet<>();
         failing.values().forEach(p -> counted.addAll(p.runs));
-        return runs.values().stream().filter(r -> r.faults > 0 && !counted.contains(r)).toList();
+        return runs.values().stream()
+                .filter(r -> r.faults > 0 && !counted.contains(r))
+                .toList();
     }
 
     private void count(PairOutcome o) {

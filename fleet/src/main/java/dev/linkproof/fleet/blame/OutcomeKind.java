@@ -26,9 +26,12 @@ public enum OutcomeKind {
         return switch (kind) {
             case DATA_CORRUPTION, COMPLETION_MISMATCH, ATOMIC_MISMATCH -> Optional.of(CORRUPT);
             case PEER_FAILURE -> Optional.of(UNREACHABLE);
-            case BELOW_CRITERION, PERFORMANCE_REGRESSION, SHORT_ON_BUSY_HOST, NIC_NOT_FIT, REQUIRED_TRANSPORT_UNAVAILABLE,
-                 REQUIRED_CAPABILITY_UNAVAILABLE ->
-                    Optional.of(FAILED_CRITERIA);
+            case BELOW_CRITERION,
+                    PERFORMANCE_REGRESSION,
+                    SHORT_ON_BUSY_HOST,
+                    NIC_NOT_FIT,
+                    REQUIRED_TRANSPORT_UNAVAILABLE,
+                    REQUIRED_CAPABILITY_UNAVAILABLE -> Optional.of(FAILED_CRITERIA);
             case TRANSFER_ERROR, CONFIGURATION_ERROR, TEST_ASSERTION, ERROR -> Optional.of(ERROR);
             case UNAVAILABLE -> Optional.empty();
         };

@@ -21,12 +21,26 @@ public final class PairJudge {
     /** The run as evidence: with its fault when it counts against the pair, without when it is good. */
     public Evidence sample(PairOutcome o) {
         if (o.kind() != OutcomeKind.PASSED) {
-            return new Evidence(o.pair(), o.point(), Optional.of(PairFault.of(o.kind())), o.bandwidthGBps(), o.latencyUs(), Double.NaN,
-                    o.stage(), o.atMillis());
+            return new Evidence(
+                    o.pair(),
+                    o.point(),
+                    Optional.of(PairFault.of(o.kind())),
+                    o.bandwidthGBps(),
+                    o.latencyUs(),
+                    Double.NaN,
+                    o.stage(),
+                    o.atMillis());
         }
         Optional<Outlier> out = fleet.outlier(o);
-        return new Evidence(o.pair(), o.point(), out.map(x -> PairFault.of(x.measure())), o.bandwidthGBps(), o.latencyUs(),
-                out.map(Outlier::reference).orElse(Double.NaN), o.stage(), o.atMillis());
+        return new Evidence(
+                o.pair(),
+                o.point(),
+                out.map(x -> PairFault.of(x.measure())),
+                o.bandwidthGBps(),
+                o.latencyUs(),
+                out.map(Outlier::reference).orElse(Double.NaN),
+                o.stage(),
+                o.atMillis());
     }
 
     /** The evidence {@code o} gives against its pair, or empty when it is good. */

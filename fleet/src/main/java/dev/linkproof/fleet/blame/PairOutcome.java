@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param stage         which part of the run it came from
  * @param atMillis      when it ended (epoch milliseconds), 0 when not known
  */
-public record PairOutcome(Pair pair, Point point, OutcomeKind kind, double bandwidthGBps, double latencyUs, Stage stage,
-                          long atMillis) {
+public record PairOutcome(
+        Pair pair, Point point, OutcomeKind kind, double bandwidthGBps, double latencyUs, Stage stage, long atMillis) {
     public PairOutcome {
         Objects.requireNonNull(pair, "pair");
         Objects.requireNonNull(point, "point");

@@ -18,9 +18,21 @@ import java.util.Optional;
  * @param notJudged        why the point is not judged against the fleet (too few nodes or pairs for a
  *                         reference); the profile's own criteria still judge it
  */
-public record PointStats(Point point, int pairs, int measuredBandwidth, double referenceGBps, double medianGBps, double minGBps,
-                         double maxGBps, double bandwidthSpread, int measuredLatency, double lowestLatencyUs, double referenceLatencyUs,
-                         double medianLatencyUs, double latencySpread, Optional<String> notJudged) {
+public record PointStats(
+        Point point,
+        int pairs,
+        int measuredBandwidth,
+        double referenceGBps,
+        double medianGBps,
+        double minGBps,
+        double maxGBps,
+        double bandwidthSpread,
+        int measuredLatency,
+        double lowestLatencyUs,
+        double referenceLatencyUs,
+        double medianLatencyUs,
+        double latencySpread,
+        Optional<String> notJudged) {
     public boolean judged() {
         return notJudged.isEmpty();
     }

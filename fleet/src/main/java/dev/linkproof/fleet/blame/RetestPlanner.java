@@ -24,8 +24,7 @@ import java.util.Set;
  * holds each node once.
  */
 public final class RetestPlanner {
-    private RetestPlanner() {
-    }
+    private RetestPlanner() {}
 
     /**
      * The retests for a run so far, judged with the settings' thresholds against the first round.
@@ -52,7 +51,10 @@ public final class RetestPlanner {
         }
         List<Integer> good = new ArrayList<>();
         for (int n = 0; n < ledger.size(); n++) {
-            if (!suspect.get(n) && !decision.blamed(n) && first.registered().contains(ledger.names.get(n)) && ledger.outcomes[n] > 0
+            if (!suspect.get(n)
+                    && !decision.blamed(n)
+                    && first.registered().contains(ledger.names.get(n))
+                    && ledger.outcomes[n] > 0
                     && passedBesideBlamed(ledger, n, decision)) {
                 good.add(n);
             }
@@ -62,7 +64,8 @@ public final class RetestPlanner {
             return new RetestPlan(List.of(), List.of());
         }
         if (good.isEmpty()) {
-            return new RetestPlan(List.of(), suspects.stream().map(ledger.names::get).toList());
+            return new RetestPlan(
+                    List.of(), suspects.stream().map(ledger.names::get).toList());
         }
         List<RetestRound> rounds = new ArrayList<>();
         int cursor = 0;

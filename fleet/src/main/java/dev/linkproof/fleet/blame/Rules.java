@@ -16,8 +16,7 @@ final class Rules {
     /** A node fails with most of its partners when it fails with more than half, and with at least this many. */
     static final int MIN_FAILING_PARTNERS = 2;
 
-    private Rules() {
-    }
+    private Rules() {}
 
     /** What the rules decided: a kind per blamed node (null when not blamed), and the failing pairs left to links. */
     record Decision(VerdictKind[] nodeKind, List<Ledger.FailingPair> links) {
@@ -59,7 +58,8 @@ final class Rules {
             }
         }
         // In node order, as the verdicts are, rather than in the order the outcomes came.
-        links.sort(java.util.Comparator.comparingInt((Ledger.FailingPair p) -> p.a).thenComparingInt(p -> p.b));
+        links.sort(
+                java.util.Comparator.comparingInt((Ledger.FailingPair p) -> p.a).thenComparingInt(p -> p.b));
         return new Decision(kind, links);
     }
 

@@ -15,7 +15,8 @@ package dev.linkproof.fleet.blame;
  * and multiple default to ClusterKit's (93 % of the reference, 2.1 × the lowest latency), whose
  * users will compare.
  */
-public record Thresholds(double bandwidthFraction, double latencyMultiple, double maxDeviations, int minNodes, int minPairs) {
+public record Thresholds(
+        double bandwidthFraction, double latencyMultiple, double maxDeviations, int minNodes, int minPairs) {
     public static final Thresholds DEFAULTS = new Thresholds(0.93, 2.1, 3.0, 4, 6);
 
     public Thresholds {

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param evidenceOmitted how many more there were: a bad node of a 4,000-node fleet fails 8,000
  *                        pairs, and every one of them is in the results file already
  */
-public record Verdict(VerdictKind kind, List<String> nodes, List<Evidence> evidence, int evidenceOmitted, String reason) {
+public record Verdict(
+        VerdictKind kind, List<String> nodes, List<Evidence> evidence, int evidenceOmitted, String reason) {
     public Verdict {
         Objects.requireNonNull(kind, "kind");
         nodes = List.copyOf(nodes);
@@ -24,11 +25,13 @@ public record Verdict(VerdictKind kind, List<String> nodes, List<Evidence> evide
             default -> nodes.size() == 1;
         };
         if (!fits) {
-            throw new IllegalArgumentException(kind + " names " + switch (kind) {
-                case BAD_LINK -> "two nodes";
-                case FLEET_DEGRADED -> "the failing nodes";
-                default -> "one node";
-            } + ", not " + nodes);
+            throw new IllegalArgumentException(kind + " names "
+                    + switch (kind) {
+                        case BAD_LINK -> "two nodes";
+                        case FLEET_DEGRADED -> "the failing nodes";
+                        default -> "one node";
+                    }
+                    + ", not " + nodes);
         }
     }
 
@@ -42,6 +45,7 @@ public record Verdict(VerdictKind kind, List<String> nodes, List<Evidence> evide
 
     /** "bad-link lpn1<->lpn2: …", "bad-node lpn3: …" or "fleet-degraded lpn1, lpn2, lpn5: …". */
     public String describe() {
-        return kind.slug() + " " + String.join(kind == VerdictKind.FLEET_DEGRADED ? ", " : "<->", nodes) + ": " + reason;
+        return kind.slug() + " " + String.join(kind == VerdictKind.FLEET_DEGRADED ? ", " : "<->", nodes) + ": "
+                + reason;
     }
 }

@@ -13,8 +13,7 @@ import java.util.Map;
  * coordinator, a model fleet in tests); the decisions are made here.
  */
 public final class Verdicts {
-    private Verdicts() {
-    }
+    private Verdicts() {}
 
     /** Runs reruns and says what they did; told of each stage's plan first. */
     public interface Reruns {
@@ -22,12 +21,10 @@ public final class Verdicts {
         List<PairOutcome> run(Stage stage, List<RerunRound> rounds);
 
         /** A stage is about to run: how many (pair, point)s, pair runs and rounds. */
-        default void planned(Stage stage, int pairs, int runs, int rounds) {
-        }
+        default void planned(Stage stage, int pairs, int runs, int rounds) {}
 
         /** Suspects the retest planner found no partner that passed for. */
-        default void unplanned(List<String> suspects) {
-        }
+        default void unplanned(List<String> suspects) {}
     }
 
     /** The verdicts of a run whose first round is {@code first}, after every rerun they need. */
@@ -45,21 +42,32 @@ public final class Verdicts {
             for (RetestRound round : retests.rounds()) {
                 Map<Point, List<Pair>> byPoint = new LinkedHashMap<>();
                 for (Retest r : round.retests()) {
-                    r.points().forEach(p -> byPoint.computeIfAbsent(p, k -> new ArrayList<>()).add(r.pair()));
+                    r.points()
+                            .forEach(p -> byPoint.computeIfAbsent(p, k -> new ArrayList<>())
+                                    .add(r.pair()));
                 }
                 byPoint.forEach((p, pairs) -> rounds.add(new RerunRound(p, pairs)));
             }
-            reruns.planned(Stage.RETEST, retests.retests().size(), rounds.stream().mapToInt(r -> r.pairs().size()).sum(), rounds.size());
+            reruns.planned(
+                    Stage.RETEST,
+                    retests.retests().size(),
+                    rounds.stream().mapToInt(r -> r.pairs().size()).sum(),
+                    rounds.size());
             all.addAll(reruns.run(Stage.RETEST, rounds));
             confirm(first, all, reruns, settings, judge);
         }
         return Blamer.blame(first, all, settings, judge);
     }
 
-    private static void confirm(Observations first, List<PairOutcome> all, Reruns reruns, BlameSettings settings, PairJudge judge) {
+    private static void confirm(
+            Observations first, List<PairOutcome> all, Reruns reruns, BlameSettings settings, PairJudge judge) {
         ConfirmationPlan plan = ConfirmationPlanner.plan(first, all, settings, judge);
         if (!plan.isEmpty()) {
-            reruns.planned(Stage.CONFIRMATION, plan.confirmations().size(), plan.runs(), plan.rounds().size());
+            reruns.planned(
+                    Stage.CONFIRMATION,
+                    plan.confirmations().size(),
+                    plan.runs(),
+                    plan.rounds().size());
             all.addAll(reruns.run(Stage.CONFIRMATION, plan.rounds()));
         }
     }

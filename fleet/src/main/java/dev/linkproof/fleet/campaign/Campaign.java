@@ -1,17 +1,11 @@
 package dev.linkproof.fleet.campaign;
 
-import dev.linkproof.fleet.act.ActPlan;
-import dev.linkproof.fleet.act.Command;
 import dev.linkproof.fleet.act.CommandOutcome;
-import dev.linkproof.fleet.act.CommandRunner;
 import dev.linkproof.fleet.act.History;
 import dev.linkproof.fleet.act.KubernetesApi;
 import dev.linkproof.fleet.act.KubernetesMark;
-import dev.linkproof.fleet.act.Mark;
-import dev.linkproof.fleet.act.Runner;
 import dev.linkproof.fleet.act.Selection;
 import dev.linkproof.fleet.act.SlurmDrain;
-import dev.linkproof.fleet.act.Undo;
 import dev.linkproof.fleet.blame.Blame;
 import dev.linkproof.fleet.blame.Observations;
 import dev.linkproof.fleet.blame.PairOutcome;
@@ -55,15 +49,14 @@ import java.util.function.Supplier;
 public final class Campaign implements AutoCloseable {
     /** A round of one point's pairs, as the printed estimate assumes it (the first rounds' lines tell the real pace). */
     static final Duration ESTIMATED_PER_POINT_ROUND = Duration.ofSeconds(2);
-    /** How long one drain, taint or query command may take. */
-    static final Duration ACT_DEADLINE = Duration.ofSeconds(30);
 
     private final FleetPlan plan;
     private final CampaignSettings settings;
     private final CampaignListener listener;
-    private final Schedulers schedulers;
+    private final CampaignActions actions;
     /** The run's transports, handed to the coordinator's sessions. */
     private final Transports transports;
+
     private final String id = UUID.randomUUID().toString();
     private final Instant started = Instant.now();
     private Registry registry;
@@ -75,6 +68,7 @@ public final class Campaign implements AutoCloseable {
     private final Map<String, PointRun> byId = new ConcurrentHashMap<>();
     /** Every round's wall time, and the sum of each round's slowest pair: what the coordinator costs. */
     private final AtomicLong roundNanos = new AtomicLong();
+
     private final AtomicLong slowestPairNanos = new AtomicLong();
     private final List<PairOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
 
@@ -85,11 +79,13 @@ public final class Campaign implements AutoCloseable {
      * @param kubernetesClient makes the client for act=kubernetes, called only when there is a command to run
      */
     public record Schedulers(SlurmDrain slurm, KubernetesMark kubernetes, Supplier<KubernetesClient> kubernetesClient) {
-        public static final Schedulers DEFAULT = new Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT,
-                () -> KubernetesApi.defaultClient(ACT_DEADLINE));
+        public static final Schedulers DEFAULT = new Schedulers(
+                SlurmDrain.DEFAULT,
+                KubernetesMark.DEFAULT,
+                () -> KubernetesApi.defaultClient(CampaignActions.ACT_DEADLINE));
 
         public Schedulers(SlurmDrain slurm, KubernetesMark kubernetes) {
-            this(slurm, kubernetes, () -> KubernetesApi.defaultClient(ACT_DEADLINE));
+            this(slurm, kubernetes, () -> KubernetesApi.defaultClient(CampaignActions.ACT_DEADLINE));
         }
     }
 
@@ -97,12 +93,19 @@ public final class Campaign implements AutoCloseable {
     public record PointRun(Point point, TransferSpec spec, PointCheck check) {
         /** A pair's run failed as its test would have failed it: its own failure, else the profile's verdict on its measurement. */
         Optional<FailureKind> failure(PairRun run) {
-            return run.failureKind().or(() -> run.ran() ? check.failure(run.pair(), run.measurement()) : Optional.empty());
+            return run.failureKind()
+                    .or(() -> run.ran() ? check.failure(run.pair(), run.measurement()) : Optional.empty());
         }
 
         /** The run as blame sees it, from {@code stage}, ending now. */
         Optional<PairOutcome> outcome(PairRun run, Optional<FailureKind> failure, Stage stage) {
-            return Outcomes.of(point, run.pair(), run.ran() ? run.measurement() : null, failure, stage, System.currentTimeMillis());
+            return Outcomes.of(
+                    point,
+                    run.pair(),
+                    run.ran() ? run.measurement() : null,
+                    failure,
+                    stage,
+                    System.currentTimeMillis());
         }
     }
 
@@ -111,12 +114,16 @@ public final class Campaign implements AutoCloseable {
         this(plan, settings, listener, Schedulers.DEFAULT, transports);
     }
 
-    public Campaign(FleetPlan plan, CampaignSettings settings, CampaignListener listener, Schedulers schedulers,
-                    Transports transports) {
+    public Campaign(
+            FleetPlan plan,
+            CampaignSettings settings,
+            CampaignListener listener,
+            Schedulers schedulers,
+            Transports transports) {
         this.plan = plan;
         this.settings = settings;
         this.listener = listener;
-        this.schedulers = schedulers;
+        this.actions = new CampaignActions(settings, listener, schedulers);
         this.transports = transports;
     }
 
@@ -151,34 +158,48 @@ public final class Campaign implements AutoCloseable {
             return;
         }
         try {
-            registry = Registry.start(settings.registryHost(), settings.registryPort(), settings.token(), plan.nodes(), coordinatorName());
+            registry = Registry.start(
+                    settings.registryHost(),
+                    settings.registryPort(),
+                    settings.token(),
+                    plan.nodes(),
+                    coordinatorName());
         } catch (IOException | RuntimeException e) {
-            registryFailure = "the fleet's registry cannot listen on " + settings.registryHost() + ":" + settings.registryPort() + ": "
-                    + e.getMessage() + " (" + CampaignSettings.REGISTRY_KEY + ")";
+            registryFailure = "the fleet's registry cannot listen on " + settings.registryHost() + ":"
+                    + settings.registryPort() + ": " + e.getMessage() + " (" + CampaignSettings.REGISTRY_KEY + ")";
             listener.on(new CampaignEvent.RegistryFailed(registryFailure));
             return;
         }
-        listener.on(new CampaignEvent.Planned(plan.plan().describe(ESTIMATED_PER_POINT_ROUND, Math.max(1, points)).strip()
+        listener.on(new CampaignEvent.Planned(plan.plan()
+                        .describe(ESTIMATED_PER_POINT_ROUND, Math.max(1, points))
+                        .strip()
                 + " (at an assumed " + Units.formatDuration(ESTIMATED_PER_POINT_ROUND) + " per point and round)"));
-        listener.on(new CampaignEvent.RegistryListening(registry.host(), registry.port(), plan.nodes().size(), plan.source(),
-                settings.registerWithin()));
+        listener.on(new CampaignEvent.RegistryListening(
+                registry.host(), registry.port(), plan.nodes().size(), plan.source(), settings.registerWithin()));
         long start = System.nanoTime();
         Map<String, Registry.Node> nodes = registry.awaitAll(settings.registerWithin());
         registeredAt = System.nanoTime();
-        listener.on(new CampaignEvent.Registered(nodes.size(), plan.nodes().size(), (registeredAt - start) / 1e9, registry.missing()));
+        listener.on(new CampaignEvent.Registered(
+                nodes.size(), plan.nodes().size(), (registeredAt - start) / 1e9, registry.missing()));
         Registry r = registry;
-        coordinator = new Coordinator(new Coordinator.Nodes() {
-            @Override
-            public Optional<Registry.Node> node(String name) {
-                return r.lost(name).isPresent() ? Optional.empty() : r.node(name);
-            }
+        coordinator = new Coordinator(
+                new Coordinator.Nodes() {
+                    @Override
+                    public Optional<Registry.Node> node(String name) {
+                        return r.lost(name).isPresent() ? Optional.empty() : r.node(name);
+                    }
 
-            @Override
-            public String whyAbsent(String name) {
-                return r.lost(name).map(why -> "node " + name + " left the run: " + why)
-                        .orElse("node " + name + " did not register with the coordinator");
-            }
-        }, settings.token(), settings.timeouts(), settings.timeouts().control(), transports);
+                    @Override
+                    public String whyAbsent(String name) {
+                        return r.lost(name)
+                                .map(why -> "node " + name + " left the run: " + why)
+                                .orElse("node " + name + " did not register with the coordinator");
+                    }
+                },
+                settings.token(),
+                settings.timeouts(),
+                settings.timeouts().control(),
+                transports);
     }
 
     /** Why {@code node} is not in the run, if it is not: never registered (and any refusal naming it), or lost since. */
@@ -192,9 +213,14 @@ public final class Campaign implements AutoCloseable {
         if (registry.registered().containsKey(node)) {
             return Optional.empty();
         }
-        String refused = registry.refusals().stream().filter(x -> x.node().equals(node)).map(Registry.Refusal::why).findFirst()
-                .map(why -> "; its agent was refused: " + why).orElse("");
-        return Optional.of("node " + node + " did not register within " + Units.formatDuration(settings.registerWithin()) + refused);
+        String refused = registry.refusals().stream()
+                .filter(x -> x.node().equals(node))
+                .map(Registry.Refusal::why)
+                .findFirst()
+                .map(why -> "; its agent was refused: " + why)
+                .orElse("");
+        return Optional.of("node " + node + " did not register within "
+                + Units.formatDuration(settings.registerWithin()) + refused);
     }
 
     /**
@@ -219,13 +245,19 @@ public final class Campaign implements AutoCloseable {
         for (int i = 0; i < rounds.size(); i++) {
             List<Pair> round = rounds.get(i);
             long start = System.nanoTime();
-            List<PairRun> runs = c == null ? round.stream().map(p -> PairRun.notRun(p, registryFailure == null
-                    ? "the fleet's registry was not started" : registryFailure)).toList() : timed(c, round, point.spec());
+            List<PairRun> runs = c == null
+                    ? round.stream()
+                            .map(p -> PairRun.notRun(
+                                    p,
+                                    registryFailure == null ? "the fleet's registry was not started" : registryFailure))
+                            .toList()
+                    : timed(c, round, point.spec());
             long wall = System.nanoTime() - start;
             runs.forEach(r -> byPair.put(r.pair(), r));
             long failed = runs.stream().filter(r -> r.failureKind().isPresent()).count();
             long slowest = runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0);
-            listener.on(new CampaignEvent.RoundRan(point.point().name(), i + 1, rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed));
+            listener.on(new CampaignEvent.RoundRan(
+                    point.point().name(), i + 1, rounds.size(), round.size(), wall / 1e9, slowest / 1e9, failed));
         }
         return byPair;
     }
@@ -233,7 +265,8 @@ public final class Campaign implements AutoCloseable {
     /** A pair's first-round outcome, as its test ended (the engine records every pair test here). */
     public void record(PairOutcome outcome) {
         if (outcome.stage() != Stage.FIRST) {
-            throw new IllegalArgumentException("only first-round outcomes are recorded from outside; the campaign runs the rest: " + outcome);
+            throw new IllegalArgumentException(
+                    "only first-round outcomes are recorded from outside; the campaign runs the rest: " + outcome);
         }
         outcomes.add(outcome);
     }
@@ -260,25 +293,29 @@ public final class Campaign implements AutoCloseable {
         Set<String> registered = machines().keySet();
         Observations first = new Observations(plan.nodes(), registered, outcomes());
         Coordinator c = coordinator();
-        Blame blame = Verdicts.reach(first, new Verdicts.Reruns() {
-            @Override
-            public List<PairOutcome> run(Stage stage, List<RerunRound> rounds) {
-                return c == null ? List.of() : rerun(c, stage, rounds);
-            }
+        Blame blame = Verdicts.reach(
+                first,
+                new Verdicts.Reruns() {
+                    @Override
+                    public List<PairOutcome> run(Stage stage, List<RerunRound> rounds) {
+                        return c == null ? List.of() : rerun(c, stage, rounds);
+                    }
 
-            @Override
-            public void planned(Stage stage, int pairs, int runs, int rounds) {
-                listener.on(new CampaignEvent.RerunsPlanned(stage, pairs, runs, rounds));
-            }
+                    @Override
+                    public void planned(Stage stage, int pairs, int runs, int rounds) {
+                        listener.on(new CampaignEvent.RerunsPlanned(stage, pairs, runs, rounds));
+                    }
 
-            @Override
-            public void unplanned(List<String> suspects) {
-                listener.on(new CampaignEvent.RetestsUnplanned(suspects));
-            }
-        }, settings.blame());
+                    @Override
+                    public void unplanned(List<String> suspects) {
+                        listener.on(new CampaignEvent.RetestsUnplanned(suspects));
+                    }
+                },
+                settings.blame());
         listener.on(new CampaignEvent.Concluded(blame));
         long sinceRegistered = registeredAt == 0 ? 0 : System.nanoTime() - registeredAt;
-        listener.on(new CampaignEvent.Cost(roundNanos.get() / 1e9, slowestPairNanos.get() / 1e9, sinceRegistered / 1e9));
+        listener.on(
+                new CampaignEvent.Cost(roundNanos.get() / 1e9, slowestPairNanos.get() / 1e9, sinceRegistered / 1e9));
         return blame;
     }
 
@@ -292,15 +329,22 @@ public final class Campaign implements AutoCloseable {
                 continue; // a point that never ran here (its outcomes came from elsewhere): nothing to run it with
             }
             long start = System.nanoTime();
-            List<PairRun> runs = timed(c, round.pairs(), point.spec().withPointId(point.spec().pointId() + "/" + stage.slug()));
+            List<PairRun> runs = timed(
+                    c, round.pairs(), point.spec().withPointId(point.spec().pointId() + "/" + stage.slug()));
             long failed = 0;
             for (PairRun run : runs) {
                 Optional<FailureKind> kind = point.failure(run);
                 failed += kind.isPresent() ? 1 : 0;
                 point.outcome(run, kind, stage).ifPresent(all::add);
             }
-            listener.on(new CampaignEvent.RerunRoundRan(stage, point.point().name(), i + 1, rounds.size(), round.pairs().size(),
-                    (System.nanoTime() - start) / 1e9, failed));
+            listener.on(new CampaignEvent.RerunRoundRan(
+                    stage,
+                    point.point().name(),
+                    i + 1,
+                    rounds.size(),
+                    round.pairs().size(),
+                    (System.nanoTime() - start) / 1e9,
+                    failed));
         }
         return all;
     }
@@ -315,63 +359,7 @@ public final class Campaign implements AutoCloseable {
      * @param history earlier runs, empty when none are kept
      */
     public List<CommandOutcome> act(Blame blame, Optional<History> history) {
-        CampaignSettings.Act how = settings.act();
-        if (how == CampaignSettings.Act.NONE) {
-            return List.of();
-        }
-        listener.on(new CampaignEvent.HistoryRead(history.map(h -> String.format(
-                "history: %d earlier run(s); a node is acted on when blamed in %s of the last runs, this one included",
-                h.runs().size(), settings.actAfter())).orElse("no history kept: acting on this run's confirmed verdicts alone")));
-        Map<String, String> machines = machines();
-        Selection selection = Selection.of(blame.verdicts(), settings.blame().mostBlamed(blame.nodes().size()), history, settings.actAfter());
-        KubernetesMark kubernetes = schedulers.kubernetes().onMachines(n -> machines.getOrDefault(n, n));
-        ActPlan actions = how.kubernetes() ? kubernetes.plan(selection) : schedulers.slurm().plan(selection);
-        actions.notActedOn().forEach(n -> listener.on(new CampaignEvent.NotActed(n)));
-        if (!how.runs()) {
-            if (!actions.commands().isEmpty()) {
-                listener.on(new CampaignEvent.ActPrinted(how.kubernetes() ? "label and taint the blamed nodes" : "drain the blamed nodes",
-                        CampaignSettings.ACT_KEY + "=" + (how.kubernetes() ? "kubernetes" : "slurm"), actions.shellLines()));
-            }
-            return List.of();
-        }
-        if (!how.kubernetes()) {
-            return act(actions, blame, machines, new CommandRunner(ACT_DEADLINE), false, kubernetes);
-        }
-        try (KubernetesApi api = new KubernetesApi(schedulers.kubernetesClient(), ACT_DEADLINE)) {
-            return act(actions, blame, machines, api, true, kubernetes);
-        }
-    }
-
-    /** The plan's commands, then the undo: the scheduler says which nodes carry our mark; the ones that pass now come back. */
-    private List<CommandOutcome> act(ActPlan actions, Blame blame, Map<String, String> machines, Runner runner, boolean onKubernetes,
-                                     KubernetesMark kubernetes) {
-        List<CommandOutcome> done = new ArrayList<>();
-        for (CommandOutcome o : runner.run(actions)) {
-            done.add(o);
-            listener.on(new CampaignEvent.Acted(o));
-        }
-        Command query = onKubernetes ? kubernetes.query() : schedulers.slurm().query();
-        CommandOutcome listed = runner.run(query);
-        done.add(listed);
-        if (!(listed instanceof CommandOutcome.Succeeded ok)) {
-            listener.on(new CampaignEvent.Acted(listed));
-            return done;
-        }
-        Map<String, String> machineOf = new LinkedHashMap<>();
-        machines.forEach((node, machine) -> machineOf.put(node, onKubernetes ? machine : node));
-        List<Mark> marks = onKubernetes ? kubernetes.marks(ok.output()) : schedulers.slurm().marks(ok.output());
-        for (Mark m : Undo.of(marks, blame, machineOf)) {
-            if (actions.commands().stream().anyMatch(x -> x.node().equals(m.node()))) {
-                continue; // taken out in this very run
-            }
-            listener.on(new CampaignEvent.Undone(m));
-            List<Command> back = onKubernetes ? kubernetes.clear(m) : List.of(schedulers.slurm().resume(m));
-            for (CommandOutcome o : runner.run(back)) {
-                done.add(o);
-                listener.on(new CampaignEvent.Acted(o));
-            }
-        }
-        return done;
+        return actions.act(blame, history, this::machines);
     }
 
     /**
@@ -401,7 +389,8 @@ public final class Campaign implements AutoCloseable {
         long start = System.nanoTime();
         List<PairRun> runs = c.runRound(round, spec);
         roundNanos.addAndGet(System.nanoTime() - start);
-        slowestPairNanos.addAndGet(runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
+        slowestPairNanos.addAndGet(
+                runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0));
         return runs;
     }
 

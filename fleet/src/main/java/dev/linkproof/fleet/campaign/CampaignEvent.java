@@ -25,11 +25,13 @@ public sealed interface CampaignEvent {
         }
     }
 
-    record RegistryListening(String host, int port, int nodes, String source, Duration within) implements CampaignEvent {
+    record RegistryListening(String host, int port, int nodes, String source, Duration within)
+            implements CampaignEvent {
         @Override
         public String describe() {
-            return String.format("registry listening on %s:%d for %d nodes from %s; waiting up to %s", host, port, nodes, source,
-                    Units.formatDuration(within));
+            return String.format(
+                    "registry listening on %s:%d for %d nodes from %s; waiting up to %s",
+                    host, port, nodes, source, Units.formatDuration(within));
         }
     }
 
@@ -43,7 +45,12 @@ public sealed interface CampaignEvent {
     record Registered(int registered, int expected, double seconds, List<String> missing) implements CampaignEvent {
         @Override
         public String describe() {
-            return String.format(Locale.ROOT, "%d of %d nodes registered in %.1f s%s", registered, expected, seconds,
+            return String.format(
+                    Locale.ROOT,
+                    "%d of %d nodes registered in %.1f s%s",
+                    registered,
+                    expected,
+                    seconds,
                     missing.isEmpty() ? "" : "; missing: " + String.join(", ", missing));
         }
     }
@@ -60,8 +67,16 @@ public sealed interface CampaignEvent {
             implements CampaignEvent {
         @Override
         public String describe() {
-            return String.format(Locale.ROOT, "%s: round %d/%d, %d pairs in %.2f s (slowest pair %.2f s)%s", point, round, rounds, pairs,
-                    seconds, slowestPair, failed == 0 ? "" : ", " + failed + " failed");
+            return String.format(
+                    Locale.ROOT,
+                    "%s: round %d/%d, %d pairs in %.2f s (slowest pair %.2f s)%s",
+                    point,
+                    round,
+                    rounds,
+                    pairs,
+                    seconds,
+                    slowestPair,
+                    failed == 0 ? "" : ", " + failed + " failed");
         }
     }
 
@@ -70,9 +85,13 @@ public sealed interface CampaignEvent {
         @Override
         public String describe() {
             return stage == Stage.CONFIRMATION
-                    ? String.format("confirming before any verdict: %d (pair, point)s that failed, or the reverse of one, %d runs in %d rounds",
-                    pairs, runs, rounds)
-                    : String.format("retesting %d suspects with partners that passed: %d runs in %d rounds", pairs, runs, rounds);
+                    ? String.format(
+                            "confirming before any verdict: %d (pair, point)s that failed, or the reverse of one, %d"
+                                    + " runs in %d rounds",
+                            pairs, runs, rounds)
+                    : String.format(
+                            "retesting %d suspects with partners that passed: %d runs in %d rounds",
+                            pairs, runs, rounds);
         }
     }
 
@@ -80,7 +99,15 @@ public sealed interface CampaignEvent {
             implements CampaignEvent {
         @Override
         public String describe() {
-            return String.format(Locale.ROOT, "%s round %d/%d (%s): %d pairs in %.1f s%s", stage.slug(), round, rounds, point, pairs, seconds,
+            return String.format(
+                    Locale.ROOT,
+                    "%s round %d/%d (%s): %d pairs in %.1f s%s",
+                    stage.slug(),
+                    round,
+                    rounds,
+                    point,
+                    pairs,
+                    seconds,
                     failed == 0 ? "" : ", " + failed + " failed");
         }
     }
@@ -102,23 +129,41 @@ public sealed interface CampaignEvent {
                 s.append("cleared by its confirmations: ").append(c.describe()).append('\n');
             }
             for (PointStats p : blame.points()) {
-                p.notJudged().ifPresent(why -> s.append(p.point().name()).append(": not judged against the fleet (").append(why)
-                        .append("); the profile's criteria still judge it\n"));
+                p.notJudged()
+                        .ifPresent(why -> s.append(p.point().name())
+                                .append(": not judged against the fleet (")
+                                .append(why)
+                                .append("); the profile's criteria still judge it\n"));
             }
-            s.append(blame.blamesNobody() ? "verdicts: the fleet blames nobody"
-                    : "verdicts: " + blame.verdicts().stream().map(v -> v.kind().slug() + " " + String.join(v.kind()
-                    == dev.linkproof.fleet.blame.VerdictKind.BAD_LINK ? "<->" : ",", v.nodes())).collect(Collectors.joining("; ")));
+            s.append(
+                    blame.blamesNobody()
+                            ? "verdicts: the fleet blames nobody"
+                            : "verdicts: "
+                                    + blame.verdicts().stream()
+                                            .map(v -> v.kind().slug() + " "
+                                                    + String.join(
+                                                            v.kind() == dev.linkproof.fleet.blame.VerdictKind.BAD_LINK
+                                                                    ? "<->"
+                                                                    : ",",
+                                                            v.nodes()))
+                                            .collect(Collectors.joining("; ")));
             return s.toString();
         }
     }
 
     /** What the coordinator cost: the rounds' wall time against their slowest pairs', and the time to the verdicts. */
-    record Cost(double roundsSeconds, double slowestPairsSeconds, double registeredToVerdictsSeconds) implements CampaignEvent {
+    record Cost(double roundsSeconds, double slowestPairsSeconds, double registeredToVerdictsSeconds)
+            implements CampaignEvent {
         @Override
         public String describe() {
-            return String.format(Locale.ROOT, "cost: the rounds (warm-up, confirmations and retests included) took %.2f s, their slowest "
-                            + "pairs %.2f s together (%.2f×); %.2f s from the last registration to the verdicts", roundsSeconds,
-                    slowestPairsSeconds, slowestPairsSeconds == 0 ? 0.0 : roundsSeconds / slowestPairsSeconds, registeredToVerdictsSeconds);
+            return String.format(
+                    Locale.ROOT,
+                    "cost: the rounds (warm-up, confirmations and retests included) took %.2f s, their slowest "
+                            + "pairs %.2f s together (%.2f×); %.2f s from the last registration to the verdicts",
+                    roundsSeconds,
+                    slowestPairsSeconds,
+                    slowestPairsSeconds == 0 ? 0.0 : roundsSeconds / slowestPairsSeconds,
+                    registeredToVerdictsSeconds);
         }
     }
 
@@ -133,20 +178,23 @@ public sealed interface CampaignEvent {
     record ActPrinted(String what, String key, List<String> lines) implements CampaignEvent {
         @Override
         public String describe() {
-            return "to " + what + " (" + key + " runs these):" + lines.stream().map(l -> "\n  " + l).collect(Collectors.joining());
+            return "to " + what + " (" + key + " runs these):"
+                    + lines.stream().map(l -> "\n  " + l).collect(Collectors.joining());
         }
     }
 
     record Acted(CommandOutcome outcome) implements CampaignEvent {
         @Override
         public String describe() {
-            return outcome.command().shellLine() + ": " + switch (outcome) {
-                case CommandOutcome.Succeeded s -> "done";
-                case CommandOutcome.Failed f -> "failed, exit " + f.exitCode() + ": " + f.output().strip();
-                case CommandOutcome.TimedOut t -> "killed after " + Units.formatDuration(t.deadline());
-                case CommandOutcome.NotStarted n -> "not started: " + n.why();
-                case CommandOutcome.Refused r -> "refused, HTTP " + r.status() + ": " + r.why();
-            };
+            return outcome.command().shellLine() + ": "
+                    + switch (outcome) {
+                        case CommandOutcome.Succeeded s -> "done";
+                        case CommandOutcome.Failed f ->
+                            "failed, exit " + f.exitCode() + ": " + f.output().strip();
+                        case CommandOutcome.TimedOut t -> "killed after " + Units.formatDuration(t.deadline());
+                        case CommandOutcome.NotStarted n -> "not started: " + n.why();
+                        case CommandOutcome.Refused r -> "refused, HTTP " + r.status() + ": " + r.why();
+                    };
         }
     }
 

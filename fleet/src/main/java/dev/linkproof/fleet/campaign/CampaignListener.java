@@ -7,7 +7,7 @@ package dev.linkproof.fleet.campaign;
  */
 @FunctionalInterface
 public interface CampaignListener {
-    CampaignListener SILENT = e -> { };
+    CampaignListener SILENT = e -> {};
 
     void on(CampaignEvent event);
 }

@@ -17,8 +17,15 @@ import java.util.Objects;
  * @param act            what to do about blamed nodes
  * @param actAfter       how many of the last runs must blame a node before it is acted on (with a history)
  */
-public record CampaignSettings(String registryHost, int registryPort, Duration registerWithin, String token, Timeouts timeouts,
-                               BlameSettings blame, Act act, ActAfter actAfter) {
+public record CampaignSettings(
+        String registryHost,
+        int registryPort,
+        Duration registerWithin,
+        String token,
+        Timeouts timeouts,
+        BlameSettings blame,
+        Act act,
+        ActAfter actAfter) {
     /** Where the registry listens, {@code host:port}: named in the messages about it. */
     public static final String REGISTRY_KEY = "linkproof.fleet.registry";
     /** What to do about blamed nodes: named in a dry run's hint. */

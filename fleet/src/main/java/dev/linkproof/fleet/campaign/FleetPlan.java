@@ -27,8 +27,10 @@ import java.util.Set;
 public record FleetPlan(List<String> nodes, String source, Plan plan) {
     /** The key that names the launcher; every message about it names the key. */
     public static final String LAUNCHER_KEY = "linkproof.fleet";
-    public static final String LAUNCHERS = "slurm, kubernetes, torchrun, mpi, hostfile:PATH, nodes:a,b,c, or auto (the launcher "
-            + "whose variables are in the environment)";
+
+    public static final String LAUNCHERS =
+            "slurm, kubernetes, torchrun, mpi, hostfile:PATH, nodes:a,b,c, or auto (the launcher "
+                    + "whose variables are in the environment)";
 
     public FleetPlan {
         nodes = List.copyOf(nodes);
@@ -44,7 +46,9 @@ public record FleetPlan(List<String> nodes, String source, Plan plan) {
         List<String> nodes;
         String source;
         if (launcher.startsWith("nodes:")) {
-            nodes = Arrays.stream(launcher.substring("nodes:".length()).split(",")).map(String::strip).filter(s -> !s.isEmpty())
+            nodes = Arrays.stream(launcher.substring("nodes:".length()).split(","))
+                    .map(String::strip)
+                    .filter(s -> !s.isEmpty())
                     .toList();
             source = LAUNCHER_KEY + "=" + launcher;
         } else {
@@ -58,15 +62,16 @@ public record FleetPlan(List<String> nodes, String source, Plan plan) {
                     if (launcher.startsWith("hostfile:")) {
                         yield HostFile.read(Path.of(launcher.substring("hostfile:".length())));
                     }
-                    throw new FleetConfigurationException(LAUNCHER_KEY + "=" + launcher + " names no launcher: " + LAUNCHERS);
+                    throw new FleetConfigurationException(
+                            LAUNCHER_KEY + "=" + launcher + " names no launcher: " + LAUNCHERS);
                 }
             };
             nodes = roster.nodes();
             source = roster.origin();
         }
         if (nodes.size() < 2) {
-            throw new FleetConfigurationException(LAUNCHER_KEY + "=" + launcher + " gives " + nodes.size() + " node(s) ("
-                    + String.join(", ", nodes) + "); a fleet needs at least two");
+            throw new FleetConfigurationException(LAUNCHER_KEY + "=" + launcher + " gives " + nodes.size()
+                    + " node(s) (" + String.join(", ", nodes) + "); a fleet needs at least two");
         }
         if (new HashSet<>(nodes).size() != nodes.size()) {
             throw new FleetConfigurationException(LAUNCHER_KEY + "=" + launcher + " names a node twice: " + nodes);

@@ -45,6 +45,7 @@ public final class Coordinator implements AutoCloseable {
             return "node " + name + " is not registered with the coordinator";
         }
     }
+
     private final String token;
     private final Timeouts timeouts;
     private final Duration startDeadline;
@@ -84,8 +85,10 @@ public final class Coordinator implements AutoCloseable {
             int index = i;
             Pair pair = round.get(i);
             int slot = initiated.merge(pair.initiator(), 1, Integer::sum) - 1;
-            threads.add(Thread.ofVirtual().name("fleet-pair-" + pair.label()).start(() -> results[index] = runPair(pair, slot,
-                    spec.withPointId(spec.pointId() + "/pair=" + pair.label()), barrier)));
+            threads.add(Thread.ofVirtual()
+                    .name("fleet-pair-" + pair.label())
+                    .start(() -> results[index] =
+                            runPair(pair, slot, spec.withPointId(spec.pointId() + "/pair=" + pair.label()), barrier)));
         }
         for (Thread t : threads) {
             joinUninterruptibly(t);
@@ -102,7 +105,8 @@ public final class Coordinator implements AutoCloseable {
             if (initiator == null || target == null) {
                 String absent = initiator == null ? pair.initiator() : pair.target();
                 gate.leave();
-                return PairRun.failed(pair, new PeerFailureException(nodes.whyAbsent(absent)), absent, System.nanoTime() - start);
+                return PairRun.failed(
+                        pair, new PeerFailureException(nodes.whyAbsent(absent)), absent, System.nanoTime() - start);
             }
             Session via;
             try {
@@ -119,7 +123,8 @@ public final class Coordinator implements AutoCloseable {
                 gate.leave();
                 // The coordinator's own session to the initiator broke: the initiator is what failed to answer.
                 // Otherwise the initiator's agent reported the failure: a peer failure there is the target's.
-                String unreachable = !via.usable() ? pair.initiator() : e instanceof PeerFailureException ? pair.target() : null;
+                String unreachable =
+                        !via.usable() ? pair.initiator() : e instanceof PeerFailureException ? pair.target() : null;
                 if (!via.usable()) {
                     forget(pair.initiator(), slot);
                 }
@@ -127,8 +132,11 @@ public final class Coordinator implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             gate.leave();
-            return PairRun.failed(pair, new TransferException("the coordinator failed while running " + pair.label() + ": " + e, e),
-                    null, System.nanoTime() - start);
+            return PairRun.failed(
+                    pair,
+                    new TransferException("the coordinator failed while running " + pair.label() + ": " + e, e),
+                    null,
+                    System.nanoTime() - start);
         }
     }
 
@@ -163,7 +171,9 @@ public final class Coordinator implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        sessions.values().forEach(list -> list.stream().filter(java.util.Objects::nonNull).forEach(Session::close));
+        sessions.values()
+                .forEach(
+                        list -> list.stream().filter(java.util.Objects::nonNull).forEach(Session::close));
         sessions.clear();
     }
 

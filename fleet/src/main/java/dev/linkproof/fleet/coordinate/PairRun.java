@@ -12,8 +12,13 @@ import java.util.Optional;
  * the node the failure could not reach, when it is known which: the initiator, when the coordinator
  * lost its own session to it; the target, when the initiator's agent reports a peer failure.
  */
-public record PairRun(Pair pair, Measurement measurement, TransferException failure, Optional<String> unreachable,
-                      boolean startedTogether, long wallNanos) {
+public record PairRun(
+        Pair pair,
+        Measurement measurement,
+        TransferException failure,
+        Optional<String> unreachable,
+        boolean startedTogether,
+        long wallNanos) {
     public PairRun {
         if ((measurement == null) == (failure == null)) {
             throw new IllegalArgumentException("a pair run has a measurement or a failure, exactly one");

@@ -27,6 +27,7 @@ public record FanOut(Optional<String> source, OptionalInt batch) implements Patt
 
     @Override
     public String spec() {
-        return "fan-out" + source.map(t -> ":" + t).orElse("") + (batch.isPresent() ? ":batch=" + batch.getAsInt() : "");
+        return "fan-out" + source.map(t -> ":" + t).orElse("")
+                + (batch.isPresent() ? ":batch=" + batch.getAsInt() : "");
     }
 }

@@ -17,8 +17,7 @@ import java.util.Set;
 final class PairFileParser {
     private static final String ARROW = "->";
 
-    private PairFileParser() {
-    }
+    private PairFileParser() {}
 
     /** The pairs in file order; {@code source} names the file in messages. */
     static List<Pair> parse(String text, String source, List<String> nodes) {
@@ -97,6 +96,8 @@ final class PairFileParser {
     }
 
     private static String fleet(List<String> nodes) {
-        return nodes.size() <= 8 ? nodes.toString() : "of " + nodes.size() + " nodes (" + nodes.getFirst() + " … " + nodes.getLast() + ")";
+        return nodes.size() <= 8
+                ? nodes.toString()
+                : "of " + nodes.size() + " nodes (" + nodes.getFirst() + " … " + nodes.getLast() + ")";
     }
 }

@@ -27,8 +27,7 @@ public final class PatternParser {
     public static final String VALID = "pairwise, ring, random-k:<k>[:seed=<n>], incast[:<node>][:batch=<n>], "
             + "fan-out[:<node>][:batch=<n>], file:<path>";
 
-    private PatternParser() {
-    }
+    private PatternParser() {}
 
     public static Pattern parse(String value) {
         if (value == null || value.isBlank()) {
@@ -91,8 +90,7 @@ public final class PatternParser {
         return new RandomK(k, seed.orElse(RandomK.DEFAULT_SEED));
     }
 
-    private record Star(Optional<String> node, OptionalInt batch) {
-    }
+    private record Star(Optional<String> node, OptionalInt batch) {}
 
     private static Star star(String v, List<String> args) {
         Optional<String> node = Optional.empty();

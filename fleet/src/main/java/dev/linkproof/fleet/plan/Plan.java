@@ -30,7 +30,8 @@ public record Plan(String pattern, List<String> nodes, Ways ways, List<Round> ro
             }
             for (Pair p : r.pairs()) {
                 if (!known.contains(p.initiator()) || !known.contains(p.target())) {
-                    throw new IllegalArgumentException("round " + r.number() + " pair " + p + " names a node outside the plan");
+                    throw new IllegalArgumentException(
+                            "round " + r.number() + " pair " + p + " names a node outside the plan");
                 }
             }
         }
@@ -43,7 +44,8 @@ public record Plan(String pattern, List<String> nodes, Ways ways, List<Round> ro
     public static List<String> requireNodes(List<String> nodes) {
         List<String> copy = List.copyOf(nodes);
         if (copy.size() < 2) {
-            throw new FleetConfigurationException("a fleet plan needs at least two nodes, got " + copy.size() + " " + copy);
+            throw new FleetConfigurationException(
+                    "a fleet plan needs at least two nodes, got " + copy.size() + " " + copy);
         }
         Set<String> seen = new HashSet<>();
         for (String n : copy) {

@@ -31,14 +31,15 @@ public record RandomK(int k, long seed) implements Pattern {
     public Plan plan(List<String> nodes) {
         List<String> checked = Plan.requireNodes(nodes);
         if (k > checked.size() - 1) {
-            throw new FleetConfigurationException(spec() + " needs at least " + (k + 1) + " nodes (k partners each), the fleet has "
-                    + checked.size());
+            throw new FleetConfigurationException(spec() + " needs at least " + (k + 1)
+                    + " nodes (k partners each), the fleet has " + checked.size());
         }
         Random random = new Random(seed);
         List<String> shuffled = new ArrayList<>(checked);
         Collections.shuffle(shuffled, random);
         List<List<Pair>> matchings = RoundRobin.matchings(shuffled);
-        List<Integer> drawn = new ArrayList<>(IntStream.range(0, matchings.size()).boxed().toList());
+        List<Integer> drawn =
+                new ArrayList<>(IntStream.range(0, matchings.size()).boxed().toList());
         Collections.shuffle(drawn, random);
         List<Round> rounds = new ArrayList<>(k);
         for (int index : drawn.subList(0, k).stream().sorted().toList()) {

@@ -13,8 +13,7 @@ import java.util.Map;
  * so a pair file as large as a 1,024-node round robin still packs at once.
  */
 final class RoundPacking {
-    private RoundPacking() {
-    }
+    private RoundPacking() {}
 
     static List<Round> pack(List<Pair> pairs) {
         Map<String, BitSet> sending = new HashMap<>();

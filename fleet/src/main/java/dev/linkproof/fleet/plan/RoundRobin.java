@@ -11,8 +11,7 @@ import java.util.List;
  * the list, so the output reads in list order.
  */
 final class RoundRobin {
-    private RoundRobin() {
-    }
+    private RoundRobin() {}
 
     /** One list of node pairs per round; {@code nodes} must be distinct. */
     static List<List<Pair>> matchings(List<String> nodes) {

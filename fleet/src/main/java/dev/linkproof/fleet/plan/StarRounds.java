@@ -11,8 +11,7 @@ import java.util.function.Function;
  * launcher order.
  */
 final class StarRounds {
-    private StarRounds() {
-    }
+    private StarRounds() {}
 
     /** The hub named, or the first node when none is; a name outside the fleet is an error naming the pattern. */
     static String hub(String spec, String named, List<String> nodes) {

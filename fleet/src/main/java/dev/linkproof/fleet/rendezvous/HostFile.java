@@ -18,8 +18,7 @@ import java.util.OptionalInt;
  * bad line is reported with its number: a line with more than one word, a host listed twice.
  */
 public final class HostFile {
-    private HostFile() {
-    }
+    private HostFile() {}
 
     public static Roster read(Path file) {
         try {
@@ -58,7 +57,13 @@ public final class HostFile {
         if (!problems.isEmpty()) {
             throw new FleetConfigurationException(problems);
         }
-        return new Roster(Launcher.HOST_FILE, "host file " + source, hosts, Optional.empty(), OptionalInt.empty(),
-                Optional.empty(), Optional.empty());
+        return new Roster(
+                Launcher.HOST_FILE,
+                "host file " + source,
+                hosts,
+                Optional.empty(),
+                OptionalInt.empty(),
+                Optional.empty(),
+                Optional.empty());
     }
 }

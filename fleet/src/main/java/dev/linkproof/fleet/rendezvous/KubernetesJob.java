@@ -17,11 +17,13 @@ import java.util.stream.IntStream;
 public record KubernetesJob(String job, String service, int completions) {
     public KubernetesJob {
         if (job == null || job.isBlank() || service == null || service.isBlank()) {
-            throw new FleetConfigurationException("a Kubernetes Indexed Job needs a job name and a headless service, got job="
-                    + job + " service=" + service);
+            throw new FleetConfigurationException(
+                    "a Kubernetes Indexed Job needs a job name and a headless service, got job=" + job + " service="
+                            + service);
         }
         if (completions < 1) {
-            throw new FleetConfigurationException("a Kubernetes Indexed Job needs at least one completion, not " + completions);
+            throw new FleetConfigurationException(
+                    "a Kubernetes Indexed Job needs at least one completion, not " + completions);
         }
     }
 

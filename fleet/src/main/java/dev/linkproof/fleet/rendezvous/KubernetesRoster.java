@@ -18,8 +18,7 @@ final class KubernetesRoster {
     static final String SERVICE = "LINKPROOF_K8S_SERVICE";
     static final String COMPLETIONS = "LINKPROOF_K8S_COMPLETIONS";
 
-    private KubernetesRoster() {
-    }
+    private KubernetesRoster() {}
 
     static Roster read(LauncherVariables env, Optional<KubernetesJob> configured) {
         OptionalInt index = env.index(INDEX);
@@ -39,14 +38,19 @@ final class KubernetesRoster {
         }
         String origin = "Kubernetes Indexed Job " + job.job() + " (service " + job.service() + ", " + job.completions()
                 + " completions)";
-        return new Roster(Launcher.KUBERNETES, origin, job.podNames(), self, index, Optional.empty(), Optional.of(job.service()));
+        return new Roster(
+                Launcher.KUBERNETES, origin, job.podNames(), self, index, Optional.empty(), Optional.of(job.service()));
     }
 
     private static String jobFromHostname(Optional<String> hostname, OptionalInt index) {
         String suffix = index.isPresent() ? "-" + index.getAsInt() : null;
-        if (hostname.isEmpty() || suffix == null || !hostname.get().endsWith(suffix) || hostname.get().equals(suffix)) {
+        if (hostname.isEmpty()
+                || suffix == null
+                || !hostname.get().endsWith(suffix)
+                || hostname.get().equals(suffix)) {
             throw new FleetConfigurationException(JOB + " is not set, and the Job's name cannot be read from HOSTNAME="
-                    + hostname.orElse("(unset)") + " and " + INDEX + "=" + (suffix == null ? "(unset)" : index.getAsInt())
+                    + hostname.orElse("(unset)") + " and " + INDEX + "="
+                    + (suffix == null ? "(unset)" : index.getAsInt())
                     + " (an Indexed Job's pod is <job>-<index>)");
         }
         return hostname.get().substring(0, hostname.get().length() - suffix.length());

@@ -16,8 +16,7 @@ import java.util.Optional;
  * ({@link HostFile}).
  */
 public final class LauncherEnvironment {
-    private LauncherEnvironment() {
-    }
+    private LauncherEnvironment() {}
 
     /** The launcher whose variables are present, first in the order above. */
     public static Optional<Launcher> detect(Map<String, String> env) {
@@ -39,10 +38,11 @@ public final class LauncherEnvironment {
 
     /** The roster of the detected launcher; an error lists what was looked for when none is. */
     public static Roster roster(Map<String, String> env) {
-        Launcher launcher = detect(env).orElseThrow(() -> new FleetConfigurationException(
-                "no launcher in the environment: none of JOB_COMPLETION_INDEX (Kubernetes Indexed Job), WORLD_SIZE with "
-                        + "MASTER_ADDR (torchrun), OMPI_COMM_WORLD_SIZE (Open MPI), SLURM_JOB_NODELIST (Slurm) is set; "
-                        + "name a host file instead"));
+        Launcher launcher = detect(env)
+                .orElseThrow(() -> new FleetConfigurationException(
+                        "no launcher in the environment: none of JOB_COMPLETION_INDEX (Kubernetes Indexed Job),"
+                                + " WORLD_SIZE with MASTER_ADDR (torchrun), OMPI_COMM_WORLD_SIZE (Open MPI),"
+                                + " SLURM_JOB_NODELIST (Slurm) is set; name a host file instead"));
         return roster(launcher, env, Optional.empty());
     }
 
@@ -58,7 +58,9 @@ public final class LauncherEnvironment {
             case KUBERNETES -> KubernetesRoster.read(v, kubernetesJob);
             case TORCHRUN -> TorchrunRoster.read(v);
             case OPEN_MPI -> OpenMpiRoster.read(v);
-            case HOST_FILE -> throw new FleetConfigurationException("a host file is read from its path (HostFile.read), not from the environment");
+            case HOST_FILE ->
+                throw new FleetConfigurationException(
+                        "a host file is read from its path (HostFile.read), not from the environment");
         };
     }
 }

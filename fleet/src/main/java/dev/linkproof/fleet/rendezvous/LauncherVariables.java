@@ -28,8 +28,9 @@ final class LauncherVariables {
     }
 
     String require(String name, String meaning) {
-        return get(name).orElseThrow(() -> new FleetConfigurationException(
-                name + " is not set; " + launcher.words() + " sets it to " + meaning));
+        return get(name)
+                .orElseThrow(() -> new FleetConfigurationException(
+                        name + " is not set; " + launcher.words() + " sets it to " + meaning));
     }
 
     /** A count of at least 1 ({@code WORLD_SIZE}, {@code SLURM_NNODES}). */
@@ -43,7 +44,9 @@ final class LauncherVariables {
 
     /** An index from 0 ({@code RANK}, {@code JOB_COMPLETION_INDEX}). */
     OptionalInt index(String name) {
-        return get(name).map(v -> OptionalInt.of(number(name, v, 0, "a whole number from 0"))).orElse(OptionalInt.empty());
+        return get(name)
+                .map(v -> OptionalInt.of(number(name, v, 0, "a whole number from 0")))
+                .orElse(OptionalInt.empty());
     }
 
     int requireIndex(String name, String meaning) {

@@ -8,17 +8,16 @@ import dev.linkproof.fleet.FleetConfigurationException;
  * never leaves the host.
  */
 final class OneAgentPerNode {
-    private OneAgentPerNode() {
-    }
+    private OneAgentPerNode() {}
 
     static void check(LauncherVariables env, String localSize, String localRank, String howTo) {
         if (env.count(localSize).orElse(1) > 1) {
-            throw new FleetConfigurationException(localSize + "=" + env.get(localSize).orElseThrow()
-                    + ": a fleet runs one agent per node (" + howTo + ")");
+            throw new FleetConfigurationException(localSize + "="
+                    + env.get(localSize).orElseThrow() + ": a fleet runs one agent per node (" + howTo + ")");
         }
         if (env.index(localRank).orElse(0) != 0) {
-            throw new FleetConfigurationException(localRank + "=" + env.get(localRank).orElseThrow()
-                    + ": a fleet runs one agent per node (" + howTo + ")");
+            throw new FleetConfigurationException(localRank + "="
+                    + env.get(localRank).orElseThrow() + ": a fleet runs one agent per node (" + howTo + ")");
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.ProtocolException;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -53,7 +52,8 @@ public final class Registry implements AutoCloseable {
      * A registered node: its name, where its agent serves, when it registered, and the machine it runs
      * on when that is not the node itself (a Kubernetes pod's node; else the name).
      */
-    public record Node(String name, String host, int port, long pid, String agentVersion, Instant registeredAt, String machine) {
+    public record Node(
+            String name, String host, int port, long pid, String agentVersion, Instant registeredAt, String machine) {
         public Node {
             machine = machine == null || machine.isBlank() ? name : machine;
         }
@@ -68,8 +68,7 @@ public final class Registry implements AutoCloseable {
     }
 
     /** A registration refused: from where, who it said it was, and why. */
-    public record Refusal(String from, String node, String why) {
-    }
+    public record Refusal(String from, String node, String why) {}
 
     private final ServerSocket server;
     private final byte[] token;
@@ -88,15 +87,18 @@ public final class Registry implements AutoCloseable {
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.expected = new LinkedHashSet<>(expected);
         this.coordinator = coordinator;
-        this.acceptor = Thread.ofPlatform().daemon().name("fleet-registry-accept").unstarted(this::acceptLoop);
-        this.heartbeat = Thread.ofPlatform().daemon().name("fleet-registry-heartbeat").unstarted(this::heartbeatLoop);
+        this.acceptor =
+                Thread.ofPlatform().daemon().name("fleet-registry-accept").unstarted(this::acceptLoop);
+        this.heartbeat =
+                Thread.ofPlatform().daemon().name("fleet-registry-heartbeat").unstarted(this::heartbeatLoop);
     }
 
     /**
      * Listens on {@code bindHost:port} (port 0: a free one) for the nodes of {@code expected} (empty:
      * any node name is accepted, as with a launcher that does not say who to expect).
      */
-    public static Registry start(String bindHost, int port, String token, Collection<String> expected, String coordinator)
+    public static Registry start(
+            String bindHost, int port, String token, Collection<String> expected, String coordinator)
             throws IOException {
         ServerSocket s = new ServerSocket();
         try {
@@ -191,7 +193,9 @@ public final class Registry implements AutoCloseable {
                 return;
             }
             // One thread per node for the run: a registry holds as many connections as the fleet has nodes.
-            Thread.ofVirtual().name("fleet-registry-" + s.getInetAddress().getHostAddress()).start(() -> serve(s));
+            Thread.ofVirtual()
+                    .name("fleet-registry-" + s.getInetAddress().getHostAddress())
+                    .start(() -> serve(s));
         }
     }
 
@@ -209,8 +213,13 @@ public final class Registry implements AutoCloseable {
                 return;
             }
             if (first.type() != MessageType.REGISTER) {
-                refuse(c, from, "?", "bad-request", "expected REGISTER first, got " + first.type()
-                        + " (an agent started without --register, or another program dialled the registry)");
+                refuse(
+                        c,
+                        from,
+                        "?",
+                        "bad-request",
+                        "expected REGISTER first, got " + first.type()
+                                + " (an agent started without --register, or another program dialled the registry)");
                 return;
             }
             r = Messages.decode(first, Messages.Register.class);
@@ -232,13 +241,23 @@ public final class Registry implements AutoCloseable {
             return;
         }
         if (!MessageDigest.isEqual(token, r.token().getBytes(StandardCharsets.UTF_8))) {
-            refuse(c, from, r.node(), "bad-token", "wrong token for node " + r.node()
-                    + " (give the agents the token the coordinator was started with, $LINKPROOF_TOKEN)");
+            refuse(
+                    c,
+                    from,
+                    r.node(),
+                    "bad-token",
+                    "wrong token for node " + r.node()
+                            + " (give the agents the token the coordinator was started with, $LINKPROOF_TOKEN)");
             return;
         }
         if (r.protocolVersion() != FrameCodec.VERSION) {
-            refuse(c, from, r.node(), "bad-version", "node " + r.node() + " speaks protocol " + r.protocolVersion()
-                    + ", the coordinator " + FrameCodec.VERSION + " (run the same build on every node)");
+            refuse(
+                    c,
+                    from,
+                    r.node(),
+                    "bad-version",
+                    "node " + r.node() + " speaks protocol " + r.protocolVersion() + ", the coordinator "
+                            + FrameCodec.VERSION + " (run the same build on every node)");
             return;
         }
         Node node = new Node(r.node(), r.host(), r.port(), r.pid(), r.agentVersion(), Instant.now(), r.machine());
@@ -248,14 +267,24 @@ public final class Registry implements AutoCloseable {
                 return;
             }
             if (!expected.isEmpty() && !expected.contains(r.node())) {
-                refuse(c, from, r.node(), "unknown-node", "node " + r.node() + " is not in this run's roster of "
-                        + expected.size() + " node(s) (" + abbreviate(expected) + ")");
+                refuse(
+                        c,
+                        from,
+                        r.node(),
+                        "unknown-node",
+                        "node " + r.node() + " is not in this run's roster of " + expected.size() + " node(s) ("
+                                + abbreviate(expected) + ")");
                 return;
             }
             Node already = nodes.get(r.node());
             if (already != null) {
-                refuse(c, from, r.node(), "duplicate-node", "node " + r.node() + " is already registered from "
-                        + already.address() + " (two agents on one node? start one per node: srun --ntasks-per-node=1)");
+                refuse(
+                        c,
+                        from,
+                        r.node(),
+                        "duplicate-node",
+                        "node " + r.node() + " is already registered from " + already.address()
+                                + " (two agents on one node? start one per node: srun --ntasks-per-node=1)");
                 return;
             }
             try {
@@ -357,7 +386,8 @@ public final class Registry implements AutoCloseable {
     /** A roster as a log line: its first names, then how many more. */
     static String abbreviate(Collection<String> names) {
         List<String> first = names.stream().limit(5).toList();
-        return String.join(", ", first) + (names.size() > first.size() ? ", … " + (names.size() - first.size()) + " more" : "");
+        return String.join(", ", first)
+                + (names.size() > first.size() ? ", … " + (names.size() - first.size()) + " more" : "");
     }
 
     private static void close(Socket s) {

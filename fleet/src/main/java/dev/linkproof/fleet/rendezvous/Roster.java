@@ -25,8 +25,14 @@ import java.util.Set;
  * @param subdomain   what makes a node name resolvable, when the name alone is not: the headless
  *                    Service of a Kubernetes Indexed Job ({@link #address})
  */
-public record Roster(Launcher launcher, String origin, List<String> nodes, Optional<String> self, OptionalInt rank,
-                     Optional<InetSocketAddress> coordinator, Optional<String> subdomain) {
+public record Roster(
+        Launcher launcher,
+        String origin,
+        List<String> nodes,
+        Optional<String> self,
+        OptionalInt rank,
+        Optional<InetSocketAddress> coordinator,
+        Optional<String> subdomain) {
     public Roster {
         Objects.requireNonNull(launcher, "launcher");
         Objects.requireNonNull(origin, "origin");

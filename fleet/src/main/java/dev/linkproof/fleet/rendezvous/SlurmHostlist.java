@@ -26,11 +26,11 @@ import java.util.regex.Pattern;
 public final class SlurmHostlist {
     /** Slurm's MAX_SLURM_NODES, its limit on one range. */
     static final int MAX_HOSTS = 64 * 1024;
+
     private static final String SEPARATORS = ", \t\n";
     private static final Pattern RANGE = Pattern.compile("(\\d{1,18})(?:-(\\d{1,18}))?");
 
-    private SlurmHostlist() {
-    }
+    private SlurmHostlist() {}
 
     /** The host names, in order; an error names the list and what is wrong with it. */
     public static List<String> expand(String hostlist) {
@@ -129,7 +129,8 @@ public final class SlurmHostlist {
                 throw new IllegalArgumentException("range '" + range + "' runs backwards");
             }
             if (hi - lo + 1 > MAX_HOSTS - numbers.size()) {
-                throw new IllegalArgumentException("too many hosts in range '" + range + "' (Slurm's limit is " + MAX_HOSTS + ")");
+                throw new IllegalArgumentException(
+                        "too many hosts in range '" + range + "' (Slurm's limit is " + MAX_HOSTS + ")");
             }
             int width = m.group(1).length();
             for (long n = lo; n <= hi; n++) {

@@ -18,8 +18,7 @@ final class SlurmRoster {
     /** The older name Slurm still sets beside {@link #NODELIST}. */
     static final String OLD_NODELIST = "SLURM_NODELIST";
 
-    private SlurmRoster() {
-    }
+    private SlurmRoster() {}
 
     static Roster read(LauncherVariables env) {
         String listName = env.has(NODELIST) || !env.has(OLD_NODELIST) ? NODELIST : OLD_NODELIST;
@@ -38,9 +37,12 @@ final class SlurmRoster {
         }
         Optional<String> self = env.get("SLURMD_NODENAME");
         if (self.isPresent() && !nodes.contains(self.get())) {
-            throw new FleetConfigurationException("SLURMD_NODENAME=" + self.get() + " is not in " + listName + "=" + list);
+            throw new FleetConfigurationException(
+                    "SLURMD_NODENAME=" + self.get() + " is not in " + listName + "=" + list);
         }
-        String origin = env.get("SLURM_JOB_ID").map(id -> "Slurm job " + id + ", ").orElse("Slurm, ") + listName + "=" + list;
-        return new Roster(Launcher.SLURM, origin, nodes, self, env.index("SLURM_PROCID"), Optional.empty(), Optional.empty());
+        String origin =
+                env.get("SLURM_JOB_ID").map(id -> "Slurm job " + id + ", ").orElse("Slurm, ") + listName + "=" + list;
+        return new Roster(
+                Launcher.SLURM, origin, nodes, self, env.index("SLURM_PROCID"), Optional.empty(), Optional.empty());
     }
 }

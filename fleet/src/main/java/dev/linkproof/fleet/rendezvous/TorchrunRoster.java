@@ -15,8 +15,7 @@ import java.util.stream.IntStream;
  * an error (torchrun {@code --nproc-per-node=1}).
  */
 final class TorchrunRoster {
-    private TorchrunRoster() {
-    }
+    private TorchrunRoster() {}
 
     static Roster read(LauncherVariables env) {
         int size = env.requireCount("WORLD_SIZE", "the number of processes");
@@ -29,8 +28,14 @@ final class TorchrunRoster {
         if (port > 65535) {
             throw new FleetConfigurationException("MASTER_PORT=" + portText + " is not a port from 1 to 65535");
         }
-        return new Roster(Launcher.TORCHRUN, "torchrun, WORLD_SIZE=" + size, ranks(size), Optional.of("rank" + rank),
-                OptionalInt.of(rank), Optional.of(InetSocketAddress.createUnresolved(host, port)), Optional.empty());
+        return new Roster(
+                Launcher.TORCHRUN,
+                "torchrun, WORLD_SIZE=" + size,
+                ranks(size),
+                Optional.of("rank" + rank),
+                OptionalInt.of(rank),
+                Optional.of(InetSocketAddress.createUnresolved(host, port)),
+                Optional.empty());
     }
 
     static List<String> ranks(int size) {

@@ -16,17 +16,29 @@ class BlameAtScaleTest {
     @Test
     void aThousandAndTwentyFourNodesWithFiveFaults() {
         FleetBlameSimulation.Result r = FleetBlameSimulation.run(1024);
-        System.out.printf(Locale.ROOT, "1,024-node blame: %d outcomes, %d retests in %d round(s); plan %.3f s, blame %.3f s; heap with outcomes %.0f MiB,"
-                        + " with blame %.0f MiB%n", r.outcomes(), r.retests(), r.retestRounds(), r.planSeconds(), r.blameSeconds(),
-                r.heapWithOutcomesBytes() / 1048576.0, r.heapWithBlameBytes() / 1048576.0);
+        System.out.printf(
+                Locale.ROOT,
+                "1,024-node blame: %d outcomes, %d retests in %d round(s); plan %.3f s, blame %.3f s; heap with"
+                        + " outcomes %.0f MiB, with blame %.0f MiB%n",
+                r.outcomes(),
+                r.retests(),
+                r.retestRounds(),
+                r.planSeconds(),
+                r.blameSeconds(),
+                r.heapWithOutcomesBytes() / 1048576.0,
+                r.heapWithBlameBytes() / 1048576.0);
         // 1,023 registered nodes: 522,753 node pairs, both ways round.
         assertThat(r.outcomes()).isEqualTo(1023 * 1022);
-        assertThat(r.blame().verdicts()).extracting(Verdict::kind, Verdict::nodes).containsExactly(
-                tuple(VerdictKind.MISSING_NODE, List.of(FleetBlameSimulation.MISSING_NODE)),
-                tuple(VerdictKind.UNREACHABLE_NODE, List.of(FleetBlameSimulation.DEAD_NODE)),
-                tuple(VerdictKind.CORRUPTING_NODE, List.of(FleetBlameSimulation.CORRUPTING_NODE)),
-                tuple(VerdictKind.BAD_NODE, List.of(FleetBlameSimulation.SLOW_NODE)),
-                tuple(VerdictKind.BAD_LINK, List.of(FleetBlameSimulation.SLOW_LINK_A, FleetBlameSimulation.SLOW_LINK_B)));
+        assertThat(r.blame().verdicts())
+                .extracting(Verdict::kind, Verdict::nodes)
+                .containsExactly(
+                        tuple(VerdictKind.MISSING_NODE, List.of(FleetBlameSimulation.MISSING_NODE)),
+                        tuple(VerdictKind.UNREACHABLE_NODE, List.of(FleetBlameSimulation.DEAD_NODE)),
+                        tuple(VerdictKind.CORRUPTING_NODE, List.of(FleetBlameSimulation.CORRUPTING_NODE)),
+                        tuple(VerdictKind.BAD_NODE, List.of(FleetBlameSimulation.SLOW_NODE)),
+                        tuple(
+                                VerdictKind.BAD_LINK,
+                                List.of(FleetBlameSimulation.SLOW_LINK_A, FleetBlameSimulation.SLOW_LINK_B)));
         assertThat(r.blame().statusOf(FleetBlameSimulation.SLOW_LINK_A)).isEqualTo(NodeStatus.CLEAR);
         assertThat(r.blame().statusOf(FleetBlameSimulation.SLOW_LINK_B)).isEqualTo(NodeStatus.CLEAR);
         // The evidence is capped; what is left out is counted.

@@ -158,16 +158,22 @@ final class SyntheticFleet {
             return PairOutcome.unmeasured(pair, point, OutcomeKind.UNREACHABLE).at(stage, 0);
         }
         // Jitter from the pair and point alone, so a retest of the same pair sees the same figures.
-        SplittableRandom r = new SplittableRandom(seed ^ (index.get(a) * 1_000_003L + index.get(b)) * 31 + point.id().hashCode());
+        SplittableRandom r = new SplittableRandom(seed
+                ^ (index.get(a) * 1_000_003L + index.get(b)) * 31 + point.id().hashCode());
         double bw = BASE_GBPS * (1 + jitter * (2 * r.nextDouble() - 1));
         double us = BASE_US * (1 + jitter * (2 * r.nextDouble() - 1));
         Set<String> link = Set.of(a, b);
-        if (slowNodes.contains(a) || slowNodes.contains(b) || slowSenders.contains(a) || slowLinks.contains(link) || stage == Stage.FIRST && flakyLinks.contains(link)) {
+        if (slowNodes.contains(a)
+                || slowNodes.contains(b)
+                || slowSenders.contains(a)
+                || slowLinks.contains(link)
+                || stage == Stage.FIRST && flakyLinks.contains(link)) {
             bw *= slowFactor;
             us /= slowFactor;
         }
         OutcomeKind kind = corruptingNodes.contains(a) || corruptingNodes.contains(b) || corruptLinks.contains(link)
-                ? OutcomeKind.CORRUPT : OutcomeKind.PASSED;
+                ? OutcomeKind.CORRUPT
+                : OutcomeKind.PASSED;
         return new PairOutcome(pair, point, kind, bw, us, stage, 0);
     }
 }

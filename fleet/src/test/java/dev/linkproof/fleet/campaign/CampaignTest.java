@@ -73,8 +73,15 @@ class CampaignTest {
     private static final Point POINT = new Point("write-64KiB", "write 64 KiB");
 
     private static Campaign.PointRun point(PointCheck check) {
-        TransferSpec spec = TransferSpec.builder().pointId("write-64KiB").transport("tcp").op(Op.WRITE).size(64 * 1024).batch(2)
-                .iterations(20).warmup(2).build();
+        TransferSpec spec = TransferSpec.builder()
+                .pointId("write-64KiB")
+                .transport("tcp")
+                .op(Op.WRITE)
+                .size(64 * 1024)
+                .batch(2)
+                .iterations(20)
+                .warmup(2)
+                .build();
         return new Campaign.PointRun(POINT, spec, check);
     }
 
@@ -87,18 +94,22 @@ class CampaignTest {
         Timeouts timeouts = new Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), IoSettings.DEFAULT);
         // The workflow is under test here, not the statistics (BlameTest's): four agents in one JVM on two
         // CPUs vary by 5x between rounds, so only a pair 20x off the fleet would count against it.
-        BlameSettings blame = new BlameSettings(BlameSettings.DEFAULTS.thresholds().withRatios(0.05, 20), 3, 0.25, 32);
-        CampaignSettings settings = new CampaignSettings("127.0.0.1", port, Duration.ofSeconds(20), TOKEN, timeouts, blame, act,
-                ActAfter.DEFAULT);
-        FleetPlan plan = new FleetPlan(NODES, "a test", PatternParser.parse("pairwise").plan(NODES));
+        BlameSettings blame =
+                new BlameSettings(BlameSettings.DEFAULTS.thresholds().withRatios(0.05, 20), 3, 0.25, 32);
+        CampaignSettings settings = new CampaignSettings(
+                "127.0.0.1", port, Duration.ofSeconds(20), TOKEN, timeouts, blame, act, ActAfter.DEFAULT);
+        FleetPlan plan =
+                new FleetPlan(NODES, "a test", PatternParser.parse("pairwise").plan(NODES));
         for (String n : NODES) {
             AgentServer a = AgentServer.start("127.0.0.1", 0, TOKEN, IoSettings.DEFAULT);
             agents.add(a);
             Thread.ofVirtual().start(() -> {
                 try {
-                    Registration r = Registration.dial("127.0.0.1", port, Duration.ofSeconds(20), line -> { });
+                    Registration r = Registration.dial("127.0.0.1", port, Duration.ofSeconds(20), line -> {});
                     registrations.add(r);
-                    r.register(new Messages.Register(TOKEN, FrameCodec.VERSION, n, r.localAddress(), a.port(), 1, "test", null),
+                    r.register(
+                            new Messages.Register(
+                                    TOKEN, FrameCodec.VERSION, n, r.localAddress(), a.port(), 1, "test", null),
                             Duration.ofSeconds(20));
                 } catch (Exception e) {
                     throw new IllegalStateException(n + " could not register", e);
@@ -117,12 +128,24 @@ class CampaignTest {
         try (Campaign c = campaign(CampaignSettings.Act.NONE, Campaign.Schedulers.DEFAULT)) {
             Blame b = c.run(List.of(point(PointCheck.VALIDATION_ONLY)), Optional.empty());
             assertThat(b.blamesNobody()).as("%s", b.verdicts()).isTrue();
-            assertThat(c.outcomes()).hasSize(12).allSatisfy(o -> assertThat(o.stage()).isEqualTo(Stage.FIRST));
-            assertThat(kinds()).containsSubsequence(CampaignEvent.Planned.class, CampaignEvent.RegistryListening.class,
-                    CampaignEvent.Registered.class, CampaignEvent.WarmedUp.class, CampaignEvent.RoundRan.class,
-                    CampaignEvent.Concluded.class, CampaignEvent.Cost.class);
-            assertThat(events).filteredOn(CampaignEvent.Registered.class::isInstance).singleElement().extracting(CampaignEvent::describe)
-                    .asString().startsWith("4 of 4 nodes registered");
+            assertThat(c.outcomes())
+                    .hasSize(12)
+                    .allSatisfy(o -> assertThat(o.stage()).isEqualTo(Stage.FIRST));
+            assertThat(kinds())
+                    .containsSubsequence(
+                            CampaignEvent.Planned.class,
+                            CampaignEvent.RegistryListening.class,
+                            CampaignEvent.Registered.class,
+                            CampaignEvent.WarmedUp.class,
+                            CampaignEvent.RoundRan.class,
+                            CampaignEvent.Concluded.class,
+                            CampaignEvent.Cost.class);
+            assertThat(events)
+                    .filteredOn(CampaignEvent.Registered.class::isInstance)
+                    .singleElement()
+                    .extracting(CampaignEvent::describe)
+                    .asString()
+                    .startsWith("4 of 4 nodes registered");
             assertThat(kinds()).doesNotContain(CampaignEvent.RerunsPlanned.class);
         }
     }
@@ -130,18 +153,31 @@ class CampaignTest {
     @Test
     void aNodeThatFailsTheProfileIsConfirmedBlamedAndItsDrainPrinted() throws Exception {
         // n3 fails the profile's criterion whenever it sends: in the first round and in every rerun.
-        PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
+        PointCheck n3Slow = (pair, m) ->
+                pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
         try (Campaign c = campaign(CampaignSettings.Act.PRINT_SLURM, Campaign.Schedulers.DEFAULT)) {
             Blame b = c.run(List.of(point(n3Slow)), Optional.empty());
-            assertThat(b.verdicts()).extracting(Verdict::kind, Verdict::nodes).containsExactly(tuple(VerdictKind.BAD_NODE, List.of("n3")));
+            assertThat(b.verdicts())
+                    .extracting(Verdict::kind, Verdict::nodes)
+                    .containsExactly(tuple(VerdictKind.BAD_NODE, List.of("n3")));
             List<Evidence> evidence = b.verdicts().getFirst().evidence();
             assertThat(evidence).extracting(Evidence::stage).contains(Stage.FIRST, Stage.CONFIRMATION);
             assertThat(evidence).allSatisfy(e -> assertThat(e.atMillis()).isPositive());
-            assertThat(evidence.stream().filter(e -> e.pair().equals(new Pair("n3", "n1")))).hasSizeGreaterThanOrEqualTo(4);
-            assertThat(events).filteredOn(CampaignEvent.RerunsPlanned.class::isInstance).first().extracting(CampaignEvent::describe)
-                    .asString().startsWith("confirming before any verdict: 6 (pair, point)s that failed, or the reverse of one, 18 runs");
-            assertThat(events).filteredOn(CampaignEvent.ActPrinted.class::isInstance).singleElement().extracting(CampaignEvent::describe)
-                    .asString().contains("scontrol update nodename=n3 state=drain reason=\"linkproof: bad-node:");
+            assertThat(evidence.stream().filter(e -> e.pair().equals(new Pair("n3", "n1"))))
+                    .hasSizeGreaterThanOrEqualTo(4);
+            assertThat(events)
+                    .filteredOn(CampaignEvent.RerunsPlanned.class::isInstance)
+                    .first()
+                    .extracting(CampaignEvent::describe)
+                    .asString()
+                    .startsWith("confirming before any verdict: 6 (pair, point)s that failed, or the reverse of one, 18"
+                            + " runs");
+            assertThat(events)
+                    .filteredOn(CampaignEvent.ActPrinted.class::isInstance)
+                    .singleElement()
+                    .extracting(CampaignEvent::describe)
+                    .asString()
+                    .contains("scontrol update nodename=n3 state=drain reason=\"linkproof: bad-node:");
         }
     }
 
@@ -149,32 +185,45 @@ class CampaignTest {
     void actingDrainsWithHistoryAgreeingAndResumesANodeLinkproofDrainedThatPassesNow() throws Exception {
         // sinfo says n1 was drained by Linkproof, n2 by an operator.
         Path log = dir.resolve("calls.log");
-        Campaign.Schedulers fake = fakeSlurm(log, "echo 'n1|linkproof: bad-node: fails with 3 of its 3 partners'\necho 'n2|disk replaced'");
-        PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
-        History blamedBefore = new History(List.of(new History.PastRun("earlier", java.time.Instant.now().minusSeconds(3600),
-                java.util.Set.of("n3"))));
+        Campaign.Schedulers fake = fakeSlurm(
+                log, "echo 'n1|linkproof: bad-node: fails with 3 of its 3 partners'\necho 'n2|disk replaced'");
+        PointCheck n3Slow = (pair, m) ->
+                pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
+        History blamedBefore = new History(List.of(
+                new History.PastRun("earlier", java.time.Instant.now().minusSeconds(3600), java.util.Set.of("n3"))));
         try (Campaign c = campaign(CampaignSettings.Act.SLURM, fake)) {
             c.run(List.of(point(n3Slow)), Optional.of(blamedBefore));
         }
-        assertThat(Files.readAllLines(log)).containsExactly(
-                "scontrol update nodename=n3 state=drain reason=linkproof: bad-node: " + lineOf(events, "nodename=n3"),
-                "sinfo -h -N -R -o %N|%E",
-                "scontrol update nodename=n1 state=resume");
-        assertThat(events).filteredOn(CampaignEvent.Undone.class::isInstance).singleElement().extracting(CampaignEvent::describe)
-                .asString().startsWith("n1 passes again: bringing it back");
+        assertThat(Files.readAllLines(log))
+                .containsExactly(
+                        "scontrol update nodename=n3 state=drain reason=linkproof: bad-node: "
+                                + lineOf(events, "nodename=n3"),
+                        "sinfo -h -N -R -o %N|%E",
+                        "scontrol update nodename=n1 state=resume");
+        assertThat(events)
+                .filteredOn(CampaignEvent.Undone.class::isInstance)
+                .singleElement()
+                .extracting(CampaignEvent::describe)
+                .asString()
+                .startsWith("n1 passes again: bringing it back");
     }
 
     @Test
     void aFirstBlameWithAHistoryIsASuspectAndNothingIsDrained() throws Exception {
         Path log = dir.resolve("calls.log");
         Campaign.Schedulers fake = fakeSlurm(log, "");
-        PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
+        PointCheck n3Slow = (pair, m) ->
+                pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
         try (Campaign c = campaign(CampaignSettings.Act.SLURM, fake)) {
             c.run(List.of(point(n3Slow)), Optional.of(History.EMPTY));
         }
         assertThat(Files.readAllLines(log)).containsExactly("sinfo -h -N -R -o %N|%E");
-        assertThat(events).filteredOn(CampaignEvent.NotActed.class::isInstance).singleElement().extracting(CampaignEvent::describe)
-                .asString().contains("not confirmed by history: a suspect: blamed in 1 of the last 1 runs, acting needs 2 of 3");
+        assertThat(events)
+                .filteredOn(CampaignEvent.NotActed.class::isInstance)
+                .singleElement()
+                .extracting(CampaignEvent::describe)
+                .asString()
+                .contains("not confirmed by history: a suspect: blamed in 1 of the last 1 runs, acting needs 2 of 3");
     }
 
     /**
@@ -183,39 +232,62 @@ class CampaignTest {
      */
     @Test
     void actingOnKubernetesMarksTheBlamedNodeThroughTheApiAndClearsANodeThatPassesNow() throws Exception {
-        KubernetesMockServer api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
-                false);
+        KubernetesMockServer api = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         api.init();
         try (KubernetesClient kube = api.createClient()) {
             for (String n : NODES) {
-                NodeBuilder node = new NodeBuilder().withNewMetadata().withName(n).endMetadata().withNewSpec().endSpec();
+                NodeBuilder node = new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(n)
+                        .endMetadata()
+                        .withNewSpec()
+                        .endSpec();
                 if (n.equals("n1")) {
-                    node.editMetadata().addToLabels("linkproof.dev/verdict", "bad-node").endMetadata().editSpec().addNewTaint()
-                            .withKey("linkproof.dev/bad-node").withValue("true").withEffect("NoSchedule").endTaint().endSpec();
+                    node.editMetadata()
+                            .addToLabels("linkproof.dev/verdict", "bad-node")
+                            .endMetadata()
+                            .editSpec()
+                            .addNewTaint()
+                            .withKey("linkproof.dev/bad-node")
+                            .withValue("true")
+                            .withEffect("NoSchedule")
+                            .endTaint()
+                            .endSpec();
                 }
                 kube.nodes().resource(node.build()).create();
             }
-            PointCheck n3Slow = (pair, m) -> pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
-            History blamedBefore = new History(List.of(new History.PastRun("earlier", java.time.Instant.now().minusSeconds(3600),
-                    java.util.Set.of("n3"))));
-            Campaign.Schedulers schedulers = new Campaign.Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT, api::createClient);
+            PointCheck n3Slow = (pair, m) ->
+                    pair.initiator().equals("n3") ? Optional.of(FailureKind.BELOW_CRITERION) : Optional.empty();
+            History blamedBefore = new History(List.of(new History.PastRun(
+                    "earlier", java.time.Instant.now().minusSeconds(3600), java.util.Set.of("n3"))));
+            Campaign.Schedulers schedulers =
+                    new Campaign.Schedulers(SlurmDrain.DEFAULT, KubernetesMark.DEFAULT, api::createClient);
             try (Campaign c = campaign(CampaignSettings.Act.KUBERNETES, schedulers)) {
                 c.run(List.of(point(n3Slow)), Optional.of(blamedBefore));
             }
             Node n3 = kube.nodes().withName("n3").get();
             assertThat(n3.getMetadata().getLabels()).containsEntry("linkproof.dev/verdict", "bad-node");
-            assertThat(n3.getSpec().getTaints()).extracting(Taint::getKey, Taint::getValue, Taint::getEffect)
+            assertThat(n3.getSpec().getTaints())
+                    .extracting(Taint::getKey, Taint::getValue, Taint::getEffect)
                     .containsExactly(tuple("linkproof.dev/bad-node", "true", "NoSchedule"));
             Node n1 = kube.nodes().withName("n1").get();
             assertThat(n1.getMetadata().getLabels()).doesNotContainKey("linkproof.dev/verdict");
             assertThat(n1.getSpec().getTaints()).isEmpty();
-            assertThat(events).filteredOn(CampaignEvent.Acted.class::isInstance).extracting(CampaignEvent::describe).containsExactly(
-                    "kubectl label node n3 linkproof.dev/verdict=bad-node --overwrite: done",
-                    "kubectl taint node n3 linkproof.dev/bad-node=true:NoSchedule --overwrite: done",
-                    "kubectl label node n1 linkproof.dev/verdict-: done",
-                    "kubectl taint node n1 linkproof.dev/bad-node:NoSchedule-: done");
-            assertThat(events).filteredOn(CampaignEvent.Undone.class::isInstance).singleElement().extracting(CampaignEvent::describe)
-                    .asString().startsWith("n1 passes again: bringing it back (it was taken out for: bad-node)");
+            assertThat(events)
+                    .filteredOn(CampaignEvent.Acted.class::isInstance)
+                    .extracting(CampaignEvent::describe)
+                    .containsExactly(
+                            "kubectl label node n3 linkproof.dev/verdict=bad-node --overwrite: done",
+                            "kubectl taint node n3 linkproof.dev/bad-node=true:NoSchedule --overwrite: done",
+                            "kubectl label node n1 linkproof.dev/verdict-: done",
+                            "kubectl taint node n1 linkproof.dev/bad-node:NoSchedule-: done");
+            assertThat(events)
+                    .filteredOn(CampaignEvent.Undone.class::isInstance)
+                    .singleElement()
+                    .extracting(CampaignEvent::describe)
+                    .asString()
+                    .startsWith("n1 passes again: bringing it back (it was taken out for: bad-node)");
         } finally {
             api.destroy();
         }
@@ -223,9 +295,14 @@ class CampaignTest {
 
     /** The reason the drain carried, as the acted line printed it (what the stand-in scontrol recorded after "reason="). */
     private static String lineOf(List<CampaignEvent> events, String marker) {
-        String line = events.stream().filter(CampaignEvent.Acted.class::isInstance).map(CampaignEvent::describe)
-                .filter(l -> l.contains(marker)).findFirst().orElseThrow();
-        String reason = line.substring(line.indexOf("reason=\"linkproof: bad-node: ") + "reason=\"linkproof: bad-node: ".length());
+        String line = events.stream()
+                .filter(CampaignEvent.Acted.class::isInstance)
+                .map(CampaignEvent::describe)
+                .filter(l -> l.contains(marker))
+                .findFirst()
+                .orElseThrow();
+        String reason = line.substring(
+                line.indexOf("reason=\"linkproof: bad-node: ") + "reason=\"linkproof: bad-node: ".length());
         return reason.substring(0, reason.indexOf('"'));
     }
 
@@ -233,7 +310,8 @@ class CampaignTest {
     private Campaign.Schedulers fakeSlurm(Path log, String listing) throws Exception {
         Path scontrol = script("scontrol", "echo scontrol \"$@\" >> " + log);
         Path sinfo = script("sinfo", "echo sinfo \"$@\" >> " + log + "\n" + listing);
-        return new Campaign.Schedulers(new SlurmDrain(scontrol.toString(), sinfo.toString(), ReasonText.DEFAULT_MAX), KubernetesMark.DEFAULT);
+        return new Campaign.Schedulers(
+                new SlurmDrain(scontrol.toString(), sinfo.toString(), ReasonText.DEFAULT_MAX), KubernetesMark.DEFAULT);
     }
 
     private Path script(String name, String body) throws Exception {

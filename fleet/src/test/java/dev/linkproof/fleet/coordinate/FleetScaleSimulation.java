@@ -29,8 +29,7 @@ import java.util.stream.IntStream;
  * 1,024-node fleet costs the coordinator, beside the pairs themselves.
  */
 public final class FleetScaleSimulation {
-    private FleetScaleSimulation() {
-    }
+    private FleetScaleSimulation() {}
 
     public static void main(String[] args) throws Exception {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
@@ -39,23 +38,43 @@ public final class FleetScaleSimulation {
         long t0 = System.nanoTime();
         List<AgentServer> agents = new ArrayList<>();
         Map<String, Registry.Node> registered = new HashMap<>();
-        List<String> names = IntStream.rangeClosed(1, nodes).mapToObj(i -> "sim" + i).toList();
+        List<String> names =
+                IntStream.rangeClosed(1, nodes).mapToObj(i -> "sim" + i).toList();
         for (String n : names) {
             AgentServer a = AgentServer.start("127.0.0.1", 0, token, IoSettings.DEFAULT);
             agents.add(a);
-            registered.put(n, new Registry.Node(n, a.host(), a.port(), ProcessHandle.current().pid(), "sim", Instant.now()));
+            registered.put(
+                    n,
+                    new Registry.Node(
+                            n, a.host(), a.port(), ProcessHandle.current().pid(), "sim", Instant.now()));
         }
-        System.out.printf(Locale.ROOT, "fleet-scale nodes=%d agents_started_s=%.2f%n", nodes, (System.nanoTime() - t0) / 1e9);
+        System.out.printf(
+                Locale.ROOT, "fleet-scale nodes=%d agents_started_s=%.2f%n", nodes, (System.nanoTime() - t0) / 1e9);
         long p0 = System.nanoTime();
         Plan plan = PatternParser.parse("pairwise").plan(names);
-        System.out.printf(Locale.ROOT, "plan rounds=%d directed_pairs=%d plan_s=%.3f%n", plan.rounds().size(), plan.pairCount(),
+        System.out.printf(
+                Locale.ROOT,
+                "plan rounds=%d directed_pairs=%d plan_s=%.3f%n",
+                plan.rounds().size(),
+                plan.pairCount(),
                 (System.nanoTime() - p0) / 1e9);
-        TransferSpec spec = TransferSpec.builder().pointId("fleet-scale").transport("tcp").op(Op.WRITE).size(1).batch(1)
-                .iterations(1).warmup(0).build();
+        TransferSpec spec = TransferSpec.builder()
+                .pointId("fleet-scale")
+                .transport("tcp")
+                .op(Op.WRITE)
+                .size(1)
+                .batch(1)
+                .iterations(1)
+                .warmup(0)
+                .build();
         Timeouts timeouts = new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(60), IoSettings.DEFAULT);
         double sumRound = 0;
         double sumSlowest = 0;
-        try (Coordinator c = new Coordinator(n -> Optional.ofNullable(registered.get(n)), token, timeouts, Duration.ofSeconds(60),
+        try (Coordinator c = new Coordinator(
+                n -> Optional.ofNullable(registered.get(n)),
+                token,
+                timeouts,
+                Duration.ofSeconds(60),
                 Transports.discover())) {
             System.out.println("round  pairs  wall_s  slowest_pair_s  failed");
             for (int r = 0; r < Math.min(rounds, plan.rounds().size()); r++) {
@@ -63,11 +82,17 @@ public final class FleetScaleSimulation {
                 long s = System.nanoTime();
                 List<PairRun> runs = c.runRound(round, spec);
                 double wall = (System.nanoTime() - s) / 1e9;
-                double slowest = runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0) / 1e9;
-                long failed = runs.stream().filter(x -> x.failureKind().isPresent()).count();
-                System.out.printf(Locale.ROOT, "%5d  %5d  %6.2f  %14.2f  %6d%n", r + 1, round.size(), wall, slowest, failed);
-                runs.stream().filter(x -> x.failure() != null).limit(2)
-                        .forEach(x -> System.out.println("  e.g. " + x.pair() + ": " + x.failure().getMessage()));
+                double slowest =
+                        runs.stream().mapToLong(PairRun::wallNanos).max().orElse(0) / 1e9;
+                long failed =
+                        runs.stream().filter(x -> x.failureKind().isPresent()).count();
+                System.out.printf(
+                        Locale.ROOT, "%5d  %5d  %6.2f  %14.2f  %6d%n", r + 1, round.size(), wall, slowest, failed);
+                runs.stream()
+                        .filter(x -> x.failure() != null)
+                        .limit(2)
+                        .forEach(x -> System.out.println(
+                                "  e.g. " + x.pair() + ": " + x.failure().getMessage()));
                 if (r > 0) { // the first round opens every initiator's session: reported, left out of the sums
                     sumRound += wall;
                     sumSlowest += slowest;
@@ -77,9 +102,14 @@ public final class FleetScaleSimulation {
             agents.forEach(AgentServer::close);
         }
         Runtime rt = Runtime.getRuntime();
-        System.out.printf(Locale.ROOT, "rounds after the first: wall %.2f s, slowest pairs %.2f s, ratio %.3f; heap used %.0f MiB; "
-                + "threads peak %d%n", sumRound, sumSlowest, sumSlowest == 0 ? 0 : sumRound / sumSlowest,
-                (rt.totalMemory() - rt.freeMemory()) / 1048576.0, java.lang.management.ManagementFactory.getThreadMXBean()
-                        .getPeakThreadCount());
+        System.out.printf(
+                Locale.ROOT,
+                "rounds after the first: wall %.2f s, slowest pairs %.2f s, ratio %.3f; heap used %.0f MiB; "
+                        + "threads peak %d%n",
+                sumRound,
+                sumSlowest,
+                sumSlowest == 0 ? 0 : sumRound / sumSlowest,
+                (rt.totalMemory() - rt.freeMemory()) / 1048576.0,
+                java.lang.management.ManagementFactory.getThreadMXBean().getPeakThreadCount());
     }
 }

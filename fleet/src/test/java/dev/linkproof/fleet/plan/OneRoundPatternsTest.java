@@ -33,7 +33,8 @@ class OneRoundPatternsTest {
         Plan plan = new Incast(Optional.empty(), OptionalInt.empty()).plan(FOUR);
 
         assertThat(plan.rounds()).hasSize(1);
-        assertThat(plan.pairs()).containsExactly(new Pair("lpn2", "lpn1"), new Pair("lpn3", "lpn1"), new Pair("lpn4", "lpn1"));
+        assertThat(plan.pairs())
+                .containsExactly(new Pair("lpn2", "lpn1"), new Pair("lpn3", "lpn1"), new Pair("lpn4", "lpn1"));
         assertThat(plan.rounds().getFirst().isDisjoint()).isFalse();
     }
 
@@ -41,9 +42,10 @@ class OneRoundPatternsTest {
     void incastOntoANamedNodeInBatches() {
         Plan plan = new Incast(Optional.of("lpn3"), OptionalInt.of(2)).plan(FOUR);
 
-        assertThat(plan.rounds()).extracting(Round::pairs).containsExactly(
-                List.of(new Pair("lpn1", "lpn3"), new Pair("lpn2", "lpn3")),
-                List.of(new Pair("lpn4", "lpn3")));
+        assertThat(plan.rounds())
+                .extracting(Round::pairs)
+                .containsExactly(
+                        List.of(new Pair("lpn1", "lpn3"), new Pair("lpn2", "lpn3")), List.of(new Pair("lpn4", "lpn3")));
         assertThat(plan.pattern()).isEqualTo("incast:lpn3:batch=2");
     }
 
@@ -52,8 +54,10 @@ class OneRoundPatternsTest {
         Plan plan = new FanOut(Optional.of("lpn2"), OptionalInt.empty()).plan(FOUR);
 
         assertThat(plan.rounds()).hasSize(1);
-        assertThat(plan.pairs()).containsExactly(new Pair("lpn2", "lpn1"), new Pair("lpn2", "lpn3"), new Pair("lpn2", "lpn4"));
-        assertThat(new FanOut(Optional.empty(), OptionalInt.of(1)).plan(FOUR).rounds()).hasSize(3);
+        assertThat(plan.pairs())
+                .containsExactly(new Pair("lpn2", "lpn1"), new Pair("lpn2", "lpn3"), new Pair("lpn2", "lpn4"));
+        assertThat(new FanOut(Optional.empty(), OptionalInt.of(1)).plan(FOUR).rounds())
+                .hasSize(3);
     }
 
     @Test

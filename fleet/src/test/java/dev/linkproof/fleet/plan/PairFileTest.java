@@ -18,38 +18,43 @@ class PairFileTest {
     @Test
     void linesInBothFormsWithCommentsPackIntoDisjointRounds() {
         Plan plan = PairFile.of("""
-                # spine links
-                lpn1 lpn2
-                lpn3->lpn4   # the new cable
-                lpn1 -> lpn3
+            # spine links
+            lpn1 lpn2
+            lpn3->lpn4   # the new cable
+            lpn1 -> lpn3
 
-                lpn2\tlpn1
-                """, "pairs.txt", FOUR);
+            lpn2\tlpn1
+            """, "pairs.txt", FOUR);
 
         assertThat(plan.ways()).isEqualTo(Ways.ONE_WAY);
-        assertThat(plan.rounds()).extracting(Round::pairs).containsExactly(
-                List.of(new Pair("lpn1", "lpn2"), new Pair("lpn3", "lpn4"), new Pair("lpn2", "lpn1")),
-                List.of(new Pair("lpn1", "lpn3")));
+        assertThat(plan.rounds())
+                .extracting(Round::pairs)
+                .containsExactly(
+                        List.of(new Pair("lpn1", "lpn2"), new Pair("lpn3", "lpn4"), new Pair("lpn2", "lpn1")),
+                        List.of(new Pair("lpn1", "lpn3")));
         PlanChecks.roundsAreDisjoint(plan);
     }
 
     @Test
     void everyBadLineIsReportedWithItsNumber() {
         assertThatThrownBy(() -> PairFile.of("""
-                lpn1 lpn2
-                lpn1 lpn2 lpn3
-                lpn1 lpn9
-                lpn4->lpn4
-                lpn1->lpn2
-                ->lpn2
-                lpn2 lpn1
-                """, "pairs.txt", FOUR))
-                .isInstanceOfSatisfying(FleetConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
-                        "pairs.txt:2: 'lpn1 lpn2 lpn3' is not a pair: write 'a b' or 'a->b'",
-                        "pairs.txt:3: node lpn9 is not in the fleet [lpn1, lpn2, lpn3, lpn4]",
-                        "pairs.txt:4: node lpn4 is paired with itself",
-                        "pairs.txt:5: lpn1->lpn2 is already on line 1",
-                        "pairs.txt:6: '->lpn2' is not a pair: write 'a b' or 'a->b'"));
+            lpn1 lpn2
+            lpn1 lpn2 lpn3
+            lpn1 lpn9
+            lpn4->lpn4
+            lpn1->lpn2
+            ->lpn2
+            lpn2 lpn1
+            """, "pairs.txt", FOUR))
+                .isInstanceOfSatisfying(
+                        FleetConfigurationException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(
+                                        "pairs.txt:2: 'lpn1 lpn2 lpn3' is not a pair: write 'a b' or 'a->b'",
+                                        "pairs.txt:3: node lpn9 is not in the fleet [lpn1, lpn2, lpn3, lpn4]",
+                                        "pairs.txt:4: node lpn4 is paired with itself",
+                                        "pairs.txt:5: lpn1->lpn2 is already on line 1",
+                                        "pairs.txt:6: '->lpn2' is not a pair: write 'a b' or 'a->b'"));
     }
 
     @Test

@@ -28,7 +28,9 @@ class PairwiseTest {
         int[][] met = PlanChecks.meetings(plan);
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
-                assertThat(met[a][b]).as("%s and %s meet", plan.nodes().get(a), plan.nodes().get(b)).isEqualTo(1);
+                assertThat(met[a][b])
+                        .as("%s and %s meet", plan.nodes().get(a), plan.nodes().get(b))
+                        .isEqualTo(1);
             }
         }
         assertThat(plan.pairCount()).isEqualTo(n * (n - 1));
@@ -47,7 +49,9 @@ class PairwiseTest {
             if (n % 2 == 1) {
                 Set<String> out = new HashSet<>(plan.nodes());
                 out.removeAll(in);
-                assertThat(satOut.addAll(out)).as("round %d's idle node idled before", r.number()).isTrue();
+                assertThat(satOut.addAll(out))
+                        .as("round %d's idle node idled before", r.number())
+                        .isTrue();
             }
         }
         assertThat(satOut).hasSize(n % 2 == 0 ? 0 : n);
@@ -58,8 +62,12 @@ class PairwiseTest {
         Plan plan = new Pairwise().plan(List.of("lpn1", "lpn2", "lpn3", "lpn4"));
 
         assertThat(plan.rounds()).hasSize(3);
-        assertThat(plan.rounds().getFirst().pairs()).containsExactly(new Pair("lpn1", "lpn4"), new Pair("lpn4", "lpn1"),
-                new Pair("lpn2", "lpn3"), new Pair("lpn3", "lpn2"));
+        assertThat(plan.rounds().getFirst().pairs())
+                .containsExactly(
+                        new Pair("lpn1", "lpn4"),
+                        new Pair("lpn4", "lpn1"),
+                        new Pair("lpn2", "lpn3"),
+                        new Pair("lpn3", "lpn2"));
     }
 
     /**

@@ -7,8 +7,7 @@ import java.util.stream.IntStream;
 
 /** Node lists and the invariants several pattern tests check. */
 final class PlanChecks {
-    private PlanChecks() {
-    }
+    private PlanChecks() {}
 
     static List<String> nodes(int n) {
         return IntStream.rangeClosed(1, n).mapToObj(i -> "lpn" + i).toList();
@@ -17,9 +16,12 @@ final class PlanChecks {
     /** Every round disjoint, and with both ways at once, each pair's reverse in the same round. */
     static void roundsAreDisjoint(Plan plan) {
         for (Round r : plan.rounds()) {
-            assertThat(r.isDisjoint()).as("round %d of %s is disjoint", r.number(), plan.pattern()).isTrue();
+            assertThat(r.isDisjoint())
+                    .as("round %d of %s is disjoint", r.number(), plan.pattern())
+                    .isTrue();
             if (plan.ways() == Ways.BOTH_WAYS_AT_ONCE) {
-                assertThat(r.pairs()).as("round %d has every pair's reverse", r.number())
+                assertThat(r.pairs())
+                        .as("round %d has every pair's reverse", r.number())
                         .containsAll(r.pairs().stream().map(Pair::reversed).toList());
             }
         }

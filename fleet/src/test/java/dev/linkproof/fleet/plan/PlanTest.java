@@ -15,10 +15,10 @@ class PlanTest {
         Plan plan = new Pairwise().plan(List.of("lpn1", "lpn2", "lpn3", "lpn4"));
 
         assertThat(plan.describe(Duration.ofMillis(2500), 12)).isEqualTo("""
-                fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)
-                  3 rounds, each pair both ways at once: 6 node pairs, 12 directed pairs (tests per point), up to 4 at once
-                  estimated duration: 3 rounds × 12 points × 2.5s = 1m 30s
-                """);
+            fleet plan: pairwise over 4 nodes (lpn1, lpn2, lpn3, lpn4)
+              3 rounds, each pair both ways at once: 6 node pairs, 12 directed pairs (tests per point), up to 4 at once
+              estimated duration: 3 rounds × 12 points × 2.5s = 1m 30s
+            """);
         assertThat(plan.estimatedDuration(Duration.ofMillis(2500), 12)).isEqualTo(Duration.ofSeconds(90));
     }
 
@@ -26,7 +26,8 @@ class PlanTest {
     void aLargeFleetIsShortenedInTheSummary() {
         String text = new Ring().plan(PlanChecks.nodes(1024)).describe(Duration.ofSeconds(3), 100);
 
-        assertThat(text).startsWith("fleet plan: ring over 1024 nodes (lpn1, lpn2, lpn3, lpn4, lpn5, lpn6, lpn7, … lpn1024)\n")
+        assertThat(text)
+                .startsWith("fleet plan: ring over 1024 nodes (lpn1, lpn2, lpn3, lpn4, lpn5, lpn6, lpn7, … lpn1024)\n")
                 .contains("1 round, each pair one way: 1024 node pairs, 1024 directed pairs")
                 .endsWith("estimated duration: 1 round × 100 points × 3s = 5m 0s\n");
     }
@@ -41,8 +42,10 @@ class PlanTest {
     @Test
     void aPlanNeedsTwoDistinctNamedNodes() {
         assertThatThrownBy(() -> new Pairwise().plan(List.of("lpn1")))
-                .isInstanceOf(FleetConfigurationException.class).hasMessage("a fleet plan needs at least two nodes, got 1 [lpn1]");
-        assertThatThrownBy(() -> new Ring().plan(List.of("lpn1", "lpn2", "lpn1"))).hasMessage("fleet node lpn1 is listed twice");
+                .isInstanceOf(FleetConfigurationException.class)
+                .hasMessage("a fleet plan needs at least two nodes, got 1 [lpn1]");
+        assertThatThrownBy(() -> new Ring().plan(List.of("lpn1", "lpn2", "lpn1")))
+                .hasMessage("fleet node lpn1 is listed twice");
         assertThatThrownBy(() -> new Ring().plan(List.of("lpn1", " "))).hasMessageContaining("blank");
     }
 
@@ -50,9 +53,12 @@ class PlanTest {
     void roundsAreCheckedWhenBuilt() {
         assertThatThrownBy(() -> new Round(1, List.of(new Pair("a", "b"), new Pair("c", "b"), new Pair("a", "b"))))
                 .hasMessageContaining("runs a pair twice");
-        assertThatThrownBy(() -> new Plan("x", List.of("a", "b"), Ways.ONE_WAY, List.of(new Round(1, List.of(new Pair("a", "z"))))))
+        assertThatThrownBy(() -> new Plan(
+                        "x", List.of("a", "b"), Ways.ONE_WAY, List.of(new Round(1, List.of(new Pair("a", "z"))))))
                 .hasMessageContaining("names a node outside the plan");
-        assertThat(new Round(1, List.of(new Pair("a", "b"), new Pair("b", "a"))).isDisjoint()).isTrue();
-        assertThat(new Round(1, List.of(new Pair("a", "b"), new Pair("a", "c"))).isDisjoint()).isFalse();
+        assertThat(new Round(1, List.of(new Pair("a", "b"), new Pair("b", "a"))).isDisjoint())
+                .isTrue();
+        assertThat(new Round(1, List.of(new Pair("a", "b"), new Pair("a", "c"))).isDisjoint())
+                .isFalse();
     }
 }

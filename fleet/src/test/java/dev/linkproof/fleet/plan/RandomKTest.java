@@ -39,8 +39,12 @@ class RandomKTest {
                 assertThat(met[a][b]).as("meetings of %d and %d", a, b).isLessThanOrEqualTo(1);
             }
         }
-        long short1 = plan.nodes().stream().filter(x -> partners.getOrDefault(x, Set.of()).size() == k - 1).count();
-        long full = plan.nodes().stream().filter(x -> partners.getOrDefault(x, Set.of()).size() == k).count();
+        long short1 = plan.nodes().stream()
+                .filter(x -> partners.getOrDefault(x, Set.of()).size() == k - 1)
+                .count();
+        long full = plan.nodes().stream()
+                .filter(x -> partners.getOrDefault(x, Set.of()).size() == k)
+                .count();
         assertThat(short1).as("nodes with k-1 partners").isEqualTo(n % 2 == 0 ? 0 : k);
         assertThat(full).as("nodes with k partners").isEqualTo(n % 2 == 0 ? n : n - k);
     }

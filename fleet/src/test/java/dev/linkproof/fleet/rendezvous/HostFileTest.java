@@ -26,10 +26,15 @@ class HostFileTest {
     @Test
     void everyBadLineIsReportedWithItsNumber() {
         assertThatThrownBy(() -> HostFile.parse("node1\nnode2 slots=8\nnode1\n", "hosts"))
-                .isInstanceOfSatisfying(FleetConfigurationException.class, e -> assertThat(e.problems()).containsExactly(
-                        "hosts:2: 'node2 slots=8' is not one host (one host per line)",
-                        "hosts:3: host node1 is already on line 1"));
-        assertThatThrownBy(() -> HostFile.parse("# none\n", "hosts")).hasMessage("hosts: no hosts, only comments and blank lines");
-        assertThatThrownBy(() -> HostFile.read(Path.of("/nonexistent/hosts"))).hasMessageStartingWith("cannot read the host file /nonexistent/hosts");
+                .isInstanceOfSatisfying(
+                        FleetConfigurationException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(
+                                        "hosts:2: 'node2 slots=8' is not one host (one host per line)",
+                                        "hosts:3: host node1 is already on line 1"));
+        assertThatThrownBy(() -> HostFile.parse("# none\n", "hosts"))
+                .hasMessage("hosts: no hosts, only comments and blank lines");
+        assertThatThrownBy(() -> HostFile.read(Path.of("/nonexistent/hosts")))
+                .hasMessageStartingWith("cannot read the host file /nonexistent/hosts");
     }
 }

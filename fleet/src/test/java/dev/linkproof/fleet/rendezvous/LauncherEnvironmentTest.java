@@ -15,8 +15,18 @@ import org.junit.jupiter.api.Test;
 /** Each launcher's environment, as the launcher sets it and as it goes wrong. */
 class LauncherEnvironmentTest {
     private static final Map<String, String> SLURM_TASK = Map.of(
-            "SLURM_JOB_ID", "17", "SLURM_JOB_NODELIST", "lpn[1-4]", "SLURM_JOB_NUM_NODES", "4", "SLURM_NNODES", "4",
-            "SLURMD_NODENAME", "lpn3", "SLURM_PROCID", "2");
+            "SLURM_JOB_ID",
+            "17",
+            "SLURM_JOB_NODELIST",
+            "lpn[1-4]",
+            "SLURM_JOB_NUM_NODES",
+            "4",
+            "SLURM_NNODES",
+            "4",
+            "SLURMD_NODENAME",
+            "lpn3",
+            "SLURM_PROCID",
+            "2");
 
     private static Map<String, String> with(Map<String, String> base, String... keyValues) {
         Map<String, String> env = new HashMap<>(base);
@@ -32,7 +42,8 @@ class LauncherEnvironmentTest {
 
     private static void fails(Map<String, String> env, String message) {
         assertThatThrownBy(() -> LauncherEnvironment.roster(env))
-                .isInstanceOf(FleetConfigurationException.class).hasMessage(message);
+                .isInstanceOf(FleetConfigurationException.class)
+                .hasMessage(message);
     }
 
     @Test
@@ -50,7 +61,8 @@ class LauncherEnvironmentTest {
 
     @Test
     void slurmBatchScriptWithOnlyTheOldNodelistAndAStepOnFewerNodes() {
-        Roster r = LauncherEnvironment.roster(Map.of("SLURM_NODELIST", "lpn[1-4]", "SLURM_JOB_NUM_NODES", "4", "SLURM_NNODES", "2"));
+        Roster r = LauncherEnvironment.roster(
+                Map.of("SLURM_NODELIST", "lpn[1-4]", "SLURM_JOB_NUM_NODES", "4", "SLURM_NNODES", "2"));
 
         assertThat(r.nodes()).hasSize(4);
         assertThat(r.self()).isEmpty();
@@ -58,20 +70,42 @@ class LauncherEnvironmentTest {
 
     @Test
     void slurmErrorsNameTheVariable() {
-        fails(with(SLURM_TASK, "SLURM_JOB_NODELIST", "lpn[4-1]"),
+        fails(
+                with(SLURM_TASK, "SLURM_JOB_NODELIST", "lpn[4-1]"),
                 "SLURM_JOB_NODELIST: 'lpn[4-1]' is not a Slurm hostlist: range '4-1' runs backwards");
-        fails(with(SLURM_TASK, "SLURM_JOB_NUM_NODES", "3"), "SLURM_JOB_NUM_NODES=3 but SLURM_JOB_NODELIST=lpn[1-4] names 4 nodes");
-        fails(with(SLURM_TASK, "SLURM_JOB_NUM_NODES", null, "SLURM_NNODES", "four"), "SLURM_NNODES=four is not a whole number of at least 1");
-        fails(with(SLURM_TASK, "SLURMD_NODENAME", "lpn9"), "SLURMD_NODENAME=lpn9 is not in SLURM_JOB_NODELIST=lpn[1-4]");
+        fails(
+                with(SLURM_TASK, "SLURM_JOB_NUM_NODES", "3"),
+                "SLURM_JOB_NUM_NODES=3 but SLURM_JOB_NODELIST=lpn[1-4] names 4 nodes");
+        fails(
+                with(SLURM_TASK, "SLURM_JOB_NUM_NODES", null, "SLURM_NNODES", "four"),
+                "SLURM_NNODES=four is not a whole number of at least 1");
+        fails(
+                with(SLURM_TASK, "SLURMD_NODENAME", "lpn9"),
+                "SLURMD_NODENAME=lpn9 is not in SLURM_JOB_NODELIST=lpn[1-4]");
         fails(with(SLURM_TASK, "SLURM_PROCID", "-1"), "SLURM_PROCID=-1 is not a whole number from 0");
-        fails(with(SLURM_TASK, "SLURM_JOB_NODELIST", "lpn[1-2],lpn1", "SLURM_JOB_NUM_NODES", "3", "SLURMD_NODENAME", "lpn2"),
+        fails(
+                with(
+                        SLURM_TASK,
+                        "SLURM_JOB_NODELIST",
+                        "lpn[1-2],lpn1",
+                        "SLURM_JOB_NUM_NODES",
+                        "3",
+                        "SLURMD_NODENAME",
+                        "lpn2"),
                 "Slurm job 17, SLURM_JOB_NODELIST=lpn[1-2],lpn1 names node lpn1 twice");
         assertThatThrownBy(() -> LauncherEnvironment.roster(Launcher.SLURM, Map.of(), Optional.empty()))
                 .hasMessage("SLURM_JOB_NODELIST is not set; Slurm sets it to the job's nodes (lpn[1-4])");
     }
 
     private static final Map<String, String> POD = Map.of(
-            "JOB_COMPLETION_INDEX", "2", "HOSTNAME", "lpjob-2", "LINKPROOF_K8S_SERVICE", "lpsvc", "LINKPROOF_K8S_COMPLETIONS", "4");
+            "JOB_COMPLETION_INDEX",
+            "2",
+            "HOSTNAME",
+            "lpjob-2",
+            "LINKPROOF_K8S_SERVICE",
+            "lpsvc",
+            "LINKPROOF_K8S_COMPLETIONS",
+            "4");
 
     @Test
     void kubernetesPodReadsItsJobFromItsHostname() {
@@ -87,7 +121,8 @@ class LauncherEnvironmentTest {
 
     @Test
     void kubernetesJobFromConfigurationForACoordinatorOutsideTheJob() {
-        Roster r = LauncherEnvironment.roster(Launcher.KUBERNETES, Map.of(), Optional.of(new KubernetesJob("fleet-a", "fleet", 3)));
+        Roster r = LauncherEnvironment.roster(
+                Launcher.KUBERNETES, Map.of(), Optional.of(new KubernetesJob("fleet-a", "fleet", 3)));
 
         assertThat(r.nodes()).containsExactly("fleet-a-0", "fleet-a-1", "fleet-a-2");
         assertThat(r.self()).isEmpty();
@@ -96,18 +131,39 @@ class LauncherEnvironmentTest {
 
     @Test
     void kubernetesErrorsNameTheVariable() {
-        fails(with(POD, "LINKPROOF_K8S_SERVICE", null),
-                "LINKPROOF_K8S_SERVICE is not set; Kubernetes Indexed Job sets it to the headless Service of the Indexed Job (set by the manifest)");
-        fails(with(POD, "LINKPROOF_K8S_COMPLETIONS", "0"), "LINKPROOF_K8S_COMPLETIONS=0 is not a whole number of at least 1");
-        fails(with(POD, "JOB_COMPLETION_INDEX", "4", "HOSTNAME", "lpjob-4"), "JOB_COMPLETION_INDEX=4 is not below completions=4");
+        fails(
+                with(POD, "LINKPROOF_K8S_SERVICE", null),
+                "LINKPROOF_K8S_SERVICE is not set; Kubernetes Indexed Job sets it to the headless Service of the"
+                        + " Indexed Job (set by the manifest)");
+        fails(
+                with(POD, "LINKPROOF_K8S_COMPLETIONS", "0"),
+                "LINKPROOF_K8S_COMPLETIONS=0 is not a whole number of at least 1");
+        fails(
+                with(POD, "JOB_COMPLETION_INDEX", "4", "HOSTNAME", "lpjob-4"),
+                "JOB_COMPLETION_INDEX=4 is not below completions=4");
         fails(with(POD, "JOB_COMPLETION_INDEX", "x"), "JOB_COMPLETION_INDEX=x is not a whole number from 0");
-        fails(with(POD, "HOSTNAME", "other-7"), "LINKPROOF_K8S_JOB is not set, and the Job's name cannot be read from HOSTNAME=other-7"
-                + " and JOB_COMPLETION_INDEX=2 (an Indexed Job's pod is <job>-<index>)");
-        fails(with(POD, "LINKPROOF_K8S_JOB", "lpjob2"), "HOSTNAME=lpjob-2 is not lpjob2-2, the pod of Job lpjob2 with JOB_COMPLETION_INDEX=2");
+        fails(
+                with(POD, "HOSTNAME", "other-7"),
+                "LINKPROOF_K8S_JOB is not set, and the Job's name cannot be read from HOSTNAME=other-7"
+                        + " and JOB_COMPLETION_INDEX=2 (an Indexed Job's pod is <job>-<index>)");
+        fails(
+                with(POD, "LINKPROOF_K8S_JOB", "lpjob2"),
+                "HOSTNAME=lpjob-2 is not lpjob2-2, the pod of Job lpjob2 with JOB_COMPLETION_INDEX=2");
     }
 
     private static final Map<String, String> TORCHRUN = Map.of(
-            "MASTER_ADDR", "10.77.0.1", "MASTER_PORT", "29500", "RANK", "1", "WORLD_SIZE", "4", "LOCAL_RANK", "0", "LOCAL_WORLD_SIZE", "1");
+            "MASTER_ADDR",
+            "10.77.0.1",
+            "MASTER_PORT",
+            "29500",
+            "RANK",
+            "1",
+            "WORLD_SIZE",
+            "4",
+            "LOCAL_RANK",
+            "0",
+            "LOCAL_WORLD_SIZE",
+            "1");
 
     @Test
     void torchrunRanksAndTheCoordinator() {
@@ -125,30 +181,45 @@ class LauncherEnvironmentTest {
         fails(with(TORCHRUN, "RANK", null), "RANK is not set; torchrun sets it to this process's rank");
         fails(with(TORCHRUN, "MASTER_PORT", "70000"), "MASTER_PORT=70000 is not a port from 1 to 65535");
         fails(with(TORCHRUN, "MASTER_PORT", ""), "MASTER_PORT is not set; torchrun sets it to the rank-0 host's port");
-        fails(with(TORCHRUN, "LOCAL_WORLD_SIZE", "8"), "LOCAL_WORLD_SIZE=8: a fleet runs one agent per node (torchrun --nproc-per-node=1)");
-        fails(with(TORCHRUN, "LOCAL_RANK", "3", "LOCAL_WORLD_SIZE", null),
+        fails(
+                with(TORCHRUN, "LOCAL_WORLD_SIZE", "8"),
+                "LOCAL_WORLD_SIZE=8: a fleet runs one agent per node (torchrun --nproc-per-node=1)");
+        fails(
+                with(TORCHRUN, "LOCAL_RANK", "3", "LOCAL_WORLD_SIZE", null),
                 "LOCAL_RANK=3: a fleet runs one agent per node (torchrun --nproc-per-node=1)");
     }
 
     @Test
     void openMpiRanksInsideASlurmAllocationComeFromMpirun() {
-        Map<String, String> env = with(SLURM_TASK, "OMPI_COMM_WORLD_SIZE", "3", "OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_LOCAL_SIZE", "1");
+        Map<String, String> env = with(
+                SLURM_TASK,
+                "OMPI_COMM_WORLD_SIZE",
+                "3",
+                "OMPI_COMM_WORLD_RANK",
+                "0",
+                "OMPI_COMM_WORLD_LOCAL_SIZE",
+                "1");
         Roster r = LauncherEnvironment.roster(env);
 
         assertThat(r.launcher()).isEqualTo(Launcher.OPEN_MPI);
         assertThat(r.nodes()).containsExactly("rank0", "rank1", "rank2");
         assertThat(r.self()).contains("rank0");
         assertThat(r.rank()).isEqualTo(OptionalInt.of(0));
-        fails(with(env, "OMPI_COMM_WORLD_RANK", null), "OMPI_COMM_WORLD_RANK is not set; Open MPI sets it to this process's rank");
-        fails(with(env, "OMPI_COMM_WORLD_LOCAL_SIZE", "2"),
+        fails(
+                with(env, "OMPI_COMM_WORLD_RANK", null),
+                "OMPI_COMM_WORLD_RANK is not set; Open MPI sets it to this process's rank");
+        fails(
+                with(env, "OMPI_COMM_WORLD_LOCAL_SIZE", "2"),
                 "OMPI_COMM_WORLD_LOCAL_SIZE=2: a fleet runs one agent per node (mpirun --map-by ppr:1:node)");
     }
 
     @Test
     void detectionPrefersTheInnermostLauncherAndSaysWhatItLookedFor() {
         assertThat(LauncherEnvironment.detect(SLURM_TASK)).contains(Launcher.SLURM);
-        assertThat(LauncherEnvironment.detect(with(SLURM_TASK, "WORLD_SIZE", "4", "MASTER_ADDR", "h"))).contains(Launcher.TORCHRUN);
-        assertThat(LauncherEnvironment.detect(with(POD, "SLURM_JOB_NODELIST", "n1"))).contains(Launcher.KUBERNETES);
+        assertThat(LauncherEnvironment.detect(with(SLURM_TASK, "WORLD_SIZE", "4", "MASTER_ADDR", "h")))
+                .contains(Launcher.TORCHRUN);
+        assertThat(LauncherEnvironment.detect(with(POD, "SLURM_JOB_NODELIST", "n1")))
+                .contains(Launcher.KUBERNETES);
         assertThat(LauncherEnvironment.detect(Map.of("WORLD_SIZE", "4"))).isEmpty();
         assertThatThrownBy(() -> LauncherEnvironment.roster(Map.of("PATH", "/usr/bin")))
                 .isInstanceOf(FleetConfigurationException.class)

@@ -5,8 +5,7 @@ import org.assertj.core.api.Assertions;
 
 /** Entry point for assertions in transfer tests: AssertJ's, plus {@link #assertThat(Measurement)}. */
 public final class LinkproofAssertions extends Assertions {
-    private LinkproofAssertions() {
-    }
+    private LinkproofAssertions() {}
 
     public static MeasurementAssert assertThat(Measurement measurement) {
         return new MeasurementAssert(measurement);

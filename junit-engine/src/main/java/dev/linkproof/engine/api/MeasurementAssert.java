@@ -23,7 +23,8 @@ public final class MeasurementAssert extends AbstractAssert<MeasurementAssert, M
     public MeasurementAssert hasBandwidthAtLeast(double gbps) {
         isNotNull();
         if (!(actual.bandwidthGBps() >= gbps)) {
-            failWithMessage("measured %s < required %s", Units.formatGBps(actual.bandwidthGBps()), Units.formatGBps(gbps));
+            failWithMessage(
+                    "measured %s < required %s", Units.formatGBps(actual.bandwidthGBps()), Units.formatGBps(gbps));
         }
         return this;
     }
@@ -32,7 +33,8 @@ public final class MeasurementAssert extends AbstractAssert<MeasurementAssert, M
     public MeasurementAssert hasOpsPerSecondAtLeast(double perSecond) {
         isNotNull();
         if (!(actual.opsPerSecond() >= perSecond)) {
-            failWithMessage("measured %s < required %s", Units.formatOps(actual.opsPerSecond()), Units.formatOps(perSecond));
+            failWithMessage(
+                    "measured %s < required %s", Units.formatOps(actual.opsPerSecond()), Units.formatOps(perSecond));
         }
         return this;
     }
@@ -40,8 +42,10 @@ public final class MeasurementAssert extends AbstractAssert<MeasurementAssert, M
     public MeasurementAssert hasAverageLatencyAtMost(Duration limit) {
         isNotNull();
         if (actual.latency().average().compareTo(limit) > 0) {
-            failWithMessage("measured average latency %s > allowed %s",
-                    Units.formatMicros(actual.latency().averageNanos() / 1e3), Units.formatMicros(limit.toNanos() / 1e3));
+            failWithMessage(
+                    "measured average latency %s > allowed %s",
+                    Units.formatMicros(actual.latency().averageNanos() / 1e3),
+                    Units.formatMicros(limit.toNanos() / 1e3));
         }
         return this;
     }

@@ -8,11 +8,8 @@ import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.profiles.FleetCriteria;
 import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.session.Timeouts;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -35,57 +32,82 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param history        where earlier verdict documents are kept (and this run's goes), when given
  * @param keys           the verdict settings the keys give, over the profile's
  */
-public record FleetSettings(String launcher, String registryHost, int registryPort, String pattern, Duration registerWithin,
-                            Optional<String> act, Path verdictFile, Optional<Path> history, FleetCriteria keys) {
+public record FleetSettings(
+        String launcher,
+        String registryHost,
+        int registryPort,
+        String pattern,
+        Duration registerWithin,
+        Optional<String> act,
+        Path verdictFile,
+        Optional<Path> history,
+        FleetCriteria keys) {
     public static final Duration DEFAULT_REGISTER_WITHIN = Duration.ofSeconds(60);
-    static final List<String> ACTS = List.of("slurm", "kubernetes", "print");
 
     /** The fleet keys, or empty without {@code linkproof.fleet}; a bad value throws naming its key. */
-    static Optional<FleetSettings> parse(ConfigurationParameters p) {
-        Optional<String> launcher = p.get(Constants.FLEET).map(String::strip).filter(s -> !s.isEmpty());
+    static Optional<FleetSettings> parse(ConfigurationParameters p, Path outputRoot) {
+        Optional<String> launcher = ConfigurationKeys.FLEET.read(p);
         if (launcher.isEmpty()) {
             return Optional.empty();
         }
-        String registry = p.get(Constants.FLEET_REGISTRY).map(String::strip).orElse(Constants.DEFAULT_FLEET_REGISTRY);
+        String registry = ConfigurationKeys.FLEET_REGISTRY.read(p).orElse(Constants.DEFAULT_FLEET_REGISTRY);
         dev.linkproof.transfer.control.HostPort listen;
         try {
-            listen = dev.linkproof.transfer.control.HostPort.parse(registry,
-                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
+            listen = dev.linkproof.transfer.control.HostPort.parse(
+                    registry, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + e.getMessage(), e);
         }
-        Duration within = LinkproofConfiguration.deadline(p, Constants.FLEET_REGISTER_WITHIN, DEFAULT_REGISTER_WITHIN,
-                "the longest deadline");
-        Optional<String> act = p.get(Constants.FLEET_ACT).map(v -> v.strip().toLowerCase(Locale.ROOT)).filter(v -> !v.isEmpty());
-        if (act.isPresent() && !ACTS.contains(act.get())) {
-            throw new IllegalArgumentException(Constants.FLEET_ACT + "=" + act.get() + " must be one of " + String.join(", ", ACTS)
-                    + " (or unset: act on nothing)");
-        }
-        Path verdict = p.get(Constants.FLEET_VERDICT).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
-                ? Path.of("target", "fleet-verdict.json") : Path.of("fleet-verdict.json"));
-        Optional<Path> history = p.get(Constants.FLEET_HISTORY).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of);
-        FleetCriteria keys = new FleetCriteria(decimal(p, Constants.FLEET_MIN_OF_MEDIAN), decimal(p, Constants.FLEET_MAX_OF_LOWEST),
-                decimal(p, Constants.FLEET_MAX_DEVIATIONS), whole(p, Constants.FLEET_MIN_NODES), whole(p, Constants.FLEET_MIN_PAIRS),
-                whole(p, Constants.FLEET_CONFIRMATIONS), decimal(p, Constants.FLEET_MAX_BLAMED_FRACTION),
-                p.get(Constants.FLEET_ACT_AFTER).map(String::strip));
-        FleetSettings settings = new FleetSettings(launcher.get(), listen.host(), listen.port(),
-                p.get(Constants.FLEET_PATTERN).map(String::strip).filter(s -> !s.isEmpty()).orElse("pairwise"), within, act,
-                verdict, history, keys);
+        Duration within = ConfigurationKeys.FLEET_REGISTER_WITHIN.read(p).orElse(DEFAULT_REGISTER_WITHIN);
+        Optional<String> act = ConfigurationKeys.FLEET_ACT.read(p);
+        Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElse(outputRoot.resolve("fleet-verdict.json"));
+        Optional<Path> history = ConfigurationKeys.FLEET_HISTORY.read(p);
+        FleetCriteria keys = new FleetCriteria(
+                decimal(p, ConfigurationKeys.FLEET_MIN_OF_MEDIAN),
+                decimal(p, ConfigurationKeys.FLEET_MAX_OF_LOWEST),
+                decimal(p, ConfigurationKeys.FLEET_MAX_DEVIATIONS),
+                whole(p, ConfigurationKeys.FLEET_MIN_NODES),
+                whole(p, ConfigurationKeys.FLEET_MIN_PAIRS),
+                whole(p, ConfigurationKeys.FLEET_CONFIRMATIONS),
+                decimal(p, ConfigurationKeys.FLEET_MAX_BLAMED_FRACTION),
+                ConfigurationKeys.FLEET_ACT_AFTER.read(p));
+        FleetSettings settings = new FleetSettings(
+                launcher.get(),
+                listen.host(),
+                listen.port(),
+                ConfigurationKeys.FLEET_PATTERN.read(p).orElse("pairwise"),
+                within,
+                act,
+                verdict,
+                history,
+                keys);
         // A key out of range fails here, naming it; the defaults fill in every other field.
         Thresholds t = BlameSettings.DEFAULTS.thresholds();
         BlameSettings d = BlameSettings.DEFAULTS;
         check(Constants.FLEET_MIN_OF_MEDIAN, keys.minOfMedianBandwidth(), v -> t.withRatios(v, t.latencyMultiple()));
         check(Constants.FLEET_MAX_OF_LOWEST, keys.maxOfLowestLatency(), v -> t.withRatios(t.bandwidthFraction(), v));
-        check(Constants.FLEET_MAX_DEVIATIONS, keys.maxDeviations(), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(), v,
-                t.minNodes(), t.minPairs()));
-        check(Constants.FLEET_MIN_NODES, asDouble(keys.minNodes()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
-                t.maxDeviations(), (int) v, t.minPairs()));
-        check(Constants.FLEET_MIN_PAIRS, asDouble(keys.minPairs()), v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(),
-                t.maxDeviations(), t.minNodes(), (int) v));
-        check(Constants.FLEET_CONFIRMATIONS, asDouble(keys.confirmations()), v -> new BlameSettings(t, (int) v, d.maxBlamedFraction(),
-                d.evidenceLimit()));
-        check(Constants.FLEET_MAX_BLAMED_FRACTION, keys.maxBlamedFraction(), v -> new BlameSettings(t, d.confirmations(), v,
-                d.evidenceLimit()));
+        check(
+                Constants.FLEET_MAX_DEVIATIONS,
+                keys.maxDeviations(),
+                v -> new Thresholds(t.bandwidthFraction(), t.latencyMultiple(), v, t.minNodes(), t.minPairs()));
+        check(
+                Constants.FLEET_MIN_NODES,
+                asDouble(keys.minNodes()),
+                v -> new Thresholds(
+                        t.bandwidthFraction(), t.latencyMultiple(), t.maxDeviations(), (int) v, t.minPairs()));
+        check(
+                Constants.FLEET_MIN_PAIRS,
+                asDouble(keys.minPairs()),
+                v -> new Thresholds(
+                        t.bandwidthFraction(), t.latencyMultiple(), t.maxDeviations(), t.minNodes(), (int) v));
+        check(
+                Constants.FLEET_CONFIRMATIONS,
+                asDouble(keys.confirmations()),
+                v -> new BlameSettings(t, (int) v, d.maxBlamedFraction(), d.evidenceLimit()));
+        check(
+                Constants.FLEET_MAX_BLAMED_FRACTION,
+                keys.maxBlamedFraction(),
+                v -> new BlameSettings(t, d.confirmations(), v, d.evidenceLimit()));
         settings.actAfter(FleetCriteria.NONE);
         return Optional.of(settings);
     }
@@ -95,8 +117,11 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
             try {
                 build.accept(value.getAsDouble());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(key + "=" + (value.getAsDouble() == Math.rint(value.getAsDouble())
-                        ? String.valueOf((long) value.getAsDouble()) : String.valueOf(value.getAsDouble())) + ": " + e.getMessage());
+                throw new IllegalArgumentException(key + "="
+                        + (value.getAsDouble() == Math.rint(value.getAsDouble())
+                                ? String.valueOf((long) value.getAsDouble())
+                                : String.valueOf(value.getAsDouble()))
+                        + ": " + e.getMessage());
             }
         }
     }
@@ -117,7 +142,10 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         int confirmations = pickInt(FleetCriteria::confirmations, profile, d.confirmations());
         double blamed = pick(FleetCriteria::maxBlamedFraction, profile, d.maxBlamedFraction());
         try {
-            return new BlameSettings(new Thresholds(fraction, multiple, deviations, minNodes, minPairs), confirmations, blamed,
+            return new BlameSettings(
+                    new Thresholds(fraction, multiple, deviations, minNodes, minPairs),
+                    confirmations,
+                    blamed,
                     d.evidenceLimit());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("linkproof.fleet.* (or the profile's fleet section): " + e.getMessage());
@@ -140,10 +168,14 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
             case "slurm" -> CampaignSettings.Act.SLURM;
             case "kubernetes" -> CampaignSettings.Act.KUBERNETES;
             // print: the commands of the launcher's own scheduler (kubectl under Kubernetes, scontrol otherwise).
-            case "print" -> FleetPlan.kubernetes(launcher) ? CampaignSettings.Act.PRINT_KUBERNETES : CampaignSettings.Act.PRINT_SLURM;
+            case "print" ->
+                FleetPlan.kubernetes(launcher)
+                        ? CampaignSettings.Act.PRINT_KUBERNETES
+                        : CampaignSettings.Act.PRINT_SLURM;
             default -> CampaignSettings.Act.NONE;
         };
-        return new CampaignSettings(registryHost, registryPort, registerWithin, token, timeouts, blame(profile), how, actAfter(profile));
+        return new CampaignSettings(
+                registryHost, registryPort, registerWithin, token, timeouts, blame(profile), how, actAfter(profile));
     }
 
     private double pick(Function<FleetCriteria, OptionalDouble> field, FleetCriteria profile, double fallback) {
@@ -156,24 +188,12 @@ public record FleetSettings(String launcher, String registryHost, int registryPo
         return k.isPresent() ? k.getAsInt() : field.apply(profile).orElse(fallback);
     }
 
-    private static OptionalDouble decimal(ConfigurationParameters p, String key) {
-        return p.get(key).map(v -> {
-            try {
-                return OptionalDouble.of(Double.parseDouble(v.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + "=" + v + " is not a number");
-            }
-        }).orElse(OptionalDouble.empty());
+    private static OptionalDouble decimal(ConfigurationParameters p, Key<Double> key) {
+        return key.read(p).map(OptionalDouble::of).orElse(OptionalDouble.empty());
     }
 
-    private static OptionalInt whole(ConfigurationParameters p, String key) {
-        return p.get(key).map(v -> {
-            try {
-                return OptionalInt.of(Integer.parseInt(v.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + "=" + v + " is not a whole number");
-            }
-        }).orElse(OptionalInt.empty());
+    private static OptionalInt whole(ConfigurationParameters p, Key<Integer> key) {
+        return key.read(p).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
     /** As the settings read back in a log line. */

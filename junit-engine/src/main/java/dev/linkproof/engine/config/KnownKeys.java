@@ -1,7 +1,5 @@
 package dev.linkproof.engine.config;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -11,33 +9,23 @@ import java.util.TreeSet;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
- * Every {@code linkproof.*} key Linkproof knows, from {@link Constants} (the one index of keys), and
- * the check that a run names no other: {@code -Dlinkproof.profle=cx7-400g} is a typo that would
- * otherwise run silently with the detected profile. A key that is not known is an error naming the
- * nearest known one.
+ * The check that a run names no key Linkproof does not know: {@code -Dlinkproof.profle=cx7-400g} is a
+ * typo that would otherwise run silently with the detected profile. The known keys are the
+ * registry's ({@link ConfigurationKeys#ALL}); an unknown one is an error naming the nearest known one.
  */
 public final class KnownKeys {
-    /** The keys, and the prefixes of key families ({@code linkproof.criteria.}), read once from {@link Constants}. */
+    /** The keys, and the prefixes of key families ({@code linkproof.criteria.}). */
     private static final Set<String> KEYS = new TreeSet<>();
+
     private static final Set<String> PREFIXES = new TreeSet<>();
 
     static {
-        for (Field f : Constants.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-                try {
-                    String v = (String) f.get(null);
-                    if (v.startsWith("linkproof.")) {
-                        (v.endsWith(".") ? PREFIXES : KEYS).add(v);
-                    }
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException("Constants." + f.getName() + " is public and cannot be read", e);
-                }
-            }
+        for (Key<?> k : ConfigurationKeys.ALL) {
+            (k.family() ? PREFIXES : KEYS).add(k.name());
         }
     }
 
-    private KnownKeys() {
-    }
+    private KnownKeys() {}
 
     public static boolean known(String key) {
         return KEYS.contains(key) || PREFIXES.stream().anyMatch(key::startsWith);
@@ -53,7 +41,8 @@ public final class KnownKeys {
         List<String> errors = new ArrayList<>();
         for (String k : keys) {
             if (k.startsWith("linkproof.") && !known(k)) {
-                errors.add("unknown configuration key " + k + nearest(k).map(n -> " (did you mean " + n + "?)").orElse("")
+                errors.add("unknown configuration key " + k
+                        + nearest(k).map(n -> " (did you mean " + n + "?)").orElse("")
                         + "; every key is listed in docs/configuration.md");
             }
         }
@@ -74,6 +63,8 @@ public final class KnownKeys {
             }
         }
         // A third of the key's own length past "linkproof.": beyond that it is another key, not a typo.
-        return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3) ? Optional.of(best) : Optional.empty();
+        return bestDistance <= Math.max(2, (key.length() - "linkproof.".length()) / 3)
+                ? Optional.of(best)
+                : Optional.empty();
     }
 }

@@ -2,8 +2,6 @@ package dev.linkproof.engine.config;
 
 import dev.linkproof.profiles.BaselineSettings;
 import dev.linkproof.transfer.Deadline;
-import dev.linkproof.transfer.Units;
-import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.nio.file.Files;
@@ -74,6 +72,7 @@ public record LinkproofConfiguration(
     public static final int DEFAULT_BUSY_HOST_RERUNS = 1;
     /** Reruns of a point that regressed against its baseline: one tells a regression from a blip. */
     public static final int DEFAULT_BASELINE_RERUNS = 1;
+
     static final int MAX_RERUNS = 5;
 
     /**
@@ -102,59 +101,63 @@ public record LinkproofConfiguration(
     }
 
     public static Parsed parse(ConfigurationParameters p) {
+        return parse(p, fallbackOutputRoot());
+    }
+
+    /**
+     * Where a run's files go when no key names them (the results, a local agent's log, the fleet's
+     * verdicts) when the launcher gives no output directory: JUnit's own default, {@code target/}
+     * where there is one, else the working directory.
+     */
+    public static Path fallbackOutputRoot() {
+        return Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of("");
+    }
+
+    /**
+     * Every key, with the files no key names under {@code outputRoot}: the platform's output
+     * directory ({@code junit.platform.reporting.output.dir}; by JUnit's default {@code target/}
+     * under Maven, else the working directory), where JUnit's own reports go too.
+     */
+    public static Parsed parse(ConfigurationParameters p, Path outputRoot) {
         List<String> errors = new ArrayList<>(KnownKeys.unknown(p));
-        double scale = read(errors, () -> p.get(Constants.ITERATIONS_SCALE).map(v -> parseScale(v)).orElse(1.0), 1.0);
+        Reader r = new Reader(p, errors);
+        Duration progress = r.get(ConfigurationKeys.TIMEOUT_PROGRESS, Duration.ofSeconds(10));
         // The agent applies the progress deadline to its side too (HELLO carries it), and refuses more than its limit.
-        Duration progress = read(errors, () -> deadline(p, Constants.TIMEOUT_PROGRESS, Duration.ofSeconds(10), "the agent accepts"),
-                Duration.ofSeconds(10));
         Timeouts t = new Timeouts(
-                read(errors, () -> deadline(p, Constants.TIMEOUT_AGENT_START, Duration.ofSeconds(30), "the longest deadline"),
-                        Duration.ofSeconds(30)),
-                read(errors, () -> deadline(p, Constants.TIMEOUT_CONTROL, Duration.ofSeconds(30), "the longest deadline"),
-                        Duration.ofSeconds(30)),
+                r.get(ConfigurationKeys.TIMEOUT_AGENT_START, Duration.ofSeconds(30)),
+                r.get(ConfigurationKeys.TIMEOUT_CONTROL, Duration.ofSeconds(30)),
                 new IoSettings(progress, progress));
-        String jvm = p.get(Constants.AGENT_JVM_ARGS).orElse(Constants.DEFAULT_AGENT_JVM_ARGS).trim();
-        Path log = p.get(Constants.AGENT_LOG).map(Path::of)
-                .orElseGet(() -> Files.isDirectory(Path.of("target")) ? Path.of("target", "linkproof-agent.log")
-                        : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent.log"));
+        String jvm = r.get(ConfigurationKeys.AGENT_JVM_ARGS, Constants.DEFAULT_AGENT_JVM_ARGS);
         LinkproofConfiguration config = new LinkproofConfiguration(
-                // A malformed address is a configuration error before anything runs, not a peer
-                // failure of every point; without a port, the agent's default port.
-                read(errors, () -> p.get(Constants.PEER).filter(s -> !s.isBlank()).map(s -> peer(s)), Optional.empty()),
-                p.get(Constants.TOKEN).filter(s -> !s.isBlank()),
-                p.get(Constants.TRANSPORT).filter(s -> !s.isBlank()).orElse(Constants.DEFAULT_TRANSPORT),
-                scale, t,
+                r.optional(ConfigurationKeys.PEER),
+                r.optional(ConfigurationKeys.TOKEN),
+                r.get(ConfigurationKeys.TRANSPORT, Constants.DEFAULT_TRANSPORT),
+                r.get(ConfigurationKeys.ITERATIONS_SCALE, 1.0),
+                t,
                 jvm.isEmpty() ? List.of() : Arrays.asList(jvm.split("\\s+")),
-                log,
-                p.getBoolean(Constants.PROGRESS).orElse(true),
-                p.get(Constants.RESULTS).map(Path::of).orElseGet(() -> Files.isDirectory(Path.of("target"))
-                        ? Path.of("target", "linkproof-results.jsonl") : Path.of("linkproof-results.jsonl")),
-                p.get(Constants.BASELINE).filter(s -> !s.isBlank()).map(Path::of),
-                read(errors, () -> p.get(Constants.BASELINE_TOLERANCE).map(v -> OptionalDouble.of(parseTolerance(v)))
-                        .orElse(OptionalDouble.empty()), OptionalDouble.empty()),
-                p.get(Constants.VERBS_DEVICE).or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV)))
-                        .map(String::strip).filter(s -> !s.isEmpty()),
-                read(errors, () -> p.get(Constants.BUSY_HOST_RERUNS).map(v -> parseReruns(Constants.BUSY_HOST_RERUNS, v))
-                        .orElse(DEFAULT_BUSY_HOST_RERUNS), DEFAULT_BUSY_HOST_RERUNS),
-                read(errors, () -> p.get(Constants.BASELINE_RERUNS).map(v -> parseReruns(Constants.BASELINE_RERUNS, v))
-                        .orElse(DEFAULT_BASELINE_RERUNS), DEFAULT_BASELINE_RERUNS),
-                read(errors, () -> p.get(Constants.REQUIRE_PROFILE_MATCH).map(v -> strictBoolean(Constants.REQUIRE_PROFILE_MATCH, v))
-                        .orElse(false), false),
-                read(errors, () -> p.get(Constants.NICS).map(v -> parseEach(Constants.NICS, v,
-                        "the profile's first RDMA device", "every RDMA device the profile resolves, a point per device"))
-                        .orElse(false), false),
-                read(errors, () -> p.get(Constants.GPUS).map(v -> parseEach(Constants.GPUS, v,
-                        "the GPUs a test names", "every GPU the profile provides, a point per GPU"))
-                        .orElse(false), false),
-                read(errors, () -> p.get(Constants.DURATION).isEmpty() ? Optional.<Duration>empty()
-                        : Optional.of(deadline(p, Constants.DURATION, Duration.ZERO, "the longest run of a point")), Optional.empty()),
-                read(errors, () -> p.get(Constants.RAILS).map(v -> java.util.OptionalInt.of(parseRails(v)))
-                        .orElse(java.util.OptionalInt.empty()), java.util.OptionalInt.empty()),
-                read(errors, () -> p.get(Constants.TCP_RAILS).map(v -> TcpRail.parseList(Constants.TCP_RAILS, v))
-                        .orElse(List.of()), List.of()),
-                read(errors, () -> p.get(Constants.DIRECTION).map(v -> Optional.of(parseDirection(v))).orElse(Optional.empty()),
-                        Optional.empty()),
-                read(errors, () -> FleetSettings.parse(p), Optional.empty()),
+                r.optional(ConfigurationKeys.AGENT_LOG).orElse(outputRoot.resolve("linkproof-agent.log")),
+                r.get(ConfigurationKeys.PROGRESS, true),
+                r.optional(ConfigurationKeys.RESULTS).orElse(outputRoot.resolve("linkproof-results.jsonl")),
+                r.optional(ConfigurationKeys.BASELINE),
+                r.optional(ConfigurationKeys.BASELINE_TOLERANCE)
+                        .map(OptionalDouble::of)
+                        .orElse(OptionalDouble.empty()),
+                r.optional(ConfigurationKeys.VERBS_DEVICE)
+                        .or(() -> Optional.ofNullable(System.getenv(Constants.VERBS_DEVICE_ENV))
+                                .map(String::strip)
+                                .filter(s -> !s.isEmpty())),
+                r.get(ConfigurationKeys.BUSY_HOST_RERUNS, DEFAULT_BUSY_HOST_RERUNS),
+                r.get(ConfigurationKeys.BASELINE_RERUNS, DEFAULT_BASELINE_RERUNS),
+                r.get(ConfigurationKeys.REQUIRE_PROFILE_MATCH, false),
+                r.get(ConfigurationKeys.NICS, false),
+                r.get(ConfigurationKeys.GPUS, false),
+                r.optional(ConfigurationKeys.DURATION),
+                r.optional(ConfigurationKeys.RAILS)
+                        .map(java.util.OptionalInt::of)
+                        .orElse(java.util.OptionalInt.empty()),
+                r.get(ConfigurationKeys.TCP_RAILS, List.of()),
+                r.optional(ConfigurationKeys.DIRECTION),
+                r.read(() -> FleetSettings.parse(p, outputRoot), Optional.empty()),
                 profileProperties(p),
                 PrometheusSettings.parse(p, errors));
         if (config.fleet().isPresent() && config.peer().isPresent()) {
@@ -170,24 +173,45 @@ public record LinkproofConfiguration(
         return new Parsed(config, errors);
     }
 
-    /** One key's value, or {@code fallback} with the key's message added to {@code errors}. */
-    private static dev.linkproof.transfer.control.HostPort peer(String value) {
-        try {
-            return dev.linkproof.transfer.control.HostPort.parse(value,
-                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(Constants.PEER + "=" + e.getMessage()
-                    + "; the agent prints its port when it starts", e);
+    /**
+     * Reads keys through their registry entries, collecting errors: a key with a bad value adds its
+     * message and reads as its default, so that one run reports every bad key at once.
+     */
+    record Reader(ConfigurationParameters p, List<String> errors) {
+        <T> T get(Key<T> key, T fallback) {
+            return optional(key).orElse(fallback);
+        }
+
+        <T> Optional<T> optional(Key<T> key) {
+            return read(() -> key.read(p), Optional.empty());
+        }
+
+        <T> T read(Supplier<T> parse, T fallback) {
+            try {
+                return parse.get();
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+                return fallback;
+            }
         }
     }
 
-    private static <T> T read(List<String> errors, Supplier<T> parse, T fallback) {
+    /** {@link ConfigurationKeys#PEER}'s type: without a port, the agent's default port. */
+    static dev.linkproof.transfer.control.HostPort peer(String value) {
         try {
-            return parse.get();
+            return dev.linkproof.transfer.control.HostPort.parse(
+                    value, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
         } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-            return fallback;
+            // HostPort's message begins with the value; the key's reader puts "key=value " before ours.
+            throw new IllegalArgumentException(
+                    stripValue(value, e.getMessage()) + "; the agent prints its port when it starts", e);
         }
+    }
+
+    /** HostPort's message without the quoted value it begins with, which the key's reader already gives. */
+    static String stripValue(String value, String message) {
+        String quoted = "'" + value + "' ";
+        return message.startsWith(quoted) ? message.substring(quoted.length()) : message;
     }
 
     /**
@@ -209,11 +233,15 @@ public record LinkproofConfiguration(
      * Empty for every other failure.
      */
     public String deadlineNote(Throwable failure) {
-        return dev.linkproof.transfer.session.DeadlineNote.of(failure, timeouts, d -> java.util.Optional.of(switch (d) {
-            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
-            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
-            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
-        }));
+        return dev.linkproof.transfer.session.DeadlineNote.of(
+                failure,
+                timeouts,
+                d -> java.util.Optional.of(
+                        switch (d) {
+                            case AGENT_START -> Constants.TIMEOUT_AGENT_START;
+                            case CONTROL, RAIL_START -> Constants.TIMEOUT_CONTROL;
+                            case PROGRESS, DATA_CONNECT -> Constants.TIMEOUT_PROGRESS;
+                        }));
     }
 
     /** Every {@code linkproof.profile*}, {@code linkproof.criteria.*} and {@code linkproof.probe.*} key, for the profile loader. */
@@ -222,32 +250,27 @@ public record LinkproofConfiguration(
         java.util.Set<String> keys = new java.util.TreeSet<>(p.keySet());
         keys.addAll(System.getProperties().stringPropertyNames());
         for (String k : keys) {
-            if (k.startsWith("linkproof.profile") || k.startsWith("linkproof.criteria.") || k.startsWith("linkproof.probe.")) {
+            if (k.startsWith("linkproof.profile")
+                    || k.startsWith("linkproof.criteria.")
+                    || k.startsWith("linkproof.probe.")) {
                 p.get(k).or(() -> Optional.ofNullable(System.getProperty(k))).ifPresent(v -> out.put(k, v));
             }
         }
         return out;
     }
 
-    /** The forms a profile's {@code baseline.tolerance} takes: {@code 0.08} or {@code 8%}, in [0, 1). */
-    private static double parseTolerance(String v) {
-        return BaselineSettings.parseTolerance(v).orElseThrow(() -> new IllegalArgumentException(
-                Constants.BASELINE_TOLERANCE + "=" + v + " must be " + BaselineSettings.TOLERANCE_FORMS));
+    /** The most rails a point may run at once: more NICs than any node has, fewer threads than would hurt. */
+    public static final int MAX_RAILS = 64;
+
+    /** {@link ConfigurationKeys#BASELINE_TOLERANCE}'s type: the forms a profile's {@code baseline.tolerance} takes. */
+    static double tolerance(String v) {
+        return BaselineSettings.parseTolerance(v)
+                .orElseThrow(() -> new IllegalArgumentException("must be " + BaselineSettings.TOLERANCE_FORMS));
     }
 
-    /** {@code each} → true, {@code first} → false; anything else names the key and what each value means. */
-    private static boolean parseEach(String key, String v, String first, String each) {
-        return switch (v.strip().toLowerCase(Locale.ROOT)) {
-            case "each" -> true;
-            case "first" -> false;
-            default -> throw new IllegalArgumentException(key + "=" + v + " must be first (" + first + ", the default) or each ("
-                    + each + ")");
-        };
-    }
-
-    /** {@code all} → 0 (every rail the profile resolves), else a count from 1 to {@link #MAX_RAILS}. */
-    private static int parseRails(String v) {
-        String s = v.strip().toLowerCase(Locale.ROOT);
+    /** {@link ConfigurationKeys#RAILS}'s type: {@code all} → 0 (every rail the profile resolves), else a count. */
+    static int rails(String v) {
+        String s = v.toLowerCase(Locale.ROOT);
         if (s.equals("all")) {
             return 0;
         }
@@ -259,82 +282,7 @@ public record LinkproofConfiguration(
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException(Constants.RAILS + "=" + v + " must be all (every rail the profile resolves) or a "
-                + "count from 1 to " + MAX_RAILS);
-    }
-
-    /** {@code both-ways} → true, {@code one-way} → false. */
-    private static boolean parseDirection(String v) {
-        return switch (v.strip().toLowerCase(Locale.ROOT)) {
-            case "both-ways" -> true;
-            case "one-way" -> false;
-            default -> throw new IllegalArgumentException(Constants.DIRECTION + "=" + v + " must be one-way or both-ways");
-        };
-    }
-
-    /** The most rails a point may run at once: more NICs than any node has, fewer threads than would hurt. */
-    public static final int MAX_RAILS = 64;
-
-    /** {@code true} or {@code false}, nothing else ("yes" would silently read as false). */
-    private static boolean strictBoolean(String key, String v) {
-        return switch (v.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(key + "=" + v + " must be true or false");
-        };
-    }
-
-    private static int parseReruns(String key, String v) {
-        try {
-            int n = Integer.parseInt(v.strip());
-            if (n >= 0 && n <= MAX_RERUNS) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(key + "=" + v + " must be a whole number from 0 to " + MAX_RERUNS);
-    }
-
-    private static double parseScale(String v) {
-        try {
-            double d = Double.parseDouble(v);
-            if (d > 0 && d <= 1000) {
-                return d;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(Constants.ITERATIONS_SCALE + "=" + v + " must be a number in (0, 1000]");
-    }
-
-    /** The longest deadline a key may set, as the agent's limit on the progress deadline is. */
-    static final Duration MAX_DEADLINE = Duration.ofMillis(Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS);
-
-    /**
-     * A {@link #duration} of at most {@link #MAX_DEADLINE}: socket timeouts are int milliseconds, so
-     * {@code PT1000H} would wrap to a negative one and fail somewhere far from the key that set it.
-     * {@code limit} names the bound in the error ("is more than the agent accepts (PT1H)").
-     */
-    static Duration deadline(ConfigurationParameters p, String key, Duration fallback, String limit) {
-        Duration d = duration(p, key, fallback);
-        if (d.toMillis() > MAX_DEADLINE.toMillis()) {
-            throw new IllegalArgumentException(key + "=" + p.get(key).orElseThrow() + " is more than " + limit + " ("
-                    + MAX_DEADLINE + ")");
-        }
-        return d;
-    }
-
-    /** The key's duration in the one grammar of engine and command line ({@link Units#parseDuration}), else {@code fallback}. */
-    static Duration duration(ConfigurationParameters p, String key, Duration fallback) {
-        Optional<String> v = p.get(key);
-        if (v.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return Units.parseDuration(v.get());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + "=" + v.get() + " is not a duration (e.g. 10s, 500ms, PT1M)");
-        }
+        throw new IllegalArgumentException(
+                "must be all (every rail the profile resolves) or a count from 1 to " + MAX_RAILS);
     }
 }

@@ -4,7 +4,6 @@ import dev.linkproof.reports.prometheus.Pushgateway;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,38 +23,29 @@ import org.junit.platform.engine.ConfigurationParameters;
 public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> pushgateway) {
     /** The file written into the textfile directory. */
     public static final String TEXTFILE_NAME = "linkproof.prom";
+
     public static final PrometheusSettings NONE = new PrometheusSettings(Optional.empty(), Optional.empty());
 
     /** The keys; each bad value adds an error naming its key to {@code errors}, and that part is left out. */
     static PrometheusSettings parse(ConfigurationParameters p, List<String> errors) {
         Optional<Path> textfile = Optional.empty();
-        Optional<String> dir = p.get(Constants.PROMETHEUS_TEXTFILE).map(String::strip).filter(s -> !s.isEmpty());
+        LinkproofConfiguration.Reader r = new LinkproofConfiguration.Reader(p, errors);
+        Optional<Path> dir = r.optional(ConfigurationKeys.PROMETHEUS_TEXTFILE);
         if (dir.isPresent()) {
-            try {
-                Path d = Path.of(dir.get());
-                if (Files.exists(d) && !Files.isDirectory(d)) {
-                    errors.add(Constants.PROMETHEUS_TEXTFILE + "=" + dir.get() + " is a file, not a directory (node_exporter's "
-                            + "--collector.textfile.directory; the run writes " + TEXTFILE_NAME + " into it)");
-                } else {
-                    textfile = Optional.of(d);
-                }
-            } catch (InvalidPathException e) {
-                errors.add(Constants.PROMETHEUS_TEXTFILE + "=" + dir.get() + " is not a path: " + e.getMessage());
+            if (Files.exists(dir.get()) && !Files.isDirectory(dir.get())) {
+                errors.add(Constants.PROMETHEUS_TEXTFILE + "=" + dir.get()
+                        + " is a file, not a directory (node_exporter's "
+                        + "--collector.textfile.directory; the run writes " + TEXTFILE_NAME + " into it)");
+            } else {
+                textfile = dir;
             }
         }
         int before = errors.size();
-        String job = p.get(Constants.PROMETHEUS_JOB).map(String::strip).orElse(Constants.DEFAULT_PROMETHEUS_JOB);
-        if (job.isEmpty()) {
-            errors.add(Constants.PROMETHEUS_JOB + " is empty: give the Pushgateway group's job (default " + Constants.DEFAULT_PROMETHEUS_JOB
-                    + ")");
-        }
-        Map<String, String> grouping = Map.of();
-        try {
-            grouping = grouping(p.get(Constants.PROMETHEUS_GROUPING).orElse(""));
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        Optional<String> url = p.get(Constants.PROMETHEUS_PUSHGATEWAY).map(String::strip).filter(s -> !s.isEmpty());
+        // A blank job is unset: the default job, as for every key.
+        String job = r.get(ConfigurationKeys.PROMETHEUS_JOB, Constants.DEFAULT_PROMETHEUS_JOB);
+        Map<String, String> grouping = r.read(
+                () -> grouping(ConfigurationKeys.PROMETHEUS_GROUPING.read(p).orElse("")), Map.of());
+        Optional<String> url = r.optional(ConfigurationKeys.PROMETHEUS_PUSHGATEWAY);
         URI uri = null;
         if (url.isPresent()) {
             String problem;
@@ -66,12 +56,14 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
                 problem = "not a URL: " + e.getMessage();
             }
             if (problem != null) {
-                errors.add(Constants.PROMETHEUS_PUSHGATEWAY + "=" + url.get() + " is " + (problem.startsWith("not") ? problem
-                        : "a URL that " + problem) + " (e.g. http://pushgateway.example:9091)");
+                errors.add(Constants.PROMETHEUS_PUSHGATEWAY + "=" + url.get() + " is "
+                        + (problem.startsWith("not") ? problem : "a URL that " + problem)
+                        + " (e.g. http://pushgateway.example:9091)");
             }
         }
         Optional<Pushgateway> gateway = url.isPresent() && errors.size() == before
-                ? Optional.of(new Pushgateway(uri, job, grouping)) : Optional.empty();
+                ? Optional.of(new Pushgateway(uri, job, grouping))
+                : Optional.empty();
         return new PrometheusSettings(textfile, gateway);
     }
 
@@ -89,7 +81,8 @@ public record PrometheusSettings(Optional<Path> textfile, Optional<Pushgateway> 
             }
             String name = part.substring(0, eq).strip();
             if (out.put(name, part.substring(eq + 1).strip()) != null) {
-                throw new IllegalArgumentException(Constants.PROMETHEUS_GROUPING + "=" + v + " gives " + name + " twice");
+                throw new IllegalArgumentException(
+                        Constants.PROMETHEUS_GROUPING + "=" + v + " gives " + name + " twice");
             }
         }
         String problem = Pushgateway.groupProblem("job", out);

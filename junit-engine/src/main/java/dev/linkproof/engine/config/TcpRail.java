@@ -21,8 +21,8 @@ public record TcpRail(Optional<String> source, String target) {
         return source.map(s -> s + "->" + target).orElse(target);
     }
 
-    /** {@code key}'s comma-separated rails; a bad entry names the key, the entry and the form. */
-    static List<TcpRail> parseList(String key, String value) {
+    /** Comma-separated rails; a bad entry is named with the form (the key's reader names the key). */
+    static List<TcpRail> parseList(String value) {
         List<TcpRail> out = new ArrayList<>();
         for (String entry : value.split(",")) {
             String e = entry.strip();
@@ -32,14 +32,17 @@ public record TcpRail(Optional<String> source, String target) {
             int arrow = e.indexOf("->");
             String source = arrow < 0 ? null : e.substring(0, arrow).strip();
             String target = arrow < 0 ? e : e.substring(arrow + 2).strip();
-            if (target.isEmpty() || (source != null && source.isEmpty()) || target.contains("->") || target.contains(" ")) {
-                throw new IllegalArgumentException(key + ": bad rail '" + e + "' (SOURCE->TARGET or TARGET, e.g. "
+            if (target.isEmpty()
+                    || (source != null && source.isEmpty())
+                    || target.contains("->")
+                    || target.contains(" ")) {
+                throw new IllegalArgumentException("has a bad rail '" + e + "' (SOURCE->TARGET or TARGET, e.g. "
                         + "10.77.0.1->10.77.0.2, comma-separated, one per rail)");
             }
             out.add(new TcpRail(Optional.ofNullable(source), target));
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException(key + "=" + value + " names no rail (SOURCE->TARGET or TARGET, comma-separated)");
+            throw new IllegalArgumentException("names no rail (SOURCE->TARGET or TARGET, comma-separated)");
         }
         return List.copyOf(out);
     }

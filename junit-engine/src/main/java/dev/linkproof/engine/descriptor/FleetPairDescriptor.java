@@ -25,7 +25,9 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
     private FleetPairRun run;
 
     public FleetPairDescriptor(FleetPointDescriptor parent, Pair pair) {
-        super(parent.getUniqueId().append(SEGMENT, pair.label()), forPair(parent.point(), pair).displayName(),
+        super(
+                parent.getUniqueId().append(SEGMENT, pair.label()),
+                forPair(parent.point(), pair).displayName(),
                 MethodSource.from(parent.testClass(), parent.method()));
         this.pair = pair;
         this.point = forPair(parent.point(), pair);
@@ -33,9 +35,12 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
 
     /** The point as this pair runs it: its name and point id say which pair. */
     static SweepPoint forPair(SweepPoint point, Pair pair) {
-        return new SweepPoint(point.spec().withPointId(point.spec().pointId() + "/pair=" + pair.label()),
-                point.displayName() + " · " + pair.initiator() + "→" + pair.target(), point.segment() + ",pair=" + pair.label(),
-                point.rails(), point.bothWays());
+        return new SweepPoint(
+                point.spec().withPointId(point.spec().pointId() + "/pair=" + pair.label()),
+                point.displayName() + " · " + pair.initiator() + "→" + pair.target(),
+                point.segment() + ",pair=" + pair.label(),
+                point.rails(),
+                point.bothWays());
     }
 
     public Pair pair() {
@@ -63,7 +68,8 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
     }
 
     @Override
-    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
+    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor)
+            throws Exception {
         FleetPointDescriptor parent = parentPoint();
         context.reporter().pointStarted(sweepId(), parent.method().getName(), point);
         context.progress().started(point);
@@ -81,9 +87,19 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
         var m = run == null ? null : run.measurement();
         var judgement = run == null ? null : run.judgement();
         context.progress().finished(point, m, judgement == null ? "" : judgement.headline(), result);
-        context.reporter().pointFinished(getUniqueId().toString(), sweepId(), parent.testClass(), parent.method().getName(), point,
-                m, judgement, result);
-        context.fleet().orElseThrow().recordTest(parent.fleetPoint(), pair, m, dev.linkproof.engine.failure.Failures.kindOf(result));
+        context.reporter()
+                .pointFinished(
+                        getUniqueId().toString(),
+                        sweepId(),
+                        parent.testClass(),
+                        parent.method().getName(),
+                        point,
+                        m,
+                        judgement,
+                        result);
+        context.fleet()
+                .orElseThrow()
+                .recordTest(parent.fleetPoint(), pair, m, dev.linkproof.engine.failure.Failures.kindOf(result));
     }
 
     @Override
@@ -91,8 +107,14 @@ public final class FleetPairDescriptor extends AbstractTestDescriptor implements
         FleetPointDescriptor parent = parentPoint();
         String reason = result.getReason().orElse("skipped");
         context.progress().skipped(point, reason);
-        context.reporter().pointSkipped(getUniqueId().toString(), sweepId(), parent.testClass(), parent.method().getName(), point,
-                reason);
+        context.reporter()
+                .pointSkipped(
+                        getUniqueId().toString(),
+                        sweepId(),
+                        parent.testClass(),
+                        parent.method().getName(),
+                        point,
+                        reason);
     }
 
     /** The sweep is the method's: every pair of every point of it. */

@@ -2,17 +2,17 @@ package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.judging.HostLoads;
+import dev.linkproof.engine.run.FleetRun;
+import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.blame.Point;
 import dev.linkproof.fleet.campaign.PointCheck;
-import java.util.List;
-import dev.linkproof.engine.run.FleetRun;
-import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.session.TransferSession;
-import dev.linkproof.engine.run.LinkproofExecutionContext;
 import dev.linkproof.fleet.coordinate.PairRun;
 import dev.linkproof.fleet.plan.Pair;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.session.TransferSession;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -72,16 +72,25 @@ public final class FleetPointDescriptor extends AbstractTestDescriptor implement
         FleetRun fleet = context.fleet().orElseThrow();
         // Normally the registration container opened the registry already; a filter may have left it out.
         fleet.register();
-        Set<Pair> selected = getChildren().stream().filter(FleetPairDescriptor.class::isInstance)
-                .map(d -> ((FleetPairDescriptor) d).pair()).collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<Pair> selected = getChildren().stream()
+                .filter(FleetPairDescriptor.class::isInstance)
+                .map(d -> ((FleetPairDescriptor) d).pair())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
         // A rerun of a pair (a confirmation, a retest) is held to the profile's criteria as its test is.
         PointCheck check = (pair, m) -> {
             SweepPoint p = FleetPairDescriptor.forPair(point, pair);
-            return context.judge().judge(p.spec().pointId(), p, m, HostLoads.NONE, List.of()).failureKind();
+            return context.judge()
+                    .judge(p.spec().pointId(), p, m, HostLoads.NONE, List.of())
+                    .failureKind();
         };
-        TransferSpec spec = context.profile().apply(point.spec());
-        results = fleet.runPoint(fleetPoint(), spec, dev.linkproof.reports.prometheus.PointLabels.of(testClass.getName(),
-                method.getName(), point.displayName(), spec, point.rails()), selected, check);
+        TransferSpec spec = context.profile().placement().apply(point.spec());
+        results = fleet.runPoint(
+                fleetPoint(),
+                spec,
+                dev.linkproof.reports.prometheus.PointLabels.of(
+                        testClass.getName(), method.getName(), point.displayName(), spec, point.rails()),
+                selected,
+                check);
         return context;
     }
 

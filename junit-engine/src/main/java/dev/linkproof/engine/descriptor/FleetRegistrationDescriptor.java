@@ -10,7 +10,8 @@ import org.junit.platform.engine.support.hierarchical.Node;
  * a test of its own ({@link FleetNodeDescriptor}), so a node that never shows up is a failed test
  * ("node lpn4 did not register within 60s") and the run goes on with the rest.
  */
-public final class FleetRegistrationDescriptor extends AbstractTestDescriptor implements Node<LinkproofExecutionContext> {
+public final class FleetRegistrationDescriptor extends AbstractTestDescriptor
+        implements Node<LinkproofExecutionContext> {
     public static final String SEGMENT = "fleet";
     public static final String VALUE = "registration";
 

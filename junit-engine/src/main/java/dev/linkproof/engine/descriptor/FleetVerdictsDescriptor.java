@@ -46,23 +46,40 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
     public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) {
         var fleet = context.fleet().orElseThrow();
         Blame blame = fleet.conclude();
-        RunReporter.FleetReport report = context.reporter().fleetFinished(fleet.runInfo(context.profile().id()),
-                fleet.settings().verdictFile(), fleet.settings().history(), blame, fleet.outcomes(), fleet::labels,
-                context.progress()::fleet);
+        RunReporter.FleetReport report = context.reporter()
+                .fleetFinished(
+                        fleet.runInfo(context.profile().id()),
+                        fleet.settings().verdictFile(),
+                        fleet.settings().history(),
+                        blame,
+                        fleet.outcomes(),
+                        fleet::labels,
+                        context.progress()::fleet);
         fleet.act(blame, context.progress());
         // The verdict document and the heat maps as this container's files (Open Test Reporting keeps them).
-        context.publishFile(this, "fleet-verdict.json", "application/json", report.verdictJson().getBytes(StandardCharsets.UTF_8));
+        context.publishFile(
+                this,
+                "fleet-verdict.json",
+                "application/json",
+                report.verdictJson().getBytes(StandardCharsets.UTF_8));
         int i = 0;
         for (String svg : report.heatMaps().values()) {
-            context.publishFile(this, "fleet-heatmap-" + (++i) + ".svg", "image/svg+xml", svg.getBytes(StandardCharsets.UTF_8));
+            context.publishFile(
+                    this, "fleet-heatmap-" + (++i) + ".svg", "image/svg+xml", svg.getBytes(StandardCharsets.UTF_8));
         }
         // The first verdict test carries the heat maps and the verdict document in the Allure report.
         if (blame.blamesNobody()) {
             run(executor, new VerdictTest(getUniqueId(), "none", "the fleet blames nobody", null, report));
         }
         for (Verdict v : blame.verdicts()) {
-            run(executor, new VerdictTest(getUniqueId(), VerdictTest.id(v), v.describe(), v,
-                    v == blame.verdicts().getFirst() ? report : null));
+            run(
+                    executor,
+                    new VerdictTest(
+                            getUniqueId(),
+                            VerdictTest.id(v),
+                            v.describe(),
+                            v,
+                            v == blame.verdicts().getFirst() ? report : null));
         }
         return context;
     }
@@ -99,7 +116,9 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
                 StringBuilder why = new StringBuilder(verdict.describe());
                 verdict.evidence().forEach(e -> why.append("\n  ").append(e.describe()));
                 if (verdict.evidenceOmitted() > 0) {
-                    why.append("\n  … and ").append(verdict.evidenceOmitted()).append(" more run(s) in fleet-verdict.json");
+                    why.append("\n  … and ")
+                            .append(verdict.evidenceOmitted())
+                            .append(" more run(s) in fleet-verdict.json");
                 }
                 throw new PointFailure(kind(verdict), why.toString());
             }
@@ -112,15 +131,20 @@ public final class FleetVerdictsDescriptor extends AbstractTestDescriptor implem
                 case UNREACHABLE_NODE, MISSING_NODE -> FailureKind.PEER_FAILURE;
                 case BAD_NODE, BAD_LINK -> FailureKind.BELOW_CRITERION;
                 // The breaker names no node; the run still fails, as corrupt when any of its evidence is.
-                case FLEET_DEGRADED -> v.evidence().stream().anyMatch(e -> e.fault().orElse(null) == dev.linkproof.fleet.blame.PairFault.CORRUPT)
-                        ? FailureKind.DATA_CORRUPTION : FailureKind.BELOW_CRITERION;
+                case FLEET_DEGRADED ->
+                    v.evidence().stream()
+                                    .anyMatch(
+                                            e -> e.fault().orElse(null) == dev.linkproof.fleet.blame.PairFault.CORRUPT)
+                            ? FailureKind.DATA_CORRUPTION
+                            : FailureKind.BELOW_CRITERION;
             };
         }
 
         /** A verdict's unique-id value: {@code bad-node:lpn3}, {@code bad-link:lpn1<->lpn2}. */
         static String id(Verdict v) {
-            return v.kind().slug() + ":" + String.join(v.kind() == dev.linkproof.fleet.blame.VerdictKind.FLEET_DEGRADED ? "," : "<->",
-                    v.nodes());
+            return v.kind().slug() + ":"
+                    + String.join(
+                            v.kind() == dev.linkproof.fleet.blame.VerdictKind.FLEET_DEGRADED ? "," : "<->", v.nodes());
         }
     }
 }

@@ -36,7 +36,7 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
         if (!setup.problems().isEmpty()) {
             throw new ConfigurationException(setup.problems());
         }
-        context.sessions().agentEnvironment(context.profile().agentEnvironment());
+        context.sessions().agentEnvironment(context.profile().placement().agentEnvironment());
         context.reporter().open();
         return context;
     }
@@ -51,7 +51,8 @@ public final class LinkproofEngineDescriptor extends EngineDescriptor implements
             try {
                 context.reporter().close();
             } finally {
-                List<String> warnings = new java.util.ArrayList<>(context.reporter().warnings());
+                List<String> warnings =
+                        new java.util.ArrayList<>(context.reporter().warnings());
                 setup.profile().flatMap(p -> p.fallbackWarning()).ifPresent(warnings::add);
                 context.progress().summary(warnings);
             }

@@ -31,6 +31,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     private PointRun run;
     /** What Admission decided in shouldBeSkipped, carried to execute. */
     private Admission admission;
+
     private String sweepId;
 
     public SweepPointDescriptor(UniqueId id, Class<?> testClass, Method method, SweepPoint point) {
@@ -71,7 +72,8 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     }
 
     @Override
-    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor) throws Exception {
+    public LinkproofExecutionContext execute(LinkproofExecutionContext context, DynamicTestExecutor executor)
+            throws Exception {
         context.reporter().pointStarted(sweepId(), method.getName(), point);
         context.progress().started(point);
         run = new PointRun(context, point, getUniqueId().toString(), sweepId(), admission);
@@ -87,8 +89,9 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
         var m = run == null ? null : run.measurement();
         var judgement = run == null ? null : run.judgement();
         context.progress().finished(point, m, judgement == null ? "" : judgement.headline(), result);
-        context.reporter().pointFinished(getUniqueId().toString(), sweepId(), testClass, method.getName(), point, m, judgement,
-                result);
+        context.reporter()
+                .pointFinished(
+                        getUniqueId().toString(), sweepId(), testClass, method.getName(), point, m, judgement, result);
     }
 
     /**
@@ -108,6 +111,7 @@ public final class SweepPointDescriptor extends AbstractTestDescriptor implement
     public void nodeSkipped(LinkproofExecutionContext context, TestDescriptor descriptor, SkipResult result) {
         String reason = result.getReason().orElse("skipped");
         context.progress().skipped(point, reason);
-        context.reporter().pointSkipped(getUniqueId().toString(), sweepId(), testClass, method.getName(), point, reason);
+        context.reporter()
+                .pointSkipped(getUniqueId().toString(), sweepId(), testClass, method.getName(), point, reason);
     }
 }

@@ -24,13 +24,13 @@ final class Tags {
         }
     };
 
-    private Tags() {
-    }
+    private Tags() {}
 
     /** A new set each call: callers add to it. */
     static Set<TestTag> of(AnnotatedElement element) {
         Class<?> owner = element instanceof Class<?> c ? c : element instanceof Member m ? m.getDeclaringClass() : null;
-        return new LinkedHashSet<>(owner == null ? read(element) : READ.get(owner).computeIfAbsent(element, Tags::read));
+        return new LinkedHashSet<>(
+                owner == null ? read(element) : READ.get(owner).computeIfAbsent(element, Tags::read));
     }
 
     private static Set<TestTag> read(AnnotatedElement element) {

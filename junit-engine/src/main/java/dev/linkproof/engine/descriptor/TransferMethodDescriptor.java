@@ -2,8 +2,8 @@ package dev.linkproof.engine.descriptor;
 
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.failure.PointFailure;
-import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.engine.run.LinkproofExecutionContext;
+import dev.linkproof.transfer.FailureKind;
 import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -74,8 +74,8 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
     public void after(LinkproofExecutionContext context) {
         java.util.List<String> failed = context.judge().judgeSweep(getUniqueId().toString());
         if (!failed.isEmpty()) {
-            String message = "below criterion (curve rule) of profile '" + context.profile().id() + "': "
-                    + String.join("; ", failed);
+            String message = "below criterion (curve rule) of profile '"
+                    + context.profile().id() + "': " + String.join("; ", failed);
             context.progress().sweepFailed(getDisplayName(), message);
             throw new PointFailure(FailureKind.BELOW_CRITERION, message);
         }
@@ -83,11 +83,14 @@ public final class TransferMethodDescriptor extends AbstractTestDescriptor imple
 
     /** Once every point ran: the sweep's chart and CSV. */
     @Override
-    public void nodeFinished(LinkproofExecutionContext context, org.junit.platform.engine.TestDescriptor descriptor,
-                             org.junit.platform.engine.TestExecutionResult result) {
-        context.reporter().sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName())
-                .forEach((name, file) -> context.publishFile(this, name, file.getKey(),
-                        file.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    public void nodeFinished(
+            LinkproofExecutionContext context,
+            org.junit.platform.engine.TestDescriptor descriptor,
+            org.junit.platform.engine.TestExecutionResult result) {
+        context.reporter()
+                .sweepFinished(getUniqueId().toString(), testClass.getSimpleName() + "." + method.getName())
+                .forEach((name, file) -> context.publishFile(
+                        this, name, file.getKey(), file.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Override

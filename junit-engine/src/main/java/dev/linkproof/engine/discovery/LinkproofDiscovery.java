@@ -1,11 +1,11 @@
 package dev.linkproof.engine.discovery;
 
-import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
-import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.engine.descriptor.FleetNodeDescriptor;
 import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.FleetRegistrationDescriptor;
 import dev.linkproof.engine.descriptor.FleetVerdictsDescriptor;
+import dev.linkproof.engine.descriptor.LinkproofEngineDescriptor;
+import dev.linkproof.fleet.campaign.FleetPlan;
 import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.support.discovery.DiscoveryIssueReporter;
@@ -27,16 +27,19 @@ public final class LinkproofDiscovery {
                 DiscoveryIssueReporter.forwarding(request.getDiscoveryListener(), engine.getUniqueId()));
         EngineDiscoveryRequestResolver.<LinkproofEngineDescriptor>builder()
                 .addClassContainerSelectorResolver(TransferTestPredicates::isCandidateClass)
-                .addSelectorResolver(ctx -> new TransferSelectorResolver(expander, issues, ctx.getClassNameFilter(), fleet))
+                .addSelectorResolver(
+                        ctx -> new TransferSelectorResolver(expander, issues, ctx.getClassNameFilter(), fleet))
                 .build()
                 .resolve(request, engine, issues);
         if (fleet != null) {
             // Registration first (every node a test), the verdicts last; the points in between.
             FleetRegistrationDescriptor registration = new FleetRegistrationDescriptor(engine.getUniqueId());
             java.util.Set<org.junit.platform.engine.TestTag> tags = new java.util.LinkedHashSet<>();
-            engine.getDescendants().stream().filter(d -> d instanceof FleetPointDescriptor)
+            engine.getDescendants().stream()
+                    .filter(d -> d instanceof FleetPointDescriptor)
                     .forEach(d -> tags.addAll(d.getTags()));
-            fleet.nodes().forEach(n -> registration.addChild(new FleetNodeDescriptor(registration.getUniqueId(), n, tags)));
+            fleet.nodes()
+                    .forEach(n -> registration.addChild(new FleetNodeDescriptor(registration.getUniqueId(), n, tags)));
             java.util.List<TestDescriptor> points = new java.util.ArrayList<>(engine.getChildren());
             points.forEach(engine::removeChild);
             engine.addChild(registration);

@@ -19,16 +19,32 @@ import java.util.function.Predicate;
  * @param stagesGpuMemory which transports move GPU memory through a host copy ("staged via host")
  */
 record PointNames(Function<String, String> connectionNoun, Predicate<String> stagesGpuMemory) {
-    static String segment(Op op, long size, int batch, int qps, int depth, Placement mem, String transport, long offset,
-                          Layout layout, Mode mode) {
+    static String segment(
+            Op op,
+            long size,
+            int batch,
+            int qps,
+            int depth,
+            Placement mem,
+            String transport,
+            long offset,
+            Layout layout,
+            Mode mode) {
         StringBuilder sb = new StringBuilder()
-                .append("op=").append(op.label())
-                .append(",size=").append(size)
-                .append(",batch=").append(batch)
-                .append(",qps=").append(qps)
-                .append(",depth=").append(depth)
-                .append(",mem=").append(mem)
-                .append(",transport=").append(transport);
+                .append("op=")
+                .append(op.label())
+                .append(",size=")
+                .append(size)
+                .append(",batch=")
+                .append(batch)
+                .append(",qps=")
+                .append(qps)
+                .append(",depth=")
+                .append(depth)
+                .append(",mem=")
+                .append(mem)
+                .append(",transport=")
+                .append(transport);
         if (offset != 0) {
             sb.append(",offset=").append(offset);
         }
@@ -43,10 +59,17 @@ record PointNames(Function<String, String> connectionNoun, Predicate<String> sta
 
     String displayName(TransferSpec s) {
         StringBuilder sb = new StringBuilder()
-                .append(s.op().label()).append(' ').append(Units.formatSize(s.size()))
-                .append(" ×").append(s.batch())
-                .append(" · ").append(s.connections()).append(' ').append(connectionNoun.apply(s.transport()))
-                .append(" · ").append(s.transport());
+                .append(s.op().label())
+                .append(' ')
+                .append(Units.formatSize(s.size()))
+                .append(" ×")
+                .append(s.batch())
+                .append(" · ")
+                .append(s.connections())
+                .append(' ')
+                .append(connectionNoun.apply(s.transport()))
+                .append(" · ")
+                .append(s.transport());
         if (s.pipelineDepth() > 1) {
             sb.append(" · depth ").append(s.pipelineDepth());
         }
@@ -59,7 +82,8 @@ record PointNames(Function<String, String> connectionNoun, Predicate<String> sta
         if (s.mode() == Mode.LATENCY) {
             sb.append(" · latency");
         }
-        if (!s.initiatorMemory().equals(MemoryPlacement.HOST) || !s.targetMemory().equals(MemoryPlacement.HOST)) {
+        if (!s.initiatorMemory().equals(MemoryPlacement.HOST)
+                || !s.targetMemory().equals(MemoryPlacement.HOST)) {
             sb.append(" · ").append(s.initiatorMemory()).append('→').append(s.targetMemory());
             if (new Placement(s.initiatorMemory(), s.targetMemory()).onGpu() && stagesGpuMemory.test(s.transport())) {
                 sb.append(" (staged via host)");

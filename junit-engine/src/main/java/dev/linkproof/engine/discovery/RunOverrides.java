@@ -24,8 +24,12 @@ import java.util.function.Predicate;
  * @param direction       the direction of every RDMA point; empty: as annotated
  * @param stagesGpuMemory which transports move GPU memory through a host copy
  */
-record RunOverrides(List<String> nics, int gpus, OptionalInt rails, Optional<Direction> direction,
-                    Predicate<String> stagesGpuMemory) {
+record RunOverrides(
+        List<String> nics,
+        int gpus,
+        OptionalInt rails,
+        Optional<Direction> direction,
+        Predicate<String> stagesGpuMemory) {
     static final RunOverrides NONE = new RunOverrides(List.of(), 0, OptionalInt.empty(), Optional.empty(), id -> false);
 
     RunOverrides {
@@ -54,7 +58,9 @@ record RunOverrides(List<String> nics, int gpus, OptionalInt rails, Optional<Dir
 
     /** The devices a point of {@code transport} with {@code settings} is made once for; {@code [null]} = once, no device. */
     List<String> nicsFor(String transport, Map<String, String> settings) {
-        if (nics.isEmpty() || !ResourcePlan.RDMA_TRANSPORTS.contains(transport) || settings.containsKey(VerbsSettings.DEVICE)) {
+        if (nics.isEmpty()
+                || !ResourcePlan.RDMA_TRANSPORTS.contains(transport)
+                || settings.containsKey(VerbsSettings.DEVICE)) {
             return Collections.singletonList(null);
         }
         return nics;
@@ -62,11 +68,14 @@ record RunOverrides(List<String> nics, int gpus, OptionalInt rails, Optional<Dir
 
     /** The rail counts a point of {@code transport} is made for. */
     int[] railsFor(String transport, int[] annotated) {
-        return rails.isPresent() && ResourcePlan.RDMA_TRANSPORTS.contains(transport) ? new int[] {rails.getAsInt()} : annotated;
+        return rails.isPresent() && ResourcePlan.RDMA_TRANSPORTS.contains(transport)
+                ? new int[] {rails.getAsInt()}
+                : annotated;
     }
 
     boolean bothWays(String transport, Direction annotated) {
-        Direction d = direction.isPresent() && ResourcePlan.RDMA_TRANSPORTS.contains(transport) ? direction.get() : annotated;
+        Direction d =
+                direction.isPresent() && ResourcePlan.RDMA_TRANSPORTS.contains(transport) ? direction.get() : annotated;
         return d == Direction.BOTH_WAYS;
     }
 

@@ -25,9 +25,18 @@ import org.junit.platform.engine.TestTag;
  * @param written    the placements as written (points of several rails or both ways place their GPUs themselves)
  * @param paths      what the other dimensions repeat over: transport × NIC × rails
  */
-record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int[] batches, int[] qps, int[] depths,
-                       long[] offsets, List<Placement> placements, List<Placement> written, Map<String, String> settings,
-                       List<PointPath> paths) {
+record SweepDimensions(
+        List<Op> ops,
+        List<Long> sizes,
+        boolean defaultSizes,
+        int[] batches,
+        int[] qps,
+        int[] depths,
+        long[] offsets,
+        List<Placement> placements,
+        List<Placement> written,
+        Map<String, String> settings,
+        List<PointPath> paths) {
     /** Largest number of points one method may expand to: a typo in a range must not make a million tests. */
     static final int MAX_POINTS = 10_000;
     /** The most rails a point may name: more NICs than any node has. */
@@ -39,17 +48,28 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
             throws InvalidSweepException {
         List<String> problems = new ArrayList<>();
         List<Long> sizes = check(problems, () -> sizes(t.sizes()), List.of());
-        int[] batches = check(problems, () -> positive("batch",
-                t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(), TransferSpec.MAX_BATCH), new int[0]);
-        int[] qps = check(problems, () -> positive("qps",
-                t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(), TransferSpec.MAX_CONNECTIONS), new int[0]);
+        int[] batches = check(
+                problems,
+                () -> positive(
+                        "batch",
+                        t.batch().length == 0 ? new int[] {defaults.batch().orElse(1)} : t.batch(),
+                        TransferSpec.MAX_BATCH),
+                new int[0]);
+        int[] qps = check(
+                problems,
+                () -> positive(
+                        "qps",
+                        t.qps().length == 0 ? new int[] {defaults.qps().orElse(1)} : t.qps(),
+                        TransferSpec.MAX_CONNECTIONS),
+                new int[0]);
         int[] depths = check(problems, () -> positive("pipeline", t.pipeline(), TransferSpec.MAX_PIPELINE), new int[0]);
         if (t.rails().length == 0) {
             problems.add("rails is empty");
         }
         for (int r : t.rails()) {
             if (r < 0 || r > MAX_RAILS) {
-                problems.add("rails " + r + " out of range 0.." + MAX_RAILS + " (0 = TransferTest.ALL_RAILS, every rail the profile resolves)");
+                problems.add("rails " + r + " out of range 0.." + MAX_RAILS
+                        + " (0 = TransferTest.ALL_RAILS, every rail the profile resolves)");
             }
         }
         if (t.op().length == 0) {
@@ -82,14 +102,19 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
         Set<String> shifted = new HashSet<>();
         Set<String> asWritten = new HashSet<>();
         for (String m : t.memory()) {
-            check(problems, () -> {
-                Placement p = Placement.parse(m);
-                run.shifts(p).stream().filter(s -> shifted.add(s.toString())).forEach(placements::add);
-                if (asWritten.add(p.toString())) {
-                    written.add(p);
-                }
-                return null;
-            }, null);
+            check(
+                    problems,
+                    () -> {
+                        Placement p = Placement.parse(m);
+                        run.shifts(p).stream()
+                                .filter(s -> shifted.add(s.toString()))
+                                .forEach(placements::add);
+                        if (asWritten.add(p.toString())) {
+                            written.add(p);
+                        }
+                        return null;
+                    },
+                    null);
         }
         if (t.memory().length == 0) {
             problems.add("memory is empty");
@@ -98,7 +123,8 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
         for (String id : transports) {
             // A transport id becomes a tag of its points, so it must be a valid JUnit tag.
             if (!TestTag.isValid(id)) {
-                problems.add("transport '" + id + "' is not a valid transport id (no blanks, commas, parentheses, &, | or !)");
+                problems.add("transport '" + id
+                        + "' is not a valid transport id (no blanks, commas, parentheses, &, | or !)");
             }
         }
         Map<String, String> settings = check(problems, () -> settings(t.settings()), Map.of());
@@ -107,20 +133,37 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
             for (int r : run.railsFor(transport, t.rails())) {
                 // A point of several rails runs on the devices of all of them: it is not repeated per device.
                 boolean both = run.bothWays(transport, t.direction());
-                List<String> nics = r == 1 && !both ? run.nicsFor(transport, settings) : java.util.Collections.singletonList(null);
+                List<String> nics =
+                        r == 1 && !both ? run.nicsFor(transport, settings) : java.util.Collections.singletonList(null);
                 nics.forEach(nic -> paths.add(new PointPath(transport, nic, r, both)));
             }
         }
-        long count = (long) t.op().length * sizes.size() * batches.length * qps.length * depths.length
-                * t.offset().length * placements.size() * paths.size();
+        long count = (long) t.op().length
+                * sizes.size()
+                * batches.length
+                * qps.length
+                * depths.length
+                * t.offset().length
+                * placements.size()
+                * paths.size();
         if (count > MAX_POINTS) {
             problems.add("the sweep expands to " + count + " points, more than " + MAX_POINTS);
         }
         if (!problems.isEmpty()) {
             throw new InvalidSweepException(String.join("; ", problems));
         }
-        return new SweepDimensions(List.of(t.op()), sizes, t.sizes().equals(DEFAULT_SIZES), batches, qps, depths,
-                t.offset(), placements, written, settings, paths);
+        return new SweepDimensions(
+                List.of(t.op()),
+                sizes,
+                t.sizes().equals(DEFAULT_SIZES),
+                batches,
+                qps,
+                depths,
+                t.offset(),
+                placements,
+                written,
+                settings,
+                paths);
     }
 
     /** The sizes a point of {@code op} runs: an atomic's is its counter's width, 8, where the sizes are the default. */
@@ -172,7 +215,8 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
         long from = size(s.from());
         long to = size(s.to());
         if (from > to) {
-            throw new InvalidSweepException("sizes: from " + s.from() + " is larger than to " + s.to() + " (empty range)");
+            throw new InvalidSweepException(
+                    "sizes: from " + s.from() + " is larger than to " + s.to() + " (empty range)");
         }
         String step = s.step().trim();
         if (step.startsWith("x") || step.startsWith("X") || step.startsWith("×") || step.startsWith("*")) {
@@ -218,7 +262,8 @@ record SweepDimensions(List<Op> ops, List<Long> sizes, boolean defaultSizes, int
         try {
             long v = Units.parseSize(text);
             if (v < 1 || v > TransferSpec.MAX_SIZE) {
-                throw new InvalidSweepException("sizes: " + text + " out of range 1 B.." + Units.formatSize(TransferSpec.MAX_SIZE));
+                throw new InvalidSweepException(
+                        "sizes: " + text + " out of range 1 B.." + Units.formatSize(TransferSpec.MAX_SIZE));
             }
             return v;
         } catch (IllegalArgumentException e) {

@@ -46,12 +46,20 @@ public final class SweepExpander {
     }
 
     /** @param defaults the profile's values for what an annotation leaves unset */
-    public SweepExpander(String defaultTransport, double iterationScale, Function<String, String> connectionNoun, Defaults defaults) {
+    public SweepExpander(
+            String defaultTransport,
+            double iterationScale,
+            Function<String, String> connectionNoun,
+            Defaults defaults) {
         this(defaultTransport, iterationScale, connectionNoun, defaults, RunOverrides.NONE);
     }
 
-    private SweepExpander(String defaultTransport, double iterationScale, Function<String, String> connectionNoun, Defaults defaults,
-                          RunOverrides run) {
+    private SweepExpander(
+            String defaultTransport,
+            double iterationScale,
+            Function<String, String> connectionNoun,
+            Defaults defaults,
+            RunOverrides run) {
         this.defaultTransport = defaultTransport;
         this.iterationScale = iterationScale;
         this.connectionNoun = connectionNoun;
@@ -122,23 +130,50 @@ public final class SweepExpander {
                             for (int batch : d.batches()) {
                                 for (long offset : d.offsets()) {
                                     for (long size : d.sizesFor(op)) {
-                                        String segment = PointNames.segment(op, size, batch, q, depth, mem, path.transport(),
-                                                offset, t.layout(), t.mode()) + path.idSuffix();
+                                        String segment = PointNames.segment(
+                                                        op,
+                                                        size,
+                                                        batch,
+                                                        q,
+                                                        depth,
+                                                        mem,
+                                                        path.transport(),
+                                                        offset,
+                                                        t.layout(),
+                                                        t.mode())
+                                                + path.idSuffix();
                                         if (!seen.add(segment)) {
                                             continue; // a value listed twice is one point
                                         }
                                         int iters = iterations(t, size, batch);
                                         TransferSpec spec;
                                         try {
-                                            spec = new TransferSpec(methodKey + "[" + segment + "]", path.transport(), op, t.mode(),
-                                                    size, batch, q, depth, iters, warmup(t, iters), t.layout(), offset,
-                                                    mem.initiator(), mem.target(), settings);
+                                            spec = new TransferSpec(
+                                                    methodKey + "[" + segment + "]",
+                                                    path.transport(),
+                                                    op,
+                                                    t.mode(),
+                                                    size,
+                                                    batch,
+                                                    q,
+                                                    depth,
+                                                    iters,
+                                                    warmup(t, iters),
+                                                    t.layout(),
+                                                    offset,
+                                                    mem.initiator(),
+                                                    mem.target(),
+                                                    settings);
                                         } catch (IllegalArgumentException e) {
                                             badPoints.add("point " + segment + ": " + e.getMessage());
                                             continue;
                                         }
-                                        points.add(new SweepPoint(spec, names.displayName(spec) + path.nameSuffix(), segment,
-                                                path.rails(), path.bothWays()));
+                                        points.add(new SweepPoint(
+                                                spec,
+                                                names.displayName(spec) + path.nameSuffix(),
+                                                segment,
+                                                path.rails(),
+                                                path.bothWays()));
                                     }
                                 }
                             }
@@ -150,8 +185,10 @@ public final class SweepExpander {
         if (!badPoints.isEmpty()) {
             // Every bad point, up to a few; a dimension that breaks many says so once per point.
             List<String> shown = badPoints.subList(0, Math.min(MAX_BAD_POINTS_SHOWN, badPoints.size()));
-            throw new InvalidSweepException(String.join("; ", shown) + (badPoints.size() > shown.size()
-                    ? "; and " + (badPoints.size() - shown.size()) + " more point(s) like these" : ""));
+            throw new InvalidSweepException(String.join("; ", shown)
+                    + (badPoints.size() > shown.size()
+                            ? "; and " + (badPoints.size() - shown.size()) + " more point(s) like these"
+                            : ""));
         }
         return points;
     }
@@ -172,6 +209,8 @@ public final class SweepExpander {
 
     /** Given, the profile's, or a tenth of the iterations (at least 2). */
     private int warmup(TransferTest t, int iters) {
-        return t.warmup() >= 0 ? t.warmup() : defaults.warmup().isPresent() ? defaults.warmup().getAsInt() : Math.max(2, iters / 10);
+        return t.warmup() >= 0
+                ? t.warmup()
+                : defaults.warmup().isPresent() ? defaults.warmup().getAsInt() : Math.max(2, iters / 10);
     }
 }

@@ -7,11 +7,11 @@ import dev.linkproof.engine.api.TransferTest;
 import dev.linkproof.engine.descriptor.FleetPairDescriptor;
 import dev.linkproof.engine.descriptor.FleetPointDescriptor;
 import dev.linkproof.engine.descriptor.SweepPointDescriptor;
-import dev.linkproof.fleet.campaign.FleetPlan;
-import dev.linkproof.fleet.plan.Pair;
 import dev.linkproof.engine.descriptor.TransferClassDescriptor;
 import dev.linkproof.engine.descriptor.TransferMethodDescriptor;
 import dev.linkproof.engine.run.MethodInvoker;
+import dev.linkproof.fleet.campaign.FleetPlan;
+import dev.linkproof.fleet.plan.Pair;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,8 +45,8 @@ final class TransferSelectorResolver implements SelectorResolver {
     /** A fleet run's plan: each point is then a container of the plan's pairs. Null for a run of one pair. */
     private final FleetPlan fleet;
 
-    TransferSelectorResolver(SweepExpander expander, DiscoveryIssueReporter issues, Predicate<String> classNameFilter,
-                             FleetPlan fleet) {
+    TransferSelectorResolver(
+            SweepExpander expander, DiscoveryIssueReporter issues, Predicate<String> classNameFilter, FleetPlan fleet) {
         this.expander = expander;
         this.issues = issues;
         this.classNameFilter = classNameFilter;
@@ -94,43 +94,57 @@ final class TransferSelectorResolver implements SelectorResolver {
         UniqueId.Segment last = segments.getLast();
         switch (last.getType()) {
             case TransferClassDescriptor.SEGMENT -> {
-                return ReflectionSupport.tryToLoadClass(last.getValue()).toOptional()
+                return ReflectionSupport.tryToLoadClass(last.getValue())
+                        .toOptional()
                         .map(c -> resolve(DiscoverySelectors.selectClass(c), context))
                         .orElse(unresolved());
             }
             case TransferMethodDescriptor.SEGMENT -> {
                 UniqueId.Segment classSegment = segments.get(segments.size() - 2);
-                Optional<Class<?>> c = ReflectionSupport.tryToLoadClass(classSegment.getValue()).toOptional();
+                Optional<Class<?>> c = ReflectionSupport.tryToLoadClass(classSegment.getValue())
+                        .toOptional();
                 if (c.isEmpty()) {
                     return unresolved();
                 }
                 String value = last.getValue();
                 Optional<Method> m = TransferTestPredicates.transferMethods(c.get()).stream()
-                        .filter(x -> TransferMethodDescriptor.segmentValue(x).equals(value)).findFirst();
-                return m.map(x -> resolve(DiscoverySelectors.selectMethod(c.get(), x), context)).orElse(unresolved());
+                        .filter(x -> TransferMethodDescriptor.segmentValue(x).equals(value))
+                        .findFirst();
+                return m.map(x -> resolve(DiscoverySelectors.selectMethod(c.get(), x), context))
+                        .orElse(unresolved());
             }
             case SweepPointDescriptor.SEGMENT -> {
                 UniqueId methodId = id.removeLastSegment();
                 return context.addToParent(() -> DiscoverySelectors.selectUniqueId(methodId), parent -> {
-                    if (parent instanceof TransferMethodDescriptor md) {
-                        return md.point(last.getValue()).map(p -> pointDescriptor(md, p));
-                    }
-                    return Optional.empty();
-                }).map(d -> Resolution.match(d instanceof FleetPointDescriptor fp ? Match.exact(d, () -> pairSelectors(fp))
-                        : Match.exact(d))).orElse(unresolved());
+                            if (parent instanceof TransferMethodDescriptor md) {
+                                return md.point(last.getValue()).map(p -> pointDescriptor(md, p));
+                            }
+                            return Optional.empty();
+                        })
+                        .map(d -> Resolution.match(
+                                d instanceof FleetPointDescriptor fp
+                                        ? Match.exact(d, () -> pairSelectors(fp))
+                                        : Match.exact(d)))
+                        .orElse(unresolved());
             }
             case FleetPairDescriptor.SEGMENT -> {
                 if (fleet == null) {
                     return unresolved();
                 }
-                Optional<Pair> pair = fleet.pairs().stream().filter(p -> p.label().equals(last.getValue())).findFirst();
+                Optional<Pair> pair = fleet.pairs().stream()
+                        .filter(p -> p.label().equals(last.getValue()))
+                        .findFirst();
                 if (pair.isEmpty()) {
                     return unresolved();
                 }
                 UniqueId pointId = id.removeLastSegment();
-                return context.addToParent(() -> DiscoverySelectors.selectUniqueId(pointId), parent ->
-                        parent instanceof FleetPointDescriptor fp ? Optional.of(new FleetPairDescriptor(fp, pair.get()))
-                                : Optional.empty()).map(d -> Resolution.match(Match.exact(d))).orElse(unresolved());
+                return context.addToParent(
+                                () -> DiscoverySelectors.selectUniqueId(pointId),
+                                parent -> parent instanceof FleetPointDescriptor fp
+                                        ? Optional.of(new FleetPairDescriptor(fp, pair.get()))
+                                        : Optional.empty())
+                        .map(d -> Resolution.match(Match.exact(d)))
+                        .orElse(unresolved());
             }
             default -> {
                 return unresolved();
@@ -139,7 +153,8 @@ final class TransferSelectorResolver implements SelectorResolver {
     }
 
     private TransferClassDescriptor classDescriptor(TestDescriptor parent, Class<?> c) {
-        return new TransferClassDescriptor(parent.getUniqueId().append(TransferClassDescriptor.SEGMENT, c.getName()), c);
+        return new TransferClassDescriptor(
+                parent.getUniqueId().append(TransferClassDescriptor.SEGMENT, c.getName()), c);
     }
 
     private Optional<TransferMethodDescriptor> methodDescriptor(Class<?> c, Method m, Context context) {
@@ -150,31 +165,41 @@ final class TransferSelectorResolver implements SelectorResolver {
         MethodInvoker.problem(c, m).ifPresent(problems::add);
         List<SweepPoint> points = List.of();
         try {
-            points = expander.expand(m, AnnotationSupport.findAnnotation(m, TransferTest.class).orElseThrow());
+            points = expander.expand(
+                    m, AnnotationSupport.findAnnotation(m, TransferTest.class).orElseThrow());
         } catch (InvalidSweepException e) {
             problems.add("has an invalid sweep: " + e.getMessage());
         }
         if (!problems.isEmpty()) {
-            issues.reportIssue(DiscoveryIssue.builder(DiscoveryIssue.Severity.ERROR,
-                    "@TransferTest method " + c.getName() + "#" + m.getName() + " " + String.join("; and ", problems))
+            issues.reportIssue(DiscoveryIssue.builder(
+                            DiscoveryIssue.Severity.ERROR,
+                            "@TransferTest method " + c.getName() + "#" + m.getName() + " "
+                                    + String.join("; and ", problems))
                     .source(source));
             return Optional.empty();
         }
         List<SweepPoint> expanded = points;
-        return context.addToParent(() -> DiscoverySelectors.selectClass(c), parent -> Optional.of(
-                new TransferMethodDescriptor(parent.getUniqueId().append(TransferMethodDescriptor.SEGMENT,
-                        TransferMethodDescriptor.segmentValue(m)), c, m, expanded)));
+        return context.addToParent(
+                () -> DiscoverySelectors.selectClass(c),
+                parent -> Optional.of(new TransferMethodDescriptor(
+                        parent.getUniqueId()
+                                .append(TransferMethodDescriptor.SEGMENT, TransferMethodDescriptor.segmentValue(m)),
+                        c,
+                        m,
+                        expanded)));
     }
 
     private TestDescriptor pointDescriptor(TransferMethodDescriptor md, SweepPoint p) {
         UniqueId id = md.getUniqueId().append(SweepPointDescriptor.SEGMENT, p.segment());
-        return fleet == null ? new SweepPointDescriptor(id, md.testClass(), md.method(), p)
+        return fleet == null
+                ? new SweepPointDescriptor(id, md.testClass(), md.method(), p)
                 : new FleetPointDescriptor(id, md.testClass(), md.method(), p);
     }
 
     private Set<? extends DiscoverySelector> pairSelectors(FleetPointDescriptor point) {
         return fleet.pairs().stream()
-                .map(p -> DiscoverySelectors.selectUniqueId(point.getUniqueId().append(FleetPairDescriptor.SEGMENT, p.label())))
+                .map(p -> DiscoverySelectors.selectUniqueId(
+                        point.getUniqueId().append(FleetPairDescriptor.SEGMENT, p.label())))
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
@@ -186,7 +211,8 @@ final class TransferSelectorResolver implements SelectorResolver {
 
     private static Set<? extends DiscoverySelector> pointSelectors(TransferMethodDescriptor md) {
         return md.points().stream()
-                .map(p -> DiscoverySelectors.selectUniqueId(md.getUniqueId().append(SweepPointDescriptor.SEGMENT, p.segment())))
+                .map(p -> DiscoverySelectors.selectUniqueId(
+                        md.getUniqueId().append(SweepPointDescriptor.SEGMENT, p.segment())))
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 }

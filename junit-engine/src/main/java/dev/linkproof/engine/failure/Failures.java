@@ -6,8 +6,7 @@ import java.util.List;
 
 /** The kind of whatever ended a point: the kind its failure carries, else what its type says. */
 public final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     /**
      * A {@link KindedFailure}'s own kind; any other {@link AssertionError} is the test method's own
@@ -28,7 +27,9 @@ public final class Failures {
         return switch (result.getStatus()) {
             case SUCCESSFUL -> java.util.Optional.empty();
             case ABORTED -> java.util.Optional.of(FailureKind.UNAVAILABLE);
-            case FAILED -> java.util.Optional.of(result.getThrowable().map(Failures::kindOf).orElse(FailureKind.ERROR));
+            case FAILED ->
+                java.util.Optional.of(
+                        result.getThrowable().map(Failures::kindOf).orElse(FailureKind.ERROR));
         };
     }
 
@@ -37,9 +38,14 @@ public final class Failures {
      * only how JUnit called the engine. Not {@code engine.api}: its assertions run inside a test
      * method, whose frames are the reader's.
      */
-    private static final List<String> ENGINE_INTERNALS = List.of("dev.linkproof.engine.LinkproofTestEngine",
-            "dev.linkproof.engine.config.", "dev.linkproof.engine.failure.", "dev.linkproof.engine.judging.",
-            "dev.linkproof.engine.reporting.", "dev.linkproof.engine.run.", "dev.linkproof.engine.descriptor.",
+    private static final List<String> ENGINE_INTERNALS = List.of(
+            "dev.linkproof.engine.LinkproofTestEngine",
+            "dev.linkproof.engine.config.",
+            "dev.linkproof.engine.failure.",
+            "dev.linkproof.engine.judging.",
+            "dev.linkproof.engine.reporting.",
+            "dev.linkproof.engine.run.",
+            "dev.linkproof.engine.descriptor.",
             "dev.linkproof.engine.discovery.");
 
     /** Whether {@code frame} is the engine's own, not a transfer's or a test method's. */

@@ -6,7 +6,8 @@ import dev.linkproof.transfer.measure.Measurement;
 public record Attempt(Measurement measurement, HostLoads hosts, String failure, RerunKind kind) {
     /** "ran on a busy host", "fell short of the baseline", or "fell short of the baseline on a busy host". */
     public String reason() {
-        return kind == RerunKind.BUSY_HOST ? "ran on a busy host"
+        return kind == RerunKind.BUSY_HOST
+                ? "ran on a busy host"
                 : "fell short of the baseline" + (hosts.busy() ? " on a busy host" : "");
     }
 
@@ -15,4 +16,3 @@ public record Attempt(Measurement measurement, HostLoads hosts, String failure, 
         return measurement.summary() + (hosts.isEmpty() ? "" : ", " + hosts.describe());
     }
 }
-

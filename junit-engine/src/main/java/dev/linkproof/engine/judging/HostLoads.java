@@ -21,7 +21,8 @@ public record HostLoads(Optional<HostContention> initiator, Optional<HostContent
 
     /** Either host was busy ({@link HostContention#busy()}). */
     public boolean busy() {
-        return initiator.map(HostContention::busy).orElse(false) || target.map(HostContention::busy).orElse(false);
+        return initiator.map(HostContention::busy).orElse(false)
+                || target.map(HostContention::busy).orElse(false);
     }
 
     /** Nothing was measured on either host (no {@code /proc}). */
@@ -37,6 +38,7 @@ public record HostLoads(Optional<HostContention> initiator, Optional<HostContent
         if (target.isEmpty()) {
             return initiator.map(HostContention::describe).orElse("not measured");
         }
-        return initiator.map(h -> "initiator: " + h.describe() + "; ").orElse("") + "target: " + target.get().describe();
+        return initiator.map(h -> "initiator: " + h.describe() + "; ").orElse("") + "target: "
+                + target.get().describe();
     }
 }

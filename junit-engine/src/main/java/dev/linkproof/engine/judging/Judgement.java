@@ -14,10 +14,18 @@ import java.util.Optional;
  * how the point compares with its baseline reference, where there is one and its data validated;
  * {@code failureKind}: the kind of {@code failure}, present exactly when it is.
  */
-public record Judgement(List<String> verdicts, List<String> criteria, Optional<String> failure, Optional<FailureKind> failureKind,
-                        boolean performanceOnly,
-                        boolean baselineOnly, HostLoads hosts, List<RerunKind> reruns, Double criterionGBps, String headline,
-                        Optional<String> baselineChange) {
+public record Judgement(
+        List<String> verdicts,
+        List<String> criteria,
+        Optional<String> failure,
+        Optional<FailureKind> failureKind,
+        boolean performanceOnly,
+        boolean baselineOnly,
+        HostLoads hosts,
+        List<RerunKind> reruns,
+        Double criterionGBps,
+        String headline,
+        Optional<String> baselineChange) {
     public Judgement {
         reruns = List.copyOf(reruns);
         if (failure.isPresent() != failureKind.isPresent()) {
@@ -66,4 +74,3 @@ public record Judgement(List<String> verdicts, List<String> criteria, Optional<S
         }
     }
 }
-

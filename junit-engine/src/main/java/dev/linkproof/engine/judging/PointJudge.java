@@ -19,16 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Decides every verdict of a run: a point's validation, the profile's criteria ("measured vs
  * criterion"), its baseline, whether to rerun it, and the profile's curve rules over a finished
- * sweep. It owns the profile and the baseline; reporting only writes down what it decided.
+ * sweep. It owns the profile's criteria and the baseline; reporting only writes down what it decided.
  */
 public final class PointJudge {
-    private final RunProfile profile;
+    private final ProfileCriteria criteria;
     private final Optional<Baseline> baseline;
     private final double tolerance;
     private final Map<String, List<Measurement>> sweeps = new ConcurrentHashMap<>();
 
-    public PointJudge(RunProfile profile, Optional<Baseline> baseline, double tolerance) {
-        this.profile = profile;
+    public PointJudge(ProfileCriteria criteria, Optional<Baseline> baseline, double tolerance) {
+        this.criteria = criteria;
         this.baseline = baseline;
         this.tolerance = tolerance;
     }
@@ -39,7 +39,7 @@ public final class PointJudge {
      *
      * @throws ConfigurationException naming the key and the file, when the baseline cannot be read
      */
-    public static PointJudge load(LinkproofConfiguration config, RunProfile profile) {
+    public static PointJudge load(LinkproofConfiguration config, ProfileCriteria criteria) {
         Optional<Baseline> b = Optional.empty();
         if (config.baseline().isPresent()) {
             Path path = config.baseline().get();
@@ -49,11 +49,7 @@ public final class PointJudge {
                 throw new ConfigurationException(Constants.BASELINE + "=" + path + ": " + e.getMessage(), e);
             }
         }
-        return new PointJudge(profile, b, config.baselineTolerance(profile.baselineTolerance()));
-    }
-
-    public RunProfile profile() {
-        return profile;
+        return new PointJudge(criteria, b, config.baselineTolerance(criteria.baselineTolerance()));
     }
 
     /** The allowed regression against the baseline this run uses. */
@@ -76,23 +72,33 @@ public final class PointJudge {
         boolean baselineOnly = false;
         Double criterion = null;
         String headline = null;
-        List<Verdict> judged = profile.evaluate(m);
-        List<String> criteria = judged.stream().map(Verdict::criterion).filter(c -> !c.isEmpty()).distinct().toList();
+        List<Verdict> judged = criteria.evaluate(m);
+        List<String> criteria = judged.stream()
+                .map(Verdict::criterion)
+                .filter(c -> !c.isEmpty())
+                .distinct()
+                .toList();
         for (Verdict v : judged) {
             verdicts.add(v.toString());
             // The floor of the point's own figure: one pair's, or a rails point's aggregate. A per-rail
             // floor (a verdict with a rail) is not drawn against the aggregate.
             if ((v.kind() == Verdict.Kind.MIN_BANDWIDTH || v.kind() == Verdict.Kind.MIN_AGGREGATE_BANDWIDTH)
-                    && v.rail().isEmpty() && !Double.isNaN(v.threshold())) {
+                    && v.rail().isEmpty()
+                    && !Double.isNaN(v.threshold())) {
                 criterion = v.threshold();
             }
         }
         // The console's headline: the first verdict on the whole point; of a rails point judged rail by
         // rail only, the first failing rail's, else the first rail's (its text names the rail).
-        Optional<Verdict> first = judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.rail().isEmpty())
+        Optional<Verdict> first = judged.stream()
+                .filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.rail().isEmpty())
                 .findFirst()
-                .or(() -> judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.failed()).findFirst())
-                .or(() -> judged.stream().filter(v -> v.kind() != Verdict.Kind.VALIDATION).findFirst());
+                .or(() -> judged.stream()
+                        .filter(v -> v.kind() != Verdict.Kind.VALIDATION && v.failed())
+                        .findFirst())
+                .or(() -> judged.stream()
+                        .filter(v -> v.kind() != Verdict.Kind.VALIDATION)
+                        .findFirst());
         if (first.isPresent()) {
             String text = first.get().text();
             int colon = text.indexOf(": ");
@@ -104,7 +110,7 @@ public final class PointJudge {
         } else {
             List<Verdict> failed = judged.stream().filter(Verdict::failed).toList();
             if (!failed.isEmpty()) {
-                failure = Optional.of("below criterion of profile '" + profile.id() + "': "
+                failure = Optional.of("below criterion of profile '" + this.criteria.profileId() + "': "
                         + String.join("; ", failed.stream().map(Verdict::text).toList()));
                 kind = Optional.of(FailureKind.BELOW_CRITERION);
             }
@@ -112,14 +118,16 @@ public final class PointJudge {
             if (regression.isPresent()) {
                 baselineOnly = failure.isEmpty();
                 verdicts.add("FAIL " + point.displayName() + ": " + regression.get());
-                failure = Optional.of(failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
+                failure = Optional.of(
+                        failure.map(f -> f + "; ").orElse("") + point.displayName() + ": " + regression.get());
                 kind = Optional.of(baselineOnly ? FailureKind.PERFORMANCE_REGRESSION : FailureKind.BELOW_CRITERION);
             } else if (baseline.isPresent() && baseline.get().covers(uniqueId)) {
-                verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100) + " % of the baseline: "
+                verdicts.add("PASS " + point.displayName() + ": within " + Math.round(tolerance * 100)
+                        + " % of the baseline: "
                         + baseline.get().change(uniqueId, m).orElseThrow());
             } else if (baseline.isPresent()) {
-                verdicts.add("N/A  " + point.displayName() + ": not compared: the baseline " + baseline.get().source()
-                        + " has no measured, validated record of this point");
+                verdicts.add("N/A  " + point.displayName() + ": not compared: the baseline "
+                        + baseline.get().source() + " has no measured, validated record of this point");
             }
         }
         if (!hosts.isEmpty()) {
@@ -132,7 +140,9 @@ public final class PointJudge {
         }
         // Say how busy the hosts were whenever a shortfall may be theirs, rerun or not; "still" only
         // after an attempt that was busy too.
-        String still = !hosts.busy() ? "" : !earlier.isEmpty() && earlier.getLast().hosts().busy() ? " (still busy)" : " (busy)";
+        String still = !hosts.busy()
+                ? ""
+                : !earlier.isEmpty() && earlier.getLast().hosts().busy() ? " (still busy)" : " (busy)";
         if (failure.isPresent() && m.isValid() && !earlier.isEmpty()) {
             failure = Optional.of(failure.get() + " [attempt " + (earlier.size() + 1) + "; " + earlier(earlier)
                     + (hosts.isEmpty() ? "" : "; this one: " + hosts.describe() + still) + "]");
@@ -144,8 +154,18 @@ public final class PointJudge {
             kind = Optional.of(FailureKind.SHORT_ON_BUSY_HOST);
         }
         Optional<String> change = m.isValid() ? baseline.flatMap(b -> b.change(uniqueId, m)) : Optional.empty();
-        return new Judgement(verdicts, criteria, failure, kind, m.isValid() && failure.isPresent(), baselineOnly, hosts,
-                earlier.stream().map(Attempt::kind).toList(), criterion, headline == null ? "" : headline, change);
+        return new Judgement(
+                verdicts,
+                criteria,
+                failure,
+                kind,
+                m.isValid() && failure.isPresent(),
+                baselineOnly,
+                hosts,
+                earlier.stream().map(Attempt::kind).toList(),
+                criterion,
+                headline == null ? "" : headline,
+                change);
     }
 
     /**
@@ -161,7 +181,8 @@ public final class PointJudge {
         }
         List<String> each = new ArrayList<>();
         for (int i = 0; i < earlier.size(); i++) {
-            each.add("attempt " + (i + 1) + " " + earlier.get(i).reason() + ": " + earlier.get(i).describe());
+            each.add("attempt " + (i + 1) + " " + earlier.get(i).reason() + ": "
+                    + earlier.get(i).describe());
         }
         return who + ": " + String.join("; ", each);
     }
@@ -177,6 +198,9 @@ public final class PointJudge {
         if (ms.size() < 2) {
             return List.of();
         }
-        return profile.evaluateSweep(ms).stream().filter(Verdict::failed).map(Verdict::text).toList();
+        return criteria.evaluateSweep(ms).stream()
+                .filter(Verdict::failed)
+                .map(Verdict::text)
+                .toList();
     }
 }

@@ -7,4 +7,3 @@ public enum RerunKind {
     /** Its only failure was its baseline, and no busy-host rerun was left or due. */
     BASELINE
 }
-

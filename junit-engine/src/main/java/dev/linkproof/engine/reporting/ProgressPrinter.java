@@ -55,23 +55,33 @@ public final class ProgressPrinter {
         long t0 = System.nanoTime();
         int n = done.get() + 1;
         AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
-        ScheduledFuture<?> beat = clock().scheduleAtFixedRate(() -> {
-            synchronized (out) {
-                // A beat that fires as its point finishes must not print after the point's own line.
-                if (running.get() == self.get()) {
-                    out.printf(Locale.ROOT, "[linkproof %d/%d] RUNNING %s  — %d s so far%n", n, total, point.displayName(),
-                            (System.nanoTime() - t0) / 1_000_000_000L);
-                    out.flush();
-                }
-            }
-        }, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> beat = clock().scheduleAtFixedRate(
+                        () -> {
+                            synchronized (out) {
+                                // A beat that fires as its point finishes must not print after the point's own line.
+                                if (running.get() == self.get()) {
+                                    out.printf(
+                                            Locale.ROOT,
+                                            "[linkproof %d/%d] RUNNING %s  — %d s so far%n",
+                                            n,
+                                            total,
+                                            point.displayName(),
+                                            (System.nanoTime() - t0) / 1_000_000_000L);
+                                    out.flush();
+                                }
+                            }
+                        },
+                        heartbeat.toMillis(),
+                        heartbeat.toMillis(),
+                        TimeUnit.MILLISECONDS);
         self.set(beat);
         stopHeartbeat(running.getAndSet(beat));
     }
 
     private synchronized ScheduledExecutorService clock() {
         if (clock == null) {
-            clock = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("linkproof-progress").factory());
+            clock = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().daemon().name("linkproof-progress").factory());
         }
         return clock;
     }
@@ -96,9 +106,14 @@ public final class ProgressPrinter {
             case ABORTED -> "SKIP";
             case FAILED -> "FAIL";
         };
-        String figure = (m == null ? "" : "  " + figures(m)) + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
-        String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? ""
-                : "  — " + result.getThrowable().map(t -> firstLine(t.getMessage())).orElse("");
+        String figure = (m == null ? "" : "  " + figures(m))
+                + (verdict == null || verdict.isEmpty() ? "" : "  [" + verdict + "]");
+        String why = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL
+                ? ""
+                : "  — "
+                        + result.getThrowable()
+                                .map(t -> firstLine(t.getMessage()))
+                                .orElse("");
         if (result.getStatus() != TestExecutionResult.Status.ABORTED) {
             boolean ok = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL;
             if (m != null && !m.rails().isEmpty()) {
@@ -110,7 +125,8 @@ public final class ProgressPrinter {
         }
         switch (result.getStatus()) {
             case SUCCESSFUL -> summary.passed();
-            case ABORTED -> summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));
+            case ABORTED ->
+                summary.skipped(result.getThrowable().map(Throwable::getMessage).orElse(null));
             case FAILED -> summary.failed(Failures.kindOf(result).orElseThrow());
         }
         line(outcome, point, figure + why);
@@ -121,11 +137,19 @@ public final class ProgressPrinter {
      * hosts to leave room ({@code now}: the last look at each host waited for; {@code stillBusy}: a
      * host had no room when the wait gave up). It does not count as a finished point.
      */
-    public void rerun(SweepPoint point, Measurement m, HostLoads hosts, Duration waited, HostLoads now, boolean stillBusy) {
+    public void rerun(
+            SweepPoint point, Measurement m, HostLoads hosts, Duration waited, HostLoads now, boolean stillBusy) {
         summary.rerun();
         if (enabled) {
-            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
-                    done.get() + 1, total, point.displayName(), figures(m), hosts.describe(), waited.toMillis() / 1e3,
+            out.printf(
+                    Locale.ROOT,
+                    "[linkproof %d/%d] RERUN %s  %s  — fell short while a host was busy: %s; rerun after %.1f s%s%n",
+                    done.get() + 1,
+                    total,
+                    point.displayName(),
+                    figures(m),
+                    hosts.describe(),
+                    waited.toMillis() / 1e3,
                     now.isEmpty() ? "" : (stillBusy ? " (still busy: " : " (now: ") + now.describe() + ")");
             out.flush();
         }
@@ -141,8 +165,14 @@ public final class ProgressPrinter {
         if (enabled) {
             String prefix = point.displayName() + ": ";
             String why = failure.startsWith(prefix) ? failure.substring(prefix.length()) : failure;
-            out.printf(Locale.ROOT, "[linkproof %d/%d] RERUN %s  %s  — %s; rerun to confirm%n",
-                    done.get() + 1, total, point.displayName(), figures(m), firstLine(why));
+            out.printf(
+                    Locale.ROOT,
+                    "[linkproof %d/%d] RERUN %s  %s  — %s; rerun to confirm%n",
+                    done.get() + 1,
+                    total,
+                    point.displayName(),
+                    figures(m),
+                    firstLine(why));
             out.flush();
         }
     }
@@ -188,7 +218,9 @@ public final class ProgressPrinter {
             return;
         }
         StringBuilder s = new StringBuilder();
-        text.lines().forEach(l -> s.append(l.startsWith("  ") ? l : "[linkproof fleet] " + l).append(System.lineSeparator()));
+        text.lines()
+                .forEach(l -> s.append(l.startsWith("  ") ? l : "[linkproof fleet] " + l)
+                        .append(System.lineSeparator()));
         synchronized (out) {
             out.print(s);
             out.flush();
@@ -220,7 +252,8 @@ public final class ProgressPrinter {
             return m.summary();
         }
         var slowest = m.slowestRail().orElseThrow();
-        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " · " + Units.formatOps(m.opsPerSecond())
+        return m.rails().size() + " rails: " + Units.formatGBps(m.bandwidthGBps()) + " · "
+                + Units.formatOps(m.opsPerSecond())
                 + " aggregate, slowest " + slowest.name()
                 + " " + slowest.measurement().summary();
     }
@@ -234,7 +267,8 @@ public final class ProgressPrinter {
         if (s == null) {
             return "";
         }
-        java.util.List<String> lines = s.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        java.util.List<String> lines =
+                s.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
         if (lines.isEmpty()) {
             return "";
         }

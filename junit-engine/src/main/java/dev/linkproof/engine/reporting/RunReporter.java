@@ -1,46 +1,44 @@
 package dev.linkproof.engine.reporting;
 
+import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.config.ConfigurationException;
+import dev.linkproof.engine.config.Constants;
+import dev.linkproof.engine.config.LinkproofConfiguration;
+import dev.linkproof.engine.config.PrometheusSettings;
+import dev.linkproof.engine.failure.Failures;
+import dev.linkproof.engine.judging.Judgement;
+import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.fleet.blame.Blame;
 import dev.linkproof.fleet.blame.PairOutcome;
 import dev.linkproof.fleet.blame.Point;
+import dev.linkproof.reports.allure.AllureBridge;
+import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.fleet.FleetHeatMap;
+import dev.linkproof.reports.fleet.FleetHistory;
 import dev.linkproof.reports.fleet.FleetPrometheus;
 import dev.linkproof.reports.fleet.FleetRunInfo;
+import dev.linkproof.reports.fleet.FleetVerdictFile;
 import dev.linkproof.reports.prometheus.Exposition;
 import dev.linkproof.reports.prometheus.PointLabels;
 import dev.linkproof.reports.prometheus.PointMetrics;
 import dev.linkproof.reports.prometheus.Pushgateway;
 import dev.linkproof.reports.prometheus.RunMetrics;
-import dev.linkproof.engine.config.PrometheusSettings;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import dev.linkproof.reports.fleet.FleetHistory;
-import dev.linkproof.reports.fleet.FleetVerdictFile;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.engine.config.ConfigurationException;
-import dev.linkproof.engine.config.Constants;
-import dev.linkproof.engine.config.LinkproofConfiguration;
-import dev.linkproof.engine.failure.Failures;
-import dev.linkproof.engine.judging.Judgement;
-import dev.linkproof.engine.judging.RunProfile;
-import dev.linkproof.reports.allure.AllureBridge;
-import dev.linkproof.reports.allure.RunFiles;
 import dev.linkproof.reports.results.PointRecord;
 import dev.linkproof.reports.results.ResultsFile;
 import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.measure.HostContention;
+import dev.linkproof.transfer.measure.Measurement;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.platform.engine.TestExecutionResult;
 
@@ -52,6 +50,7 @@ import org.junit.platform.engine.TestExecutionResult;
 public final class RunReporter implements AutoCloseable {
     /** Started by {@link #open}, once the run's configuration and profile have loaded. */
     private volatile ResultsFile results;
+
     private final LinkproofConfiguration config;
     private final Map<String, List<PointRecord>> sweeps = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sweepUuids = new ConcurrentHashMap<>();
@@ -60,6 +59,7 @@ public final class RunReporter implements AutoCloseable {
      * issue, and JUnit executes nothing of an engine with one, so no reporter exists without it.
      */
     private final RunProfile profile;
+
     private volatile boolean anyPoint;
     /** Every point recorded, with its labels, for the run's Prometheus metrics. */
     private final List<PointMetrics.Entry> metrics = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -89,17 +89,20 @@ public final class RunReporter implements AutoCloseable {
 
     public void pointStarted(String sweepId, String method, SweepPoint point) {
         anyPoint = true;
-        AllureBridge.currentTestCase().ifPresent(uuid -> sweepUuids.computeIfAbsent(sweepId, k -> new ArrayList<>()).add(uuid));
+        AllureBridge.currentTestCase()
+                .ifPresent(uuid -> sweepUuids
+                        .computeIfAbsent(sweepId, k -> new ArrayList<>())
+                        .add(uuid));
         AllureBridge.pointStarted(placed(point), profile.id(), method);
     }
 
     /**
-     * The point's spec with its GPUs those the profile provides ({@link RunProfile#placeGpus}): what a
+     * The point's spec with its GPUs those the profile provides ({@link dev.linkproof.engine.judging.ProfilePlacement#placeGpus}): what a
      * record or report of a point that was not measured (it failed, or was skipped) shows as its
      * memory, as a measured one shows the spec it ran with.
      */
     private TransferSpec placed(SweepPoint point) {
-        return profile.placeGpus(point.spec());
+        return profile.placement().placeGpus(point.spec());
     }
 
     /**
@@ -122,22 +125,62 @@ public final class RunReporter implements AutoCloseable {
     }
 
     private static String load(HostContention h) {
-        return String.format(java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
+        return String.format(
+                java.util.Locale.ROOT, "other %.2f, ours %.2f of %d CPUs", h.otherCpus(), h.ownCpus(), h.cpus());
     }
 
-    public void pointFinished(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point,
-                              Measurement m, Judgement judgement, TestExecutionResult result) {
+    public void pointFinished(
+            String uniqueId,
+            String sweepId,
+            Class<?> testClass,
+            String method,
+            SweepPoint point,
+            Measurement m,
+            Judgement judgement,
+            TestExecutionResult result) {
         String status = status(result);
         String message = result.getThrowable().map(Throwable::getMessage).orElse(null);
-        PointRecord r = PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), m,
-                status, message, judgement == null ? List.of() : judgement.verdicts(),
+        PointRecord r = PointRecord.of(
+                uniqueId,
+                sweepId,
+                testClass.getName(),
+                method,
+                point.displayName(),
+                placed(point),
+                m,
+                status,
+                message,
+                judgement == null ? List.of() : judgement.verdicts(),
                 judgement == null ? null : judgement.criteria(),
-                judgement == null ? null : judgement.criterionGBps(), linkGBps());
+                judgement == null ? null : judgement.criterionGBps(),
+                linkGBps());
         r = r.withFailureKind(Failures.kindOf(result).orElse(null));
-        record(point, judgement == null ? r : r.withHostLoads(judgement.hosts().initiator().map(HostContention::otherCpus).orElse(null),
-                judgement.hosts().initiator().map(HostContention::cpus).orElse(null),
-                judgement.hosts().target().map(HostContention::otherCpus).orElse(null),
-                judgement.hosts().target().map(HostContention::cpus).orElse(null), judgement.attempts()));
+        record(
+                point,
+                judgement == null
+                        ? r
+                        : r.withHostLoads(
+                                judgement
+                                        .hosts()
+                                        .initiator()
+                                        .map(HostContention::otherCpus)
+                                        .orElse(null),
+                                judgement
+                                        .hosts()
+                                        .initiator()
+                                        .map(HostContention::cpus)
+                                        .orElse(null),
+                                judgement
+                                        .hosts()
+                                        .target()
+                                        .map(HostContention::otherCpus)
+                                        .orElse(null),
+                                judgement
+                                        .hosts()
+                                        .target()
+                                        .map(HostContention::cpus)
+                                        .orElse(null),
+                                judgement.attempts()));
     }
 
     /**
@@ -148,17 +191,33 @@ public final class RunReporter implements AutoCloseable {
         return switch (result.getStatus()) {
             case SUCCESSFUL -> "passed";
             case ABORTED -> "skipped";
-            case FAILED -> result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
+            case FAILED ->
+                result.getThrowable().filter(t -> t instanceof AssertionError).isPresent() ? "failed" : "broken";
         };
     }
 
-    public void pointSkipped(String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
-        record(point, PointRecord.of(uniqueId, sweepId, testClass.getName(), method, point.displayName(), placed(point), null,
-                "skipped", reason, List.of(), null, linkGBps()).withFailureKind(FailureKind.UNAVAILABLE));
+    public void pointSkipped(
+            String uniqueId, String sweepId, Class<?> testClass, String method, SweepPoint point, String reason) {
+        record(
+                point,
+                PointRecord.of(
+                                uniqueId,
+                                sweepId,
+                                testClass.getName(),
+                                method,
+                                point.displayName(),
+                                placed(point),
+                                null,
+                                "skipped",
+                                reason,
+                                List.of(),
+                                null,
+                                linkGBps())
+                        .withFailureKind(FailureKind.UNAVAILABLE));
     }
 
     private Double linkGBps() {
-        return profile.linkGBps().orElse(null);
+        return profile.criteria().linkGBps().orElse(null);
     }
 
     private void record(SweepPoint point, PointRecord r) {
@@ -200,10 +259,19 @@ public final class RunReporter implements AutoCloseable {
      *
      * @param labels each point's labels in the metrics
      */
-    public FleetReport fleetFinished(FleetRunInfo run, Path verdictFile, Optional<Path> history, Blame blame, List<PairOutcome> outcomes,
-                                     java.util.function.Function<Point, PointLabels> labels, java.util.function.Consumer<String> out) {
-        StringBuilder lines = new StringBuilder(blame.blamesNobody() ? "verdict: the fleet of " + blame.nodes().size()
-                + " nodes blames nobody" : blame.verdicts().size() + " verdict(s) over " + blame.nodes().size() + " nodes:");
+    public FleetReport fleetFinished(
+            FleetRunInfo run,
+            Path verdictFile,
+            Optional<Path> history,
+            Blame blame,
+            List<PairOutcome> outcomes,
+            java.util.function.Function<Point, PointLabels> labels,
+            java.util.function.Consumer<String> out) {
+        StringBuilder lines = new StringBuilder(
+                blame.blamesNobody()
+                        ? "verdict: the fleet of " + blame.nodes().size() + " nodes blames nobody"
+                        : blame.verdicts().size() + " verdict(s) over "
+                                + blame.nodes().size() + " nodes:");
         for (var v : blame.verdicts()) {
             lines.append("\n  ").append(v.describe());
             v.evidence().forEach(e -> lines.append("\n      ").append(e.describe()));
@@ -213,7 +281,8 @@ public final class RunReporter implements AutoCloseable {
         }
         out.accept(lines.toString());
         // One document: the file, the results file's last line and the Allure attachment.
-        dev.linkproof.reports.fleet.FleetVerdictDocument document = dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame);
+        dev.linkproof.reports.fleet.FleetVerdictDocument document =
+                dev.linkproof.reports.fleet.FleetVerdictDocument.of(run, blame);
         Path written = FleetVerdictFile.writeFile(verdictFile, document);
         if (results != null) {
             results.appendDocument(document);
@@ -239,9 +308,10 @@ public final class RunReporter implements AutoCloseable {
     public record FleetReport(String verdictJson, Map<String, String> heatMaps) {
         /** Attaches both to the Allure test case running on this thread. */
         public void attach() {
-            AllureBridge.attach("fleet-verdict.json", "application/json", "json", verdictJson.getBytes(StandardCharsets.UTF_8));
-            heatMaps.forEach((point, svg) -> AllureBridge.attach("heat map: " + point, "image/svg+xml", "svg",
-                    svg.getBytes(StandardCharsets.UTF_8)));
+            AllureBridge.attach(
+                    "fleet-verdict.json", "application/json", "json", verdictJson.getBytes(StandardCharsets.UTF_8));
+            heatMaps.forEach((point, svg) -> AllureBridge.attach(
+                    "heat map: " + point, "image/svg+xml", "svg", svg.getBytes(StandardCharsets.UTF_8)));
         }
     }
 
@@ -289,18 +359,20 @@ public final class RunReporter implements AutoCloseable {
         synchronized (metrics) {
             points = List.copyOf(metrics);
         }
-        if (prometheus.textfile().isEmpty() && prometheus.pushgateway().isEmpty() || points.isEmpty() && fleetMetrics == null) {
+        if (prometheus.textfile().isEmpty() && prometheus.pushgateway().isEmpty()
+                || points.isEmpty() && fleetMetrics == null) {
             return;
         }
-        MetricSnapshots all = Exposition.merge(fleetMetrics != null ? fleetMetrics : PointMetrics.of(points),
+        MetricSnapshots all = Exposition.merge(
+                fleetMetrics != null ? fleetMetrics : PointMetrics.of(points),
                 RunMetrics.of(points.stream().map(p -> p.record().status()).toList(), java.time.Instant.now()));
         prometheus.textfile().ifPresent(dir -> {
             Path file = dir.resolve(PrometheusSettings.TEXTFILE_NAME);
             try {
                 Exposition.writeAtomically(file, all);
             } catch (UncheckedIOException e) {
-                warnings.add("the run's metrics were not written to " + file + " (" + Constants.PROMETHEUS_TEXTFILE + "): "
-                        + e.getCause().getMessage());
+                warnings.add("the run's metrics were not written to " + file + " (" + Constants.PROMETHEUS_TEXTFILE
+                        + "): " + e.getCause().getMessage());
             }
         });
         prometheus.pushgateway().ifPresent(gateway -> {
@@ -335,5 +407,4 @@ public final class RunReporter implements AutoCloseable {
         env.put("jdk", System.getProperty("java.vm.vendor") + " " + Runtime.version());
         return env;
     }
-
 }

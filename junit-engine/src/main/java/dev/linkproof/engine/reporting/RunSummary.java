@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RunSummary {
     /** Skip reasons listed one by one; the rest are counted. */
     static final int REASONS_SHOWN = 6;
+
     private static final int REASON_CHARS = 160;
 
     private final AtomicInteger passed = new AtomicInteger();
@@ -47,7 +48,9 @@ final class RunSummary {
     }
 
     void skipped(String reason) {
-        String r = reason == null || reason.isBlank() ? "skipped" : reason.strip().lines().findFirst().orElse("skipped");
+        String r = reason == null || reason.isBlank()
+                ? "skipped"
+                : reason.strip().lines().findFirst().orElse("skipped");
         if (r.length() > REASON_CHARS) {
             r = r.substring(0, REASON_CHARS - 1) + "…";
         }
@@ -57,7 +60,9 @@ final class RunSummary {
     /** A finished point that ran on RDMA device {@code device} (none: {@code null}), passed or not. */
     void onDevice(String device, boolean passed) {
         if (device != null) {
-            devices.computeIfAbsent(device, k -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()})[passed ? 0 : 1]
+            devices
+                    .computeIfAbsent(device, k -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()})[
+                    passed ? 0 : 1]
                     .incrementAndGet();
         }
     }
@@ -74,7 +79,8 @@ final class RunSummary {
         boolean someRailCorrupt = rails.stream().anyMatch(r -> !r.measurement().isValid());
         Map<String, Boolean> fared = new java.util.LinkedHashMap<>();
         for (RailResult r : rails) {
-            boolean failedHere = !passed && (!someRailCorrupt || !r.measurement().isValid());
+            boolean failedHere =
+                    !passed && (!someRailCorrupt || !r.measurement().isValid());
             railDevice(r.measurement().spec()).ifPresent(d -> fared.merge(d, !failedHere, Boolean::logicalAnd));
         }
         fared.forEach(this::onDevice);
@@ -117,10 +123,19 @@ final class RunSummary {
         }
         List<String> lines = new ArrayList<>();
         Duration took = Duration.ofNanos(System.nanoTime() - start.get());
-        lines.add(String.format(Locale.ROOT, "%d point(s) in %d s: %d passed, %d failed, %d skipped%s", all,
-                took.toSeconds(), passed.get(), fail, skip, reruns.get() == 0 ? "" : "; " + reruns.get() + " rerun(s)"));
+        lines.add(String.format(
+                Locale.ROOT,
+                "%d point(s) in %d s: %d passed, %d failed, %d skipped%s",
+                all,
+                took.toSeconds(),
+                passed.get(),
+                fail,
+                skip,
+                reruns.get() == 0 ? "" : "; " + reruns.get() + " rerun(s)"));
         if (sweepsFailed.get() > 0) {
-            lines.add(String.format(Locale.ROOT, "failed:  %4d sweep(s) as a whole (curve rule; the points are counted above)",
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "failed:  %4d sweep(s) as a whole (curve rule; the points are counted above)",
                     sweepsFailed.get()));
         }
         for (Map.Entry<String, Integer> e : byCount(failed)) {
@@ -131,17 +146,26 @@ final class RunSummary {
             devices.entrySet().stream()
                     .sorted(Comparator.<Map.Entry<String, AtomicInteger[]>>comparingInt(e -> -e.getValue()[1].get())
                             .thenComparing(Map.Entry::getKey))
-                    .forEach(e -> lines.add(String.format(Locale.ROOT, "device:  %s: %d passed, %d failed", e.getKey(),
-                            e.getValue()[0].get(), e.getValue()[1].get())));
+                    .forEach(e -> lines.add(String.format(
+                            Locale.ROOT,
+                            "device:  %s: %d passed, %d failed",
+                            e.getKey(),
+                            e.getValue()[0].get(),
+                            e.getValue()[1].get())));
         }
         List<Map.Entry<String, Integer>> reasons = byCount(skipped);
         for (Map.Entry<String, Integer> e : reasons.subList(0, Math.min(REASONS_SHOWN, reasons.size()))) {
             lines.add(String.format(Locale.ROOT, "skipped: %4d × %s", e.getValue(), e.getKey()));
         }
         if (reasons.size() > REASONS_SHOWN) {
-            int rest = reasons.subList(REASONS_SHOWN, reasons.size()).stream().mapToInt(Map.Entry::getValue).sum();
-            lines.add(String.format(Locale.ROOT, "skipped: %4d × for %d other reason(s) (the Allure report and the "
-                    + "results file give each)", rest, reasons.size() - REASONS_SHOWN));
+            int rest = reasons.subList(REASONS_SHOWN, reasons.size()).stream()
+                    .mapToInt(Map.Entry::getValue)
+                    .sum();
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "skipped: %4d × for %d other reason(s) (the Allure report and the " + "results file give each)",
+                    rest,
+                    reasons.size() - REASONS_SHOWN));
         }
         return lines;
     }
@@ -152,8 +176,10 @@ final class RunSummary {
 
     /** Most frequent first, then by name, so the summary reads the same run to run. */
     private static List<Map.Entry<String, Integer>> byCount(Map<String, AtomicInteger> m) {
-        return m.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue().get()))
-                .sorted(Comparator.<Map.Entry<String, Integer>>comparingInt(Map.Entry::getValue).reversed()
+        return m.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue().get()))
+                .sorted(Comparator.<Map.Entry<String, Integer>>comparingInt(Map.Entry::getValue)
+                        .reversed()
                         .thenComparing(Map.Entry::getKey))
                 .toList();
     }

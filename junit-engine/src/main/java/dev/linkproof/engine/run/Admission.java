@@ -1,7 +1,8 @@
 package dev.linkproof.engine.run;
 
 import dev.linkproof.engine.api.SweepPoint;
-import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.judging.ProfilePlacement;
+import dev.linkproof.engine.judging.ProfileRequirements;
 import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.FailureKind;
 import dev.linkproof.transfer.TransferSpec;
@@ -19,16 +20,13 @@ import java.util.Optional;
  */
 public sealed interface Admission {
     /** The point runs; its rails planned when it has rails (empty otherwise). */
-    record Run(Optional<RailPlan.Plan> rails) implements Admission {
-    }
+    record Run(Optional<RailPlan.Plan> rails) implements Admission {}
 
     /** The point is skipped: what it needs is not here, and nothing requires it. */
-    record Skip(String reason) implements Admission {
-    }
+    record Skip(String reason) implements Admission {}
 
     /** The point fails before it starts: the profile requires what this host lacks, or a NIC of its kind is not fit. */
-    record Fail(FailureKind kind, String reason) implements Admission {
-    }
+    record Fail(FailureKind kind, String reason) implements Admission {}
 
     /**
      * The decision, its rules in this order:
@@ -47,23 +45,25 @@ public sealed interface Admission {
      * </ol>
      */
     static Admission decide(LinkproofExecutionContext context, SweepPoint point) {
-        RunProfile profile = context.profile();
+        ProfileRequirements required = context.profile().requirements();
+        ProfilePlacement placement = context.profile().placement();
         TransferSpec spec = point.spec();
         String transport = spec.transport();
-        Optional<String> notProvided = profile.notProvided(spec);
+        Optional<String> notProvided = required.notProvided(spec);
         if (notProvided.isPresent()) {
             return new Skip(notProvided.get());
         }
-        Optional<String> unfit = profile.unfitNic(spec);
+        Optional<String> unfit = required.unfitNic(spec);
         Optional<String> unmet = unmetRequirement(context, spec, unfit.isPresent());
         if (unmet.isPresent()) {
             return new Fail(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, unmet.get());
         }
-        TransferSpec placed = profile.placeGpus(spec);
+        TransferSpec placed = placement.placeGpus(spec);
         Availability local = context.localSupport(placed);
         if (!local.available()) {
             Optional<String> incapable = local.kind() == Availability.Kind.DEVICE_LACKS_CAPABILITY
-                    ? profile.requiredButIncapable(transport, "this host", local.reason()) : Optional.empty();
+                    ? required.requiredButIncapable(transport, "this host", local.reason())
+                    : Optional.empty();
             if (incapable.isEmpty()) {
                 return new Skip(context.named(placed, local).reason());
             }
@@ -75,12 +75,12 @@ public sealed interface Admission {
             return new Fail(FailureKind.NIC_NOT_FIT, unfit.get());
         }
         if (!point.hasRails()) {
-            return profile.noDevice(spec).<Admission>map(Skip::new).orElse(new Run(Optional.empty()));
+            return required.noDevice(spec).<Admission>map(Skip::new).orElse(new Run(Optional.empty()));
         }
         RailPlan.Plan plan = rails(context, point);
         Optional<String> shortfall = plan.shortfall();
         if (shortfall.isPresent()) {
-            return profile.requiredButUnavailable(transport, "this host", shortfall.get())
+            return required.requiredButUnavailable(transport, "this host", shortfall.get())
                     .<Admission>map(why -> new Fail(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, why))
                     .orElse(new Skip(shortfall.get()));
         }
@@ -96,7 +96,7 @@ public sealed interface Admission {
         }
         for (int i = 0; i < plan.spots().size(); i++) {
             RailPlan.Spot spot = plan.spots().get(i);
-            Optional<String> unfitRail = profile.unfitNic(spec.withSettings(spot.settings()));
+            Optional<String> unfitRail = required.unfitNic(spec.withSettings(spot.settings()));
             if (unfitRail.isPresent()) {
                 return new Fail(FailureKind.NIC_NOT_FIT, "rail " + i + " (" + spot.label() + "): " + unfitRail.get());
             }
@@ -110,19 +110,31 @@ public sealed interface Admission {
      * else a skip. Never a failure for a transport that needs both ranks on one host when the target
      * is on another: it could not run there anyway.
      */
-    static Admission onTarget(LinkproofExecutionContext context, SweepPoint point, Messages.Welcome agent, boolean sameKernel,
-                              String reason) {
+    static Admission onTarget(
+            LinkproofExecutionContext context,
+            SweepPoint point,
+            Messages.Welcome agent,
+            boolean sameKernel,
+            String reason) {
         String transport = point.spec().transport();
-        if (!sameKernel && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
+        if (!sameKernel
+                && context.transport(transport).map(Transport::sameHostOnly).orElse(false)) {
             return new Skip(reason);
         }
-        Optional<Messages.TransportInfo> there = agent.transports().stream().filter(t -> t.id().equals(transport)).findFirst();
+        Optional<Messages.TransportInfo> there = agent.transports().stream()
+                .filter(t -> t.id().equals(transport))
+                .findFirst();
         if (there.filter(Messages.TransportInfo::available).isPresent()) {
             return new Skip(reason);
         }
-        return context.profile().requiredButUnavailable(transport, "the target (" + agent.host() + ")",
+        return context.profile()
+                .requirements()
+                .requiredButUnavailable(
+                        transport,
+                        "the target (" + agent.host() + ")",
                         there.map(Messages.TransportInfo::reason)
-                                .orElse("its agent has no such transport (an older agent? run the same build on both hosts)"))
+                                .orElse("its agent has no such transport (an older agent? run the same build on both"
+                                        + " hosts)"))
                 .<Admission>map(why -> new Fail(FailureKind.REQUIRED_TRANSPORT_UNAVAILABLE, why))
                 .orElse(new Skip(reason));
     }
@@ -133,7 +145,9 @@ public sealed interface Admission {
      * profile that requires the transport, else a skip with the reason.
      */
     static Admission targetIncapable(LinkproofExecutionContext context, SweepPoint point, String host, String reason) {
-        return context.profile().requiredButIncapable(point.spec().transport(), "the target (" + host + ")", reason)
+        return context.profile()
+                .requirements()
+                .requiredButIncapable(point.spec().transport(), "the target (" + host + ")", reason)
                 .<Admission>map(why -> new Fail(FailureKind.REQUIRED_CAPABILITY_UNAVAILABLE, why))
                 .orElse(new Skip(reason));
     }
@@ -143,16 +157,21 @@ public sealed interface Admission {
      * transport itself is unavailable, or it needs an RDMA device and the profile resolves none
      * (unless the point names a NIC of the profile's kind that is not fit: that NIC is the finding).
      */
-    private static Optional<String> unmetRequirement(LinkproofExecutionContext context, TransferSpec spec, boolean unfitNic) {
+    private static Optional<String> unmetRequirement(
+            LinkproofExecutionContext context, TransferSpec spec, boolean unfitNic) {
         Availability here = context.transportAvailability(spec.transport());
-        RunProfile profile = context.profile();
-        String why = !here.available() ? here.reason() : unfitNic ? null : profile.noDevice(spec).orElse(null);
-        return why == null ? Optional.empty() : profile.requiredButUnavailable(spec.transport(), "this host", why);
+        ProfileRequirements required = context.profile().requirements();
+        String why = !here.available()
+                ? here.reason()
+                : unfitNic ? null : required.noDevice(spec).orElse(null);
+        return why == null ? Optional.empty() : required.requiredButUnavailable(spec.transport(), "this host", why);
     }
 
     /** The point's rails; a transport of one host (gpu-ipc, and decorators of it) runs its rails on pairs of GPUs. */
     private static RailPlan.Plan rails(LinkproofExecutionContext context, SweepPoint point) {
-        boolean oneHost = context.transport(point.spec().transport()).map(Transport::sameHostOnly).orElse(false);
-        return RailPlan.of(context.profile(), context.config().tcpRails(), point, oneHost);
+        boolean oneHost = context.transport(point.spec().transport())
+                .map(Transport::sameHostOnly)
+                .orElse(false);
+        return RailPlan.of(context.profile().placement(), context.config().tcpRails(), point, oneHost);
     }
 }

@@ -38,12 +38,16 @@ public final class FleetPairRun {
 
     /** The pair's failure, of its kind, if its round failed it; else its measurement, judged by the profile. */
     public void run() {
-        PairRun r = result.orElseThrow(() -> new IllegalStateException(point.displayName()
-                + ": the pair did not run in its point's rounds"));
+        PairRun r = result.orElseThrow(
+                () -> new IllegalStateException(point.displayName() + ": the pair did not run in its point's rounds"));
         if (!r.ran()) {
-            String who = r.unreachable().map(n -> "node " + n + " unreachable: ").orElse("");
-            throw new PointError(r.failure().kind(), point.displayName() + ": " + who + r.failure().getMessage()
-                    + context.config().deadlineNote(r.failure()), r.failure());
+            String who =
+                    r.unreachable().map(n -> "node " + n + " unreachable: ").orElse("");
+            throw new PointError(
+                    r.failure().kind(),
+                    point.displayName() + ": " + who + r.failure().getMessage()
+                            + context.config().deadlineNote(r.failure()),
+                    r.failure());
         }
         measurement = r.measurement();
         judgement = context.judge().judge(point.spec().pointId(), point, measurement, HostLoads.NONE, List.of());

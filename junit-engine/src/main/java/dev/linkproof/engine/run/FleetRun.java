@@ -41,8 +41,12 @@ public final class FleetRun implements AutoCloseable {
     /** Each point's labels in the fleet's metrics, by the campaign's point id. */
     private final Map<String, PointLabels> labels = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public FleetRun(FleetSettings settings, FleetPlan plan, CampaignSettings campaign, ProgressPrinter progress,
-                    Transports transports) {
+    public FleetRun(
+            FleetSettings settings,
+            FleetPlan plan,
+            CampaignSettings campaign,
+            ProgressPrinter progress,
+            Transports transports) {
         this.settings = settings;
         this.campaign = new Campaign(plan, campaign, (CampaignEvent e) -> progress.fleet(e.describe()), transports);
     }
@@ -68,14 +72,18 @@ public final class FleetRun implements AutoCloseable {
 
     /** The campaign's name for one of the engine's points: its unique id, display name and the figure it is judged on. */
     public static Point point(String uniqueId, SweepPoint point) {
-        return new Point(uniqueId, point.displayName(), point.spec().mode() == Mode.LATENCY ? Measure.LATENCY : Measure.BANDWIDTH);
+        return new Point(
+                uniqueId,
+                point.displayName(),
+                point.spec().mode() == Mode.LATENCY ? Measure.LATENCY : Measure.BANDWIDTH);
     }
 
     /**
      * Runs a point's rounds for the selected pairs; {@code check}: the profile's judgement of a rerun's
      * measurement; {@code labels}: the point in the fleet's metrics.
      */
-    public Map<Pair, PairRun> runPoint(Point point, TransferSpec spec, PointLabels labels, Set<Pair> selected, PointCheck check) {
+    public Map<Pair, PairRun> runPoint(
+            Point point, TransferSpec spec, PointLabels labels, Set<Pair> selected, PointCheck check) {
         this.labels.put(point.id(), labels);
         return campaign.runPoint(new Campaign.PointRun(point, spec, check), selected);
     }
@@ -87,7 +95,8 @@ public final class FleetRun implements AutoCloseable {
 
     /** A pair's test ended: how blame sees it ({@code failed}: the test's failure kind, empty when it passed). */
     public void recordTest(Point point, Pair pair, Measurement m, Optional<FailureKind> failed) {
-        Outcomes.of(point, pair, m, failed, Stage.FIRST, System.currentTimeMillis()).ifPresent(campaign::record);
+        Outcomes.of(point, pair, m, failed, Stage.FIRST, System.currentTimeMillis())
+                .ifPresent(campaign::record);
     }
 
     /** Confirmations, retests and the verdicts. */
@@ -102,7 +111,12 @@ public final class FleetRun implements AutoCloseable {
 
     /** The run as fleet-verdict.json names it. */
     public FleetRunInfo runInfo(String profile) {
-        return new FleetRunInfo(campaign.id(), campaign.started(), Instant.now(), campaign.plan().pattern(), profile);
+        return new FleetRunInfo(
+                campaign.id(),
+                campaign.started(),
+                Instant.now(),
+                campaign.plan().pattern(),
+                profile);
     }
 
     /**

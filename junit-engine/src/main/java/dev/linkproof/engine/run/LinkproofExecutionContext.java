@@ -5,9 +5,9 @@ import dev.linkproof.engine.judging.PointJudge;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.engine.reporting.ProgressPrinter;
 import dev.linkproof.engine.reporting.RunReporter;
-import dev.linkproof.transfer.measure.Measurement;
-import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.Availability;
+import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.spi.Transport;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,19 +35,34 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     private final RunReporter reporter;
     private final FleetRun fleet;
 
-    public LinkproofExecutionContext(RunSetup setup, SessionProvider sessions, EngineExecutionListener listener,
-                                     ProgressPrinter progress, RunReporter reporter) {
+    public LinkproofExecutionContext(
+            RunSetup setup,
+            SessionProvider sessions,
+            EngineExecutionListener listener,
+            ProgressPrinter progress,
+            RunReporter reporter) {
         this.setup = setup;
         this.sessions = sessions;
         this.listener = listener;
         this.progress = progress;
         this.reporter = reporter;
-        this.fleet = setup.fleet().map(plan -> {
-            var settings = setup.config().fleet().orElseThrow();
-            var criteria = setup.profile().map(RunProfile::fleetCriteria).orElse(dev.linkproof.profiles.FleetCriteria.NONE);
-            return new FleetRun(settings, plan, settings.campaign(criteria, RunSetup.fleetToken(setup.config()).orElse(""),
-                    setup.config().timeouts()), progress, setup.transports());
-        }).orElse(null);
+        this.fleet = setup.fleet()
+                .map(plan -> {
+                    var settings = setup.config().fleet().orElseThrow();
+                    var criteria = setup.profile()
+                            .map(p -> p.criteria().fleetCriteria())
+                            .orElse(dev.linkproof.profiles.FleetCriteria.NONE);
+                    return new FleetRun(
+                            settings,
+                            plan,
+                            settings.campaign(
+                                    criteria,
+                                    RunSetup.fleetToken(setup.config()).orElse(""),
+                                    setup.config().timeouts()),
+                            progress,
+                            setup.transports());
+                })
+                .orElse(null);
     }
 
     /** A fleet run's registry, coordinator and results; empty for a run of one pair. */
@@ -97,7 +112,9 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
 
     /** Whether the transport itself (not a point's op or memory) is available in this process. */
     public Availability transportAvailability(String id) {
-        return setup.transports().find(id).map(Transport::availability)
+        return setup.transports()
+                .find(id)
+                .map(Transport::availability)
                 .orElseGet(() -> Availability.no("transport '" + id + "' is not on the class path"));
     }
 
@@ -124,7 +141,8 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
 
     /** {@code a}, the transport's answer for {@code spec}, as {@link #localAvailability} says it. */
     public Availability named(TransferSpec spec, Availability a) {
-        return a.available() || setup.transports().find(spec.transport()).isEmpty() ? a
+        return a.available() || setup.transports().find(spec.transport()).isEmpty()
+                ? a
                 : a.prefixed(spec.transport() + " unavailable: ");
     }
 
@@ -132,12 +150,21 @@ public final class LinkproofExecutionContext implements EngineExecutionContext {
     public void publish(TestDescriptor descriptor, Measurement m) {
         Map<String, String> entry = new LinkedHashMap<>();
         entry.put("bandwidth.GBps", String.format(Locale.ROOT, "%.4f", m.bandwidthGBps()));
-        entry.put("latency.avg.us", String.format(Locale.ROOT, "%.3f", m.latency().averageNanos() / 1e3));
+        entry.put(
+                "latency.avg.us", String.format(Locale.ROOT, "%.3f", m.latency().averageNanos() / 1e3));
         if (m.latency().hasPercentiles()) {
-            entry.put("latency.p50.us", String.format(Locale.ROOT, "%.3f", m.latency().p50Nanos() / 1e3));
-            entry.put("latency.p99.us", String.format(Locale.ROOT, "%.3f", m.latency().p99Nanos() / 1e3));
-            entry.put("latency.p999.us", String.format(Locale.ROOT, "%.3f", m.latency().p999Nanos() / 1e3));
-            entry.put("latency.max.us", String.format(Locale.ROOT, "%.3f", m.latency().maxNanos() / 1e3));
+            entry.put(
+                    "latency.p50.us",
+                    String.format(Locale.ROOT, "%.3f", m.latency().p50Nanos() / 1e3));
+            entry.put(
+                    "latency.p99.us",
+                    String.format(Locale.ROOT, "%.3f", m.latency().p99Nanos() / 1e3));
+            entry.put(
+                    "latency.p999.us",
+                    String.format(Locale.ROOT, "%.3f", m.latency().p999Nanos() / 1e3));
+            entry.put(
+                    "latency.max.us",
+                    String.format(Locale.ROOT, "%.3f", m.latency().maxNanos() / 1e3));
         }
         entry.put("bytes", Long.toString(m.bytes()));
         entry.put("iterations", Integer.toString(m.spec().iterations()));

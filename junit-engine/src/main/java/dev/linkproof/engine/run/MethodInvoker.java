@@ -17,11 +17,10 @@ import java.util.Optional;
  */
 public final class MethodInvoker {
     /** The parameter types a {@code @TransferTest} method may declare. */
-    public static final List<Class<?>> SUPPORTED = List.of(Measurement.class, SweepPoint.class, TransferSpec.class,
-            TransferSession.class);
+    public static final List<Class<?>> SUPPORTED =
+            List.of(Measurement.class, SweepPoint.class, TransferSpec.class, TransferSession.class);
 
-    private MethodInvoker() {
-    }
+    private MethodInvoker() {}
 
     /**
      * Each test class's no-argument constructor, made accessible once: looked up per point it was a
@@ -51,8 +50,11 @@ public final class MethodInvoker {
         }
         for (Class<?> p : method.getParameterTypes()) {
             if (!SUPPORTED.contains(p)) {
-                return Optional.of("has a parameter of type " + p.getName() + " that the engine cannot supply (supported: "
-                        + String.join(", ", SUPPORTED.stream().map(Class::getSimpleName).toList()) + ")");
+                return Optional.of("has a parameter of type " + p.getName()
+                        + " that the engine cannot supply (supported: "
+                        + String.join(
+                                ", ",
+                                SUPPORTED.stream().map(Class::getSimpleName).toList()) + ")");
             }
         }
         if (java.lang.reflect.Modifier.isAbstract(testClass.getModifiers())) {
@@ -66,13 +68,16 @@ public final class MethodInvoker {
         return Optional.empty();
     }
 
-    public static void invoke(Class<?> testClass, Method method, Measurement m, SweepPoint point, TransferSession session)
+    public static void invoke(
+            Class<?> testClass, Method method, Measurement m, SweepPoint point, TransferSession session)
             throws Exception {
         Object[] args = new Object[method.getParameterCount()];
         Class<?>[] types = method.getParameterTypes();
         for (int i = 0; i < args.length; i++) {
             Class<?> t = types[i];
-            args[i] = t == Measurement.class ? m : t == SweepPoint.class ? point : t == TransferSpec.class ? point.spec() : session;
+            args[i] = t == Measurement.class
+                    ? m
+                    : t == SweepPoint.class ? point : t == TransferSpec.class ? point.spec() : session;
         }
         Object instance;
         try {

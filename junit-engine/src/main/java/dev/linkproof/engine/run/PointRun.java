@@ -7,21 +7,19 @@ import dev.linkproof.engine.judging.Attempt;
 import dev.linkproof.engine.judging.HostLoads;
 import dev.linkproof.engine.judging.Judgement;
 import dev.linkproof.engine.judging.RerunKind;
-import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.FailureKind;
-import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.TransferException;
-import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.TimedRun;
-import dev.linkproof.transfer.Availability;
-import dev.linkproof.transfer.spi.Transport;
+import dev.linkproof.transfer.session.TransferSession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +42,8 @@ public final class PointRun {
     private Judgement judgement;
 
     /** @param admission what {@link Admission#decide} said of the point before it started; a skip never gets here */
-    public PointRun(LinkproofExecutionContext context, SweepPoint point, String uniqueId, String sweepId, Admission admission) {
+    public PointRun(
+            LinkproofExecutionContext context, SweepPoint point, String uniqueId, String sweepId, Admission admission) {
         this.context = context;
         this.point = point;
         this.uniqueId = uniqueId;
@@ -74,13 +73,16 @@ public final class PointRun {
         return switch (decision) {
             case Admission.Fail f -> throw new PointFailure(f.kind(), point.displayName() + ": " + f.reason());
             case Admission.Skip k -> new TestAbortedException(k.reason());
-            case Admission.Run r -> new IllegalStateException(point.displayName() + ": the target cannot serve it, yet admitted");
+            case Admission.Run r ->
+                new IllegalStateException(point.displayName() + ": the target cannot serve it, yet admitted");
         };
     }
 
     private boolean sameKernel(Messages.Welcome agent) {
         return context.config().peer().isEmpty()
-                || HostCpuMeter.kernelBootId().filter(id -> id.equals(agent.bootId())).isPresent();
+                || HostCpuMeter.kernelBootId()
+                        .filter(id -> id.equals(agent.bootId()))
+                        .isPresent();
     }
 
     /**
@@ -92,20 +94,25 @@ public final class PointRun {
     public TransferSession run() throws Exception {
         RailPlan.Plan rails = switch (admission) {
             case Admission.Fail f -> throw new PointFailure(f.kind(), point.displayName() + ": " + f.reason());
-            case Admission.Skip k -> throw new IllegalStateException(point.displayName() + " was to be skipped: " + k.reason());
+            case Admission.Skip k ->
+                throw new IllegalStateException(point.displayName() + " was to be skipped: " + k.reason());
             case Admission.Run r -> r.rails().orElse(null);
         };
         TransferSession session;
         try {
             session = rails == null ? context.sessions().acquire() : railSession(rails);
         } catch (TransferException e) {
-            throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": no target rank: " + e.getMessage()
-                    + context.config().deadlineNote(e), e);
+            throw new PointError(
+                    FailureKind.PEER_FAILURE,
+                    point.displayName() + ": no target rank: " + e.getMessage()
+                            + context.config().deadlineNote(e),
+                    e);
         }
-        TransferSpec spec = context.profile().apply(point.spec());
+        TransferSpec spec = context.profile().placement().apply(point.spec());
         Availability there = session.supports(spec);
         if (!there.available()) {
-            throw stopped(Admission.onTarget(context, point, session.agent(), sameKernel(session.agent()), there.reason()));
+            throw stopped(
+                    Admission.onTarget(context, point, session.agent(), sameKernel(session.agent()), there.reason()));
         }
         measure(session, spec);
         context.judge().accept(sweepId, measurement);
@@ -119,14 +126,22 @@ public final class PointRun {
      * back runs over its own session to the target's agent, which drives it toward this host's agent.
      */
     private TransferSession railSession(RailPlan.Plan rails) throws TransferException {
-        List<TransferSession> sessions = context.sessions().acquireRails(rails.spots().size());
+        List<TransferSession> sessions =
+                context.sessions().acquireRails(rails.spots().size());
         List<Rails.Lane> lanes = new ArrayList<>();
         for (int i = 0; i < sessions.size(); i++) {
             RailPlan.Spot spot = rails.spots().get(i);
             TransferSession lane = sessions.get(i);
             // The way back: the target's agent drives the rail toward this host's agent.
-            Optional<Rails.Home> back = spot.back() ? Optional.of(context.sessions().home(lane)) : Optional.empty();
-            lanes.add(Rails.lane(spot.label(), lane, spot.settings(), spot.memory(), back, context.config().timeouts()));
+            Optional<Rails.Home> back =
+                    spot.back() ? Optional.of(context.sessions().home(lane)) : Optional.empty();
+            lanes.add(Rails.lane(
+                    spot.label(),
+                    lane,
+                    spot.settings(),
+                    spot.memory(),
+                    back,
+                    context.config().timeouts()));
         }
         if (!rails.notes().isEmpty()) {
             context.reporter().railNotes(rails.notes());
@@ -159,13 +174,17 @@ public final class PointRun {
                     throw e;
                 }
                 Attempt last = earlier.getLast();
-                throw new PointError(e.kind(), e.getMessage() + " [attempt " + (earlier.size() + 1) + ": a rerun; attempt "
-                        + earlier.size() + " " + last.reason() + " (" + last.describe() + ")]", e);
+                throw new PointError(
+                        e.kind(),
+                        e.getMessage() + " [attempt " + (earlier.size() + 1) + ": a rerun; attempt " + earlier.size()
+                                + " " + last.reason() + " (" + last.describe() + ")]",
+                        e);
             }
             measurement = attempt;
             HostLoads hosts = HostLoads.of(window.stop(), measurement, !sameKernel);
             judgement = context.judge().judge(uniqueId, point, measurement, hosts, earlier);
-            Optional<RerunKind> rerun = judgement.rerunFor(context.config().busyHostReruns(), context.config().baselineReruns());
+            Optional<RerunKind> rerun = judgement.rerunFor(
+                    context.config().busyHostReruns(), context.config().baselineReruns());
             if (rerun.isEmpty()) {
                 break;
             }
@@ -174,7 +193,8 @@ public final class PointRun {
                 waitForRoom(session, hosts);
             } else {
                 // A regression on a quiet host: nothing to wait for; the rerun tells a regression from a blip.
-                context.progress().rerunToConfirm(point, measurement, judgement.failure().get());
+                context.progress()
+                        .rerunToConfirm(point, measurement, judgement.failure().get());
             }
         }
     }
@@ -204,14 +224,24 @@ public final class PointRun {
                 if (e instanceof PeerFailureException) {
                     context.sessions().invalidate();
                 }
-                throw new PointError(FailureKind.PEER_FAILURE, point.displayName() + ": the target agent did not say how busy "
-                        + "its host is, before a rerun: " + e.getMessage() + context.config().deadlineNote(e)
-                        + " [the attempt before: " + measurement.summary() + ", " + hosts.describe() + "]", e);
+                throw new PointError(
+                        FailureKind.PEER_FAILURE,
+                        point.displayName() + ": the target agent did not say how busy "
+                                + "its host is, before a rerun: " + e.getMessage()
+                                + context.config().deadlineNote(e)
+                                + " [the attempt before: " + measurement.summary() + ", " + hosts.describe() + "]",
+                        e);
             }
             stillBusy |= target.map(h -> h.busyFor(there.get().ownCpus())).orElse(false);
         }
-        context.progress().rerun(point, measurement, hosts, Duration.ofNanos(System.nanoTime() - start),
-                new HostLoads(initiator, target), stillBusy);
+        context.progress()
+                .rerun(
+                        point,
+                        measurement,
+                        hosts,
+                        Duration.ofNanos(System.nanoTime() - start),
+                        new HostLoads(initiator, target),
+                        stillBusy);
     }
 
     private Measurement attempt(TransferSession session, TransferSpec spec) {
@@ -220,18 +250,30 @@ public final class PointRun {
             return duration.isPresent() ? TimedRun.run(session, spec, duration.get()) : session.run(spec);
         } catch (PeerFailureException e) {
             context.sessions().invalidate();
-            throw new PointError(e.kind(), point.displayName() + ": peer failure: " + e.getMessage()
-                    + context.config().deadlineNote(e), e);
+            throw new PointError(
+                    e.kind(),
+                    point.displayName() + ": peer failure: " + e.getMessage()
+                            + context.config().deadlineNote(e),
+                    e);
         } catch (RemoteErrorException e) {
             if (e.deviceLacksCapability()) {
                 // The target's device lacks what the point needs (a verbs device without atomics where this
                 // host's has them; the agent's code says so, not its words): as on this host, a failure of its
                 // kind under a profile that requires the transport, else a skip with the reason.
-                throw stopped(Admission.targetIncapable(context, point, session.agent().host(), e.getMessage()));
+                throw stopped(Admission.targetIncapable(
+                        context, point, session.agent().host(), e.getMessage()));
             }
-            throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
+            throw new PointError(
+                    e.kind(),
+                    point.displayName() + ": " + e.getMessage()
+                            + context.config().deadlineNote(e),
+                    e);
         } catch (TransferException e) {
-            throw new PointError(e.kind(), point.displayName() + ": " + e.getMessage() + context.config().deadlineNote(e), e);
+            throw new PointError(
+                    e.kind(),
+                    point.displayName() + ": " + e.getMessage()
+                            + context.config().deadlineNote(e),
+                    e);
         }
     }
 }

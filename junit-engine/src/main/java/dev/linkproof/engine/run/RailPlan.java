@@ -3,7 +3,7 @@ package dev.linkproof.engine.run;
 import dev.linkproof.engine.api.SweepPoint;
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.TcpRail;
-import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.engine.judging.ProfilePlacement;
 import dev.linkproof.profiles.ResourcePlan;
 import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.MemoryPlacement;
@@ -61,15 +61,13 @@ public final class RailPlan {
      * (its {@code gpu:position}), and, when it is not NUMA-local to the rail's NIC, why
      * ({@code fallback}): rail k then uses the profile's GPU k (modulo how many it provides).
      */
-    public record GpuChoice(int position, Optional<String> fallback) {
-    }
+    public record GpuChoice(int position, Optional<String> fallback) {}
 
-    private RailPlan() {
-    }
+    private RailPlan() {}
 
     /** The rails {@code point} runs on, or why it cannot run; gpu-ipc's rails are GPU pairs. */
-    public static Plan of(RunProfile profile, List<TcpRail> tcpRails, SweepPoint point) {
-        return of(profile, tcpRails, point, point.spec().transport().equals(GpuIpcTransport.ID));
+    public static Plan of(ProfilePlacement placement, List<TcpRail> tcpRails, SweepPoint point) {
+        return of(placement, tcpRails, point, point.spec().transport().equals(GpuIpcTransport.ID));
     }
 
     /**
@@ -79,10 +77,10 @@ public final class RailPlan {
      * @param gpuPairs the point's transport moves data within one host ({@code Transport.sameHostOnly}:
      *                 gpu-ipc, and the test suites' decorators of it): its rails are pairs of GPUs
      */
-    public static Plan of(RunProfile profile, List<TcpRail> tcpRails, SweepPoint point, boolean gpuPairs) {
+    public static Plan of(ProfilePlacement placement, List<TcpRail> tcpRails, SweepPoint point, boolean gpuPairs) {
         String transport = point.spec().transport();
         if (gpuPairs) {
-            return gpuPairs(profile, point);
+            return gpuPairs(placement, point);
         }
         List<Spot> available = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -91,20 +89,25 @@ public final class RailPlan {
         if (ResourcePlan.RDMA_TRANSPORTS.contains(transport) || transport.equals("ucx") || libfabric) {
             boolean ucx = transport.equals("ucx");
             // UCX over the profile's NICs: each rail's context on its own device (ucp_config_modify per point).
-            List<String> nics = profile.nicsForEach();
+            List<String> nics = placement.nicsForEach();
             // Notes only of the rails that run: a fallback on a NIC the point does not use is nothing to say.
             int used = point.rails() == 0 ? nics.size() : Math.min(point.rails(), nics.size());
-            List<Optional<Rails.Placement>> gpus = nicGpus(profile, point.spec(), nics, used, notes);
+            List<Optional<Rails.Placement>> gpus = nicGpus(placement, point.spec(), nics, used, notes);
             for (int k = 0; k < nics.size(); k++) {
                 String nic = nics.get(k);
                 Optional<Rails.Placement> memory = gpus.get(k);
                 String label = memory.map(m -> nic + " · " + gpuOf(m)).orElse(nic);
                 // libfabric: the NIC's domain (verbs;ofi_rxm names it as the device, efa after it).
-                available.add(new Spot(label, ucx ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
-                        : libfabric ? Map.of(LibfabricSettings.DOMAIN, nic) : Map.of(VerbsSettings.DEVICE, nic),
-                        false, memory));
+                available.add(new Spot(
+                        label,
+                        ucx
+                                ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
+                                : libfabric ? Map.of(LibfabricSettings.DOMAIN, nic) : Map.of(VerbsSettings.DEVICE, nic),
+                        false,
+                        memory));
             }
-            none = ucx || libfabric ? "the profile resolves no RDMA device on this host for " + transport + "'s rails"
+            none = ucx || libfabric
+                    ? "the profile resolves no RDMA device on this host for " + transport + "'s rails"
                     : "the profile resolves no RDMA device on this host";
         } else if (transport.equals("tcp")) {
             for (TcpRail r : tcpRails) {
@@ -116,7 +119,8 @@ public final class RailPlan {
             none = "no tcp links are named: give them with " + Constants.TCP_RAILS
                     + "=SOURCE->TARGET,… (one per rail, each its own link)";
         } else {
-            none = "the " + transport + " transport has no rails to run on here (rails are RDMA devices for verbs, ucx and libfabric, "
+            none = "the " + transport
+                    + " transport has no rails to run on here (rails are RDMA devices for verbs, ucx and libfabric, "
                     + "links for tcp, GPU pairs for gpu-ipc)";
         }
         int wanted = point.rails();
@@ -134,8 +138,11 @@ public final class RailPlan {
             return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and " + none));
         }
         if (wanted > available.size()) {
-            return new Plan(List.of(), Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
-                    + String.join(", ", available.stream().map(Spot::label).toList()) + ")"));
+            return new Plan(
+                    List.of(),
+                    Optional.of(describe(wanted) + " asked, and only " + available.size() + " available ("
+                            + String.join(
+                                    ", ", available.stream().map(Spot::label).toList()) + ")"));
         }
         List<Spot> out = List.copyOf(available.subList(0, wanted == 0 ? available.size() : wanted));
         return bothWays ? bothWays(out) : new Plan(out, Optional.empty());
@@ -144,31 +151,32 @@ public final class RailPlan {
     /**
      * A one-host transport's rails: rail k runs the point's GPU sides each shifted by k over the GPUs
      * the profile provides (as {@code linkproof.gpus=each} shifts a point of one pair), placed on their
-     * runtime ordinals ({@link RunProfile#placeGpus}); {@link dev.linkproof.engine.api.TransferTest#ALL_RAILS}
+     * runtime ordinals ({@link ProfilePlacement#placeGpus}); {@link dev.linkproof.engine.api.TransferTest#ALL_RAILS}
      * is every GPU. Both ways, each pair also runs the other way (GPU j to GPU i), driven from here
      * like the rest: on one host the way back is the reversed pair, not the same pair driven by the agent.
      */
-    private static Plan gpuPairs(RunProfile profile, SweepPoint point) {
+    private static Plan gpuPairs(ProfilePlacement placement, SweepPoint point) {
         TransferSpec spec = point.spec();
-        int gpus = profile.gpuCount();
+        int gpus = placement.gpuCount();
         List<Spot> available = new ArrayList<>();
         String none;
         boolean anyGpu = isGpu(spec.initiatorMemory()) || isGpu(spec.targetMemory());
         boolean beyond = isGpu(spec.initiatorMemory()) && spec.initiatorMemory().device() >= gpus
                 || isGpu(spec.targetMemory()) && spec.targetMemory().device() >= gpus;
         if (!anyGpu) {
-            none = "the " + spec.transport() + " transport's rails are pairs of GPUs, and the point's memory names none ("
+            none = "the " + spec.transport()
+                    + " transport's rails are pairs of GPUs, and the point's memory names none ("
                     + spec.initiatorMemory() + "->" + spec.targetMemory() + ")";
         } else if (gpus == 0) {
             none = "the profile provides no GPU on this host";
         } else if (beyond) {
-            none = "the point needs " + spec.initiatorMemory() + "->" + spec.targetMemory() + ", and the profile provides "
-                    + gpus + " GPU(s)";
+            none = "the point needs " + spec.initiatorMemory() + "->" + spec.targetMemory()
+                    + ", and the profile provides " + gpus + " GPU(s)";
         } else {
             none = "";
             for (int k = 0; k < gpus; k++) {
-                TransferSpec placed = profile.placeGpus(spec.withMemory(shift(spec.initiatorMemory(), k, gpus),
-                        shift(spec.targetMemory(), k, gpus)));
+                TransferSpec placed = placement.placeGpus(
+                        spec.withMemory(shift(spec.initiatorMemory(), k, gpus), shift(spec.targetMemory(), k, gpus)));
                 Rails.Placement pair = new Rails.Placement(placed.initiatorMemory(), placed.targetMemory());
                 available.add(new Spot(pairLabel(pair), Map.of(), false, Optional.of(pair)));
             }
@@ -204,7 +212,9 @@ public final class RailPlan {
 
     /** "GPU 2", or "host→GPU 2": the GPU side(s) of a NIC's rail. */
     private static String gpuOf(Rails.Placement m) {
-        return isGpu(m.initiator()) && isGpu(m.target()) && m.initiator().equals(m.target()) ? side(m.initiator()) : pairLabel(m);
+        return isGpu(m.initiator()) && isGpu(m.target()) && m.initiator().equals(m.target())
+                ? side(m.initiator())
+                : pairLabel(m);
     }
 
     /**
@@ -213,23 +223,27 @@ public final class RailPlan {
      * for a point without GPU memory, or when the profile provides no GPU (the point is skipped for that).
      * A rail whose GPU is not NUMA-local to its NIC adds a note saying why.
      */
-    private static List<Optional<Rails.Placement>> nicGpus(RunProfile profile, TransferSpec spec, List<String> nics,
-                                                         int used, List<String> notes) {
+    private static List<Optional<Rails.Placement>> nicGpus(
+            ProfilePlacement placement, TransferSpec spec, List<String> nics, int used, List<String> notes) {
         List<Optional<Rails.Placement>> out = new ArrayList<>();
-        List<GpuDevice> gpus = profile.gpus();
+        List<GpuDevice> gpus = placement.gpus();
         if (!(isGpu(spec.initiatorMemory()) || isGpu(spec.targetMemory())) || gpus.isEmpty()) {
             nics.forEach(n -> out.add(Optional.empty()));
             return out;
         }
-        List<GpuChoice> choices = gpusForNics(nics, profile.probe(), gpus);
+        List<GpuChoice> choices = gpusForNics(nics, placement.host(), gpus);
         for (int k = 0; k < nics.size(); k++) {
             GpuChoice c = choices.get(k);
-            MemoryPlacement gpu = new MemoryPlacement(MemoryKind.GPU, gpus.get(c.position()).index());
-            out.add(Optional.of(new Rails.Placement(isGpu(spec.initiatorMemory()) ? gpu : spec.initiatorMemory(),
+            MemoryPlacement gpu =
+                    new MemoryPlacement(MemoryKind.GPU, gpus.get(c.position()).index());
+            out.add(Optional.of(new Rails.Placement(
+                    isGpu(spec.initiatorMemory()) ? gpu : spec.initiatorMemory(),
                     isGpu(spec.targetMemory()) ? gpu : spec.targetMemory())));
             int rail = k;
-            c.fallback().filter(why -> rail < used).ifPresent(why -> notes.add("rail " + rail + " (" + nics.get(rail) + ") on GPU " + gpu.device()
-                    + ", the profile's GPU " + c.position() + ", not by NUMA: " + why));
+            c.fallback()
+                    .filter(why -> rail < used)
+                    .ifPresent(why -> notes.add("rail " + rail + " (" + nics.get(rail) + ") on GPU " + gpu.device()
+                            + ", the profile's GPU " + c.position() + ", not by NUMA: " + why));
         }
         return out;
     }
@@ -254,8 +268,13 @@ public final class RailPlan {
             Optional<RdmaDevice> device = probe.rdmaDevice(nic);
             int node = device.map(RdmaDevice::numaNode).orElse(-1);
             if (node < 0) {
-                out.add(new GpuChoice(k % gpus.size(), Optional.of(device.isEmpty() ? "the probe does not list " + nic
-                        : "the probe gives no NUMA node for " + nic + (device.get().software() ? " (a software device)" : ""))));
+                out.add(new GpuChoice(
+                        k % gpus.size(),
+                        Optional.of(
+                                device.isEmpty()
+                                        ? "the probe does not list " + nic
+                                        : "the probe gives no NUMA node for " + nic
+                                                + (device.get().software() ? " (a software device)" : ""))));
                 continue;
             }
             List<Integer> local = new ArrayList<>();
@@ -265,14 +284,17 @@ public final class RailPlan {
                 }
             }
             if (local.isEmpty()) {
-                out.add(new GpuChoice(k % gpus.size(), Optional.of("no GPU the profile provides is on " + nic + "'s NUMA node "
-                        + node)));
+                out.add(new GpuChoice(
+                        k % gpus.size(),
+                        Optional.of("no GPU the profile provides is on " + nic + "'s NUMA node " + node)));
                 continue;
             }
             List<Integer> free = local.stream().filter(p -> !taken.contains(p)).toList();
             String at = device.get().pci().map(f -> f.address()).orElse("");
-            java.util.Comparator<Integer> nearest = java.util.Comparator.comparingLong(p -> busDistance(at, gpus.get(p).pci().address()));
-            int chosen = (free.isEmpty() ? local : free).stream().min(nearest.thenComparingInt(p -> p)).orElseThrow();
+            java.util.Comparator<Integer> nearest = java.util.Comparator.comparingLong(
+                    p -> busDistance(at, gpus.get(p).pci().address()));
+            int chosen = (free.isEmpty() ? local : free)
+                    .stream().min(nearest.thenComparingInt(p -> p)).orElseThrow();
             taken.add(chosen);
             out.add(new GpuChoice(chosen, Optional.empty()));
         }
@@ -306,8 +328,10 @@ public final class RailPlan {
         for (Spot s : out) {
             Optional<Map<String, String>> back = TcpSettings.wayBack(s.settings());
             if (back.isEmpty()) {
-                return new Plan(List.of(), Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
-                        + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
+                return new Plan(
+                        List.of(),
+                        Optional.of("both ways over tcp link " + s.label() + " needs the initiator's "
+                                + "address on it: give " + Constants.TCP_RAILS + " as SOURCE->TARGET"));
             }
             all.add(new Spot(s.label() + " back", back.get(), true, s.memory()));
         }

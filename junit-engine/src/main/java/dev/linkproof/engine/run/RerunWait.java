@@ -14,10 +14,10 @@ import java.util.Optional;
 public final class RerunWait {
     /** How long a rerun waits at most (for both hosts together), and the window each look takes. */
     public static final Duration LIMIT = Duration.ofSeconds(3);
+
     public static final Duration WINDOW = Duration.ofMillis(250);
 
-    private RerunWait() {
-    }
+    private RerunWait() {}
 
     /** One look at a host's load over a window: this host's /proc, or the target's agent (LOAD). */
     @FunctionalInterface
@@ -33,7 +33,8 @@ public final class RerunWait {
      * ({@link HostContention#busyFor}) or {@code limit} has passed (checked after each window, so up
      * to one window more); returns the last look, empty when the host cannot be measured.
      */
-    public static Optional<HostContention> forRoom(Look look, double ownCpus, Duration limit, Duration window) throws Exception {
+    public static Optional<HostContention> forRoom(Look look, double ownCpus, Duration limit, Duration window)
+            throws Exception {
         long deadline = System.nanoTime() + limit.toNanos();
         Optional<HostContention> last;
         do {

@@ -1,12 +1,11 @@
 package dev.linkproof.engine.run;
 
-import dev.linkproof.fleet.campaign.FleetPlan;
-
 import dev.linkproof.engine.config.ConfigurationException;
 import dev.linkproof.engine.config.Constants;
 import dev.linkproof.engine.config.LinkproofConfiguration;
 import dev.linkproof.engine.judging.PointJudge;
 import dev.linkproof.engine.judging.RunProfile;
+import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.profiles.Defaults;
 import dev.linkproof.profiles.ProfileException;
 import dev.linkproof.reports.allure.RunFiles;
@@ -45,8 +44,14 @@ public final class RunSetup {
     private final List<DiscoveryIssue> issues;
     private final List<String> problems;
 
-    private RunSetup(LinkproofConfiguration config, Transports transports, RunProfile profile, PointJudge judge, FleetPlan fleet,
-                     List<DiscoveryIssue> issues, List<String> problems) {
+    private RunSetup(
+            LinkproofConfiguration config,
+            Transports transports,
+            RunProfile profile,
+            PointJudge judge,
+            FleetPlan fleet,
+            List<DiscoveryIssue> issues,
+            List<String> problems) {
         this.config = config;
         this.transports = transports;
         this.profile = profile;
@@ -57,32 +62,44 @@ public final class RunSetup {
     }
 
     public static RunSetup load(ConfigurationParameters parameters) {
+        return load(parameters, LinkproofConfiguration.fallbackOutputRoot());
+    }
+
+    /** The run's setup, its files that no key names under {@code outputRoot} (the platform's output directory). */
+    public static RunSetup load(ConfigurationParameters parameters, Path outputRoot) {
         Problems issues = new Problems();
-        LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(parameters);
+        LinkproofConfiguration.Parsed parsed = LinkproofConfiguration.parse(parameters, outputRoot);
         LinkproofConfiguration config = parsed.config();
         parsed.errors().forEach(e -> issues.add(e, null));
         Transports transports = Transports.discover();
         // Every point of a transport not on the class path would be skipped: a misspelt key would skip
         // them all and leave the build green.
         if (transports.find(config.defaultTransport()).isEmpty()) {
-            issues.add(Constants.TRANSPORT + "=" + config.defaultTransport() + " names no transport on the class path (known: "
-                    + String.join(", ", new TreeSet<>(transports.all().keySet())) + ")", null);
+            issues.add(
+                    Constants.TRANSPORT + "=" + config.defaultTransport()
+                            + " names no transport on the class path (known: "
+                            + String.join(", ", new TreeSet<>(transports.all().keySet())) + ")",
+                    null);
         }
         // Likewise a GPU runtime that is none of the four: every GPU point would skip naming it.
         GpuRuntimes.configurationProblem().ifPresent(p -> issues.add(p, null));
-        // The results file is created only when the run starts (it replaces the last run's); that it can be is checked now.
-        ResultsFile.whyNotCreatable(config.results()).ifPresent(why -> issues.add(Constants.RESULTS + "=" + config.results() + ": " + why, null));
+        // The results file is created only when the run starts (it replaces the last run's); that it can be is checked
+        // now.
+        ResultsFile.whyNotCreatable(config.results())
+                .ifPresent(why -> issues.add(Constants.RESULTS + "=" + config.results() + ": " + why, null));
         // Likewise the Allure results folder, which this engine and the Allure listener write to at every point.
         Path allure = RunFiles.resultsDirectory();
-        RunFiles.whyNotCreatable(allure).ifPresent(why -> issues.add(RunFiles.RESULTS_DIRECTORY_KEY + "=" + allure + ": " + why, null));
+        RunFiles.whyNotCreatable(allure)
+                .ifPresent(why -> issues.add(RunFiles.RESULTS_DIRECTORY_KEY + "=" + allure + ": " + why, null));
         RunProfile profile = null;
         PointJudge judge = null;
         try {
             profile = RunProfile.load(config, transports);
             if (config.requireProfileMatch()) {
-                profile.fallbackWarning().ifPresent(w -> issues.add(Constants.REQUIRE_PROFILE_MATCH + "=true, and " + w, null));
+                profile.fallbackWarning()
+                        .ifPresent(w -> issues.add(Constants.REQUIRE_PROFILE_MATCH + "=true, and " + w, null));
             }
-            judge = PointJudge.load(config, profile);
+            judge = PointJudge.load(config, profile.criteria());
         } catch (ProfileException e) {
             issues.add(e.getMessage(), source(e));
         } catch (ConfigurationException e) {
@@ -91,13 +108,17 @@ public final class RunSetup {
         FleetPlan fleet = null;
         if (config.fleet().isPresent()) {
             try {
-                fleet = FleetPlan.of(config.fleet().get().launcher(), config.fleet().get().pattern(), System.getenv());
+                fleet = FleetPlan.of(
+                        config.fleet().get().launcher(), config.fleet().get().pattern(), System.getenv());
             } catch (IllegalArgumentException e) {
                 issues.add(e.getMessage(), null);
             }
             if (fleetToken(config).isEmpty()) {
-                issues.add(Constants.FLEET + " needs the token the fleet's agents were given: " + Constants.TOKEN + ", or $"
-                        + dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV + " (the same for the coordinator and every agent)", null);
+                issues.add(
+                        Constants.FLEET + " needs the token the fleet's agents were given: " + Constants.TOKEN
+                                + ", or $" + dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV
+                                + " (the same for the coordinator and every agent)",
+                        null);
             }
         }
         return new RunSetup(config, transports, profile, judge, fleet, issues.issues, issues.problems);
@@ -105,8 +126,9 @@ public final class RunSetup {
 
     /** A fleet run's token: {@code linkproof.token}, else $LINKPROOF_TOKEN, which the launcher gives every agent too. */
     public static Optional<String> fleetToken(LinkproofConfiguration config) {
-        return config.token().or(() -> Optional.ofNullable(System.getenv(dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV))
-                .filter(t -> !t.isBlank()));
+        return config.token()
+                .or(() -> Optional.ofNullable(System.getenv(dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV))
+                        .filter(t -> !t.isBlank()));
     }
 
     /** Each problem, and its issue: "configuration error: …", the words every problem found before a run begins with. */
@@ -117,7 +139,8 @@ public final class RunSetup {
         void add(String problem, TestSource source) {
             problems.add(problem);
             issues.add(DiscoveryIssue.builder(DiscoveryIssue.Severity.ERROR, ConfigurationException.PREFIX + problem)
-                    .source(Optional.ofNullable(source)).build());
+                    .source(Optional.ofNullable(source))
+                    .build());
         }
     }
 
@@ -130,7 +153,8 @@ public final class RunSetup {
         if (!Files.isRegularFile(file)) {
             return null;
         }
-        return e.line() > 0 ? FileSource.from(file.toFile(), FilePosition.from(e.line(), Math.max(1, e.column())))
+        return e.line() > 0
+                ? FileSource.from(file.toFile(), FilePosition.from(e.line(), Math.max(1, e.column())))
                 : FileSource.from(file.toFile());
     }
 

@@ -26,6 +26,7 @@ public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;
     /** The run's transports (RunSetup discovered them): every session of the run runs on them. */
     private final Transports transports;
+
     private LocalAgent agent;
     private Session session;
     /**
@@ -33,10 +34,12 @@ public final class SessionProvider implements AutoCloseable {
      * them toward it); started at the first such point, kept for the run.
      */
     private dev.linkproof.transfer.agent.AgentServer homeAgent;
+
     private String homeToken;
 
     /** The sessions of rails beyond the first, to the same agent, kept across points like the first. */
     private final java.util.List<Session> railSessions = new java.util.ArrayList<>();
+
     private TransferException startFailure;
     /** Connections in a row to a peer that was reached and then lost, before the run stops trying. */
     public static final int LOST_PEER_TRIES = 3;
@@ -45,6 +48,7 @@ public final class SessionProvider implements AutoCloseable {
      * {@link #LOST_PEER_TRIES} in a row after the peer was lost.
      */
     private TransferException peerGivenUp;
+
     private boolean peerReached;
     private int failedOpensInARow;
     private int provisions;
@@ -65,17 +69,23 @@ public final class SessionProvider implements AutoCloseable {
             return session;
         }
         if (startFailure != null) {
-            throw new TransferException("the target agent could not be started earlier in this run: "
-                    + startFailure.getMessage(), startFailure);
+            throw new TransferException(
+                    "the target agent could not be started earlier in this run: " + startFailure.getMessage(),
+                    startFailure);
         }
         closeSession();
         if (config.peer().isPresent()) {
             if (peerGivenUp != null) {
-                throw new TransferException("not retried for every point: " + peerGivenUp.getMessage() + (peerReached
-                        ? " (the peer was lost earlier in this run, and " + LOST_PEER_TRIES + " reconnections in a row failed)"
-                        : peerGivenUp instanceof RemoteErrorException
-                        ? " (at this run's first point; the peer was reached and refused the session)"
-                        : " (at this run's first point; the run has not reached the peer)"), peerGivenUp);
+                throw new TransferException(
+                        "not retried for every point: " + peerGivenUp.getMessage()
+                                + (peerReached
+                                        ? " (the peer was lost earlier in this run, and " + LOST_PEER_TRIES
+                                                + " reconnections in a row failed)"
+                                        : peerGivenUp instanceof RemoteErrorException
+                                                ? " (at this run's first point; the peer was reached and refused the"
+                                                        + " session)"
+                                                : " (at this run's first point; the run has not reached the peer)"),
+                        peerGivenUp);
             }
             try {
                 session = openRemote(config.peer().get());
@@ -91,7 +101,10 @@ public final class SessionProvider implements AutoCloseable {
             if (agent == null || !agent.alive()) {
                 closeAgent();
                 try {
-                    agent = LocalAgent.start(config.agentJvmArgs(), agentEnvironment, config.agentLog(),
+                    agent = LocalAgent.start(
+                            config.agentJvmArgs(),
+                            agentEnvironment,
+                            config.agentLog(),
                             config.timeouts().agentStart());
                 } catch (PeerFailureException e) {
                     startFailure = e;
@@ -119,8 +132,10 @@ public final class SessionProvider implements AutoCloseable {
             return false;
         });
         while (railSessions.size() < n - 1) {
-            railSessions.add(config.peer().isPresent() ? openRemote(config.peer().get())
-                    : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports));
+            railSessions.add(
+                    config.peer().isPresent()
+                            ? openRemote(config.peer().get())
+                            : Session.open(agent.host(), agent.port(), agent.token(), config.timeouts(), transports));
         }
         java.util.List<TransferSession> out = new java.util.ArrayList<>();
         out.add(first);
@@ -132,22 +147,26 @@ public final class SessionProvider implements AutoCloseable {
      * This JVM's agent for the ways back: on a local pair on loopback, with {@code linkproof.peer} on the
      * address this host reached the peer from (so the peer can reach it back on the same route).
      */
-    public synchronized dev.linkproof.transfer.session.Rails.Home home(TransferSession towardPeer) throws TransferException {
+    public synchronized dev.linkproof.transfer.session.Rails.Home home(TransferSession towardPeer)
+            throws TransferException {
         if (homeAgent == null) {
             homeToken = dev.linkproof.transfer.control.AgentProcess.newToken();
             String bind = config.peer().isPresent() ? towardPeer.control().localAddress() : "127.0.0.1";
             try {
-                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(bind, 0, homeToken, config.timeouts().io(), transports);
+                homeAgent = dev.linkproof.transfer.agent.AgentServer.start(
+                        bind, 0, homeToken, config.timeouts().io(), transports);
             } catch (java.io.IOException e) {
-                throw new TransferException("cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
+                throw new TransferException(
+                        "cannot start this host's agent for the way back (on " + bind + "): " + e.getMessage(), e);
             }
         }
         return new dev.linkproof.transfer.session.Rails.Home(homeAgent.host(), homeAgent.port(), homeToken);
     }
 
     private Session openRemote(dev.linkproof.transfer.control.HostPort peer) throws TransferException {
-        String token = config.token().orElseThrow(() -> new TransferException(Constants.PEER + " is set but "
-                + Constants.TOKEN + " is not: give the token the agent was started with (it prints it)"));
+        String token = config.token()
+                .orElseThrow(() -> new TransferException(Constants.PEER + " is set but " + Constants.TOKEN
+                        + " is not: give the token the agent was started with (it prints it)"));
         return Session.open(peer.host(), peer.port(), token, config.timeouts(), transports);
     }
 

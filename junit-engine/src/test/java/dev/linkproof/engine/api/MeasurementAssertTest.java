@@ -16,7 +16,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class MeasurementAssertTest {
-    private static final TransferSpec SPEC = TransferSpec.builder().size(1000).batch(2).iterations(10).build();
+    private static final TransferSpec SPEC =
+            TransferSpec.builder().size(1000).batch(2).iterations(10).build();
 
     /** 20 000 bytes in 10 µs = 2 GB/s; 500 ns per transfer. */
     private static Measurement measurement(Validation v) {
@@ -24,18 +25,26 @@ class MeasurementAssertTest {
     }
 
     private static final Measurement GOOD = measurement(new Validation(2, 2000, 0, Optional.empty()));
-    private static final Measurement CORRUPT = measurement(new Validation(2, 2000, 1, Optional.of(new Mismatch(1, 42, 0x12, 0x34))));
+    private static final Measurement CORRUPT =
+            measurement(new Validation(2, 2000, 1, Optional.of(new Mismatch(1, 42, 0x12, 0x34))));
 
     @Test
     void passingAssertionsChain() {
-        assertThatCode(() -> assertThat(GOOD).isValid().hasBandwidthAtLeast(2.0).hasAverageLatencyAtMost(Duration.ofNanos(500))
-                .movedBytes(20_000)).doesNotThrowAnyException();
+        assertThatCode(() -> assertThat(GOOD)
+                        .isValid()
+                        .hasBandwidthAtLeast(2.0)
+                        .hasAverageLatencyAtMost(Duration.ofNanos(500))
+                        .movedBytes(20_000))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void invalidDataQuotesSlotAndOffset() {
-        assertThatThrownBy(() -> assertThat(CORRUPT).isValid()).isInstanceOf(AssertionError.class)
-                .hasMessage("data corruption: 1 of 2 slot(s) differ; first at slot 1, byte offset 42: expected 0x12, found 0x34");
+        assertThatThrownBy(() -> assertThat(CORRUPT).isValid())
+                .isInstanceOf(AssertionError.class)
+                .hasMessage(
+                        "data corruption: 1 of 2 slot(s) differ; first at slot 1, byte offset 42: expected 0x12, found"
+                                + " 0x34");
     }
 
     @Test

@@ -13,7 +13,6 @@ import dev.linkproof.transfer.validate.Validation;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 
 /** The end-of-run summary: outcomes, failures by their kinds' categories (the report's), skip reasons most frequent first. */
@@ -34,14 +33,22 @@ class RunSummaryTest {
         }
         s.skipped("gpu unavailable: no NVIDIA driver\n(second line)");
         s.rerun();
-        assertThat(s.lines()).first().asString().matches(
-                "12 point\\(s\\) in \\d+ s: 2 passed, 6 failed, 4 skipped; 1 rerun\\(s\\)");
-        assertThat(s.lines()).containsSubsequence(
-                "failed:     1 × Data corruption",
-                "skipped:    3 × verbs unavailable: no RDMA device (libibverbs lists none)",
-                "skipped:    1 × gpu unavailable: no NVIDIA driver");
-        assertThat(s.lines()).contains("failed:     1 × Short on a busy host", "failed:     1 × Performance regression",
-                "failed:     1 × Peer failure", "failed:     1 × Failed assertion of the test method", "failed:     1 × Error");
+        assertThat(s.lines())
+                .first()
+                .asString()
+                .matches("12 point\\(s\\) in \\d+ s: 2 passed, 6 failed, 4 skipped; 1 rerun\\(s\\)");
+        assertThat(s.lines())
+                .containsSubsequence(
+                        "failed:     1 × Data corruption",
+                        "skipped:    3 × verbs unavailable: no RDMA device (libibverbs lists none)",
+                        "skipped:    1 × gpu unavailable: no NVIDIA driver");
+        assertThat(s.lines())
+                .contains(
+                        "failed:     1 × Short on a busy host",
+                        "failed:     1 × Performance regression",
+                        "failed:     1 × Peer failure",
+                        "failed:     1 × Failed assertion of the test method",
+                        "failed:     1 × Error");
     }
 
     @Test
@@ -52,7 +59,8 @@ class RunSummaryTest {
         }
         assertThat(s.lines()).hasSize(1 + RunSummary.REASONS_SHOWN + 1);
         assertThat(s.lines().get(1)).hasSize("skipped:    1 × ".length() + 160).endsWith("…");
-        assertThat(s.lines().getLast()).isEqualTo("skipped:    2 × for 2 other reason(s) (the Allure report and the results file give each)");
+        assertThat(s.lines().getLast())
+                .isEqualTo("skipped:    2 × for 2 other reason(s) (the Allure report and the results file give each)");
     }
 
     @Test
@@ -63,7 +71,8 @@ class RunSummaryTest {
         s.sweepFailed();
         assertThat(s.lines()).hasSize(2);
         assertThat(s.lines().get(0)).endsWith(": 2 passed, 0 failed, 0 skipped");
-        assertThat(s.lines().get(1)).isEqualTo("failed:     1 sweep(s) as a whole (curve rule; the points are counted above)");
+        assertThat(s.lines().get(1))
+                .isEqualTo("failed:     1 sweep(s) as a whole (curve rule; the points are counted above)");
     }
 
     /** Points on two or more devices (linkproof.nics=each): one line per device, the most failures first; one device, none. */
@@ -78,8 +87,11 @@ class RunSummaryTest {
         s.failed(FailureKind.NIC_NOT_FIT);
         s.onDevice(null, true);
         s.passed();
-        assertThat(s.lines()).containsSubsequence("device:  mlx5_1: 1 passed, 1 failed", "device:  mlx5_0: 1 passed, 0 failed",
-                "device:  mlx5_2: 1 passed, 0 failed");
+        assertThat(s.lines())
+                .containsSubsequence(
+                        "device:  mlx5_1: 1 passed, 1 failed",
+                        "device:  mlx5_0: 1 passed, 0 failed",
+                        "device:  mlx5_2: 1 passed, 0 failed");
 
         RunSummary one = new RunSummary();
         one.onDevice("mlx5_0", true);
@@ -96,29 +108,50 @@ class RunSummaryTest {
     @Test
     void aPointOfRailsCountsEachRailsDevice() {
         RunSummary s = new RunSummary();
-        s.onRails(List.of(rail(0, verbs("mlx5_0"), true), rail(1, verbs("mlx5_1"), true), rail(2, verbs("mlx5_0"), true)), true);
+        s.onRails(
+                List.of(rail(0, verbs("mlx5_0"), true), rail(1, verbs("mlx5_1"), true), rail(2, verbs("mlx5_0"), true)),
+                true);
         s.passed();
-        assertThat(s.lines()).containsSubsequence("device:  mlx5_0: 1 passed, 0 failed", "device:  mlx5_1: 1 passed, 0 failed");
+        assertThat(s.lines())
+                .containsSubsequence("device:  mlx5_0: 1 passed, 0 failed", "device:  mlx5_1: 1 passed, 0 failed");
 
         s.onRails(List.of(rail(0, verbs("mlx5_0"), true), rail(1, verbs("mlx5_1"), false)), false);
         s.failed(FailureKind.DATA_CORRUPTION);
-        assertThat(s.lines()).containsSubsequence("device:  mlx5_1: 1 passed, 1 failed", "device:  mlx5_0: 2 passed, 0 failed");
+        assertThat(s.lines())
+                .containsSubsequence("device:  mlx5_1: 1 passed, 1 failed", "device:  mlx5_0: 2 passed, 0 failed");
 
         s.onRails(List.of(rail(0, verbs("mlx5_0"), true), rail(1, verbs("mlx5_1"), true)), false);
         s.failed(FailureKind.PERFORMANCE_REGRESSION);
-        assertThat(s.lines()).containsSubsequence("device:  mlx5_1: 1 passed, 2 failed", "device:  mlx5_0: 2 passed, 1 failed");
+        assertThat(s.lines())
+                .containsSubsequence("device:  mlx5_1: 1 passed, 2 failed", "device:  mlx5_0: 2 passed, 1 failed");
 
         RunSummary gpus = new RunSummary();
-        TransferSpec pair = TransferSpec.builder().transport("gpu-ipc").initiatorMemory(MemoryPlacement.parse("gpu"))
-                .targetMemory(MemoryPlacement.parse("gpu:1")).build();
-        gpus.onRails(List.of(rail(0, pair, true), rail(1, pair.withMemory(pair.targetMemory(), pair.initiatorMemory()), false)), false);
+        TransferSpec pair = TransferSpec.builder()
+                .transport("gpu-ipc")
+                .initiatorMemory(MemoryPlacement.parse("gpu"))
+                .targetMemory(MemoryPlacement.parse("gpu:1"))
+                .build();
+        gpus.onRails(
+                List.of(
+                        rail(0, pair, true),
+                        rail(1, pair.withMemory(pair.targetMemory(), pair.initiatorMemory()), false)),
+                false);
         gpus.failed(FailureKind.DATA_CORRUPTION);
-        assertThat(gpus.lines()).containsSubsequence("device:  GPU 1→GPU 0: 0 passed, 1 failed", "device:  GPU 0→GPU 1: 1 passed, 0 failed");
+        assertThat(gpus.lines())
+                .containsSubsequence(
+                        "device:  GPU 1→GPU 0: 0 passed, 1 failed", "device:  GPU 0→GPU 1: 1 passed, 0 failed");
 
-        assertThat(RunSummary.railDevice(TransferSpec.builder().transport("ucx").settings(Map.of("UCX_NET_DEVICES", "mlx5_1:1"))
-                .build())).contains("mlx5_1");
-        assertThat(RunSummary.railDevice(TransferSpec.builder().transport("tcp").settings(Map.of("tcp.address", "10.0.0.2"))
-                .build())).as("a tcp link is no device").isEmpty();
+        assertThat(RunSummary.railDevice(TransferSpec.builder()
+                        .transport("ucx")
+                        .settings(Map.of("UCX_NET_DEVICES", "mlx5_1:1"))
+                        .build()))
+                .contains("mlx5_1");
+        assertThat(RunSummary.railDevice(TransferSpec.builder()
+                        .transport("tcp")
+                        .settings(Map.of("tcp.address", "10.0.0.2"))
+                        .build()))
+                .as("a tcp link is no device")
+                .isEmpty();
         RunSummary links = new RunSummary();
         links.onRails(List.of(rail(0, TransferSpec.builder().transport("tcp").build(), true)), true);
         links.passed();
@@ -126,14 +159,22 @@ class RunSummaryTest {
     }
 
     private static TransferSpec verbs(String device) {
-        return TransferSpec.builder().transport("verbs").settings(Map.of("verbs.device", device)).build();
+        return TransferSpec.builder()
+                .transport("verbs")
+                .settings(Map.of("verbs.device", device))
+                .build();
     }
 
     private static RailResult rail(int index, TransferSpec spec, boolean valid) {
-        Validation v = valid ? new Validation(1, 4096, 0, Optional.empty())
+        Validation v = valid
+                ? new Validation(1, 4096, 0, Optional.empty())
                 : new Validation(1, 4096, 1, Optional.of(new Mismatch(0, 7, 1, 2)));
-        return new RailResult(index, "rail" + index, new Measurement(spec, 1000, 1000, 1.0, LatencyStats.averageOnly(1000), v,
-                Map.of(), List.of()), 0, 1000);
+        return new RailResult(
+                index,
+                "rail" + index,
+                new Measurement(spec, 1000, 1000, 1.0, LatencyStats.averageOnly(1000), v, Map.of(), List.of()),
+                0,
+                1000);
     }
 
     @Test

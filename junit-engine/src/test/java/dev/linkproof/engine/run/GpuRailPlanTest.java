@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.engine.FakeHosts;
 import dev.linkproof.engine.api.SweepPoint;
+import dev.linkproof.engine.judging.ProfilePlacement;
 import dev.linkproof.engine.judging.RunProfile;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
@@ -41,26 +42,31 @@ class GpuRailPlanTest {
         if (overlay.length > 0) {
             p.put("linkproof.profile.overlay", overlay[0]);
         }
-        return RunProfile.load(p, new RunProfile.DeviceChoice(true, Optional.empty()));
+        return RunProfile.load(p, new ProfilePlacement.DeviceChoice(true, Optional.empty()));
     }
 
     private static SweepPoint point(String transport, String memory, int rails, boolean bothWays) {
         String[] sides = memory.split("->");
-        TransferSpec spec = TransferSpec.builder().transport(transport).initiatorMemory(MemoryPlacement.parse(sides[0]))
-                .targetMemory(MemoryPlacement.parse(sides[1])).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport(transport)
+                .initiatorMemory(MemoryPlacement.parse(sides[0]))
+                .targetMemory(MemoryPlacement.parse(sides[1]))
+                .build();
         return new SweepPoint(spec, transport, "seg", rails, bothWays);
     }
 
     private static List<String> memories(RailPlan.Plan plan) {
-        return plan.spots().stream().map(s -> s.memory().orElseThrow().toString()).toList();
+        return plan.spots().stream()
+                .map(s -> s.memory().orElseThrow().toString())
+                .toList();
     }
 
     @Test
     void gpuIpcRailsArePairsOfGpusEachShiftedByItsRail() {
         RunProfile h100 = profile(H100);
-        assertThat(h100.gpuCount()).isEqualTo(2);
+        assertThat(h100.placement().gpuCount()).isEqualTo(2);
 
-        RailPlan.Plan next = RailPlan.of(h100, List.of(), point("gpu-ipc", "gpu->gpu:1", 2, false));
+        RailPlan.Plan next = RailPlan.of(h100.placement(), List.of(), point("gpu-ipc", "gpu->gpu:1", 2, false));
         assertThat(next.shortfall()).isEmpty();
         assertThat(next.spots()).extracting(RailPlan.Spot::label).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0");
         assertThat(memories(next)).containsExactly("gpu->gpu:1", "gpu:1->gpu");
@@ -70,55 +76,70 @@ class GpuRailPlanTest {
         });
         assertThat(next.notes()).isEmpty();
 
-        assertThat(memories(RailPlan.of(h100, List.of(), point("gpu-ipc", "gpu->gpu", 0, false))))
-                .as("every GPU, each to itself").containsExactly("gpu->gpu", "gpu:1->gpu:1");
-        assertThat(RailPlan.of(h100, List.of(), point("gpu-ipc", "gpu->gpu:1", 3, false)).shortfall())
+        assertThat(memories(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc", "gpu->gpu", 0, false))))
+                .as("every GPU, each to itself")
+                .containsExactly("gpu->gpu", "gpu:1->gpu:1");
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc", "gpu->gpu:1", 3, false))
+                        .shortfall())
                 .contains("3 rails asked, and only 2 available (GPU 0→GPU 1, GPU 1→GPU 0)");
-        assertThat(RailPlan.of(h100, List.of(), point("gpu-ipc", "host->host", 2, false)).shortfall())
-                .contains("2 rails asked, and the gpu-ipc transport's rails are pairs of GPUs, and the point's memory names none "
-                        + "(host->host)");
-        assertThat(RailPlan.of(h100, List.of(), point("gpu-ipc", "gpu->gpu:2", 2, false)).shortfall())
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc", "host->host", 2, false))
+                        .shortfall())
+                .contains("2 rails asked, and the gpu-ipc transport's rails are pairs of GPUs, and the point's memory"
+                        + " names none (host->host)");
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc", "gpu->gpu:2", 2, false))
+                        .shortfall())
                 .contains("2 rails asked, and the point needs gpu->gpu:2, and the profile provides 2 GPU(s)");
     }
 
     /** Both ways on one host: each pair also runs reversed (GPU j to GPU i), driven from here, not by the agent. */
     @Test
     void gpuIpcBothWaysRunsEachPairReversedToo() {
-        RailPlan.Plan both = RailPlan.of(profile(H100), List.of(), point("gpu-ipc", "gpu->gpu:1", 1, true));
+        RailPlan.Plan both = RailPlan.of(profile(H100).placement(), List.of(), point("gpu-ipc", "gpu->gpu:1", 1, true));
         assertThat(both.spots()).extracting(RailPlan.Spot::label).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0 back");
         assertThat(memories(both)).containsExactly("gpu->gpu:1", "gpu:1->gpu");
         assertThat(both.spots()).noneMatch(RailPlan.Spot::back);
 
-        RailPlan.Plan all = RailPlan.of(profile(H100), List.of(), point("gpu-ipc", "gpu->gpu:1", 0, true));
+        RailPlan.Plan all = RailPlan.of(profile(H100).placement(), List.of(), point("gpu-ipc", "gpu->gpu:1", 0, true));
         assertThat(memories(all)).containsExactly("gpu->gpu:1", "gpu:1->gpu", "gpu:1->gpu", "gpu->gpu:1");
     }
 
     /**
      * The profile's GPUs in its order ({@code resources.gpus: [1, 0]}): rail k shifts over the profile's
-     * GPUs, then each lands on its runtime ordinal, per rail (RunProfile#placeGpus once per point would
+     * GPUs, then each lands on its runtime ordinal, per rail (ProfilePlacement#placeGpus once per point would
      * put every rail on rail 0's GPUs).
      */
     @Test
     void eachRailsGpusAreTheOnesTheProfileProvides() throws Exception {
         Path swapped = Files.writeString(dir.resolve("swapped.yaml"), "resources:\n  gpus: [1, 0]\n");
         RunProfile profile = profile(H100, swapped.toString());
-        RailPlan.Plan plan = RailPlan.of(profile, List.of(), point("gpu-ipc", "gpu->gpu", 2, false));
+        RailPlan.Plan plan = RailPlan.of(profile.placement(), List.of(), point("gpu-ipc", "gpu->gpu", 2, false));
         assertThat(plan.spots()).extracting(RailPlan.Spot::label).containsExactly("GPU 1→GPU 1", "GPU 0→GPU 0");
-        TransferSpec rail1 = plan.spots().get(1).placed(profile.placeGpus(point("gpu-ipc", "gpu->gpu", 2, false).spec()));
+        TransferSpec rail1 = plan.spots()
+                .get(1)
+                .placed(profile.placement()
+                        .placeGpus(point("gpu-ipc", "gpu->gpu", 2, false).spec()));
         assertThat(rail1.initiatorMemory() + "->" + rail1.targetMemory()).isEqualTo("gpu->gpu");
 
         Path one = Files.writeString(dir.resolve("one.yaml"), "resources:\n  gpus: [1]\n");
-        assertThat(RailPlan.of(profile(H100, one.toString()), List.of(), point("gpu-ipc", "gpu->gpu", 0, false)).spots())
-                .extracting(RailPlan.Spot::label).containsExactly("GPU 1→GPU 1");
+        assertThat(RailPlan.of(
+                                profile(H100, one.toString()).placement(),
+                                List.of(),
+                                point("gpu-ipc", "gpu->gpu", 0, false))
+                        .spots())
+                .extracting(RailPlan.Spot::label)
+                .containsExactly("GPU 1→GPU 1");
     }
 
     /** A transport of one host named by its capability (a decorator of gpu-ipc): GPU pairs too; verbs is not one. */
     @Test
     void aOneHostTransportsRailsAreGpuPairs() {
         RunProfile h100 = profile(H100);
-        assertThat(RailPlan.of(h100, List.of(), point("gpu-ipc-bitflip", "gpu->gpu:1", 2, false), true).spots())
-                .extracting(RailPlan.Spot::label).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0");
-        assertThat(RailPlan.of(h100, List.of(), point("gpu-ipc-bitflip", "gpu->gpu:1", 2, false)).shortfall())
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc-bitflip", "gpu->gpu:1", 2, false), true)
+                        .spots())
+                .extracting(RailPlan.Spot::label)
+                .containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0");
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("gpu-ipc-bitflip", "gpu->gpu:1", 2, false))
+                        .shortfall())
                 .hasValueSatisfying(why -> assertThat(why).contains("the gpu-ipc-bitflip transport has no rails"));
     }
 
@@ -126,29 +147,37 @@ class GpuRailPlanTest {
     @Test
     void aNicRailWithGpuMemoryUsesTheGpuBesideItsNic() {
         RunProfile h100 = profile(H100);
-        RailPlan.Plan verbs = RailPlan.of(h100, List.of(), point("verbs", "gpu->gpu", 0, false));
+        RailPlan.Plan verbs = RailPlan.of(h100.placement(), List.of(), point("verbs", "gpu->gpu", 0, false));
         assertThat(verbs.spots()).singleElement().satisfies(s -> {
             assertThat(s.label()).isEqualTo("mlx5_0 · GPU 0");
             assertThat(s.settings()).containsExactly(Map.entry("verbs.device", "mlx5_0"));
             assertThat(s.memory().orElseThrow()).hasToString("gpu->gpu");
         });
         assertThat(verbs.notes()).as("NUMA-local: nothing to say").isEmpty();
-        RailPlan.Plan ucx = RailPlan.of(h100, List.of(), point("ucx", "host->gpu:1", 0, true));
-        assertThat(ucx.spots()).extracting(RailPlan.Spot::label).containsExactly("mlx5_0 · host→GPU 0", "mlx5_0 · host→GPU 0 back");
+        RailPlan.Plan ucx = RailPlan.of(h100.placement(), List.of(), point("ucx", "host->gpu:1", 0, true));
+        assertThat(ucx.spots())
+                .extracting(RailPlan.Spot::label)
+                .containsExactly("mlx5_0 · host→GPU 0", "mlx5_0 · host→GPU 0 back");
         assertThat(memories(ucx)).containsExactly("host->gpu", "host->gpu");
         assertThat(ucx.spots().get(1).back()).isTrue();
-        assertThat(RailPlan.of(h100, List.of(), point("verbs", "host->host", 0, false)).spots())
-                .allSatisfy(s -> assertThat(s.memory()).isEmpty()).extracting(RailPlan.Spot::label).containsExactly("mlx5_0");
+        assertThat(RailPlan.of(h100.placement(), List.of(), point("verbs", "host->host", 0, false))
+                        .spots())
+                .allSatisfy(s -> assertThat(s.memory()).isEmpty())
+                .extracting(RailPlan.Spot::label)
+                .containsExactly("mlx5_0");
     }
 
     /** A NIC whose NUMA node the probe does not know: GPU k, and the point's notes say so. */
     @Test
     void aNicWithoutANumaNodeFallsBackToGpuKAndSaysSo() throws Exception {
         Path host = FakeHosts.numaNode(dir, "h100-cx7-host", "mlx5_0", -1);
-        RailPlan.Plan plan = RailPlan.of(profile(host.toString()), List.of(), point("verbs", "gpu->gpu", 0, false));
+        RailPlan.Plan plan =
+                RailPlan.of(profile(host.toString()).placement(), List.of(), point("verbs", "gpu->gpu", 0, false));
         assertThat(plan.spots()).extracting(RailPlan.Spot::label).containsExactly("mlx5_0 · GPU 0");
-        assertThat(plan.notes()).containsExactly(
-                "rail 0 (mlx5_0) on GPU 0, the profile's GPU 0, not by NUMA: the probe gives no NUMA node for mlx5_0");
+        assertThat(plan.notes())
+                .containsExactly(
+                        "rail 0 (mlx5_0) on GPU 0, the profile's GPU 0, not by NUMA: the probe gives no NUMA node for"
+                                + " mlx5_0");
     }
 
     /**
@@ -157,20 +186,33 @@ class GpuRailPlanTest {
      */
     @Test
     void eachNicGetsTheNearestFreeGpuOnItsNumaNode() {
-        List<GpuDevice> gpus = List.of(gpu(0, "0000:43:00.0", 0), gpu(1, "0000:1b:00.0", 0), gpu(2, "0000:9d:00.0", 1),
+        List<GpuDevice> gpus = List.of(
+                gpu(0, "0000:43:00.0", 0),
+                gpu(1, "0000:1b:00.0", 0),
+                gpu(2, "0000:9d:00.0", 1),
                 gpu(3, "0000:c1:00.0", 1));
-        ProbeReport probe = probe(List.of(nic("mlx5_0", "0000:18:00.0", 0), nic("mlx5_1", "0000:40:00.0", 0),
-                nic("mlx5_2", "0000:9a:00.0", 1), rxe("rxe0"), nic("mlx5_3", "0000:b0:00.0", 2),
-                nic("mlx5_4", "0000:20:00.0", 0)), gpus);
-        List<RailPlan.GpuChoice> choices = RailPlan.gpusForNics(List.of("mlx5_0", "mlx5_1", "mlx5_2", "rxe0", "mlx5_3", "mlx5_4",
-                "absent"), probe, gpus);
+        ProbeReport probe = probe(
+                List.of(
+                        nic("mlx5_0", "0000:18:00.0", 0),
+                        nic("mlx5_1", "0000:40:00.0", 0),
+                        nic("mlx5_2", "0000:9a:00.0", 1),
+                        rxe("rxe0"),
+                        nic("mlx5_3", "0000:b0:00.0", 2),
+                        nic("mlx5_4", "0000:20:00.0", 0)),
+                gpus);
+        List<RailPlan.GpuChoice> choices = RailPlan.gpusForNics(
+                List.of("mlx5_0", "mlx5_1", "mlx5_2", "rxe0", "mlx5_3", "mlx5_4", "absent"), probe, gpus);
         assertThat(choices).extracting(RailPlan.GpuChoice::position).containsExactly(1, 0, 2, 3, 0, 1, 2);
-        assertThat(choices.subList(0, 3)).allSatisfy(c -> assertThat(c.fallback()).isEmpty());
+        assertThat(choices.subList(0, 3))
+                .allSatisfy(c -> assertThat(c.fallback()).isEmpty());
         assertThat(choices.get(3).fallback()).contains("the probe gives no NUMA node for rxe0 (a software device)");
         assertThat(choices.get(4).fallback()).contains("no GPU the profile provides is on mlx5_3's NUMA node 2");
-        assertThat(choices.get(5).fallback()).as("node 0's GPUs both taken: shared, nearest first").isEmpty();
+        assertThat(choices.get(5).fallback())
+                .as("node 0's GPUs both taken: shared, nearest first")
+                .isEmpty();
         assertThat(choices.get(6).fallback()).contains("the probe does not list absent");
-        assertThatThrownBy(() -> RailPlan.gpusForNics(List.of("mlx5_0"), probe, List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RailPlan.gpusForNics(List.of("mlx5_0"), probe, List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -189,8 +231,18 @@ class GpuRailPlanTest {
     }
 
     private static RdmaDevice nic(String name, String address, int node) {
-        return new RdmaDevice(name, "CA", "28.39.1002", "MT4129", "", "", Optional.of(pci(address, node)), "mlx5_core", List.of(),
-                List.of(), false);
+        return new RdmaDevice(
+                name,
+                "CA",
+                "28.39.1002",
+                "MT4129",
+                "",
+                "",
+                Optional.of(pci(address, node)),
+                "mlx5_core",
+                List.of(),
+                List.of(),
+                false);
     }
 
     private static RdmaDevice rxe(String name) {
@@ -198,7 +250,14 @@ class GpuRailPlanTest {
     }
 
     private static ProbeReport probe(List<RdmaDevice> nics, List<GpuDevice> gpus) {
-        return new ProbeReport("/", "host", nics, List.of(), gpus, new CpuLayout("cpu", "0", 1, List.of()), HugePages.NONE,
+        return new ProbeReport(
+                "/",
+                "host",
+                nics,
+                List.of(),
+                gpus,
+                new CpuLayout("cpu", "0", 1, List.of()),
+                HugePages.NONE,
                 new StackVersions("6.1", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), "25"));
     }
 }

@@ -24,7 +24,8 @@ class RerunWaitTest {
         try (DetachedBusyLoop _ = DetachedBusyLoop.start()) {
             double need = Runtime.getRuntime().availableProcessors() - 1;
             long t0 = System.nanoTime();
-            HostContention last = RerunWait.forRoom(RerunWait.THIS_HOST, need, Duration.ofMillis(600), Duration.ofMillis(200))
+            HostContention last = RerunWait.forRoom(
+                            RerunWait.THIS_HOST, need, Duration.ofMillis(600), Duration.ofMillis(200))
                     .orElseThrow();
             assertThat(last.busyFor(need)).as(last.describe()).isTrue();
             assertThat((System.nanoTime() - t0) / 1e6).isBetween(550.0, 5000.0);
@@ -43,17 +44,23 @@ class RerunWaitTest {
             asked.add(window);
             return java.util.Optional.of(answers.pop());
         };
-        assertThat(RerunWait.forRoom(look, 0.8, Duration.ofSeconds(10), Duration.ofMillis(250))).contains(ROOM);
+        assertThat(RerunWait.forRoom(look, 0.8, Duration.ofSeconds(10), Duration.ofMillis(250)))
+                .contains(ROOM);
         assertThat(asked).containsExactly(Duration.ofMillis(250), Duration.ofMillis(250), Duration.ofMillis(250));
     }
 
     @Test
     void aHostThatCannotBeMeasuredIsLookedAtOnce() throws Exception {
         int[] looks = {0};
-        assertThat(RerunWait.forRoom(window -> {
-            looks[0]++;
-            return java.util.Optional.empty();
-        }, 0.8, Duration.ofSeconds(10), Duration.ofMillis(250))).isEmpty();
+        assertThat(RerunWait.forRoom(
+                        window -> {
+                            looks[0]++;
+                            return java.util.Optional.empty();
+                        },
+                        0.8,
+                        Duration.ofSeconds(10),
+                        Duration.ofMillis(250)))
+                .isEmpty();
         assertThat(looks[0]).isEqualTo(1);
     }
 
@@ -64,7 +71,8 @@ class RerunWaitTest {
             Thread.sleep(window);
             return java.util.Optional.of(BUSY);
         };
-        assertThat(RerunWait.forRoom(slowBusy, 0.8, Duration.ofMillis(300), Duration.ofMillis(100))).contains(BUSY);
+        assertThat(RerunWait.forRoom(slowBusy, 0.8, Duration.ofMillis(300), Duration.ofMillis(100)))
+                .contains(BUSY);
         assertThat((System.nanoTime() - t0) / 1e6).isBetween(300.0, 3000.0);
     }
 }

@@ -65,8 +65,7 @@ public final class AllureBridge {
     /** The first write that failed, until a point or sweep reports it. */
     private static final AtomicReference<RuntimeException> FAILED = new AtomicReference<>();
 
-    private AllureBridge() {
-    }
+    private AllureBridge() {}
 
     /** The uuid of the Allure test case running on this thread, if any. */
     public static Optional<String> currentTestCase() {
@@ -120,7 +119,8 @@ public final class AllureBridge {
             r.getLabels().add(new Label().setName("epic").setValue(profile));
             r.getLabels().add(new Label().setName("subSuite").setValue(method));
             r.getLabels().add(new Label().setName("feature").setValue(spec.op().label()));
-            r.getLabels().add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
+            r.getLabels()
+                    .add(new Label().setName("story").setValue(spec.initiatorMemory() + " → " + spec.targetMemory()));
             r.getParameters().addAll(ps);
         });
     }
@@ -156,35 +156,58 @@ public final class AllureBridge {
         if (!m.rails().isEmpty()) {
             RailResult slowest = m.slowestRail().orElseThrow();
             ps.add(parameter("rails", Integer.toString(m.rails().size())));
-            ps.add(parameter("slowest rail", slowest.name() + " " + Units.formatGBps(slowest.measurement().bandwidthGBps())));
+            ps.add(parameter(
+                    "slowest rail",
+                    slowest.name() + " "
+                            + Units.formatGBps(slowest.measurement().bandwidthGBps())));
         }
         // One update of the test case for all of them: each Allure.parameter call is one (a lookup and a lock).
         lifecycle().updateTestCase(uuid.get(), r -> {
             r.getParameters().addAll(ps);
             // What ran: linkproof.duration sizes the iterations after the point started.
-            r.getParameters().stream().filter(p -> p.getName().equals("iterations")).forEach(p -> p.setValue(iterations(m.spec())));
+            r.getParameters().stream()
+                    .filter(p -> p.getName().equals("iterations"))
+                    .forEach(p -> p.setValue(iterations(m.spec())));
             // The GPUs it ran on: a point's gpu:k is the profile's k-th GPU (resources.gpus: [2, 3]).
             String memory = m.spec().initiatorMemory() + " → " + m.spec().targetMemory();
             r.getParameters().stream().filter(p -> p.getName().equals("memory")).forEach(p -> p.setValue(memory));
             // The device it ran on: the profile's NIC where the point named none.
             String device = m.spec().settings().get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE);
-            if (device != null && r.getParameters().stream().noneMatch(p -> p.getName().equals("device"))) {
+            if (device != null
+                    && r.getParameters().stream().noneMatch(p -> p.getName().equals("device"))) {
                 r.getParameters().add(parameter("device", device));
             }
             for (Phases.Phase p : m.phases()) {
-                r.getSteps().add(new StepResult().setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
-                        .setStatus(Status.PASSED).setStage(Stage.FINISHED)
-                        .setStart(p.startEpochMillis()).setStop(p.stopEpochMillis()));
+                r.getSteps()
+                        .add(new StepResult()
+                                .setName(p.name() + " (" + String.format(Locale.ROOT, "%.1f ms", p.nanos() / 1e6) + ")")
+                                .setStatus(Status.PASSED)
+                                .setStage(Stage.FINISHED)
+                                .setStart(p.startEpochMillis())
+                                .setStop(p.stopEpochMillis()));
             }
             long now = System.currentTimeMillis();
-            r.getSteps().add(new StepResult().setName("judge: " + (m.isValid() ? "data valid" : "data corruption"))
-                    .setStatus(m.isValid() ? Status.PASSED : Status.FAILED).setStage(Stage.FINISHED).setStart(now).setStop(now));
+            r.getSteps()
+                    .add(new StepResult()
+                            .setName("judge: " + (m.isValid() ? "data valid" : "data corruption"))
+                            .setStatus(m.isValid() ? Status.PASSED : Status.FAILED)
+                            .setStage(Stage.FINISHED)
+                            .setStart(now)
+                            .setStop(now));
         });
         // Shaped here (a copy of what it reads), turned into JSON on the writer thread, off the point's.
         Map<String, Object> shaped = jmhShaped(m);
-        attach("measurement.json", "application/json", ".json", () -> json(shaped).getBytes(StandardCharsets.UTF_8));
+        attach(
+                "measurement.json",
+                "application/json",
+                ".json",
+                () -> json(shaped).getBytes(StandardCharsets.UTF_8));
         List<String> lines = List.copyOf(verdicts);
-        attach("verdicts.txt", "text/plain", ".txt", () -> (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        attach(
+                "verdicts.txt",
+                "text/plain",
+                ".txt",
+                () -> (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
         if (!m.rails().isEmpty()) {
             // Shaped on the writer thread too: a rail's measurement is immutable (records, copied lists
             // and maps), and eight of them would otherwise be eight shapings on the point's thread.
@@ -192,7 +215,11 @@ public final class AllureBridge {
             for (int i = 0; i < rails.size(); i++) {
                 Measurement rail = m.rails().get(i).measurement();
                 PointRecord.Rail window = rails.get(i);
-                attach(window.name() + ".json", "application/json", ".json", () -> json(railShaped(rail, window)).getBytes(StandardCharsets.UTF_8));
+                attach(
+                        window.name() + ".json",
+                        "application/json",
+                        ".json",
+                        () -> json(railShaped(rail, window)).getBytes(StandardCharsets.UTF_8));
             }
         }
     }
@@ -225,7 +252,7 @@ public final class AllureBridge {
     /** Waits until every attachment file handed to the writer thread is written; throws for one that was not. */
     public static void awaitWrites() {
         try {
-            WRITES.submit(() -> { }).get();
+            WRITES.submit(() -> {}).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while Allure's attachment files were written", e);
@@ -238,7 +265,8 @@ public final class AllureBridge {
     private static void reportFailedWrite() {
         RuntimeException e = FAILED.getAndSet(null);
         if (e != null) {
-            throw new IllegalStateException("Allure could not write an attachment of an earlier point: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Allure could not write an attachment of an earlier point: " + e.getMessage(), e);
         }
     }
 
@@ -256,7 +284,8 @@ public final class AllureBridge {
      * @param csv        the sweep's SweepCsv, made once by the caller, which publishes it too
      * @param chart      its BandwidthChart.svg, likewise
      */
-    public static void sweepFinished(String name, List<String> pointUuids, List<PointRecord> points, String csv, String chart) {
+    public static void sweepFinished(
+            String name, List<String> pointUuids, List<PointRecord> points, String csv, String chart) {
         awaitWrites();
         if (pointUuids.isEmpty() || points.isEmpty()) {
             return;
@@ -267,19 +296,39 @@ public final class AllureBridge {
         l.writeAttachment(csvSource, new ByteArrayInputStream(csv.getBytes(StandardCharsets.UTF_8)));
         l.writeAttachment(svgSource, new ByteArrayInputStream(chart.getBytes(StandardCharsets.UTF_8)));
         long now = System.currentTimeMillis();
-        FixtureResult sweep = new FixtureResult().setName("sweep: " + name + " (" + points.size() + " points)")
-                .setStatus(Status.PASSED).setStage(Stage.FINISHED).setStart(now).setStop(now);
-        sweep.getAttachments().add(new Attachment().setName("bandwidth chart").setType("image/svg+xml").setSource(svgSource));
+        FixtureResult sweep = new FixtureResult()
+                .setName("sweep: " + name + " (" + points.size() + " points)")
+                .setStatus(Status.PASSED)
+                .setStage(Stage.FINISHED)
+                .setStart(now)
+                .setStop(now);
+        sweep.getAttachments()
+                .add(new Attachment()
+                        .setName("bandwidth chart")
+                        .setType("image/svg+xml")
+                        .setSource(svgSource));
         if (BandwidthChart.wantsRateChart(points)) {
             // small messages: their rate, the figure a NIC's vendor publishes, beside their bandwidth
             String rateSource = UUID.randomUUID() + "-attachment.svg";
-            l.writeAttachment(rateSource, new ByteArrayInputStream(BandwidthChart.rateSvg(name, points).getBytes(StandardCharsets.UTF_8)));
-            sweep.getAttachments().add(new Attachment().setName("message rate chart").setType("image/svg+xml").setSource(rateSource));
+            l.writeAttachment(
+                    rateSource,
+                    new ByteArrayInputStream(
+                            BandwidthChart.rateSvg(name, points).getBytes(StandardCharsets.UTF_8)));
+            sweep.getAttachments()
+                    .add(new Attachment()
+                            .setName("message rate chart")
+                            .setType("image/svg+xml")
+                            .setSource(rateSource));
         }
-        sweep.getAttachments().add(new Attachment().setName("sweep.csv").setType("text/csv").setSource(csvSource));
+        sweep.getAttachments()
+                .add(new Attachment().setName("sweep.csv").setType("text/csv").setSource(csvSource));
         String uuid = UUID.randomUUID().toString();
-        TestResultContainer c = new TestResultContainer().setUuid(uuid).setName("sweep " + name)
-                .setChildren(List.copyOf(pointUuids)).setStart(now).setStop(now);
+        TestResultContainer c = new TestResultContainer()
+                .setUuid(uuid)
+                .setName("sweep " + name)
+                .setChildren(List.copyOf(pointUuids))
+                .setStart(now)
+                .setStop(now);
         c.getAfters().add(sweep);
         l.startTestContainer(c);
         l.stopTestContainer(uuid);

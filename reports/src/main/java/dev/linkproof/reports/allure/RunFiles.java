@@ -22,8 +22,7 @@ import java.util.TreeMap;
 public final class RunFiles {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private RunFiles() {
-    }
+    private RunFiles() {}
 
     /** The Allure results folder: {@code allure.results.directory}, as the Allure listener reads it. */
     public static Path resultsDirectory() {
@@ -42,20 +41,25 @@ public final class RunFiles {
      */
     public static java.util.Optional<String> whyNotCreatable(Path dir) {
         Path d = dir.toAbsolutePath();
-        return CreationObstacle.of(dir, true).map(o -> "cannot create the Allure results folder " + dir + ": " + switch (o.reason()) {
-            case WRONG_KIND -> "it is a file";
-            case NOT_WRITABLE -> o.at().equals(d) ? "permission denied" : "permission denied in " + o.at();
-            case NO_FOLDER -> "no folder to create it in";
-            case FILE_IN_THE_WAY -> "a file is in the way (" + o.at() + ")";
-        });
+        return CreationObstacle.of(dir, true)
+                .map(o -> "cannot create the Allure results folder " + dir + ": "
+                        + switch (o.reason()) {
+                            case WRONG_KIND -> "it is a file";
+                            case NOT_WRITABLE ->
+                                o.at().equals(d) ? "permission denied" : "permission denied in " + o.at();
+                            case NO_FOLDER -> "no folder to create it in";
+                            case FILE_IN_THE_WAY -> "a file is in the way (" + o.at() + ")";
+                        });
     }
 
     public static void writeAll(Path dir, Map<String, String> environment, Map<String, String> ciEnv) {
         try {
             Files.createDirectories(dir);
             writeEnvironment(dir.resolve("environment.properties"), environment);
-            Files.writeString(dir.resolve("categories.json"), JSON.writeValueAsString(categories()), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("executor.json"), JSON.writeValueAsString(executor(ciEnv)), StandardCharsets.UTF_8);
+            Files.writeString(
+                    dir.resolve("categories.json"), JSON.writeValueAsString(categories()), StandardCharsets.UTF_8);
+            Files.writeString(
+                    dir.resolve("executor.json"), JSON.writeValueAsString(executor(ciEnv)), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write Allure run files in " + dir, e);
         }
@@ -64,7 +68,10 @@ public final class RunFiles {
     static void writeEnvironment(Path file, Map<String, String> environment) throws IOException {
         StringBuilder sb = new StringBuilder();
         for (var e : new TreeMap<>(environment).entrySet()) {
-            sb.append(escapeKey(e.getKey())).append('=').append(escapeValue(e.getValue())).append('\n');
+            sb.append(escapeKey(e.getKey()))
+                    .append('=')
+                    .append(escapeValue(e.getValue()))
+                    .append('\n');
         }
         Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
     }
@@ -80,12 +87,15 @@ public final class RunFiles {
     public static List<Map<String, Object>> categories() {
         Map<String, List<FailureKind>> byCategory = new LinkedHashMap<>();
         for (FailureKind k : FailureKind.values()) {
-            byCategory.computeIfAbsent(k.category(), c -> new java.util.ArrayList<>()).add(k);
+            byCategory
+                    .computeIfAbsent(k.category(), c -> new java.util.ArrayList<>())
+                    .add(k);
         }
         List<Map<String, Object>> out = new java.util.ArrayList<>();
         for (var e : byCategory.entrySet()) {
             List<FailureKind> kinds = e.getValue();
-            List<String> statuses = kinds.stream().map(k -> k.status().label()).distinct().toList();
+            List<String> statuses =
+                    kinds.stream().map(k -> k.status().label()).distinct().toList();
             if (kinds.contains(FailureKind.UNAVAILABLE)) {
                 out.add(category(e.getKey(), null, statuses));
             } else if (kinds.contains(FailureKind.TEST_ASSERTION) || kinds.contains(FailureKind.ERROR)) {
@@ -106,9 +116,14 @@ public final class RunFiles {
     public static List<String> categoriesFor(String status, String trace) {
         return categories().stream()
                 .filter(c -> ((List<?>) c.get("matchedStatuses")).contains(status))
-                .filter(c -> !c.containsKey("traceRegex") || trace != null && java.util.regex.Pattern.compile(
-                        (String) c.get("traceRegex"), java.util.regex.Pattern.DOTALL).matcher(trace).matches())
-                .map(c -> (String) c.get("name")).toList();
+                .filter(c -> !c.containsKey("traceRegex")
+                        || trace != null
+                                && java.util.regex.Pattern.compile(
+                                                (String) c.get("traceRegex"), java.util.regex.Pattern.DOTALL)
+                                        .matcher(trace)
+                                        .matches())
+                .map(c -> (String) c.get("name"))
+                .toList();
     }
 
     /** The first line of a trace that carries a kind: "dev.linkproof.… [KIND]", then ": message" and the frames. */
@@ -118,7 +133,9 @@ public final class RunFiles {
 
     /** A trace whose first line carries one of {@code kinds}. */
     static String tagged(List<FailureKind> kinds) {
-        return "dev\\.linkproof\\.\\S+ (" + String.join("|", kinds.stream().map(k -> "\\[" + k.name() + "\\]").toList()) + ")(: .*)?";
+        return "dev\\.linkproof\\.\\S+ ("
+                + String.join(
+                        "|", kinds.stream().map(k -> "\\[" + k.name() + "\\]").toList()) + ")(: .*)?";
     }
 
     private static Map<String, Object> category(String name, String traceRegex, List<String> statuses) {
@@ -135,12 +152,15 @@ public final class RunFiles {
     public static Map<String, Object> executor(Map<String, String> env) {
         Map<String, Object> x = new LinkedHashMap<>();
         if ("true".equals(env.get("GITHUB_ACTIONS"))) {
-            String base = env.getOrDefault("GITHUB_SERVER_URL", "https://github.com") + "/" + env.getOrDefault("GITHUB_REPOSITORY", "");
+            String base = env.getOrDefault("GITHUB_SERVER_URL", "https://github.com") + "/"
+                    + env.getOrDefault("GITHUB_REPOSITORY", "");
             x.put("name", "GitHub Actions");
             x.put("type", "github");
             x.put("url", base);
             x.put("buildOrder", env.getOrDefault("GITHUB_RUN_NUMBER", ""));
-            x.put("buildName", env.getOrDefault("GITHUB_WORKFLOW", "workflow") + " #" + env.getOrDefault("GITHUB_RUN_NUMBER", ""));
+            x.put(
+                    "buildName",
+                    env.getOrDefault("GITHUB_WORKFLOW", "workflow") + " #" + env.getOrDefault("GITHUB_RUN_NUMBER", ""));
             x.put("buildUrl", base + "/actions/runs/" + env.getOrDefault("GITHUB_RUN_ID", ""));
         } else if (env.containsKey("GITLAB_CI")) {
             x.put("name", "GitLab CI");

@@ -48,13 +48,20 @@ public final class Baseline {
      */
     private record Reference(double bandwidthGBps, int records, Double p50Us, int p50Records) {
         static Reference of(List<PointRecord> rs) {
-            List<Double> p50s = rs.stream().map(PointRecord::p50Us).filter(java.util.Objects::nonNull).toList();
-            return new Reference(median(rs.stream().map(PointRecord::bandwidthGBps).toList()), rs.size(),
-                    p50s.isEmpty() ? null : median(p50s), p50s.size());
+            List<Double> p50s = rs.stream()
+                    .map(PointRecord::p50Us)
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            return new Reference(
+                    median(rs.stream().map(PointRecord::bandwidthGBps).toList()),
+                    rs.size(),
+                    p50s.isEmpty() ? null : median(p50s),
+                    p50s.size());
         }
 
         private static double median(List<Double> values) {
-            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] v =
+                    values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             int mid = v.length / 2;
             return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
         }
@@ -85,17 +92,33 @@ public final class Baseline {
      * before it fails.
      */
     public Optional<String> change(String uniqueId, Measurement m) {
-        return compare(uniqueId, m).map(c -> String.format(Locale.ROOT, "%+.1f %% %s against %s %s",
-                (c.now() / c.reference() - 1) * 100, c.figure(), c.whose(), c.format(c.reference())));
+        return compare(uniqueId, m)
+                .map(c -> String.format(
+                        Locale.ROOT,
+                        "%+.1f %% %s against %s %s",
+                        (c.now() / c.reference() - 1) * 100,
+                        c.figure(),
+                        c.whose(),
+                        c.format(c.reference())));
     }
 
     /** The regression message, or empty when the point holds (or the baseline lacks it). */
     public Optional<String> regression(String uniqueId, Measurement m, double tolerance) {
-        return compare(uniqueId, m).filter(c -> c.latency() ? c.now() > c.reference() * (1 + tolerance)
-                : c.now() < c.reference() * (1 - tolerance)).map(c -> String.format(Locale.ROOT,
-                "performance regression: %s%s is %.1f %% %s %s %s (tolerance %.1f %%, baseline %s)",
-                c.latency() ? "p50 latency " : "", c.format(c.now()), Math.abs(c.now() / c.reference() - 1) * 100,
-                c.latency() ? "above" : "below", c.whose(), c.format(c.reference()), tolerance * 100, source));
+        return compare(uniqueId, m)
+                .filter(c -> c.latency()
+                        ? c.now() > c.reference() * (1 + tolerance)
+                        : c.now() < c.reference() * (1 - tolerance))
+                .map(c -> String.format(
+                        Locale.ROOT,
+                        "performance regression: %s%s is %.1f %% %s %s %s (tolerance %.1f %%, baseline %s)",
+                        c.latency() ? "p50 latency " : "",
+                        c.format(c.now()),
+                        Math.abs(c.now() / c.reference() - 1) * 100,
+                        c.latency() ? "above" : "below",
+                        c.whose(),
+                        c.format(c.reference()),
+                        tolerance * 100,
+                        source));
     }
 
     /**

@@ -23,8 +23,7 @@ public final class FleetHistory {
     /** The verdicts that take a node out, as documents name them. */
     private static final Set<String> TAKES_OUT = Set.of("bad-node", "corrupting-node", "unreachable-node");
 
-    private FleetHistory() {
-    }
+    private FleetHistory() {}
 
     /** The runs in {@code dir}, oldest first; empty when the directory does not exist yet. */
     public static History read(Path dir) {
@@ -33,15 +32,21 @@ public final class FleetHistory {
         }
         List<History.PastRun> runs = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".json"))
+                    .sorted()
+                    .toList()) {
                 FleetVerdictDocument d;
                 try {
                     d = FleetVerdictFile.read(f);
                 } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("fleet history " + dir + ": " + f.getFileName() + " is not a verdict document: "
-                            + e.getMessage(), e);
+                    throw new IllegalArgumentException(
+                            "fleet history " + dir + ": " + f.getFileName() + " is not a verdict document: "
+                                    + e.getMessage(),
+                            e);
                 }
-                Set<String> blamed = d.verdicts().stream().filter(v -> TAKES_OUT.contains(v.kind())).flatMap(v -> v.nodes().stream())
+                Set<String> blamed = d.verdicts().stream()
+                        .filter(v -> TAKES_OUT.contains(v.kind()))
+                        .flatMap(v -> v.nodes().stream())
                         .collect(Collectors.toSet());
                 runs.add(new History.PastRun(d.run().id(), Instant.parse(d.run().finished()), blamed));
             }
@@ -54,6 +59,7 @@ public final class FleetHistory {
     /** Adds a run's document to the history, as its own file; returns where. */
     public static Path keep(Path dir, FleetVerdictDocument document) {
         String stamp = document.run().finished().replace(":", "").replace("-", "");
-        return FleetVerdictFile.writeFile(dir.resolve("fleet-verdict-" + stamp + "-" + document.run().id() + ".json"), document);
+        return FleetVerdictFile.writeFile(
+                dir.resolve("fleet-verdict-" + stamp + "-" + document.run().id() + ".json"), document);
     }
 }

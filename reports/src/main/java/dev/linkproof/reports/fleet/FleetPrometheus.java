@@ -41,8 +41,7 @@ public final class FleetPrometheus {
             LINK_VERDICT, List.of("node_a", "node_b"),
             LAST_RUN, List.of());
 
-    private FleetPrometheus() {
-    }
+    private FleetPrometheus() {}
 
     /**
      * The fleet's families.
@@ -51,19 +50,29 @@ public final class FleetPrometheus {
      * @param labels   each point's labels; a point it has none for is labelled by its name alone
      * @param ended    when the run ended
      */
-    public static MetricSnapshots snapshots(List<PairOutcome> outcomes, Blame blame, Function<Point, PointLabels> labels, Instant ended) {
+    public static MetricSnapshots snapshots(
+            List<PairOutcome> outcomes, Blame blame, Function<Point, PointLabels> labels, Instant ended) {
         Exposition e = new Exposition();
-        Gauge bandwidth = e.gauge(BANDWIDTH, "Bandwidth of one directed pair (src initiates, dst is the target) at one point of "
-                + "the last linkproof fleet run, in bytes per second: the bytes its timed loop moved over the loop's duration, an "
-                + "average over the loop, not a percentile (first-round runs; a point of rails: all rails' bytes over the first "
-                + "start to the last end).", labels(BANDWIDTH));
-        Gauge operations = e.gauge(OPERATIONS, "Operations per second of one directed pair at one point of the last linkproof "
-                + "fleet run: its transfers of size_bytes bytes (iterations x batch) over its timed loop, an average over the loop "
-                + "(first-round runs).", labels(OPERATIONS));
-        Gauge latency = e.gauge(LATENCY, "Latency of one directed pair at one point of the last linkproof fleet run, in seconds: "
-                + "statistic=\"p50\" is the median of the timed iterations of a latency-mode point; statistic=\"average\" is a "
-                + "bandwidth-mode point's timed loop duration over its transfers, which pipelining makes less than one transfer's "
-                + "round trip (first-round runs).", labels(LATENCY));
+        Gauge bandwidth = e.gauge(
+                BANDWIDTH,
+                "Bandwidth of one directed pair (src initiates, dst is the target) at one point of the last linkproof"
+                    + " fleet run, in bytes per second: the bytes its timed loop moved over the loop's duration, an"
+                    + " average over the loop, not a percentile (first-round runs; a point of rails: all rails' bytes"
+                    + " over the first start to the last end).",
+                labels(BANDWIDTH));
+        Gauge operations = e.gauge(
+                OPERATIONS,
+                "Operations per second of one directed pair at one point of the last linkproof fleet run: its"
+                        + " transfers of size_bytes bytes (iterations x batch) over its timed loop, an average over the"
+                        + " loop (first-round runs).",
+                labels(OPERATIONS));
+        Gauge latency = e.gauge(
+                LATENCY,
+                "Latency of one directed pair at one point of the last linkproof fleet run, in seconds:"
+                        + " statistic=\"p50\" is the median of the timed iterations of a latency-mode point;"
+                        + " statistic=\"average\" is a bandwidth-mode point's timed loop duration over its transfers,"
+                        + " which pipelining makes less than one transfer's round trip (first-round runs).",
+                labels(LATENCY));
         for (PairOutcome o : outcomes) {
             PointLabels l = label(labels, o.point());
             String src = o.pair().initiator();
@@ -82,24 +91,32 @@ public final class FleetPrometheus {
                 latency.labelValues(l.values(src, dst, statistic)).set(o.latencyUs() / 1e6);
             }
         }
-        Gauge nodes = e.gauge(NODE_VERDICT, "1 when the last linkproof fleet run gave this node this kind of verdict, else 0; every "
-                + "node of the run has a series for every kind: bad-node, corrupting-node, unreachable-node, missing-node, bad-link "
-                + "(the node is one end of a blamed link) and fleet-degraded (the circuit breaker held it back under the fleet's "
-                + "verdict).", labels(NODE_VERDICT));
+        Gauge nodes = e.gauge(
+                NODE_VERDICT,
+                "1 when the last linkproof fleet run gave this node this kind of verdict, else 0; every node of the"
+                    + " run has a series for every kind: bad-node, corrupting-node, unreachable-node, missing-node,"
+                    + " bad-link (the node is one end of a blamed link) and fleet-degraded (the circuit breaker held"
+                    + " it back under the fleet's verdict).",
+                labels(NODE_VERDICT));
         for (String node : blame.nodes()) {
             for (VerdictKind kind : VerdictKind.values()) {
-                boolean given = blame.verdicts().stream().anyMatch(v -> v.kind() == kind && v.nodes().contains(node));
+                boolean given = blame.verdicts().stream()
+                        .anyMatch(v -> v.kind() == kind && v.nodes().contains(node));
                 nodes.labelValues(node, kind.slug()).set(given ? 1 : 0);
             }
         }
-        Gauge links = e.gauge(LINK_VERDICT, "1 for each link the last linkproof fleet run blames (bad-link: the pair failed, either "
-                + "way, while both its nodes passed with other partners); a link not blamed has no series.", labels(LINK_VERDICT));
+        Gauge links = e.gauge(
+                LINK_VERDICT,
+                "1 for each link the last linkproof fleet run blames (bad-link: the pair failed, either "
+                        + "way, while both its nodes passed with other partners); a link not blamed has no series.",
+                labels(LINK_VERDICT));
         for (Verdict v : blame.verdicts()) {
             if (v.kind() == VerdictKind.BAD_LINK) {
                 links.labelValues(v.nodes().get(0), v.nodes().get(1)).set(1);
             }
         }
-        e.gauge(LAST_RUN, "When the last linkproof fleet run ended, in seconds since the Unix epoch.").set(ended.toEpochMilli() / 1e3);
+        e.gauge(LAST_RUN, "When the last linkproof fleet run ended, in seconds since the Unix epoch.")
+                .set(ended.toEpochMilli() / 1e3);
         return e.snapshots();
     }
 
@@ -113,7 +130,8 @@ public final class FleetPrometheus {
     }
 
     /** The exposition's text. */
-    public static String text(List<PairOutcome> outcomes, Blame blame, Function<Point, PointLabels> labels, Instant ended) {
+    public static String text(
+            List<PairOutcome> outcomes, Blame blame, Function<Point, PointLabels> labels, Instant ended) {
         return Exposition.text(snapshots(outcomes, blame, labels, ended));
     }
 

@@ -17,11 +17,11 @@ import java.nio.file.StandardCopyOption;
  */
 public final class FleetVerdictFile {
     public static final String NAME = "fleet-verdict.json";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private FleetVerdictFile() {
-    }
+    private FleetVerdictFile() {}
 
     /** Writes {@link #NAME} into {@code folder} and returns its path. */
     public static Path write(Path folder, FleetRunInfo run, Blame blame) {
@@ -54,9 +54,12 @@ public final class FleetVerdictFile {
     public static FleetVerdictDocument read(Path file) {
         try {
             FleetVerdictDocument d = JSON.readValue(file.toFile(), FleetVerdictDocument.class);
-            if (d.schema() == null || !(d.schema().equals(FleetVerdictDocument.SCHEMA) || d.schema().startsWith(FleetVerdictDocument.SCHEMA + "."))) {
-                throw new IllegalArgumentException(file + ": schema '" + d.schema() + "' is not " + FleetVerdictDocument.SCHEMA
-                        + " or one of its minor versions (" + FleetVerdictDocument.SCHEMA + ".x)");
+            if (d.schema() == null
+                    || !(d.schema().equals(FleetVerdictDocument.SCHEMA)
+                            || d.schema().startsWith(FleetVerdictDocument.SCHEMA + "."))) {
+                throw new IllegalArgumentException(
+                        file + ": schema '" + d.schema() + "' is not " + FleetVerdictDocument.SCHEMA
+                                + " or one of its minor versions (" + FleetVerdictDocument.SCHEMA + ".x)");
             }
             return d;
         } catch (IOException e) {

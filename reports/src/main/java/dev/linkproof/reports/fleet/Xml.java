@@ -6,8 +6,7 @@ package dev.linkproof.reports.fleet;
  * make the whole picture unreadable, so it becomes U+FFFD rather than being passed on.
  */
 final class Xml {
-    private Xml() {
-    }
+    private Xml() {}
 
     static String escape(String s) {
         StringBuilder b = new StringBuilder(s.length() + 8);
@@ -21,7 +20,12 @@ final class Xml {
                 case '"' -> b.append("&quot;");
                 case '\'' -> b.append("&apos;");
                 default -> {
-                    boolean allowed = c == 0x9 || c == 0xA || c == 0xD || c >= 0x20 && c <= 0xD7FF || c >= 0xE000 && c <= 0xFFFD || c >= 0x10000;
+                    boolean allowed = c == 0x9
+                            || c == 0xA
+                            || c == 0xD
+                            || c >= 0x20 && c <= 0xD7FF
+                            || c >= 0xE000 && c <= 0xFFFD
+                            || c >= 0x10000;
                     b.appendCodePoint(allowed ? c : 0xFFFD);
                 }
             }

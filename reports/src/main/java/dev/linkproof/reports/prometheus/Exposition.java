@@ -31,7 +31,12 @@ public final class Exposition {
      * gauge set once has none to sample.
      */
     public Gauge gauge(String name, String help, String... labelNames) {
-        return Gauge.builder().name(name).help(help).labelNames(labelNames).withoutExemplars().register(registry);
+        return Gauge.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labelNames)
+                .withoutExemplars()
+                .register(registry);
     }
 
     public MetricSnapshots snapshots() {
@@ -68,7 +73,7 @@ public final class Exposition {
      * previous file or this one, never half of either.
      */
     public static Path writeAtomically(Path file, MetricSnapshots metrics) {
-        return writeAtomically(file, text(metrics), tmp -> { });
+        return writeAtomically(file, text(metrics), tmp -> {});
     }
 
     /** {@link #writeAtomically(Path, MetricSnapshots)} of a text; {@code beforeMove} sees the complete temporary file. */
@@ -79,8 +84,10 @@ public final class Exposition {
             Files.createDirectories(folder);
             tmp = Files.createTempFile(folder, "." + file.getFileName() + ".", ".tmp");
             // A temporary file is the owner's alone (0600); node_exporter runs as another user and must read it.
-            if (Files.getFileStore(tmp).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
-                Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            if (Files.getFileStore(tmp)
+                    .supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(
+                        tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             }
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             beforeMove.accept(tmp);

@@ -21,9 +21,11 @@ import java.util.Objects;
  * @param memory    initiator-&gt;target memory as it ran ({@code host->host}, {@code host->gpu:0})
  * @param rails     rails run at once: {@code 1}, a count, or {@code all} (every rail the profile resolves)
  */
-public record PointLabels(String test, String point, String op, long sizeBytes, String transport, String memory, String rails) {
+public record PointLabels(
+        String test, String point, String op, long sizeBytes, String transport, String memory, String rails) {
     /** The label names, in the order of {@link #values()}. */
-    public static final List<String> NAMES = List.of("test", "point", "op", "size_bytes", "transport", "memory", "rails");
+    public static final List<String> NAMES =
+            List.of("test", "point", "op", "size_bytes", "transport", "memory", "rails");
 
     public PointLabels {
         Objects.requireNonNull(test, "test");
@@ -40,13 +42,20 @@ public record PointLabels(String test, String point, String op, long sizeBytes, 
      * @param rails the point's rails, 0 for every rail the profile resolves
      */
     public static PointLabels of(String testClass, String method, String pointName, TransferSpec spec, int rails) {
-        return new PointLabels(test(testClass, method), pointName, spec.op().label(), spec.size(), spec.transport(),
-                spec.initiatorMemory() + "->" + spec.targetMemory(), rails(rails));
+        return new PointLabels(
+                test(testClass, method),
+                pointName,
+                spec.op().label(),
+                spec.size(),
+                spec.transport(),
+                spec.initiatorMemory() + "->" + spec.targetMemory(),
+                rails(rails));
     }
 
     /** A point's record, as the results file has it. */
     public static PointLabels of(PointRecord r, int rails) {
-        return new PointLabels(test(r.testClass(), r.method()), r.name(), r.op(), r.size(), r.transport(), r.memory(), rails(rails));
+        return new PointLabels(
+                test(r.testClass(), r.method()), r.name(), r.op(), r.size(), r.transport(), r.memory(), rails(rails));
     }
 
     /** {@code dev.linkproof.conformance.WriteBandwidth} and {@code meetsProfile}: {@code WriteBandwidth.meetsProfile}. */

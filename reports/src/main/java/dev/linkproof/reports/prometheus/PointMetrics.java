@@ -23,8 +23,7 @@ public final class PointMetrics {
             OPERATIONS, PointLabels.NAMES,
             LATENCY, PointLabels.names("statistic"));
 
-    private PointMetrics() {
-    }
+    private PointMetrics() {}
 
     /**
      * One point of the run: its labels and its record.
@@ -32,8 +31,7 @@ public final class PointMetrics {
      * @param labels the point's labels
      * @param record its results-file record (its figures; null ones were not measured)
      */
-    public record Entry(PointLabels labels, PointRecord record) {
-    }
+    public record Entry(PointLabels labels, PointRecord record) {}
 
     private static String[] labels(String family) {
         return LABELS.get(family).toArray(String[]::new);
@@ -41,16 +39,25 @@ public final class PointMetrics {
 
     public static MetricSnapshots of(List<Entry> points) {
         Exposition e = new Exposition();
-        Gauge bandwidth = e.gauge(BANDWIDTH, "Bandwidth of one point of the last linkproof run of one pair, in bytes per second: "
-                + "the bytes its timed loop moved over the loop's duration, an average over the loop, not a percentile (a point of "
-                + "rails: all rails' bytes from the first rail's start to the last one's end).", labels(BANDWIDTH));
-        Gauge operations = e.gauge(OPERATIONS, "Operations per second of one point of the last linkproof run of one pair: its "
-                + "transfers of size_bytes bytes (iterations x batch) over its timed loop, an average over the loop (a point of "
-                + "rails: the aggregate's).", labels(OPERATIONS));
-        Gauge latency = e.gauge(LATENCY, "Latency of one point of the last linkproof run of one pair, in seconds, by statistic: "
-                + "average is the timed loop's duration over its transfers (every point; pipelining makes it less than one "
-                + "transfer's round trip); p50, p99, p99.9 and max are percentiles of the timed iterations, measured at "
-                + "latency-mode points only (a point of rails: its slowest rail's).", labels(LATENCY));
+        Gauge bandwidth = e.gauge(
+                BANDWIDTH,
+                "Bandwidth of one point of the last linkproof run of one pair, in bytes per second: the bytes its"
+                    + " timed loop moved over the loop's duration, an average over the loop, not a percentile (a point"
+                    + " of rails: all rails' bytes from the first rail's start to the last one's end).",
+                labels(BANDWIDTH));
+        Gauge operations = e.gauge(
+                OPERATIONS,
+                "Operations per second of one point of the last linkproof run of one pair: its transfers of size_bytes"
+                        + " bytes (iterations x batch) over its timed loop, an average over the loop (a point of rails:"
+                        + " the aggregate's).",
+                labels(OPERATIONS));
+        Gauge latency = e.gauge(
+                LATENCY,
+                "Latency of one point of the last linkproof run of one pair, in seconds, by statistic: average is the"
+                        + " timed loop's duration over its transfers (every point; pipelining makes it less than one"
+                        + " transfer's round trip); p50, p99, p99.9 and max are percentiles of the timed iterations,"
+                        + " measured at latency-mode points only (a point of rails: its slowest rail's).",
+                labels(LATENCY));
         for (Entry p : points) {
             PointRecord r = p.record();
             PointLabels l = p.labels();

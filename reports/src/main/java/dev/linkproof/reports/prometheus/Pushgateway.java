@@ -75,7 +75,8 @@ public record Pushgateway(URI gateway, String job, Map<String, String> grouping)
         }
         for (Map.Entry<String, String> l : grouping.entrySet()) {
             if (!LABEL.matcher(l.getKey()).matches() || l.getKey().startsWith("__")) {
-                return "'" + l.getKey() + "' is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)";
+                return "'" + l.getKey()
+                        + "' is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)";
             }
             if (l.getKey().equals("job")) {
                 return "job is the group's job: give it as the job";
@@ -97,10 +98,18 @@ public record Pushgateway(URI gateway, String job, Map<String, String> grouping)
 
     private static void segment(StringBuilder s, String name, String value) {
         if (value.isEmpty() || value.contains("/")) {
-            s.append('/').append(name).append("@base64/")
-                    .append(value.isEmpty() ? "=" : Base64.getUrlEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+            s.append('/')
+                    .append(name)
+                    .append("@base64/")
+                    .append(
+                            value.isEmpty()
+                                    ? "="
+                                    : Base64.getUrlEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
         } else {
-            s.append('/').append(name).append('/').append(URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
+            s.append('/')
+                    .append(name)
+                    .append('/')
+                    .append(URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
         }
     }
 
@@ -115,19 +124,25 @@ public record Pushgateway(URI gateway, String job, Map<String, String> grouping)
 
         /** "HTTP 500 (push failed: …)" or "no answer: Connection refused". */
         public String describe() {
-            return status == 0 ? "no answer: " + detail : "HTTP " + status + (detail.isEmpty() ? "" : " (" + detail + ")");
+            return status == 0
+                    ? "no answer: " + detail
+                    : "HTTP " + status + (detail.isEmpty() ? "" : " (" + detail + ")");
         }
     }
 
     /** Pushes {@code metrics}, replacing the group's; never throws for what the gateway or the network did. */
     public Result push(MetricSnapshots metrics) {
         URI url = url();
-        HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
         try (client) {
-            HttpRequest request = HttpRequest.newBuilder(url).timeout(REQUEST_TIMEOUT)
+            HttpRequest request = HttpRequest.newBuilder(url)
+                    .timeout(REQUEST_TIMEOUT)
                     .header("Content-Type", Exposition.CONTENT_TYPE)
-                    .PUT(HttpRequest.BodyPublishers.ofString(Exposition.text(metrics), StandardCharsets.UTF_8)).build();
-            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                    .PUT(HttpRequest.BodyPublishers.ofString(Exposition.text(metrics), StandardCharsets.UTF_8))
+                    .build();
+            HttpResponse<String> response =
+                    client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             String body = response.body() == null ? "" : response.body().strip();
             int eol = body.indexOf('\n');
             String first = eol < 0 ? body : body.substring(0, eol);

@@ -18,8 +18,7 @@ public final class RunMetrics {
     /** Each family's label names. */
     public static final Map<String, List<String>> LABELS = Map.of(POINTS, List.of("status"), LAST_RUN, List.of());
 
-    private RunMetrics() {
-    }
+    private RunMetrics() {}
 
     /**
      * @param statuses every point's status ({@link #STATUSES}), one entry per point (a fleet's per (pair, point))
@@ -27,14 +26,18 @@ public final class RunMetrics {
      */
     public static MetricSnapshots of(List<String> statuses, Instant ended) {
         Exposition e = new Exposition();
-        Gauge points = e.gauge(POINTS, "Points of the last linkproof run by status: passed; failed (a verdict or the test's own "
-                + "assertion); broken (it could not run: a peer, a transport, the test's own exception); skipped (unavailable "
-                + "here). A fleet run counts each (pair, point).", "status");
+        Gauge points = e.gauge(
+                POINTS,
+                "Points of the last linkproof run by status: passed; failed (a verdict or the test's own assertion);"
+                    + " broken (it could not run: a peer, a transport, the test's own exception); skipped (unavailable"
+                    + " here). A fleet run counts each (pair, point).",
+                "status");
         Map<String, Long> counts = new java.util.LinkedHashMap<>();
         STATUSES.forEach(s -> counts.put(s, 0L));
         statuses.forEach(s -> counts.merge(s, 1L, Long::sum));
         counts.forEach((s, n) -> points.labelValues(s).set(n));
-        e.gauge(LAST_RUN, "When the last linkproof run ended, in seconds since the Unix epoch.").set(ended.toEpochMilli() / 1e3);
+        e.gauge(LAST_RUN, "When the last linkproof run ended, in seconds since the Unix epoch.")
+                .set(ended.toEpochMilli() / 1e3);
         return e.snapshots();
     }
 }

@@ -43,6 +43,8 @@ public record CreationObstacle(Reason reason, Path at) {
         if (!Files.isDirectory(parent)) {
             return Optional.of(new CreationObstacle(Reason.FILE_IN_THE_WAY, parent));
         }
-        return Files.isWritable(parent) ? Optional.empty() : Optional.of(new CreationObstacle(Reason.NOT_WRITABLE, parent));
+        return Files.isWritable(parent)
+                ? Optional.empty()
+                : Optional.of(new CreationObstacle(Reason.NOT_WRITABLE, parent));
     }
 }

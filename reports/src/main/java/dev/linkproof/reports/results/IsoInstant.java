@@ -12,8 +12,7 @@ import java.time.ZoneOffset;
  * {@code Instant.toString()}. IsoInstantTest holds the two to the same text.
  */
 final class IsoInstant {
-    private IsoInstant() {
-    }
+    private IsoInstant() {}
 
     static String of(Instant t) {
         LocalDateTime d = LocalDateTime.ofEpochSecond(t.getEpochSecond(), 0, ZoneOffset.UTC);

@@ -119,12 +119,28 @@ public record PointRecord(
      *                      {@code UCX_NET_DEVICES} without its port); absent for rails of no RDMA device
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Rail(int index, String label, double bandwidthGBps, double avgLatencyUs, long bytes,
-                       double startMs, double durationMs, String validation, String memory, String device) {
+    public record Rail(
+            int index,
+            String label,
+            double bandwidthGBps,
+            double avgLatencyUs,
+            long bytes,
+            double startMs,
+            double durationMs,
+            String validation,
+            String memory,
+            String device) {
 
         /** A rail as records before its memory and device were recorded. */
-        public Rail(int index, String label, double bandwidthGBps, double avgLatencyUs, long bytes, double startMs,
-                    double durationMs, String validation) {
+        public Rail(
+                int index,
+                String label,
+                double bandwidthGBps,
+                double avgLatencyUs,
+                long bytes,
+                double startMs,
+                double durationMs,
+                String validation) {
             this(index, label, bandwidthGBps, avgLatencyUs, bytes, startMs, durationMs, validation, null, null);
         }
 
@@ -145,32 +161,92 @@ public record PointRecord(
             List<Rail> out = new java.util.ArrayList<>(m.rails().size());
             for (RailResult r : m.rails()) {
                 Measurement rm = r.measurement();
-                out.add(new Rail(r.index(), r.label(), rm.bandwidthGBps(), rm.latency().averageNanos() / 1e3, rm.bytes(),
-                        (r.loopStartNanos() - first) / 1e6, (r.loopEndNanos() - r.loopStartNanos()) / 1e6,
-                        rm.validation().describe(), PointRecord.memory(rm.spec()), nic(rm.spec()).orElse(null)));
+                out.add(new Rail(
+                        r.index(),
+                        r.label(),
+                        rm.bandwidthGBps(),
+                        rm.latency().averageNanos() / 1e3,
+                        rm.bytes(),
+                        (r.loopStartNanos() - first) / 1e6,
+                        (r.loopEndNanos() - r.loopStartNanos()) / 1e6,
+                        rm.validation().describe(),
+                        PointRecord.memory(rm.spec()),
+                        nic(rm.spec()).orElse(null)));
             }
             return out;
         }
     }
 
     /** A record of a point that has (or has not) been measured, without the names of the criteria that judged it. */
-    public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
-                                 TransferSpec spec, Measurement m, String status, String message,
-                                 List<String> verdicts, Double criterionGBps, Double linkGBps) {
-        return of(uniqueId, sweep, testClass, method, name, spec, m, status, message, verdicts, null, criterionGBps, linkGBps);
+    public static PointRecord of(
+            String uniqueId,
+            String sweep,
+            String testClass,
+            String method,
+            String name,
+            TransferSpec spec,
+            Measurement m,
+            String status,
+            String message,
+            List<String> verdicts,
+            Double criterionGBps,
+            Double linkGBps) {
+        return of(
+                uniqueId,
+                sweep,
+                testClass,
+                method,
+                name,
+                spec,
+                m,
+                status,
+                message,
+                verdicts,
+                null,
+                criterionGBps,
+                linkGBps);
     }
 
     /** A record of a point that has (or has not) been measured; {@code criteria} may be null (not judged). */
-    public static PointRecord of(String uniqueId, String sweep, String testClass, String method, String name,
-                                 TransferSpec spec, Measurement m, String status, String message,
-                                 List<String> verdicts, List<String> criteria, Double criterionGBps, Double linkGBps) {
+    public static PointRecord of(
+            String uniqueId,
+            String sweep,
+            String testClass,
+            String method,
+            String name,
+            TransferSpec spec,
+            Measurement m,
+            String status,
+            String message,
+            List<String> verdicts,
+            List<String> criteria,
+            Double criterionGBps,
+            Double linkGBps) {
         boolean pct = m != null && m.latency().hasPercentiles();
-        return new PointRecord(SCHEMA, uniqueId, sweep, testClass, method, name,
-                spec.op().label(), spec.size(), spec.batch(), spec.connections(), spec.pipelineDepth(), spec.transport(),
-                device(spec, m), memory(m == null ? spec : m.spec()), spec.layout().name().toLowerCase(java.util.Locale.ROOT),
-                spec.offset(), spec.mode().name().toLowerCase(java.util.Locale.ROOT),
+        return new PointRecord(
+                SCHEMA,
+                uniqueId,
+                sweep,
+                testClass,
+                method,
+                name,
+                spec.op().label(),
+                spec.size(),
+                spec.batch(),
+                spec.connections(),
+                spec.pipelineDepth(),
+                spec.transport(),
+                device(spec, m),
+                memory(m == null ? spec : m.spec()),
+                spec.layout().name().toLowerCase(java.util.Locale.ROOT),
+                spec.offset(),
+                spec.mode().name().toLowerCase(java.util.Locale.ROOT),
                 // what ran: linkproof.duration sizes the iterations at run time
-                m == null ? spec.iterations() : m.spec().iterations(), m == null ? spec.warmup() : m.spec().warmup(), status, message, null,
+                m == null ? spec.iterations() : m.spec().iterations(),
+                m == null ? spec.warmup() : m.spec().warmup(),
+                status,
+                message,
+                null,
                 m == null ? null : m.bandwidthGBps(),
                 m == null ? null : m.opsPerSecond(),
                 m == null ? null : m.latency().averageNanos() / 1e3,
@@ -179,8 +255,17 @@ public record PointRecord(
                 pct ? m.latency().p999Nanos() / 1e3 : null,
                 pct ? m.latency().maxNanos() / 1e3 : null,
                 m == null ? null : m.validation().describe(),
-                List.copyOf(verdicts), criteria == null ? null : List.copyOf(criteria), criterionGBps, linkGBps,
-                null, null, null, null, null, Rail.of(m), IsoInstant.of(java.time.Instant.now()));
+                List.copyOf(verdicts),
+                criteria == null ? null : List.copyOf(criteria),
+                criterionGBps,
+                linkGBps,
+                null,
+                null,
+                null,
+                null,
+                null,
+                Rail.of(m),
+                IsoInstant.of(java.time.Instant.now()));
     }
 
     /**
@@ -207,7 +292,8 @@ public record PointRecord(
             return java.util.Optional.empty();
         }
         int colon = ucx.indexOf(':');
-        return java.util.Optional.of(colon < 0 ? ucx.strip() : ucx.substring(0, colon).strip());
+        return java.util.Optional.of(
+                colon < 0 ? ucx.strip() : ucx.substring(0, colon).strip());
     }
 
     /**
@@ -219,12 +305,50 @@ public record PointRecord(
     }
 
     /** This record with the host loads of the point's last attempt and the number of attempts. */
-    public PointRecord withHostLoads(Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus,
-                                     int attempts) {
-        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind, bandwidthGBps, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs,
-                validation, verdicts, criteria, criterionGBps, linkGBps, hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts,
-                rails, timestamp);
+    public PointRecord withHostLoads(
+            Double hostOtherCpus, Integer hostCpus, Double targetOtherCpus, Integer targetCpus, int attempts) {
+        return new PointRecord(
+                schema,
+                uniqueId,
+                sweep,
+                testClass,
+                method,
+                name,
+                op,
+                size,
+                batch,
+                qps,
+                pipeline,
+                transport,
+                device,
+                memory,
+                layout,
+                offset,
+                mode,
+                iterations,
+                warmup,
+                status,
+                message,
+                failureKind,
+                bandwidthGBps,
+                opsPerSecond,
+                avgLatencyUs,
+                p50Us,
+                p99Us,
+                p999Us,
+                maxUs,
+                validation,
+                verdicts,
+                criteria,
+                criterionGBps,
+                linkGBps,
+                hostOtherCpus,
+                hostCpus,
+                targetOtherCpus,
+                targetCpus,
+                attempts,
+                rails,
+                timestamp);
     }
 
     /**
@@ -238,10 +362,48 @@ public record PointRecord(
 
     /** {@link #withFigure(Double)} with the rails' figures in their bandwidths' place too ({@code rails}). */
     public PointRecord withFigure(Double figure, List<Rail> rails) {
-        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                device, memory, layout, offset, mode, iterations, warmup, status, message, failureKind,
-                figure, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, null, null,
-                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
+        return new PointRecord(
+                schema,
+                uniqueId,
+                sweep,
+                testClass,
+                method,
+                name,
+                op,
+                size,
+                batch,
+                qps,
+                pipeline,
+                transport,
+                device,
+                memory,
+                layout,
+                offset,
+                mode,
+                iterations,
+                warmup,
+                status,
+                message,
+                failureKind,
+                figure,
+                opsPerSecond,
+                avgLatencyUs,
+                p50Us,
+                p99Us,
+                p999Us,
+                maxUs,
+                validation,
+                verdicts,
+                criteria,
+                null,
+                null,
+                hostOtherCpus,
+                hostCpus,
+                targetOtherCpus,
+                targetCpus,
+                attempts,
+                rails,
+                timestamp);
     }
 
     /**
@@ -249,15 +411,54 @@ public record PointRecord(
      * rate. Records of every op carry {@code opsPerSecond} now, so it no longer tells atomics apart.
      */
     public boolean atomic() {
-        return java.util.Arrays.stream(dev.linkproof.transfer.Op.values()).anyMatch(o -> o.atomic() && o.label().equals(op));
+        return java.util.Arrays.stream(dev.linkproof.transfer.Op.values())
+                .anyMatch(o -> o.atomic() && o.label().equals(op));
     }
 
     /** This record with the kind of its failure or skip ({@code null}: it passed). */
     public PointRecord withFailureKind(dev.linkproof.transfer.FailureKind kind) {
-        return new PointRecord(schema, uniqueId, sweep, testClass, method, name, op, size, batch, qps, pipeline, transport,
-                device, memory, layout, offset, mode, iterations, warmup, status, message, kind == null ? null : kind.name(),
-                bandwidthGBps, opsPerSecond, avgLatencyUs, p50Us, p99Us, p999Us, maxUs, validation, verdicts, criteria, criterionGBps, linkGBps,
-                hostOtherCpus, hostCpus, targetOtherCpus, targetCpus, attempts, rails, timestamp);
+        return new PointRecord(
+                schema,
+                uniqueId,
+                sweep,
+                testClass,
+                method,
+                name,
+                op,
+                size,
+                batch,
+                qps,
+                pipeline,
+                transport,
+                device,
+                memory,
+                layout,
+                offset,
+                mode,
+                iterations,
+                warmup,
+                status,
+                message,
+                kind == null ? null : kind.name(),
+                bandwidthGBps,
+                opsPerSecond,
+                avgLatencyUs,
+                p50Us,
+                p99Us,
+                p999Us,
+                maxUs,
+                validation,
+                verdicts,
+                criteria,
+                criterionGBps,
+                linkGBps,
+                hostOtherCpus,
+                hostCpus,
+                targetOtherCpus,
+                targetCpus,
+                attempts,
+                rails,
+                timestamp);
     }
 
     /**

@@ -17,8 +17,7 @@ import java.util.List;
  * PointRecordJsonTest holds the two to the same text for records with every component set, and none.
  */
 final class PointRecordJson {
-    private PointRecordJson() {
-    }
+    private PointRecordJson() {}
 
     static String line(ObjectMapper json, PointRecord r) {
         StringWriter out = new StringWriter(1024);

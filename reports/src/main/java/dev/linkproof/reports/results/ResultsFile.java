@@ -19,8 +19,8 @@ import java.util.stream.Stream;
  * document), which a reader of points passes over.
  */
 public final class ResultsFile implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final Path path;
     private final BufferedWriter out;
@@ -36,12 +36,14 @@ public final class ResultsFile implements AutoCloseable {
      * must be, or a folder this process may not write in. Empty when it looks creatable.
      */
     public static java.util.Optional<String> whyNotCreatable(Path path) {
-        return CreationObstacle.of(path, false).map(o -> "cannot create results file " + path + ": " + switch (o.reason()) {
-            case WRONG_KIND -> "it is a folder";
-            case NOT_WRITABLE -> "permission denied";
-            case NO_FOLDER -> "no folder to create it in";
-            case FILE_IN_THE_WAY -> "a file is in the way";
-        });
+        return CreationObstacle.of(path, false)
+                .map(o -> "cannot create results file " + path + ": "
+                        + switch (o.reason()) {
+                            case WRONG_KIND -> "it is a folder";
+                            case NOT_WRITABLE -> "permission denied";
+                            case NO_FOLDER -> "no folder to create it in";
+                            case FILE_IN_THE_WAY -> "a file is in the way";
+                        });
     }
 
     /** Starts a new file at {@code path}, replacing an older one (each run writes its own). */
@@ -49,8 +51,14 @@ public final class ResultsFile implements AutoCloseable {
         try {
             Path parent = path.toAbsolutePath().getParent();
             Files.createDirectories(parent);
-            return new ResultsFile(path, Files.newBufferedWriter(path, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+            return new ResultsFile(
+                    path,
+                    Files.newBufferedWriter(
+                            path,
+                            StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create results file " + path + ": " + reason(e), e);
         }
@@ -77,7 +85,8 @@ public final class ResultsFile implements AutoCloseable {
             throw new UncheckedIOException("cannot write results file " + path + ": " + e.getMessage(), e);
         }
         if (OTHER_SCHEMAS.stream().noneMatch(schema::startsWith)) {
-            throw new IllegalArgumentException("a results file holds points and " + OTHER_SCHEMAS + " documents, not '" + schema + "'");
+            throw new IllegalArgumentException(
+                    "a results file holds points and " + OTHER_SCHEMAS + " documents, not '" + schema + "'");
         }
         try {
             out.write(line);
@@ -126,7 +135,8 @@ public final class ResultsFile implements AutoCloseable {
             return null;
         }
         return "schema '" + schema + "' is major version " + (found.isEmpty() ? "(none)" : found)
-                + "; this reader reads " + PointRecord.SCHEMA + " and its minor versions (" + PointRecord.SCHEMA + ".x) only";
+                + "; this reader reads " + PointRecord.SCHEMA + " and its minor versions (" + PointRecord.SCHEMA
+                + ".x) only";
     }
 
     /**
@@ -139,7 +149,9 @@ public final class ResultsFile implements AutoCloseable {
         try {
             if (Files.isDirectory(fileOrFolder)) {
                 try (Stream<Path> s = Files.list(fileOrFolder)) {
-                    s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().forEach(files::add);
+                    s.filter(p -> p.getFileName().toString().endsWith(".jsonl"))
+                            .sorted()
+                            .forEach(files::add);
                 }
                 if (files.isEmpty()) {
                     throw new IllegalArgumentException("no *.jsonl results file in " + fileOrFolder);
@@ -147,7 +159,8 @@ public final class ResultsFile implements AutoCloseable {
             } else if (Files.isRegularFile(fileOrFolder)) {
                 files.add(fileOrFolder);
             } else {
-                throw new IllegalArgumentException("results file " + fileOrFolder + " does not exist (neither a file nor a folder)");
+                throw new IllegalArgumentException(
+                        "results file " + fileOrFolder + " does not exist (neither a file nor a folder)");
             }
             List<PointRecord> records = new ArrayList<>();
             for (Path f : files) {
@@ -161,7 +174,8 @@ public final class ResultsFile implements AutoCloseable {
                     try {
                         r = JSON.readValue(line, PointRecord.class);
                     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                        throw new IllegalArgumentException(f + ":" + n + ": not a results line: " + e.getOriginalMessage());
+                        throw new IllegalArgumentException(
+                                f + ":" + n + ": not a results line: " + e.getOriginalMessage());
                     }
                     if (r.schema() != null && OTHER_SCHEMAS.stream().anyMatch(r.schema()::startsWith)) {
                         continue; // a fleet's verdicts: not a point

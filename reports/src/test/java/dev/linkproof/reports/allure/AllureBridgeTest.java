@@ -47,8 +47,7 @@ class AllureBridgeTest {
             }
 
             @Override
-            public void write(TestResultContainer container) {
-            }
+            public void write(TestResultContainer container) {}
 
             @Override
             public void write(String source, InputStream in) {
@@ -83,8 +82,17 @@ class AllureBridgeTest {
     /** The same, for a point whose spec as it ran ({@code ran}: the profile's GPUs, sized iterations) differs from its own. */
     private TestResult point(TransferSpec spec, TransferSpec ran, List<Phases.Phase> phases) {
         long bytes = ran.bytesPerIteration() * 10;
-        return point(spec, new Measurement(ran, bytes, bytes, 1.0, LatencyStats.averageOnly(100),
-                new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()), Map.of(), phases));
+        return point(
+                spec,
+                new Measurement(
+                        ran,
+                        bytes,
+                        bytes,
+                        1.0,
+                        LatencyStats.averageOnly(100),
+                        new Validation(ran.batch(), ran.bytesPerIteration(), 0, Optional.empty()),
+                        Map.of(),
+                        phases));
     }
 
     /** The same, for a point that measured {@code m}. */
@@ -114,13 +122,21 @@ class AllureBridgeTest {
     }
 
     private JsonNode attachment(TestResult r, String name) throws IOException {
-        String source = r.getAttachments().stream().filter(a -> a.getName().equals(name)).findFirst()
-                .orElseThrow().getSource();
+        String source = r.getAttachments().stream()
+                .filter(a -> a.getName().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .getSource();
         return JSON.readTree(attachments.get(source));
     }
 
     private static TransferSpec.Builder spec(String id) {
-        return TransferSpec.builder().pointId(id).size(4096).batch(4).iterations(10).warmup(1);
+        return TransferSpec.builder()
+                .pointId(id)
+                .size(4096)
+                .batch(4)
+                .iterations(10)
+                .warmup(1);
     }
 
     /** A strided layout is part of the point's unique id, so it is one of its parameters, as its name says " · strided". */
@@ -128,19 +144,24 @@ class AllureBridgeTest {
     void aStridedPointHasALayoutParameterAndAContiguousOneNone() throws IOException {
         TestResult strided = point(spec("strided").layout(Layout.STRIDED).build());
         assertThat(parameters(strided)).containsEntry("layout", "strided").containsEntry("batch", "4");
-        assertThat(measurementJson(strided).get("params").get("layout").asText()).isEqualTo("strided");
+        assertThat(measurementJson(strided).get("params").get("layout").asText())
+                .isEqualTo("strided");
 
         TestResult contiguous = point(spec("contiguous").build());
         assertThat(parameters(contiguous)).doesNotContainKey("layout").containsEntry("batch", "4");
-        assertThat(measurementJson(contiguous).get("params").get("layout").asText()).isEqualTo("contiguous");
+        assertThat(measurementJson(contiguous).get("params").get("layout").asText())
+                .isEqualTo("contiguous");
     }
 
     /** The memory parameter says where the point ran: its gpu:k is the profile's k-th GPU (here GPUs 2 and 3). */
     @Test
     void theMemoryParameterNamesTheGpusThePointRanOn() {
-        TransferSpec own = spec("gpu").initiatorMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu"))
-                .targetMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu:1")).build();
-        TransferSpec ran = own.withMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu:2"),
+        TransferSpec own = spec("gpu")
+                .initiatorMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu"))
+                .targetMemory(dev.linkproof.transfer.MemoryPlacement.parse("gpu:1"))
+                .build();
+        TransferSpec ran = own.withMemory(
+                dev.linkproof.transfer.MemoryPlacement.parse("gpu:2"),
                 dev.linkproof.transfer.MemoryPlacement.parse("gpu:3"));
         assertThat(parameters(point(own, ran))).containsEntry("memory", "gpu:2 → gpu:3");
         assertThat(parameters(point(own))).containsEntry("memory", "gpu → gpu:1");
@@ -151,9 +172,15 @@ class AllureBridgeTest {
     void measurementJsonCarriesTheOffset() throws IOException {
         TestResult r = point(spec("offset").offset(64).build());
         assertThat(parameters(r)).containsEntry("offset", "64 B");
-        assertThat(parameters(r)).as("every point, not only atomics, gives its message rate").containsKey("ops/s");
+        assertThat(parameters(r))
+                .as("every point, not only atomics, gives its message rate")
+                .containsKey("ops/s");
         assertThat(measurementJson(r).get("params").get("offset").asLong()).isEqualTo(64);
-        assertThat(measurementJson(point(spec("aligned").build())).get("params").get("offset").asLong()).isZero();
+        assertThat(measurementJson(point(spec("aligned").build()))
+                        .get("params")
+                        .get("offset")
+                        .asLong())
+                .isZero();
     }
 
     /**
@@ -162,8 +189,11 @@ class AllureBridgeTest {
      */
     @Test
     void measurementJsonCarriesThePhasesToTheNanosecond() throws IOException {
-        TestResult r = point(spec("phases").build(), List.of(new Phases.Phase("provision", 1_000L, 1_234_567L),
-                new Phases.Phase("timed loop", 1_002L, 89L)));
+        TestResult r = point(
+                spec("phases").build(),
+                List.of(
+                        new Phases.Phase("provision", 1_000L, 1_234_567L),
+                        new Phases.Phase("timed loop", 1_002L, 89L)));
         JsonNode phases = measurementJson(r).get("phases");
         assertThat(phases).hasSize(2);
         assertThat(phases.get(0).get("name").asText()).isEqualTo("provision");
@@ -182,11 +212,14 @@ class AllureBridgeTest {
     void aPointOfRailsShowsItsRailsTheSlowestAndAnAttachmentPerRail() throws IOException {
         Measurement two = dev.linkproof.reports.TwoRails.measurement("rails");
         TestResult r = point(two.spec(), two);
-        assertThat(parameters(r)).containsEntry("rails", "2").containsEntry("slowest rail", "rail 1 (rxe9) 5.00 GB/s")
+        assertThat(parameters(r))
+                .containsEntry("rails", "2")
+                .containsEntry("slowest rail", "rail 1 (rxe9) 5.00 GB/s")
                 .containsEntry("bandwidth", "14.7 GB/s")
                 // the aggregate's message rate: 1.5 GB of 4 KiB transfers over 102 ms
                 .containsEntry("ops/s", "3.59 Mops/s");
-        assertThat(r.getAttachments()).extracting(a -> a.getName())
+        assertThat(r.getAttachments())
+                .extracting(a -> a.getName())
                 .containsExactly("measurement.json", "verdicts.txt", "rail 0 (rxe0).json", "rail 1 (rxe9).json");
 
         JsonNode rails = measurementJson(r).get("rails");
@@ -196,24 +229,31 @@ class AllureBridgeTest {
         assertThat(rails.get(1).get("startMs").asDouble()).isEqualTo(2.0);
         assertThat(rails.get(1).get("durationMs").asDouble()).isEqualTo(100.0);
         assertThat(rails.get(0).get("startMs").asDouble()).isEqualTo(0.0);
-        assertThat(measurementJson(r).get("primaryMetric").get("score").asDouble()).isCloseTo(1.5e9 / 102e6,
-                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(measurementJson(r).get("primaryMetric").get("score").asDouble())
+                .isCloseTo(1.5e9 / 102e6, org.assertj.core.data.Offset.offset(1e-9));
 
         JsonNode rail1 = attachment(r, "rail 1 (rxe9).json");
         assertThat(rail1.get("rail").get("index").asInt()).isEqualTo(1);
         assertThat(rail1.get("rail").get("label").asText()).isEqualTo("rxe9");
         assertThat(rail1.get("rail").get("startMs").asDouble()).isEqualTo(2.0);
         assertThat(rail1.get("primaryMetric").get("score").asDouble()).isEqualTo(5.0);
-        assertThat(rail1.get("secondaryMetrics").get("latency").get("score").asDouble()).isEqualTo(100.0);
+        assertThat(rail1.get("secondaryMetrics").get("latency").get("score").asDouble())
+                .isEqualTo(100.0);
         assertThat(rail1.get("bytes").asLong()).isEqualTo(500_000_000L);
         assertThat(rail1.get("validation").asText()).isEqualTo("data valid: 1 slot(s), 4096 bytes, checksums match");
         assertThat(rail1.get("params").get("transport").asText()).isEqualTo("verbs");
         assertThat(rail1.has("rails")).as("a rail is one pair").isFalse();
-        assertThat(attachment(r, "rail 0 (rxe0).json").get("primaryMetric").get("score").asDouble()).isEqualTo(10.0);
+        assertThat(attachment(r, "rail 0 (rxe0).json")
+                        .get("primaryMetric")
+                        .get("score")
+                        .asDouble())
+                .isEqualTo(10.0);
 
         TestResult one = point(spec("one").build());
         assertThat(parameters(one)).doesNotContainKeys("rails", "slowest rail");
-        assertThat(one.getAttachments()).extracting(a -> a.getName()).containsExactly("measurement.json", "verdicts.txt");
+        assertThat(one.getAttachments())
+                .extracting(a -> a.getName())
+                .containsExactly("measurement.json", "verdicts.txt");
         assertThat(measurementJson(one).has("rails")).isFalse();
     }
 }

@@ -31,7 +31,11 @@ class PushgatewayTest {
         assertThat(new Pushgateway(URI.create("http://gw:9091"), "linkproof", grouping()).url())
                 .isEqualTo(URI.create("http://gw:9091/metrics/job/linkproof"));
         // A prefix path is kept (a gateway behind a proxy), a slash in a value or an empty job is base64url.
-        assertThat(new Pushgateway(URI.create("https://proxy/pushgateway/"), "a/b", grouping("instance", "node 1", "cluster", "ü")).url())
+        assertThat(new Pushgateway(
+                                URI.create("https://proxy/pushgateway/"),
+                                "a/b",
+                                grouping("instance", "node 1", "cluster", "ü"))
+                        .url())
                 .hasToString("https://proxy/pushgateway/metrics/job@base64/YS9i/instance/node%201/cluster/%C3%BC");
         assertThatThrownBy(() -> new Pushgateway(URI.create("http://gw"), "j", grouping("__name", "x")))
                 .hasMessageContaining("'__name' is not a Prometheus label name");
@@ -43,7 +47,8 @@ class PushgatewayTest {
         List<String> got = new CopyOnWriteArrayList<>();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", x -> {
-            got.add(x.getRequestMethod() + " " + x.getRequestURI() + " " + x.getRequestHeaders().getFirst("Content-Type") + "\n"
+            got.add(x.getRequestMethod() + " " + x.getRequestURI() + " "
+                    + x.getRequestHeaders().getFirst("Content-Type") + "\n"
                     + new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             byte[] body = "storage full\nmore".getBytes(StandardCharsets.UTF_8);
             x.sendResponseHeaders(500, body.length);
@@ -59,7 +64,10 @@ class PushgatewayTest {
             assertThat(r.status()).isEqualTo(500);
             assertThat(r.describe()).isEqualTo("HTTP 500 (storage full)");
             assertThat(r.url()).isEqualTo(URI.create(gw + "/metrics/job/linkproof/instance/n1"));
-            assertThat(got).singleElement().asString().startsWith("PUT /metrics/job/linkproof/instance/n1 text/plain; version=0.0.4; charset=utf-8\n")
+            assertThat(got)
+                    .singleElement()
+                    .asString()
+                    .startsWith("PUT /metrics/job/linkproof/instance/n1 text/plain; version=0.0.4; charset=utf-8\n")
                     .contains("# TYPE " + RunMetrics.POINTS + " gauge");
         } finally {
             server.stop(0);

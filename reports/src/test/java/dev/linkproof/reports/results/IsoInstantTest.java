@@ -10,8 +10,19 @@ import org.junit.jupiter.api.Test;
 class IsoInstantTest {
     @Test
     void sameTextAsInstantToString() {
-        long[] seconds = {0, 1, -1, 59, 86_399, 951_782_400L /* 2000-02-29 */, 1_796_448_120L, 253_402_300_799L /* 9999-12-31 */,
-                253_402_300_800L /* 10000: a sign */, -62_167_219_200L /* 0000-01-01 */, -62_167_219_201L /* -0001 */};
+        long[] seconds = {
+            0,
+            1,
+            -1,
+            59,
+            86_399,
+            951_782_400L /* 2000-02-29 */,
+            1_796_448_120L,
+            253_402_300_799L /* 9999-12-31 */,
+            253_402_300_800L /* 10000: a sign */,
+            -62_167_219_200L /* 0000-01-01 */,
+            -62_167_219_201L /* -0001 */
+        };
         int[] nanos = {0, 1, 999, 1_000, 550_599_000, 550_000_000, 550_599_676, 999_999_999, 100_000_000, 10_000};
         for (long s : seconds) {
             for (int n : nanos) {
@@ -21,7 +32,8 @@ class IsoInstantTest {
         }
         SplittableRandom random = new SplittableRandom(21);
         for (int i = 0; i < 100_000; i++) {
-            Instant t = Instant.ofEpochSecond(random.nextLong(-62_167_219_200L, 253_402_300_800L), random.nextInt(1_000_000_000));
+            Instant t = Instant.ofEpochSecond(
+                    random.nextLong(-62_167_219_200L, 253_402_300_800L), random.nextInt(1_000_000_000));
             assertThat(IsoInstant.of(t)).isEqualTo(t.toString());
         }
         Instant now = Instant.now();

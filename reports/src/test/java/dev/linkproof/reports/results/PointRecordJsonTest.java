@@ -15,17 +15,34 @@ import org.junit.jupiter.api.Test;
  */
 class PointRecordJsonTest {
     /** Strings a JSON writer must escape, or must not: quotes, backslashes, control characters, non-ASCII. */
-    private static final List<String> TRICKY = List.of("plain", "with \"quotes\" and \\ backslash", "tab\tnew\nline\r\u0001\u001f",
-            "write 4 KiB ×8 · 4 conn · tcp → gpu:1", "emoji \uD83D\uDE80 and \u2028 separator", "</script>", "");
+    private static final List<String> TRICKY = List.of(
+            "plain",
+            "with \"quotes\" and \\ backslash",
+            "tab\tnew\nline\r\u0001\u001f",
+            "write 4 KiB ×8 · 4 conn · tcp → gpu:1",
+            "emoji \uD83D\uDE80 and \u2028 separator",
+            "</script>",
+            "");
 
-    private static final double[] NUMBERS = {3.769264191006408E-8, 26530.377, 0.0, -0.0, 1e300, Double.NaN,
-            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 12.5, 1.0E-5};
+    private static final double[] NUMBERS = {
+        3.769264191006408E-8,
+        26530.377,
+        0.0,
+        -0.0,
+        1e300,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        12.5,
+        1.0E-5
+    };
 
     @Test
     void everyComponentSetIsWrittenAsDatabindWritesIt() throws Exception {
         for (int variant = 0; variant < NUMBERS.length; variant++) {
             PointRecord r = record(variant, false);
-            assertThat(PointRecordJson.line(ResultsFile.JSON, r)).as("variant %d", variant)
+            assertThat(PointRecordJson.line(ResultsFile.JSON, r))
+                    .as("variant %d", variant)
                     .isEqualTo(ResultsFile.JSON.writeValueAsString(r));
         }
     }
@@ -33,14 +50,17 @@ class PointRecordJsonTest {
     @Test
     void noComponentSetIsWrittenAsDatabindWritesIt() throws Exception {
         PointRecord r = record(0, true);
-        assertThat(PointRecordJson.line(ResultsFile.JSON, r)).isEqualTo(ResultsFile.JSON.writeValueAsString(r))
-                .doesNotContain("rails").doesNotContain("message");
+        assertThat(PointRecordJson.line(ResultsFile.JSON, r))
+                .isEqualTo(ResultsFile.JSON.writeValueAsString(r))
+                .doesNotContain("rails")
+                .doesNotContain("message");
     }
 
     @Test
     void aLineReadsBackAsTheRecord() throws Exception {
         PointRecord r = record(4, false);
-        assertThat(ResultsFile.JSON.readValue(PointRecordJson.line(ResultsFile.JSON, r), PointRecord.class)).isEqualTo(r);
+        assertThat(ResultsFile.JSON.readValue(PointRecordJson.line(ResultsFile.JSON, r), PointRecord.class))
+                .isEqualTo(r);
     }
 
     /** A record whose every component is set (or, {@code empty}, every nullable one null), values chosen by {@code variant}. */
@@ -88,10 +108,26 @@ class PointRecordJsonTest {
             }
             if (element == PointRecord.Rail.class) {
                 List<PointRecord.Rail> rails = new ArrayList<>();
-                rails.add(new PointRecord.Rail(0, TRICKY.get(k % TRICKY.size()), NUMBERS[k % NUMBERS.length], 2.5, 4096L * k,
-                        0.0, 1.25, "data valid: 1 slot(s)", "gpu:1->gpu", "rxe9"));
-                rails.add(new PointRecord.Rail(1, "10.77.1.1->10.77.1.2", 11.2, NUMBERS[(k + 3) % NUMBERS.length], 7, 0.5,
-                        1.0, TRICKY.get((k + 1) % TRICKY.size())));
+                rails.add(new PointRecord.Rail(
+                        0,
+                        TRICKY.get(k % TRICKY.size()),
+                        NUMBERS[k % NUMBERS.length],
+                        2.5,
+                        4096L * k,
+                        0.0,
+                        1.25,
+                        "data valid: 1 slot(s)",
+                        "gpu:1->gpu",
+                        "rxe9"));
+                rails.add(new PointRecord.Rail(
+                        1,
+                        "10.77.1.1->10.77.1.2",
+                        11.2,
+                        NUMBERS[(k + 3) % NUMBERS.length],
+                        7,
+                        0.5,
+                        1.0,
+                        TRICKY.get((k + 1) % TRICKY.size())));
                 return rails;
             }
         }

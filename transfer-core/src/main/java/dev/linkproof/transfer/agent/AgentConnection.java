@@ -30,8 +30,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,16 +58,19 @@ final class AgentConnection implements Runnable {
     private final Transports transports;
     /** The agent's deadlines, the progress deadline replaced by the initiator's at HELLO. */
     private IoSettings io;
+
     private final Consumer<AgentConnection> onClose;
     private final Map<String, PointState> points = new HashMap<>();
     /** Points this agent drives as their initiator, at this session's request; made at HELLO. */
     private Drives drives;
+
     private boolean authenticated;
 
     /** {@code host}: this host's CPU load since PREPARE, reported in RELEASED. */
-    private record PointState(TransferSpec spec, Buffer region, TargetPoint served, HostCpuMeter.Window host) { }
+    private record PointState(TransferSpec spec, Buffer region, TargetPoint served, HostCpuMeter.Window host) {}
 
-    AgentConnection(Socket socket, String token, Transports transports, IoSettings io, Consumer<AgentConnection> onClose) {
+    AgentConnection(
+            Socket socket, String token, Transports transports, IoSettings io, Consumer<AgentConnection> onClose) {
         this.socket = socket;
         this.token = token;
         this.transports = transports;
@@ -105,7 +108,10 @@ final class AgentConnection implements Runnable {
                     reply(out, MessageType.ERROR, new Messages.Error(e.code(), e.getMessage()));
                 } catch (TransferException | RuntimeException | OutOfMemoryError e) {
                     LOG.log(Level.FINE, "request failed", e);
-                    reply(out, MessageType.ERROR, new Messages.Error("failed", frame.type() + " failed: " + e.getMessage()));
+                    reply(
+                            out,
+                            MessageType.ERROR,
+                            new Messages.Error("failed", frame.type() + " failed: " + e.getMessage()));
                 }
             }
         } catch (IOException e) {
@@ -155,26 +161,40 @@ final class AgentConnection implements Runnable {
     private boolean handle(Frame frame, DataOutputStream out)
             throws IOException, ProtocolException, TransferException, InterruptedException {
         if (!authenticated && frame.type() != MessageType.HELLO) {
-            refuse(out, new Messages.Error("unauthenticated", "the first message must be HELLO with the session token, not " + frame.type()));
+            refuse(
+                    out,
+                    new Messages.Error(
+                            "unauthenticated",
+                            "the first message must be HELLO with the session token, not " + frame.type()));
             return false;
         }
         switch (frame.type()) {
             case HELLO -> {
                 Messages.Hello hello = Messages.decode(frame, Messages.Hello.class);
-                if (hello.token() == null || !MessageDigest.isEqual(hello.token().getBytes(StandardCharsets.UTF_8),
-                        token.getBytes(StandardCharsets.UTF_8))) {
+                if (hello.token() == null
+                        || !MessageDigest.isEqual(
+                                hello.token().getBytes(StandardCharsets.UTF_8),
+                                token.getBytes(StandardCharsets.UTF_8))) {
                     refuse(out, new Messages.Error("bad-token", "wrong session token"));
                     return false;
                 }
                 if (hello.protocolVersion() != FrameCodec.VERSION) {
-                    refuse(out, new Messages.Error("bad-version", "initiator speaks protocol "
-                            + hello.protocolVersion() + ", this agent " + FrameCodec.VERSION));
+                    refuse(
+                            out,
+                            new Messages.Error(
+                                    "bad-version",
+                                    "initiator speaks protocol " + hello.protocolVersion() + ", this agent "
+                                            + FrameCodec.VERSION));
                     return false;
                 }
                 long ms = hello.progressTimeoutMillis();
                 if (ms < 1 || ms > Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
-                    refuse(out, new Messages.Error("out-of-range", "progress timeout " + ms
-                            + " ms is outside 1.." + Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + " ms"));
+                    refuse(
+                            out,
+                            new Messages.Error(
+                                    "out-of-range",
+                                    "progress timeout " + ms + " ms is outside 1.."
+                                            + Messages.Hello.MAX_PROGRESS_TIMEOUT_MILLIS + " ms"));
                     return false;
                 }
                 io = new IoSettings(Duration.ofMillis(ms), io.connectTimeout(), io.peer());
@@ -182,20 +202,31 @@ final class AgentConnection implements Runnable {
                 authenticated = true;
                 reply(out, MessageType.WELCOME, welcome());
             }
-            case PREPARE -> reply(out, MessageType.PREPARED, prepare(Messages.decode(frame, Messages.Prepare.class).spec()));
+            case PREPARE ->
+                reply(
+                        out,
+                        MessageType.PREPARED,
+                        prepare(Messages.decode(frame, Messages.Prepare.class).spec()));
             case CONNECT -> {
                 Messages.Connect c = Messages.decode(frame, Messages.Connect.class);
                 PointState p = point(c.pointId());
-                reply(out, MessageType.CONNECTED, new Messages.Connected(c.pointId(),
-                        p.served().accept(c.endpoint() == null ? Map.of() : c.endpoint())));
+                reply(
+                        out,
+                        MessageType.CONNECTED,
+                        new Messages.Connected(
+                                c.pointId(), p.served().accept(c.endpoint() == null ? Map.of() : c.endpoint())));
             }
             case FILL -> {
                 Messages.Fill fill = Messages.decode(frame, Messages.Fill.class);
                 PointState p = point(fill.pointId());
                 SlotPatterns.fill(p.region().segment(), p.spec(), Ranks.TARGET, fill.generation());
                 p.region().pushHostView();
-                reply(out, MessageType.CHECKSUMS, new Messages.Checksums(fill.pointId(),
-                        Checksums.ofSlots(p.region().segment(), p.spec().slots())));
+                reply(
+                        out,
+                        MessageType.CHECKSUMS,
+                        new Messages.Checksums(
+                                fill.pointId(),
+                                Checksums.ofSlots(p.region().segment(), p.spec().slots())));
             }
             case CHECKSUM -> {
                 Messages.Checksum c = Messages.decode(frame, Messages.Checksum.class);
@@ -206,24 +237,36 @@ final class AgentConnection implements Runnable {
                 // Completions first: the last receives may still be on their way to this rank's CQ.
                 CompletionCheck completions = p.served().completions(c.batches(), io.progressTimeout());
                 p.region().pullHostView();
-                reply(out, MessageType.CHECKSUMS, new Messages.Checksums(c.pointId(),
-                        Checksums.ofSlots(p.region().segment(), p.spec().slots()), completions,
-                        p.spec().op().atomic() ? counters(p) : null));
+                reply(
+                        out,
+                        MessageType.CHECKSUMS,
+                        new Messages.Checksums(
+                                c.pointId(),
+                                Checksums.ofSlots(p.region().segment(), p.spec().slots()),
+                                completions,
+                                p.spec().op().atomic() ? counters(p) : null));
             }
             case LOCATE -> {
                 Messages.Locate l = Messages.decode(frame, Messages.Locate.class);
                 PointState p = point(l.pointId());
                 if (l.slot() < 0 || l.slot() >= p.spec().batch()) {
-                    throw new ProtocolException("out-of-range", "slot " + l.slot() + " out of range 0.."
-                            + (p.spec().batch() - 1) + " for point " + l.pointId(), false);
+                    throw new ProtocolException(
+                            "out-of-range",
+                            "slot " + l.slot() + " out of range 0.." + (p.spec().batch() - 1) + " for point "
+                                    + l.pointId(),
+                            false);
                 }
                 if (l.ownerRank() != Ranks.INITIATOR && l.ownerRank() != Ranks.TARGET) {
                     throw new ProtocolException("out-of-range", "rank " + l.ownerRank() + " is neither 0 nor 1", false);
                 }
                 p.region().pullHostView();
-                Optional<Mismatch> m = SlotPatterns.locate(p.region().segment(), p.spec(), l.slot(), l.ownerRank(), l.generation());
-                reply(out, MessageType.LOCATED, m.map(x -> new Messages.Located(l.pointId(), x.slot(), x.offset(), x.expected(), x.actual()))
-                        .orElse(new Messages.Located(l.pointId(), l.slot(), -1, 0, 0)));
+                Optional<Mismatch> m =
+                        SlotPatterns.locate(p.region().segment(), p.spec(), l.slot(), l.ownerRank(), l.generation());
+                reply(
+                        out,
+                        MessageType.LOCATED,
+                        m.map(x -> new Messages.Located(l.pointId(), x.slot(), x.offset(), x.expected(), x.actual()))
+                                .orElse(new Messages.Located(l.pointId(), l.slot(), -1, 0, 0)));
             }
             case RELEASE -> {
                 Messages.Release r = Messages.decode(frame, Messages.Release.class);
@@ -236,7 +279,10 @@ final class AgentConnection implements Runnable {
                 // loaded host, most of it a shared arena's close). Nothing else is read before the
                 // region is freed, so no two points' regions are ever held at once.
                 try {
-                    reply(out, MessageType.RELEASED, new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
+                    reply(
+                            out,
+                            MessageType.RELEASED,
+                            new Messages.Released(r.pointId(), hostLoad(p.host().stop())));
                 } finally {
                     try {
                         release(p);
@@ -246,10 +292,16 @@ final class AgentConnection implements Runnable {
                     }
                 }
             }
-            case DRIVE -> reply(out, MessageType.DRIVE_STATE, drives.start(Messages.decode(frame, Messages.Drive.class)));
+            case DRIVE ->
+                reply(out, MessageType.DRIVE_STATE, drives.start(Messages.decode(frame, Messages.Drive.class)));
             case GO -> reply(out, MessageType.DRIVE_STATE, drives.go(Messages.decode(frame, Messages.Go.class)));
             case POLL -> reply(out, MessageType.DRIVE_STATE, drives.poll(Messages.decode(frame, Messages.Poll.class)));
-            case PING -> reply(out, MessageType.PONG, new Messages.Pong(Messages.decode(frame, Messages.Ping.class).nonce()));
+            case PING ->
+                reply(
+                        out,
+                        MessageType.PONG,
+                        new Messages.Pong(
+                                Messages.decode(frame, Messages.Ping.class).nonce()));
             case LOAD -> {
                 // Blocks this session's connection for the window (at most 2 s): the initiator is
                 // waiting for the answer anyway, between points.
@@ -273,28 +325,37 @@ final class AgentConnection implements Runnable {
             throw new ProtocolException("duplicate-point", "point '" + spec.pointId() + "' is already prepared", false);
         }
         if (points.size() >= MAX_POINTS) {
-            throw new ProtocolException("too-many-points", "this session already holds " + points.size()
-                    + " points; release one first", false);
+            throw new ProtocolException(
+                    "too-many-points",
+                    "this session already holds " + points.size() + " points; release one first",
+                    false);
         }
-        Transport transport = transports.find(spec.transport()).orElseThrow(() -> new ProtocolException("unknown-transport",
-                "this agent has no transport '" + spec.transport() + "'", false));
+        Transport transport = transports
+                .find(spec.transport())
+                .orElseThrow(() -> new ProtocolException(
+                        "unknown-transport", "this agent has no transport '" + spec.transport() + "'", false));
         Availability a = transport.supports(spec);
         if (!a.available()) {
             // Its kind travels as the code: the initiator fails or skips a device's shortfall by it.
             String code = a.kind() == Availability.Kind.DEVICE_LACKS_CAPABILITY
-                    ? dev.linkproof.transfer.control.RemoteErrorException.DEVICE_LACKS_CAPABILITY : "unavailable";
-            throw new ProtocolException(code, "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
+                    ? dev.linkproof.transfer.control.RemoteErrorException.DEVICE_LACKS_CAPABILITY
+                    : "unavailable";
+            throw new ProtocolException(
+                    code, "transport " + spec.transport() + " unavailable here: " + a.reason(), false);
         }
         if (spec.targetMemory().kind() == MemoryKind.GPU) {
             Availability gpu = GpuRuntimes.availability(spec.targetMemory().device());
             if (!gpu.available()) {
-                throw new ProtocolException("unavailable", "GPU memory unavailable on this agent: " + gpu.reason(), false);
+                throw new ProtocolException(
+                        "unavailable", "GPU memory unavailable on this agent: " + gpu.reason(), false);
             }
         }
         HostCpuMeter.Window host = HostCpuMeter.start();
-        Buffer region = transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
+        Buffer region =
+                transport.allocate(spec, spec.targetMemory(), spec.slots().regionBytes());
         try {
-            TargetPoint served = transport.serve(spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
+            TargetPoint served = transport.serve(
+                    spec, region, new TargetContext(socket.getLocalAddress().getHostAddress(), io));
             points.put(spec.pointId(), new PointState(spec, region, served, host));
             return new Messages.Prepared(spec.pointId(), region.size(), served.endpoint());
         } catch (TransferException | RuntimeException e) {
@@ -307,8 +368,11 @@ final class AgentConnection implements Runnable {
     private static long[] counters(PointState p) {
         long[] values = new long[p.spec().batch()];
         for (int slot = 0; slot < values.length; slot++) {
-            values[slot] = p.region().segment().get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
-                    p.spec().slots().slotOffset(slot));
+            values[slot] = p.region()
+                    .segment()
+                    .get(
+                            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
+                            p.spec().slots().slotOffset(slot));
         }
         return values;
     }
@@ -339,9 +403,14 @@ final class AgentConnection implements Runnable {
         }
         Availability gpu = GpuRuntimes.availability();
         int gpus = GpuRuntimes.find().map(GpuRuntime::deviceCount).orElse(0);
-        return new Messages.Welcome(AgentMain.VERSION, hostName(), ProcessHandle.current().pid(),
-                System.getProperty("java.vm.vendor") + " " + Runtime.version(), list,
-                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus), io.progressTimeout().toMillis(),
+        return new Messages.Welcome(
+                AgentMain.VERSION,
+                hostName(),
+                ProcessHandle.current().pid(),
+                System.getProperty("java.vm.vendor") + " " + Runtime.version(),
+                list,
+                new Messages.GpuInfo(gpu.available(), gpu.reason(), gpus),
+                io.progressTimeout().toMillis(),
                 HostCpuMeter.kernelBootId().orElse(null));
     }
 

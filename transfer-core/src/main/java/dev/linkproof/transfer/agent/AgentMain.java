@@ -21,51 +21,79 @@ import picocli.CommandLine.Spec;
  * the target host and point the initiator at it with {@code -Dlinkproof.peer=host:port
  * -Dlinkproof.token=...}.
  */
-@Command(name = "linkproof-agent", mixinStandardHelpOptions = true, version = AgentMain.VERSION,
+@Command(
+        name = "linkproof-agent",
+        mixinStandardHelpOptions = true,
+        version = AgentMain.VERSION,
         description = "Serves the target rank of Linkproof transfer tests.",
-        footer = "Each session runs under its initiator's progress deadline (linkproof.timeout.progress, sent in HELLO).")
+        footer = "Each session runs under its initiator's progress deadline (linkproof.timeout.progress, sent in"
+                + " HELLO).")
 public final class AgentMain implements Callable<Integer> {
     public static final String VERSION = "0.1.0";
     /** The line the launcher waits for on standard output. */
     public static final String READY = dev.linkproof.transfer.control.AgentProcess.READY;
+
     public static final String TOKEN_ENV = dev.linkproof.transfer.control.AgentProcess.TOKEN_ENV;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 for all).")
     String bind;
 
-    @Option(names = "--port", defaultValue = "" + dev.linkproof.transfer.control.HostPort.AGENT_PORT, description = "Control port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+    @Option(
+            names = "--port",
+            defaultValue = "" + dev.linkproof.transfer.control.HostPort.AGENT_PORT,
+            description = "Control port (default ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
-    @Option(names = "--token", description = "Session token the initiator must present (default: $" + TOKEN_ENV
-            + ", else a random one that is printed).")
+    @Option(
+            names = "--token",
+            description = "Session token the initiator must present (default: $" + TOKEN_ENV
+                    + ", else a random one that is printed).")
     String token;
 
-    @Option(names = "--initiator-pid", paramLabel = "PID",
-            description = "The initiator that started this agent: exit when it ends, however it dies, noticed by the end "
-                    + "of standard input (a pipe that process holds open and never writes) or by the process being gone. "
-                    + "The engine passes its own; an agent started by hand for two hosts leaves it out.")
+    @Option(
+            names = "--initiator-pid",
+            paramLabel = "PID",
+            description =
+                    "The initiator that started this agent: exit when it ends, however it dies, noticed by the end of"
+                        + " standard input (a pipe that process holds open and never writes) or by the process being"
+                        + " gone. The engine passes its own; an agent started by hand for two hosts leaves it out.")
     Long initiatorPid;
 
-    @Option(names = "--log", paramLabel = "FILE",
-            description = "Also write everything the agent prints to FILE (%%p in it is the agent's pid), by itself: its "
-                    + "last lines, why it stopped among them, are there even when whoever read its output is gone. "
-                    + "Bounded: past 1 MiB the file becomes FILE.1 and a new one begins. The engine passes one beside "
-                    + "its agent log (linkproof.agent.log), with the agent's pid in the name.")
+    @Option(
+            names = "--log",
+            paramLabel = "FILE",
+            description =
+                    "Also write everything the agent prints to FILE (%%p in it is the agent's pid), by itself: its"
+                        + " last lines, why it stopped among them, are there even when whoever read its output is"
+                        + " gone. Bounded: past 1 MiB the file becomes FILE.1 and a new one begins. The engine passes"
+                        + " one beside its agent log (linkproof.agent.log), with the agent's pid in the name.")
     String log;
 
-    @Option(names = "--register", paramLabel = "HOST:PORT",
-            description = "A fleet's agent: dial the coordinator's registry here (retried until --register-within), listen "
-                    + "on the address that reaches it (unless --bind is given), say which node this is, and stop when "
-                    + "the coordinator ends the run or is gone. Needs the run's token ($" + TOKEN_ENV + " or --token).")
+    @Option(
+            names = "--register",
+            paramLabel = "HOST:PORT",
+            description =
+                    "A fleet's agent: dial the coordinator's registry here (retried until --register-within), listen"
+                        + " on the address that reaches it (unless --bind is given), say which node this is, and stop"
+                        + " when the coordinator ends the run or is gone. Needs the run's token ($" + TOKEN_ENV
+                            + " or --token).")
     String register;
 
-    @Option(names = "--node", paramLabel = "NAME",
+    @Option(
+            names = "--node",
+            paramLabel = "NAME",
             description = "This node's name in the fleet, as the launcher names it (default: $" + NODE_ENV
-                    + ", else $SLURMD_NODENAME, else rank<N> from $OMPI_COMM_WORLD_RANK or torchrun's $RANK, else the host name).")
+                    + ", else $SLURMD_NODENAME, else rank<N> from $OMPI_COMM_WORLD_RANK or torchrun's $RANK,"
+                    + " else the host name).")
     String node;
 
-    @Option(names = "--register-within", paramLabel = "DURATION", defaultValue = "120s",
+    @Option(
+            names = "--register-within",
+            paramLabel = "DURATION",
+            defaultValue = "120s",
             description = "How long to keep dialling the coordinator's registry (default ${DEFAULT-VALUE}).")
     String registerWithin;
 
@@ -97,15 +125,18 @@ public final class AgentMain implements Callable<Integer> {
                 spec.commandLine().setOut(new PrintWriter(System.out, true));
                 spec.commandLine().setErr(new PrintWriter(System.err, true));
             } catch (IOException | RuntimeException e) {
-                throw new ParameterException(spec.commandLine(), "--log " + log + ": cannot write " + file + " (" + e + ")");
+                throw new ParameterException(
+                        spec.commandLine(), "--log " + log + ": cannot write " + file + " (" + e + ")");
             }
         }
         if (port < 0 || port > 65535) {
-            throw new ParameterException(spec.commandLine(), "--port " + port + " is not a port: 1..65535, or 0 for a free one");
+            throw new ParameterException(
+                    spec.commandLine(), "--port " + port + " is not a port: 1..65535, or 0 for a free one");
         }
         if (initiatorPid != null) {
             if (initiatorPid < 1) {
-                throw new ParameterException(spec.commandLine(), "--initiator-pid " + initiatorPid + " is not a process id");
+                throw new ParameterException(
+                        spec.commandLine(), "--initiator-pid " + initiatorPid + " is not a process id");
             }
             // First, so an initiator that dies while the agent is still starting is noticed too.
             InitiatorWatch.start(initiatorPid, System.in, why -> {
@@ -120,15 +151,20 @@ public final class AgentMain implements Callable<Integer> {
         if (generated) {
             t = dev.linkproof.transfer.control.AgentProcess.newToken();
         } else if (t.length() < AgentServer.MIN_TOKEN_LENGTH) {
-            throw new ParameterException(spec.commandLine(), (token != null ? "--token" : "$" + TOKEN_ENV) + " has "
-                    + t.length() + " character(s); a session token needs at least " + AgentServer.MIN_TOKEN_LENGTH
-                    + " (leave it out and the agent makes one up and prints it)");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    (token != null ? "--token" : "$" + TOKEN_ENV) + " has "
+                            + t.length() + " character(s); a session token needs at least "
+                            + AgentServer.MIN_TOKEN_LENGTH
+                            + " (leave it out and the agent makes one up and prints it)");
         }
         FleetRegistration fleet = null;
         if (register != null) {
             if (generated) {
-                throw new ParameterException(spec.commandLine(), "--register needs the run's token: set $" + TOKEN_ENV
-                        + " (or --token) to the token the coordinator was given");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--register needs the run's token: set $" + TOKEN_ENV
+                                + " (or --token) to the token the coordinator was given");
             }
             fleet = FleetRegistration.of(spec.commandLine(), register, registerWithin, nodeName());
             Registration dialled;
@@ -151,7 +187,8 @@ public final class AgentMain implements Callable<Integer> {
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), "--bind " + bind + ": unknown host (the name does not resolve)");
+            throw new ParameterException(
+                    spec.commandLine(), "--bind " + bind + ": unknown host (the name does not resolve)");
         }
         // Each session's progress deadline is its initiator's (sent in HELLO, linkproof.timeout.progress).
         AgentServer started;
@@ -162,9 +199,13 @@ public final class AgentMain implements Callable<Integer> {
             String hint = why.startsWith("Address already in use")
                     ? " (another process listens there, perhaps another agent; --port 0 picks a free port)"
                     : why.startsWith("Cannot assign requested address")
-                    ? " (" + bind + " is not an address of this host; --bind 0.0.0.0 listens on all of them)"
-                    : why.startsWith("Permission denied") ? " (ports below 1024 need root; pick another --port)" : "";
-            spec.commandLine().getErr().println("linkproof-agent: cannot listen on " + bind + " port " + port + ": " + why + hint);
+                            ? " (" + bind + " is not an address of this host; --bind 0.0.0.0 listens on all of them)"
+                            : why.startsWith("Permission denied")
+                                    ? " (ports below 1024 need root; pick another --port)"
+                                    : "";
+            spec.commandLine()
+                    .getErr()
+                    .println("linkproof-agent: cannot listen on " + bind + " port " + port + ": " + why + hint);
             spec.commandLine().getErr().flush();
             return 1;
         }
@@ -218,8 +259,8 @@ public final class AgentMain implements Callable<Integer> {
             int dot = host.indexOf('.');
             return dot > 0 ? host.substring(0, dot) : host;
         } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), "--node is needed: this host's name does not resolve ("
-                    + e.getMessage() + ")");
+            throw new ParameterException(
+                    spec.commandLine(), "--node is needed: this host's name does not resolve (" + e.getMessage() + ")");
         }
     }
 
@@ -235,8 +276,10 @@ public final class AgentMain implements Callable<Integer> {
         String why = stopReason;
         System.err.println("linkproof-agent: stopped" + (why == null ? "" : " (" + why + ")") + "; " + sessions
                 + " session(s) closed"
-                + (stuck == 0 ? "" : ", " + stuck + " still in a transport call after " + SHUTDOWN_GRACE.toMillis()
-                        + " ms (the process's exit frees what they hold)"));
+                + (stuck == 0
+                        ? ""
+                        : ", " + stuck + " still in a transport call after " + SHUTDOWN_GRACE.toMillis()
+                                + " ms (the process's exit frees what they hold)"));
         System.err.flush();
     }
 

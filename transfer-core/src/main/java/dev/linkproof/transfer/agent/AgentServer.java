@@ -29,6 +29,7 @@ public final class AgentServer implements AutoCloseable {
     private final IoSettings io;
     /** Each session being served, with the thread serving it. */
     private final Map<AgentConnection, Thread> live = new ConcurrentHashMap<>();
+
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -55,7 +56,8 @@ public final class AgentServer implements AutoCloseable {
     public static AgentServer start(String bindHost, int port, String token, IoSettings io, Transports transports)
             throws IOException {
         if (token == null || token.length() < MIN_TOKEN_LENGTH) {
-            throw new IllegalArgumentException("the session token must have at least " + MIN_TOKEN_LENGTH + " characters");
+            throw new IllegalArgumentException(
+                    "the session token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
         ServerSocket s = new ServerSocket();
         try {
@@ -106,7 +108,8 @@ public final class AgentServer implements AutoCloseable {
                 continue;
             }
             AgentConnection c = new AgentConnection(s, token, transports, io, live::remove);
-            Thread serving = Thread.ofPlatform().name("agent-control-" + s.getPort()).unstarted(c);
+            Thread serving =
+                    Thread.ofPlatform().name("agent-control-" + s.getPort()).unstarted(c);
             live.put(c, serving);
             serving.start();
             if (closed) {
@@ -119,13 +122,15 @@ public final class AgentServer implements AutoCloseable {
     static final int KEEPALIVE_IDLE_SECONDS = 10;
     /** Between unanswered probes, and how many end the connection: a vanished peer is noticed within ~19 s. */
     static final int KEEPALIVE_INTERVAL_SECONDS = 3;
+
     static final int KEEPALIVE_PROBES = 3;
     /**
      * Whether this runtime has {@code jdk.net}, where the keepalive timing options live: a jlinked
      * runtime may leave it out, and touching its classes there would throw NoClassDefFoundError on the
      * listener's thread and end it.
      */
-    private static final boolean EXTENDED_SOCKET_OPTIONS = ModuleLayer.boot().findModule("jdk.net").isPresent();
+    private static final boolean EXTENDED_SOCKET_OPTIONS =
+            ModuleLayer.boot().findModule("jdk.net").isPresent();
 
     /**
      * An initiator whose host vanished (powered off, unplugged, partitioned) sends no FIN or RST, and

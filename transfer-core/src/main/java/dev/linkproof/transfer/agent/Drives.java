@@ -35,7 +35,13 @@ final class Drives {
     /** How many drives one session may have at once: a node's rails both ways, with room. */
     static final int MAX_DRIVES = 64;
 
-    enum State { PROVISIONING, ARMED, RUNNING, DONE, FAILED }
+    enum State {
+        PROVISIONING,
+        ARMED,
+        RUNNING,
+        DONE,
+        FAILED
+    }
 
     private final Map<String, Drive> drives = new LinkedHashMap<>();
     private final IoSettings io;
@@ -49,15 +55,21 @@ final class Drives {
 
     synchronized Messages.DriveState start(Messages.Drive request) throws ProtocolException, InterruptedException {
         if (drives.containsKey(request.driveId())) {
-            throw new ProtocolException("duplicate-drive", "drive '" + request.driveId() + "' is already running", false);
+            throw new ProtocolException(
+                    "duplicate-drive", "drive '" + request.driveId() + "' is already running", false);
         }
         if (drives.size() >= MAX_DRIVES) {
-            throw new ProtocolException("too-many-drives", "this session already has " + drives.size()
-                    + " drives; let one finish first", false);
+            throw new ProtocolException(
+                    "too-many-drives",
+                    "this session already has " + drives.size() + " drives; let one finish first",
+                    false);
         }
         Drive d = new Drive(request, io, transports);
         drives.put(request.driveId(), d);
-        d.thread = Thread.ofPlatform().daemon().name("linkproof-drive-" + request.driveId()).start(d::run);
+        d.thread = Thread.ofPlatform()
+                .daemon()
+                .name("linkproof-drive-" + request.driveId())
+                .start(d::run);
         return reply(d, d.awaitChange(State.PROVISIONING));
     }
 
@@ -94,8 +106,13 @@ final class Drives {
             }
         }
         return switch (state) {
-            case DONE -> new Messages.DriveState(d.request.driveId(), state.name(),
-                    Messages.DrivenMeasurement.of(d.measured, d.loopStartAfterGo), null, false);
+            case DONE ->
+                new Messages.DriveState(
+                        d.request.driveId(),
+                        state.name(),
+                        Messages.DrivenMeasurement.of(d.measured, d.loopStartAfterGo),
+                        null,
+                        false);
             case FAILED -> new Messages.DriveState(d.request.driveId(), state.name(), null, d.failure, d.peerFailure);
             default -> new Messages.DriveState(d.request.driveId(), state.name(), null, null, false);
         };
@@ -151,19 +168,25 @@ final class Drives {
 
         void run() {
             Duration control = Duration.ofMillis(request.controlMillis());
-            LoopGate gate = !request.gated() ? LoopGate.NONE : new LoopGate() {
-                @Override
-                public void beforeTimedLoop() throws TransferException {
-                    awaitGo(control.multipliedBy(2));
-                }
+            LoopGate gate = !request.gated()
+                    ? LoopGate.NONE
+                    : new LoopGate() {
+                        @Override
+                        public void beforeTimedLoop() throws TransferException {
+                            awaitGo(control.multipliedBy(2));
+                        }
 
-                @Override
-                public void timedLoop(long startNanos, long endNanos) {
-                    loopStartAfterGo = Math.max(0, startNanos - goNanos);
-                }
-            };
-            try (Session s = Session.open(request.targetHost(), request.targetPort(), request.targetToken(),
-                    new Timeouts(control, control, io), transports)) {
+                        @Override
+                        public void timedLoop(long startNanos, long endNanos) {
+                            loopStartAfterGo = Math.max(0, startNanos - goNanos);
+                        }
+                    };
+            try (Session s = Session.open(
+                    request.targetHost(),
+                    request.targetPort(),
+                    request.targetToken(),
+                    new Timeouts(control, control, io),
+                    transports)) {
                 session = s;
                 synchronized (this) {
                     if (cancelled) {
@@ -178,8 +201,8 @@ final class Drives {
             } catch (TransferException | RuntimeException e) {
                 LOG.log(Level.FINE, "drive " + request.driveId() + " failed", e);
                 synchronized (this) {
-                    failure = "the target " + request.targetHost() + ":" + request.targetPort() + ", driven from this agent: "
-                            + e.getMessage();
+                    failure = "the target " + request.targetHost() + ":" + request.targetPort()
+                            + ", driven from this agent: " + e.getMessage();
                     peerFailure = e instanceof PeerFailureException;
                     set(State.FAILED);
                 }
@@ -192,7 +215,8 @@ final class Drives {
             while (!go && !cancelled) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new TransferException("armed, and no GO came within " + max.toMillis() + " ms (twice the control deadline)");
+                    throw new TransferException(
+                            "armed, and no GO came within " + max.toMillis() + " ms (twice the control deadline)");
                 }
                 try {
                     wait(Math.max(1, left / 1_000_000));
@@ -202,7 +226,8 @@ final class Drives {
                 }
             }
             if (cancelled) {
-                throw new TransferException("cancelled before its timed loop (the point's other rails did not all start)");
+                throw new TransferException(
+                        "cancelled before its timed loop (the point's other rails did not all start)");
             }
             set(State.RUNNING);
         }
@@ -240,7 +265,8 @@ final class Drives {
 
         /** The state once it is no longer {@code seen}, or as it is after {@link Messages.Drive#STATE_WAIT_MILLIS}. */
         synchronized State awaitChange(State seen) throws InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofMillis(Messages.Drive.STATE_WAIT_MILLIS).toNanos();
+            long deadline = System.nanoTime()
+                    + Duration.ofMillis(Messages.Drive.STATE_WAIT_MILLIS).toNanos();
             while (state == seen) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {

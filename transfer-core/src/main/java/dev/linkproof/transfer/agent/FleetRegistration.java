@@ -21,8 +21,8 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
     static FleetRegistration of(CommandLine cli, String register, String within, String node) {
         dev.linkproof.transfer.control.HostPort registry;
         try {
-            registry = dev.linkproof.transfer.control.HostPort.parse(register,
-                    java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 1);
+            registry = dev.linkproof.transfer.control.HostPort.parse(
+                    register, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 1);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, "--register (the coordinator's registry): " + e.getMessage());
         }
@@ -36,7 +36,8 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
             throw new ParameterException(cli, "--register-within " + within + " must be positive");
         }
         try {
-            new Messages.Register("x".repeat(AgentServer.MIN_TOKEN_LENGTH), FrameCodec.VERSION, node, "0.0.0.0", 1, 1, "", null);
+            new Messages.Register(
+                    "x".repeat(AgentServer.MIN_TOKEN_LENGTH), FrameCodec.VERSION, node, "0.0.0.0", 1, 1, "", null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, "--node: " + e.getMessage());
         }
@@ -73,10 +74,20 @@ record FleetRegistration(String host, int port, Duration within, String node, Re
     boolean register(AgentServer server, String token, PrintWriter err) {
         Messages.Registered registered;
         try {
-            registered = dialled.register(new Messages.Register(token, FrameCodec.VERSION, node, dialled.localAddress(),
-                    server.port(), ProcessHandle.current().pid(), AgentMain.VERSION, machine()), ANSWER_WITHIN);
+            registered = dialled.register(
+                    new Messages.Register(
+                            token,
+                            FrameCodec.VERSION,
+                            node,
+                            dialled.localAddress(),
+                            server.port(),
+                            ProcessHandle.current().pid(),
+                            AgentMain.VERSION,
+                            machine()),
+                    ANSWER_WITHIN);
         } catch (RemoteErrorException e) {
-            err.println("linkproof-agent: node " + node + ": the coordinator refused the registration: " + e.getMessage());
+            err.println(
+                    "linkproof-agent: node " + node + ": the coordinator refused the registration: " + e.getMessage());
             err.flush();
             dialled.close();
             return false;

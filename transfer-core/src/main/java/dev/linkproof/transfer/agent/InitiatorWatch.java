@@ -48,7 +48,8 @@ final class InitiatorWatch {
         InitiatorWatch w = new InitiatorWatch(pid, onGone);
         Thread.ofPlatform().daemon().name("initiator-pipe").start(() -> w.readUntilEnd(pipe));
         Optional<ProcessHandle> initiator = ProcessHandle.of(pid);
-        boolean parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) == pid;
+        boolean parent =
+                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) == pid;
         Optional<Instant> started = initiator.flatMap(p -> p.info().startInstant());
         Thread.ofPlatform().daemon().name("initiator-process").start(() -> w.poll(parent, started));
         return w;

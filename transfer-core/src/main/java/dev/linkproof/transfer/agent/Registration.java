@@ -59,25 +59,34 @@ public final class Registration implements AutoCloseable {
             Duration left = Duration.ofNanos(deadline - System.nanoTime());
             try {
                 Duration dial = left.compareTo(Duration.ofSeconds(5)) < 0 ? left : Duration.ofSeconds(5);
-                return new Registration(ControlChannel.connect(host, port, dial.isNegative() || dial.isZero()
-                        ? Duration.ofMillis(1) : dial, WHAT));
+                return new Registration(ControlChannel.connect(
+                        host, port, dial.isNegative() || dial.isZero() ? Duration.ofMillis(1) : dial, WHAT));
             } catch (PeerFailureException e) {
                 if (System.nanoTime() + backoffMillis * 1_000_000 >= deadline) {
-                    throw new PeerFailureException("the coordinator's registry at " + host + ":" + port
-                            + " did not answer within " + Units.formatDuration(within) + " (" + tries + " dials; last: "
-                            + e.getMessage().replace("cannot reach " + WHAT + " at " + host + ":" + port + ": ", "") + ")", e)
+                    throw new PeerFailureException(
+                                    "the coordinator's registry at " + host + ":" + port
+                                            + " did not answer within " + Units.formatDuration(within) + " (" + tries
+                                            + " dials; last: "
+                                            + e.getMessage()
+                                                    .replace(
+                                                            "cannot reach " + WHAT + " at " + host + ":" + port + ": ",
+                                                            "")
+                                            + ")",
+                                    e)
                             .expired(Deadline.CONTROL);
                 }
                 if (tries == 1 || tries % 10 == 0) {
                     progress.accept("waiting for the coordinator's registry at " + host + ":" + port + " (dial " + tries
-                            + ": " + e.getMessage().replace("cannot reach " + WHAT + " at " + host + ":" + port + ": ", "")
+                            + ": "
+                            + e.getMessage().replace("cannot reach " + WHAT + " at " + host + ":" + port + ": ", "")
                             + ")");
                 }
                 try {
                     Thread.sleep(backoffMillis);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    throw new PeerFailureException("interrupted while waiting for the coordinator's registry", interrupted);
+                    throw new PeerFailureException(
+                            "interrupted while waiting for the coordinator's registry", interrupted);
                 }
                 backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF.toMillis());
             }
@@ -110,14 +119,16 @@ public final class Registration implements AutoCloseable {
                 return "the coordinator at " + channel.peer() + " was silent for " + SILENCE_LIMIT.toSeconds()
                         + " s (its host or the network between us is down)";
             } catch (EOFException e) {
-                return "the coordinator at " + channel.peer() + " closed the registration (the run ended or its process died)";
+                return "the coordinator at " + channel.peer()
+                        + " closed the registration (the run ended or its process died)";
             } catch (IOException e) {
                 return "the registration with the coordinator at " + channel.peer() + " broke: " + e.getMessage();
             } catch (ProtocolException e) {
                 return "the coordinator at " + channel.peer() + " broke the protocol: " + e.getMessage();
             }
             if (frame == null) {
-                return "the coordinator at " + channel.peer() + " closed the registration (the run ended or its process died)";
+                return "the coordinator at " + channel.peer()
+                        + " closed the registration (the run ended or its process died)";
             }
             switch (frame.type()) {
                 case BYE -> {
@@ -132,11 +143,13 @@ public final class Registration implements AutoCloseable {
                 case PING -> {
                     try {
                         long nonce = Messages.decode(frame, Messages.Ping.class).nonce();
-                        channel.writeRaw(FrameCodec.encode(MessageType.PONG, Messages.encode(new Messages.Pong(nonce))));
+                        channel.writeRaw(
+                                FrameCodec.encode(MessageType.PONG, Messages.encode(new Messages.Pong(nonce))));
                     } catch (ProtocolException e) {
                         return "the coordinator at " + channel.peer() + " broke the protocol: " + e.getMessage();
                     } catch (IOException e) {
-                        return "the registration with the coordinator at " + channel.peer() + " broke: " + e.getMessage();
+                        return "the registration with the coordinator at " + channel.peer() + " broke: "
+                                + e.getMessage();
                     }
                 }
                 default -> {

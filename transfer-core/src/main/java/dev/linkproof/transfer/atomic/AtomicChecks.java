@@ -10,8 +10,7 @@ import java.util.List;
 
 /** The counters of an atomic point against its {@link AtomicPlan}. */
 public final class AtomicChecks {
-    private AtomicChecks() {
-    }
+    private AtomicChecks() {}
 
     /**
      * @param finals  every counter's value on the target after the last op
@@ -28,7 +27,8 @@ public final class AtomicChecks {
             List<AtomicMismatch> found = new ArrayList<>();
             long expectedFinal = plan.after(slot, plan.opsPerCounter());
             if (finals[slot] != expectedFinal) {
-                found.add(new AtomicMismatch(slot, Check.FINAL_VALUE, expectedFinal, finals[slot], -1, plan.step(slot)));
+                found.add(
+                        new AtomicMismatch(slot, Check.FINAL_VALUE, expectedFinal, finals[slot], -1, plan.step(slot)));
             }
             if (plan.op() == Op.FETCH_ADD) {
                 // Each fetch-add returns the value before its own add: over the verification ops the
@@ -57,7 +57,8 @@ public final class AtomicChecks {
                 for (int v = 0; v < fetched[slot].length; v++) {
                     long expected = plan.after(slot, first + v);
                     if (fetched[slot][v] != expected) {
-                        found.add(new AtomicMismatch(slot, Check.SWAP_OLD_VALUE, expected, fetched[slot][v], v, plan.step(slot)));
+                        found.add(new AtomicMismatch(
+                                slot, Check.SWAP_OLD_VALUE, expected, fetched[slot][v], v, plan.step(slot)));
                         break;
                     }
                 }

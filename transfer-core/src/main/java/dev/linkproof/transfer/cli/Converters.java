@@ -9,8 +9,7 @@ import picocli.CommandLine.ITypeConverter;
 
 /** The transfer command's option types: sizes, ops, memory placements, the agent's address, durations. */
 final class Converters {
-    private Converters() {
-    }
+    private Converters() {}
 
     static final class SizeConverter implements ITypeConverter<Long> {
         @Override
@@ -50,8 +49,8 @@ final class Converters {
         @Override
         public dev.linkproof.transfer.control.HostPort convert(String value) {
             try {
-                return dev.linkproof.transfer.control.HostPort.parse(value,
-                        java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
+                return dev.linkproof.transfer.control.HostPort.parse(
+                        value, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
@@ -65,7 +64,8 @@ final class Converters {
             try {
                 return Units.parseDuration(value);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("bad duration '" + value + "' (expected e.g. 2s, 1.5s, 500ms, PT3S)");
+                throw new CommandLine.TypeConversionException(
+                        "bad duration '" + value + "' (expected e.g. 2s, 1.5s, 500ms, PT3S)");
             }
         }
     }

@@ -67,7 +67,8 @@ final class RailEntries {
     static List<Entry> bothWays(String transport, List<Entry> rails, Rails.Placement pointMemory) {
         if (transport.equals(GpuIpcTransport.ID)) {
             List<Entry> out = rails.isEmpty()
-                    ? List.of(new Entry(pointMemory.label(), Map.of(), false, Optional.of(pointMemory))) : rails;
+                    ? List.of(new Entry(pointMemory.label(), Map.of(), false, Optional.of(pointMemory)))
+                    : rails;
             List<Entry> all = new ArrayList<>(out);
             for (Entry e : out) {
                 Rails.Placement back = e.memory().orElse(pointMemory).reversed();
@@ -83,9 +84,9 @@ final class RailEntries {
         List<Entry> out = rails.isEmpty() ? List.of(new Entry("out", Map.of())) : rails;
         List<Entry> all = new java.util.ArrayList<>(out);
         for (Entry e : out) {
-            Map<String, String> back = dev.linkproof.transfer.tcp.TcpSettings.wayBack(e.settings()).orElseThrow(() ->
-                    new IllegalArgumentException("--both-ways over tcp rail '" + e.label() + "' needs its SOURCE->TARGET "
-                            + "(the way back goes to the source)"));
+            Map<String, String> back = dev.linkproof.transfer.tcp.TcpSettings.wayBack(e.settings())
+                    .orElseThrow(() -> new IllegalArgumentException("--both-ways over tcp rail '" + e.label()
+                            + "' needs its SOURCE->TARGET " + "(the way back goes to the source)"));
             all.add(new Entry(rails.isEmpty() ? "back" : e.label() + " back", back, true, e.memory()));
         }
         return List.copyOf(all);
@@ -99,8 +100,7 @@ final class RailEntries {
     /** A host name, an IPv4 or IPv6 address (a zone too: fe80::1%eth1). */
     private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9_.:%-]+|\\[[A-Za-z0-9_.:%-]+]");
 
-    private RailEntries() {
-    }
+    private RailEntries() {}
 
     /**
      * The rails {@code entries} name for {@code transport}, in order.
@@ -126,25 +126,30 @@ final class RailEntries {
                 case UcxTransport.ID -> ucx(entry);
                 case GpuIpcTransport.ID -> gpuPair(entry);
                 case LibfabricTransport.ID -> libfabric(entry);
-                default -> throw new IllegalArgumentException("--rails is for the verbs (a device per rail), ucx (a UCX device"
-                        + " per rail), tcp (an address pair per rail), gpu-ipc (a GPU pair per rail) and libfabric (a domain per"
-                        + " rail) transports; transport " + transport + " has no per-rail setting yet");
+                default ->
+                    throw new IllegalArgumentException("--rails is for the verbs (a device per rail), ucx (a UCX"
+                            + " device per rail), tcp (an address pair per rail), gpu-ipc (a GPU pair per rail) and"
+                            + " libfabric (a domain per rail) transports; transport "
+                            + transport + " has no per-rail setting yet");
             };
             String earlier = seen.putIfAbsent(List.of(rail.settings(), rail.memory()), entry);
             if (earlier != null) {
-                String what = earlier.equals(entry) ? rail.label() : rail.label() + " ('" + earlier + "' and '" + entry + "')";
-                throw new IllegalArgumentException("--rails names " + what + " twice: every rail is its own " + switch (transport) {
-                    case VerbsTransport.ID -> "device";
-                    case UcxTransport.ID -> "device (a bare name is port " + UcxSettings.DEFAULT_PORT + ")";
-                    case GpuIpcTransport.ID -> "pair of GPUs";
-                    case LibfabricTransport.ID -> "domain";
-                    default -> "pair of addresses";
-                });
+                String what = earlier.equals(entry)
+                        ? rail.label()
+                        : rail.label() + " ('" + earlier + "' and '" + entry + "')";
+                throw new IllegalArgumentException("--rails names " + what + " twice: every rail is its own "
+                        + switch (transport) {
+                            case VerbsTransport.ID -> "device";
+                            case UcxTransport.ID -> "device (a bare name is port " + UcxSettings.DEFAULT_PORT + ")";
+                            case GpuIpcTransport.ID -> "pair of GPUs";
+                            case LibfabricTransport.ID -> "domain";
+                            default -> "pair of addresses";
+                        });
             }
             for (String key : rail.settings().keySet()) {
                 if (settings.containsKey(key)) {
-                    throw new IllegalArgumentException("--rails sets " + key + " for every rail; drop --set " + key + "="
-                            + settings.get(key));
+                    throw new IllegalArgumentException(
+                            "--rails sets " + key + " for every rail; drop --set " + key + "=" + settings.get(key));
                 }
             }
             rails.add(rail);
@@ -154,8 +159,9 @@ final class RailEntries {
 
     private static Entry verbs(String entry) {
         if (!DEVICE.matcher(entry).matches()) {
-            throw new IllegalArgumentException("--rails: '" + entry + "' is not an RDMA device name: a verbs rail is a device,"
-                    + " used on both ranks (e.g. --rails rxe0,rxe9 or mlx5_0,mlx5_1)");
+            throw new IllegalArgumentException(
+                    "--rails: '" + entry + "' is not an RDMA device name: a verbs rail is a device,"
+                            + " used on both ranks (e.g. --rails rxe0,rxe9 or mlx5_0,mlx5_1)");
         }
         return new Entry(entry, Map.of(VerbsSettings.DEVICE, entry));
     }
@@ -184,10 +190,13 @@ final class RailEntries {
     private static Entry gpuPair(String entry) {
         Matcher m = GPU_PAIR.matcher(entry);
         if (!m.matches()) {
-            throw new IllegalArgumentException("--rails: '" + entry + "' is not a GPU pair: a gpu-ipc rail is I->J, the"
-                    + " runtime ordinals of the initiator's GPU and the target's (quote the '>'; e.g. --rails '0->1,1->0')");
+            throw new IllegalArgumentException(
+                    "--rails: '" + entry + "' is not a GPU pair: a gpu-ipc rail is I->J, the runtime ordinals of the"
+                            + " initiator's GPU and the target's (quote the '>'; e.g. --rails"
+                            + " '0->1,1->0')");
         }
-        Rails.Placement pair = new Rails.Placement(new MemoryPlacement(MemoryKind.GPU, Integer.parseInt(m.group(1))),
+        Rails.Placement pair = new Rails.Placement(
+                new MemoryPlacement(MemoryKind.GPU, Integer.parseInt(m.group(1))),
                 new MemoryPlacement(MemoryKind.GPU, Integer.parseInt(m.group(2))));
         return new Entry(pair.label(), Map.of(), false, Optional.of(pair));
     }
@@ -195,7 +204,8 @@ final class RailEntries {
     private static Entry tcp(String entry) {
         Map<String, String> s = new LinkedHashMap<>();
         int arrow = entry.indexOf(ARROW);
-        String target = arrow < 0 ? entry : entry.substring(arrow + ARROW.length()).trim();
+        String target =
+                arrow < 0 ? entry : entry.substring(arrow + ARROW.length()).trim();
         if (arrow >= 0) {
             String source = entry.substring(0, arrow).trim();
             requireAddress(entry, source, "source");
@@ -208,8 +218,11 @@ final class RailEntries {
 
     private static void requireAddress(String entry, String address, String which) {
         if (!ADDRESS.matcher(address).matches()) {
-            throw new IllegalArgumentException("--rails: '" + entry + "' has " + (address.isEmpty() ? "no " + which + " address"
-                    : "'" + address + "' as its " + which + " address, which is not a host name or an IP address")
+            throw new IllegalArgumentException("--rails: '" + entry + "' has "
+                    + (address.isEmpty()
+                            ? "no " + which + " address"
+                            : "'" + address + "' as its " + which
+                                    + " address, which is not a host name or an IP address")
                     + ": a tcp rail is SOURCE->TARGET or TARGET (e.g. 10.1.0.1->10.1.0.2)");
         }
     }

@@ -13,10 +13,10 @@ import dev.linkproof.transfer.agent.AgentMain;
 import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Rails;
-import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
+import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.Transports;
 import java.io.PrintWriter;
@@ -56,40 +56,72 @@ import picocli.CommandLine.ParameterException;
  * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
  * could not run, 2 for bad arguments.
  */
-@Command(name = "linkproof-transfer", mixinStandardHelpOptions = true, version = AgentMain.VERSION, sortOptions = false,
-        description = {"Runs Linkproof transfer points against a target agent and prints one line per point.",
-                "Every list option takes comma-separated values; the points are their cross product."},
-        footer = {"", "Examples:",
-                "  linkproof-transfer --op write --size 64KiB,1MiB,16MiB --depth 16 --duration 2s --agent-cpus 1",
-                "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000",
-                "  linkproof-transfer --transport verbs --rails rxe0,rxe9 --size 64KiB,1MiB --batch 32 --depth 4",
-                "  linkproof-transfer --transport ucx --rails mlx5_0,mlx5_1 --size 1MiB --batch 16 --depth 4",
-                "  linkproof-transfer --transport gpu-ipc --rails '0->1,1->0' --both-ways --size 64MiB",
-                "  linkproof-transfer --rails '10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2' --size 1MiB --format json"})
+@Command(
+        name = "linkproof-transfer",
+        mixinStandardHelpOptions = true,
+        version = AgentMain.VERSION,
+        sortOptions = false,
+        description = {
+            "Runs Linkproof transfer points against a target agent and prints one line per point.",
+            "Every list option takes comma-separated values; the points are their cross product."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  linkproof-transfer --op write --size 64KiB,1MiB,16MiB --depth 16 --duration 2s --agent-cpus 1",
+            "  linkproof-transfer --peer target:7471 --token $TOKEN --size 4KiB --mode latency --iters 10000",
+            "  linkproof-transfer --transport verbs --rails rxe0,rxe9 --size 64KiB,1MiB --batch 32 --depth 4",
+            "  linkproof-transfer --transport ucx --rails mlx5_0,mlx5_1 --size 1MiB --batch 16 --depth 4",
+            "  linkproof-transfer --transport gpu-ipc --rails '0->1,1->0' --both-ways --size 64MiB",
+            "  linkproof-transfer --rails '10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2' --size 1MiB --format json"
+        })
 public final class TransferCli implements Callable<Integer> {
 
     /** How the result lines are printed. */
-    public enum Format { TABLE, CSV, JSON }
+    public enum Format {
+        TABLE,
+        CSV,
+        JSON
+    }
 
     /** A {@code --peer} value. */
-
-    @Option(names = {"-o", "--op"}, defaultValue = "write", converter = Converters.OpConverter.class,
+    @Option(
+            names = {"-o", "--op"},
+            defaultValue = "write",
+            converter = Converters.OpConverter.class,
             description = "Operation: write, read, send, write-with-imm (default ${DEFAULT-VALUE}).")
     Op op;
 
-    @Option(names = {"-s", "--size"}, split = ",", defaultValue = "64KiB", converter = Converters.SizeConverter.class, paramLabel = "SIZE",
+    @Option(
+            names = {"-s", "--size"},
+            split = ",",
+            defaultValue = "64KiB",
+            converter = Converters.SizeConverter.class,
+            paramLabel = "SIZE",
             description = "Bytes per transfer, e.g. 4096, 64KiB, 1MiB (binary units; default ${DEFAULT-VALUE}).")
     List<Long> sizes;
 
-    @Option(names = {"-b", "--batch"}, split = ",", defaultValue = "1", paramLabel = "N",
+    @Option(
+            names = {"-b", "--batch"},
+            split = ",",
+            defaultValue = "1",
+            paramLabel = "N",
             description = "Transfers per iteration, each into its own slot (default ${DEFAULT-VALUE}).")
     List<Integer> batches;
 
-    @Option(names = {"-q", "--qps", "--connections"}, split = ",", defaultValue = "1", paramLabel = "N",
+    @Option(
+            names = {"-q", "--qps", "--connections"},
+            split = ",",
+            defaultValue = "1",
+            paramLabel = "N",
             description = "Queue pairs / connections used in parallel (default ${DEFAULT-VALUE}).")
     List<Integer> connections;
 
-    @Option(names = {"-d", "--depth"}, split = ",", defaultValue = "1", paramLabel = "N|auto",
+    @Option(
+            names = {"-d", "--depth"},
+            split = ",",
+            defaultValue = "1",
+            paramLabel = "N|auto",
             description = "Iterations in flight; 1 = stop-and-wait; auto = enough to keep about 4 MiB in flight"
                     + " per point (default ${DEFAULT-VALUE}).")
     List<String> depths;
@@ -115,94 +147,149 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    @Option(names = {"-n", "--iters"}, defaultValue = "1000",
+    @Option(
+            names = {"-n", "--iters"},
+            defaultValue = "1000",
             description = "Timed iterations per point (default ${DEFAULT-VALUE}); see --duration.")
     int iterations;
 
-    @Option(names = {"-w", "--warmup"}, defaultValue = "20", description = "Untimed warmup iterations (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-w", "--warmup"},
+            defaultValue = "20",
+            description = "Untimed warmup iterations (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = {"-D", "--duration"}, converter = Converters.DurationConverter.class,
+    @Option(
+            names = {"-D", "--duration"},
+            converter = Converters.DurationConverter.class,
             description = "Instead of --iters: run each point first as a short probe (about 128 MiB, at most --iters, "
                     + "at least two pipelines' worth), then with as many iterations as fill about this long (e.g. 2s, "
                     + "500ms, PT3S; at most an hour).")
     Duration duration;
 
-    @Option(names = {"-m", "--mode"}, defaultValue = "bandwidth",
+    @Option(
+            names = {"-m", "--mode"},
+            defaultValue = "bandwidth",
             description = "bandwidth (one whole-loop timer) or latency (stop-and-wait, per-iteration percentiles); "
                     + "default ${DEFAULT-VALUE}.")
     Mode mode;
 
-    @Option(names = {"-t", "--transport"}, defaultValue = "tcp", description = "Transport id (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-t", "--transport"},
+            defaultValue = "tcp",
+            description = "Transport id (default ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = "--layout", defaultValue = "contiguous", description = "contiguous or strided slots (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--layout",
+            defaultValue = "contiguous",
+            description = "contiguous or strided slots (default ${DEFAULT-VALUE}).")
     Layout layout;
 
-    @Option(names = "--offset", defaultValue = "0", description = "Misalignment of every slot, 0..4095 bytes (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--offset",
+            defaultValue = "0",
+            description = "Misalignment of every slot, 0..4095 bytes (default ${DEFAULT-VALUE}).")
     long offset;
 
-    @Option(names = "--initiator-mem", defaultValue = "host", converter = Converters.MemoryConverter.class,
+    @Option(
+            names = "--initiator-mem",
+            defaultValue = "host",
+            converter = Converters.MemoryConverter.class,
             description = "Initiator memory: host, hugepage, gpu[:N] (default ${DEFAULT-VALUE}).")
     MemoryPlacement initiatorMemory;
 
-    @Option(names = "--target-mem", defaultValue = "host", converter = Converters.MemoryConverter.class,
+    @Option(
+            names = "--target-mem",
+            defaultValue = "host",
+            converter = Converters.MemoryConverter.class,
             description = "Target memory: host, hugepage, gpu[:N] (default ${DEFAULT-VALUE}).")
     MemoryPlacement targetMemory;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A transport setting, given to both ranks (repeatable).")
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = "A transport setting, given to both ranks (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
-    @Option(names = "--rails", split = ",", paramLabel = "RAIL",
-            description = {"Run every point on these rails at once: one session to the agent and one data path per rail, "
-                    + "their timed loops started together (a start barrier). Prints the aggregate (all bytes over the first "
-                    + "start to the last end, the slowest rail's latency, every rail's validation) and then each rail.",
-                    "  verbs: a device per rail, used on both ranks (rail k runs with verbs.device = entry k): rxe0,rxe9.",
-                    "  ucx: a device per rail, DEVICE or DEVICE:PORT, used on both ranks (rail k's UCX context gets "
-                            + "UCX_NET_DEVICES = entry k, a bare name on port 1, as the engine's ucx rails): mlx5_0,mlx5_1.",
-                    "  tcp: SOURCE->TARGET or TARGET per rail (the settings tcp.source, tcp.address; quote the '>'): "
-                            + "'10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2'.",
-                    "  gpu-ipc: a GPU pair I->J per rail, runtime ordinals (rail k copies between the GPUs of entry k, "
-                            + "in place of --initiator-mem/--target-mem, which it excludes): '0->1,1->0'.",
-                    "  libfabric: a domain of the point's provider per rail, used on both ranks (rail k runs with "
-                            + "libfabric.domain = entry k; fi_info lists them): --set libfabric.provider='tcp;ofi_rxm' --rails lo,eth0.",
-                    "One entry runs one rail the same way, to compare it alone with several."})
+    @Option(
+            names = "--rails",
+            split = ",",
+            paramLabel = "RAIL",
+            description = {
+                "Run every point on these rails at once: one session to the agent and one data path per rail, their"
+                    + " timed loops started together (a start barrier). Prints the aggregate (all bytes over the first"
+                    + " start to the last end, the slowest rail's latency, every rail's validation) and then each"
+                    + " rail.",
+                "  verbs: a device per rail, used on both ranks (rail k runs with verbs.device = entry k): rxe0,rxe9.",
+                "  ucx: a device per rail, DEVICE or DEVICE:PORT, used on both ranks (rail k's UCX context gets"
+                    + " UCX_NET_DEVICES = entry k, a bare name on port 1, as the engine's ucx rails): mlx5_0,mlx5_1.",
+                "  tcp: SOURCE->TARGET or TARGET per rail (the settings tcp.source, tcp.address; quote the '>'): "
+                        + "'10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2'.",
+                "  gpu-ipc: a GPU pair I->J per rail, runtime ordinals (rail k copies between the GPUs of entry k, "
+                        + "in place of --initiator-mem/--target-mem, which it excludes): '0->1,1->0'.",
+                "  libfabric: a domain of the point's provider per rail, used on both ranks (rail k runs with"
+                        + " libfabric.domain = entry k; fi_info lists them): --set libfabric.provider='tcp;ofi_rxm'"
+                        + " --rails lo,eth0.",
+                "One entry runs one rail the same way, to compare it alone with several."
+            })
     List<String> railNames;
 
-    @Option(names = "--both-ways",
-            description = {"Every rail (or the one pair) also runs back, from the agent's host to this one, at the same time, "
-                    + "as ib_write_bw -b: the agent drives each way back toward an agent in this process (on loopback, or on "
-                    + "the address this host reaches --peer from). Each way is validated on both ranks; the aggregate is "
-                    + "all ways' bytes over the first start to the last end. Over tcp rails each needs SOURCE->TARGET. "
-                    + "gpu-ipc is of one host: each GPU pair (the point's own without --rails) also runs reversed, "
-                    + "GPU J to GPU I, driven from here as the engine runs it."})
+    @Option(
+            names = "--both-ways",
+            description = {
+                "Every rail (or the one pair) also runs back, from the agent's host to this one, at the same time, as"
+                    + " ib_write_bw -b: the agent drives each way back toward an agent in this process (on loopback,"
+                    + " or on the address this host reaches --peer from). Each way is validated on both ranks; the"
+                    + " aggregate is all ways' bytes over the first start to the last end. Over tcp rails each needs"
+                    + " SOURCE->TARGET. gpu-ipc is of one host: each GPU pair (the point's own without --rails) also"
+                    + " runs reversed, GPU J to GPU I, driven from here as the engine runs it."
+            })
     boolean bothWays;
 
-    @Option(names = {"-r", "--repeat"}, defaultValue = "1", description = "Run every point this many times (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-r", "--repeat"},
+            defaultValue = "1",
+            description = "Run every point this many times (default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = {"-f", "--format"}, defaultValue = "table",
+    @Option(
+            names = {"-f", "--format"},
+            defaultValue = "table",
             description = "table (ib_write_bw style), csv or json (one object a line); default ${DEFAULT-VALUE}.")
     Format format;
 
-    @Option(names = "--peer", converter = Converters.PeerConverter.class, paramLabel = "HOST:PORT",
+    @Option(
+            names = "--peer",
+            converter = Converters.PeerConverter.class,
+            paramLabel = "HOST:PORT",
             description = "Connect to the agent running there instead of starting a local one.")
     dev.linkproof.transfer.control.HostPort peer;
 
     @Option(names = "--token", description = "Token of the agent at --peer (default: $" + AgentMain.TOKEN_ENV + ").")
     String token;
 
-    @Option(names = "--agent-cpus", paramLabel = "CPUS",
+    @Option(
+            names = "--agent-cpus",
+            paramLabel = "CPUS",
             description = "Start the local agent under taskset -c CPUS (e.g. 1 or 2-3), away from this process.")
     String agentCpus;
 
-    @Option(names = "--agent-jvm-arg", paramLabel = "ARG", description = "Extra JVM option for the local agent (repeatable).")
+    @Option(
+            names = "--agent-jvm-arg",
+            paramLabel = "ARG",
+            description = "Extra JVM option for the local agent (repeatable).")
     List<String> agentJvmArgs = new ArrayList<>();
 
-    @Option(names = "--agent-log", description = "Where the local agent's output goes (default: a file in java.io.tmpdir).")
+    @Option(
+            names = "--agent-log",
+            description = "Where the local agent's output goes (default: a file in java.io.tmpdir).")
     Path agentLog;
 
-    @Option(names = "--progress-timeout", defaultValue = "10s", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--progress-timeout",
+            defaultValue = "10s",
+            converter = Converters.DurationConverter.class,
             description = "Fail a point whose data path makes no progress for this long (default ${DEFAULT-VALUE}).")
     Duration progressTimeout;
 
@@ -244,8 +331,11 @@ public final class TransferCli implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         PrintWriter err = commandSpec.commandLine().getErr();
         Timeouts timeouts = timeouts();
-        Path log = agentLog != null ? agentLog
-                : Path.of(System.getProperty("java.io.tmpdir"), "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
+        Path log = agentLog != null
+                ? agentLog
+                : Path.of(
+                        System.getProperty("java.io.tmpdir"),
+                        "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
         LocalAgent local = null;
         dev.linkproof.transfer.agent.AgentServer home = null;
         // One session per rail (one when there are no rails), all to the same agent.
@@ -254,25 +344,43 @@ public final class TransferCli implements Callable<Integer> {
         try {
             if (peer == null) {
                 local = agentCpus != null
-                        ? LocalAgent.start(List.of("taskset", "-c", agentCpus), agentJvmArgs, java.util.Map.of(), log, timeouts.agentStart())
+                        ? LocalAgent.start(
+                                List.of("taskset", "-c", agentCpus),
+                                agentJvmArgs,
+                                java.util.Map.of(),
+                                log,
+                                timeouts.agentStart())
                         : LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
             }
             // Discovered once for the run: every rail's session and the agent for the ways back run on them.
             Transports transports = Transports.discover();
             for (int i = 0; i < Math.max(1, rails.size()); i++) {
-                sessions.add(peer != null ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts, transports)
-                        : Session.open(local.host(), local.port(), local.token(), timeouts, transports));
+                sessions.add(
+                        peer != null
+                                ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts, transports)
+                                : Session.open(local.host(), local.port(), local.token(), timeouts, transports));
             }
             Session session = sessions.getFirst();
             if (rails.stream().anyMatch(RailEntries.Entry::back)) {
                 home = homeAgent(session, transports);
             }
-            TransferPrinter printer = new TransferPrinter(format, out, err, repeat > 1, rails.stream().map(RailEntries.Entry::label).toList(),
+            TransferPrinter printer = new TransferPrinter(
+                    format,
+                    out,
+                    err,
+                    repeat > 1,
+                    rails.stream().map(RailEntries.Entry::label).toList(),
                     rails.stream().anyMatch(e -> e.memory().isPresent()));
-            printer.banner(points.getFirst(), session, peer != null ? peer.toString()
-                    : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
+            printer.banner(
+                    points.getFirst(),
+                    session,
+                    peer != null
+                            ? peer.toString()
+                            : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
             // The rails as one session (Rails.asSession): what it supports names the rail that cannot run a point.
-            TransferSession each = rails.isEmpty() ? session : Rails.asSession(lanes(rails, sessions, home, timeouts), timeouts.control());
+            TransferSession each = rails.isEmpty()
+                    ? session
+                    : Rails.asSession(lanes(rails, sessions, home, timeouts), timeouts.control());
             TimedRun.Runner runner = each::run;
             for (TransferSpec point : points) {
                 Availability can = each.supports(point);
@@ -283,7 +391,8 @@ public final class TransferCli implements Callable<Integer> {
                 for (int r = 0; r < repeat; r++) {
                     TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
                     try {
-                        Measurement m = duration == null ? runner.run(spec) : TimedRun.run(runner, probe(spec), duration);
+                        Measurement m =
+                                duration == null ? runner.run(spec) : TimedRun.run(runner, probe(spec), duration);
                         printer.result(m, r);
                         if (!m.isValid()) {
                             rc = 1;
@@ -295,12 +404,16 @@ public final class TransferCli implements Callable<Integer> {
                         List<String> gone = new ArrayList<>();
                         for (int i = 0; i < sessions.size(); i++) {
                             if (!sessions.get(i).usable()) {
-                                gone.add(rails.isEmpty() ? "the target" : "rail " + i + " (" + rails.get(i).label() + ")'s session");
+                                gone.add(
+                                        rails.isEmpty()
+                                                ? "the target"
+                                                : "rail " + i + " ("
+                                                        + rails.get(i).label() + ")'s session");
                             }
                         }
                         if (!gone.isEmpty()) {
-                            err.println("linkproof-transfer: " + String.join(", ", gone) + (gone.size() == 1 ? " is" : " are")
-                                    + " gone; stopping (" + why + ")");
+                            err.println("linkproof-transfer: " + String.join(", ", gone)
+                                    + (gone.size() == 1 ? " is" : " are") + " gone; stopping (" + why + ")");
                             err.flush();
                             return 1;
                         }
@@ -335,17 +448,21 @@ public final class TransferCli implements Callable<Integer> {
             return List.of();
         }
         try {
-            List<RailEntries.Entry> out = railNames == null ? List.of() : RailEntries.parse(transport, railNames, settings);
+            List<RailEntries.Entry> out =
+                    railNames == null ? List.of() : RailEntries.parse(transport, railNames, settings);
             if (railNames != null && transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID)) {
                 for (String memoryOption : List.of("--initiator-mem", "--target-mem")) {
                     CommandLine.ParseResult given = commandSpec.commandLine().getParseResult();
                     if (given != null && given.hasMatchedOption(memoryOption)) {
-                        throw new IllegalArgumentException("--rails names each gpu-ipc rail's GPUs (I->J, runtime ordinals): "
-                                + "drop " + memoryOption);
+                        throw new IllegalArgumentException(
+                                "--rails names each gpu-ipc rail's GPUs (I->J, runtime ordinals): " + "drop "
+                                        + memoryOption);
                     }
                 }
             }
-            return bothWays ? RailEntries.bothWays(transport, out, new Rails.Placement(initiatorMemory, targetMemory)) : out;
+            return bothWays
+                    ? RailEntries.bothWays(transport, out, new Rails.Placement(initiatorMemory, targetMemory))
+                    : out;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
         }
@@ -355,12 +472,15 @@ public final class TransferCli implements Callable<Integer> {
     private static final String HOME_TOKEN = dev.linkproof.transfer.control.AgentProcess.newToken();
 
     /** This process's agent for the ways back: on loopback for a local agent, else on the address the peer was reached from. */
-    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer, Transports transports) throws TransferException {
+    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer, Transports transports)
+            throws TransferException {
         String bind = peer == null ? "127.0.0.1" : toPeer.control().localAddress();
         try {
-            return dev.linkproof.transfer.agent.AgentServer.start(bind, 0, HOME_TOKEN, timeouts().io(), transports);
+            return dev.linkproof.transfer.agent.AgentServer.start(
+                    bind, 0, HOME_TOKEN, timeouts().io(), transports);
         } catch (java.io.IOException e) {
-            throw new TransferException("cannot start this process's agent for the ways back (on " + bind + "): " + e.getMessage(), e);
+            throw new TransferException(
+                    "cannot start this process's agent for the ways back (on " + bind + "): " + e.getMessage(), e);
         }
     }
 
@@ -369,13 +489,22 @@ public final class TransferCli implements Callable<Integer> {
      * refused) and, for a gpu-ipc rail, its GPUs in place of the point's memory; a way back on its own
      * session driven toward {@code home}.
      */
-    static List<Rails.Lane> lanes(List<RailEntries.Entry> rails, List<Session> sessions,
-                                  dev.linkproof.transfer.agent.AgentServer home, Timeouts timeouts) {
+    static List<Rails.Lane> lanes(
+            List<RailEntries.Entry> rails,
+            List<Session> sessions,
+            dev.linkproof.transfer.agent.AgentServer home,
+            Timeouts timeouts) {
         List<Rails.Lane> out = new ArrayList<>();
         for (int k = 0; k < rails.size(); k++) {
             RailEntries.Entry e = rails.get(k);
-            out.add(Rails.lane(e.label(), sessions.get(k), e.settings(), e.memory(),
-                    e.back() ? java.util.Optional.of(new Rails.Home(home.host(), home.port(), HOME_TOKEN)) : java.util.Optional.empty(),
+            out.add(Rails.lane(
+                    e.label(),
+                    sessions.get(k),
+                    e.settings(),
+                    e.memory(),
+                    e.back()
+                            ? java.util.Optional.of(new Rails.Home(home.host(), home.port(), HOME_TOKEN))
+                            : java.util.Optional.empty(),
                     timeouts));
         }
         return out;
@@ -388,12 +517,16 @@ public final class TransferCli implements Callable<Integer> {
     List<TransferSpec> points() {
         requireArg(repeat >= 1, "--repeat must be at least 1, was " + repeat);
         requireArg(duration == null || !duration.isNegative() && !duration.isZero(), "--duration must be positive");
-        requireArg(duration == null || duration.compareTo(MAX_DURATION) <= 0, "--duration must be at most " + MAX_DURATION);
-        requireArg(progressTimeout != null && !progressTimeout.isNegative() && !progressTimeout.isZero(),
+        requireArg(
+                duration == null || duration.compareTo(MAX_DURATION) <= 0,
+                "--duration must be at most " + MAX_DURATION);
+        requireArg(
+                progressTimeout != null && !progressTimeout.isNegative() && !progressTimeout.isZero(),
                 "--progress-timeout must be positive");
         // gpu-ipc rails name their own GPUs: the point's memory is rail 0's, as the engine's results record has it.
         Rails.Placement memory = transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID) && railNames != null
-                ? rails().getFirst().memory().orElseThrow() : new Rails.Placement(initiatorMemory, targetMemory);
+                ? rails().getFirst().memory().orElseThrow()
+                : new Rails.Placement(initiatorMemory, targetMemory);
         List<TransferSpec> points = new ArrayList<>();
         for (long size : sizes) {
             for (int batch : batches) {
@@ -405,16 +538,41 @@ public final class TransferCli implements Callable<Integer> {
                         } catch (IllegalArgumentException e) {
                             throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
                         }
-                        String id = String.format(Locale.ROOT, "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d%s",
-                                transport, op.label(), size, batch, qps, depth,
+                        String id = String.format(
+                                Locale.ROOT,
+                                "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d%s",
+                                transport,
+                                op.label(),
+                                size,
+                                batch,
+                                qps,
+                                depth,
                                 railNames == null ? "" : ",rails=" + railNames.size());
                         try {
-                            points.add(new TransferSpec(id, transport, op, mode, size, batch, qps, depth, iterations, warmup,
-                                    layout, offset, memory.initiator(), memory.target(), settings));
+                            points.add(new TransferSpec(
+                                    id,
+                                    transport,
+                                    op,
+                                    mode,
+                                    size,
+                                    batch,
+                                    qps,
+                                    depth,
+                                    iterations,
+                                    warmup,
+                                    layout,
+                                    offset,
+                                    memory.initiator(),
+                                    memory.target(),
+                                    settings));
                         } catch (IllegalArgumentException e) {
-                            throw new ParameterException(commandSpec.commandLine(), "invalid point (size "
-                                    + Units.formatSize(size) + ", batch " + batch + ", qps " + qps + ", depth " + depth
-                                    + "): " + e.getMessage(), e);
+                            throw new ParameterException(
+                                    commandSpec.commandLine(),
+                                    "invalid point (size "
+                                            + Units.formatSize(size) + ", batch " + batch + ", qps " + qps + ", depth "
+                                            + depth
+                                            + "): " + e.getMessage(),
+                                    e);
                         }
                     }
                 }
@@ -424,17 +582,24 @@ public final class TransferCli implements Callable<Integer> {
     }
 
     private void checkTarget() {
-        requireArg(peer == null || agentCpus == null, "--peer and --agent-cpus exclude each other: "
-                + "pin a remote agent where it is started (taskset -c N linkproof-agent ...)");
-        requireArg(agentCpus == null || CPU_LIST.matcher(agentCpus).matches(),
+        requireArg(
+                peer == null || agentCpus == null,
+                "--peer and --agent-cpus exclude each other: "
+                        + "pin a remote agent where it is started (taskset -c N linkproof-agent ...)");
+        requireArg(
+                agentCpus == null || CPU_LIST.matcher(agentCpus).matches(),
                 "--agent-cpus '" + agentCpus + "' is not a CPU list like 1, 2-3 or 1,3");
-        requireArg(peer == null || resolvedToken() != null, "--peer needs the agent's token: --token T or $"
-                + AgentMain.TOKEN_ENV + " (the agent prints it when it generates one)");
+        requireArg(
+                peer == null || resolvedToken() != null,
+                "--peer needs the agent's token: --token T or $" + AgentMain.TOKEN_ENV
+                        + " (the agent prints it when it generates one)");
     }
 
     /** The session's deadlines: {@code --progress-timeout}, the others {@link Timeouts#DEFAULT}'s. */
     Timeouts timeouts() {
-        return new Timeouts(Timeouts.DEFAULT.agentStart(), Timeouts.DEFAULT.control(),
+        return new Timeouts(
+                Timeouts.DEFAULT.agentStart(),
+                Timeouts.DEFAULT.control(),
                 new IoSettings(progressTimeout, IoSettings.DEFAULT.connectTimeout()));
     }
 
@@ -445,7 +610,9 @@ public final class TransferCli implements Callable<Integer> {
      */
     String deadlineNote(Throwable failure) {
         // Only the progress deadline has an option here; the others keep their defaults.
-        return dev.linkproof.transfer.session.DeadlineNote.of(failure, timeouts(),
+        return dev.linkproof.transfer.session.DeadlineNote.of(
+                failure,
+                timeouts(),
                 d -> d == Deadline.PROGRESS ? java.util.Optional.of("--progress-timeout") : java.util.Optional.empty());
     }
 
@@ -470,5 +637,4 @@ public final class TransferCli implements Callable<Integer> {
             throw new ParameterException(commandSpec.commandLine(), message);
         }
     }
-
 }

@@ -34,12 +34,20 @@ final class TransferPrinter {
     private final boolean showRep;
     /** Every rail's label, in rail order; empty for a point of one pair. */
     private final List<String> rails;
+
     private final int railWidth;
     /** Whether the rails run on memory of their own (gpu-ipc's GPU pairs), named by their labels. */
     private final boolean railMemory;
+
     private boolean latencyColumns;
 
-    TransferPrinter(TransferCli.Format format, PrintWriter out, PrintWriter err, boolean showRep, List<String> rails, boolean railMemory) {
+    TransferPrinter(
+            TransferCli.Format format,
+            PrintWriter out,
+            PrintWriter err,
+            boolean showRep,
+            List<String> rails,
+            boolean railMemory) {
         this.railMemory = railMemory;
         this.format = format;
         this.out = out;
@@ -62,21 +70,39 @@ final class TransferPrinter {
         latencyColumns = first.mode() == Mode.LATENCY;
         String rule = "-".repeat((latencyColumns ? 132 : 100) + (rails.isEmpty() ? 0 : railWidth + 19));
         notes.println(rule);
-        notes.printf(Locale.ROOT, " linkproof %s %s · transport %s · %s%n", first.op().label(),
-                first.mode().name().toLowerCase(Locale.ROOT), first.transport(), target);
-        notes.printf(Locale.ROOT, " agent %s on %s (pid %d, JDK %s) · initiator JDK %s%n", agent.agentVersion(),
-                agent.host(), agent.pid(), agent.jdk(), Runtime.version());
-        notes.printf(Locale.ROOT, " memory %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
+        notes.printf(
+                Locale.ROOT,
+                " linkproof %s %s · transport %s · %s%n",
+                first.op().label(),
+                first.mode().name().toLowerCase(Locale.ROOT),
+                first.transport(),
+                target);
+        notes.printf(
+                Locale.ROOT,
+                " agent %s on %s (pid %d, JDK %s) · initiator JDK %s%n",
+                agent.agentVersion(),
+                agent.host(),
+                agent.pid(),
+                agent.jdk(),
+                Runtime.version());
+        notes.printf(
+                Locale.ROOT,
+                " memory %s · layout %s · offset %d · warmup %d · GB = 10^9 bytes%n",
                 railMemory ? "per rail (its GPUs)" : first.initiatorMemory() + " → " + first.targetMemory(),
                 first.layout().name().toLowerCase(Locale.ROOT),
-                first.offset(), first.warmup());
+                first.offset(),
+                first.warmup());
         if (!rails.isEmpty()) {
             List<String> names = new ArrayList<>();
             for (int i = 0; i < rails.size(); i++) {
                 names.add(railName(i, rails.get(i)));
             }
-            notes.printf(Locale.ROOT, " %d rail%s at once (%s), started together; 'all' = every rail's bytes over the"
-                    + " first start to the last end, the slowest rail's latency%n", rails.size(), rails.size() == 1 ? "" : "s",
+            notes.printf(
+                    Locale.ROOT,
+                    " %d rail%s at once (%s), started together; 'all' = every rail's bytes over the"
+                            + " first start to the last end, the slowest rail's latency%n",
+                    rails.size(),
+                    rails.size() == 1 ? "" : "s",
                     String.join(", ", names));
         }
         notes.println(rule);
@@ -86,8 +112,17 @@ final class TransferPrinter {
                 if (!rails.isEmpty()) {
                     out.printf(Locale.ROOT, " %-" + railWidth + "s", "rail");
                 }
-                out.printf(Locale.ROOT, " %-10s %6s %4s %5s %10s %10s %13s %10s", "#bytes", "batch", "qps", "depth",
-                        "#iters", "BW[GB/s]", "MsgRate[Mpps]", "avg[usec]");
+                out.printf(
+                        Locale.ROOT,
+                        " %-10s %6s %4s %5s %10s %10s %13s %10s",
+                        "#bytes",
+                        "batch",
+                        "qps",
+                        "depth",
+                        "#iters",
+                        "BW[GB/s]",
+                        "MsgRate[Mpps]",
+                        "avg[usec]");
                 if (latencyColumns) {
                     out.printf(Locale.ROOT, " %9s %9s %9s %9s", "p50[usec]", "p99[usec]", "p99.9[us]", "max[usec]");
                 }
@@ -96,9 +131,11 @@ final class TransferPrinter {
                 }
                 out.println(showRep ? "  rep  validation" : "  validation");
             }
-            case CSV -> out.println("op,transport,size,batch,qps,depth,iters,warmup,rep,bytes,total_ns,gbps,avg_us,"
-                    + "p50_us,p99_us,p999_us,max_us,valid,validation,ops_per_s" + (rails.isEmpty() ? "" : ",rail,label,start_ms,end_ms"));
-            case JSON -> { }
+            case CSV ->
+                out.println("op,transport,size,batch,qps,depth,iters,warmup,rep,bytes,total_ns,gbps,avg_us,"
+                        + "p50_us,p99_us,p999_us,max_us,valid,validation,ops_per_s"
+                        + (rails.isEmpty() ? "" : ",rail,label,start_ms,end_ms"));
+            case JSON -> {}
         }
         out.flush();
     }
@@ -119,15 +156,21 @@ final class TransferPrinter {
             case TABLE -> {
                 out.println(tableRow("all", m, rep, window(0, m.totalNanos())));
                 for (RailResult r : m.rails()) {
-                    out.println(tableRow(railName(r.index(), r.label()), r.measurement(), rep,
+                    out.println(tableRow(
+                            railName(r.index(), r.label()),
+                            r.measurement(),
+                            rep,
                             window(r.loopStartNanos() - t0, r.loopEndNanos() - t0)));
                 }
             }
             case CSV -> {
                 out.println(csvRow(m, rep, ",all," + csv(all) + "," + ms(0) + "," + ms(m.totalNanos())));
                 for (RailResult r : m.rails()) {
-                    out.println(csvRow(r.measurement(), rep, "," + r.index() + "," + csv(r.label()) + ","
-                            + ms(r.loopStartNanos() - t0) + "," + ms(r.loopEndNanos() - t0)));
+                    out.println(csvRow(
+                            r.measurement(),
+                            rep,
+                            "," + r.index() + "," + csv(r.label()) + "," + ms(r.loopStartNanos() - t0) + ","
+                                    + ms(r.loopEndNanos() - t0)));
                 }
             }
             case JSON -> {
@@ -148,8 +191,18 @@ final class TransferPrinter {
                     one.put("start_ms", (r.loopStartNanos() - t0) / 1e6);
                     one.put("end_ms", (r.loopEndNanos() - t0) / 1e6);
                     Map<String, Object> figures = jsonRow(r.measurement(), rep);
-                    for (String k : List.of("bytes", "total_ns", "gbps", "ops_per_s", "avg_us", "p50_us", "p99_us", "p999_us", "max_us",
-                            "valid", "validation")) {
+                    for (String k : List.of(
+                            "bytes",
+                            "total_ns",
+                            "gbps",
+                            "ops_per_s",
+                            "avg_us",
+                            "p50_us",
+                            "p99_us",
+                            "p999_us",
+                            "max_us",
+                            "valid",
+                            "validation")) {
                         putIfPresent(one, k, figures.get(k));
                     }
                     each.add(one);
@@ -187,28 +240,60 @@ final class TransferPrinter {
         if (rail != null) {
             b.append(String.format(Locale.ROOT, " %-" + railWidth + "s", rail));
         }
-        b.append(String.format(Locale.ROOT, " %-10d %6d %4d %5d %10d %10.4f %13.4f %10.2f", s.size(), s.batch(), s.connections(),
-                s.pipelineDepth(), s.iterations(), m.bandwidthGBps(), m.opsPerSecond() / 1e6, l.averageNanos() / 1e3));
+        b.append(String.format(
+                Locale.ROOT,
+                " %-10d %6d %4d %5d %10d %10.4f %13.4f %10.2f",
+                s.size(),
+                s.batch(),
+                s.connections(),
+                s.pipelineDepth(),
+                s.iterations(),
+                m.bandwidthGBps(),
+                m.opsPerSecond() / 1e6,
+                l.averageNanos() / 1e3));
         if (latencyColumns) {
-            b.append(String.format(Locale.ROOT, " %9s %9s %9s %9s", us(l, l.p50Nanos()), us(l, l.p99Nanos()),
-                    us(l, l.p999Nanos()), us(l, l.maxNanos())));
+            b.append(String.format(
+                    Locale.ROOT,
+                    " %9s %9s %9s %9s",
+                    us(l, l.p50Nanos()),
+                    us(l, l.p99Nanos()),
+                    us(l, l.p999Nanos()),
+                    us(l, l.maxNanos())));
         }
         if (window != null) {
             b.append(String.format(Locale.ROOT, " %17s", window));
         }
-        return b.append(showRep ? String.format(Locale.ROOT, "  %3d", rep) : "").append("  ").append(validation(m)).toString();
+        return b.append(showRep ? String.format(Locale.ROOT, "  %3d", rep) : "")
+                .append("  ")
+                .append(validation(m))
+                .toString();
     }
 
     private static String csvRow(Measurement m, int rep, String railColumns) {
         TransferSpec s = m.spec();
         LatencyStats l = m.latency();
-        return String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
-                Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
-                Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
-                Long.toString(m.bytes()), Long.toString(m.totalNanos()),
-                String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()), String.format(Locale.ROOT, "%.3f", l.averageNanos() / 1e3),
-                us(l, l.p50Nanos()), us(l, l.p99Nanos()), us(l, l.p999Nanos()), us(l, l.maxNanos()),
-                Boolean.toString(m.isValid()), csv(validation(m)), String.format(Locale.ROOT, "%.1f", m.opsPerSecond()))
+        return String.join(
+                        ",",
+                        s.op().label(),
+                        s.transport(),
+                        Long.toString(s.size()),
+                        Integer.toString(s.batch()),
+                        Integer.toString(s.connections()),
+                        Integer.toString(s.pipelineDepth()),
+                        Integer.toString(s.iterations()),
+                        Integer.toString(s.warmup()),
+                        Integer.toString(rep),
+                        Long.toString(m.bytes()),
+                        Long.toString(m.totalNanos()),
+                        String.format(Locale.ROOT, "%.6f", m.bandwidthGBps()),
+                        String.format(Locale.ROOT, "%.3f", l.averageNanos() / 1e3),
+                        us(l, l.p50Nanos()),
+                        us(l, l.p99Nanos()),
+                        us(l, l.p999Nanos()),
+                        us(l, l.maxNanos()),
+                        Boolean.toString(m.isValid()),
+                        csv(validation(m)),
+                        String.format(Locale.ROOT, "%.1f", m.opsPerSecond()))
                 + railColumns;
     }
 
@@ -241,15 +326,47 @@ final class TransferPrinter {
 
     private void line(TransferSpec s, int rep, String outcome, String why) {
         switch (format) {
-            case TABLE -> out.printf(Locale.ROOT, "%s %-10d %6d %4d %5d %10s %10s %13s %10s%s%s  %s: %s%n",
-                    rails.isEmpty() ? "" : String.format(Locale.ROOT, " %-" + railWidth + "s", "all"), s.size(), s.batch(),
-                    s.connections(), s.pipelineDepth(), "-", "-", "-", "-", rails.isEmpty() ? "" : String.format(Locale.ROOT, " %17s", "-"),
-                    showRep ? String.format(Locale.ROOT, "  %3d", rep) : "", outcome, why);
-            case CSV -> out.println(String.join(",", s.op().label(), s.transport(), Long.toString(s.size()),
-                    Integer.toString(s.batch()), Integer.toString(s.connections()), Integer.toString(s.pipelineDepth()),
-                    Integer.toString(s.iterations()), Integer.toString(s.warmup()), Integer.toString(rep),
-                    "", "", "", "", "", "", "", "", "false", csv(outcome + ": " + why), "")
-                    + (rails.isEmpty() ? "" : ",all," + csv(String.join("+", rails)) + ",,"));
+            case TABLE ->
+                out.printf(
+                        Locale.ROOT,
+                        "%s %-10d %6d %4d %5d %10s %10s %13s %10s%s%s  %s: %s%n",
+                        rails.isEmpty() ? "" : String.format(Locale.ROOT, " %-" + railWidth + "s", "all"),
+                        s.size(),
+                        s.batch(),
+                        s.connections(),
+                        s.pipelineDepth(),
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        rails.isEmpty() ? "" : String.format(Locale.ROOT, " %17s", "-"),
+                        showRep ? String.format(Locale.ROOT, "  %3d", rep) : "",
+                        outcome,
+                        why);
+            case CSV ->
+                out.println(String.join(
+                                ",",
+                                s.op().label(),
+                                s.transport(),
+                                Long.toString(s.size()),
+                                Integer.toString(s.batch()),
+                                Integer.toString(s.connections()),
+                                Integer.toString(s.pipelineDepth()),
+                                Integer.toString(s.iterations()),
+                                Integer.toString(s.warmup()),
+                                Integer.toString(rep),
+                                "",
+                                "",
+                                "",
+                                "",
+                                "",
+                                "",
+                                "",
+                                "",
+                                "false",
+                                csv(outcome + ": " + why),
+                                "")
+                        + (rails.isEmpty() ? "" : ",all," + csv(String.join("+", rails)) + ",,"));
             case JSON -> {
                 Map<String, Object> row = row(s, rep);
                 row.put("valid", false);

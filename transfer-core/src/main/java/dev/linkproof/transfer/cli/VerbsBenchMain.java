@@ -52,12 +52,17 @@ import java.util.Map;
  * first size measured pays for compiling the session, the control protocol and the data path.
  */
 public final class VerbsBenchMain {
-    private VerbsBenchMain() {
-    }
+    private VerbsBenchMain() {}
 
     /** What a point measures; named on the command line and in the output line in lower case. */
     private enum BenchMode {
-        BW, LAT, RLAT, FADD, CSWAP, FADD_LAT, CSWAP_LAT;
+        BW,
+        LAT,
+        RLAT,
+        FADD,
+        CSWAP,
+        FADD_LAT,
+        CSWAP_LAT;
 
         /** Read before the agent starts, so a typo costs nothing but this message. */
         static BenchMode of(String name) {
@@ -66,7 +71,8 @@ public final class VerbsBenchMain {
                     return m;
                 }
             }
-            throw new IllegalArgumentException("unknown mode '" + name + "': bw, lat, rlat, fadd, cswap, fadd-lat or cswap-lat");
+            throw new IllegalArgumentException(
+                    "unknown mode '" + name + "': bw, lat, rlat, fadd, cswap, fadd-lat or cswap-lat");
         }
 
         String label() {
@@ -94,15 +100,21 @@ public final class VerbsBenchMain {
             for (String p : args[a + 1].split(",")) {
                 String[] kv = p.split(":");
                 modes.add(BenchMode.of(args[a]));
-                points.add(new long[] {Long.parseLong(kv[0]), Long.parseLong(kv[1]), kv.length > 2 ? Long.parseLong(kv[2]) : 0});
+                points.add(new long[] {
+                    Long.parseLong(kv[0]), Long.parseLong(kv[1]), kv.length > 2 ? Long.parseLong(kv[2]) : 0
+                });
             }
         }
-        List<String> agentArgs = List.of(System.getProperty(LocalAgent.JVM_ARGS_KEY, LocalAgent.DEFAULT_JVM_ARGS).trim().split("\\s+"));
-        Timeouts t = new Timeouts(Duration.ofSeconds(120), Duration.ofSeconds(300),
+        List<String> agentArgs = List.of(System.getProperty(LocalAgent.JVM_ARGS_KEY, LocalAgent.DEFAULT_JVM_ARGS)
+                .trim()
+                .split("\\s+"));
+        Timeouts t = new Timeouts(
+                Duration.ofSeconds(120),
+                Duration.ofSeconds(300),
                 new IoSettings(Duration.ofSeconds(60), Duration.ofSeconds(60)));
-        try (LocalAgent agent = LocalAgent.start(agentArgs, Path.of(System.getProperty(LocalAgent.LOG_KEY, "bench-agent.log")),
-                t.agentStart());
-             Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
+        try (LocalAgent agent = LocalAgent.start(
+                        agentArgs, Path.of(System.getProperty(LocalAgent.LOG_KEY, "bench-agent.log")), t.agentStart());
+                Session session = Session.open(agent.host(), agent.port(), agent.token(), t)) {
             // The warm pass again while the last one saw a compilation finish (at most WARM_PASSES): under TCG
             // a C2 compilation takes seconds, and one still running when the timed loop starts both leaves
             // that loop interpreted and takes one of the VM's two vCPUs from Soft-RoCE's kernel work
@@ -118,7 +130,8 @@ public final class VerbsBenchMain {
                     // latency loop interpreted when the timed samples started (measured: READ p50 92 us
                     // against ib_read_lat's 31). Large transfers need no more: the per-op cost is nothing there.
                     long size = points.get(n)[0];
-                    long warm = Math.max(Math.max(1, points.get(n)[1] / 4), Math.min(WARM_OPS, WARM_BYTES / Math.max(1, size)));
+                    long warm = Math.max(
+                            Math.max(1, points.get(n)[1] / 4), Math.min(WARM_OPS, WARM_BYTES / Math.max(1, size)));
                     run(session, "warm-" + pass + "-" + n, modes.get(n), size, warm, (int) points.get(n)[2]);
                 }
                 if (!timed || pass > 1 && jit.getTotalCompilationTime() == compiled) {
@@ -130,17 +143,26 @@ public final class VerbsBenchMain {
                 long size = p[0];
                 Measurement m = run(session, "bench-" + n, modes.get(n), size, p[1], (int) p[2]);
                 var l = m.latency();
-                System.out.printf(Locale.ROOT, "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f"
+                System.out.printf(
+                        Locale.ROOT,
+                        "linkproof-bench mode=%s size=%d transfers=%d GBps=%.4f avg_us=%.2f p50_us=%.2f p99_us=%.2f"
                                 + " ops_per_s=%.0f qps=%d%n",
-                        modes.get(n).label(), size, (long) m.spec().iterations() * m.spec().batch(), m.bandwidthGBps(),
-                        l.averageNanos() / 1e3, l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
-                        l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN, m.opsPerSecond(), m.spec().connections());
+                        modes.get(n).label(),
+                        size,
+                        (long) m.spec().iterations() * m.spec().batch(),
+                        m.bandwidthGBps(),
+                        l.averageNanos() / 1e3,
+                        l.hasPercentiles() ? l.p50Nanos() / 1e3 : Double.NaN,
+                        l.hasPercentiles() ? l.p99Nanos() / 1e3 : Double.NaN,
+                        m.opsPerSecond(),
+                        m.spec().connections());
             }
         }
     }
 
     /** The least ops of a point's unreported warm pass, unless that is more than {@link #WARM_BYTES}. */
     private static final long WARM_OPS = 20_000;
+
     private static final long WARM_BYTES = 64L << 20;
     /** The most warm passes; more are run while a pass saw the JIT finish a compilation. */
     private static final int WARM_PASSES = 4;
@@ -153,12 +175,19 @@ public final class VerbsBenchMain {
     /** {@code pointQps}: the point's own QP count (its third field), 0 where it names none. */
     private static Measurement run(Session session, String id, BenchMode mode, long size, long count, int pointQps)
             throws Exception {
-        TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(VerbsTransport.ID)
-                .op(mode.op()).size(size);
+        TransferSpec.Builder b = TransferSpec.builder()
+                .pointId(id)
+                .transport(VerbsTransport.ID)
+                .op(mode.op())
+                .size(size);
         boolean atomic = mode.op().atomic();
         // The bench's own knobs, from the environment: not the engine's configuration keys.
-        int qps = pointQps > 0 ? pointQps
-                : atomic ? Integer.parseInt(System.getenv().getOrDefault(QPS_ENV, "1").strip()) : 1;
+        int qps = pointQps > 0
+                ? pointQps
+                : atomic
+                        ? Integer.parseInt(
+                                System.getenv().getOrDefault(QPS_ENV, "1").strip())
+                        : 1;
         Map<String, String> atomicSettings = new java.util.HashMap<>();
         String rdAtomic = System.getenv().getOrDefault(RD_ATOMIC_ENV, "");
         if (atomic && !rdAtomic.isBlank()) {
@@ -170,19 +199,28 @@ public final class VerbsBenchMain {
             // An atomic batch is one WR per counter: 32 counters a QP give each QP the same 128.
             int batch = 32 * qps;
             int iterations = (int) Math.max(1, count / batch);
-            Map<String, String> settings = new java.util.HashMap<>(Map.of("verbs.merge", "false", "verbs.signalEvery", "32",
-                    "verbs.postList", "1", "verbs.txDepth", "128"));
+            Map<String, String> settings = new java.util.HashMap<>(Map.of(
+                    "verbs.merge", "false", "verbs.signalEvery", "32", "verbs.postList", "1", "verbs.txDepth", "128"));
             settings.putAll(atomicSettings);
-            b.mode(Mode.BANDWIDTH).batch(batch).pipelineDepth(4).iterations(iterations).connections(qps)
+            b.mode(Mode.BANDWIDTH)
+                    .batch(batch)
+                    .pipelineDepth(4)
+                    .iterations(iterations)
+                    .connections(qps)
                     .warmup(Math.max(iterations / 4, Math.min(iterations, 5000 / batch)))
                     .settings(settings);
         } else {
-            b.mode(Mode.LATENCY).batch(1).iterations((int) count).warmup((int) Math.max(10, count / 10))
-                    .connections(1).settings(atomicSettings);
+            b.mode(Mode.LATENCY)
+                    .batch(1)
+                    .iterations((int) count)
+                    .warmup((int) Math.max(10, count / 10))
+                    .connections(1)
+                    .settings(atomicSettings);
         }
         Measurement m = session.run(b.build());
         if (!m.isValid()) {
-            throw new IllegalStateException("bench point " + id + " failed validation: " + m.validation().describe());
+            throw new IllegalStateException("bench point " + id + " failed validation: "
+                    + m.validation().describe());
         }
         return m;
     }

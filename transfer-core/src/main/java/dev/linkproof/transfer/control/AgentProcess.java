@@ -14,8 +14,7 @@ public final class AgentProcess {
     /** The environment variable that gives the agent its session token (not the command line, which others can read). */
     public static final String TOKEN_ENV = "LINKPROOF_TOKEN";
 
-    private AgentProcess() {
-    }
+    private AgentProcess() {}
 
     /**
      * A fresh session token, for an agent started without one: 16 random bytes in hex (32 characters,

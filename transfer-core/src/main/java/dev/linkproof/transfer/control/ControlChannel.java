@@ -30,8 +30,7 @@ public final class ControlChannel implements AutoCloseable {
     private Later later;
 
     /** What {@link #callLater} sent: {@code what} names it in a failure ("RELEASE of point …"). */
-    private record Later(MessageType replyType, Class<?> replyClass, Duration timeout, String what) {
-    }
+    private record Later(MessageType replyType, Class<?> replyClass, Duration timeout, String what) {}
 
     private ControlChannel(Socket socket, String peer) throws IOException {
         this.socket = socket;
@@ -52,7 +51,8 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /** As {@link #connect(String, int, Duration)}, naming what was dialled ({@code what}: "the coordinator's registry"). */
-    public static ControlChannel connect(String host, int port, Duration timeout, String what) throws PeerFailureException {
+    public static ControlChannel connect(String host, int port, Duration timeout, String what)
+            throws PeerFailureException {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " of " + host + " is outside 1..65535");
         }
@@ -74,14 +74,17 @@ public final class ControlChannel implements AutoCloseable {
             }
             String why = switch (e) {
                 case java.net.UnknownHostException u -> "unknown host '" + host + "' (the name does not resolve)";
-                case java.net.ConnectException c when "Connection refused".equals(c.getMessage()) ->
-                        "connection refused: nothing listens on port " + port + " there (is " + what + " running, on that port?)";
-                case SocketTimeoutException t -> "no answer within " + timeout.toMillis() + " ms (the host is down or "
-                        + "unroutable, or a firewall drops the connection)";
+                case java.net.ConnectException c
+                when "Connection refused".equals(c.getMessage()) ->
+                    "connection refused: nothing listens on port " + port + " there (is " + what
+                            + " running, on that port?)";
+                case SocketTimeoutException t ->
+                    "no answer within " + timeout.toMillis() + " ms (the host is down or "
+                            + "unroutable, or a firewall drops the connection)";
                 default -> e.getMessage();
             };
-            PeerFailureException failure = new PeerFailureException("cannot reach " + what + " at " + host + ":" + port
-                    + ": " + why, e);
+            PeerFailureException failure =
+                    new PeerFailureException("cannot reach " + what + " at " + host + ":" + port + ": " + why, e);
             throw e instanceof SocketTimeoutException ? failure.expired(Deadline.CONTROL) : failure;
         }
     }
@@ -100,8 +103,8 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /** Sends {@code request} and waits up to {@code timeout} for a reply of {@code replyType}. */
-    public <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
-                      Duration timeout) throws TransferException {
+    public <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass, Duration timeout)
+            throws TransferException {
         return call(type, request, replyType, replyClass, timeout, Duration.ZERO, "");
     }
 
@@ -110,11 +113,25 @@ public final class ControlChannel implements AutoCloseable {
      * spends up to {@code agentWait} on before it answers ({@code waiting}, e.g. "waiting for its
      * receive completions"): waits {@code timeout} more, and a reply that does not come says so.
      */
-    public synchronized <T> T call(MessageType type, Object request, MessageType replyType, Class<T> replyClass,
-                                   Duration timeout, Duration agentWait, String waiting) throws TransferException {
+    public synchronized <T> T call(
+            MessageType type,
+            Object request,
+            MessageType replyType,
+            Class<T> replyClass,
+            Duration timeout,
+            Duration agentWait,
+            String waiting)
+            throws TransferException {
         send(type, request);
-        return receive(type.toString(), replyType, replyClass, timeout.plus(agentWait), agentWait.isZero() ? ""
-                : " (" + agentWait.toMillis() + " ms " + waiting + ", then " + timeout.toMillis() + " ms to answer)");
+        return receive(
+                type.toString(),
+                replyType,
+                replyClass,
+                timeout.plus(agentWait),
+                agentWait.isZero()
+                        ? ""
+                        : " (" + agentWait.toMillis() + " ms " + waiting + ", then " + timeout.toMillis()
+                                + " ms to answer)");
     }
 
     /**
@@ -124,8 +141,9 @@ public final class ControlChannel implements AutoCloseable {
      * work on it overlaps the caller's next steps instead of delaying them: the session's RELEASE of a
      * short point, whose RELEASED carries no host load (the agent's window was too short for one).
      */
-    public synchronized void callLater(MessageType type, Object request, MessageType replyType, Class<?> replyClass,
-                                       Duration timeout, String what) throws TransferException {
+    public synchronized void callLater(
+            MessageType type, Object request, MessageType replyType, Class<?> replyClass, Duration timeout, String what)
+            throws TransferException {
         send(type, request);
         later = new Later(replyType, replyClass, timeout, what);
     }
@@ -185,8 +203,11 @@ public final class ControlChannel implements AutoCloseable {
             return Messages.decode(reply, replyClass);
         } catch (SocketTimeoutException e) {
             broken = true;
-            throw new PeerFailureException("the target agent at " + peer + " did not answer " + what + " within "
-                    + total.toMillis() + " ms" + waited, e).expired(Deadline.CONTROL);
+            throw new PeerFailureException(
+                            "the target agent at " + peer + " did not answer " + what + " within " + total.toMillis()
+                                    + " ms" + waited,
+                            e)
+                    .expired(Deadline.CONTROL);
         } catch (IOException e) {
             broken = true;
             throw failedDuring(what, e);
@@ -197,8 +218,10 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     private PeerFailureException failedDuring(String what, IOException e) {
-        return new PeerFailureException("control connection to " + peer + " failed during " + what + ": "
-                + e.getMessage() + " (did the target agent die?)", e);
+        return new PeerFailureException(
+                "control connection to " + peer + " failed during " + what + ": " + e.getMessage()
+                        + " (did the target agent die?)",
+                e);
     }
 
     /**
@@ -216,7 +239,8 @@ public final class ControlChannel implements AutoCloseable {
             socket.setSoTimeout(PEEK_MILLIS);
             in.mark(1);
             if (in.read() < 0) {
-                goneBecause = "the target agent at " + peer + " closed the control connection (did the target agent die?)";
+                goneBecause =
+                        "the target agent at " + peer + " closed the control connection (did the target agent die?)";
                 broken = true;
                 return goneBecause;
             }

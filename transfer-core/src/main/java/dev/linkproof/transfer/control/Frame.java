@@ -1,5 +1,4 @@
 package dev.linkproof.transfer.control;
 
 /** One control message: its type and its JSON body. */
-public record Frame(MessageType type, byte[] body) {
-}
+public record Frame(MessageType type, byte[] body) {}

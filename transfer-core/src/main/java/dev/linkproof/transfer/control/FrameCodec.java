@@ -22,11 +22,11 @@ public final class FrameCodec {
      * 7: REGISTER / REGISTERED: a fleet's agent dials the coordinator's registry and says where it serves.
      */
     public static final int VERSION = 7;
+
     public static final int MAX_BODY = 1 << 20;
     public static final int HEADER_BYTES = 12;
 
-    private FrameCodec() {
-    }
+    private FrameCodec() {}
 
     public static void write(DataOutputStream out, MessageType type, byte[] body) throws IOException {
         if (body.length > MAX_BODY) {
@@ -66,9 +66,12 @@ public final class FrameCodec {
         in.readFully(rest);
         int magic = (first << 24) | ((rest[0] & 0xFF) << 16) | ((rest[1] & 0xFF) << 8) | (rest[2] & 0xFF);
         if (magic != MAGIC) {
-            throw new ProtocolException("bad-magic", String.format(
-                    "bad frame magic 0x%08x%s (expected 0x%08x \"LKPF\"): not a Linkproof control stream", magic,
-                    asText(magic), MAGIC), true);
+            throw new ProtocolException(
+                    "bad-magic",
+                    String.format(
+                            "bad frame magic 0x%08x%s (expected 0x%08x \"LKPF\"): not a Linkproof control stream",
+                            magic, asText(magic), MAGIC),
+                    true);
         }
         int version = in.readUnsignedShort();
         int typeCode = in.readUnsignedShort();
@@ -81,11 +84,13 @@ public final class FrameCodec {
             throw new EOFException("control stream ended inside a frame (" + body.length + " of " + length + " bytes)");
         }
         if (version != VERSION) {
-            throw new ProtocolException("bad-version", "protocol version " + version + " not supported (this side speaks "
-                    + VERSION + ")", false);
+            throw new ProtocolException(
+                    "bad-version",
+                    "protocol version " + version + " not supported (this side speaks " + VERSION + ")",
+                    false);
         }
-        MessageType type = MessageType.of(typeCode).orElseThrow(() -> new ProtocolException("bad-type",
-                "unknown message type " + typeCode, false));
+        MessageType type = MessageType.of(typeCode)
+                .orElseThrow(() -> new ProtocolException("bad-type", "unknown message type " + typeCode, false));
         return new Frame(type, body);
     }
 

@@ -78,8 +78,8 @@ public record HostPort(String host, int port) {
     }
 
     private static IllegalArgumentException bad(String text, String why) {
-        return new IllegalArgumentException("'" + text + "' is not HOST:PORT: " + why
-                + " (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471)");
+        return new IllegalArgumentException(
+                "'" + text + "' is not HOST:PORT: " + why + " (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471)");
     }
 
     /** Back in the form it is read in: brackets around an IPv6 address. */

@@ -15,8 +15,7 @@ public final class Messages {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
             .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
 
-    private Messages() {
-    }
+    private Messages() {}
 
     /**
      * First message of a session; the agent answers WELCOME or ERROR and closes on a bad token.
@@ -50,8 +49,15 @@ public final class Messages {
      * session; {@code bootId}: its kernel's boot id (null where unreadable), so an initiator can tell
      * an agent that shares its CPUs (same kernel) from one on another host.
      */
-    public record Welcome(String agentVersion, String host, long pid, String jdk, List<TransportInfo> transports, GpuInfo gpus,
-                          long progressTimeoutMillis, String bootId) {
+    public record Welcome(
+            String agentVersion,
+            String host,
+            long pid,
+            String jdk,
+            List<TransportInfo> transports,
+            GpuInfo gpus,
+            long progressTimeoutMillis,
+            String bootId) {
         public Welcome {
             required(agentVersion, "agentVersion");
             required(host, "host");
@@ -141,7 +147,7 @@ public final class Messages {
     }
 
     /** {@code offset} is -1 when the slot matches. */
-    public record Located(String pointId, int slot, long offset, int expected, int actual) { }
+    public record Located(String pointId, int slot, long offset, int expected, int actual) {}
 
     public record Release(String pointId) {
         public Release {
@@ -167,18 +173,19 @@ public final class Messages {
     public record Load(long windowMillis) {
         /** Long enough to tell (a tick is 10 ms), short enough to keep the session answering. */
         public static final long MIN_WINDOW_MILLIS = 100;
+
         public static final long MAX_WINDOW_MILLIS = 2_000;
 
         public Load {
             if (windowMillis < MIN_WINDOW_MILLIS || windowMillis > MAX_WINDOW_MILLIS) {
-                throw new IllegalArgumentException("windowMillis " + windowMillis + " is outside " + MIN_WINDOW_MILLIS + ".."
-                        + MAX_WINDOW_MILLIS);
+                throw new IllegalArgumentException(
+                        "windowMillis " + windowMillis + " is outside " + MIN_WINDOW_MILLIS + ".." + MAX_WINDOW_MILLIS);
             }
         }
     }
 
     /** The answer to LOAD; {@code host} is null where the agent cannot measure (no {@code /proc}). */
-    public record Loaded(HostLoad host) { }
+    public record Loaded(HostLoad host) {}
 
     /**
      * A host's CPU use over a window, as {@code HostContention} measures it: CPUs' worth of time
@@ -221,8 +228,14 @@ public final class Messages {
      * {@code controlMillis}: the control deadline of this agent's session with the target. Reply
      * DRIVE_STATE as soon as the drive leaves PROVISIONING, or within {@link #STATE_WAIT_MILLIS}.
      */
-    public record Drive(String driveId, TransferSpec spec, String targetHost, int targetPort, String targetToken,
-                        boolean gated, long controlMillis) {
+    public record Drive(
+            String driveId,
+            TransferSpec spec,
+            String targetHost,
+            int targetPort,
+            String targetToken,
+            boolean gated,
+            long controlMillis) {
         /** The longest an agent holds a DRIVE, GO or POLL before it answers with the state as it is. */
         public static final long STATE_WAIT_MILLIS = 1000;
 
@@ -235,7 +248,8 @@ public final class Messages {
                 throw new IllegalArgumentException("targetPort " + targetPort + " is outside 1..65535");
             }
             if (controlMillis < 1 || controlMillis > Hello.MAX_PROGRESS_TIMEOUT_MILLIS) {
-                throw new IllegalArgumentException("controlMillis " + controlMillis + " is outside 1.." + Hello.MAX_PROGRESS_TIMEOUT_MILLIS);
+                throw new IllegalArgumentException(
+                        "controlMillis " + controlMillis + " is outside 1.." + Hello.MAX_PROGRESS_TIMEOUT_MILLIS);
             }
         }
     }
@@ -258,7 +272,8 @@ public final class Messages {
      * Where a drive is: PROVISIONING, ARMED (at its start barrier), RUNNING, DONE (with its measurement),
      * FAILED (with why, and whether the target failed: {@code peerFailure}).
      */
-    public record DriveState(String driveId, String state, DrivenMeasurement measurement, String failure, boolean peerFailure) {
+    public record DriveState(
+            String driveId, String state, DrivenMeasurement measurement, String failure, boolean peerFailure) {
         public DriveState {
             required(driveId, "driveId");
             required(state, "state");
@@ -270,11 +285,20 @@ public final class Messages {
      * {@code loopStartAfterGoNanos} is how long after it received GO its timed loop started, so
      * the coordinator can place the loop on its own clock (0 for a drive that was not gated).
      */
-    public record DrivenMeasurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
-                                    dev.linkproof.transfer.measure.LatencyStats latency, int slots, long validatedBytes,
-                                    int badSlots, dev.linkproof.transfer.validate.Mismatch firstBad,
-                                    CompletionCheck completions, Map<String, String> environment,
-                                    List<dev.linkproof.transfer.measure.Phases.Phase> phases, long loopStartAfterGoNanos) {
+    public record DrivenMeasurement(
+            TransferSpec spec,
+            long bytes,
+            long totalNanos,
+            double bandwidthGBps,
+            dev.linkproof.transfer.measure.LatencyStats latency,
+            int slots,
+            long validatedBytes,
+            int badSlots,
+            dev.linkproof.transfer.validate.Mismatch firstBad,
+            CompletionCheck completions,
+            Map<String, String> environment,
+            List<dev.linkproof.transfer.measure.Phases.Phase> phases,
+            long loopStartAfterGoNanos) {
         public DrivenMeasurement {
             required(spec, "spec");
             required(latency, "latency");
@@ -284,16 +308,27 @@ public final class Messages {
 
         public static DrivenMeasurement of(dev.linkproof.transfer.measure.Measurement m, long loopStartAfterGoNanos) {
             var v = m.validation();
-            return new DrivenMeasurement(m.spec(), m.bytes(), m.totalNanos(), m.bandwidthGBps(), m.latency(), v.slots(),
-                    v.bytes(), v.badSlots(), v.firstBad().orElse(null), v.completions(), m.environment(), m.phases(),
+            return new DrivenMeasurement(
+                    m.spec(),
+                    m.bytes(),
+                    m.totalNanos(),
+                    m.bandwidthGBps(),
+                    m.latency(),
+                    v.slots(),
+                    v.bytes(),
+                    v.badSlots(),
+                    v.firstBad().orElse(null),
+                    v.completions(),
+                    m.environment(),
+                    m.phases(),
                     loopStartAfterGoNanos);
         }
 
         public dev.linkproof.transfer.measure.Measurement measurement() {
-            var v = new dev.linkproof.transfer.validate.Validation(slots, validatedBytes, badSlots,
-                    java.util.Optional.ofNullable(firstBad), completions);
-            return new dev.linkproof.transfer.measure.Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, v,
-                    Map.copyOf(environment), List.copyOf(phases));
+            var v = new dev.linkproof.transfer.validate.Validation(
+                    slots, validatedBytes, badSlots, java.util.Optional.ofNullable(firstBad), completions);
+            return new dev.linkproof.transfer.measure.Measurement(
+                    spec, bytes, totalNanos, bandwidthGBps, latency, v, Map.copyOf(environment), List.copyOf(phases));
         }
     }
 
@@ -305,8 +340,15 @@ public final class Messages {
      * the run does not expect, a node already registered). {@code machine}: the machine the agent runs
      * on when that is not the node (a Kubernetes pod's node, which labels and taints name); may be null.
      */
-    public record Register(String token, int protocolVersion, String node, String host, int port, long pid,
-                           String agentVersion, String machine) {
+    public record Register(
+            String token,
+            int protocolVersion,
+            String node,
+            String host,
+            int port,
+            long pid,
+            String agentVersion,
+            String machine) {
         /** Longest node name accepted: a DNS name (253), as Kubernetes pod names are. */
         public static final int MAX_NODE_NAME = 253;
 
@@ -332,11 +374,11 @@ public final class Messages {
         }
     }
 
-    public record Ping(long nonce) { }
+    public record Ping(long nonce) {}
 
-    public record Pong(long nonce) { }
+    public record Pong(long nonce) {}
 
-    public record Bye(String reason) { }
+    public record Bye(String reason) {}
 
     /** A refused request. {@code code} is stable (for programs); {@code message} names the cause (for people). */
     public record Error(String code, String message) {
@@ -350,7 +392,8 @@ public final class Messages {
         try {
             return JSON.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+            throw new IllegalArgumentException(
+                    "cannot encode " + message.getClass().getSimpleName(), e);
         }
     }
 
@@ -373,7 +416,8 @@ public final class Messages {
         try {
             T message = JSON.readValue(frame.body(), type);
             if (message == null) {
-                throw new ProtocolException("bad-body", "malformed " + frame.type() + " body: null, expected a JSON object", false);
+                throw new ProtocolException(
+                        "bad-body", "malformed " + frame.type() + " body: null, expected a JSON object", false);
             }
             return message;
         } catch (java.io.IOException e) {
@@ -381,9 +425,13 @@ public final class Messages {
             while (root.getCause() != null) {
                 root = root.getCause();
             }
-            String why = root instanceof IllegalArgumentException ? root.getMessage() : firstLine(String.valueOf(e.getMessage()));
-            throw new ProtocolException(root instanceof IllegalArgumentException ? "bad-request" : "bad-body",
-                    "malformed " + frame.type() + " body: " + why, false);
+            String why = root instanceof IllegalArgumentException
+                    ? root.getMessage()
+                    : firstLine(String.valueOf(e.getMessage()));
+            throw new ProtocolException(
+                    root instanceof IllegalArgumentException ? "bad-request" : "bad-body",
+                    "malformed " + frame.type() + " body: " + why,
+                    false);
         }
     }
 

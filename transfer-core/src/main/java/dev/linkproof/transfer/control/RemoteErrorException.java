@@ -10,6 +10,7 @@ public class RemoteErrorException extends TransferException {
      * a verbs device without atomics); every other unavailability there is {@code unavailable}.
      */
     public static final String DEVICE_LACKS_CAPABILITY = "device-lacks-capability";
+
     private final String code;
 
     public RemoteErrorException(String code, String message) {

@@ -16,6 +16,7 @@ import java.util.List;
 public final class EventRingStream implements GpuStream {
     /** Copy directions, as {@link Copy#copy} receives them. */
     public static final int HOST_TO_DEVICE = 1;
+
     public static final int DEVICE_TO_HOST = 2;
     public static final int DEVICE_TO_DEVICE = 3;
 
@@ -26,11 +27,22 @@ public final class EventRingStream implements GpuStream {
      *
      * @param copyCalls the vendor call behind each direction, indexed by it, for error messages
      */
-    public record Vendor(String api, int notReady,
-                         MethodHandle streamCreate, int streamFlags, MethodHandle streamDestroy, MethodHandle streamQuery,
-                         MethodHandle eventCreate, int eventFlags, MethodHandle eventDestroy, MethodHandle eventRecord,
-                         MethodHandle eventQuery, Current current, Copy copy, List<String> copyCalls, Errors errors) {
-    }
+    public record Vendor(
+            String api,
+            int notReady,
+            MethodHandle streamCreate,
+            int streamFlags,
+            MethodHandle streamDestroy,
+            MethodHandle streamQuery,
+            MethodHandle eventCreate,
+            int eventFlags,
+            MethodHandle eventDestroy,
+            MethodHandle eventRecord,
+            MethodHandle eventQuery,
+            Current current,
+            Copy copy,
+            List<String> copyCalls,
+            Errors errors) {}
 
     /** Makes the stream's device current on the calling thread; returns the status. */
     @FunctionalInterface

@@ -105,7 +105,8 @@ public final class GpuBuffer implements Buffer {
             throw new IllegalStateException("GPU buffer already freed");
         }
         if (offset < 0 || length < 0 || offset > size() - length) {
-            throw new IndexOutOfBoundsException("range [" + offset + ", +" + length + ") outside the buffer of " + size() + " bytes");
+            throw new IndexOutOfBoundsException(
+                    "range [" + offset + ", +" + length + ") outside the buffer of " + size() + " bytes");
         }
     }
 

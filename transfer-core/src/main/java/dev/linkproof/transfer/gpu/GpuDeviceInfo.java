@@ -9,5 +9,4 @@ package dev.linkproof.transfer.gpu;
  * @param totalBytes      device memory
  * @param dmabufSupported whether device memory can be exported as a dma-buf (for ibv_reg_dmabuf_mr)
  */
-public record GpuDeviceInfo(int index, String name, String pciBusId, long totalBytes, boolean dmabufSupported) {
-}
+public record GpuDeviceInfo(int index, String name, String pciBusId, long totalBytes, boolean dmabufSupported) {}

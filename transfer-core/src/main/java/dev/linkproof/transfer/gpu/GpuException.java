@@ -13,7 +13,8 @@ public class GpuException extends TransferException {
     private final int code;
 
     public GpuException(String api, String call, int code, String errorName, String errorText) {
-        super(call + ": " + errorName + " (" + errorText + ")" + (code == 0 ? "" : " [" + api + " error " + code + "]"));
+        super(call + ": " + errorName + " (" + errorText + ")"
+                + (code == 0 ? "" : " [" + api + " error " + code + "]"));
         this.api = api;
         this.call = call;
         this.code = code;

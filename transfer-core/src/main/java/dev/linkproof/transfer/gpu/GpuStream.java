@@ -51,8 +51,11 @@ public interface GpuStream extends AutoCloseable {
             if (start == 0) {
                 start = now;
             } else if (now - start >= timeoutNanos) {
-                throw new GpuException(api(), api() + " stream on device " + device() + " did not finish its queued copies within "
-                        + timeoutNanos / 1_000_000 + " ms (a hung GPU, or a peer mapping that no longer answers)");
+                throw new GpuException(
+                        api(),
+                        api() + " stream on device " + device() + " did not finish its queued copies within "
+                                + timeoutNanos / 1_000_000
+                                + " ms (a hung GPU, or a peer mapping that no longer answers)");
             }
             // Spin first: a small copy completes in microseconds and latency points time it.
             if (++spins > 20_000) {

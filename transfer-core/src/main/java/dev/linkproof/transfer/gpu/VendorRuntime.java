@@ -71,8 +71,8 @@ public abstract class VendorRuntime implements GpuRuntime {
         public static Map<Call, String> named(String... symbols) {
             Call[] calls = values();
             if (symbols.length != calls.length) {
-                throw new IllegalArgumentException(calls.length + " symbols needed (" + java.util.Arrays.toString(calls) + "), "
-                        + symbols.length + " given");
+                throw new IllegalArgumentException(calls.length + " symbols needed (" + java.util.Arrays.toString(calls)
+                        + "), " + symbols.length + " given");
             }
             Map<Call, String> out = new EnumMap<>(Call.class);
             for (int i = 0; i < calls.length; i++) {
@@ -87,8 +87,7 @@ public abstract class VendorRuntime implements GpuRuntime {
     }
 
     /** A value a vendor's header defines, with its name there: the binding passes the value, the ABI tests compare it. */
-    public record Defined(String name, int value) {
-    }
+    public record Defined(String name, int value) {}
 
     /**
      * What one vendor's runtime is called and the values its header defines, as the shared code needs
@@ -103,10 +102,22 @@ public abstract class VendorRuntime implements GpuRuntime {
      * @param wordTypes        the header's types the binding passes as {@code JAVA_LONG} (pointers, handles)
      * @param intTypes         those it passes as {@code JAVA_INT} (statuses, device handles)
      */
-    public record Vendor(String api, String vendor, String deviceNoun, Map<Call, String> symbols, StructLayout ipcHandle,
-                         Defined success, Defined notReady, Defined streamFlags, Defined eventFlags, Defined ipcHandleSize,
-                         int dmabufHandleType, String dmabufHandleTypeName, List<String> copyCalls, List<String> wordTypes,
-                         List<String> intTypes) {
+    public record Vendor(
+            String api,
+            String vendor,
+            String deviceNoun,
+            Map<Call, String> symbols,
+            StructLayout ipcHandle,
+            Defined success,
+            Defined notReady,
+            Defined streamFlags,
+            Defined eventFlags,
+            Defined ipcHandleSize,
+            int dmabufHandleType,
+            String dmabufHandleTypeName,
+            List<String> copyCalls,
+            List<String> wordTypes,
+            List<String> intTypes) {
         public Vendor {
             symbols = Map.copyOf(symbols);
             copyCalls = List.copyOf(copyCalls);
@@ -178,7 +189,8 @@ public abstract class VendorRuntime implements GpuRuntime {
                 check(errors, call(get(Call.DEVICE_COUNT), out), Call.DEVICE_COUNT);
                 int count = out.get(JAVA_INT, 0);
                 if (count == 0) {
-                    throw new IllegalStateException(vendor.symbol(Call.DEVICE_COUNT) + " found no " + vendor.deviceNoun());
+                    throw new IllegalStateException(
+                            vendor.symbol(Call.DEVICE_COUNT) + " found no " + vendor.deviceNoun());
                 }
                 List<GpuDeviceInfo> devices = new ArrayList<>();
                 for (int i = 0; i < count; i++) {
@@ -188,9 +200,13 @@ public abstract class VendorRuntime implements GpuRuntime {
             }
         }
 
-        private GpuDeviceInfo device(Arena a, EventRingStream.Errors errors, int ordinal, IntPredicate dmabuf) throws GpuException {
+        private GpuDeviceInfo device(Arena a, EventRingStream.Errors errors, int ordinal, IntPredicate dmabuf)
+                throws GpuException {
             MemorySegment dev = a.allocate(JAVA_INT);
-            check(errors, call(get(Call.DEVICE_GET), dev, ordinal), vendor.symbol(Call.DEVICE_GET) + "(" + ordinal + ")");
+            check(
+                    errors,
+                    call(get(Call.DEVICE_GET), dev, ordinal),
+                    vendor.symbol(Call.DEVICE_GET) + "(" + ordinal + ")");
             // The handle, not the ordinal, names the device below: in HIP the two are the same number
             // (hipDeviceGet returns the ordinal), in CUDA the handle is what the calls take.
             int handle = dev.get(JAVA_INT, 0);
@@ -200,8 +216,12 @@ public abstract class VendorRuntime implements GpuRuntime {
             check(errors, call(get(Call.DEVICE_PCI_BUS_ID), bus, 64, handle), Call.DEVICE_PCI_BUS_ID);
             MemorySegment total = a.allocate(JAVA_LONG);
             check(errors, call(get(Call.DEVICE_TOTAL_MEM), total, handle), Call.DEVICE_TOTAL_MEM);
-            return new GpuDeviceInfo(ordinal, name.getString(0), bus.getString(0).toLowerCase(Locale.ROOT),
-                    total.get(JAVA_LONG, 0), handles.containsKey(Call.DMABUF_EXPORT) && dmabuf.test(handle));
+            return new GpuDeviceInfo(
+                    ordinal,
+                    name.getString(0),
+                    bus.getString(0).toLowerCase(Locale.ROOT),
+                    total.get(JAVA_LONG, 0),
+                    handles.containsKey(Call.DMABUF_EXPORT) && dmabuf.test(handle));
         }
 
         private void check(EventRingStream.Errors errors, int status, Call call) throws GpuException {
@@ -216,8 +236,7 @@ public abstract class VendorRuntime implements GpuRuntime {
     }
 
     /** What loading a runtime found: the version it reports and the devices this process sees. */
-    public record Found(int version, List<GpuDeviceInfo> devices) {
-    }
+    public record Found(int version, List<GpuDeviceInfo> devices) {}
 
     private final Vendor vendor;
     private final Calls calls;
@@ -282,7 +301,8 @@ public abstract class VendorRuntime implements GpuRuntime {
 
     protected final void checkDevice(int device) throws GpuException {
         if (device < 0 || device >= devices.size()) {
-            throw new GpuException(api(), "no " + vendor.deviceNoun() + " " + device + " (this process sees " + devices.size() + ")");
+            throw new GpuException(
+                    api(), "no " + vendor.deviceNoun() + " " + device + " (this process sees " + devices.size() + ")");
         }
     }
 
@@ -295,7 +315,9 @@ public abstract class VendorRuntime implements GpuRuntime {
         bind(device);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            check(call(calls.get(Call.MALLOC), out, bytes), symbol(Call.MALLOC) + "(" + bytes + " bytes on device " + device + ")");
+            check(
+                    call(calls.get(Call.MALLOC), out, bytes),
+                    symbol(Call.MALLOC) + "(" + bytes + " bytes on device " + device + ")");
             return out.get(JAVA_LONG, 0);
         }
     }
@@ -313,10 +335,25 @@ public abstract class VendorRuntime implements GpuRuntime {
     @Override
     public final GpuStream openStream(int device, int markers) throws GpuException {
         bind(device);
-        return EventRingStream.open(new EventRingStream.Vendor(api(), vendor.notReady().value(),
-                calls.get(Call.STREAM_CREATE), vendor.streamFlags().value(), calls.get(Call.STREAM_DESTROY), calls.get(Call.STREAM_QUERY),
-                calls.get(Call.EVENT_CREATE), vendor.eventFlags().value(), calls.get(Call.EVENT_DESTROY), calls.get(Call.EVENT_RECORD),
-                calls.get(Call.EVENT_QUERY), current(device), copy(), vendor.copyCalls(), this::error), device, markers);
+        return EventRingStream.open(
+                new EventRingStream.Vendor(
+                        api(),
+                        vendor.notReady().value(),
+                        calls.get(Call.STREAM_CREATE),
+                        vendor.streamFlags().value(),
+                        calls.get(Call.STREAM_DESTROY),
+                        calls.get(Call.STREAM_QUERY),
+                        calls.get(Call.EVENT_CREATE),
+                        vendor.eventFlags().value(),
+                        calls.get(Call.EVENT_DESTROY),
+                        calls.get(Call.EVENT_RECORD),
+                        calls.get(Call.EVENT_QUERY),
+                        current(device),
+                        copy(),
+                        vendor.copyCalls(),
+                        this::error),
+                device,
+                markers);
     }
 
     @Override
@@ -333,7 +370,8 @@ public abstract class VendorRuntime implements GpuRuntime {
     public final long openIpc(int device, byte[] handle) throws GpuException {
         long size = vendor.ipcHandle().byteSize();
         if (handle.length != size) {
-            throw new GpuException(api(), "a " + api() + " IPC handle has " + size + " bytes, this one " + handle.length);
+            throw new GpuException(
+                    api(), "a " + api() + " IPC handle has " + size + " bytes, this one " + handle.length);
         }
         bind(device);
         try (Arena a = Arena.ofConfined()) {
@@ -368,7 +406,8 @@ public abstract class VendorRuntime implements GpuRuntime {
         bind(device);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fd = a.allocate(JAVA_INT);
-            check(call(export.get(), fd, pointer, bytes, vendor.dmabufHandleType(), 0L),
+            check(
+                    call(export.get(), fd, pointer, bytes, vendor.dmabufHandleType(), 0L),
                     symbol(Call.DMABUF_EXPORT) + "(" + vendor.dmabufHandleTypeName() + ")");
             return fd.get(JAVA_INT, 0);
         }

@@ -33,8 +33,15 @@ final class GpuIpcDataPath implements DataPath {
     private long posted;
     private long completed;
 
-    private GpuIpcDataPath(TransferSpec spec, GpuRuntime runtime, int device, long remoteBase, GpuStream[] streams,
-                           long[] sources, long[] destinations, IoSettings io) {
+    private GpuIpcDataPath(
+            TransferSpec spec,
+            GpuRuntime runtime,
+            int device,
+            long remoteBase,
+            GpuStream[] streams,
+            long[] sources,
+            long[] destinations,
+            IoSettings io) {
         this.spec = spec;
         this.runtime = runtime;
         this.device = device;
@@ -47,7 +54,8 @@ final class GpuIpcDataPath implements DataPath {
         this.timeoutNanos = io.progressTimeout().toNanos();
     }
 
-    static GpuIpcDataPath open(TransferSpec spec, GpuBuffer local, byte[] handle, IoSettings io) throws TransferException {
+    static GpuIpcDataPath open(TransferSpec spec, GpuBuffer local, byte[] handle, IoSettings io)
+            throws TransferException {
         GpuRuntime runtime = local.runtime();
         int device = local.device();
         long remote = runtime.openIpc(device, handle);
@@ -103,7 +111,9 @@ final class GpuIpcDataPath implements DataPath {
             } catch (GpuException e) {
                 if (e.code() == 0) {
                     // No runtime error: the stream missed the progress deadline.
-                    throw new PeerFailureException("batch " + (completed + 1) + " of point " + spec.pointId() + ": " + e.getMessage(), e)
+                    throw new PeerFailureException(
+                                    "batch " + (completed + 1) + " of point " + spec.pointId() + ": " + e.getMessage(),
+                                    e)
                             .expired(Deadline.PROGRESS);
                 }
                 throw e;

@@ -59,13 +59,15 @@ public final class GpuIpcTransport implements Transport {
         if (spec.op().atomic()) {
             // Copies through cudaMemcpy/hipMemcpy between mapped device memory: no atomic of another
             // process's counter is among them (that needs a kernel of our own).
-            return Availability.notSupported("gpu-ipc copies device to device and has no remote atomics: " + spec.op().label()
-                    + " runs on verbs and ucx");
+            return Availability.notSupported("gpu-ipc copies device to device and has no remote atomics: "
+                    + spec.op().label() + " runs on verbs and ucx");
         }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
-            return Availability.notSupported("gpu-ipc copies device to device: write or read, not " + spec.op().label());
+            return Availability.notSupported("gpu-ipc copies device to device: write or read, not "
+                    + spec.op().label());
         }
-        if (spec.initiatorMemory().kind() != MemoryKind.GPU || spec.targetMemory().kind() != MemoryKind.GPU) {
+        if (spec.initiatorMemory().kind() != MemoryKind.GPU
+                || spec.targetMemory().kind() != MemoryKind.GPU) {
             return Availability.notSupported("gpu-ipc moves GPU memory to GPU memory: memory must be gpu->gpu, was "
                     + spec.initiatorMemory() + "->" + spec.targetMemory());
         }
@@ -76,8 +78,13 @@ public final class GpuIpcTransport implements Transport {
     public TargetPoint serve(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
         GpuBuffer gpu = requireGpu(region, "target");
         byte[] handle = gpu.runtime().exportIpc(gpu.device(), gpu.devicePointer());
-        Map<String, String> endpoint = Map.of(HANDLE, HexFormat.of().formatHex(handle), API, gpu.runtime().api(),
-                PID, Long.toString(ProcessHandle.current().pid()));
+        Map<String, String> endpoint = Map.of(
+                HANDLE,
+                HexFormat.of().formatHex(handle),
+                API,
+                gpu.runtime().api(),
+                PID,
+                Long.toString(ProcessHandle.current().pid()));
         return new TargetPoint() {
             @Override
             public Map<String, String> endpoint() {
@@ -99,8 +106,8 @@ public final class GpuIpcTransport implements Transport {
         PeerEndpoint peer = PeerEndpoint.of(ID, endpoint);
         String api = peer.string(API);
         if (!runtime.api().equals(api)) {
-            throw new TransferException("the target exported a " + api + " IPC handle; this initiator runs " + runtime.api()
-                    + " (both ranks of a gpu-ipc point must use the same GPU runtime)");
+            throw new TransferException("the target exported a " + api + " IPC handle; this initiator runs "
+                    + runtime.api() + " (both ranks of a gpu-ipc point must use the same GPU runtime)");
         }
         // Read as a number, not compared as text: a pid that is no pid (pid_t is a positive 32-bit
         // int) is the target's fault and must be named, not taken for "another process".

@@ -39,7 +39,12 @@ public record HostContention(double otherCpus, double ownCpus, int cpus, long wa
 
     /** "other processes used 1.42 of 2 CPUs (ours 1.10) over 812 ms". */
     public String describe() {
-        return String.format(Locale.ROOT, "other processes used %.2f of %d CPUs (ours %.2f) over %d ms",
-                otherCpus, cpus, ownCpus, wallNanos / 1_000_000);
+        return String.format(
+                Locale.ROOT,
+                "other processes used %.2f of %d CPUs (ours %.2f) over %d ms",
+                otherCpus,
+                cpus,
+                ownCpus,
+                wallNanos / 1_000_000);
     }
 }

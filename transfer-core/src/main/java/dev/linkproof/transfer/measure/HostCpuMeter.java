@@ -44,10 +44,10 @@ import java.util.function.Supplier;
 public final class HostCpuMeter {
     /** Shorter windows give no figure: a few ticks of rounding would be too much of them. */
     public static final long MIN_WINDOW_NANOS = 100_000_000L;
+
     private static final double TICKS_PER_SECOND = 100;
 
-    private HostCpuMeter() {
-    }
+    private HostCpuMeter() {}
 
     /** A window opened on this host's {@code /proc} for this JVM and its descendants. */
     public static Window start() {
@@ -79,8 +79,10 @@ public final class HostCpuMeter {
     static Window start(Path proc, Set<Long> alsoOurs, long delayNanos) {
         long self = ProcessHandle.current().pid();
         long opened = System.nanoTime();
-        Future<Optional<Snapshot>> begin = READINGS.schedule(() -> Snapshot.take(proc, ours(proc, self, alsoOurs, false),
-                System::nanoTime), delayNanos, TimeUnit.NANOSECONDS);
+        Future<Optional<Snapshot>> begin = READINGS.schedule(
+                () -> Snapshot.take(proc, ours(proc, self, alsoOurs, false), System::nanoTime),
+                delayNanos,
+                TimeUnit.NANOSECONDS);
         return new Window(proc, () -> ours(proc, self, alsoOurs, true), System::nanoTime, opened, begin);
     }
 
@@ -94,8 +96,8 @@ public final class HostCpuMeter {
     private static final ScheduledExecutorService READINGS = readings();
 
     private static ScheduledExecutorService readings() {
-        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().daemon().name("linkproof-host-meter").factory());
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name("linkproof-host-meter").factory());
         e.setRemoveOnCancelPolicy(true);
         return e;
     }
@@ -104,8 +106,7 @@ public final class HostCpuMeter {
     static final long TREE_REUSE_NANOS = 1_000_000_000L;
 
     /** The last walk of this JVM's process tree and when it was made ({@link System#nanoTime()}). */
-    private record Walk(Set<Long> pids, long at) {
-    }
+    private record Walk(Set<Long> pids, long at) {}
 
     private static volatile Walk lastWalk;
 
@@ -149,7 +150,8 @@ public final class HostCpuMeter {
 
         private static Optional<String> read() {
             try {
-                String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+                String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"))
+                        .strip();
                 return id.isEmpty() ? Optional.empty() : Optional.of(id);
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
@@ -163,7 +165,8 @@ public final class HostCpuMeter {
      */
     public static Window start(Path proc, Supplier<Set<Long>> ours, LongSupplier clock) {
         long opened = clock.getAsLong();
-        return new Window(proc, ours, clock, opened, CompletableFuture.completedFuture(Snapshot.take(proc, ours.get(), clock)));
+        return new Window(
+                proc, ours, clock, opened, CompletableFuture.completedFuture(Snapshot.take(proc, ours.get(), clock)));
     }
 
     /**
@@ -180,7 +183,8 @@ public final class HostCpuMeter {
         try {
             while (!todo.isEmpty()) {
                 long p = todo.pop();
-                try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve(Long.toString(p)).resolve("task"))) {
+                try (DirectoryStream<Path> tasks =
+                        Files.newDirectoryStream(proc.resolve(Long.toString(p)).resolve("task"))) {
                     for (Path task : tasks) {
                         String children;
                         try {
@@ -223,9 +227,15 @@ public final class HostCpuMeter {
         private final LongSupplier clock;
         /** When the window was opened ({@code clock}); its reading may come a little after. */
         private final long opened;
+
         private final Future<Optional<Snapshot>> start;
 
-        private Window(Path proc, Supplier<Set<Long>> ours, LongSupplier clock, long opened, Future<Optional<Snapshot>> start) {
+        private Window(
+                Path proc,
+                Supplier<Set<Long>> ours,
+                LongSupplier clock,
+                long opened,
+                Future<Optional<Snapshot>> start) {
             this.proc = proc;
             this.ours = ours;
             this.clock = clock;
@@ -291,7 +301,8 @@ public final class HostCpuMeter {
             double own = ownTicks / TICKS_PER_SECOND;
             double other = Math.max(0, busy - own);
             int cpus = end.get().cpus();
-            return Optional.of(new HostContention(Math.min(cpus, other / seconds), Math.min(cpus, own / seconds), cpus, wall));
+            return Optional.of(
+                    new HostContention(Math.min(cpus, other / seconds), Math.min(cpus, own / seconds), cpus, wall));
         }
     }
 
@@ -321,7 +332,8 @@ public final class HostCpuMeter {
                 }
                 Map<Long, Long> perPid = new HashMap<>();
                 for (long pid : pids) {
-                    processTicks(proc.resolve(Long.toString(pid)).resolve("stat")).ifPresent(t -> perPid.put(pid, t));
+                    processTicks(proc.resolve(Long.toString(pid)).resolve("stat"))
+                            .ifPresent(t -> perPid.put(pid, t));
                 }
                 return Optional.of(new Snapshot(now, busy, cpus, perPid));
             } catch (IOException | RuntimeException e) {

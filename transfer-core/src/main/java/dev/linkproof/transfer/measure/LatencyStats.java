@@ -8,16 +8,22 @@ import org.HdrHistogram.Histogram;
  * exist only for latency mode, where every iteration is timed on its own (perftest style).
  * Values are nanoseconds.
  */
-public record LatencyStats(double averageNanos, long samples, long minNanos, long p50Nanos, long p99Nanos,
-                           long p999Nanos, long maxNanos) {
+public record LatencyStats(
+        double averageNanos, long samples, long minNanos, long p50Nanos, long p99Nanos, long p999Nanos, long maxNanos) {
 
     public static LatencyStats averageOnly(double averageNanos) {
         return new LatencyStats(averageNanos, 0, -1, -1, -1, -1, -1);
     }
 
     public static LatencyStats of(Histogram h, double averagePerTransferNanos) {
-        return new LatencyStats(averagePerTransferNanos, h.getTotalCount(), h.getMinValue(),
-                h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue());
+        return new LatencyStats(
+                averagePerTransferNanos,
+                h.getTotalCount(),
+                h.getMinValue(),
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(99),
+                h.getValueAtPercentile(99.9),
+                h.getMaxValue());
     }
 
     public boolean hasPercentiles() {
@@ -46,7 +52,8 @@ public record LatencyStats(double averageNanos, long samples, long minNanos, lon
 
     private Duration percentile(long nanos) {
         if (!hasPercentiles()) {
-            throw new IllegalStateException("percentiles are measured in LATENCY mode only; this point ran in BANDWIDTH mode");
+            throw new IllegalStateException(
+                    "percentiles are measured in LATENCY mode only; this point ran in BANDWIDTH mode");
         }
         return Duration.ofNanos(nanos);
     }

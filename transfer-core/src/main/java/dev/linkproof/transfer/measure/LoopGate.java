@@ -12,14 +12,12 @@ public interface LoopGate {
     /** Returns at once: a pair on its own. */
     LoopGate NONE = new LoopGate() {
         @Override
-        public void beforeTimedLoop() {
-        }
+        public void beforeTimedLoop() {}
     };
 
     /** Called after warmup, right before the timed loop; returns when the loop may start. */
     void beforeTimedLoop() throws TransferException;
 
     /** The timed loop ran from {@code startNanos} to {@code endNanos} ({@link System#nanoTime()}). */
-    default void timedLoop(long startNanos, long endNanos) {
-    }
+    default void timedLoop(long startNanos, long endNanos) {}
 }

@@ -22,42 +22,88 @@ import java.util.Optional;
  * @param rails           a point that ran several rails at once: each rail's own result, in rail order;
  *                        this measurement is then their aggregate ({@link #ofRails}). Empty for one pair
  */
-public record Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps,
-                          LatencyStats latency, Validation validation, Map<String, String> environment,
-                          java.util.List<Phases.Phase> phases, Optional<HostContention> targetHost,
-                          java.util.List<RailResult> rails) {
+public record Measurement(
+        TransferSpec spec,
+        long bytes,
+        long totalNanos,
+        double bandwidthGBps,
+        LatencyStats latency,
+        Validation validation,
+        Map<String, String> environment,
+        java.util.List<Phases.Phase> phases,
+        Optional<HostContention> targetHost,
+        java.util.List<RailResult> rails) {
 
     public Measurement {
         rails = java.util.List.copyOf(rails);
     }
 
-    public Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps, LatencyStats latency,
-                       Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases,
-                       Optional<HostContention> targetHost) {
-        this(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, targetHost, java.util.List.of());
+    public Measurement(
+            TransferSpec spec,
+            long bytes,
+            long totalNanos,
+            double bandwidthGBps,
+            LatencyStats latency,
+            Validation validation,
+            Map<String, String> environment,
+            java.util.List<Phases.Phase> phases,
+            Optional<HostContention> targetHost) {
+        this(
+                spec,
+                bytes,
+                totalNanos,
+                bandwidthGBps,
+                latency,
+                validation,
+                environment,
+                phases,
+                targetHost,
+                java.util.List.of());
     }
 
-    public Measurement(TransferSpec spec, long bytes, long totalNanos, double bandwidthGBps, LatencyStats latency,
-                       Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases) {
+    public Measurement(
+            TransferSpec spec,
+            long bytes,
+            long totalNanos,
+            double bandwidthGBps,
+            LatencyStats latency,
+            Validation validation,
+            Map<String, String> environment,
+            java.util.List<Phases.Phase> phases) {
         this(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, Optional.empty());
     }
 
     /** This measurement with the target host's load the agent reported on release. */
     public Measurement withTargetHost(Optional<HostContention> host) {
-        return new Measurement(spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, host, rails);
+        return new Measurement(
+                spec, bytes, totalNanos, bandwidthGBps, latency, validation, environment, phases, host, rails);
     }
 
-    public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
-                                 Validation validation, Map<String, String> environment) {
+    public static Measurement of(
+            TransferSpec spec,
+            dev.linkproof.transfer.measure.Timing timing,
+            Validation validation,
+            Map<String, String> environment) {
         return of(spec, timing, validation, environment, java.util.List.of());
     }
 
-    public static Measurement of(TransferSpec spec, dev.linkproof.transfer.measure.Timing timing,
-                                 Validation validation, Map<String, String> environment, java.util.List<Phases.Phase> phases) {
+    public static Measurement of(
+            TransferSpec spec,
+            dev.linkproof.transfer.measure.Timing timing,
+            Validation validation,
+            Map<String, String> environment,
+            java.util.List<Phases.Phase> phases) {
         long bytes = spec.bytesPerIteration() * timing.iterations();
         double gbps = timing.totalNanos() == 0 ? 0 : bytes / (double) timing.totalNanos();
-        return new Measurement(spec, bytes, timing.totalNanos(), gbps, timing.latency(), validation,
-                Map.copyOf(environment), java.util.List.copyOf(phases));
+        return new Measurement(
+                spec,
+                bytes,
+                timing.totalNanos(),
+                gbps,
+                timing.latency(),
+                validation,
+                Map.copyOf(environment),
+                java.util.List.copyOf(phases));
     }
 
     /**
@@ -79,7 +125,8 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
         RailResult slowest = rails.get(0);
         java.util.List<String> labels = new java.util.ArrayList<>();
         java.util.List<Validation> validations = new java.util.ArrayList<>();
-        Map<String, String> env = new java.util.LinkedHashMap<>(rails.get(0).measurement().environment());
+        Map<String, String> env =
+                new java.util.LinkedHashMap<>(rails.get(0).measurement().environment());
         env.put("rails", Integer.toString(rails.size()));
         Optional<HostContention> host = Optional.empty();
         for (RailResult r : rails) {
@@ -97,13 +144,23 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
         }
         long window = Math.max(0, last - first);
         double gbps = window == 0 ? 0 : bytes / (double) window;
-        return new Measurement(spec, bytes, window, gbps, slowest.measurement().latency(),
-                Validation.ofRails(labels, validations), Map.copyOf(env), rails.get(0).measurement().phases(), host, rails);
+        return new Measurement(
+                spec,
+                bytes,
+                window,
+                gbps,
+                slowest.measurement().latency(),
+                Validation.ofRails(labels, validations),
+                Map.copyOf(env),
+                rails.get(0).measurement().phases(),
+                host,
+                rails);
     }
 
     /** The rail with the lowest bandwidth, where the point ran several. */
     public Optional<RailResult> slowestRail() {
-        return rails.stream().min(java.util.Comparator.comparingDouble(r -> r.measurement().bandwidthGBps()));
+        return rails.stream()
+                .min(java.util.Comparator.comparingDouble(r -> r.measurement().bandwidthGBps()));
     }
 
     /**
@@ -137,16 +194,23 @@ public record Measurement(TransferSpec spec, long bytes, long totalNanos, double
      */
     public String summary() {
         if (spec.op().atomic() && latency.hasPercentiles()) {
-            return String.format(Locale.ROOT, "%s · p50 %s · p99 %s · max %s", Units.formatOps(opsPerSecond()),
-                    Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),
+            return String.format(
+                    Locale.ROOT,
+                    "%s · p50 %s · p99 %s · max %s",
+                    Units.formatOps(opsPerSecond()),
+                    Units.formatMicros(latency.p50Nanos() / 1e3),
+                    Units.formatMicros(latency.p99Nanos() / 1e3),
                     Units.formatMicros(latency.maxNanos() / 1e3));
         }
         if (spec.op().atomic()) {
             return Units.formatOps(opsPerSecond()) + " · " + Units.formatMicros(latency.averageNanos() / 1e3);
         }
         if (latency.hasPercentiles()) {
-            return String.format(Locale.ROOT, "p50 %s · p99 %s · max %s",
-                    Units.formatMicros(latency.p50Nanos() / 1e3), Units.formatMicros(latency.p99Nanos() / 1e3),
+            return String.format(
+                    Locale.ROOT,
+                    "p50 %s · p99 %s · max %s",
+                    Units.formatMicros(latency.p50Nanos() / 1e3),
+                    Units.formatMicros(latency.p99Nanos() / 1e3),
                     Units.formatMicros(latency.maxNanos() / 1e3));
         }
         return Units.formatGBps(bandwidthGBps) + " · " + Units.formatOps(opsPerSecond()) + " · "

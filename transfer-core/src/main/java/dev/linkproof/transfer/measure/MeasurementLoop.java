@@ -14,8 +14,7 @@ import org.HdrHistogram.Histogram;
 public final class MeasurementLoop {
     private static final long HISTOGRAM_MAX_NANOS = 3_600_000_000_000L;
 
-    private MeasurementLoop() {
-    }
+    private MeasurementLoop() {}
 
     public static Timing run(DataPath path, TransferSpec spec) throws TransferException {
         return run(path, spec, new Phases());

@@ -7,5 +7,4 @@ package dev.linkproof.transfer.measure;
  * @param iterations   timed iterations
  * @param latency      per-transfer average, and percentiles in latency mode
  */
-public record Timing(long totalNanos, int iterations, LatencyStats latency) {
-}
+public record Timing(long totalNanos, int iterations, LatencyStats latency) {}

@@ -29,12 +29,10 @@ public interface Buffer extends AutoCloseable {
     }
 
     /** Copies {@code [offset, offset + length)} of the host view into the memory. */
-    default void pushHostView(long offset, long length) throws TransferException {
-    }
+    default void pushHostView(long offset, long length) throws TransferException {}
 
     /** Copies {@code [offset, offset + length)} of the memory into the host view. */
-    default void pullHostView(long offset, long length) throws TransferException {
-    }
+    default void pullHostView(long offset, long length) throws TransferException {}
 
     default void pushHostView() throws TransferException {
         pushHostView(0, size());

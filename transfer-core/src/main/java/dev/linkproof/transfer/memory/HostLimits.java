@@ -22,6 +22,7 @@ import java.util.OptionalLong;
 public final class HostLimits {
     /** CAP_IPC_LOCK's bit in the capability sets of {@code /proc/.../status}. */
     static final int CAP_IPC_LOCK = 14;
+
     static final Path SHM = Path.of("/dev/shm");
 
     private final Path limits;
@@ -44,7 +45,8 @@ public final class HostLimits {
         try {
             for (String line : Files.readAllLines(limits)) {
                 if (line.startsWith("Max locked memory")) {
-                    String soft = line.substring("Max locked memory".length()).trim().split("\\s+")[0];
+                    String soft =
+                            line.substring("Max locked memory".length()).trim().split("\\s+")[0];
                     return OptionalLong.of("unlimited".equals(soft) ? -1 : Long.parseLong(soft));
                 }
             }
@@ -80,10 +82,10 @@ public final class HostLimits {
             return Optional.empty();
         }
         return Optional.of("the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l) of this process is "
-                + Units.formatApproxSize(limit.getAsLong()) + ", and registering " + Units.formatApproxSize(bytes) + " pins that much (with what is "
-                + "pinned already): raise it where the run and its agent start (ulimit -l unlimited; a container: docker run "
-                + "--ulimit memlock=-1; a systemd service: LimitMEMLOCK=infinity; logins: memlock in "
-                + "/etc/security/limits.conf)");
+                + Units.formatApproxSize(limit.getAsLong()) + ", and registering " + Units.formatApproxSize(bytes)
+                + " pins that much (with what is pinned already): raise it where the run and its agent start (ulimit"
+                + " -l unlimited; a container: docker run --ulimit memlock=-1; a systemd service:"
+                + " LimitMEMLOCK=infinity; logins: memlock in /etc/security/limits.conf)");
     }
 
     /**
@@ -115,10 +117,13 @@ public final class HostLimits {
             if (free >= bytes) {
                 return Optional.empty();
             }
-            return Optional.of(shm + " has " + Units.formatApproxSize(free) + " free of " + Units.formatApproxSize(store.getTotalSpace())
+            return Optional.of(shm + " has " + Units.formatApproxSize(free) + " free of "
+                    + Units.formatApproxSize(store.getTotalSpace())
                     + ", and UCX's shared-memory transports keep their buffers and receive queues there (about "
-                    + Units.formatApproxSize(bytes) + " here): remove what is stale there, or make it larger (mount -o remount,size=8G "
-                    + shm + "; a container: docker run --shm-size=8g, Kubernetes: an emptyDir of medium Memory at " + shm
+                    + Units.formatApproxSize(bytes)
+                    + " here): remove what is stale there, or make it larger (mount -o remount,size=8G "
+                    + shm + "; a container: docker run --shm-size=8g, Kubernetes: an emptyDir of medium Memory at "
+                    + shm
                     + "), or keep UCX off shared memory (UCX_TLS=tcp)");
         } catch (IOException | RuntimeException e) {
             return Optional.empty();

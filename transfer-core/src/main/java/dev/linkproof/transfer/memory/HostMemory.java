@@ -16,14 +16,14 @@ import java.util.Optional;
 public final class HostMemory {
     public static final long PAGE = 4096;
 
-    private HostMemory() {
-    }
+    private HostMemory() {}
 
     public static Buffer allocate(MemoryPlacement placement, long bytes) {
         return switch (placement.kind()) {
             case HOST -> pageAligned(bytes);
             case HUGEPAGE -> hugepages(bytes);
-            case GPU -> throw new IllegalArgumentException("GPU memory is allocated by a GPU runtime, not by HostMemory");
+            case GPU ->
+                throw new IllegalArgumentException("GPU memory is allocated by a GPU runtime, not by HostMemory");
         };
     }
 

@@ -18,8 +18,14 @@ final class Libc {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final MethodHandle MMAP = LINKER.downcallHandle(
             LINKER.defaultLookup().find("mmap").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
+            FunctionDescriptor.of(
+                    ValueLayout.ADDRESS,
+                    ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_LONG),
             Linker.Option.captureCallState("errno"));
     private static final MethodHandle MUNMAP = LINKER.downcallHandle(
             LINKER.defaultLookup().find("munmap").orElseThrow(),
@@ -28,21 +34,27 @@ final class Libc {
             LINKER.defaultLookup().find("strerror").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     static final java.lang.foreign.StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final java.lang.invoke.VarHandle ERRNO = CAPTURE.varHandle(
-            java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+    private static final java.lang.invoke.VarHandle ERRNO =
+            CAPTURE.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
 
-    private Libc() {
-    }
+    private Libc() {}
 
     /** mmap(2); returns the mapping or throws with strerror(errno). */
     static MemorySegment mmapAnonymous(long length, int extraFlags) {
         try (var arena = java.lang.foreign.Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CAPTURE);
-            MemorySegment p = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length,
-                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extraFlags, -1, 0L);
+            MemorySegment p = (MemorySegment) MMAP.invokeExact(
+                    state,
+                    MemorySegment.NULL,
+                    length,
+                    PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | extraFlags,
+                    -1,
+                    0L);
             if (p.address() == MAP_FAILED.address()) {
                 int errno = (int) ERRNO.get(state, 0L);
-                throw new OutOfMemoryError("mmap of " + length + " bytes failed: " + strerror(errno) + " (errno " + errno + ")");
+                throw new OutOfMemoryError(
+                        "mmap of " + length + " bytes failed: " + strerror(errno) + " (errno " + errno + ")");
             }
             return p.reinterpret(length);
         } catch (OutOfMemoryError e) {

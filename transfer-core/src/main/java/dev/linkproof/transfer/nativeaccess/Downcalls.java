@@ -15,8 +15,7 @@ import java.lang.foreign.Arena;
  * loop, whose downcalls keep their own try/catch.
  */
 public final class Downcalls {
-    private Downcalls() {
-    }
+    private Downcalls() {}
 
     /** Downcalls that need an arena for their arguments; may throw whatever invokeExact does. */
     @FunctionalInterface

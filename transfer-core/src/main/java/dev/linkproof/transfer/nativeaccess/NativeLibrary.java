@@ -74,10 +74,13 @@ public final class NativeLibrary {
         try (Arena a = Arena.ofConfined()) {
             Linker linker = Linker.nativeLinker();
             SymbolLookup libc = linker.defaultLookup();
-            var dlopen = linker.downcallHandle(libc.find("dlopen").orElseThrow(),
+            var dlopen = linker.downcallHandle(
+                    libc.find("dlopen").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-            var dlerror = linker.downcallHandle(libc.find("dlerror").orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS));
-            var dlclose = linker.downcallHandle(libc.find("dlclose").orElseThrow(),
+            var dlerror = linker.downcallHandle(
+                    libc.find("dlerror").orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS));
+            var dlclose = linker.downcallHandle(
+                    libc.find("dlclose").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
             MemorySegment ignoredEarlier = (MemorySegment) dlerror.invokeExact(); // clears an earlier error
             MemorySegment handle = (MemorySegment) dlopen.invokeExact(a.allocateFrom(name), RTLD_LAZY);
@@ -86,7 +89,9 @@ public final class NativeLibrary {
                 return Optional.empty();
             }
             MemorySegment error = (MemorySegment) dlerror.invokeExact();
-            return error.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(error.reinterpret(4096).getString(0));
+            return error.equals(MemorySegment.NULL)
+                    ? Optional.empty()
+                    : Optional.of(error.reinterpret(4096).getString(0));
         } catch (Throwable t) {
             return Optional.empty();
         }
@@ -99,8 +104,9 @@ public final class NativeLibrary {
 
     /** A downcall to {@code symbol}; fails naming the library when it lacks the symbol. */
     public MethodHandle require(String symbol, FunctionDescriptor fd) {
-        return optional(symbol, fd).orElseThrow(() -> new IllegalStateException(
-                name + " lacks " + symbol + (hint.isEmpty() ? "" : " (" + hint + ")")));
+        return optional(symbol, fd)
+                .orElseThrow(() -> new IllegalStateException(
+                        name + " lacks " + symbol + (hint.isEmpty() ? "" : " (" + hint + ")")));
     }
 
     /** A downcall to {@code symbol} where the library version may lack it. */

@@ -11,8 +11,7 @@ import java.lang.invoke.MethodHandle;
  * on the first call, which the runtimes' tests make.
  */
 public final class StatusCalls {
-    private StatusCalls() {
-    }
+    private StatusCalls() {}
 
     public static int call(MethodHandle h, int a) {
         try {

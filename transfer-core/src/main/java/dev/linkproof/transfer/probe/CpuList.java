@@ -9,8 +9,7 @@ public final class CpuList {
     private static final Pattern SYNTAX = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
     private static final int MAX_CPUS = 65_536;
 
-    private CpuList() {
-    }
+    private CpuList() {}
 
     /**
      * The cpus a list names, in the order written.

@@ -9,5 +9,4 @@ package dev.linkproof.transfer.probe;
  * @param type     {@code RoCE v2}, {@code IB/RoCE v1}, or empty (InfiniBand ports have no type file)
  * @param netdev   the network interface the GID belongs to (RoCE), or empty
  */
-public record Gid(int index, String gid, String type, String netdev) {
-}
+public record Gid(int index, String gid, String type, String netdev) {}

@@ -14,8 +14,13 @@ import java.util.Optional;
  * @param drmCard   the {@code /sys/class/drm} card bound to it, e.g. {@code card1}, when any
  * @param runtime   what the vendor runtime reports of it, when a runtime is loaded
  */
-public record GpuDevice(int index, String vendor, String model, PciFunction pci, Optional<String> drmCard,
-                        Optional<RuntimeView> runtime) {
+public record GpuDevice(
+        int index,
+        String vendor,
+        String model,
+        PciFunction pci,
+        Optional<String> drmCard,
+        Optional<RuntimeView> runtime) {
 
     /**
      * The device as its runtime sees it.
@@ -25,8 +30,7 @@ public record GpuDevice(int index, String vendor, String model, PciFunction pci,
      * @param memoryBytes device memory
      * @param dmabuf      whether its memory can be exported as a dma-buf (GPUDirect RDMA through ibv_reg_dmabuf_mr)
      */
-    public record RuntimeView(String runtime, String name, long memoryBytes, boolean dmabuf) {
-    }
+    public record RuntimeView(String runtime, String name, long memoryBytes, boolean dmabuf) {}
 
     /** A GPU seen on the bus only. */
     public GpuDevice(int index, String vendor, String model, PciFunction pci, Optional<String> drmCard) {

@@ -15,8 +15,7 @@ import java.util.Optional;
  * address. A runtime device sysfs does not show keeps the runtime's name and address alone.
  */
 final class GpuInventory {
-    private GpuInventory() {
-    }
+    private GpuInventory() {}
 
     static List<GpuDevice> merge(List<GpuDevice> fromSysfs, Optional<GpuRuntime> runtime) {
         if (runtime.isEmpty()) {
@@ -25,9 +24,11 @@ final class GpuInventory {
         GpuRuntime rt = runtime.get();
         List<GpuDevice> out = new ArrayList<>();
         for (GpuDeviceInfo d : rt.devices()) {
-            GpuDevice.RuntimeView view = new GpuDevice.RuntimeView(rt.describe(), d.name(), d.totalBytes(), d.dmabufSupported());
+            GpuDevice.RuntimeView view =
+                    new GpuDevice.RuntimeView(rt.describe(), d.name(), d.totalBytes(), d.dmabufSupported());
             Optional<GpuDevice> bus = fromSysfs.stream()
-                    .filter(g -> g.pci().address().toLowerCase(Locale.ROOT).equals(d.pciBusId())).findFirst();
+                    .filter(g -> g.pci().address().toLowerCase(Locale.ROOT).equals(d.pciBusId()))
+                    .findFirst();
             if (bus.isPresent()) {
                 GpuDevice g = bus.get();
                 String model = g.model().equals("unknown") ? d.name() : g.model();

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,8 +35,13 @@ import java.util.regex.Pattern;
 public final class HardwareProbe {
     private static final Pattern RATE = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Gb/sec.*");
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
-    private static final List<String> LIB_DIRS = List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
-            "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu", "/lib64");
+    private static final List<String> LIB_DIRS = List.of(
+            "/usr/lib/x86_64-linux-gnu",
+            "/usr/lib/aarch64-linux-gnu",
+            "/usr/lib64",
+            "/usr/lib",
+            "/lib/x86_64-linux-gnu",
+            "/lib64");
 
     private final Sysfs fs;
     private final PciNames names;
@@ -66,8 +71,15 @@ public final class HardwareProbe {
     }
 
     public ProbeReport probe() {
-        return new ProbeReport(fs.root().toString(), fs.read(fs.at("/proc/sys/kernel/hostname")).orElse(""),
-                rdmaDevices(), netInterfaces(), GpuInventory.merge(gpus(), gpuRuntime.get()), cpu(), hugePages(), stack(),
+        return new ProbeReport(
+                fs.root().toString(),
+                fs.read(fs.at("/proc/sys/kernel/hostname")).orElse(""),
+                rdmaDevices(),
+                netInterfaces(),
+                GpuInventory.merge(gpus(), gpuRuntime.get()),
+                cpu(),
+                hugePages(),
+                stack(),
                 fabrics.get());
     }
 
@@ -83,8 +95,9 @@ public final class HardwareProbe {
             String driver;
             List<String> netdevs = new ArrayList<>();
             if (software) {
-                driver = name.startsWith("siw") ? "siw" : name.startsWith("rxe") || fs.exists(dir.resolve("parent"))
-                        ? "rdma_rxe" : "";
+                driver = name.startsWith("siw")
+                        ? "siw"
+                        : name.startsWith("rxe") || fs.exists(dir.resolve("parent")) ? "rdma_rxe" : "";
                 fs.read(dir, "parent").filter(s -> !s.isEmpty()).ifPresent(netdevs::add);
             } else {
                 driver = pci.get().driver();
@@ -99,9 +112,18 @@ public final class HardwareProbe {
                     ports.add(port(number.getAsInt(), p));
                 }
             }
-            out.add(new RdmaDevice(name, afterColon(fs.readOr(dir, "node_type", "")), fs.readOr(dir, "fw_ver", ""),
-                    fs.readOr(dir, "hca_type", ""), fs.readOr(dir, "board_id", ""), fs.readOr(dir, "node_guid", ""),
-                    pci, driver, netdevs, ports, software));
+            out.add(new RdmaDevice(
+                    name,
+                    afterColon(fs.readOr(dir, "node_type", "")),
+                    fs.readOr(dir, "fw_ver", ""),
+                    fs.readOr(dir, "hca_type", ""),
+                    fs.readOr(dir, "board_id", ""),
+                    fs.readOr(dir, "node_guid", ""),
+                    pci,
+                    driver,
+                    netdevs,
+                    ports,
+                    software));
         }
         return out;
     }
@@ -118,11 +140,20 @@ public final class HardwareProbe {
             if (index.isEmpty() || value.isEmpty() || value.equals(ZERO_GID)) {
                 continue;
             }
-            gids.add(new Gid(index.getAsInt(), value, fs.readOr(p.resolve("gid_attrs/types"), idx, ""),
+            gids.add(new Gid(
+                    index.getAsInt(),
+                    value,
+                    fs.readOr(p.resolve("gid_attrs/types"), idx, ""),
                     fs.readOr(p.resolve("gid_attrs/ndevs"), idx, "")));
         }
-        return new RdmaPort(number, afterColon(fs.readOr(p, "state", "")), afterColon(fs.readOr(p, "phys_state", "")),
-                gbps, rate, fs.readOr(p, "link_layer", ""), gids);
+        return new RdmaPort(
+                number,
+                afterColon(fs.readOr(p, "state", "")),
+                afterColon(fs.readOr(p, "phys_state", "")),
+                gbps,
+                rate,
+                fs.readOr(p, "link_layer", ""),
+                gids);
     }
 
     // ---- network interfaces ----------------------------------------------------------------
@@ -136,8 +167,13 @@ public final class HardwareProbe {
             Path dev = dir.resolve("device");
             String driver = fs.isDirectory(dev) ? driverOf(dev) : "";
             long speed = fs.readLong(dir, "speed").orElse(-1);
-            out.add(new NetInterface(dir.getFileName().toString(), driver, pciOf(dev), speed < 0 ? -1 : speed,
-                    fs.readOr(dir, "operstate", "unknown"), (int) fs.readLong(dir, "mtu").orElse(-1),
+            out.add(new NetInterface(
+                    dir.getFileName().toString(),
+                    driver,
+                    pciOf(dev),
+                    speed < 0 ? -1 : speed,
+                    fs.readOr(dir, "operstate", "unknown"),
+                    (int) fs.readLong(dir, "mtu").orElse(-1),
                     fs.readOr(dir, "address", "")));
         }
         return out;
@@ -154,7 +190,9 @@ public final class HardwareProbe {
                 continue; // renderD128, card0-HDMI-A-1, version
             }
             Optional<PciFunction> pci = pciOf(card.resolve("device"));
-            if (pci.isPresent() && isGpu(pci.get(), true) && !pci.get().address().isEmpty()) {
+            if (pci.isPresent()
+                    && isGpu(pci.get(), true)
+                    && !pci.get().address().isEmpty()) {
                 byAddress.putIfAbsent(pci.get().address(), pci.get());
                 cards.putIfAbsent(pci.get().address(), cname);
             }
@@ -162,7 +200,9 @@ public final class HardwareProbe {
         // GPUs with no DRM node (NVIDIA without nvidia-drm, or a driver not loaded) are still on the bus.
         for (Path dev : fs.list(fs.at("/sys/bus/pci/devices"))) {
             Optional<PciFunction> pci = pciOf(dev, false);
-            if (pci.isPresent() && isGpu(pci.get(), false) && !byAddress.containsKey(pci.get().address())) {
+            if (pci.isPresent()
+                    && isGpu(pci.get(), false)
+                    && !byAddress.containsKey(pci.get().address())) {
                 PciFunction f = pci.get();
                 byAddress.put(f.address(), f.withName(names.name(f.vendorId(), f.deviceId(), true)));
             }
@@ -176,7 +216,11 @@ public final class HardwareProbe {
             if (model.isEmpty() && vendor.equals("nvidia")) {
                 model = nvidiaModel(f.address()).orElse("");
             }
-            out.add(new GpuDevice(index++, vendor, model.isEmpty() ? "unknown" : model, f,
+            out.add(new GpuDevice(
+                    index++,
+                    vendor,
+                    model.isEmpty() ? "unknown" : model,
+                    f,
                     Optional.ofNullable(cards.get(e.getKey()))));
         }
         return out;
@@ -195,14 +239,15 @@ public final class HardwareProbe {
     }
 
     private Optional<String> nvidiaModel(String address) {
-        return fs.read(fs.at("/proc/driver/nvidia/gpus/" + address + "/information")).flatMap(text -> {
-            for (String line : text.split("\n")) {
-                if (line.startsWith("Model:")) {
-                    return Optional.of(line.substring(6).strip().replaceFirst("^NVIDIA ", ""));
-                }
-            }
-            return Optional.empty();
-        });
+        return fs.read(fs.at("/proc/driver/nvidia/gpus/" + address + "/information"))
+                .flatMap(text -> {
+                    for (String line : text.split("\n")) {
+                        if (line.startsWith("Model:")) {
+                            return Optional.of(line.substring(6).strip().replaceFirst("^NVIDIA ", ""));
+                        }
+                    }
+                    return Optional.empty();
+                });
     }
 
     // ---- CPU, NUMA, huge pages -------------------------------------------------------------
@@ -249,7 +294,9 @@ public final class HardwareProbe {
         if (!mi.containsKey("HugePages_Total")) {
             return HugePages.NONE;
         }
-        return new HugePages(mi.getOrDefault("HugePages_Total", 0L), mi.getOrDefault("HugePages_Free", 0L),
+        return new HugePages(
+                mi.getOrDefault("HugePages_Total", 0L),
+                mi.getOrDefault("HugePages_Free", 0L),
                 mi.getOrDefault("Hugepagesize", 0L));
     }
 
@@ -281,8 +328,14 @@ public final class HardwareProbe {
         if (libfabric.isEmpty() && fs.root().toAbsolutePath().normalize().equals(Path.of("/"))) {
             libfabric = FabricProvider.libraryVersion();
         }
-        return new StackVersions(fs.readOr(fs.at("/proc/sys/kernel"), "osrelease", "unknown"), rdmaCore,
-                libibverbsFile(), ucx, gpuDriver(), jdk, libfabric);
+        return new StackVersions(
+                fs.readOr(fs.at("/proc/sys/kernel"), "osrelease", "unknown"),
+                rdmaCore,
+                libibverbsFile(),
+                ucx,
+                gpuDriver(),
+                jdk,
+                libfabric);
     }
 
     private static Optional<String> first(Map<String, String> versions, String... packages) {
@@ -322,8 +375,13 @@ public final class HardwareProbe {
     }
 
     private Optional<String> ucxPkgConfig() {
-        for (String dir : List.of("/usr/lib/x86_64-linux-gnu/pkgconfig", "/usr/lib/aarch64-linux-gnu/pkgconfig",
-                "/usr/lib64/pkgconfig", "/usr/lib/pkgconfig", "/usr/local/lib/pkgconfig", "/opt/ucx/lib/pkgconfig")) {
+        for (String dir : List.of(
+                "/usr/lib/x86_64-linux-gnu/pkgconfig",
+                "/usr/lib/aarch64-linux-gnu/pkgconfig",
+                "/usr/lib64/pkgconfig",
+                "/usr/lib/pkgconfig",
+                "/usr/local/lib/pkgconfig",
+                "/opt/ucx/lib/pkgconfig")) {
             for (String line : fs.read(fs.at(dir + "/ucx.pc")).orElse("").split("\n")) {
                 if (line.startsWith("Version:")) {
                     return Optional.of(line.substring(8).strip() + " (ucx.pc)");
@@ -358,8 +416,10 @@ public final class HardwareProbe {
         }
         nv.ifPresent(v -> found.add("nvidia " + v));
         if (fs.isDirectory(fs.at("/sys/module/amdgpu"))) {
-            found.add("amdgpu " + fs.read(fs.at("/sys/module/amdgpu/version")).filter(s -> !s.isEmpty())
-                    .orElse("(in-tree)"));
+            found.add("amdgpu "
+                    + fs.read(fs.at("/sys/module/amdgpu/version"))
+                            .filter(s -> !s.isEmpty())
+                            .orElse("(in-tree)"));
         }
         return found.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", found));
     }
@@ -389,7 +449,8 @@ public final class HardwareProbe {
                 return Optional.empty();
             }
         }
-        boolean pci = subsystem.equals("pci") || uevent.containsKey("PCI_SLOT_NAME")
+        boolean pci = subsystem.equals("pci")
+                || uevent.containsKey("PCI_SLOT_NAME")
                 || (subsystem.isEmpty() && fs.exists(dev.resolve("vendor")) && fs.exists(dev.resolve("device")));
         if (!pci) {
             return Optional.empty();
@@ -408,10 +469,17 @@ public final class HardwareProbe {
         }
         int vendor = fs.readHex(dev, "vendor").orElse(-1);
         int device = fs.readHex(dev, "device").orElse(-1);
-        return Optional.of(new PciFunction(address.toLowerCase(Locale.ROOT), vendor, device,
-                fs.readHex(dev, "subsystem_vendor").orElse(-1), fs.readHex(dev, "subsystem_device").orElse(-1),
-                fs.readHex(dev, "class").orElse(-1), driverOf(dev), (int) fs.readLong(dev, "numa_node").orElse(-1),
-                fs.readOr(dev, "local_cpulist", ""), names.name(vendor, device, lookUpName)));
+        return Optional.of(new PciFunction(
+                address.toLowerCase(Locale.ROOT),
+                vendor,
+                device,
+                fs.readHex(dev, "subsystem_vendor").orElse(-1),
+                fs.readHex(dev, "subsystem_device").orElse(-1),
+                fs.readHex(dev, "class").orElse(-1),
+                driverOf(dev),
+                (int) fs.readLong(dev, "numa_node").orElse(-1),
+                fs.readOr(dev, "local_cpulist", ""),
+                names.name(vendor, device, lookUpName)));
     }
 
     private String driverOf(Path dev) {

@@ -36,7 +36,8 @@ public record MemoryCopyBaseline(long bytes, int rounds, double bestGBps, double
     /** Copies {@code bytes} between two page-aligned off-heap segments with {@link MemorySegment#copy}. */
     public static MemoryCopyBaseline measure(long bytes, int rounds) {
         if (bytes < 4096 || rounds < 1) {
-            throw new IllegalArgumentException("baseline needs at least 4096 bytes and 1 round, got " + bytes + " and " + rounds);
+            throw new IllegalArgumentException(
+                    "baseline needs at least 4096 bytes and 1 round, got " + bytes + " and " + rounds);
         }
         long[] nanos = new long[rounds];
         try (Arena arena = Arena.ofConfined()) {
@@ -61,7 +62,12 @@ public record MemoryCopyBaseline(long bytes, int rounds, double bestGBps, double
 
     /** "9.81 GB/s (best of 5 × 64 MiB MemorySegment.copy, median 9.20 GB/s)". */
     public String describe() {
-        return String.format(Locale.ROOT, "%s (best of %d × %s MemorySegment.copy, median %s)",
-                Units.formatGBps(bestGBps), rounds, Units.formatSize(bytes), Units.formatGBps(medianGBps));
+        return String.format(
+                Locale.ROOT,
+                "%s (best of %d × %s MemorySegment.copy, median %s)",
+                Units.formatGBps(bestGBps),
+                rounds,
+                Units.formatSize(bytes),
+                Units.formatGBps(medianGBps));
     }
 }

@@ -13,8 +13,14 @@ import java.util.Optional;
  * @param mtu         {@code mtu}, -1 when unknown
  * @param address     {@code address} (MAC)
  */
-public record NetInterface(String name, String driver, Optional<PciFunction> pci, long speedMbps, String operState,
-                           int mtu, String address) {
+public record NetInterface(
+        String name,
+        String driver,
+        Optional<PciFunction> pci,
+        long speedMbps,
+        String operState,
+        int mtu,
+        String address) {
     public int numaNode() {
         return pci.map(PciFunction::numaNode).orElse(-1);
     }

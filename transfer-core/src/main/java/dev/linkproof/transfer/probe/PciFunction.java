@@ -16,12 +16,30 @@ import java.util.Locale;
  * @param localCpus          {@code local_cpulist}; empty when unknown
  * @param name               a human name from the built-in table or {@code pci.ids}; empty when unknown
  */
-public record PciFunction(String address, int vendorId, int deviceId, int subsystemVendorId, int subsystemDeviceId,
-                          int classCode, String driver, int numaNode, String localCpus, String name) {
+public record PciFunction(
+        String address,
+        int vendorId,
+        int deviceId,
+        int subsystemVendorId,
+        int subsystemDeviceId,
+        int classCode,
+        String driver,
+        int numaNode,
+        String localCpus,
+        String name) {
 
     public PciFunction withName(String newName) {
-        return new PciFunction(address, vendorId, deviceId, subsystemVendorId, subsystemDeviceId, classCode, driver,
-                numaNode, localCpus, newName);
+        return new PciFunction(
+                address,
+                vendorId,
+                deviceId,
+                subsystemVendorId,
+                subsystemDeviceId,
+                classCode,
+                driver,
+                numaNode,
+                localCpus,
+                newName);
     }
 
     /** {@code 15b3:1021}, as lspci -n prints it. */

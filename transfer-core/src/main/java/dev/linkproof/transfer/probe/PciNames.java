@@ -15,6 +15,7 @@ final class PciNames {
     static final int AMD = 0x1002;
     static final int NVIDIA = 0x10de;
     static final int INTEL = 0x8086;
+    static final int AMAZON = 0x1d0f;
 
     /** vendor << 16 | device → short name. Ids as the Linux drivers' PCI tables list them. */
     private static final Map<Integer, String> KNOWN = Map.ofEntries(
@@ -30,6 +31,11 @@ final class PciNames {
             // bnxt_en (drivers/net/ethernet/broadcom/bnxt/bnxt.c)
             Map.entry(key(BROADCOM, 0x1750), "BCM57508 (Thor)"),
             Map.entry(key(BROADCOM, 0x1760), "BCM57608 (Thor2)"),
+            // efa (rdma-core providers/efa/efa.c: efa_table)
+            Map.entry(key(AMAZON, 0xefa0), "Elastic Fabric Adapter"),
+            Map.entry(key(AMAZON, 0xefa1), "Elastic Fabric Adapter"),
+            Map.entry(key(AMAZON, 0xefa2), "Elastic Fabric Adapter"),
+            Map.entry(key(AMAZON, 0xefa3), "Elastic Fabric Adapter"),
             // amdgpu
             Map.entry(key(AMD, 0x740c), "MI250X"),
             Map.entry(key(AMD, 0x74a0), "MI300A"),
@@ -84,7 +90,8 @@ final class PciNames {
         if (lines == null) {
             lines = fs.read(fs.at("/usr/share/misc/pci.ids"))
                     .or(() -> fs.read(fs.at("/usr/share/hwdata/pci.ids")))
-                    .orElse("").split("\n");
+                    .orElse("")
+                    .split("\n");
             pciIds = lines;
         }
         String v = String.format(Locale.ROOT, "%04x", vendor);

@@ -21,9 +21,16 @@ import java.util.Optional;
  * @param fabrics        libfabric's providers and domains with reliable-datagram endpoints (this machine's
  *                       only: a tree of files has none), their capabilities and MR modes
  */
-public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDevices, List<NetInterface> netInterfaces,
-                          List<GpuDevice> gpus, CpuLayout cpu, HugePages hugePages, StackVersions stack,
-                          List<FabricProvider> fabrics) {
+public record ProbeReport(
+        String root,
+        String hostname,
+        List<RdmaDevice> rdmaDevices,
+        List<NetInterface> netInterfaces,
+        List<GpuDevice> gpus,
+        CpuLayout cpu,
+        HugePages hugePages,
+        StackVersions stack,
+        List<FabricProvider> fabrics) {
     public ProbeReport {
         rdmaDevices = List.copyOf(rdmaDevices);
         netInterfaces = List.copyOf(netInterfaces);
@@ -58,17 +65,28 @@ public record ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDev
             }
             sb.append(" driver ").append(d.driver().isEmpty() ? "none" : d.driver());
             for (RdmaPort p : d.ports()) {
-                sb.append(" port ").append(p.number()).append(' ').append(p.state()).append(' ').append(p.rate());
+                sb.append(" port ")
+                        .append(p.number())
+                        .append(' ')
+                        .append(p.state())
+                        .append(' ')
+                        .append(p.rate());
             }
             m.put("rdma." + d.name(), sb.toString());
         }
         for (GpuDevice g : gpus) {
-            m.put("gpu." + g.index(), g.vendor() + " " + g.model() + " @" + g.pci().address()
-                    + g.runtime().map(v -> " · " + v.runtime()).orElse(""));
+            m.put(
+                    "gpu." + g.index(),
+                    g.vendor() + " " + g.model() + " @" + g.pci().address()
+                            + g.runtime().map(v -> " · " + v.runtime()).orElse(""));
         }
-        m.put("cpu", cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
+        m.put(
+                "cpu",
+                cpu.modelName().isEmpty() ? cpu.online() + " cpus" : cpu.modelName() + " · " + cpu.online() + " cpus");
         m.put("numa nodes", String.valueOf(cpu.nodes().size()));
-        m.put("hugepages", hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
+        m.put(
+                "hugepages",
+                hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
         for (FabricProvider f : fabrics) {
             m.put("libfabric." + f.provider() + "." + f.domain(), f.caps() + " · MR " + f.mrModes());
         }

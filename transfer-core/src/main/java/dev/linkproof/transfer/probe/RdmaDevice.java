@@ -21,9 +21,18 @@ import java.util.OptionalDouble;
  * @param ports      the device's ports
  * @param software   true for Soft-RoCE (rxe) and soft-iWARP (siw): no PCI function of its own
  */
-public record RdmaDevice(String name, String nodeType, String firmware, String hcaType, String boardId,
-                         String nodeGuid, Optional<PciFunction> pci, String driver, List<String> netdevs,
-                         List<RdmaPort> ports, boolean software) {
+public record RdmaDevice(
+        String name,
+        String nodeType,
+        String firmware,
+        String hcaType,
+        String boardId,
+        String nodeGuid,
+        Optional<PciFunction> pci,
+        String driver,
+        List<String> netdevs,
+        List<RdmaPort> ports,
+        boolean software) {
     public RdmaDevice {
         netdevs = List.copyOf(netdevs);
         ports = List.copyOf(ports);
@@ -48,6 +57,9 @@ public record RdmaDevice(String name, String nodeType, String firmware, String h
 
     /** The highest rate of an ACTIVE port, in Gb/s. */
     public OptionalDouble activeRateGbps() {
-        return ports.stream().filter(RdmaPort::active).mapToDouble(RdmaPort::rateGbps).max();
+        return ports.stream()
+                .filter(RdmaPort::active)
+                .mapToDouble(RdmaPort::rateGbps)
+                .max();
     }
 }

@@ -14,8 +14,8 @@ import java.util.Locale;
  * @param linkLayer   {@code link_layer}: {@code InfiniBand} or {@code Ethernet}
  * @param gids        the populated GID table entries (all-zero entries are left out)
  */
-public record RdmaPort(int number, String state, String physState, double rateGbps, String rate, String linkLayer,
-                       List<Gid> gids) {
+public record RdmaPort(
+        int number, String state, String physState, double rateGbps, String rate, String linkLayer, List<Gid> gids) {
     public RdmaPort {
         gids = List.copyOf(gids);
     }

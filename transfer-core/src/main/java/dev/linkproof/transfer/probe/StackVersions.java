@@ -15,11 +15,22 @@ import java.util.Optional;
  * @param jdk         the running JDK
  * @param libfabric   libfabric's package version (dpkg), else the loaded library's API version, when found
  */
-public record StackVersions(String kernel, Optional<String> rdmaCore, Optional<String> libibverbs,
-                            Optional<String> ucx, Optional<String> gpuDriver, String jdk, Optional<String> libfabric) {
+public record StackVersions(
+        String kernel,
+        Optional<String> rdmaCore,
+        Optional<String> libibverbs,
+        Optional<String> ucx,
+        Optional<String> gpuDriver,
+        String jdk,
+        Optional<String> libfabric) {
     /** Without libfabric (the stack before the libfabric transport; a report that does not look for it). */
-    public StackVersions(String kernel, Optional<String> rdmaCore, Optional<String> libibverbs, Optional<String> ucx,
-                         Optional<String> gpuDriver, String jdk) {
+    public StackVersions(
+            String kernel,
+            Optional<String> rdmaCore,
+            Optional<String> libibverbs,
+            Optional<String> ucx,
+            Optional<String> gpuDriver,
+            String jdk) {
         this(kernel, rdmaCore, libibverbs, ucx, gpuDriver, jdk, Optional.empty());
     }
 

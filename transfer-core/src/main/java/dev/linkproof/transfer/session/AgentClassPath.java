@@ -41,8 +41,7 @@ final class AgentClassPath {
             "com.fasterxml.jackson.core.JsonFactory",
             "com.fasterxml.jackson.annotation.JsonCreator");
 
-    private AgentClassPath() {
-    }
+    private AgentClassPath() {}
 
     /** The class path for an agent started from the classes {@code loader} sees, as one {@code -cp} argument. */
     static String of(ClassLoader loader) {

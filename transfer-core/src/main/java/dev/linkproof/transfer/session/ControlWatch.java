@@ -34,8 +34,8 @@ final class ControlWatch implements PeerLiveness, AutoCloseable {
     }
 
     private static ScheduledThreadPoolExecutor looks() {
-        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().daemon().name("linkproof-control-watch").factory());
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name("linkproof-control-watch").factory());
         // A closed watch leaves the queue at once, not when its next look was due.
         e.setRemoveOnCancelPolicy(true);
         return e;

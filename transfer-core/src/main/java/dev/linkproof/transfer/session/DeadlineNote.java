@@ -13,8 +13,7 @@ import java.util.function.Function;
  * ({@code linkproof.timeout.progress}, {@code --progress-timeout}): each caller names its own.
  */
 public final class DeadlineNote {
-    private DeadlineNote() {
-    }
+    private DeadlineNote() {}
 
     /**
      * {@code " [deadline: SETTING=VALUE; raise it if …]"} for the deadline {@code failure} ran out of
@@ -23,7 +22,9 @@ public final class DeadlineNote {
      * @param setting what sets a deadline, empty where nothing does
      */
     public static String of(Throwable failure, Timeouts t, Function<Deadline, Optional<String>> setting) {
-        return Deadline.thatExpired(failure).map(d -> " [deadline: " + describe(d, t, setting.apply(d)) + "]").orElse("");
+        return Deadline.thatExpired(failure)
+                .map(d -> " [deadline: " + describe(d, t, setting.apply(d)) + "]")
+                .orElse("");
     }
 
     static String describe(Deadline d, Timeouts t, Optional<String> setting) {

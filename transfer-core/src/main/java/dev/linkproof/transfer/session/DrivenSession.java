@@ -37,7 +37,8 @@ public final class DrivenSession implements TransferSession {
      *               used for the drive; nothing else may use it meanwhile)
      * @param target where the driving agent finds the point's target agent (host, port, token)
      */
-    public DrivenSession(TransferSession via, String targetHost, int targetPort, String targetToken, Timeouts timeouts) {
+    public DrivenSession(
+            TransferSession via, String targetHost, int targetPort, String targetToken, Timeouts timeouts) {
         this.via = via;
         this.targetHost = targetHost;
         this.targetPort = targetPort;
@@ -50,8 +51,18 @@ public final class DrivenSession implements TransferSession {
         ControlChannel control = via.control();
         String id = spec.pointId() + "#drive" + DRIVES.incrementAndGet();
         boolean gated = gate != LoopGate.NONE;
-        Messages.DriveState state = control.call(MessageType.DRIVE, new Messages.Drive(id, spec, targetHost, targetPort,
-                targetToken, gated, timeouts.control().toMillis()), MessageType.DRIVE_STATE, Messages.DriveState.class,
+        Messages.DriveState state = control.call(
+                MessageType.DRIVE,
+                new Messages.Drive(
+                        id,
+                        spec,
+                        targetHost,
+                        targetPort,
+                        targetToken,
+                        gated,
+                        timeouts.control().toMillis()),
+                MessageType.DRIVE_STATE,
+                Messages.DriveState.class,
                 timeouts.control());
         state = pollWhile(control, state, "PROVISIONING");
         long goAt = 0;
@@ -60,13 +71,21 @@ public final class DrivenSession implements TransferSession {
                 gate.beforeTimedLoop();
             } catch (TransferException e) {
                 // The other rails did not all start: the driver is told, and frees the point at its target.
-                Messages.DriveState cancelled = control.call(MessageType.GO, new Messages.Go(id, true), MessageType.DRIVE_STATE,
-                        Messages.DriveState.class, timeouts.control());
+                Messages.DriveState cancelled = control.call(
+                        MessageType.GO,
+                        new Messages.Go(id, true),
+                        MessageType.DRIVE_STATE,
+                        Messages.DriveState.class,
+                        timeouts.control());
                 pollWhile(control, cancelled, cancelled.state());
                 throw e;
             }
             goAt = System.nanoTime();
-            state = control.call(MessageType.GO, new Messages.Go(id, false), MessageType.DRIVE_STATE, Messages.DriveState.class,
+            state = control.call(
+                    MessageType.GO,
+                    new Messages.Go(id, false),
+                    MessageType.DRIVE_STATE,
+                    Messages.DriveState.class,
                     timeouts.control());
         }
         while (!state.state().equals("DONE") && !state.state().equals("FAILED")) {
@@ -78,7 +97,8 @@ public final class DrivenSession implements TransferSession {
         }
         Messages.DrivenMeasurement driven = state.measurement();
         if (driven == null) {
-            throw new TransferException("the agent at " + control.peer() + " reported drive " + id + " done without its measurement");
+            throw new TransferException(
+                    "the agent at " + control.peer() + " reported drive " + id + " done without its measurement");
         }
         Measurement m = driven.measurement();
         if (gated) {
@@ -89,7 +109,8 @@ public final class DrivenSession implements TransferSession {
     }
 
     /** Polls while the drive is in {@code state}; each poll answers within a second, each has the control deadline. */
-    private Messages.DriveState pollWhile(ControlChannel control, Messages.DriveState state, String while_) throws TransferException {
+    private Messages.DriveState pollWhile(ControlChannel control, Messages.DriveState state, String while_)
+            throws TransferException {
         while (state.state().equals(while_)) {
             state = poll(control, state.driveId(), state.state());
         }
@@ -97,7 +118,11 @@ public final class DrivenSession implements TransferSession {
     }
 
     private Messages.DriveState poll(ControlChannel control, String id, String seen) throws TransferException {
-        return control.call(MessageType.POLL, new Messages.Poll(id, seen), MessageType.DRIVE_STATE, Messages.DriveState.class,
+        return control.call(
+                MessageType.POLL,
+                new Messages.Poll(id, seen),
+                MessageType.DRIVE_STATE,
+                Messages.DriveState.class,
                 timeouts.control());
     }
 
@@ -129,6 +154,5 @@ public final class DrivenSession implements TransferSession {
 
     /** The session with the driver belongs to whoever opened it. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

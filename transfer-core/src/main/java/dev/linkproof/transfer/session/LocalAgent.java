@@ -50,6 +50,7 @@ public final class LocalAgent implements AutoCloseable {
      * too. Default JVM options {@value #DEFAULT_JVM_ARGS}.
      */
     public static final String JVM_ARGS_KEY = "linkproof.agent.jvmArgs";
+
     public static final String LOG_KEY = "linkproof.agent.log";
     public static final String DEFAULT_JVM_ARGS = "-Xmx256m";
 
@@ -67,8 +68,9 @@ public final class LocalAgent implements AutoCloseable {
      * As {@link #start(List, Path, Duration)}, with extra environment variables for the agent (a
      * profile's transport environment, e.g. {@code UCX_NET_DEVICES}).
      */
-    public static LocalAgent start(List<String> jvmArgs, java.util.Map<String, String> environment, Path log,
-                                   Duration startTimeout) throws PeerFailureException {
+    public static LocalAgent start(
+            List<String> jvmArgs, java.util.Map<String, String> environment, Path log, Duration startTimeout)
+            throws PeerFailureException {
         return start(List.of(), jvmArgs, environment, log, startTimeout);
     }
 
@@ -76,8 +78,13 @@ public final class LocalAgent implements AutoCloseable {
      * As {@link #start(List, java.util.Map, Path, Duration)}, run through {@code launcher}: a command
      * prefix such as {@code taskset -c 1}, so a benchmark's agent runs on other CPUs than its initiator.
      */
-    public static LocalAgent start(List<String> launcher, List<String> jvmArgs, java.util.Map<String, String> environment,
-                                   Path log, Duration startTimeout) throws PeerFailureException {
+    public static LocalAgent start(
+            List<String> launcher,
+            List<String> jvmArgs,
+            java.util.Map<String, String> environment,
+            Path log,
+            Duration startTimeout)
+            throws PeerFailureException {
         return start(launcher, "127.0.0.1", jvmArgs, environment, log, startTimeout);
     }
 
@@ -86,8 +93,13 @@ public final class LocalAgent implements AutoCloseable {
      * 127.0.0.1: for a launcher that puts the agent in another network namespace
      * ({@code ip netns exec NS}), where this host's loopback is not the initiator's.
      */
-    public static LocalAgent start(List<String> launcher, String bind, List<String> jvmArgs,
-                                   java.util.Map<String, String> environment, Path log, Duration startTimeout)
+    public static LocalAgent start(
+            List<String> launcher,
+            String bind,
+            List<String> jvmArgs,
+            java.util.Map<String, String> environment,
+            Path log,
+            Duration startTimeout)
             throws PeerFailureException {
         String token = AgentProcess.newToken();
         List<String> cmd = new ArrayList<>(launcher);
@@ -148,7 +160,8 @@ public final class LocalAgent implements AutoCloseable {
             Files.createDirectories(log.toAbsolutePath().getParent());
             p = pb.start();
         } catch (IOException e) {
-            throw new PeerFailureException("cannot start the target agent (" + cmd.getFirst() + "): " + e.getMessage(), e);
+            throw new PeerFailureException(
+                    "cannot start the target agent (" + cmd.getFirst() + "): " + e.getMessage(), e);
         }
         BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);
         Process started = p;
@@ -175,11 +188,12 @@ public final class LocalAgent implements AutoCloseable {
             p.destroyForcibly();
             String said = firstLines.isEmpty() ? "" : ": " + String.join(" | ", firstLines);
             if (exited) {
-                throw new PeerFailureException("the target agent exited with " + exitCode(p) + " before it was ready" + said
-                        + "; see " + log.toAbsolutePath());
+                throw new PeerFailureException("the target agent exited with " + exitCode(p) + " before it was ready"
+                        + said + "; see " + log.toAbsolutePath());
             }
-            throw new PeerFailureException("the target agent did not get ready within " + startTimeout.toMillis() + " ms" + said
-                    + "; see " + log.toAbsolutePath()).expired(Deadline.AGENT_START);
+            throw new PeerFailureException("the target agent did not get ready within " + startTimeout.toMillis()
+                            + " ms" + said + "; see " + log.toAbsolutePath())
+                    .expired(Deadline.AGENT_START);
         }
         int port = Integer.parseInt(field(line, "port"));
         return new LocalAgent(p, field(line, "host"), port, token, log);
@@ -198,8 +212,10 @@ public final class LocalAgent implements AutoCloseable {
             Files.writeString(f, "-cp\n\"" + quoted + "\"\n", StandardCharsets.UTF_8);
             return f;
         } catch (IOException e) {
-            throw new PeerFailureException("cannot write the target agent's class path to a file in "
-                    + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
+            throw new PeerFailureException(
+                    "cannot write the target agent's class path to a file in " + System.getProperty("java.io.tmpdir")
+                            + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -226,7 +242,8 @@ public final class LocalAgent implements AutoCloseable {
     private static void pump(Process p, Path log, BlockingQueue<String> ready, List<String> firstLines) {
         boolean signalled = false;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-             Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                Writer w = Files.newBufferedWriter(
+                        log, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             w.write("--- agent pid " + p.pid() + " ---\n");
             String line;
             while ((line = r.readLine()) != null) {

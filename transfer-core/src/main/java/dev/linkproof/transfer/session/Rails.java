@@ -29,8 +29,7 @@ import java.util.List;
  */
 public final class Rails {
     /** One rail: what it runs on (as reports name it), its session and its spec. */
-    public record Rail(String label, TransferSession session, TransferSpec spec) {
-    }
+    public record Rail(String label, TransferSession session, TransferSpec spec) {}
 
     /**
      * Where a rail's memory lies when it is not where the point's is: the GPUs of one rail (GPU i with
@@ -49,7 +48,9 @@ public final class Rails {
 
         /** "GPU 2" for a GPU, else the memory kind ("host"). */
         public static String side(MemoryPlacement p) {
-            return p.kind() == dev.linkproof.transfer.MemoryKind.GPU ? "GPU " + p.device() : p.kind().label();
+            return p.kind() == dev.linkproof.transfer.MemoryKind.GPU
+                    ? "GPU " + p.device()
+                    : p.kind().label();
         }
 
         /** The same rail the other way: target's memory as the initiator's (GPU j to GPU i). */
@@ -69,23 +70,36 @@ public final class Rails {
      * where the rail has memory of its own (its GPUs), that placement in place of the point's.
      */
     /** Where a rail back is driven to: this host's agent, its address and token. */
-    public record Home(String host, int port, String token) {
-    }
+    public record Home(String host, int port, String token) {}
 
     /**
      * Rail {@code label} as a lane: a rail out runs on {@code session}; a rail back (a home given)
      * runs over the same session, driven by the target's agent toward this host's agent. The engine
      * and the transfer command both make their lanes here.
      */
-    public static Lane lane(String label, TransferSession session, java.util.Map<String, String> settings,
-                            java.util.Optional<Placement> memory, java.util.Optional<Home> back, Timeouts timeouts) {
-        TransferSession s = back.isEmpty() ? session
-                : new DrivenSession(session, back.get().host(), back.get().port(), back.get().token(), timeouts);
+    public static Lane lane(
+            String label,
+            TransferSession session,
+            java.util.Map<String, String> settings,
+            java.util.Optional<Placement> memory,
+            java.util.Optional<Home> back,
+            Timeouts timeouts) {
+        TransferSession s = back.isEmpty()
+                ? session
+                : new DrivenSession(
+                        session,
+                        back.get().host(),
+                        back.get().port(),
+                        back.get().token(),
+                        timeouts);
         return new Lane(label, s, settings, memory);
     }
 
-    public record Lane(String label, TransferSession session, java.util.Map<String, String> settings,
-                       java.util.Optional<Placement> memory) {
+    public record Lane(
+            String label,
+            TransferSession session,
+            java.util.Map<String, String> settings,
+            java.util.Optional<Placement> memory) {
         public Lane {
             settings = java.util.Map.copyOf(settings);
             java.util.Objects.requireNonNull(memory, "memory");
@@ -101,13 +115,13 @@ public final class Rails {
          * settings and, where it has its own, the lane's memory placement.
          */
         public TransferSpec specFor(TransferSpec point, int index) {
-            TransferSpec spec = point.withPointId(point.pointId() + "/rail=" + index).withSettings(settings);
+            TransferSpec spec =
+                    point.withPointId(point.pointId() + "/rail=" + index).withSettings(settings);
             return memory.map(m -> spec.withMemory(m.initiator(), m.target())).orElse(spec);
         }
     }
 
-    private Rails() {
-    }
+    private Rails() {}
 
     /**
      * The lanes as one session: every point run on it runs on all lanes at once ({@link #run}), so
@@ -126,7 +140,8 @@ public final class Rails {
             public Measurement run(TransferSpec spec, LoopGate gate) throws TransferException {
                 List<Rail> rails = new ArrayList<>();
                 for (int i = 0; i < all.size(); i++) {
-                    rails.add(new Rail(all.get(i).label(), all.get(i).session(), all.get(i).specFor(spec, i)));
+                    rails.add(new Rail(
+                            all.get(i).label(), all.get(i).session(), all.get(i).specFor(spec, i)));
                 }
                 return Rails.run(spec, rails, startDeadline);
             }
@@ -136,7 +151,8 @@ public final class Rails {
             public dev.linkproof.transfer.Availability supports(TransferSpec spec) {
                 dev.linkproof.transfer.Availability first = null;
                 for (int i = 0; i < all.size(); i++) {
-                    dev.linkproof.transfer.Availability a = all.get(i).session().supports(all.get(i).specFor(spec, i));
+                    dev.linkproof.transfer.Availability a =
+                            all.get(i).session().supports(all.get(i).specFor(spec, i));
                     if (!a.available()) {
                         return a.prefixed("rail " + i + " (" + all.get(i).label() + "): ");
                     }
@@ -182,7 +198,8 @@ public final class Rails {
      * @param point         the point's spec, as the aggregate carries it (its point id)
      * @param startDeadline how long the first rail to arrive at the start barrier waits for the last
      */
-    public static Measurement run(TransferSpec point, List<Rail> rails, Duration startDeadline) throws TransferException {
+    public static Measurement run(TransferSpec point, List<Rail> rails, Duration startDeadline)
+            throws TransferException {
         if (rails.isEmpty()) {
             throw new IllegalArgumentException("no rails");
         }
@@ -256,7 +273,8 @@ public final class Rails {
         TransferException cause = failed[primary];
         String message = "rail " + primary + " (" + rails.get(primary).label() + "): " + cause.getMessage();
         TransferException named = cause instanceof PeerFailureException
-                ? new PeerFailureException(message, cause) : new TransferException(message, cause);
+                ? new PeerFailureException(message, cause)
+                : new TransferException(message, cause);
         cause.deadline().ifPresent(named::expired);
         for (int i = 0; i < failed.length; i++) {
             if (i != primary && failed[i] != null && !(failed[i] instanceof BarrierBroken)) {
@@ -302,6 +320,7 @@ public final class Rails {
         private int firstToFail = -1;
         /** Set when the deadline broke the barrier: the point's failure, naming the rails that had not arrived. */
         private TransferException late;
+
         private TransferException broken;
         private long openDeadline;
 
@@ -330,9 +349,11 @@ public final class Rails {
                     for (int i = here.nextClearBit(0); i < rails.size(); i = here.nextClearBit(i + 1)) {
                         missing.add("rail " + i + " (" + rails.get(i).label() + ")");
                     }
-                    late = new TransferException(String.join(", ", missing) + " did not reach the rails' start barrier within "
-                            + deadline.toMillis() + " ms of the first rail (" + arrived + " of " + rails.size()
-                            + " arrived): still provisioning or connecting").expired(Deadline.RAIL_START);
+                    late = new TransferException(String.join(", ", missing)
+                                    + " did not reach the rails' start barrier within "
+                                    + deadline.toMillis() + " ms of the first rail (" + arrived + " of " + rails.size()
+                                    + " arrived): still provisioning or connecting")
+                            .expired(Deadline.RAIL_START);
                     broken = late;
                     notifyAll();
                     break;

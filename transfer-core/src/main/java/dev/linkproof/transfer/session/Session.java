@@ -6,6 +6,9 @@ import dev.linkproof.transfer.PeerFailureException;
 import dev.linkproof.transfer.Ranks;
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
+import dev.linkproof.transfer.atomic.AtomicChecks;
+import dev.linkproof.transfer.atomic.AtomicLayout;
+import dev.linkproof.transfer.atomic.AtomicPlan;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.FrameCodec;
 import dev.linkproof.transfer.control.MessageType;
@@ -13,9 +16,9 @@ import dev.linkproof.transfer.control.Messages;
 import dev.linkproof.transfer.control.RemoteErrorException;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.measure.HostContention;
-import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.measure.LoopGate;
+import dev.linkproof.transfer.measure.Measurement;
 import dev.linkproof.transfer.measure.MeasurementLoop;
 import dev.linkproof.transfer.measure.Phases;
 import dev.linkproof.transfer.measure.Timing;
@@ -30,9 +33,6 @@ import dev.linkproof.transfer.validate.CompletionCheck;
 import dev.linkproof.transfer.validate.Mismatch;
 import dev.linkproof.transfer.validate.SlotPatterns;
 import dev.linkproof.transfer.validate.Validation;
-import dev.linkproof.transfer.atomic.AtomicChecks;
-import dev.linkproof.transfer.atomic.AtomicLayout;
-import dev.linkproof.transfer.atomic.AtomicPlan;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -66,10 +66,16 @@ public final class Session implements TransferSession {
     private final String peerHost;
     /** This host's name, as HELLO gave it: read once, not for every point's environment. */
     private final String localHost;
+
     private volatile boolean usable = true;
 
-    private Session(ControlChannel control, Messages.Welcome welcome, Transports transports, Timeouts timeouts, String peerHost,
-                    String localHost) {
+    private Session(
+            ControlChannel control,
+            Messages.Welcome welcome,
+            Transports transports,
+            Timeouts timeouts,
+            String peerHost,
+            String localHost) {
         this.control = control;
         this.welcome = welcome;
         this.transports = transports;
@@ -98,16 +104,25 @@ public final class Session implements TransferSession {
         ControlChannel control = ControlChannel.connect(host, port, timeouts.control());
         try {
             String localHost = localHost();
-            Messages.Welcome welcome = control.call(MessageType.HELLO,
-                    new Messages.Hello(token, FrameCodec.VERSION, localHost,
-                            timeouts.io().progressTimeout().toMillis()), MessageType.WELCOME,
-                    Messages.Welcome.class, timeouts.control());
+            Messages.Welcome welcome = control.call(
+                    MessageType.HELLO,
+                    new Messages.Hello(
+                            token,
+                            FrameCodec.VERSION,
+                            localHost,
+                            timeouts.io().progressTimeout().toMillis()),
+                    MessageType.WELCOME,
+                    Messages.Welcome.class,
+                    timeouts.control());
             return new Session(control, welcome, transports, timeouts, host, localHost);
         } catch (RemoteErrorException e) {
             control.close();
             if ("bad-token".equals(e.code())) {
-                throw new RemoteErrorException(e.code(), "the target agent at " + host + ":" + port + " refused: "
-                        + "wrong session token (give the token that agent was started with, or the one it printed)");
+                throw new RemoteErrorException(
+                        e.code(),
+                        "the target agent at " + host + ":" + port + " refused: wrong session token (give the token"
+                                + " that agent was started with, or the one it"
+                                + " printed)");
             }
             throw e;
         } catch (TransferException | RuntimeException e) {
@@ -143,12 +158,14 @@ public final class Session implements TransferSession {
             return here.prefixed(spec.transport() + " unavailable on the initiator: ");
         }
         Optional<Messages.TransportInfo> there = welcome.transports().stream()
-                .filter(t -> t.id().equals(spec.transport())).findFirst();
+                .filter(t -> t.id().equals(spec.transport()))
+                .findFirst();
         if (there.isEmpty()) {
             return Availability.no("the target agent has no transport '" + spec.transport() + "'");
         }
         if (!there.get().available()) {
-            return Availability.no(spec.transport() + " unavailable on the target: " + there.get().reason());
+            return Availability.no(spec.transport() + " unavailable on the target: "
+                    + there.get().reason());
         }
         for (var side : new dev.linkproof.transfer.MemoryPlacement[] {spec.initiatorMemory(), spec.targetMemory()}) {
             if (side.kind() == MemoryKind.HUGEPAGE) {
@@ -180,8 +197,15 @@ public final class Session implements TransferSession {
 
     @Override
     public Optional<HostContention> targetLoad(Duration window) throws TransferException {
-        Messages.HostLoad load = control.call(MessageType.LOAD, new Messages.Load(window.toMillis()), MessageType.LOADED,
-                Messages.Loaded.class, timeouts.control(), window, "measuring its host's load").host();
+        Messages.HostLoad load = control.call(
+                        MessageType.LOAD,
+                        new Messages.Load(window.toMillis()),
+                        MessageType.LOADED,
+                        Messages.Loaded.class,
+                        timeouts.control(),
+                        window,
+                        "measuring its host's load")
+                .host();
         return Optional.ofNullable(load).map(Messages.HostLoad::contention);
     }
 
@@ -200,13 +224,19 @@ public final class Session implements TransferSession {
         Phases phases = new Phases();
         long prepareSent = System.nanoTime();
         phases.begin("provision");
-        Messages.Prepared prepared = control.call(MessageType.PREPARE, new Messages.Prepare(spec),
-                MessageType.PREPARED, Messages.Prepared.class, timeouts.control());
+        Messages.Prepared prepared = control.call(
+                MessageType.PREPARE,
+                new Messages.Prepare(spec),
+                MessageType.PREPARED,
+                Messages.Prepared.class,
+                timeouts.control());
         TransferException failure = null;
         Measurement measured;
         Optional<HostContention> targetHost = Optional.empty();
         AtomicLayout atomics = spec.op().atomic() ? AtomicLayout.of(spec) : null;
-        try (Buffer local = transport.allocate(spec, spec.initiatorMemory(),
+        try (Buffer local = transport.allocate(
+                spec,
+                spec.initiatorMemory(),
                 atomics != null ? atomics.bytes() : spec.slots().regionBytes())) {
             Map<String, String> endpoint = new HashMap<>(prepared.endpoint());
             endpoint.put("peer.host", peerHost);
@@ -228,14 +258,22 @@ public final class Session implements TransferSession {
             // From here to the data path's close the control connection is mostly idle: the watch
             // looks at it, so a dead agent stops even transfers that cannot notice it themselves.
             try (ControlWatch watch = ControlWatch.start(control);
-                 InitiatorPoint point = transport.open(spec, local, endpoint, timeouts.io().watchedBy(watch))) {
-                Map<String, String> reply = point.endpoint().isEmpty() ? Map.of()
-                        : control.call(MessageType.CONNECT, new Messages.Connect(spec.pointId(), point.endpoint()),
-                                MessageType.CONNECTED, Messages.Connected.class, timeouts.control()).endpoint();
+                    InitiatorPoint point =
+                            transport.open(spec, local, endpoint, timeouts.io().watchedBy(watch))) {
+                Map<String, String> reply = point.endpoint().isEmpty()
+                        ? Map.of()
+                        : control.call(
+                                        MessageType.CONNECT,
+                                        new Messages.Connect(spec.pointId(), point.endpoint()),
+                                        MessageType.CONNECTED,
+                                        Messages.Connected.class,
+                                        timeouts.control())
+                                .endpoint();
                 try (DataPath path = new WatchedDataPath(point.start(reply), watch)) {
                     timing = MeasurementLoop.run(path, spec, phases, gate);
                     phases.begin("verify");
-                    validation = plan != null ? verifyAtomics(spec, local, path, atomics, plan)
+                    validation = plan != null
+                            ? verifyAtomics(spec, local, path, atomics, plan)
                             : verify(spec, local, path, initiatorOwns);
                     phases.end();
                 }
@@ -255,11 +293,21 @@ public final class Session implements TransferSession {
                         // load, so RELEASED carries nothing this point needs. Its reply is read before
                         // the session's next request instead of now, and the agent frees the point while
                         // this side judges and reports it (one round trip off every small point).
-                        control.callLater(MessageType.RELEASE, new Messages.Release(spec.pointId()), MessageType.RELEASED,
-                                Messages.Released.class, timeouts.control(), "RELEASE of point " + spec.pointId());
+                        control.callLater(
+                                MessageType.RELEASE,
+                                new Messages.Release(spec.pointId()),
+                                MessageType.RELEASED,
+                                Messages.Released.class,
+                                timeouts.control(),
+                                "RELEASE of point " + spec.pointId());
                     } else {
-                        Messages.HostLoad load = control.call(MessageType.RELEASE, new Messages.Release(spec.pointId()),
-                                MessageType.RELEASED, Messages.Released.class, timeouts.control()).host();
+                        Messages.HostLoad load = control.call(
+                                        MessageType.RELEASE,
+                                        new Messages.Release(spec.pointId()),
+                                        MessageType.RELEASED,
+                                        Messages.Released.class,
+                                        timeouts.control())
+                                .host();
                         targetHost = Optional.ofNullable(load).map(Messages.HostLoad::contention);
                     }
                 } catch (TransferException e) {
@@ -277,7 +325,8 @@ public final class Session implements TransferSession {
      * One more batch with a fresh pattern generation; the receiver's checksums against the owner's,
      * and, where the target receives (SEND, WRITE_WITH_IMM), what it found in its completions.
      */
-    private Validation verify(TransferSpec spec, Buffer local, DataPath path, boolean initiatorOwns) throws TransferException {
+    private Validation verify(TransferSpec spec, Buffer local, DataPath path, boolean initiatorOwns)
+            throws TransferException {
         long[] expected;
         long[] actual;
         CompletionCheck completions = CompletionCheck.NONE;
@@ -290,9 +339,13 @@ public final class Session implements TransferSession {
             // sent in HELLO before it answers: wait that long on top of the control timeout, so a
             // completion that never comes is the agent's finding, not a timeout here. No reply
             // within both ran out of the control deadline: the agent had its progress wait.
-            Messages.Checksums reply = control.call(MessageType.CHECKSUM,
-                    new Messages.Checksum(spec.pointId(), MeasurementLoop.batchesPerPoint(spec)), MessageType.CHECKSUMS,
-                    Messages.Checksums.class, timeouts.control(), timeouts.io().progressTimeout(),
+            Messages.Checksums reply = control.call(
+                    MessageType.CHECKSUM,
+                    new Messages.Checksum(spec.pointId(), MeasurementLoop.batchesPerPoint(spec)),
+                    MessageType.CHECKSUMS,
+                    Messages.Checksums.class,
+                    timeouts.control(),
+                    timeouts.io().progressTimeout(),
                     "waiting for its receive completions");
             actual = reply.checksums();
             if (reply.completions() != null) {
@@ -320,7 +373,8 @@ public final class Session implements TransferSession {
         }
         Optional<Mismatch> where = Optional.empty();
         if (firstBad >= 0) {
-            where = initiatorOwns ? locateOnTarget(spec, firstBad)
+            where = initiatorOwns
+                    ? locateOnTarget(spec, firstBad)
                     : SlotPatterns.locate(local.segment(), spec, firstBad, Ranks.TARGET, VERIFY_GENERATION);
         }
         return new Validation(spec.batch(), spec.bytesPerIteration(), bad, where, completions);
@@ -342,7 +396,8 @@ public final class Session implements TransferSession {
      * The final values account for every op of the point (warmup and timed loop included), the fetched
      * values for each verification op one by one.
      */
-    private Validation verifyAtomics(TransferSpec spec, Buffer local, DataPath path, AtomicLayout layout, AtomicPlan plan)
+    private Validation verifyAtomics(
+            TransferSpec spec, Buffer local, DataPath path, AtomicLayout layout, AtomicPlan plan)
             throws TransferException {
         long[][] fetched = new long[spec.batch()][AtomicPlan.VERIFY_BATCHES];
         long before = plan.opsBeforeVerification();
@@ -354,25 +409,41 @@ public final class Session implements TransferSession {
                 fetched[slot][v] = local.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, layout.result(ring, slot));
             }
         }
-        Messages.Checksums reply = control.call(MessageType.CHECKSUM, new Messages.Checksum(spec.pointId(), 0),
-                MessageType.CHECKSUMS, Messages.Checksums.class, timeouts.control());
+        Messages.Checksums reply = control.call(
+                MessageType.CHECKSUM,
+                new Messages.Checksum(spec.pointId(), 0),
+                MessageType.CHECKSUMS,
+                Messages.Checksums.class,
+                timeouts.control());
         if (reply.counters() == null || reply.counters().length != spec.batch()) {
-            throw new TransferException("the target agent sent " + (reply.counters() == null ? "no" : reply.counters().length)
-                    + " counter values for an atomic point of " + spec.batch() + " counters (an agent of an older build?)");
+            throw new TransferException(
+                    "the target agent sent " + (reply.counters() == null ? "no" : reply.counters().length)
+                            + " counter values for an atomic point of " + spec.batch()
+                            + " counters (an agent of an older build?)");
         }
         return Validation.ofAtomics(spec.batch(), AtomicChecks.check(plan, reply.counters(), fetched));
     }
 
     private long[] fillTarget(TransferSpec spec, int generation) throws TransferException {
-        return control.call(MessageType.FILL, new Messages.Fill(spec.pointId(), generation), MessageType.CHECKSUMS,
-                Messages.Checksums.class, timeouts.control()).checksums();
+        return control.call(
+                        MessageType.FILL,
+                        new Messages.Fill(spec.pointId(), generation),
+                        MessageType.CHECKSUMS,
+                        Messages.Checksums.class,
+                        timeouts.control())
+                .checksums();
     }
 
     private Optional<Mismatch> locateOnTarget(TransferSpec spec, int slot) throws TransferException {
-        Messages.Located l = control.call(MessageType.LOCATE,
-                new Messages.Locate(spec.pointId(), slot, Ranks.INITIATOR, VERIFY_GENERATION), MessageType.LOCATED,
-                Messages.Located.class, timeouts.control());
-        return l.offset() < 0 ? Optional.empty() : Optional.of(new Mismatch(l.slot(), l.offset(), l.expected(), l.actual()));
+        Messages.Located l = control.call(
+                MessageType.LOCATE,
+                new Messages.Locate(spec.pointId(), slot, Ranks.INITIATOR, VERIFY_GENERATION),
+                MessageType.LOCATED,
+                Messages.Located.class,
+                timeouts.control());
+        return l.offset() < 0
+                ? Optional.empty()
+                : Optional.of(new Mismatch(l.slot(), l.offset(), l.expected(), l.actual()));
     }
 
     private Map<String, String> environment(TransferSpec spec, Transport transport) {
@@ -405,5 +476,4 @@ public final class Session implements TransferSession {
     private static byte[] byeFrame() {
         return FrameCodec.encode(MessageType.BYE, Messages.encode(new Messages.Bye("session closed")));
     }
-
 }

@@ -20,14 +20,14 @@ public final class TimedRun {
     /** The most iterations a point may have ({@link TransferSpec}'s limit). */
     static final int MAX_ITERATIONS = 1_000_000_000;
 
-    private TimedRun() {
-    }
+    private TimedRun() {}
 
     /**
      * Runs {@code spec} for about {@code duration} (at least its own iterations): returns a run that
      * already took that long or whose data did not validate, else the run sized to fill it.
      */
-    public static Measurement run(TransferSession session, TransferSpec spec, Duration duration) throws TransferException {
+    public static Measurement run(TransferSession session, TransferSpec spec, Duration duration)
+            throws TransferException {
         return run(session::run, spec, duration);
     }
 
@@ -55,7 +55,9 @@ public final class TimedRun {
         // The probes ran cold (a JIT compiling, caches filling) or on a busier host: the sized run was
         // far quicker than their pace said. Once more, sized from its own pace, so the point runs for
         // about the time asked rather than a fraction of it.
-        return sized.isValid() && sized.totalNanos() < want / 2 ? runner.run(sized(spec, pace(sized), duration)) : sized;
+        return sized.isValid() && sized.totalNanos() < want / 2
+                ? runner.run(sized(spec, pace(sized), duration))
+                : sized;
     }
 
     /** Nanoseconds per iteration of {@code m}'s run. */

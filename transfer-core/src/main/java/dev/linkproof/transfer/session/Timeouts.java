@@ -14,5 +14,6 @@ import java.time.Duration;
  * @param io          data-path deadlines
  */
 public record Timeouts(Duration agentStart, Duration control, IoSettings io) {
-    public static final Timeouts DEFAULT = new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), IoSettings.DEFAULT);
+    public static final Timeouts DEFAULT =
+            new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), IoSettings.DEFAULT);
 }

@@ -17,8 +17,7 @@ public interface InitiatorPoint extends AutoCloseable {
 
     /** Releases what {@link #start} did not take over. Idempotent. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 
     /** A one-phase point: nothing to publish, the data path is built on {@link #start}. */
     static InitiatorPoint direct(Starter starter) {

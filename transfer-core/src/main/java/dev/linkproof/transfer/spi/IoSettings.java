@@ -15,7 +15,10 @@ public record IoSettings(Duration progressTimeout, Duration connectTimeout, Peer
     public static final IoSettings DEFAULT = new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10));
 
     public IoSettings {
-        if (progressTimeout.isNegative() || progressTimeout.isZero() || connectTimeout.isNegative() || connectTimeout.isZero()) {
+        if (progressTimeout.isNegative()
+                || progressTimeout.isZero()
+                || connectTimeout.isNegative()
+                || connectTimeout.isZero()) {
             throw new IllegalArgumentException("I/O deadlines must be positive");
         }
         Objects.requireNonNull(peer, "peer");

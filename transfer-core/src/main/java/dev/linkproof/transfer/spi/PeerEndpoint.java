@@ -29,9 +29,11 @@ public final class PeerEndpoint {
         String v = entries.get(key);
         if (v == null) {
             // A JSON null decodes to a present key with no value: "lacks it (it has it)" would confuse.
-            throw new TransferException(entries.containsKey(key)
-                    ? transport + " endpoint from the peer has " + key + "=null: expected a value"
-                    : transport + " endpoint from the peer lacks '" + key + "' (it has " + entries.keySet() + ")");
+            throw new TransferException(
+                    entries.containsKey(key)
+                            ? transport + " endpoint from the peer has " + key + "=null: expected a value"
+                            : transport + " endpoint from the peer lacks '" + key + "' (it has " + entries.keySet()
+                                    + ")");
         }
         return v;
     }
@@ -106,7 +108,7 @@ public final class PeerEndpoint {
 
     private TransferException malformed(String key, String value, String expected) {
         String shown = value.length() > 40 ? value.substring(0, 40) + "... (" + value.length() + " chars)" : value;
-        return new TransferException(transport + " endpoint from the peer has " + key + "='" + shown + "': expected "
-                + expected);
+        return new TransferException(
+                transport + " endpoint from the peer has " + key + "='" + shown + "': expected " + expected);
     }
 }

@@ -6,5 +6,4 @@ package dev.linkproof.transfer.spi;
  * @param bindAddress the address the agent's data listeners bind to (the one the initiator reached)
  * @param io          deadlines for the target's own waits
  */
-public record TargetContext(String bindAddress, IoSettings io) {
-}
+public record TargetContext(String bindAddress, IoSettings io) {}

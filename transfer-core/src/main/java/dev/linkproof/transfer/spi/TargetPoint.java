@@ -15,7 +15,8 @@ public interface TargetPoint extends AutoCloseable {
      * Takes the initiator's half of a two-phase connection (CONNECT) and answers with what the
      * initiator still needs; one-way transports never receive it.
      */
-    default Map<String, String> accept(Map<String, String> initiatorEndpoint) throws dev.linkproof.transfer.TransferException {
+    default Map<String, String> accept(Map<String, String> initiatorEndpoint)
+            throws dev.linkproof.transfer.TransferException {
         throw new dev.linkproof.transfer.TransferException("this transport connects in one phase: no CONNECT expected");
     }
 

@@ -89,7 +89,8 @@ public interface Transport {
     /** Initiator side of a one-way transport: connects to {@code endpoint} and pre-builds the batch over {@code local}. */
     default DataPath connect(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        throw new UnsupportedOperationException(id() + " connects in two phases: use open() and InitiatorPoint.start()");
+        throw new UnsupportedOperationException(
+                id() + " connects in two phases: use open() and InitiatorPoint.start()");
     }
 
     /** Facts for reports: library versions, settings in force. */

@@ -54,7 +54,8 @@ public final class Transports {
     public static List<Class<? extends Transport>> providerTypes(ClassLoader loader) {
         List<Class<? extends Transport>> types = new ArrayList<>();
         try {
-            for (var provider : ServiceLoader.load(Transport.class, loader).stream().toList()) {
+            for (var provider :
+                    ServiceLoader.load(Transport.class, loader).stream().toList()) {
                 try {
                     types.add(provider.type());
                 } catch (ServiceConfigurationError | LinkageError e) {
@@ -74,7 +75,8 @@ public final class Transports {
     public Transport require(String id) {
         Transport t = byId.get(id);
         if (t == null) {
-            throw new IllegalArgumentException("unknown transport '" + id + "' (known: " + String.join(", ", byId.keySet()) + ")");
+            throw new IllegalArgumentException(
+                    "unknown transport '" + id + "' (known: " + String.join(", ", byId.keySet()) + ")");
         }
         return t;
     }

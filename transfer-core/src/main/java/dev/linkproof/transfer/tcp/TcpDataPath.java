@@ -19,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,21 +36,22 @@ import java.util.function.Consumer;
  * connection carries data, the way multi-QP RDMA tools stripe one message.
  */
 final class TcpDataPath implements DataPath {
-    private static final Consumer<SelectionKey> IGNORE = k -> { };
+    private static final Consumer<SelectionKey> IGNORE = k -> {};
     /** The longest the loop sleeps in the selector before it tries the sockets again. */
     static final long MAX_SELECT_MILLIS = 50;
 
     private final TransferSpec spec;
     private final Selector selector;
-    private final Conn[] conns;
+    private final TcpConnection[] conns;
     /** GPU memory seen through a host copy: staged per transfer, inside the timed loop. */
     private final Buffer staged;
+
     private final boolean write;
     private final long progressTimeoutNanos;
     private long posted;
     private long completed;
 
-    private TcpDataPath(TransferSpec spec, Selector selector, Conn[] conns, IoSettings io, Buffer local) {
+    private TcpDataPath(TransferSpec spec, Selector selector, TcpConnection[] conns, IoSettings io, Buffer local) {
         this.spec = spec;
         this.selector = selector;
         this.conns = conns;
@@ -67,9 +67,12 @@ final class TcpDataPath implements DataPath {
         String host = endpoint.containsKey("tcp.host") ? peer.string("tcp.host") : peer.string("peer.host");
         if (settings.address().isPresent() && !settings.address().get().equals(host)) {
             // Connecting elsewhere would run the point over another link than the one it names.
-            throw new TransferException(TcpSettings.ADDRESS + "=" + settings.address().get() + ", but the target listens on "
-                    + host + (endpoint.containsKey("tcp.host") ? "" : " (it published no tcp.host: an agent that does not know "
-                    + TcpSettings.ADDRESS + "?)"));
+            throw new TransferException(TcpSettings.ADDRESS + "="
+                    + settings.address().get() + ", but the target listens on "
+                    + host
+                    + (endpoint.containsKey("tcp.host")
+                            ? ""
+                            : " (it published no tcp.host: an agent that does not know " + TcpSettings.ADDRESS + "?)"));
         }
         int port = (int) peer.number("tcp.port", 1, 65_535);
         long key = peer.hexNumber("tcp.key");
@@ -77,7 +80,8 @@ final class TcpDataPath implements DataPath {
         boolean write = spec.op() != Op.READ;
 
         SlotLayout slots = spec.slots();
-        int stripes = spec.batch() >= spec.connections() ? 1
+        int stripes = spec.batch() >= spec.connections()
+                ? 1
                 : (int) Math.max(1, Math.min(spec.size(), spec.connections() / spec.batch()));
         int ops = spec.batch() * stripes;
         int active = Math.min(spec.connections(), ops);
@@ -93,7 +97,7 @@ final class TcpDataPath implements DataPath {
         Selector selector = null;
         try {
             selector = Selector.open();
-            Conn[] conns = new Conn[active];
+            TcpConnection[] conns = new TcpConnection[active];
             ByteBuffer localView = local.segment().asByteBuffer();
             for (int c = 0; c < active; c++) {
                 SocketChannel ch = SocketChannel.open();
@@ -102,7 +106,8 @@ final class TcpDataPath implements DataPath {
                 if (source != null) {
                     bindSource(ch, source, settings);
                 }
-                ch.socket().connect(new InetSocketAddress(host, port), (int) io.connectTimeout().toMillis());
+                ch.socket().connect(new InetSocketAddress(host, port), (int)
+                        io.connectTimeout().toMillis());
                 ByteBuffer k = ByteBuffer.allocate(TcpWire.KEY_BYTES).putLong(0, key);
                 while (k.hasRemaining()) {
                     ch.write(k);
@@ -144,8 +149,8 @@ final class TcpDataPath implements DataPath {
                         responseOps[r++] = i;
                     }
                 }
-                conns[c] = new Conn(c, ch, sk, sends, payloads, starts, responseOps, !write,
-                        local.hostViewIsCopy() ? local : null);
+                conns[c] = new TcpConnection(
+                        c, ch, sk, sends, payloads, starts, responseOps, !write, local.hostViewIsCopy() ? local : null);
             }
             return new TcpDataPath(spec, selector, conns, io, local);
         } catch (TransferException e) {
@@ -153,15 +158,20 @@ final class TcpDataPath implements DataPath {
             throw e;
         } catch (IOException | RuntimeException e) {
             closeAll(opened, selector);
-            String to = host + ":" + port + (source == null ? "" : " from " + settings.source().get());
+            String to = host + ":" + port
+                    + (source == null ? "" : " from " + settings.source().get());
             if (e instanceof java.net.SocketTimeoutException) {
-                throw new PeerFailureException("cannot open tcp data connection to " + to + ": no answer within "
-                        + io.connectTimeout().toMillis() + " ms", e).expired(Deadline.DATA_CONNECT);
+                throw new PeerFailureException(
+                                "cannot open tcp data connection to " + to + ": no answer within "
+                                        + io.connectTimeout().toMillis() + " ms",
+                                e)
+                        .expired(Deadline.DATA_CONNECT);
             }
             // Refused: nothing listens on the port the target announced for this point, so the target
             // rank went away between its answer and our connect (a kill lands here as often as mid-transfer).
             String hint = e instanceof java.net.ConnectException ? " (did the target rank die?)" : "";
-            throw new PeerFailureException("cannot open tcp data connection to " + to + ": " + e.getMessage() + hint, e);
+            throw new PeerFailureException(
+                    "cannot open tcp data connection to " + to + ": " + e.getMessage() + hint, e);
         }
     }
 
@@ -191,8 +201,10 @@ final class TcpDataPath implements DataPath {
         try {
             return new InetSocketAddress(InetAddress.getByName(settings.source().get()), 0);
         } catch (UnknownHostException e) {
-            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
-                    + "unknown host", e);
+            throw new TransferException(
+                    TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
+                            + "unknown host",
+                    e);
         }
     }
 
@@ -202,12 +214,15 @@ final class TcpDataPath implements DataPath {
      * host has them). A failure here is this host's configuration, not the peer's: a
      * {@link TransferException} naming the setting, not a peer failure.
      */
-    private static void bindSource(SocketChannel ch, InetSocketAddress source, TcpSettings settings) throws TransferException {
+    private static void bindSource(SocketChannel ch, InetSocketAddress source, TcpSettings settings)
+            throws TransferException {
         try {
             ch.bind(source);
         } catch (IOException e) {
-            throw new TransferException(TcpSettings.SOURCE + "=" + settings.source().get()
-                    + ": cannot bind the data connections: " + e.getMessage(), e);
+            throw new TransferException(
+                    TcpSettings.SOURCE + "=" + settings.source().get() + ": cannot bind the data connections: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -217,7 +232,7 @@ final class TcpDataPath implements DataPath {
             stageOut();
         }
         posted++;
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             c.pumpWrites(posted);
         }
     }
@@ -231,7 +246,7 @@ final class TcpDataPath implements DataPath {
         long lastProgress = 0;
         while (!done(target)) {
             boolean moved = false;
-            for (Conn c : conns) {
+            for (TcpConnection c : conns) {
                 moved |= c.pumpWrites(posted);
                 moved |= c.pumpReads();
             }
@@ -244,17 +259,20 @@ final class TcpDataPath implements DataPath {
                 lastProgress = now;
             } else if (now - lastProgress >= progressTimeoutNanos) {
                 throw new PeerFailureException("no progress on the tcp data connections for "
-                        + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point " + spec.pointId()
-                        + "): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
+                                + progressTimeoutNanos / 1_000_000 + " ms (batch " + target + " of point "
+                                + spec.pointId()
+                                + "): the target rank is hung or unreachable")
+                        .expired(Deadline.PROGRESS);
             }
-            for (Conn c : conns) {
+            for (TcpConnection c : conns) {
                 c.updateInterest(posted);
             }
             // Never the whole deadline at once: the kernel wakes a writer only once a third of its
             // send buffer is free, so room below that waited unused in the selector and was written
             // only when the deadline ran out, a write that counted as progress and restarted the
             // deadline (a partition then took twice the deadline to notice).
-            long waitMs = Math.max(1, Math.min(MAX_SELECT_MILLIS, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000));
+            long waitMs =
+                    Math.max(1, Math.min(MAX_SELECT_MILLIS, (progressTimeoutNanos - (now - lastProgress)) / 1_000_000));
             try {
                 selector.select(IGNORE, waitMs);
             } catch (IOException e) {
@@ -273,7 +291,7 @@ final class TcpDataPath implements DataPath {
     }
 
     private boolean done(long batch) {
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             if (c.receivedBatches < batch) {
                 return false;
             }
@@ -283,7 +301,7 @@ final class TcpDataPath implements DataPath {
 
     @Override
     public void close() {
-        for (Conn c : conns) {
+        for (TcpConnection c : conns) {
             try {
                 c.ch.close();
             } catch (IOException ignored) {
@@ -294,167 +312,6 @@ final class TcpDataPath implements DataPath {
             selector.close();
         } catch (IOException ignored) {
             // closing
-        }
-    }
-
-    /** One data connection: a send cursor and a response cursor over its share of every batch. */
-    private static final class Conn {
-        final int index;
-        final SocketChannel ch;
-        final SelectionKey key;
-        final ByteBuffer[][] sends;
-        final ByteBuffer[] payloads;
-        final long[] starts;
-        final int[] responseOps;
-        final boolean readsPayload;
-        /** Non-null for GPU memory: each read payload is pushed to the device once it has arrived. */
-        final Buffer staged;
-        final ByteBuffer response = ByteBuffer.allocateDirect(TcpWire.RESPONSE_BYTES);
-
-        long sentBatches;
-        int sendIndex;
-        boolean sending;
-        long receivedBatches;
-        int responseIndex;
-        boolean inPayload;
-        int interest = -1;
-
-        Conn(int index, SocketChannel ch, SelectionKey key, ByteBuffer[][] sends, ByteBuffer[] payloads, long[] starts,
-             int[] responseOps, boolean readsPayload, Buffer staged) {
-            this.index = index;
-            this.ch = ch;
-            this.key = key;
-            this.sends = sends;
-            this.payloads = payloads;
-            this.starts = starts;
-            this.responseOps = responseOps;
-            this.readsPayload = readsPayload;
-            this.staged = staged;
-        }
-
-        /** Writes as much of the posted batches as the socket takes. */
-        boolean pumpWrites(long posted) throws PeerFailureException {
-            boolean moved = false;
-            try {
-                while (sentBatches < posted) {
-                    ByteBuffer[] bufs = sends[sendIndex];
-                    if (!sending) {
-                        for (ByteBuffer b : bufs) {
-                            b.clear();
-                        }
-                        sending = true;
-                    }
-                    long n = ch.write(bufs);
-                    moved |= n > 0;
-                    if (bufs[bufs.length - 1].hasRemaining()) {
-                        return moved;
-                    }
-                    sending = false;
-                    if (++sendIndex == sends.length) {
-                        sendIndex = 0;
-                        sentBatches++;
-                    }
-                }
-                return moved;
-            } catch (IOException e) {
-                throw new PeerFailureException("tcp data connection " + index + " failed while sending: "
-                        + e.getMessage() + " (did the target rank die?)", e);
-            }
-        }
-
-        /** Reads whatever responses (and read payloads) have arrived. */
-        boolean pumpReads() throws TransferException {
-            boolean moved = false;
-            try {
-                while (receivedBatches < sentBatches || (receivedBatches == sentBatches && responsePending())) {
-                    if (!inPayload) {
-                        int n = ch.read(response);
-                        if (n < 0) {
-                            throw eof();
-                        }
-                        moved |= n > 0;
-                        if (response.hasRemaining()) {
-                            return moved;
-                        }
-                        int status = response.getInt(0);
-                        if (status != TcpWire.STATUS_OK) {
-                            throw refused(status, response.getInt(4));
-                        }
-                        response.clear();
-                        if (readsPayload) {
-                            payloads[responseOps[responseIndex]].clear();
-                            inPayload = true;
-                        } else {
-                            advance();
-                            continue;
-                        }
-                    }
-                    ByteBuffer payload = payloads[responseOps[responseIndex]];
-                    int n = ch.read(payload);
-                    if (n < 0) {
-                        throw eof();
-                    }
-                    moved |= n > 0;
-                    if (payload.hasRemaining()) {
-                        return moved;
-                    }
-                    if (staged != null) {
-                        int op = responseOps[responseIndex];
-                        staged.pushHostView(starts[op], payloads[op].capacity());
-                    }
-                    inPayload = false;
-                    advance();
-                }
-                return moved;
-            } catch (IOException e) {
-                throw new PeerFailureException("tcp data connection " + index + " failed while receiving: "
-                        + e.getMessage() + " (did the target rank die?)", e);
-            }
-        }
-
-        /** Whether an op already sent in the current (partly sent) batch still owes a response. */
-        private boolean responsePending() {
-            return responseIndex < responseOps.length && responseOps[responseIndex] < sendIndex;
-        }
-
-        private void advance() {
-            if (++responseIndex == responseOps.length) {
-                responseIndex = 0;
-                receivedBatches++;
-            }
-        }
-
-        void updateInterest(long posted) {
-            int want = SelectionKey.OP_READ;
-            if (sentBatches < posted) {
-                want |= SelectionKey.OP_WRITE;
-            }
-            if (want != interest) {
-                key.interestOps(want);
-                interest = want;
-            }
-        }
-
-        private PeerFailureException eof() {
-            return new PeerFailureException("the target rank closed tcp data connection " + index
-                    + " mid-transfer (did it die?)");
-        }
-
-        private TransferException refused(int status, int messageLength) throws IOException {
-            // The message follows the header at once; the channel stays non-blocking (it is
-            // registered with the selector), so poll briefly for it.
-            ByteBuffer text = ByteBuffer.allocate(Math.max(0, Math.min(messageLength, 4096)));
-            long deadline = System.nanoTime() + 2_000_000_000L;
-            while (text.hasRemaining() && System.nanoTime() < deadline) {
-                if (ch.read(text) < 0) {
-                    break;
-                }
-                if (text.hasRemaining()) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                }
-            }
-            return new TransferException("the target refused a request on connection " + index + " ("
-                    + TcpWire.statusName(status) + "): " + new String(text.array(), 0, text.position(), StandardCharsets.UTF_8));
         }
     }
 }

@@ -41,8 +41,8 @@ public record TcpSettings(Optional<String> address, Optional<String> source) {
         Map<String, String> s = spec.settings();
         for (String k : s.keySet()) {
             if (k.startsWith("tcp.") && !KEYS.contains(k)) {
-                throw new IllegalArgumentException("unknown tcp setting '" + k + "' (known: "
-                        + String.join(", ", new TreeSet<>(KEYS)) + ")");
+                throw new IllegalArgumentException(
+                        "unknown tcp setting '" + k + "' (known: " + String.join(", ", new TreeSet<>(KEYS)) + ")");
             }
         }
         return new TcpSettings(address(s, ADDRESS), address(s, SOURCE));

@@ -48,7 +48,8 @@ final class TcpTargetPoint implements TargetPoint {
     private static final Logger LOG = Logger.getLogger(TcpTargetPoint.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String IDLE = "tcp-target-idle";
-    private static final ExecutorService THREADS = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name(IDLE).factory());
+    private static final ExecutorService THREADS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name(IDLE).factory());
 
     private final ServerSocketChannel server;
     private final Buffer region;
@@ -56,9 +57,11 @@ final class TcpTargetPoint implements TargetPoint {
     private final String name;
     /** The point's {@code tcp.address}, published as {@code tcp.host}; null when the initiator uses the agent's address. */
     private final String published;
+
     private final List<SocketChannel> connections = new CopyOnWriteArrayList<>();
     /** What serves each connection; guarded by {@code this}, as {@link #closed} is set. */
     private final List<Future<?>> servers = new ArrayList<>();
+
     private volatile boolean closed;
 
     private TcpTargetPoint(ServerSocketChannel server, Buffer region, String name, String published) {
@@ -92,9 +95,11 @@ final class TcpTargetPoint implements TargetPoint {
                 }
             }
             String why = e instanceof UnknownHostException ? "unknown host" : e.getMessage();
-            throw new TransferException(address.isPresent()
-                    ? TcpSettings.ADDRESS + "=" + bind + ": cannot listen: " + why
-                    : "tcp target cannot listen on " + bind + ": " + why, e);
+            throw new TransferException(
+                    address.isPresent()
+                            ? TcpSettings.ADDRESS + "=" + bind + ": cannot listen: " + why
+                            : "tcp target cannot listen on " + bind + ": " + why,
+                    e);
         }
     }
 
@@ -175,7 +180,9 @@ final class TcpTargetPoint implements TargetPoint {
                 long length = request.getLong(16);
                 String refusal = check(op, offset, length, regionBytes);
                 if (refusal != null) {
-                    int status = op == TcpWire.OP_WRITE || op == TcpWire.OP_READ ? TcpWire.STATUS_OUT_OF_RANGE : TcpWire.STATUS_BAD_REQUEST;
+                    int status = op == TcpWire.OP_WRITE || op == TcpWire.OP_READ
+                            ? TcpWire.STATUS_OUT_OF_RANGE
+                            : TcpWire.STATUS_BAD_REQUEST;
                     refuse(ch, response, status, refusal, length);
                     if (op == TcpWire.OP_WRITE) {
                         if (length < 0 || length > TcpWire.DRAIN_LIMIT) {
@@ -225,7 +232,8 @@ final class TcpTargetPoint implements TargetPoint {
      * initiator's timed loop, so the figures include the staging. Returns false (after refusing
      * the request) when the GPU runtime fails.
      */
-    private boolean stage(SocketChannel ch, ByteBuffer response, boolean push, long offset, long length) throws IOException {
+    private boolean stage(SocketChannel ch, ByteBuffer response, boolean push, long offset, long length)
+            throws IOException {
         if (!region.hostViewIsCopy()) {
             return true;
         }
@@ -237,7 +245,12 @@ final class TcpTargetPoint implements TargetPoint {
             }
             return true;
         } catch (TransferException e) {
-            refuse(ch, response, TcpWire.STATUS_TARGET_ERROR, "staging through host memory failed: " + e.getMessage(), length);
+            refuse(
+                    ch,
+                    response,
+                    TcpWire.STATUS_TARGET_ERROR,
+                    "staging through host memory failed: " + e.getMessage(),
+                    length);
             return false;
         }
     }
@@ -256,7 +269,8 @@ final class TcpTargetPoint implements TargetPoint {
         return null;
     }
 
-    private static void refuse(SocketChannel ch, ByteBuffer response, int status, String message, long length) throws IOException {
+    private static void refuse(SocketChannel ch, ByteBuffer response, int status, String message, long length)
+            throws IOException {
         byte[] text = message.getBytes(StandardCharsets.UTF_8);
         response.clear();
         response.putInt(0, status).putInt(4, text.length).putLong(8, length);

@@ -37,10 +37,12 @@ public final class TcpTransport implements Transport {
         if (spec.op().atomic()) {
             // A stream has no remote atomics: emulating them in the target's receive loop would test
             // our own code, not a data path's atomicity.
-            return Availability.notSupported("tcp has no remote atomics: " + spec.op().label() + " runs on verbs and ucx");
+            return Availability.notSupported(
+                    "tcp has no remote atomics: " + spec.op().label() + " runs on verbs and ucx");
         }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ) {
-            return Availability.notSupported("tcp supports write and read, not " + spec.op().label());
+            return Availability.notSupported(
+                    "tcp supports write and read, not " + spec.op().label());
         }
         return availability();
     }

@@ -28,8 +28,7 @@ public final class TcpWire {
     /** A refused write's payload up to this size is read and dropped, so the connection stays usable. */
     public static final long DRAIN_LIMIT = 64L << 20;
 
-    private TcpWire() {
-    }
+    private TcpWire() {}
 
     public static String statusName(int status) {
         return switch (status) {

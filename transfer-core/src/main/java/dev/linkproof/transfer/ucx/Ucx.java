@@ -29,6 +29,9 @@ import java.util.Map;
  * {@code ucs_status_t} is packed into one byte; status pointers are errors when, as unsigned,
  * they are at or above {@code UCS_ERR_LAST}; libucs installs SIGSEGV handlers on load unless
  * {@code UCX_ERROR_SIGNALS} is empty, which would abort the JVM on its first implicit null check.
+ *
+ * <p>Longer than 400 lines because it is a binding table: one constant, layout or downcall per
+ * header item, kept together so that the layout test checks them in one place.
  */
 public final class Ucx {
     public static final String LIBRARY = "libucp.so.0";
@@ -50,6 +53,7 @@ public final class Ucx {
     public static final byte UCS_ERR_CONNECTION_RESET = -25;
     /** Link failures are UCS_ERR_LAST_LINK_FAILURE (-59) ..-40, endpoint failures ..-60 (timeout -80) to -89. */
     public static final byte UCS_ERR_FIRST_LINK_FAILURE = -40;
+
     public static final byte UCS_ERR_LAST_ENDPOINT_FAILURE = -89;
 
     // ucp_params_t field mask and features
@@ -58,6 +62,7 @@ public final class Ucx {
     public static final long UCP_FEATURE_WAKEUP = 1L << 4;
     /** 64-bit atomics: requested only by contexts of atomic points, so RMA points' lane choice is as before. */
     public static final long UCP_FEATURE_AMO64 = 1L << 3;
+
     public static final byte UCS_ERR_BUSY = -15;
     // ucp_worker_params_t
     public static final long UCP_WORKER_PARAM_FIELD_THREAD_MODE = 1L;
@@ -97,51 +102,55 @@ public final class Ucx {
 
     /** API version requested from ucp_init_version (ucp_init is static inline). */
     public static final int API_MAJOR = 1;
+
     public static final int API_MINOR = 13;
 
     public static final StructLayout PARAMS = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            JAVA_LONG.withName("features"),
-            MemoryLayout.paddingLayout(64)).withName("ucp_params_t");
+                    JAVA_LONG.withName("field_mask"), JAVA_LONG.withName("features"), MemoryLayout.paddingLayout(64))
+            .withName("ucp_params_t");
     public static final StructLayout WORKER_PARAMS = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            JAVA_INT.withName("thread_mode"),
-            MemoryLayout.paddingLayout(188)).withName("ucp_worker_params_t");
+                    JAVA_LONG.withName("field_mask"), JAVA_INT.withName("thread_mode"), MemoryLayout.paddingLayout(188))
+            .withName("ucp_worker_params_t");
     public static final StructLayout EP_PARAMS = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            ADDRESS.withName("address"),
-            JAVA_INT.withName("err_mode"),
-            MemoryLayout.paddingLayout(4),
-            ADDRESS.withName("err_handler_cb"),
-            ADDRESS.withName("err_handler_arg"),
-            MemoryLayout.paddingLayout(64)).withName("ucp_ep_params_t");
+                    JAVA_LONG.withName("field_mask"),
+                    ADDRESS.withName("address"),
+                    JAVA_INT.withName("err_mode"),
+                    MemoryLayout.paddingLayout(4),
+                    ADDRESS.withName("err_handler_cb"),
+                    ADDRESS.withName("err_handler_arg"),
+                    MemoryLayout.paddingLayout(64))
+            .withName("ucp_ep_params_t");
     public static final StructLayout MEM_MAP_PARAMS = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            ADDRESS.withName("address"),
-            JAVA_LONG.withName("length"),
-            JAVA_INT.withName("flags"),
-            JAVA_INT.withName("prot"),
-            JAVA_INT.withName("memory_type"),
-            MemoryLayout.paddingLayout(4)).withName("ucp_mem_map_params_t");
+                    JAVA_LONG.withName("field_mask"),
+                    ADDRESS.withName("address"),
+                    JAVA_LONG.withName("length"),
+                    JAVA_INT.withName("flags"),
+                    JAVA_INT.withName("prot"),
+                    JAVA_INT.withName("memory_type"),
+                    MemoryLayout.paddingLayout(4))
+            .withName("ucp_mem_map_params_t");
     public static final StructLayout MEM_ATTR = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            ADDRESS.withName("address"),
-            JAVA_LONG.withName("length"),
-            MemoryLayout.paddingLayout(8)).withName("ucp_mem_attr_t");
+                    JAVA_LONG.withName("field_mask"),
+                    ADDRESS.withName("address"),
+                    JAVA_LONG.withName("length"),
+                    MemoryLayout.paddingLayout(8))
+            .withName("ucp_mem_attr_t");
     public static final StructLayout CONTEXT_ATTR = MemoryLayout.structLayout(
-            JAVA_LONG.withName("field_mask"),
-            MemoryLayout.paddingLayout(16),
-            JAVA_LONG.withName("memory_types"),
-            MemoryLayout.paddingLayout(32)).withName("ucp_context_attr_t");
+                    JAVA_LONG.withName("field_mask"),
+                    MemoryLayout.paddingLayout(16),
+                    JAVA_LONG.withName("memory_types"),
+                    MemoryLayout.paddingLayout(32))
+            .withName("ucp_context_attr_t");
     public static final StructLayout REQUEST_PARAM = MemoryLayout.structLayout(
-            JAVA_INT.withName("op_attr_mask"),
-            JAVA_INT.withName("flags"),
-            MemoryLayout.paddingLayout(16),
-            JAVA_LONG.withName("datatype"),
-            MemoryLayout.paddingLayout(8),
-            ADDRESS.withName("reply_buffer"),
-            JAVA_INT.withName("memory_type"),
-            MemoryLayout.paddingLayout(20)).withName("ucp_request_param_t");
+                    JAVA_INT.withName("op_attr_mask"),
+                    JAVA_INT.withName("flags"),
+                    MemoryLayout.paddingLayout(16),
+                    JAVA_LONG.withName("datatype"),
+                    MemoryLayout.paddingLayout(8),
+                    ADDRESS.withName("reply_buffer"),
+                    JAVA_INT.withName("memory_type"),
+                    MemoryLayout.paddingLayout(20))
+            .withName("ucp_request_param_t");
 
     /** ucp_dt_make_contig(elementSize), a macro in ucp.h. */
     public static long dtMakeContig(long elementSize) {
@@ -158,8 +167,7 @@ public final class Ucx {
             MEM_ATTR, new String[] {"field_mask", "address", "length"},
             REQUEST_PARAM, new String[] {"op_attr_mask", "flags", "datatype", "reply_buffer", "memory_type"});
 
-    private Ucx() {
-    }
+    private Ucx() {}
 
     /** The facts the layout test compares with the C headers: sizeof, offsetof and constants. */
     public static Map<String, Long> layoutFacts() {
@@ -168,7 +176,8 @@ public final class Ucx {
             String struct = e.getKey().name().orElseThrow();
             facts.put("sizeof " + struct, e.getKey().byteSize());
             for (String f : e.getValue()) {
-                facts.put("offsetof " + struct + "." + f.replace("err_handler_", "err_handler."),
+                facts.put(
+                        "offsetof " + struct + "." + f.replace("err_handler_", "err_handler."),
                         e.getKey().byteOffset(groupElement(f)));
             }
         }
@@ -250,8 +259,7 @@ public final class Ucx {
         static final MethodHandle REQUEST_CHECK_STATUS = lib().requestCheckStatus;
         static final MethodHandle REQUEST_FREE = lib().requestFree;
 
-        private Hot() {
-        }
+        private Hot() {}
     }
 
     /** Loads the library once, on first use; keeps the reason when it cannot. */
@@ -310,8 +318,12 @@ public final class Ucx {
      * endpoint, or an operation cancelled because its endpoint failed) rather than a misuse here.
      */
     static boolean isPeerFailure(byte status) {
-        return status == UCS_ERR_IO_ERROR || status == UCS_ERR_UNREACHABLE || status == UCS_ERR_CANCELED
-                || status == UCS_ERR_TIMED_OUT || status == UCS_ERR_REJECTED || status == UCS_ERR_NOT_CONNECTED
+        return status == UCS_ERR_IO_ERROR
+                || status == UCS_ERR_UNREACHABLE
+                || status == UCS_ERR_CANCELED
+                || status == UCS_ERR_TIMED_OUT
+                || status == UCS_ERR_REJECTED
+                || status == UCS_ERR_NOT_CONNECTED
                 || status == UCS_ERR_CONNECTION_RESET
                 || (status <= UCS_ERR_FIRST_LINK_FAILURE && status >= UCS_ERR_LAST_ENDPOINT_FAILURE);
     }
@@ -346,8 +358,10 @@ public final class Ucx {
                 here.lockedMemoryShortfall(pinnedBytes).ifPresent(limits::add);
             }
         }
-        throw new UcxException(what + " failed: " + statusString(status) + " (" + status + ")"
-                + (limits.isEmpty() ? "" : ": " + String.join("; ", limits)), status);
+        throw new UcxException(
+                what + " failed: " + statusString(status) + " (" + status + ")"
+                        + (limits.isEmpty() ? "" : ": " + String.join("; ", limits)),
+                status);
     }
 
     static void checkPtr(MemorySegment p, String what) throws TransferException {
@@ -418,7 +432,8 @@ public final class Ucx {
             try {
                 return NativeLibrary.lookup(name, Arena.global());
             } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(name + " cannot be loaded: " + e.getMessage() + " (apt-get install libucx0)", e);
+                throw new IllegalStateException(
+                        name + " cannot be loaded: " + e.getMessage() + " (apt-get install libucx0)", e);
             }
         }
 
@@ -434,18 +449,22 @@ public final class Ucx {
             configRead = d.h("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             configModify = d.h("ucp_config_modify", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             configRelease = d.h("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));
-            init = d.h("ucp_init_version", FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            init = d.h(
+                    "ucp_init_version",
+                    FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             cleanup = d.h("ucp_cleanup", FunctionDescriptor.ofVoid(ADDRESS));
             versionString = d.h("ucp_get_version_string", FunctionDescriptor.of(ADDRESS));
             workerCreate = d.h("ucp_worker_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             workerDestroy = d.h("ucp_worker_destroy", FunctionDescriptor.ofVoid(ADDRESS));
-            workerGetAddress = d.h("ucp_worker_get_address", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+            workerGetAddress =
+                    d.h("ucp_worker_get_address", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             workerReleaseAddress = d.h("ucp_worker_release_address", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
             workerProgress = d.h("ucp_worker_progress", FunctionDescriptor.of(JAVA_INT, ADDRESS));
             workerFlush = d.h("ucp_worker_flush_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
             workerGetEfd = d.h("ucp_worker_get_efd", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
             workerArm = d.h("ucp_worker_arm", FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
-            poll = linker.downcallHandle(linker.defaultLookup().find("poll").orElseThrow(),
+            poll = linker.downcallHandle(
+                    linker.defaultLookup().find("poll").orElseThrow(),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
             epCreate = d.h("ucp_ep_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             epClose = d.h("ucp_ep_close_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
@@ -458,33 +477,49 @@ public final class Ucx {
             rkeyBufferRelease = d.h("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
             rkeyUnpack = d.h("ucp_ep_rkey_unpack", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
             rkeyDestroy = d.h("ucp_rkey_destroy", FunctionDescriptor.ofVoid(ADDRESS));
-            put = d.h("ucp_put_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
-            get = d.h("ucp_get_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+            put = d.h(
+                    "ucp_put_nbx",
+                    FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+            get = d.h(
+                    "ucp_get_nbx",
+                    FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
             // ucp_atomic_op_nbx(ep, opcode, buffer, count, remote_addr, rkey, param)
-            atomic = d.h("ucp_atomic_op_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG,
-                    ADDRESS, ADDRESS));
+            atomic = d.h(
+                    "ucp_atomic_op_nbx",
+                    FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
             // For endpoints without an error handler, posted without a completion callback: nothing of
             // ours can be called back from inside, so the critical linkage (3-6 ns less a call, a fifth of
             // an 8-byte atomic over shared memory) is safe there, and only there (UcxAtomics decides).
             // Its pointers go in and out as raw addresses (JAVA_LONG, the ABI's same 64-bit registers):
             // no MemorySegment to check per argument, none to make for the result: about 3.5 ns of the
             // 31 an 8-byte fetch-add took over shared memory (bench/RESULTS.md, ucx atomics, 2026-12-05).
-            atomicCritical = linker.downcallHandle(d.find("ucp_atomic_op_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT,
-                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+            atomicCritical = linker.downcallHandle(
+                    d.find("ucp_atomic_op_nbx"),
+                    FunctionDescriptor.of(
+                            JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                    Linker.Option.critical(false));
             // put, get and the worker flush the same way, for the same endpoints (UcxDataPath decides): at
             // 8 B over shared memory the ordinary linkage's thread-state transitions (nep_invoker_blob) and
             // per-argument segment checks (checkNative, the session's acquire and release) took 19 of the
             // 46 CPU ns of a put with its flush; critical and raw, 1.7 (perf, bench/RESULTS.md, ucx small
             // messages, 2026-12-05).
-            putCritical = linker.downcallHandle(d.find("ucp_put_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-            getCritical = linker.downcallHandle(d.find("ucp_get_nbx"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-            workerFlushCritical = linker.downcallHandle(d.find("ucp_worker_flush_nbx"),
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+            putCritical = linker.downcallHandle(
+                    d.find("ucp_put_nbx"),
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                    Linker.Option.critical(false));
+            getCritical = linker.downcallHandle(
+                    d.find("ucp_get_nbx"),
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                    Linker.Option.critical(false));
+            workerFlushCritical = linker.downcallHandle(
+                    d.find("ucp_worker_flush_nbx"),
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                    Linker.Option.critical(false));
             // No callback can fire from inside a status check: a critical downcall is safe here.
-            requestCheckStatus = linker.downcallHandle(d.find("ucp_request_check_status"),
-                    FunctionDescriptor.of(JAVA_BYTE, ADDRESS), Linker.Option.critical(false));
+            requestCheckStatus = linker.downcallHandle(
+                    d.find("ucp_request_check_status"),
+                    FunctionDescriptor.of(JAVA_BYTE, ADDRESS),
+                    Linker.Option.critical(false));
             requestFree = d.h("ucp_request_free", FunctionDescriptor.ofVoid(ADDRESS));
             statusString = new Down(linker, ucs).h("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_BYTE));
         }
@@ -492,7 +527,8 @@ public final class Ucx {
         /** setenv("UCX_ERROR_SIGNALS", "", 0) before libucs loads, unless the user chose a value. */
         private static void clearErrorSignals(Linker linker) {
             try {
-                MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                MethodHandle setenv = linker.downcallHandle(
+                        linker.defaultLookup().find("setenv").orElseThrow(),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
                 try (Arena a = Arena.ofConfined()) {
                     int rc = (int) setenv.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS"), a.allocateFrom(""), 0);
@@ -509,7 +545,9 @@ public final class Ucx {
 
         String version() {
             try {
-                return ((MemorySegment) versionString.invokeExact()).reinterpret(64).getString(0);
+                return ((MemorySegment) versionString.invokeExact())
+                        .reinterpret(64)
+                        .getString(0);
             } catch (Throwable t) {
                 return "unknown";
             }
@@ -518,8 +556,9 @@ public final class Ucx {
 
     private record Down(Linker linker, SymbolLookup lookup) {
         MemorySegment find(String name) {
-            return lookup.find(name).orElseThrow(() -> new IllegalStateException(
-                    LIBRARY + " lacks " + name + " (UCX >= " + API_MAJOR + "." + API_MINOR + " required)"));
+            return lookup.find(name)
+                    .orElseThrow(() -> new IllegalStateException(
+                            LIBRARY + " lacks " + name + " (UCX >= " + API_MAJOR + "." + API_MINOR + " required)"));
         }
 
         MethodHandle h(String name, FunctionDescriptor fd) {

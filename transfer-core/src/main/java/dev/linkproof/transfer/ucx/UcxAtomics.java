@@ -38,14 +38,17 @@ final class UcxAtomics {
     private final boolean critical;
     /** The local buffer, seen with the global scope (as UcxWorker's params are: no session updates per access). */
     private final MemorySegment local;
+
     private final MemorySegment[] opEp;
     private final MemorySegment[] opRkey;
     private final long[] opRemote;
     /** Per ring × slot: the argument word (the op's buffer: FETCH_ADD's addend, COMPARE_SWAP's compare value) and params. */
     private final MemorySegment[] argument;
+
     private final MemorySegment[] params;
     /** The same endpoints, rkeys, argument words and params as raw addresses, for the critical linkage. */
     private final long[] opEpA;
+
     private final long[] opRkeyA;
     private final long[] argumentA;
     private final long[] paramsA;
@@ -56,8 +59,16 @@ final class UcxAtomics {
      * @param arena           owns the request params (the path's, freed at its close)
      * @param noErrorHandlers no endpoint has an error handler: no upcall can fire inside a post
      */
-    UcxAtomics(TransferSpec spec, Buffer buffer, MemorySegment[] eps, MemorySegment[] rkeys, long base, Arena arena,
-               boolean noErrorHandlers, String what, MemorySegment errorSlots) {
+    UcxAtomics(
+            TransferSpec spec,
+            Buffer buffer,
+            MemorySegment[] eps,
+            MemorySegment[] rkeys,
+            long base,
+            Arena arena,
+            boolean noErrorHandlers,
+            String what,
+            MemorySegment errorSlots) {
         this.swap = spec.op() == Op.COMPARE_SWAP;
         this.opcode = swap ? Ucx.UCP_ATOMIC_OP_CSWAP : Ucx.UCP_ATOMIC_OP_ADD;
         this.layout = AtomicLayout.of(spec);
@@ -130,11 +141,12 @@ final class UcxAtomics {
             }
             long r;
             if (critical) {
-                r = (long) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(opEpA[s], opcode, argumentA[at + s], 1L, opRemote[s],
-                        opRkeyA[s], paramsA[at + s]);
+                r = (long) Ucx.Hot.ATOMIC_CRITICAL.invokeExact(
+                        opEpA[s], opcode, argumentA[at + s], 1L, opRemote[s], opRkeyA[s], paramsA[at + s]);
             } else {
-                r = ((MemorySegment) Ucx.Hot.ATOMIC.invokeExact(opEp[s], opcode, argument[at + s], 1L, opRemote[s], opRkey[s],
-                        params[at + s])).address();
+                r = ((MemorySegment) Ucx.Hot.ATOMIC.invokeExact(
+                                opEp[s], opcode, argument[at + s], 1L, opRemote[s], opRkey[s], params[at + s]))
+                        .address();
             }
             if (r != 0) {
                 if (Ucx.isError(r)) {

@@ -7,7 +7,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
@@ -36,7 +35,9 @@ final class UcxContext implements AutoCloseable {
         Ucx.Lib l = lib();
         return Downcalls.inArena("ucp_init downcall", a -> {
             MemorySegment configOut = a.allocate(ADDRESS);
-            check((byte) l.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut), "ucp_config_read");
+            check(
+                    (byte) l.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut),
+                    "ucp_config_read");
             MemorySegment config = configOut.get(ADDRESS, 0);
             try {
                 for (var e : settings.entrySet()) {
@@ -44,7 +45,8 @@ final class UcxContext implements AutoCloseable {
                         continue;
                     }
                     String name = e.getKey().substring(4);
-                    byte st = (byte) l.configModify.invokeExact(config, a.allocateFrom(name), a.allocateFrom(e.getValue()));
+                    byte st = (byte)
+                            l.configModify.invokeExact(config, a.allocateFrom(name), a.allocateFrom(e.getValue()));
                     check(st, "ucp_config_modify(" + e.getKey() + "=" + e.getValue() + ")");
                 }
                 MemorySegment params = a.allocate(Ucx.PARAMS);
@@ -52,8 +54,12 @@ final class UcxContext implements AutoCloseable {
                 // WAKEUP lets a target sleep in poll(2) on the worker's event fd instead of spinning.
                 // AMO64 only where the point is atomic (UcxTransport.ucxSettings marks it): asked of every
                 // context it could change the lanes UCX picks for plain puts and gets.
-                P_FEATURES.set(params, 0L, Ucx.UCP_FEATURE_RMA | Ucx.UCP_FEATURE_WAKEUP
-                        | ("true".equals(settings.get(UcxTransport.AMO64)) ? Ucx.UCP_FEATURE_AMO64 : 0L));
+                P_FEATURES.set(
+                        params,
+                        0L,
+                        Ucx.UCP_FEATURE_RMA
+                                | Ucx.UCP_FEATURE_WAKEUP
+                                | ("true".equals(settings.get(UcxTransport.AMO64)) ? Ucx.UCP_FEATURE_AMO64 : 0L));
                 MemorySegment ctxOut = a.allocate(ADDRESS);
                 check((byte) l.init.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, ctxOut), "ucp_init");
                 return new UcxContext(ctxOut.get(ADDRESS, 0), Map.copyOf(settings));

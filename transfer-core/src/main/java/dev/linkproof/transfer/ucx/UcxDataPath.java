@@ -51,9 +51,11 @@ final class UcxDataPath implements DataPath {
     private final MemorySegment errorSlots;
     /** An atomic point's ops (a final class: a direct call per batch); null for puts and gets. */
     private UcxAtomics atomics;
+
     private final boolean read;
     /** Puts and gets: per op its endpoint, local piece, length, remote address and rkey. */
     private final MemorySegment[] opEp;
+
     private final MemorySegment[] opRkey;
     private final MemorySegment[] opLocal;
     private final long[] opLength;
@@ -68,6 +70,7 @@ final class UcxDataPath implements DataPath {
      * one array, one bounds check and one cache line or two per op.
      */
     private boolean critical;
+
     private final long[] opWords;
     private final long paramsA;
     private final long workerA;
@@ -78,6 +81,7 @@ final class UcxDataPath implements DataPath {
      */
     /** Each in-flight batch's requests to wait for, {@link #perBatch} places per ring position. */
     private final long[] pending;
+
     private final int[] pendingCount;
     private final int perBatch;
     private final long timeoutNanos;
@@ -88,6 +92,7 @@ final class UcxDataPath implements DataPath {
     private long completed;
     /** Ring positions of the next batch to post and of the oldest in flight. */
     private int head;
+
     private int tail;
     private boolean failed;
     private boolean closed;
@@ -98,8 +103,14 @@ final class UcxDataPath implements DataPath {
     private static final int OP_WORDS = 5;
 
     /** @param rmaOps the puts or gets of a batch; 0 for atomics */
-    private UcxDataPath(TransferSpec spec, UcxRegion region, UcxWorker worker, int endpoints, int perBatch, int rmaOps,
-                        IoSettings io) {
+    private UcxDataPath(
+            TransferSpec spec,
+            UcxRegion region,
+            UcxWorker worker,
+            int endpoints,
+            int perBatch,
+            int rmaOps,
+            IoSettings io) {
         this.region = region;
         this.worker = worker;
         this.eps = new MemorySegment[endpoints];
@@ -141,7 +152,8 @@ final class UcxDataPath implements DataPath {
         boolean atomic = spec.op().atomic();
         if (atomic && local.size() < AtomicLayout.of(spec).bytes()) {
             throw new TransferException("the initiator's buffer has " + local.size() + " bytes, an atomic point of "
-                    + spec.batch() + " counters at depth " + spec.pipelineDepth() + " needs " + AtomicLayout.of(spec).bytes());
+                    + spec.batch() + " counters at depth " + spec.pipelineDepth() + " needs "
+                    + AtomicLayout.of(spec).bytes());
         }
         UcxRegion region = UcxRegion.of(local, UcxTransport.ucxSettings(spec));
         UcxWorker worker;
@@ -243,8 +255,10 @@ final class UcxDataPath implements DataPath {
 
     /** A put or get that UCX refused at once, with its status (either linkage). */
     private TransferException opFailed(byte status) {
-        return UcxWorker.failure(what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: " + Ucx.statusString(status),
-                status, errorSlots);
+        return UcxWorker.failure(
+                what + ": " + (read ? "ucp_get_nbx" : "ucp_put_nbx") + " failed: " + Ucx.statusString(status),
+                status,
+                errorSlots);
     }
 
     /**
@@ -258,8 +272,10 @@ final class UcxDataPath implements DataPath {
         int n = 0;
         for (int k = 0; k < opEp.length; k++) {
             MemorySegment r = read
-                    ? (MemorySegment) Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
-                    : (MemorySegment) Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
+                    ? (MemorySegment)
+                            Ucx.Hot.GET.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params)
+                    : (MemorySegment)
+                            Ucx.Hot.PUT.invokeExact(opEp[k], opLocal[k], opLength[k], opRemote[k], opRkey[k], params);
             if (r.address() != 0) {
                 if (Ucx.isError(r)) {
                     throw opFailed(Ucx.ptrStatus(r));
@@ -351,6 +367,7 @@ final class UcxDataPath implements DataPath {
             return;
         }
         closed = true;
-        UcxTeardown.close(worker, pending, failed, peer, errorSlots, what, rkeys, eps, region, arena, closeTimeoutNanos);
+        UcxTeardown.close(
+                worker, pending, failed, peer, errorSlots, what, rkeys, eps, region, arena, closeTimeoutNanos);
     }
 }

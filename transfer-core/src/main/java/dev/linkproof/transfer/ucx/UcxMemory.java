@@ -9,7 +9,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 
@@ -32,6 +31,7 @@ final class UcxMemory {
     final MemorySegment memh;
     /** The mapped bytes, exactly as long as asked for. */
     final MemorySegment segment;
+
     final boolean allocated;
     private boolean unmapped;
 
@@ -56,7 +56,8 @@ final class UcxMemory {
      * ucp_mem_map of device memory, with its {@code ucs_memory_type_t}. The resulting
      * {@link #segment} names device addresses: UCX reads it, Java never may.
      */
-    static UcxMemory registerDevice(UcxContext context, long devicePointer, long bytes, int memoryType) throws TransferException {
+    static UcxMemory registerDevice(UcxContext context, long devicePointer, long bytes, int memoryType)
+            throws TransferException {
         return map(context, MemorySegment.ofAddress(devicePointer), bytes, 0, memoryType);
     }
 
@@ -65,16 +66,24 @@ final class UcxMemory {
         Ucx.Lib l = lib();
         return Downcalls.inArena("ucp_mem_map downcall", a -> {
             MemorySegment params = a.allocate(Ucx.MEM_MAP_PARAMS);
-            M_MASK.set(params, 0L, Ucx.UCP_MEM_MAP_PARAM_FIELD_ADDRESS | Ucx.UCP_MEM_MAP_PARAM_FIELD_LENGTH
-                    | Ucx.UCP_MEM_MAP_PARAM_FIELD_FLAGS | Ucx.UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE);
+            M_MASK.set(
+                    params,
+                    0L,
+                    Ucx.UCP_MEM_MAP_PARAM_FIELD_ADDRESS
+                            | Ucx.UCP_MEM_MAP_PARAM_FIELD_LENGTH
+                            | Ucx.UCP_MEM_MAP_PARAM_FIELD_FLAGS
+                            | Ucx.UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE);
             M_ADDRESS.set(params, 0L, address);
             M_LENGTH.set(params, 0L, bytes);
             M_FLAGS.set(params, 0L, flags);
             M_TYPE.set(params, 0L, memoryType);
             MemorySegment out = a.allocate(ADDRESS);
-            Ucx.checkLimits((byte) l.memMap.invokeExact(context.handle, params, out),
-                    "ucp_mem_map of " + bytes + " bytes" + ((flags & Ucx.UCP_MEM_MAP_ALLOCATE) != 0 ? " (allocate)" : ""),
-                    bytes, bytes);
+            Ucx.checkLimits(
+                    (byte) l.memMap.invokeExact(context.handle, params, out),
+                    "ucp_mem_map of " + bytes + " bytes"
+                            + ((flags & Ucx.UCP_MEM_MAP_ALLOCATE) != 0 ? " (allocate)" : ""),
+                    bytes,
+                    bytes);
             MemorySegment memh = out.get(ADDRESS, 0);
             MemorySegment attr = a.allocate(Ucx.MEM_ATTR);
             A_MASK.set(attr, 0L, Ucx.UCP_MEM_ATTR_FIELD_ADDRESS | Ucx.UCP_MEM_ATTR_FIELD_LENGTH);

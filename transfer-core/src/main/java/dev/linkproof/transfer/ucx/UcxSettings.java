@@ -11,8 +11,7 @@ public final class UcxSettings {
     /** The port a device named without one is used on. */
     public static final int DEFAULT_PORT = 1;
 
-    private UcxSettings() {
-    }
+    private UcxSettings() {}
 
     /**
      * {@code device} as {@link #NET_DEVICES} names it: an RDMA device with its port, port

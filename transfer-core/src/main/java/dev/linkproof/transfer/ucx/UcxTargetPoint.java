@@ -52,39 +52,50 @@ final class UcxTargetPoint implements TargetPoint {
             byte[] rkey = region.memory().packRkey();
             CompletableFuture<byte[]> ready = new CompletableFuture<>();
             AtomicBoolean stop = new AtomicBoolean();
-            Thread t = Thread.ofPlatform().daemon().name("ucx-target-" + spec.pointId()).unstarted(() -> {
-                UcxWorker worker;
-                try {
-                    worker = UcxWorker.create(region.context());
-                    ready.complete(worker.address());
-                } catch (Throwable e) {
-                    ready.completeExceptionally(e);
-                    return;
-                }
-                try {
-                    serveLoop(worker, stop);
-                } finally {
-                    worker.close();
-                }
-            });
+            Thread t = Thread.ofPlatform()
+                    .daemon()
+                    .name("ucx-target-" + spec.pointId())
+                    .unstarted(() -> {
+                        UcxWorker worker;
+                        try {
+                            worker = UcxWorker.create(region.context());
+                            ready.complete(worker.address());
+                        } catch (Throwable e) {
+                            ready.completeExceptionally(e);
+                            return;
+                        }
+                        try {
+                            serveLoop(worker, stop);
+                        } finally {
+                            worker.close();
+                        }
+                    });
             t.start();
             byte[] address;
             try {
                 address = ready.get(context.io().connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof TransferException te ? te
+                throw e.getCause() instanceof TransferException te
+                        ? te
                         : new TransferException("ucx target worker failed: " + e.getCause(), e.getCause());
             } catch (TimeoutException | InterruptedException e) {
                 stop.set(true);
                 throw new TransferException("ucx target worker did not start: " + e, e);
             }
             HexFormat hex = HexFormat.of();
-            UcxTargetPoint p = new UcxTargetPoint(region, t, stop, Map.of(
-                    "ucx.address", hex.formatHex(address),
-                    "ucx.rkey", hex.formatHex(rkey),
-                    "ucx.base", Long.toUnsignedString(region.memory().segment.address()),
-                    "ucx.length", Long.toString(region.memory().segment.byteSize()),
-                    "ucx.memory", region.memory().allocated ? "ucp_mem_map(allocate)" : "ucp_mem_map(register)"));
+            UcxTargetPoint p = new UcxTargetPoint(
+                    region,
+                    t,
+                    stop,
+                    Map.of(
+                            "ucx.address", hex.formatHex(address),
+                            "ucx.rkey", hex.formatHex(rkey),
+                            "ucx.base",
+                                    Long.toUnsignedString(
+                                            region.memory().segment.address()),
+                            "ucx.length", Long.toString(region.memory().segment.byteSize()),
+                            "ucx.memory",
+                                    region.memory().allocated ? "ucp_mem_map(allocate)" : "ucp_mem_map(register)"));
             return p;
         } catch (TransferException | RuntimeException e) {
             region.release();

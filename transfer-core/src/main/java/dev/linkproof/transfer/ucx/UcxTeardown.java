@@ -13,16 +13,24 @@ import java.lang.foreign.MemorySegment;
  * requests (flushes, gets or atomics) differ only in kind.
  */
 final class UcxTeardown {
-    private UcxTeardown() {
-    }
+    private UcxTeardown() {}
 
     /**
      * @param outstanding the addresses of requests still in flight (0: none), cleared as they are handled
      * @param failed      whether the point failed: then nothing waits on the target
      */
-    static void close(UcxWorker worker, long[] outstanding, boolean failed, PeerLiveness peer, MemorySegment errorSlots,
-                      String what, MemorySegment[] rkeys, MemorySegment[] eps, UcxRegion region, Arena arena,
-                      long closeTimeoutNanos) {
+    static void close(
+            UcxWorker worker,
+            long[] outstanding,
+            boolean failed,
+            PeerLiveness peer,
+            MemorySegment errorSlots,
+            String what,
+            MemorySegment[] rkeys,
+            MemorySegment[] eps,
+            UcxRegion region,
+            Arena arena,
+            long closeTimeoutNanos) {
         long deadline = System.nanoTime() + closeTimeoutNanos;
         try {
             boolean abandon = failed || peer.goneBecause() != null;

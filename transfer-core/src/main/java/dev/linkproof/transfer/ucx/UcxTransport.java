@@ -44,7 +44,8 @@ public final class UcxTransport implements Transport {
     @Override
     public Availability availability() {
         String why = Ucx.unavailableReason();
-        return why == null ? Availability.yes("UCX " + Ucx.lib().version() + " (" + Ucx.LIBRARY + ")")
+        return why == null
+                ? Availability.yes("UCX " + Ucx.lib().version() + " (" + Ucx.LIBRARY + ")")
                 : Availability.no(why);
     }
 
@@ -55,13 +56,19 @@ public final class UcxTransport implements Transport {
             return a;
         }
         if (spec.op() != Op.WRITE && spec.op() != Op.READ && !spec.op().atomic()) {
-            return Availability.notSupported("ucx supports write (put), read (get), fetch-add and compare-swap (ucp_atomic_op_nbx), not "
-                    + spec.op().label());
+            return Availability.notSupported(
+                    "ucx supports write (put), read (get), fetch-add and compare-swap (ucp_atomic_op_nbx), not "
+                            + spec.op().label());
         }
-        if (spec.op().atomic() && (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU)) {
-            return Availability.notSupported("ucx atomics run on host memory here: UCX's GPU transports (cuda_ipc, rocm) offer no remote atomics");
+        if (spec.op().atomic()
+                && (spec.initiatorMemory().kind() == MemoryKind.GPU
+                        || spec.targetMemory().kind() == MemoryKind.GPU)) {
+            return Availability.notSupported(
+                    "ucx atomics run on host memory here: UCX's GPU transports (cuda_ipc, rocm) offer no remote"
+                            + " atomics");
         }
-        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU
+                || spec.targetMemory().kind() == MemoryKind.GPU) {
             return gpuSupport(ucxSettings(spec));
         }
         return a;
@@ -96,13 +103,15 @@ public final class UcxTransport implements Transport {
         if ((types & (1L << type)) == 0) {
             return Availability.no("UCX " + Ucx.lib().version() + " has no transport for " + memoryTypeName(type)
                     + " memory: its context supports " + memoryTypeNames(types) + " (a UCX built with "
-                    + (type == Ucx.UCS_MEMORY_TYPE_CUDA ? "CUDA" : "ROCm") + " support is needed, e.g. NVIDIA's or AMD's UCX packages)");
+                    + (type == Ucx.UCS_MEMORY_TYPE_CUDA ? "CUDA" : "ROCm")
+                    + " support is needed, e.g. NVIDIA's or AMD's UCX packages)");
         }
         return Availability.yes("UCX " + Ucx.lib().version() + " moves " + memoryTypeName(type) + " memory");
     }
 
-    private static final String[] MEMORY_TYPES = {"host", "cuda", "cuda-managed", "rocm", "rocm-managed", "rdma", "ze-host",
-            "ze-device", "ze-managed"};
+    private static final String[] MEMORY_TYPES = {
+        "host", "cuda", "cuda-managed", "rocm", "rocm-managed", "rdma", "ze-host", "ze-device", "ze-managed"
+    };
 
     static String memoryTypeName(int type) {
         return type >= 0 && type < MEMORY_TYPES.length ? MEMORY_TYPES[type] : "memory type " + type;
@@ -140,8 +149,8 @@ public final class UcxTransport implements Transport {
     }
 
     /** UCX 1.13's shared-memory transports have no peer failure handler: peer mode would be refused. */
-    private static final java.util.Set<String> SHARED_MEMORY_TLS = java.util.Set.of("shm", "posix", "sysv", "cma",
-            "xpmem", "knem", "self", "sm", "mm");
+    private static final java.util.Set<String> SHARED_MEMORY_TLS =
+            java.util.Set.of("shm", "posix", "sysv", "cma", "xpmem", "knem", "self", "sm", "mm");
 
     /** False when UCX_TLS names shared-memory transports only, so endpoints skip peer error mode. */
     static boolean mayDetectPeerFailure(TransferSpec spec) {
@@ -171,7 +180,8 @@ public final class UcxTransport implements Transport {
             if (placement.kind() == MemoryKind.GPU) {
                 GpuBuffer gpu = GpuBuffer.allocate(GpuRuntimes.require(), placement.device(), bytes);
                 backing = gpu;
-                memory = UcxMemory.registerDevice(context, gpu.devicePointer(), bytes, gpu.runtime().ucxMemoryType());
+                memory = UcxMemory.registerDevice(
+                        context, gpu.devicePointer(), bytes, gpu.runtime().ucxMemoryType());
             } else if (placement.kind() == MemoryKind.HUGEPAGE) {
                 backing = HostMemory.hugepages(bytes);
                 memory = UcxMemory.register(context, backing.segment());

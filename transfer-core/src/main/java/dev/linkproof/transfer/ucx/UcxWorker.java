@@ -41,10 +41,13 @@ final class UcxWorker implements AutoCloseable {
 
     static {
         try {
-            var mh = MethodHandles.lookup().findStatic(UcxWorker.class, "onEndpointError",
-                    MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, byte.class));
-            ERROR_HANDLER = Linker.nativeLinker().upcallStub(mh,
-                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_BYTE), Arena.global());
+            var mh = MethodHandles.lookup()
+                    .findStatic(
+                            UcxWorker.class,
+                            "onEndpointError",
+                            MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, byte.class));
+            ERROR_HANDLER = Linker.nativeLinker()
+                    .upcallStub(mh, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_BYTE), Arena.global());
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -54,6 +57,7 @@ final class UcxWorker implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     /** op_attr_mask = 0: contiguous bytes, no callback; shared by every put, get and flush. */
     final MemorySegment noParams;
+
     private boolean closed;
 
     private UcxWorker(MemorySegment handle) {
@@ -80,8 +84,11 @@ final class UcxWorker implements AutoCloseable {
             W_MASK.set(params, 0L, Ucx.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
             W_THREAD.set(params, 0L, Ucx.UCS_THREAD_MODE_SINGLE);
             MemorySegment out = a.allocate(ADDRESS);
-            Ucx.checkLimits((byte) lib().workerCreate.invokeExact(context.handle, params, out), "ucp_worker_create",
-                    Ucx.WORKER_SHM_BYTES, 0);
+            Ucx.checkLimits(
+                    (byte) lib().workerCreate.invokeExact(context.handle, params, out),
+                    "ucp_worker_create",
+                    Ucx.WORKER_SHM_BYTES,
+                    0);
             return new UcxWorker(out.get(ADDRESS, 0));
         });
     }
@@ -144,8 +151,14 @@ final class UcxWorker implements AutoCloseable {
             MemorySegment address = a.allocate(remoteAddress.length);
             address.copyFrom(MemorySegment.ofArray(remoteAddress));
             MemorySegment params = a.allocate(Ucx.EP_PARAMS);
-            E_MASK.set(params, 0L, peerErrors ? Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
-                    | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLER : Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
+            E_MASK.set(
+                    params,
+                    0L,
+                    peerErrors
+                            ? Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS
+                                    | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
+                                    | Ucx.UCP_EP_PARAM_FIELD_ERR_HANDLER
+                            : Ucx.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
             E_ADDRESS.set(params, 0L, address);
             E_MODE.set(params, 0L, Ucx.UCP_ERR_HANDLING_MODE_PEER);
             E_CB.set(params, 0L, ERROR_HANDLER);
@@ -258,8 +271,12 @@ final class UcxWorker implements AutoCloseable {
         for (long i = 0; i < errorSlots.byteSize(); i++) {
             byte st = errorSlots.get(JAVA_BYTE, i);
             if (st != 0) {
-                b.append(b.isEmpty() ? ": " : ", ").append("endpoint ").append(i).append(" failed (")
-                        .append(Ucx.statusString(st)).append(')');
+                b.append(b.isEmpty() ? ": " : ", ")
+                        .append("endpoint ")
+                        .append(i)
+                        .append(" failed (")
+                        .append(Ucx.statusString(st))
+                        .append(')');
             }
         }
         return b.toString();
@@ -281,7 +298,8 @@ final class UcxWorker implements AutoCloseable {
                 int turns = 0;
                 while ((byte) lib().requestCheckStatus.invokeExact(r) == Ucx.UCS_INPROGRESS) {
                     int ignored = (int) lib().workerProgress.invokeExact(handle);
-                    if ((++turns & 0xff) == 0 && (System.nanoTime() - deadlineNanos > 0 || peer.goneBecause() != null && !force)) {
+                    if ((++turns & 0xff) == 0
+                            && (System.nanoTime() - deadlineNanos > 0 || peer.goneBecause() != null && !force)) {
                         break;
                     }
                 }

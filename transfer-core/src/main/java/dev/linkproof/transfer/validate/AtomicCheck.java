@@ -33,7 +33,8 @@ public record AtomicCheck(int counters, long ops, int bad, List<AtomicMismatch> 
             return counters + " counter(s) exact after " + ops + " atomic(s) each";
         }
         return "atomic mismatch: " + bad + " of " + counters + " counter(s) wrong; first: "
-                + (first.isEmpty() ? "an unrecorded counter" : first.stream().map(AtomicMismatch::describe)
-                .collect(Collectors.joining("; ")));
+                + (first.isEmpty()
+                        ? "an unrecorded counter"
+                        : first.stream().map(AtomicMismatch::describe).collect(Collectors.joining("; ")));
     }
 }

@@ -26,14 +26,35 @@ public record AtomicMismatch(int slot, Check check, long expected, long found, i
 
     public String describe() {
         return switch (check) {
-            case FINAL_VALUE -> String.format(Locale.ROOT,
-                    "counter %d (slot %d): final value 0x%016x, expected 0x%016x (%s)", slot, slot, found, expected, difference());
-            case FETCHED -> String.format(Locale.ROOT,
-                    "counter %d (slot %d): fetch-add values are not start + k·addend each once: the %s value fetched is "
-                            + "0x%016x, expected 0x%016x (a lost or doubled atomic)", slot, slot, ordinal(op), found, expected);
-            case SWAP_OLD_VALUE -> String.format(Locale.ROOT,
-                    "counter %d (slot %d): compare-and-swap %d of the verification returned old value 0x%016x, expected 0x%016x "
-                            + "(the chain broke: a lost or doubled atomic)", slot, slot, op, found, expected);
+            case FINAL_VALUE ->
+                String.format(
+                        Locale.ROOT,
+                        "counter %d (slot %d): final value 0x%016x, expected 0x%016x (%s)",
+                        slot,
+                        slot,
+                        found,
+                        expected,
+                        difference());
+            case FETCHED ->
+                String.format(
+                        Locale.ROOT,
+                        "counter %d (slot %d): fetch-add values are not start + k·addend each once: the %s value"
+                                + " fetched is 0x%016x, expected 0x%016x (a lost or doubled atomic)",
+                        slot,
+                        slot,
+                        ordinal(op),
+                        found,
+                        expected);
+            case SWAP_OLD_VALUE ->
+                String.format(
+                        Locale.ROOT,
+                        "counter %d (slot %d): compare-and-swap %d of the verification returned old value 0x%016x,"
+                                + " expected 0x%016x (the chain broke: a lost or doubled atomic)",
+                        slot,
+                        slot,
+                        op,
+                        found,
+                        expected);
         };
     }
 
@@ -53,12 +74,14 @@ public record AtomicMismatch(int slot, Check check, long expected, long found, i
 
     private static String ordinal(int k) {
         int n = k + 1;
-        String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : switch (n % 10) {
-            case 1 -> "st";
-            case 2 -> "nd";
-            case 3 -> "rd";
-            default -> "th";
-        };
+        String suffix = n % 100 >= 11 && n % 100 <= 13
+                ? "th"
+                : switch (n % 10) {
+                    case 1 -> "st";
+                    case 2 -> "nd";
+                    case 3 -> "rd";
+                    default -> "th";
+                };
         return n + suffix + " smallest";
     }
 }

@@ -12,8 +12,7 @@ import java.util.zip.CRC32C;
  * milliseconds, and two independent polynomials make an undetected corruption vanishingly rare.
  */
 public final class Checksums {
-    private Checksums() {
-    }
+    private Checksums() {}
 
     public static long of(MemorySegment segment, long offset, long length) {
         CRC32C c = new CRC32C();

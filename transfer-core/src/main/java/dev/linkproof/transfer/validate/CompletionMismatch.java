@@ -15,8 +15,8 @@ import java.util.Locale;
  * @param expected    what the plan says
  * @param found       what the completion said; for {@link #IMMEDIATE}, -1 when it carried none
  */
-public record CompletionMismatch(int slot, long batch, int queuePair, int workRequest, String field, long expected,
-                                 long found) {
+public record CompletionMismatch(
+        int slot, long batch, int queuePair, int workRequest, String field, long expected, long found) {
     public static final String IMMEDIATE = "immediate";
     public static final String OPCODE = "opcode";
     public static final String BYTE_LEN = "byte_len";
@@ -26,17 +26,29 @@ public record CompletionMismatch(int slot, long batch, int queuePair, int workRe
 
     public String describe() {
         if (field.equals(COUNT)) {
-            return String.format(Locale.ROOT, "%d of %d receive completions arrived (the rest did not come within the deadline)",
-                    found, expected);
+            return String.format(
+                    Locale.ROOT,
+                    "%d of %d receive completions arrived (the rest did not come within the deadline)",
+                    found,
+                    expected);
         }
         String value;
         if (field.equals(IMMEDIATE)) {
-            value = found < 0 ? String.format(Locale.ROOT, "expected 0x%08x, found none (the completion carries no immediate)", expected)
+            value = found < 0
+                    ? String.format(
+                            Locale.ROOT, "expected 0x%08x, found none (the completion carries no immediate)", expected)
                     : String.format(Locale.ROOT, "expected 0x%08x, found 0x%08x", expected, found);
         } else {
             value = String.format(Locale.ROOT, "expected %d, found %d", expected, found);
         }
-        return String.format(Locale.ROOT, "slot %d (batch %d, QP %d, work request %d): %s %s", slot, batch, queuePair,
-                workRequest, field, value);
+        return String.format(
+                Locale.ROOT,
+                "slot %d (batch %d, QP %d, work request %d): %s %s",
+                slot,
+                batch,
+                queuePair,
+                workRequest,
+                field,
+                value);
     }
 }

@@ -16,8 +16,7 @@ public final class Pattern {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private Pattern() {
-    }
+    private Pattern() {}
 
     /** Seed of one slot's pattern. */
     public static long seed(int rank, long pointHash, int slot, int generation) {

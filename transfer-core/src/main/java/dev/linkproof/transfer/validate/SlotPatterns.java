@@ -6,8 +6,7 @@ import java.lang.foreign.MemorySegment;
 
 /** Writes and checks one generation of the pattern over every slot of a point's buffer. */
 public final class SlotPatterns {
-    private SlotPatterns() {
-    }
+    private SlotPatterns() {}
 
     public static void fill(MemorySegment segment, TransferSpec spec, int rank, int generation) {
         long hash = Pattern.pointHash(spec.pointId());
@@ -21,15 +20,18 @@ public final class SlotPatterns {
      * Locates the first byte of {@code slot} that is not the pattern {@code rank} wrote in
      * {@code generation}; empty when the slot is intact.
      */
-    public static java.util.Optional<Mismatch> locate(MemorySegment segment, TransferSpec spec, int slot,
-                                                      int rank, int generation) {
+    public static java.util.Optional<Mismatch> locate(
+            MemorySegment segment, TransferSpec spec, int slot, int rank, int generation) {
         long seed = Pattern.seed(rank, Pattern.pointHash(spec.pointId()), slot, generation);
         long start = spec.slots().slotOffset(slot);
         long at = Pattern.firstMismatch(segment, start, spec.size(), seed);
         if (at < 0) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Mismatch(slot, at, Pattern.byteAt(seed, at) & 0xFF,
+        return java.util.Optional.of(new Mismatch(
+                slot,
+                at,
+                Pattern.byteAt(seed, at) & 0xFF,
                 segment.get(java.lang.foreign.ValueLayout.JAVA_BYTE, start + at) & 0xFF));
     }
 }

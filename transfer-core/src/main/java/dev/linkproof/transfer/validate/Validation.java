@@ -15,8 +15,14 @@ import java.util.Optional;
  * @param where       which rail(s) of a point that ran several failed ("rail 1 (rxe9)"); empty for one pair
  * @param atomics     an atomic point's counter checks ({@link AtomicCheck#NONE} for other ops)
  */
-public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions,
-                         String where, AtomicCheck atomics) {
+public record Validation(
+        int slots,
+        long bytes,
+        int badSlots,
+        Optional<Mismatch> firstBad,
+        CompletionCheck completions,
+        String where,
+        AtomicCheck atomics) {
     /**
      * How {@link #describe()} begins exactly when the validation {@link #passed()}: a reader of the
      * text alone (a results file's {@code validation}) tells a validated point by it.
@@ -29,8 +35,13 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
         atomics = atomics == null ? AtomicCheck.NONE : atomics;
     }
 
-    public Validation(int slots, long bytes, int badSlots, Optional<Mismatch> firstBad, CompletionCheck completions,
-                      String where) {
+    public Validation(
+            int slots,
+            long bytes,
+            int badSlots,
+            Optional<Mismatch> firstBad,
+            CompletionCheck completions,
+            String where) {
         this(slots, bytes, badSlots, firstBad, completions, where, AtomicCheck.NONE);
     }
 
@@ -78,7 +89,8 @@ public record Validation(int slots, long bytes, int badSlots, Optional<Mismatch>
         if (first == null) {
             return new Validation(slots, bytes, 0, Optional.empty(), CompletionCheck.NONE, "");
         }
-        String where = failed.size() == 1 ? failed.get(0)
+        String where = failed.size() == 1
+                ? failed.get(0)
                 : String.join(", ", failed) + " (" + failed.size() + " of " + rails.size() + " rails)";
         return new Validation(slots, bytes, bad, first.firstBad(), first.completions(), where, first.atomics());
     }

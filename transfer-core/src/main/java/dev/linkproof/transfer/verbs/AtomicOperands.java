@@ -28,6 +28,7 @@ final class AtomicOperands implements VerbsDataPath.BatchFields {
     private final AtomicLayout layout;
     /** The local buffer, seen with the global scope (no scope check per access in the per-batch loop). */
     private final MemorySegment local;
+
     private final long localBase;
 
     private AtomicOperands(TransferSpec spec, Buffer buffer, long localBase) {
@@ -39,8 +40,15 @@ final class AtomicOperands implements VerbsDataPath.BatchFields {
     }
 
     /** The data path of an atomic point: the verbs chain, with the atomic fields set as said above. */
-    static VerbsDataPath path(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase, int rkey,
-                              long progressTimeoutNanos, Buffer buffer) {
+    static VerbsDataPath path(
+            TransferSpec spec,
+            VerbsSettings settings,
+            QpSet set,
+            WorkPlan plan,
+            long remoteBase,
+            int rkey,
+            long progressTimeoutNanos,
+            Buffer buffer) {
         AtomicOperands operands = new AtomicOperands(spec, buffer, set.mr.address());
         int opcode = (int) (operands.swap ? WR_ATOMIC_CMP_AND_SWP : WR_ATOMIC_FETCH_AND_ADD);
         VerbsDataPath.PieceFields pieces = (wr, sge, p) -> {

@@ -73,16 +73,21 @@ public final class DeviceChooser {
             }
         }
         List<String> pool = active.isEmpty() ? all : active;
-        return pool.stream().min(Comparator.comparingInt((String d) -> numaNode(d) == node ? 0 : 1)).orElseThrow();
+        return pool.stream()
+                .min(Comparator.comparingInt((String d) -> numaNode(d) == node ? 0 : 1))
+                .orElseThrow();
     }
 
     boolean portActive(String device, int port) {
-        return read(infiniband().resolve(device).resolve("ports/" + port + "/state")).toUpperCase(Locale.ROOT).contains("ACTIVE");
+        return read(infiniband().resolve(device).resolve("ports/" + port + "/state"))
+                .toUpperCase(Locale.ROOT)
+                .contains("ACTIVE");
     }
 
     int numaNode(String device) {
         try {
-            return Integer.parseInt(read(infiniband().resolve(device).resolve("device/numa_node")).trim());
+            return Integer.parseInt(read(infiniband().resolve(device).resolve("device/numa_node"))
+                    .trim());
         } catch (NumberFormatException e) {
             return -1;
         }
@@ -106,7 +111,8 @@ public final class DeviceChooser {
             return -1;
         }
         try (Stream<Path> s = Files.list(root.resolve("sys/devices/system/node"))) {
-            for (Path n : s.filter(p -> p.getFileName().toString().matches("node[0-9]+")).toList()) {
+            for (Path n : s.filter(p -> p.getFileName().toString().matches("node[0-9]+"))
+                    .toList()) {
                 if (Files.exists(n.resolve("cpu" + cpu))) {
                     return Integer.parseInt(n.getFileName().toString().substring(4));
                 }

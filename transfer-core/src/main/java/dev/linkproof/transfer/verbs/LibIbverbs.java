@@ -46,31 +46,31 @@ public final class LibIbverbs {
     static final FunctionDescriptor POST_SEND = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
     static final FunctionDescriptor POST_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
 
-    final MethodHandle getDeviceList;      // struct ibv_device **(int *num_devices)            errno
-    final MethodHandle freeDeviceList;     // void (struct ibv_device **)
-    final MethodHandle getDeviceName;      // const char *(struct ibv_device *)
-    final MethodHandle openDevice;         // struct ibv_context *(struct ibv_device *)          errno
-    final MethodHandle closeDevice;        // int (struct ibv_context *)
-    final MethodHandle queryDevice;        // int (struct ibv_context *, struct ibv_device_attr *)
-    final MethodHandle queryPort;          // int (struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)
-    final MethodHandle queryGid;           // int (struct ibv_context *, uint8_t, int, union ibv_gid *)
-    final MethodHandle allocPd;            // struct ibv_pd *(struct ibv_context *)              errno
-    final MethodHandle deallocPd;          // int (struct ibv_pd *)
-    final MethodHandle regMr;              // struct ibv_mr *(struct ibv_pd *, void *, size_t, int)   errno
-    final MethodHandle regDmabufMr;        // struct ibv_mr *(pd, uint64_t offset, size_t, uint64_t iova, int fd, int) errno
-    final MethodHandle deregMr;            // int (struct ibv_mr *)
-    final MethodHandle createCompChannel;  // struct ibv_comp_channel *(struct ibv_context *)     errno
+    final MethodHandle getDeviceList; // struct ibv_device **(int *num_devices)            errno
+    final MethodHandle freeDeviceList; // void (struct ibv_device **)
+    final MethodHandle getDeviceName; // const char *(struct ibv_device *)
+    final MethodHandle openDevice; // struct ibv_context *(struct ibv_device *)          errno
+    final MethodHandle closeDevice; // int (struct ibv_context *)
+    final MethodHandle queryDevice; // int (struct ibv_context *, struct ibv_device_attr *)
+    final MethodHandle queryPort; // int (struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)
+    final MethodHandle queryGid; // int (struct ibv_context *, uint8_t, int, union ibv_gid *)
+    final MethodHandle allocPd; // struct ibv_pd *(struct ibv_context *)              errno
+    final MethodHandle deallocPd; // int (struct ibv_pd *)
+    final MethodHandle regMr; // struct ibv_mr *(struct ibv_pd *, void *, size_t, int)   errno
+    final MethodHandle regDmabufMr; // struct ibv_mr *(pd, uint64_t offset, size_t, uint64_t iova, int fd, int) errno
+    final MethodHandle deregMr; // int (struct ibv_mr *)
+    final MethodHandle createCompChannel; // struct ibv_comp_channel *(struct ibv_context *)     errno
     final MethodHandle destroyCompChannel; // int (struct ibv_comp_channel *)
-    final MethodHandle createCq;           // struct ibv_cq *(ctx, int cqe, void *cq_context, channel, int comp_vector) errno
-    final MethodHandle destroyCq;          // int (struct ibv_cq *)
-    final MethodHandle getCqEvent;         // int (struct ibv_comp_channel *, struct ibv_cq **, void **)
-    final MethodHandle ackCqEvents;        // void (struct ibv_cq *, unsigned int)
-    final MethodHandle createQp;           // struct ibv_qp *(struct ibv_pd *, struct ibv_qp_init_attr *) errno
-    final MethodHandle modifyQp;           // int (struct ibv_qp *, struct ibv_qp_attr *, int attr_mask)
-    final MethodHandle destroyQp;          // int (struct ibv_qp *)
-    final MethodHandle wcStatusStr;        // const char *(enum ibv_wc_status)
-    final MethodHandle poll;               // libc: int poll(struct pollfd *, nfds_t, int timeout_ms)
-    private final MethodHandle strerror;   // libc: char *strerror(int)
+    final MethodHandle createCq; // struct ibv_cq *(ctx, int cqe, void *cq_context, channel, int comp_vector) errno
+    final MethodHandle destroyCq; // int (struct ibv_cq *)
+    final MethodHandle getCqEvent; // int (struct ibv_comp_channel *, struct ibv_cq **, void **)
+    final MethodHandle ackCqEvents; // void (struct ibv_cq *, unsigned int)
+    final MethodHandle createQp; // struct ibv_qp *(struct ibv_pd *, struct ibv_qp_init_attr *) errno
+    final MethodHandle modifyQp; // int (struct ibv_qp *, struct ibv_qp_attr *, int attr_mask)
+    final MethodHandle destroyQp; // int (struct ibv_qp *)
+    final MethodHandle wcStatusStr; // const char *(enum ibv_wc_status)
+    final MethodHandle poll; // libc: int poll(struct pollfd *, nfds_t, int timeout_ms)
+    private final MethodHandle strerror; // libc: char *strerror(int)
 
     private LibIbverbs(SymbolLookup lib) {
         getDeviceList = fn(lib, "ibv_get_device_list", true, FunctionDescriptor.of(ADDRESS, ADDRESS));
@@ -80,16 +80,23 @@ public final class LibIbverbs {
         closeDevice = fn(lib, "ibv_close_device", false, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         queryDevice = fn(lib, "ibv_query_device", false, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         queryPort = fn(lib, "ibv_query_port", false, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
-        queryGid = fn(lib, "ibv_query_gid", false, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS));
+        queryGid =
+                fn(lib, "ibv_query_gid", false, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS));
         allocPd = fn(lib, "ibv_alloc_pd", true, FunctionDescriptor.of(ADDRESS, ADDRESS));
         deallocPd = fn(lib, "ibv_dealloc_pd", false, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         regMr = fn(lib, "ibv_reg_mr", true, FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-        regDmabufMr = fn(lib, "ibv_reg_dmabuf_mr", true,
+        regDmabufMr = fn(
+                lib,
+                "ibv_reg_dmabuf_mr",
+                true,
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT));
         deregMr = fn(lib, "ibv_dereg_mr", false, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         createCompChannel = fn(lib, "ibv_create_comp_channel", true, FunctionDescriptor.of(ADDRESS, ADDRESS));
         destroyCompChannel = fn(lib, "ibv_destroy_comp_channel", false, FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        createCq = fn(lib, "ibv_create_cq", true,
+        createCq = fn(
+                lib,
+                "ibv_create_cq",
+                true,
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         destroyCq = fn(lib, "ibv_destroy_cq", false, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         getCqEvent = fn(lib, "ibv_get_cq_event", false, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -104,8 +111,9 @@ public final class LibIbverbs {
     }
 
     private static MethodHandle fn(SymbolLookup lookup, String name, boolean errno, FunctionDescriptor fd) {
-        MemorySegment symbol = lookup.find(name).orElseThrow(() -> new UnsatisfiedLinkError(
-                LIBRARY + " has no symbol " + name + " (rdma-core older than the bindings need?)"));
+        MemorySegment symbol = lookup.find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError(
+                        LIBRARY + " has no symbol " + name + " (rdma-core older than the bindings need?)"));
         return errno ? LINKER.downcallHandle(symbol, fd, ERRNO_OPTION) : LINKER.downcallHandle(symbol, fd);
     }
 

@@ -21,12 +21,14 @@ import java.util.Map;
  * build one; what differs (queue depths, inline) comes in as arguments.
  */
 final class QpSet implements AutoCloseable {
-    static final int ACCESS = (int) (VerbsAbi.ACCESS_LOCAL_WRITE | VerbsAbi.ACCESS_REMOTE_WRITE | VerbsAbi.ACCESS_REMOTE_READ);
+    static final int ACCESS =
+            (int) (VerbsAbi.ACCESS_LOCAL_WRITE | VerbsAbi.ACCESS_REMOTE_WRITE | VerbsAbi.ACCESS_REMOTE_READ);
     /**
      * An atomic point's MRs and QPs also allow remote atomics; only theirs: a device without atomics
      * may refuse the flag, and no other point should fail for it.
      */
     static final int ACCESS_ATOMIC = ACCESS | (int) VerbsAbi.ACCESS_REMOTE_ATOMIC;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     final VerbsSettings settings;
@@ -43,6 +45,7 @@ final class QpSet implements AutoCloseable {
     final int rdAtomic;
     /** Whether the CPU can read the region (inline data is copied by it): not so for GPU memory. */
     final boolean cpuReadable;
+
     int pathMtu;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
@@ -53,8 +56,17 @@ final class QpSet implements AutoCloseable {
      * @param cqEntries completion-queue size
      * @param event     whether the CQ gets a completion channel
      */
-    QpSet(TransferSpec spec, VerbsSettings settings, Buffer region, int qpCount, int sendWr, int recvWr, int inline,
-          int cqEntries, boolean event) throws TransferException {
+    QpSet(
+            TransferSpec spec,
+            VerbsSettings settings,
+            Buffer region,
+            int qpCount,
+            int sendWr,
+            int recvWr,
+            int inline,
+            int cqEntries,
+            boolean event)
+            throws TransferException {
         this.settings = settings;
         this.cpuReadable = !region.hostViewIsCopy();
         DeviceChooser chooser = DeviceChooser.system();
@@ -63,8 +75,8 @@ final class QpSet implements AutoCloseable {
             device = own(open(name, settings));
             port = device.queryPort(settings.port());
             if (!port.active()) {
-                throw new TransferException("port " + settings.port() + " of " + name + " is not ACTIVE (state "
-                        + port.state() + ")");
+                throw new TransferException(
+                        "port " + settings.port() + " of " + name + " is not ACTIVE (state " + port.state() + ")");
             }
             gidIndex = chooser.gidIndex(name, settings);
             gid = device.queryGid(settings.port(), gidIndex);
@@ -74,10 +86,13 @@ final class QpSet implements AutoCloseable {
                 throw new TransferException(VerbsTransport.noAtomics(name));
             }
             int access = spec.op().atomic() ? ACCESS_ATOMIC : ACCESS;
-            rdAtomic = Math.max(1, Math.min(settings.rdAtomic().orElse(caps.maxQpRdAtom()),
-                    Math.max(1, caps.maxQpRdAtom())));
-            pathMtu = Math.min(port.activeMtu(), settings.mtuBytes().isPresent()
-                    ? VerbsSettings.mtuEnum(settings.mtuBytes().getAsInt()) : port.activeMtu());
+            rdAtomic = Math.max(
+                    1, Math.min(settings.rdAtomic().orElse(caps.maxQpRdAtom()), Math.max(1, caps.maxQpRdAtom())));
+            pathMtu = Math.min(
+                    port.activeMtu(),
+                    settings.mtuBytes().isPresent()
+                            ? VerbsSettings.mtuEnum(settings.mtuBytes().getAsInt())
+                            : port.activeMtu());
             pd = own(device.allocPd());
             mr = own(region instanceof GpuBuffer gpu ? registerGpu(pd, gpu) : pd.register(region.segment(), access));
             channel = event ? own(device.createCompletionChannel()) : null;
@@ -102,14 +117,17 @@ final class QpSet implements AutoCloseable {
      * nvidia-peermem), with the device address as its iova, so work requests name device addresses
      * exactly as they name host ones. The file descriptor is closed once the MR holds the dma-buf.
      */
-    private static VerbsDevice.MemoryRegion registerGpu(VerbsDevice.ProtectionDomain pd, GpuBuffer gpu) throws TransferException {
+    private static VerbsDevice.MemoryRegion registerGpu(VerbsDevice.ProtectionDomain pd, GpuBuffer gpu)
+            throws TransferException {
         long pages = (gpu.size() + HostMemory.PAGE - 1) / HostMemory.PAGE * HostMemory.PAGE;
         int fd = gpu.runtime().exportDmabuf(gpu.device(), gpu.devicePointer(), pages);
         try {
             return pd.registerDmabuf(0, gpu.size(), gpu.devicePointer(), fd, ACCESS);
         } catch (TransferException e) {
-            throw new TransferException("GPU " + gpu.device() + " memory cannot be registered for RDMA: " + e.getMessage()
-                    + " (the NIC's driver must import dma-bufs: mlx5 and bnxt_re do, rxe does not)", e);
+            throw new TransferException(
+                    "GPU " + gpu.device() + " memory cannot be registered for RDMA: " + e.getMessage()
+                            + " (the NIC's driver must import dma-bufs: mlx5 and bnxt_re do, rxe does not)",
+                    e);
         } finally {
             FileDescriptors.close(fd);
         }
@@ -167,7 +185,8 @@ final class QpSet implements AutoCloseable {
         }
         byte[] peerGid = e.hex("verbs.gid");
         if (peerGid.length != 16) {
-            throw new TransferException("verbs endpoint from the peer has a GID of " + peerGid.length + " bytes, not 16");
+            throw new TransferException(
+                    "verbs endpoint from the peer has a GID of " + peerGid.length + " bytes, not 16");
         }
         int peerLid = (int) e.number("verbs.lid", 0, 0xFFFF);
         pathMtu = Math.min(pathMtu, (int) e.number("verbs.mtu", 1, 5)); // enum ibv_mtu: 256..4096 bytes
@@ -175,7 +194,15 @@ final class QpSet implements AutoCloseable {
         boolean global = port.ethernet() || settings.gidIndex().isPresent();
         for (int i = 0; i < qps.size(); i++) {
             VerbsDevice.QueuePair qp = qps.get(i);
-            qp.toRtr(settings.port(), pathMtu, qpn[i], psn[i], peerLid, peerGid, gidIndex, global,
+            qp.toRtr(
+                    settings.port(),
+                    pathMtu,
+                    qpn[i],
+                    psn[i],
+                    peerLid,
+                    peerGid,
+                    gidIndex,
+                    global,
                     Math.min(rdAtomic, peerRd));
             qp.toRts(psns[i], Math.min(rdAtomic, peerRd));
         }
@@ -221,8 +248,10 @@ final class QpSet implements AutoCloseable {
             if (settings.device().isEmpty()) {
                 throw e;
             }
-            throw new TransferException(e.getMessage() + ", named by the point's " + VerbsSettings.DEVICE
-                    + " setting (the engine fills it from linkproof.verbs.device, else the profile's NIC)", e);
+            throw new TransferException(
+                    e.getMessage() + ", named by the point's " + VerbsSettings.DEVICE
+                            + " setting (the engine fills it from linkproof.verbs.device, else the profile's NIC)",
+                    e);
         }
     }
 }

@@ -27,6 +27,7 @@ final class ReceiveChecker {
     private final Immediates immediates;
     /** Completions seen per QP; written by the receive thread only. */
     private final long[] perQp;
+
     private volatile long received;
     private volatile long bad;
     private volatile CompletionMismatch first;
@@ -74,7 +75,10 @@ final class ReceiveChecker {
             int expected = immediates.immediate(perQp[q] / length[q].length, wrIndex[q][k], wrSlot[q][k]);
             if (!withImm || imm != expected) {
                 // -1: the completion carried no immediate at all (IBV_WC_WITH_IMM unset)
-                recordBad(q, CompletionMismatch.IMMEDIATE, Integer.toUnsignedLong(expected),
+                recordBad(
+                        q,
+                        CompletionMismatch.IMMEDIATE,
+                        Integer.toUnsignedLong(expected),
                         withImm ? Integer.toUnsignedLong(imm) : -1);
             }
         }
@@ -91,8 +95,8 @@ final class ReceiveChecker {
     private void recordBad(int q, String field, long expected, long found) {
         int k = (int) (perQp[q] % length[q].length);
         if (first == null) {
-            first = new CompletionMismatch(wrSlot[q][k], perQp[q] / length[q].length, q, wrIndex[q][k], field,
-                    expected, found);
+            first = new CompletionMismatch(
+                    wrSlot[q][k], perQp[q] / length[q].length, q, wrIndex[q][k], field, expected, found);
         }
         bad++;
     }

@@ -39,6 +39,7 @@ public final class VerbsAbi {
     public static final long DEVICE_ATTR_PHYS_PORT_CNT = 227;
     /** enum ibv_atomic_cap: IBV_ATOMIC_NONE (0), IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB. */
     public static final long DEVICE_ATTR_ATOMIC_CAP = 164;
+
     public static final long ATOMIC_NONE = 0;
 
     // struct ibv_port_attr: the exported compat ibv_query_port fills only the older, shorter prefix
@@ -122,6 +123,7 @@ public final class VerbsAbi {
     public static final long SEND_WR_RDMA_RKEY = 48;
     /** wr.atomic of the union: remote_addr, compare_add (the addend, or the compare value), swap, rkey. */
     public static final long SEND_WR_ATOMIC_REMOTE_ADDR = 40;
+
     public static final long SEND_WR_ATOMIC_COMPARE_ADD = 48;
     public static final long SEND_WR_ATOMIC_SWAP = 56;
     public static final long SEND_WR_ATOMIC_RKEY = 64;
@@ -194,6 +196,5 @@ public final class VerbsAbi {
     public static final long POLLFD_REVENTS = 6;
     public static final long POLLIN = 1;
 
-    private VerbsAbi() {
-    }
+    private VerbsAbi() {}
 }

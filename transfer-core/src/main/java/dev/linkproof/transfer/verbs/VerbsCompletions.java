@@ -31,6 +31,7 @@ final class VerbsCompletions {
 
     /** Per QP, WRs posted and not completed yet: the post path adds what it posts. */
     final int[] outstanding;
+
     private final long[] batchesDone;
     private final QpSet set;
     private final VerbsDevice.QueuePair[] qps;
@@ -41,14 +42,23 @@ final class VerbsCompletions {
     private final TransferSpec spec;
     /** What a batch and a WR are called in failures: "batch" and "work completion", or the atomic path's. */
     private final String batchNoun;
+
     private final String completionNoun;
     /** When the current wait began (read at its first empty poll); meaningless while {@link #clockStale}. */
     private long lastProgress;
     /** Progress happened since {@link #lastProgress} was read: the next empty poll reads the clock afresh. */
     private boolean clockStale = true;
 
-    VerbsCompletions(TransferSpec spec, QpSet set, VerbsDevice.QueuePair[] qps, int activeQps, VerbsSettings settings,
-                     Arena arena, long progressTimeoutNanos, String batchNoun, String completionNoun) {
+    VerbsCompletions(
+            TransferSpec spec,
+            QpSet set,
+            VerbsDevice.QueuePair[] qps,
+            int activeQps,
+            VerbsSettings settings,
+            Arena arena,
+            long progressTimeoutNanos,
+            String batchNoun,
+            String completionNoun) {
         this.spec = spec;
         this.set = set;
         this.qps = qps;
@@ -130,8 +140,9 @@ final class VerbsCompletions {
         long left = progressTimeoutNanos - (now - lastProgress);
         if (left <= 0) {
             throw new PeerFailureException("no completion on the verbs QPs of " + set.describe() + " for "
-                    + progressTimeoutNanos / 1_000_000 + " ms (" + batchNoun + " " + (completed + 1) + " of point "
-                    + spec.pointId() + ", " + posted + " posted): the target rank is hung or unreachable")
+                            + progressTimeoutNanos / 1_000_000 + " ms (" + batchNoun + " " + (completed + 1)
+                            + " of point "
+                            + spec.pointId() + ", " + posted + " posted): the target rank is hung or unreachable")
                     .expired(Deadline.PROGRESS);
         }
         if (!event) {

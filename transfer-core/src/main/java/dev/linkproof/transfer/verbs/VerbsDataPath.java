@@ -67,6 +67,7 @@ final class VerbsDataPath implements DataPath {
     private final VerbsDevice.QueuePair[] qps;
     /** Per QP: the first WR of each post list, and its length. */
     private final MemorySegment[][] lists;
+
     private final int[][] listLengths;
     private final int depth;
     /** What failures call this op's WRs: "" or "atomic ". */
@@ -79,11 +80,13 @@ final class VerbsDataPath implements DataPath {
      * index in the batch.
      */
     private final MemorySegment[] wrBlocks;
+
     private final MemorySegment[] sgeBlocks;
     private final int[][] wrSlot;
     private final int[][] wrIndex;
     /** The QPs' send completions: what is outstanding, which batches are done, the progress deadline. */
     private final VerbsCompletions completions;
+
     private long posted;
     private long completed;
 
@@ -93,8 +96,16 @@ final class VerbsDataPath implements DataPath {
      * @param pieceFields the op's fields of each WR, once
      * @param batchFields the op's fields that change per batch; null when none do
      */
-    VerbsDataPath(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long progressTimeoutNanos,
-                  String noun, int opcode, PieceFields pieceFields, BatchFields batchFields) {
+    VerbsDataPath(
+            TransferSpec spec,
+            VerbsSettings settings,
+            QpSet set,
+            WorkPlan plan,
+            long progressTimeoutNanos,
+            String noun,
+            int opcode,
+            PieceFields pieceFields,
+            BatchFields batchFields) {
         this.set = set;
         this.noun = noun;
         this.batchFields = batchFields;
@@ -107,8 +118,8 @@ final class VerbsDataPath implements DataPath {
         qps = set.qps.toArray(VerbsDevice.QueuePair[]::new);
         lists = new MemorySegment[n][];
         listLengths = new int[n][];
-        completions = new VerbsCompletions(spec, set, qps, n, settings, arena, progressTimeoutNanos, noun + "batch",
-                noun + "work completion");
+        completions = new VerbsCompletions(
+                spec, set, qps, n, settings, arena, progressTimeoutNanos, noun + "batch", noun + "work completion");
         wrBlocks = new MemorySegment[n];
         sgeBlocks = new MemorySegment[n];
         wrSlot = new int[n][];
@@ -166,8 +177,15 @@ final class VerbsDataPath implements DataPath {
      * WRITE_WITH_IMM's WRs get each batch's immediates ({@link Immediates}), which the target checks
      * in its receive completions.
      */
-    static VerbsDataPath transfer(TransferSpec spec, VerbsSettings settings, QpSet set, WorkPlan plan, long remoteBase,
-                                  int rkey, long progressTimeoutNanos, Immediates immediates) {
+    static VerbsDataPath transfer(
+            TransferSpec spec,
+            VerbsSettings settings,
+            QpSet set,
+            WorkPlan plan,
+            long remoteBase,
+            int rkey,
+            long progressTimeoutNanos,
+            Immediates immediates) {
         int opcode = switch (spec.op()) {
             case WRITE -> (int) WR_RDMA_WRITE;
             case READ -> (int) WR_RDMA_READ;
@@ -175,8 +193,9 @@ final class VerbsDataPath implements DataPath {
             case WRITE_WITH_IMM -> (int) WR_RDMA_WRITE_WITH_IMM;
             case FETCH_ADD, COMPARE_SWAP -> throw new IllegalArgumentException("atomics are built by AtomicOperands");
         };
-        int inline = spec.op() == Op.READ || !set.cpuReadable ? 0 : settings.inlineMax() ? set.inlineGranted()
-                : Math.min(settings.inlineBytes(), set.inlineGranted());
+        int inline = spec.op() == Op.READ || !set.cpuReadable
+                ? 0
+                : settings.inlineMax() ? set.inlineGranted() : Math.min(settings.inlineBytes(), set.inlineGranted());
         long localBase = set.mr.address();
         PieceFields pieces = (wr, sge, p) -> {
             sge.set(JAVA_LONG, SGE_ADDR, localBase + p.offset());
@@ -187,11 +206,16 @@ final class VerbsDataPath implements DataPath {
             wr.set(JAVA_LONG, SEND_WR_RDMA_REMOTE_ADDR, remoteBase + p.offset());
             wr.set(JAVA_INT, SEND_WR_RDMA_RKEY, rkey);
         };
-        BatchFields perBatch = spec.op() != Op.WRITE_WITH_IMM ? null : (batch, wrs, sges, slots, index) -> {
-            for (int k = 0; k < index.length; k++) {
-                wrs.set(JAVA_INT, k * SEND_WR_SIZE + SEND_WR_IMM_DATA, immediates.immediate(batch, index[k], slots[k]));
-            }
-        };
+        BatchFields perBatch = spec.op() != Op.WRITE_WITH_IMM
+                ? null
+                : (batch, wrs, sges, slots, index) -> {
+                    for (int k = 0; k < index.length; k++) {
+                        wrs.set(
+                                JAVA_INT,
+                                k * SEND_WR_SIZE + SEND_WR_IMM_DATA,
+                                immediates.immediate(batch, index[k], slots[k]));
+                    }
+                };
         return new VerbsDataPath(spec, settings, set, plan, progressTimeoutNanos, "", opcode, pieces, perBatch);
     }
 
@@ -209,7 +233,8 @@ final class VerbsDataPath implements DataPath {
                 int rc = qps[q].postSend(l[g]);
                 if (rc != 0) {
                     throw new TransferException("ibv_post_send on QP " + qps[q].qpNum() + " failed: "
-                            + set.device.lib().strerror(rc) + " (" + len[g] + " " + noun + "WRs, " + completions.outstanding[q]
+                            + set.device.lib().strerror(rc) + " (" + len[g] + " " + noun + "WRs, "
+                            + completions.outstanding[q]
                             + " outstanding of a send queue of " + depth + ")");
                 }
                 completions.outstanding[q] += len[g];

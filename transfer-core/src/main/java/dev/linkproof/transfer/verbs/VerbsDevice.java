@@ -26,10 +26,15 @@ import java.util.List;
  * it reads {@code post_send}, {@code post_recv}, {@code poll_cq} and {@code req_notify_cq} from the
  * ops table at the offsets {@link VerbsAbi} checks against the headers, and keeps a downcall handle
  * for each, so the measured loop calls straight into the provider (librxe, libmlx5).
+ *
+ * <p>Longer than 400 lines because each resource is an inner class bound to its context: it posts
+ * and polls through the context's ops handles and is closed before it. Apart, they would need
+ * those handles exposed to the whole package.
  */
 public final class VerbsDevice implements AutoCloseable {
     /** errno values (Linux): out of memory, and not permitted, both what pinning past RLIMIT_MEMLOCK gives. */
     private static final int ENOMEM = 12;
+
     private static final int EPERM = 1;
     private final LibIbverbs lib;
     private final String name;
@@ -42,8 +47,18 @@ public final class VerbsDevice implements AutoCloseable {
     private boolean closed;
 
     /** What {@code ibv_query_device} says about the device, the fields the transport sizes things by. */
-    public record Attributes(String firmware, long maxMrSize, int vendorPartId, int maxQp, int maxQpWr, int maxSge,
-                             int maxCqe, int maxQpRdAtom, int maxQpInitRdAtom, int physPortCount, int atomicCap) {
+    public record Attributes(
+            String firmware,
+            long maxMrSize,
+            int vendorPartId,
+            int maxQp,
+            int maxQpWr,
+            int maxSge,
+            int maxCqe,
+            int maxQpRdAtom,
+            int maxQpInitRdAtom,
+            int physPortCount,
+            int atomicCap) {
         /** Whether the device does RDMA atomics at all ({@code atomic_cap} is not IBV_ATOMIC_NONE). */
         public boolean atomics() {
             return atomicCap != ATOMIC_NONE;
@@ -51,8 +66,8 @@ public final class VerbsDevice implements AutoCloseable {
     }
 
     /** What {@code ibv_query_port} says about one port. */
-    public record PortAttributes(int state, int maxMtu, int activeMtu, int gidTableLength, long maxMessageSize,
-                                 int lid, int linkLayer) {
+    public record PortAttributes(
+            int state, int maxMtu, int activeMtu, int gidTableLength, long maxMessageSize, int lid, int linkLayer) {
         public boolean active() {
             return state == PORT_ACTIVE;
         }
@@ -123,7 +138,9 @@ public final class VerbsDevice implements AutoCloseable {
                 List<String> seen = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     MemorySegment dev = devices.getAtIndex(ADDRESS, i);
-                    String devName = ((MemorySegment) lib.getDeviceName.invokeExact(dev)).reinterpret(256).getString(0);
+                    String devName = ((MemorySegment) lib.getDeviceName.invokeExact(dev))
+                            .reinterpret(256)
+                            .getString(0);
                     seen.add(devName);
                     if (devName.equals(wanted)) {
                         MemorySegment ctx = (MemorySegment) lib.openDevice.invokeExact(capture, dev);
@@ -167,12 +184,18 @@ public final class VerbsDevice implements AutoCloseable {
             while (len < fw.length && fw[len] != 0) {
                 len++;
             }
-            return new Attributes(new String(fw, 0, len, java.nio.charset.StandardCharsets.US_ASCII),
-                    a.get(JAVA_LONG, DEVICE_ATTR_MAX_MR_SIZE), a.get(JAVA_INT, DEVICE_ATTR_VENDOR_PART_ID),
-                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP), a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_WR),
-                    a.get(JAVA_INT, DEVICE_ATTR_MAX_SGE), a.get(JAVA_INT, DEVICE_ATTR_MAX_CQE),
-                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_RD_ATOM), a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_INIT_RD_ATOM),
-                    Byte.toUnsignedInt(a.get(JAVA_BYTE, DEVICE_ATTR_PHYS_PORT_CNT)), a.get(JAVA_INT, DEVICE_ATTR_ATOMIC_CAP));
+            return new Attributes(
+                    new String(fw, 0, len, java.nio.charset.StandardCharsets.US_ASCII),
+                    a.get(JAVA_LONG, DEVICE_ATTR_MAX_MR_SIZE),
+                    a.get(JAVA_INT, DEVICE_ATTR_VENDOR_PART_ID),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_WR),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_SGE),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_CQE),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_RD_ATOM),
+                    a.get(JAVA_INT, DEVICE_ATTR_MAX_QP_INIT_RD_ATOM),
+                    Byte.toUnsignedInt(a.get(JAVA_BYTE, DEVICE_ATTR_PHYS_PORT_CNT)),
+                    a.get(JAVA_INT, DEVICE_ATTR_ATOMIC_CAP));
         });
     }
 
@@ -187,8 +210,11 @@ public final class VerbsDevice implements AutoCloseable {
             MemorySegment a = arena.allocate(PORT_ATTR_SIZE, 8); // Arena.allocate zeroes
             int rc = (int) lib.queryPort.invokeExact(context, (byte) port, a);
             check(rc, "ibv_query_port(" + name + ", port " + port + ")");
-            return new PortAttributes(a.get(JAVA_INT, PORT_ATTR_STATE), a.get(JAVA_INT, PORT_ATTR_MAX_MTU),
-                    a.get(JAVA_INT, PORT_ATTR_ACTIVE_MTU), a.get(JAVA_INT, PORT_ATTR_GID_TBL_LEN),
+            return new PortAttributes(
+                    a.get(JAVA_INT, PORT_ATTR_STATE),
+                    a.get(JAVA_INT, PORT_ATTR_MAX_MTU),
+                    a.get(JAVA_INT, PORT_ATTR_ACTIVE_MTU),
+                    a.get(JAVA_INT, PORT_ATTR_GID_TBL_LEN),
                     Integer.toUnsignedLong(a.get(JAVA_INT, PORT_ATTR_MAX_MSG_SZ)),
                     Short.toUnsignedInt(a.get(JAVA_SHORT, PORT_ATTR_LID)),
                     Byte.toUnsignedInt(a.get(JAVA_BYTE, PORT_ATTR_LINK_LAYER)));
@@ -210,7 +236,8 @@ public final class VerbsDevice implements AutoCloseable {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment pd = (MemorySegment) lib.allocPd.invokeExact(capture, context);
             if (pd.address() == 0) {
-                throw new TransferException("ibv_alloc_pd(" + name + ") failed: " + lib.strerror(LibIbverbs.errno(capture)));
+                throw new TransferException(
+                        "ibv_alloc_pd(" + name + ") failed: " + lib.strerror(LibIbverbs.errno(capture)));
             }
             return new ProtectionDomain(pd);
         });
@@ -221,7 +248,8 @@ public final class VerbsDevice implements AutoCloseable {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             MemorySegment ch = (MemorySegment) lib.createCompChannel.invokeExact(capture, context);
             if (ch.address() == 0) {
-                throw new TransferException("ibv_create_comp_channel failed: " + lib.strerror(LibIbverbs.errno(capture)));
+                throw new TransferException(
+                        "ibv_create_comp_channel failed: " + lib.strerror(LibIbverbs.errno(capture)));
             }
             return new CompletionChannel(ch.reinterpret(COMP_CHANNEL_FD + 8));
         });
@@ -233,7 +261,8 @@ public final class VerbsDevice implements AutoCloseable {
             MemorySegment capture = LibIbverbs.newCapture(arena);
             // A local, not a ?: inside invokeExact: its static type must be exactly MemorySegment.
             MemorySegment ch = channel == null ? MemorySegment.NULL : channel.segment;
-            MemorySegment cq = (MemorySegment) lib.createCq.invokeExact(capture, context, cqe, MemorySegment.NULL, ch, 0);
+            MemorySegment cq =
+                    (MemorySegment) lib.createCq.invokeExact(capture, context, cqe, MemorySegment.NULL, ch, 0);
             if (cq.address() == 0) {
                 throw new TransferException("ibv_create_cq(" + cqe + " entries) failed: "
                         + lib.strerror(LibIbverbs.errno(capture)) + " (device max_cqe " + attributes.maxCqe() + ")");
@@ -282,13 +311,16 @@ public final class VerbsDevice implements AutoCloseable {
         public MemoryRegion register(MemorySegment memory, int access) throws TransferException {
             return Downcalls.inArena("ibv_reg_mr downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
-                MemorySegment mr = (MemorySegment) lib.regMr.invokeExact(capture, pd, memory, memory.byteSize(), access);
+                MemorySegment mr =
+                        (MemorySegment) lib.regMr.invokeExact(capture, pd, memory, memory.byteSize(), access);
                 if (mr.address() == 0) {
                     int errno = LibIbverbs.errno(capture);
                     // ENOMEM and EPERM are what the kernel answers when pinning would pass RLIMIT_MEMLOCK.
-                    throw new TransferException("ibv_reg_mr of " + memory.byteSize() + " bytes failed: " + lib.strerror(errno)
-                            + (errno == ENOMEM || errno == EPERM
-                            ? " (" + HostLimits.here().lockedMemoryNote(memory.byteSize()) + ")" : ""));
+                    throw new TransferException(
+                            "ibv_reg_mr of " + memory.byteSize() + " bytes failed: " + lib.strerror(errno)
+                                    + (errno == ENOMEM || errno == EPERM
+                                            ? " (" + HostLimits.here().lockedMemoryNote(memory.byteSize()) + ")"
+                                            : ""));
                 }
                 return new MemoryRegion(mr.reinterpret(MR_RKEY + 4));
             });
@@ -299,10 +331,12 @@ public final class VerbsDevice implements AutoCloseable {
          * runtimes export device memory (CUDA {@code cuMemGetHandleForAddressRange}, HIP
          * {@code hipMemGetHandleForAddressRange}), for GPUDirect RDMA without nvidia-peermem.
          */
-        public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, int access) throws TransferException {
+        public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, int access)
+                throws TransferException {
             return Downcalls.inArena("ibv_reg_dmabuf_mr downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
-                MemorySegment mr = (MemorySegment) lib.regDmabufMr.invokeExact(capture, pd, offset, length, iova, fd, access);
+                MemorySegment mr =
+                        (MemorySegment) lib.regDmabufMr.invokeExact(capture, pd, offset, length, iova, fd, access);
                 if (mr.address() == 0) {
                     throw new TransferException("ibv_reg_dmabuf_mr(fd " + fd + ", " + length + " bytes) failed: "
                             + lib.strerror(LibIbverbs.errno(capture)));
@@ -312,8 +346,9 @@ public final class VerbsDevice implements AutoCloseable {
         }
 
         /** {@code ibv_create_qp} for an RC queue pair, then nothing more: it is in RESET. */
-        public QueuePair createRcQp(CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr,
-                                    int maxSge, int maxInline) throws TransferException {
+        public QueuePair createRcQp(
+                CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr, int maxSge, int maxInline)
+                throws TransferException {
             return Downcalls.inArena("ibv_create_qp downcall", arena -> {
                 MemorySegment capture = LibIbverbs.newCapture(arena);
                 MemorySegment init = arena.allocate(QP_INIT_ATTR_SIZE, 8);
@@ -332,8 +367,11 @@ public final class VerbsDevice implements AutoCloseable {
                     throw new TransferException("ibv_create_qp(RC, send_wr " + maxSendWr + ", recv_wr " + maxRecvWr
                             + ", inline " + maxInline + ") failed: " + lib.strerror(LibIbverbs.errno(capture)));
                 }
-                return new QueuePair(qp.reinterpret(QP_STATE + 4), cap.get(JAVA_INT, QP_CAP_MAX_SEND_WR),
-                        cap.get(JAVA_INT, QP_CAP_MAX_RECV_WR), cap.get(JAVA_INT, QP_CAP_MAX_INLINE_DATA));
+                return new QueuePair(
+                        qp.reinterpret(QP_STATE + 4),
+                        cap.get(JAVA_INT, QP_CAP_MAX_SEND_WR),
+                        cap.get(JAVA_INT, QP_CAP_MAX_RECV_WR),
+                        cap.get(JAVA_INT, QP_CAP_MAX_INLINE_DATA));
             });
         }
 
@@ -408,6 +446,7 @@ public final class VerbsDevice implements AutoCloseable {
         final CompletionChannel channel;
         /** Scratch for the event path: ibv_get_cq_event's two out-pointers and one pollfd. */
         private final Arena scratchArena = Arena.ofShared();
+
         private final MemorySegment eventCq = scratchArena.allocate(ADDRESS);
         private final MemorySegment eventContext = scratchArena.allocate(ADDRESS);
         private final MemorySegment pollfd = scratchArena.allocate(POLLFD_SIZE, 8);
@@ -527,7 +566,12 @@ public final class VerbsDevice implements AutoCloseable {
                 a.set(JAVA_SHORT, QP_ATTR_PKEY_INDEX, (short) 0);
                 a.set(JAVA_BYTE, QP_ATTR_PORT_NUM, (byte) port);
                 a.set(JAVA_INT, QP_ATTR_QP_ACCESS_FLAGS, access);
-                modify(a, (int) (QP_ATTR_MASK_STATE | QP_ATTR_MASK_PKEY_INDEX | QP_ATTR_MASK_PORT | QP_ATTR_MASK_ACCESS_FLAGS),
+                modify(
+                        a,
+                        (int) (QP_ATTR_MASK_STATE
+                                | QP_ATTR_MASK_PKEY_INDEX
+                                | QP_ATTR_MASK_PORT
+                                | QP_ATTR_MASK_ACCESS_FLAGS),
                         "INIT");
             }
         }
@@ -536,8 +580,17 @@ public final class VerbsDevice implements AutoCloseable {
          * RTR: the remote QP's number and first PSN, the path MTU (an {@code ibv_mtu} value), and the
          * address: a GRH with the remote GID for RoCE (or when {@code global} on InfiniBand), the LID otherwise.
          */
-        public void toRtr(int port, int mtu, int remoteQpn, int remotePsn, int remoteLid, byte[] remoteGid,
-                          int sgidIndex, boolean global, int maxDestRdAtomic) throws TransferException {
+        public void toRtr(
+                int port,
+                int mtu,
+                int remoteQpn,
+                int remotePsn,
+                int remoteLid,
+                byte[] remoteGid,
+                int sgidIndex,
+                boolean global,
+                int maxDestRdAtomic)
+                throws TransferException {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment a = arena.allocate(QP_ATTR_SIZE, 8);
                 a.set(JAVA_INT, QP_ATTR_QP_STATE, (int) QPS_RTR);
@@ -559,8 +612,16 @@ public final class VerbsDevice implements AutoCloseable {
                     grh.set(JAVA_INT, GRH_FLOW_LABEL, 0);
                     grh.set(JAVA_BYTE, GRH_TRAFFIC_CLASS, (byte) 0);
                 }
-                modify(a, (int) (QP_ATTR_MASK_STATE | QP_ATTR_MASK_AV | QP_ATTR_MASK_PATH_MTU | QP_ATTR_MASK_DEST_QPN
-                        | QP_ATTR_MASK_RQ_PSN | QP_ATTR_MASK_MAX_DEST_RD_ATOMIC | QP_ATTR_MASK_MIN_RNR_TIMER), "RTR");
+                modify(
+                        a,
+                        (int) (QP_ATTR_MASK_STATE
+                                | QP_ATTR_MASK_AV
+                                | QP_ATTR_MASK_PATH_MTU
+                                | QP_ATTR_MASK_DEST_QPN
+                                | QP_ATTR_MASK_RQ_PSN
+                                | QP_ATTR_MASK_MAX_DEST_RD_ATOMIC
+                                | QP_ATTR_MASK_MIN_RNR_TIMER),
+                        "RTR");
             }
         }
 
@@ -574,8 +635,15 @@ public final class VerbsDevice implements AutoCloseable {
                 a.set(JAVA_BYTE, QP_ATTR_RETRY_CNT, (byte) 7);
                 a.set(JAVA_BYTE, QP_ATTR_RNR_RETRY, (byte) 7);
                 a.set(JAVA_BYTE, QP_ATTR_MAX_RD_ATOMIC, (byte) maxRdAtomic);
-                modify(a, (int) (QP_ATTR_MASK_STATE | QP_ATTR_MASK_SQ_PSN | QP_ATTR_MASK_TIMEOUT | QP_ATTR_MASK_RETRY_CNT
-                        | QP_ATTR_MASK_RNR_RETRY | QP_ATTR_MASK_MAX_QP_RD_ATOMIC), "RTS");
+                modify(
+                        a,
+                        (int) (QP_ATTR_MASK_STATE
+                                | QP_ATTR_MASK_SQ_PSN
+                                | QP_ATTR_MASK_TIMEOUT
+                                | QP_ATTR_MASK_RETRY_CNT
+                                | QP_ATTR_MASK_RNR_RETRY
+                                | QP_ATTR_MASK_MAX_QP_RD_ATOMIC),
+                        "RTS");
             }
         }
 

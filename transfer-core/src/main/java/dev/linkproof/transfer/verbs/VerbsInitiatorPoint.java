@@ -27,8 +27,15 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
     private final Buffer local;
     private boolean started;
 
-    private VerbsInitiatorPoint(TransferSpec spec, VerbsSettings settings, WorkPlan plan, QpSet set,
-                                Map<String, String> target, IoSettings io, Immediates immediates, Buffer local) {
+    private VerbsInitiatorPoint(
+            TransferSpec spec,
+            VerbsSettings settings,
+            WorkPlan plan,
+            QpSet set,
+            Map<String, String> target,
+            IoSettings io,
+            Immediates immediates,
+            Buffer local) {
         this.local = local;
         this.spec = spec;
         this.settings = settings;
@@ -39,24 +46,41 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         this.immediates = immediates;
     }
 
-    static VerbsInitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> target, IoSettings io,
-                                    Immediates immediates) throws TransferException {
+    static VerbsInitiatorPoint open(
+            TransferSpec spec, Buffer local, Map<String, String> target, IoSettings io, Immediates immediates)
+            throws TransferException {
         VerbsSettings settings = VerbsTransport.settings(spec);
         WorkPlan plan = WorkPlan.of(spec, settings);
         // Check against the smaller of the two ports' limits before a single resource is made.
         PeerEndpoint peer = PeerEndpoint.of("verbs", target);
         long targetMax = peer.number("verbs.maxMsg", 1, Long.MAX_VALUE);
         // Inline data is copied by the CPU from the work request's address: never from GPU memory.
-        int inline = spec.op() == Op.READ || spec.op().atomic() || local.hostViewIsCopy() ? 0 : settings.inlineMax() ? -1 : settings.inlineBytes();
+        int inline = spec.op() == Op.READ || spec.op().atomic() || local.hostViewIsCopy()
+                ? 0
+                : settings.inlineMax() ? -1 : settings.inlineBytes();
         int perQp = plan.perQp().stream().mapToInt(java.util.List::size).max().orElse(1);
         // The send queue holds what one batch needs on a QP, times the pipeline, up to verbs.txDepth.
         int sendWr = Math.max(1, Math.min(settings.txDepth(), perQp * spec.pipelineDepth()));
-        QpSet set = new QpSet(spec, settings, local, plan.activeQps(), sendWr, 1, inline,
-                sendWr * plan.activeQps() + 16, settings.eventMode());
+        QpSet set = new QpSet(
+                spec,
+                settings,
+                local,
+                plan.activeQps(),
+                sendWr,
+                1,
+                inline,
+                sendWr * plan.activeQps() + 16,
+                settings.eventMode());
         try {
             long max = Math.min(set.port.maxMessageSize(), targetMax);
-            plan.checkMaxMessage(max, set.where() + (targetMax < set.port.maxMessageSize()
-                    ? " / the target's port (max_msg_sz " + targetMax + ")" : ""), spec, settings);
+            plan.checkMaxMessage(
+                    max,
+                    set.where()
+                            + (targetMax < set.port.maxMessageSize()
+                                    ? " / the target's port (max_msg_sz " + targetMax + ")"
+                                    : ""),
+                    spec,
+                    settings);
             return new VerbsInitiatorPoint(spec, settings, plan, set, target, io, immediates, local);
         } catch (TransferException | RuntimeException e) {
             set.close();
@@ -78,8 +102,24 @@ final class VerbsInitiatorPoint implements InitiatorPoint {
         long remoteBase = e.hexNumber("verbs.addr");
         int rkey = (int) e.number("verbs.rkey", 0, 0xFFFF_FFFFL);
         DataPath path = spec.op().atomic()
-                ? AtomicOperands.path(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), local)
-                : VerbsDataPath.transfer(spec, settings, set, plan, remoteBase, rkey, io.progressTimeout().toNanos(), immediates);
+                ? AtomicOperands.path(
+                        spec,
+                        settings,
+                        set,
+                        plan,
+                        remoteBase,
+                        rkey,
+                        io.progressTimeout().toNanos(),
+                        local)
+                : VerbsDataPath.transfer(
+                        spec,
+                        settings,
+                        set,
+                        plan,
+                        remoteBase,
+                        rkey,
+                        io.progressTimeout().toNanos(),
+                        immediates);
         started = true;
         return path;
     }

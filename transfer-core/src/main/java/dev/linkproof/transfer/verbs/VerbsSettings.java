@@ -35,10 +35,22 @@ import java.util.Set;
  * A merged or unchunked WR larger than the port's {@code max_msg_sz} fails the point before
  * anything is posted, naming the sizes and these ways out.
  */
-public record VerbsSettings(Optional<String> device, int port, OptionalInt gidIndex, OptionalInt mtuBytes,
-                            boolean eventMode, int signalEvery, int postList, int txDepth, int cqBatch,
-                            int inlineBytes, boolean inlineMax, long chunkBytes, int maxChunks, boolean merge,
-                            OptionalInt rdAtomic) {
+public record VerbsSettings(
+        Optional<String> device,
+        int port,
+        OptionalInt gidIndex,
+        OptionalInt mtuBytes,
+        boolean eventMode,
+        int signalEvery,
+        int postList,
+        int txDepth,
+        int cqBatch,
+        int inlineBytes,
+        boolean inlineMax,
+        long chunkBytes,
+        int maxChunks,
+        boolean merge,
+        OptionalInt rdAtomic) {
     public static final String DEVICE = "verbs.device";
     public static final String PORT = "verbs.port";
     public static final String GID_INDEX = "verbs.gidIndex";
@@ -55,18 +67,32 @@ public record VerbsSettings(Optional<String> device, int port, OptionalInt gidIn
     public static final String RD_ATOMIC = "verbs.rdAtomic";
     /** Per-rank fallback for {@link #DEVICE}: each host names its own device (two hosts rarely share names). */
     public static final String DEVICE_PROPERTY = "linkproof.verbs.device";
+
     public static final String DEVICE_ENV = "LINKPROOF_VERBS_DEVICE";
 
-    static final Set<String> KEYS = Set.of(DEVICE, PORT, GID_INDEX, MTU, COMPLETION, SIGNAL_EVERY, POST_LIST, TX_DEPTH,
-            CQ_BATCH, INLINE, CHUNK_BYTES, MAX_CHUNKS, MERGE, RD_ATOMIC);
+    static final Set<String> KEYS = Set.of(
+            DEVICE,
+            PORT,
+            GID_INDEX,
+            MTU,
+            COMPLETION,
+            SIGNAL_EVERY,
+            POST_LIST,
+            TX_DEPTH,
+            CQ_BATCH,
+            INLINE,
+            CHUNK_BYTES,
+            MAX_CHUNKS,
+            MERGE,
+            RD_ATOMIC);
 
     /** Parses the {@code verbs.*} keys; a bad value or an unknown {@code verbs.} key names the key. */
     public static VerbsSettings of(TransferSpec spec) {
         Map<String, String> s = spec.settings();
         for (String k : s.keySet()) {
             if (k.startsWith("verbs.") && !KEYS.contains(k)) {
-                throw new IllegalArgumentException("unknown verbs setting '" + k + "' (known: " + String.join(", ",
-                        new java.util.TreeSet<>(KEYS)) + ")");
+                throw new IllegalArgumentException("unknown verbs setting '" + k + "' (known: "
+                        + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
             }
         }
         Optional<String> device = Optional.ofNullable(s.get(DEVICE))
@@ -88,12 +114,22 @@ public record VerbsSettings(Optional<String> device, int port, OptionalInt gidIn
         if (!merge.equalsIgnoreCase("true") && !merge.equalsIgnoreCase("false")) {
             throw new IllegalArgumentException(MERGE + "=" + merge + ": expected true or false");
         }
-        return new VerbsSettings(device, (int) num(s, PORT, 1, 1, 255), optInt(s, GID_INDEX, 0, 65535), mtu,
-                completion.equals("event"), (int) num(s, SIGNAL_EVERY, 16, 1, 1 << 16),
-                (int) num(s, POST_LIST, 16, 1, 1 << 16), (int) num(s, TX_DEPTH, 128, 1, 1 << 16),
-                (int) num(s, CQ_BATCH, 16, 1, 4096), inlineBytes, inlineMax,
-                num(s, CHUNK_BYTES, 0, 0, TransferSpec.MAX_SIZE), (int) num(s, MAX_CHUNKS, 0, 0, 1 << 20),
-                Boolean.parseBoolean(merge), optInt(s, RD_ATOMIC, 1, 255));
+        return new VerbsSettings(
+                device,
+                (int) num(s, PORT, 1, 1, 255),
+                optInt(s, GID_INDEX, 0, 65535),
+                mtu,
+                completion.equals("event"),
+                (int) num(s, SIGNAL_EVERY, 16, 1, 1 << 16),
+                (int) num(s, POST_LIST, 16, 1, 1 << 16),
+                (int) num(s, TX_DEPTH, 128, 1, 1 << 16),
+                (int) num(s, CQ_BATCH, 16, 1, 4096),
+                inlineBytes,
+                inlineMax,
+                num(s, CHUNK_BYTES, 0, 0, TransferSpec.MAX_SIZE),
+                (int) num(s, MAX_CHUNKS, 0, 0, 1 << 20),
+                Boolean.parseBoolean(merge),
+                optInt(s, RD_ATOMIC, 1, 255));
     }
 
     /** The {@code ibv_mtu} enum value for a byte count (256 → 1 ... 4096 → 5). */

@@ -48,6 +48,7 @@ final class VerbsTargetPoint implements TargetPoint {
     private volatile boolean closed;
     /** Checks every receive completion against the plan; null for one-sided ops. */
     private final ReceiveChecker checker;
+
     private volatile boolean receiverDone;
 
     private VerbsTargetPoint(TransferSpec spec, QpSet set, WorkPlan plan, boolean twoSided) {
@@ -65,9 +66,18 @@ final class VerbsTargetPoint implements TargetPoint {
         // Receives for several batches ahead: the re-posting thread sleeps on the channel and may
         // wake late (a busy host, or TCG); RNR retries would cover a gap, but cost a timer each.
         int rounds = Math.max(spec.pipelineDepth() + 1, 16);
-        int recvDepth = twoSided ? Math.min(rounds * maxPerQp, Math.max(4096, (spec.pipelineDepth() + 1) * maxPerQp)) : 1;
-        QpSet set = new QpSet(spec, settings, region, plan.activeQps(), 1, recvDepth, 0,
-                twoSided ? recvDepth * plan.activeQps() + 16 : 1, twoSided);
+        int recvDepth =
+                twoSided ? Math.min(rounds * maxPerQp, Math.max(4096, (spec.pipelineDepth() + 1) * maxPerQp)) : 1;
+        QpSet set = new QpSet(
+                spec,
+                settings,
+                region,
+                plan.activeQps(),
+                1,
+                recvDepth,
+                0,
+                twoSided ? recvDepth * plan.activeQps() + 16 : 1,
+                twoSided);
         VerbsTargetPoint point = new VerbsTargetPoint(spec, set, plan, twoSided);
         try {
             plan.checkMaxMessage(set.port.maxMessageSize(), set.where() + " on the target", spec, settings);
@@ -133,7 +143,10 @@ final class VerbsTargetPoint implements TargetPoint {
         set.connect(initiatorEndpoint);
         if (twoSided) {
             set.cq.arm();
-            receiver = Thread.ofPlatform().daemon().name("verbs-recv-" + spec.pointId()).start(this::receiveLoop);
+            receiver = Thread.ofPlatform()
+                    .daemon()
+                    .name("verbs-recv-" + spec.pointId())
+                    .start(this::receiveLoop);
         }
         return Map.of("verbs.mtu", Integer.toString(set.pathMtu), "verbs.connected", Integer.toString(set.qps.size()));
     }
@@ -169,7 +182,9 @@ final class VerbsTargetPoint implements TargetPoint {
                         }
                         return; // the QP is in error: the initiator sees it as a failed or silent peer
                     }
-                    checker.accept(q, wcs.get(JAVA_INT, base + WC_OPCODE),
+                    checker.accept(
+                            q,
+                            wcs.get(JAVA_INT, base + WC_OPCODE),
                             Integer.toUnsignedLong(wcs.get(JAVA_INT, base + WC_BYTE_LEN)),
                             (wcs.get(JAVA_INT, base + WC_WC_FLAGS) & (int) WC_FLAG_WITH_IMM) != 0,
                             wcs.get(JAVA_INT, base + WC_IMM_DATA));
@@ -197,7 +212,9 @@ final class VerbsTargetPoint implements TargetPoint {
         }
         long end = System.nanoTime() + deadline.toNanos();
         try {
-            while (receiver != null && checker.received() < checker.expected(batches) && !receiverDone
+            while (receiver != null
+                    && checker.received() < checker.expected(batches)
+                    && !receiverDone
                     && System.nanoTime() - end < 0) {
                 Thread.sleep(1);
             }
@@ -227,7 +244,8 @@ final class VerbsTargetPoint implements TargetPoint {
 
     @Override
     public String toString() {
-        return "verbs target " + spec.pointId() + " on " + set.describe() + (checker == null ? "" : ", " + checker.received() + " receives completed") + ", rkey "
+        return "verbs target " + spec.pointId() + " on " + set.describe()
+                + (checker == null ? "" : ", " + checker.received() + " receives completed") + ", rkey "
                 + HexFormat.of().toHexDigits(set.mr.rkey());
     }
 }

@@ -106,9 +106,11 @@ public final class VerbsTransport implements Transport {
      * not test. Public, as {@link #atomics}, for a test's fake device to answer as verbs does.
      */
     public static Availability atomicMemory(TransferSpec spec) {
-        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
-            return Availability.notSupported("verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
-                    + "MR depends on the NIC and PCIe atomics; not covered)");
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU
+                || spec.targetMemory().kind() == MemoryKind.GPU) {
+            return Availability.notSupported(
+                    "verbs atomics run on host memory here (an atomic on GPU memory through a dma-buf "
+                            + "MR depends on the NIC and PCIe atomics; not covered)");
         }
         return Availability.yes("host memory");
     }
@@ -120,13 +122,15 @@ public final class VerbsTransport implements Transport {
      * the attributes of one that does no atomics (no real device here lacks them: rxe does them).
      */
     public static Availability atomics(String name, VerbsDevice.Attributes attributes) {
-        return attributes.atomics() ? Availability.yes(name + ": atomic_cap " + attributes.atomicCap())
+        return attributes.atomics()
+                ? Availability.yes(name + ": atomic_cap " + attributes.atomicCap())
                 : Availability.deviceLacks(noAtomics(name));
     }
 
     /** What a device without atomics makes a point say, skipped on either rank. */
     static String noAtomics(String device) {
-        return device + " reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics (fetch-and-add, compare-and-swap)";
+        return device
+                + " reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics (fetch-and-add, compare-and-swap)";
     }
 
     /**
@@ -154,9 +158,11 @@ public final class VerbsTransport implements Transport {
             return gpu;
         }
         GpuDeviceInfo info = GpuRuntimes.find().orElseThrow().devices().get(device);
-        return info.dmabufSupported() ? gpu : Availability.no("GPU " + device + " (" + info.name()
-                + ") cannot export its memory as a dma-buf, which RDMA to GPU memory needs here (CUDA: driver 515+ with the "
-                + "open kernel module; ROCm 6.2+)");
+        return info.dmabufSupported()
+                ? gpu
+                : Availability.no("GPU " + device + " (" + info.name()
+                        + ") cannot export its memory as a dma-buf, which RDMA to GPU memory needs here (CUDA: driver"
+                        + " 515+ with the open kernel module; ROCm 6.2+)");
     }
 
     /** The point's verbs settings; a bad one fails the point naming the key. */
@@ -184,8 +190,9 @@ public final class VerbsTransport implements Transport {
      * for WRITE_WITH_IMM computed by {@code immediates} instead of {@link Immediates#forPoint}: the seam
      * through which a test corrupts one and proves the target's check catches it.
      */
-    public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io,
-                               Immediates immediates) throws TransferException {
+    public InitiatorPoint open(
+            TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io, Immediates immediates)
+            throws TransferException {
         return VerbsInitiatorPoint.open(spec, local, endpoint, io, immediates);
     }
 

@@ -26,8 +26,7 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
      * One work request: {@code length} bytes at {@code offset} in both regions, starting in slot
      * {@code slot} (a merged piece spans {@code transfers} slots from there).
      */
-    public record Piece(long offset, long length, int transfers, int slot) {
-    }
+    public record Piece(long offset, long length, int transfers, int slot) {}
 
     public WorkPlan {
         perQp = perQp.stream().map(List::copyOf).toList();
@@ -50,8 +49,9 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             if (settings.merge() && !pieces.isEmpty()) {
                 Piece last = pieces.getLast();
                 if (last.offset() + last.length() == off) {
-                    pieces.set(pieces.size() - 1, new Piece(last.offset(), last.length() + spec.size(), last.transfers() + 1,
-                            last.slot()));
+                    pieces.set(
+                            pieces.size() - 1,
+                            new Piece(last.offset(), last.length() + spec.size(), last.transfers() + 1, last.slot()));
                     continue;
                 }
             }
@@ -128,7 +128,11 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
     }
 
     public long largest() {
-        return perQp.stream().flatMap(List::stream).mapToLong(Piece::length).max().orElse(0);
+        return perQp.stream()
+                .flatMap(List::stream)
+                .mapToLong(Piece::length)
+                .max()
+                .orElse(0);
     }
 
     /**
@@ -141,8 +145,9 @@ public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
             for (Piece p : qp) {
                 if (p.length() > maxMsgSize) {
                     String what = p.transfers() > 1
-                            ? "a merged work request of " + p.length() + " bytes (" + Units.formatSize(p.length()) + ": "
-                              + p.transfers() + " contiguous transfers of " + Units.formatSize(spec.size()) + ")"
+                            ? "a merged work request of " + p.length() + " bytes (" + Units.formatSize(p.length())
+                                    + ": " + p.transfers() + " contiguous transfers of " + Units.formatSize(spec.size())
+                                    + ")"
                             : "a work request of " + p.length() + " bytes (" + Units.formatSize(p.length()) + ")";
                     throw new TransferException(what + " exceeds max_msg_sz " + maxMsgSize + " bytes ("
                             + Units.formatSize(maxMsgSize) + ") of " + where + "; nothing was posted. Ways out: "

@@ -42,9 +42,12 @@ class AgentLifeTest {
         double seconds = agent.awaitExit(t0);
         System.out.printf("standard input closed: agent exited %.3f s later%n", seconds);
         assertThat(seconds).isLessThan(WITHIN.toMillis() / 1000.0);
-        assertThat(agent.output()).contains("linkproof-agent: the initiator (pid " + ProcessHandle.current().pid()
-                + ") is gone: its end of the agent's standard input closed; stopping").contains("linkproof-agent: stopped (the "
-                + "initiator (pid " + ProcessHandle.current().pid() + ") is gone: its end of the agent's standard input closed); ");
+        assertThat(agent.output())
+                .contains("linkproof-agent: the initiator (pid "
+                        + ProcessHandle.current().pid()
+                        + ") is gone: its end of the agent's standard input closed; stopping")
+                .contains("linkproof-agent: stopped (the " + "initiator (pid "
+                        + ProcessHandle.current().pid() + ") is gone: its end of the agent's standard input closed); ");
         agent.assertStoppedWithItsSession();
         assertThat(agent.process().exitValue()).isZero();
         point.join();
@@ -62,9 +65,11 @@ class AgentLifeTest {
             double seconds = agent.awaitExit(t0);
             System.out.printf("initiator process killed: agent exited %.3f s later%n", seconds);
             assertThat(seconds).isLessThan(WITHIN.toMillis() / 1000.0);
-            assertThat(agent.output()).contains("linkproof-agent: the initiator (pid " + initiator.pid() + ") is gone: no process "
-                    + initiator.pid() + " runs; stopping").contains("linkproof-agent: stopped (the initiator (pid " + initiator.pid()
-                    + ") is gone: no process " + initiator.pid() + " runs); ");
+            assertThat(agent.output())
+                    .contains("linkproof-agent: the initiator (pid " + initiator.pid() + ") is gone: no process "
+                            + initiator.pid() + " runs; stopping")
+                    .contains("linkproof-agent: stopped (the initiator (pid " + initiator.pid()
+                            + ") is gone: no process " + initiator.pid() + " runs); ");
             agent.assertStoppedWithItsSession();
             point.join();
         } finally {
@@ -93,10 +98,19 @@ class AgentLifeTest {
         Agent agent = Agent.start();
         try {
             agent.process().getOutputStream().close();
-            assertThat(agent.process().waitFor(1500, TimeUnit.MILLISECONDS)).as("agent exited").isFalse();
+            assertThat(agent.process().waitFor(1500, TimeUnit.MILLISECONDS))
+                    .as("agent exited")
+                    .isFalse();
             try (Session s = Session.open("127.0.0.1", agent.port(), TOKEN, Timeouts.DEFAULT)) {
-                assertThat(s.run(TransferSpec.builder().pointId("AgentLifeTest#byHand").op(Op.WRITE).size(4096)
-                        .iterations(5).warmup(1).build()).isValid()).isTrue();
+                assertThat(s.run(TransferSpec.builder()
+                                        .pointId("AgentLifeTest#byHand")
+                                        .op(Op.WRITE)
+                                        .size(4096)
+                                        .iterations(5)
+                                        .warmup(1)
+                                        .build())
+                                .isValid())
+                        .isTrue();
             }
         } finally {
             agent.process().destroyForcibly().waitFor();
@@ -105,7 +119,9 @@ class AgentLifeTest {
 
     @Test
     void anInitiatorPidMustBeAProcessId() throws Exception {
-        Process p = new ProcessBuilder(Agent.command("--initiator-pid=0")).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(Agent.command("--initiator-pid=0"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isEqualTo(2);
         assertThat(out).startsWith("--initiator-pid 0 is not a process id");
@@ -114,9 +130,16 @@ class AgentLifeTest {
     /** An agent JVM with its output collected. */
     private record Agent(Process process, int port, Path log) {
         static List<String> command(String... args) {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-XX:+UseSerialGC",
-                    "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), "--bind=127.0.0.1", "--port=0"));
+            List<String> cmd = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-Xmx128m",
+                    "-XX:+UseSerialGC",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    AgentMain.class.getName(),
+                    "--bind=127.0.0.1",
+                    "--port=0"));
             cmd.addAll(List.of(args));
             return cmd;
         }
@@ -129,16 +152,21 @@ class AgentLifeTest {
         static Agent start(String... args) throws Exception {
             Path out = Files.createTempFile("agent-life", ".log");
             out.toFile().deleteOnExit();
-            ProcessBuilder pb = new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(out.toFile());
+            ProcessBuilder pb =
+                    new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(out.toFile());
             pb.environment().put(AgentMain.TOKEN_ENV, TOKEN);
             Process p = pb.start();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             Optional<String> ready = Optional.empty();
             while (ready.isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(50);
-                ready = Files.readAllLines(out).stream().filter(l -> l.startsWith(AgentMain.READY)).findFirst();
+                ready = Files.readAllLines(out).stream()
+                        .filter(l -> l.startsWith(AgentMain.READY))
+                        .findFirst();
             }
-            assertThat(ready).as("ready line; it said: %s", Files.readString(out)).isPresent();
+            assertThat(ready)
+                    .as("ready line; it said: %s", Files.readString(out))
+                    .isPresent();
             return new Agent(p, Integer.parseInt(ready.get().replaceAll(".*port=(\\d+).*", "$1")), out);
         }
 
@@ -147,8 +175,13 @@ class AgentLifeTest {
             Session s = Session.open("127.0.0.1", port, TOKEN, Timeouts.DEFAULT);
             CompletableFuture<?> run = CompletableFuture.runAsync(() -> {
                 try (s) {
-                    s.run(TransferSpec.builder().pointId("AgentLifeTest#long").op(Op.WRITE).size(1 << 20)
-                            .iterations(1_000_000).warmup(1).build());
+                    s.run(TransferSpec.builder()
+                            .pointId("AgentLifeTest#long")
+                            .op(Op.WRITE)
+                            .size(1 << 20)
+                            .iterations(1_000_000)
+                            .warmup(1)
+                            .build());
                 } catch (TransferException e) {
                     // the agent went away, as the test meant
                 }
@@ -163,7 +196,9 @@ class AgentLifeTest {
         }
 
         double awaitExit(long t0) throws InterruptedException {
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the agent exits; it said: %s", output()).isTrue();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                    .as("the agent exits; it said: %s", output())
+                    .isTrue();
             double seconds = (System.nanoTime() - t0) / 1e9;
             assertThat(Procs.listening(port)).as("port %d still listens", port).isFalse();
             return seconds;
@@ -183,7 +218,8 @@ class AgentLifeTest {
          */
         void assertStoppedWithItsSession() {
             assertThat(output())
-                    .containsPattern("linkproof-agent: stopped( \\(the initiator \\(pid \\d+\\) is gone: [^\n]*\\))?; 1 session\\(s\\) closed")
+                    .containsPattern("linkproof-agent: stopped( \\(the initiator \\(pid \\d+\\) is gone: [^\n"
+                            + "]*\\))?; 1 session\\(s\\) closed")
                     .doesNotContain("still in a transport call");
         }
     }

@@ -30,16 +30,22 @@ class AgentLogTest {
             PrintStream out = log.tee(new PrintStream(original, true, StandardCharsets.UTF_8));
             for (int i = 0; i < 100; i++) {
                 out.println("line " + i + " of what the agent says");
-                assertThat(Files.readString(file)).as("unbuffered: in the file as println returns").endsWith(" " + i
-                        + " of what the agent says\n");
+                assertThat(Files.readString(file))
+                        .as("unbuffered: in the file as println returns")
+                        .endsWith(" " + i + " of what the agent says\n");
             }
         }
-        assertThat(original.toString(StandardCharsets.UTF_8)).startsWith("line 0 ").endsWith("line 99 of what the agent says\n");
+        assertThat(original.toString(StandardCharsets.UTF_8))
+                .startsWith("line 0 ")
+                .endsWith("line 99 of what the agent says\n");
         assertThat(Files.size(file)).isLessThanOrEqualTo(limit);
         assertThat(Files.size(AgentLog.older(file))).isLessThanOrEqualTo(limit);
         assertThat(Files.readString(file)).endsWith("line 99 of what the agent says\n");
         String both = Files.readString(AgentLog.older(file)) + Files.readString(file);
-        assertThat(both).as("the two files are one stretch of the output").contains("line 80 of").contains("line 81 of");
+        assertThat(both)
+                .as("the two files are one stretch of the output")
+                .contains("line 80 of")
+                .contains("line 81 of");
         assertThat(both.indexOf("line 80 of")).isLessThan(both.indexOf("line 81 of"));
     }
 
@@ -47,12 +53,15 @@ class AgentLogTest {
     @Test
     void aStreamThatFailsDoesNotCostTheFileItsLine() throws Exception {
         Path file = dir.resolve("agent.log");
-        PrintStream broken = new PrintStream(new java.io.OutputStream() {
-            @Override
-            public void write(int b) throws java.io.IOException {
-                throw new java.io.IOException("Broken pipe");
-            }
-        }, true, StandardCharsets.UTF_8);
+        PrintStream broken = new PrintStream(
+                new java.io.OutputStream() {
+                    @Override
+                    public void write(int b) throws java.io.IOException {
+                        throw new java.io.IOException("Broken pipe");
+                    }
+                },
+                true,
+                StandardCharsets.UTF_8);
         try (AgentLog log = AgentLog.open(file, AgentLog.LIMIT)) {
             log.tee(broken).println("linkproof-agent: stopped (the initiator is gone)");
         }

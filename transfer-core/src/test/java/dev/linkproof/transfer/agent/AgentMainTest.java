@@ -19,7 +19,7 @@ import picocli.CommandLine;
 class AgentMainTest {
     private static final String TOKEN = "abcdefghijklmnopq";
 
-    private record Run(int rc, String out, String err) { }
+    private record Run(int rc, String out, String err) {}
 
     private static Run run(String... args) {
         CommandLine cl = new CommandLine(new AgentMain());
@@ -28,7 +28,10 @@ class AgentMainTest {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int rc = cl.execute(args);
-        assertThat(err.toString()).as("no stack trace").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(err.toString())
+                .as("no stack trace")
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
         return new Run(rc, out.toString(), err.toString());
     }
 
@@ -46,15 +49,17 @@ class AgentMainTest {
         }
         assertThat(r.rc()).isZero();
         assertThat(r.out()).startsWith("Usage: linkproof-agent").contains("FILE (%p");
-        assertThat(traced.toString(java.nio.charset.StandardCharsets.UTF_8) + r.err()).doesNotContain("picocli WARN");
+        assertThat(traced.toString(java.nio.charset.StandardCharsets.UTF_8) + r.err())
+                .doesNotContain("picocli WARN");
     }
 
     @Test
     void aShortTokenIsAUsageError() {
         Run r = run("--port", "0", "--token", "abc");
         assertThat(r.rc()).isEqualTo(2);
-        assertThat(r.err()).startsWith("--token has 3 character(s); a session token needs at least 16 (leave it out and "
-                + "the agent makes one up and prints it)");
+        assertThat(r.err())
+                .startsWith("--token has 3 character(s); a session token needs at least 16 (leave it out and "
+                        + "the agent makes one up and prints it)");
         assertThat(r.out()).doesNotContain(AgentMain.READY);
     }
 
@@ -77,8 +82,10 @@ class AgentMainTest {
     void anAddressThatIsNotThisHostsSaysSo() {
         Run r = run("--bind", "203.0.113.1", "--port", "0", "--token", TOKEN);
         assertThat(r.rc()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("linkproof-agent: cannot listen on 203.0.113.1 port 0: Cannot assign requested address "
-                + "(203.0.113.1 is not an address of this host; --bind 0.0.0.0 listens on all of them)" + System.lineSeparator());
+        assertThat(r.err())
+                .isEqualTo("linkproof-agent: cannot listen on 203.0.113.1 port 0: Cannot assign requested address "
+                        + "(203.0.113.1 is not an address of this host; --bind 0.0.0.0 listens on all of them)"
+                        + System.lineSeparator());
     }
 
     @Test
@@ -87,8 +94,10 @@ class AgentMainTest {
             int port = taken.getLocalPort();
             Run r = run("--bind", "127.0.0.1", "--port", Integer.toString(port), "--token", TOKEN);
             assertThat(r.rc()).isEqualTo(1);
-            assertThat(r.err()).startsWith("linkproof-agent: cannot listen on 127.0.0.1 port " + port
-                    + ": Address already in use (another process listens there, perhaps another agent; --port 0 picks a free port)");
+            assertThat(r.err())
+                    .startsWith("linkproof-agent: cannot listen on 127.0.0.1 port " + port
+                            + ": Address already in use (another process listens there, perhaps another agent;"
+                            + " --port 0 picks a free port)");
         }
     }
 }

@@ -8,8 +8,7 @@ import java.io.IOException;
 
 /** Control frames built byte by byte, so tests can send what FrameCodec would never write. */
 final class RawFrames {
-    private RawFrames() {
-    }
+    private RawFrames() {}
 
     static byte[] frame(int magic, int version, int type, byte[] body) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

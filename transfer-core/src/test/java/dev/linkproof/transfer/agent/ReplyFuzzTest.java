@@ -38,12 +38,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(180)
 class ReplyFuzzTest {
     private static final String TOKEN = "0123456789abcdef-reply-fuzz";
-    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(5),
+    private static final Timeouts TIMEOUTS = new Timeouts(
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(5),
             new IoSettings(Duration.ofSeconds(3), Duration.ofSeconds(3)));
     private static final long SEED = 20261204L;
     private static final int CASES = 400;
     /** About one case in ten lands on one of gpu-ipc's three endpoint fields (~20 ms a case). */
     private static final int GPU_CASES = 300;
+
     private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
     /**
      * What no receiver can check, so the fuzz leaves it well-formed: the remote base address and
@@ -56,16 +59,19 @@ class ReplyFuzzTest {
      * non-hex text, a container), so PeerEndpoint or the runtime binding's length check refuses it
      * before the runtime sees it. Its api and pid are plain values the initiator checks by name.
      */
-    private static final java.util.Set<String> TRUSTED = java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey",
-            "endpoint.ucx.address");
+    private static final java.util.Set<String> TRUSTED =
+            java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey", "endpoint.ucx.address");
     /** Each transport parses the target's endpoint its own way; ucx where libucp loads. */
-    private static final List<String> TRANSPORTS = Ucx.unavailableReason() == null ? List.of("tcp", "ucx") : List.of("tcp");
+    private static final List<String> TRANSPORTS =
+            Ucx.unavailableReason() == null ? List.of("tcp", "ucx") : List.of("tcp");
+
     @RegisterExtension
     static final InProcessAgent AGENT = new InProcessAgent(TOKEN);
 
     @Test
     void aMalformedReplyFailsThePointByNameOrChangesNothing() throws Exception {
-        assertThat(fuzz(AGENT.port(), TOKEN, TRANSPORTS, CASES, memory -> memory)).contains("ok", "refused");
+        assertThat(fuzz(AGENT.port(), TOKEN, TRANSPORTS, CASES, memory -> memory))
+                .contains("ok", "refused");
     }
 
     /**
@@ -78,20 +84,37 @@ class ReplyFuzzTest {
     @ValueSource(strings = {"cuda", "hip"})
     void aMalformedReplyFailsAGpuIpcPointByNameOrChangesNothing(String api) throws Exception {
         try (FakeGpuAgent agent = FakeGpuAgent.start(api, Path.of("target/reply-fuzz-gpu-agent-" + api + ".log"))) {
-            List<String> outcomes = fuzz(agent.port(), agent.token(), List.of(GpuIpcTransport.ID), GPU_CASES,
+            List<String> outcomes = fuzz(
+                    agent.port(),
+                    agent.token(),
+                    List.of(GpuIpcTransport.ID),
+                    GPU_CASES,
                     memory -> memory.initiatorMemory(GPU).targetMemory(GPU));
-            assertThat(agent.alive()).as("agent alive after the fuzz, see " + agent.log()).isTrue();
+            assertThat(agent.alive())
+                    .as("agent alive after the fuzz, see " + agent.log())
+                    .isTrue();
             try (Session session = Session.open(agent.host(), agent.port(), agent.token(), TIMEOUTS)) {
-                Measurement clean = session.run(TransferSpec.builder().pointId("reply-fuzz#clean").transport(GpuIpcTransport.ID)
-                        .initiatorMemory(GPU).targetMemory(GPU).size(4096).batch(2).iterations(2).warmup(1).build());
-                assertThat(clean.validation().passed()).as(clean.validation().toString()).isTrue();
+                Measurement clean = session.run(TransferSpec.builder()
+                        .pointId("reply-fuzz#clean")
+                        .transport(GpuIpcTransport.ID)
+                        .initiatorMemory(GPU)
+                        .targetMemory(GPU)
+                        .size(4096)
+                        .batch(2)
+                        .iterations(2)
+                        .warmup(1)
+                        .build());
+                assertThat(clean.validation().passed())
+                        .as(clean.validation().toString())
+                        .isTrue();
             }
             assertThat(outcomes).contains("ok", "refused");
         }
     }
 
-    private static List<String> fuzz(int agentPort, String token, List<String> transports, int cases,
-                                     UnaryOperator<TransferSpec.Builder> memory) throws Exception {
+    private static List<String> fuzz(
+            int agentPort, String token, List<String> transports, int cases, UnaryOperator<TransferSpec.Builder> memory)
+            throws Exception {
         Random random = new Random(SEED);
         List<String> outcomes = new ArrayList<>();
         for (int i = 0; i < cases; i++) {
@@ -100,20 +123,33 @@ class ReplyFuzzTest {
             int victim = random.nextInt(4);
             Op op = random.nextBoolean() ? Op.WRITE : Op.READ;
             String transport = transports.get(random.nextInt(transports.size()));
-            TransferSpec spec = memory.apply(TransferSpec.builder().pointId("reply-fuzz#" + i).transport(transport).op(op)
-                    .size(4096).batch(2).iterations(2).warmup(1)).build();
+            TransferSpec spec = memory.apply(TransferSpec.builder()
+                            .pointId("reply-fuzz#" + i)
+                            .transport(transport)
+                            .op(op)
+                            .size(4096)
+                            .batch(2)
+                            .iterations(2)
+                            .warmup(1))
+                    .build();
             long caseSeed = random.nextLong();
-            String what = "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
-            try (MutatingProxy proxy = new MutatingProxy(agentPort, victim, path -> !TRUSTED.contains(path),
-                    new Random(caseSeed))) {
+            String what =
+                    "case " + i + " (seed " + SEED + "): " + transport + " " + op + ", reply " + victim + " mutated";
+            try (MutatingProxy proxy =
+                    new MutatingProxy(agentPort, victim, path -> !TRUSTED.contains(path), new Random(caseSeed))) {
                 outcomes.add(proxy.outcome(what, port -> {
                     try (Session session = Session.open("127.0.0.1", port, token, TIMEOUTS)) {
                         session.supports(spec);
                         session.run(spec);
                         // A short point's RELEASED is read before the session's next request, not in run:
                         // one more request, so a mutated RELEASED still reaches the session's checks.
-                        session.control().call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class,
-                                TIMEOUTS.control());
+                        session.control()
+                                .call(
+                                        MessageType.PING,
+                                        new Messages.Ping(1),
+                                        MessageType.PONG,
+                                        Messages.Pong.class,
+                                        TIMEOUTS.control());
                     }
                 }));
             }

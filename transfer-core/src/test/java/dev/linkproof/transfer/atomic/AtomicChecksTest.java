@@ -15,8 +15,17 @@ class AtomicChecksTest {
     private static final int ITERATIONS = 10;
 
     private static AtomicPlan plan(Op op) {
-        return new AtomicPlan(TransferSpec.builder().pointId("AtomicChecksTest").transport("ucx").op(op).size(8).batch(3)
-                .iterations(ITERATIONS).warmup(WARMUP).build(), 0);
+        return new AtomicPlan(
+                TransferSpec.builder()
+                        .pointId("AtomicChecksTest")
+                        .transport("ucx")
+                        .op(op)
+                        .size(8)
+                        .batch(3)
+                        .iterations(ITERATIONS)
+                        .warmup(WARMUP)
+                        .build(),
+                0);
     }
 
     /** What a perfect run leaves, with {@code extra} ops on counter 1 before the verification batches. */
@@ -55,7 +64,9 @@ class AtomicChecksTest {
         assertThat(c.bad()).isEqualTo(1);
         assertThat(c.first()).extracting(m -> m.check()).containsExactly(Check.FINAL_VALUE, Check.FETCHED);
         assertThat(c.first()).allSatisfy(m -> assertThat(m.slot()).isEqualTo(1));
-        assertThat(c.describe()).contains("counter 1 (slot 1): final value").contains("short by 1 op of step " + p.step(1));
+        assertThat(c.describe())
+                .contains("counter 1 (slot 1): final value")
+                .contains("short by 1 op of step " + p.step(1));
     }
 
     @Test
@@ -82,9 +93,14 @@ class AtomicChecksTest {
 
     @Test
     void atomicsAreEightBytesOnAlignedSlots() {
-        assertThatThrownBy(() -> TransferSpec.builder().op(Op.FETCH_ADD).size(16).build())
+        assertThatThrownBy(
+                        () -> TransferSpec.builder().op(Op.FETCH_ADD).size(16).build())
                 .hasMessageContaining("fetch-add is an 8-byte atomic: size must be 8, was 16");
-        assertThatThrownBy(() -> TransferSpec.builder().op(Op.COMPARE_SWAP).size(8).offset(4).build())
+        assertThatThrownBy(() -> TransferSpec.builder()
+                        .op(Op.COMPARE_SWAP)
+                        .size(8)
+                        .offset(4)
+                        .build())
                 .hasMessageContaining("offset must be a multiple of 8, was 4");
     }
 

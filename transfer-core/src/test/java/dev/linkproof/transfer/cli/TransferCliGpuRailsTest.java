@@ -37,19 +37,23 @@ class TransferCliGpuRailsTest {
     private static final Map<String, String> SAVED = new HashMap<>();
     private static LocalAgent agent;
 
-    private record Run(int rc, String out, String err) { }
+    private record Run(int rc, String out, String err) {}
 
     @BeforeAll
     static void start() throws Exception {
         // The fake reads its GPU count at every call: two here, and in the agent through its environment.
         FakeGpu.setenv(DEVICES, "2");
         Path lib = FakeGpu.cuda();
-        for (var e : Map.of(GpuRuntimes.RUNTIME, "cuda", GpuRuntimes.CUDA_LIBRARY, lib.toString()).entrySet()) {
+        for (var e : Map.of(GpuRuntimes.RUNTIME, "cuda", GpuRuntimes.CUDA_LIBRARY, lib.toString())
+                .entrySet()) {
             SAVED.put(e.getKey(), System.getProperty(e.getKey()));
             System.setProperty(e.getKey(), e.getValue());
         }
         // LocalAgent hands the agent this JVM's GPU properties, so it loads the same fake.
-        agent = LocalAgent.start(List.of("-Xmx128m"), Map.of(DEVICES, "2"), Path.of("target/cli-gpu-rails-agent.log"),
+        agent = LocalAgent.start(
+                List.of("-Xmx128m"),
+                Map.of(DEVICES, "2"),
+                Path.of("target/cli-gpu-rails-agent.log"),
                 Duration.ofSeconds(30));
     }
 
@@ -69,9 +73,25 @@ class TransferCliGpuRailsTest {
     }
 
     private static Run run(String... extra) {
-        List<String> args = new ArrayList<>(List.of("--peer", agent.host() + ":" + agent.port(), "--token", agent.token(),
-                "--transport", "gpu-ipc", "--size", Integer.toString(SIZE), "--batch", Integer.toString(BATCH),
-                "--iters", Integer.toString(ITERS), "--warmup", "2", "--depth", "2", "--format", "json"));
+        List<String> args = new ArrayList<>(List.of(
+                "--peer",
+                agent.host() + ":" + agent.port(),
+                "--token",
+                agent.token(),
+                "--transport",
+                "gpu-ipc",
+                "--size",
+                Integer.toString(SIZE),
+                "--batch",
+                Integer.toString(BATCH),
+                "--iters",
+                Integer.toString(ITERS),
+                "--warmup",
+                "2",
+                "--depth",
+                "2",
+                "--format",
+                "json"));
         args.addAll(List.of(extra));
         CommandLine cl = TransferCli.commandLine();
         StringWriter out = new StringWriter();
@@ -103,15 +123,19 @@ class TransferCliGpuRailsTest {
         assertThat(each(point, "label")).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0");
         assertThat(each(point, "memory")).containsExactly("gpu->gpu:1", "gpu:1->gpu");
         assertThat(each(point, "validation")).allSatisfy(v -> assertThat(v).startsWith("data valid: "));
-        assertThat(point.path("rails")).allSatisfy(n -> assertThat(n.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS));
-        assertThat(point.path("rails")).allSatisfy(n -> assertThat(n.has("device")).isFalse());
+        assertThat(point.path("rails"))
+                .allSatisfy(n -> assertThat(n.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS));
+        assertThat(point.path("rails"))
+                .allSatisfy(n -> assertThat(n.has("device")).isFalse());
     }
 
     @Test
     void bothWaysRunsEveryPairReversedToo() throws Exception {
         JsonNode point = point(run("--rails", "0->1", "--both-ways"));
         assertThat(each(point, "label")).containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0 back");
-        assertThat(each(point, "memory")).as("on one host the way back is the reversed pair").containsExactly("gpu->gpu:1", "gpu:1->gpu");
+        assertThat(each(point, "memory"))
+                .as("on one host the way back is the reversed pair")
+                .containsExactly("gpu->gpu:1", "gpu:1->gpu");
         assertThat(each(point, "validation")).allSatisfy(v -> assertThat(v).startsWith("data valid: "));
 
         // Without --rails: the point's own pair and it reversed.
@@ -125,7 +149,8 @@ class TransferCliGpuRailsTest {
     @Test
     void aRailOnAGpuThatIsNotThereIsNamed() throws Exception {
         Run r = run("--rails", "0->1,0->2");
-        JsonNode point = new ObjectMapper().readTree(r.out().lines().findFirst().orElseThrow(() -> new AssertionError(r.err())));
+        JsonNode point =
+                new ObjectMapper().readTree(r.out().lines().findFirst().orElseThrow(() -> new AssertionError(r.err())));
         assertThat(point.path("valid").asBoolean()).isFalse();
         assertThat(point.path("skipped").asText()).startsWith("rail 1 (GPU 0→GPU 2): ");
     }

@@ -31,7 +31,7 @@ class TransferCliRailsTest {
     private static final int ITERS = 50;
     private static AgentServer agent;
 
-    private record Run(int rc, String out, String err) { }
+    private record Run(int rc, String out, String err) {}
 
     @BeforeAll
     static void start() throws Exception {
@@ -52,9 +52,23 @@ class TransferCliRailsTest {
     }
 
     private static Run runOn(String transport, int iterations, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--peer", agent.host() + ":" + agent.port(), "--token", TOKEN,
-                "--transport", transport, "--size", Integer.toString(SIZE), "--batch", Integer.toString(BATCH),
-                "--iters", Integer.toString(iterations), "--warmup", "2", "--depth", "2"));
+        List<String> args = new ArrayList<>(List.of(
+                "--peer",
+                agent.host() + ":" + agent.port(),
+                "--token",
+                TOKEN,
+                "--transport",
+                transport,
+                "--size",
+                Integer.toString(SIZE),
+                "--batch",
+                Integer.toString(BATCH),
+                "--iters",
+                Integer.toString(iterations),
+                "--warmup",
+                "2",
+                "--depth",
+                "2"));
         args.addAll(List.of(extra));
         CommandLine cl = TransferCli.commandLine();
         StringWriter out = new StringWriter();
@@ -89,18 +103,27 @@ class TransferCliRailsTest {
             assertThat(rail.path("bytes").asLong()).isEqualTo(perRail);
             assertThat(rail.path("valid").asBoolean()).isTrue();
             assertThat(rail.path("gbps").asDouble()).isPositive();
-            assertThat(rail.path("ops_per_s").asDouble()).isCloseTo(perRail / (double) SIZE / rail.path("total_ns").asLong() * 1e9,
-                    org.assertj.core.data.Percentage.withPercentage(1e-6));
-            assertThat(rail.path("start_ms").asDouble()).isLessThan(rail.path("end_ms").asDouble());
+            assertThat(rail.path("ops_per_s").asDouble())
+                    .isCloseTo(
+                            perRail / (double) SIZE / rail.path("total_ns").asLong() * 1e9,
+                            org.assertj.core.data.Percentage.withPercentage(1e-6));
+            assertThat(rail.path("start_ms").asDouble())
+                    .isLessThan(rail.path("end_ms").asDouble());
         }
         assertThat(point.path("bytes").asLong()).isEqualTo(sum);
         // the aggregate's message rate: every rail's transfers over the first start to the last end
-        assertThat(point.path("ops_per_s").asDouble()).isCloseTo(sum / (double) SIZE / point.path("total_ns").asLong() * 1e9,
-                org.assertj.core.data.Percentage.withPercentage(1e-6));
+        assertThat(point.path("ops_per_s").asDouble())
+                .isCloseTo(
+                        sum / (double) SIZE / point.path("total_ns").asLong() * 1e9,
+                        org.assertj.core.data.Percentage.withPercentage(1e-6));
         // They ran at once: each started before the other ended; the aggregate spans them both.
-        assertThat(rails.get(0).path("start_ms").asDouble()).isLessThan(rails.get(1).path("end_ms").asDouble());
-        assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
-        double lastEnd = Math.max(rails.get(0).path("end_ms").asDouble(), rails.get(1).path("end_ms").asDouble());
+        assertThat(rails.get(0).path("start_ms").asDouble())
+                .isLessThan(rails.get(1).path("end_ms").asDouble());
+        assertThat(rails.get(1).path("start_ms").asDouble())
+                .isLessThan(rails.get(0).path("end_ms").asDouble());
+        double lastEnd = Math.max(
+                rails.get(0).path("end_ms").asDouble(),
+                rails.get(1).path("end_ms").asDouble());
         assertThat(point.path("total_ns").asLong() / 1e6).isCloseTo(lastEnd, org.assertj.core.data.Offset.offset(0.01));
     }
 
@@ -119,16 +142,27 @@ class TransferCliRailsTest {
             assertThat(rail.path("valid").asBoolean()).isTrue();
             assertThat(rail.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * 400);
         }
-        assertThat(rails.get(0).path("start_ms").asDouble()).isLessThan(rails.get(1).path("end_ms").asDouble());
-        assertThat(rails.get(1).path("start_ms").asDouble()).isLessThan(rails.get(0).path("end_ms").asDouble());
+        assertThat(rails.get(0).path("start_ms").asDouble())
+                .isLessThan(rails.get(1).path("end_ms").asDouble());
+        assertThat(rails.get(1).path("start_ms").asDouble())
+                .isLessThan(rails.get(0).path("end_ms").asDouble());
 
         // Two tcp rails both ways: four, each way back to its rail's source.
         Run four = run("--rails", "127.0.0.1->127.0.0.1,127.0.0.2->127.0.0.1", "--both-ways", "--format", "json");
         assertThat(four.rc()).as(four.err() + four.out()).isZero();
-        JsonNode all = new ObjectMapper().readTree(four.out().lines().toList().getFirst()).path("rails");
-        assertThat(all).extracting(n -> n.path("label").asText()).containsExactly("127.0.0.1->127.0.0.1",
-                "127.0.0.2->127.0.0.1", "127.0.0.1->127.0.0.1 back", "127.0.0.2->127.0.0.1 back");
-        assertThat(all.get(3).path("address").asText()).as("the way back goes to the rail's source").isEqualTo("127.0.0.2");
+        JsonNode all = new ObjectMapper()
+                .readTree(four.out().lines().toList().getFirst())
+                .path("rails");
+        assertThat(all)
+                .extracting(n -> n.path("label").asText())
+                .containsExactly(
+                        "127.0.0.1->127.0.0.1",
+                        "127.0.0.2->127.0.0.1",
+                        "127.0.0.1->127.0.0.1 back",
+                        "127.0.0.2->127.0.0.1 back");
+        assertThat(all.get(3).path("address").asText())
+                .as("the way back goes to the rail's source")
+                .isEqualTo("127.0.0.2");
 
         Run noSource = run("--rails", "127.0.0.1", "--both-ways");
         assertThat(noSource.rc()).isNotZero();
@@ -140,7 +174,8 @@ class TransferCliRailsTest {
         Run r = run("--rails", RAILS);
         assertThat(r.rc()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("2 rails at once (0 127.0.0.1, 1 127.0.0.1->127.0.0.1), started together");
-        List<String> rows = r.out().lines().filter(l -> l.contains(" " + SIZE + " ")).toList();
+        List<String> rows =
+                r.out().lines().filter(l -> l.contains(" " + SIZE + " ")).toList();
         assertThat(rows).hasSize(3);
         assertThat(rows.get(0)).startsWith(" all ").endsWith("  ok");
         assertThat(rows.get(1)).startsWith(" 0 127.0.0.1 ").endsWith("  ok");
@@ -155,18 +190,29 @@ class TransferCliRailsTest {
         // ops_per_s (every point's message rate) comes after validation, before the rail columns
         assertThat(lines.getFirst()).endsWith(",valid,validation,ops_per_s,rail,label,start_ms,end_ms");
         assertThat(lines).hasSize(1 + 2 * 3);
-        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
+        List<String[]> rows =
+                lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
         assertThat(rows).extracting(c -> c[20]).containsExactly("all", "0", "1", "all", "0", "1");
-        assertThat(rows).extracting(c -> c[21]).containsExactly("127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1",
-                "127.0.0.1->127.0.0.1", "127.0.0.1+127.0.0.1->127.0.0.1", "127.0.0.1", "127.0.0.1->127.0.0.1");
+        assertThat(rows)
+                .extracting(c -> c[21])
+                .containsExactly(
+                        "127.0.0.1+127.0.0.1->127.0.0.1",
+                        "127.0.0.1",
+                        "127.0.0.1->127.0.0.1",
+                        "127.0.0.1+127.0.0.1->127.0.0.1",
+                        "127.0.0.1",
+                        "127.0.0.1->127.0.0.1");
         for (int p = 0; p < 2; p++) {
             long all = Long.parseLong(rows.get(3 * p)[9]);
             assertThat(all).isEqualTo(Long.parseLong(rows.get(3 * p + 1)[9]) + Long.parseLong(rows.get(3 * p + 2)[9]));
             for (String[] row : rows.subList(3 * p, 3 * p + 3)) {
                 // a row's rate is its bytes over its size and its time: bytes / size / total_ns
                 double ops = Double.parseDouble(row[19]);
-                assertThat(ops).isPositive().isCloseTo(Long.parseLong(row[9]) / (double) SIZE / Long.parseLong(row[10]) * 1e9,
-                        org.assertj.core.data.Percentage.withPercentage(0.01));
+                assertThat(ops)
+                        .isPositive()
+                        .isCloseTo(
+                                Long.parseLong(row[9]) / (double) SIZE / Long.parseLong(row[10]) * 1e9,
+                                org.assertj.core.data.Percentage.withPercentage(0.01));
             }
         }
     }
@@ -234,7 +280,8 @@ class TransferCliRailsTest {
         assumeTrue(Ucx.unavailableReason() == null, () -> "libucp absent: " + Ucx.unavailableReason());
         Run r = runOn("ucx", "--set", "UCX_TLS=tcp", "--rails", "nosuch0,nosuch1");
         assertThat(r.rc()).as(r.err() + r.out()).isEqualTo(1);
-        assertThat(r.out() + r.err()).containsPattern("failed: rail [01] \\(nosuch[01]\\): .*ucp_init failed: No such device");
+        assertThat(r.out() + r.err())
+                .containsPattern("failed: rail [01] \\(nosuch[01]\\): .*ucp_init failed: No such device");
     }
 
     /**

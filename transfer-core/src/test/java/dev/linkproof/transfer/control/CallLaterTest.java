@@ -85,9 +85,15 @@ class CallLaterTest {
             default -> null;
         });
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", port, T)) {
-            c.callLater(MessageType.RELEASE, new Messages.Release("p"), MessageType.RELEASED, Messages.Released.class, T,
+            c.callLater(
+                    MessageType.RELEASE,
+                    new Messages.Release("p"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    T,
                     "RELEASE of point p");
-            assertThat(c.call(MessageType.PING, new Messages.Ping(7), MessageType.PONG, Messages.Pong.class, T).nonce())
+            assertThat(c.call(MessageType.PING, new Messages.Ping(7), MessageType.PONG, Messages.Pong.class, T)
+                            .nonce())
                     .isEqualTo(7);
             assertThat(received).containsExactly(MessageType.RELEASE, MessageType.PING);
             assertThat(c.broken()).isFalse();
@@ -102,24 +108,40 @@ class CallLaterTest {
             default -> null;
         });
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", port, T)) {
-            c.callLater(MessageType.RELEASE, new Messages.Release("p"), MessageType.RELEASED, Messages.Released.class, T,
+            c.callLater(
+                    MessageType.RELEASE,
+                    new Messages.Release("p"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    T,
                     "RELEASE of point p");
-            RemoteErrorException e = catchThrowableOfType(RemoteErrorException.class,
+            RemoteErrorException e = catchThrowableOfType(
+                    RemoteErrorException.class,
                     () -> c.call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, T));
             assertThat(e).hasMessage("the target agent refused RELEASE of point p: no point 'p' is prepared");
             assertThat(e.code()).isEqualTo("unknown-point");
             assertThat(received).as("the failed request was not sent").containsExactly(MessageType.RELEASE);
-            assertThat(c.call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, T).nonce()).isEqualTo(1);
+            assertThat(c.call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, T)
+                            .nonce())
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void aMalformedReplyBreaksTheChannelAsACallsWould() throws Exception {
-        int port = agent(f -> f.type() == MessageType.RELEASE ? frame(MessageType.RELEASED, java.util.Map.of("pointId", 5, "x", 1)) : null);
+        int port = agent(f -> f.type() == MessageType.RELEASE
+                ? frame(MessageType.RELEASED, java.util.Map.of("pointId", 5, "x", 1))
+                : null);
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", port, T)) {
-            c.callLater(MessageType.RELEASE, new Messages.Release("p"), MessageType.RELEASED, Messages.Released.class, T,
+            c.callLater(
+                    MessageType.RELEASE,
+                    new Messages.Release("p"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    T,
                     "RELEASE of point p");
-            dev.linkproof.transfer.TransferException e = catchThrowableOfType(dev.linkproof.transfer.TransferException.class,
+            dev.linkproof.transfer.TransferException e = catchThrowableOfType(
+                    dev.linkproof.transfer.TransferException.class,
                     () -> c.call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, T));
             assertThat(e.getMessage()).contains("broke the protocol").contains("malformed RELEASED body");
             assertThat(c.broken()).isTrue();
@@ -131,16 +153,29 @@ class CallLaterTest {
         int port = agent(f -> null);
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", port, T)) {
             long t0 = System.nanoTime();
-            c.callLater(MessageType.RELEASE, new Messages.Release("p"), MessageType.RELEASED, Messages.Released.class,
-                    Duration.ofMillis(300), "RELEASE of point p");
+            c.callLater(
+                    MessageType.RELEASE,
+                    new Messages.Release("p"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    Duration.ofMillis(300),
+                    "RELEASE of point p");
             assertThat((System.nanoTime() - t0) / 1e6).as("ms in callLater").isLessThan(250);
-            PeerFailureException e = catchThrowableOfType(PeerFailureException.class,
+            PeerFailureException e = catchThrowableOfType(
+                    PeerFailureException.class,
                     () -> c.call(MessageType.PING, new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, T));
-            assertThat(e).hasMessage("the target agent at 127.0.0.1:" + port + " did not answer RELEASE of point p within 300 ms");
+            assertThat(e)
+                    .hasMessage("the target agent at 127.0.0.1:" + port
+                            + " did not answer RELEASE of point p within 300 ms");
             assertThat(e.deadline()).contains(Deadline.CONTROL);
         }
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", agentAgain(), T)) {
-            c.callLater(MessageType.RELEASE, new Messages.Release("p"), MessageType.RELEASED, Messages.Released.class, T,
+            c.callLater(
+                    MessageType.RELEASE,
+                    new Messages.Release("p"),
+                    MessageType.RELEASED,
+                    Messages.Released.class,
+                    T,
                     "RELEASE of point p");
             long t0 = System.nanoTime();
             c.closeWith(frame(MessageType.BYE, new Messages.Bye("done")));

@@ -54,9 +54,12 @@ class ControlDeadlineTest {
     @Test
     void aRequestWithoutAnAnswerNamesTheControlDeadline() {
         Timeouts t = new Timeouts(Duration.ofSeconds(5), Duration.ofMillis(400), IoSettings.DEFAULT);
-        PeerFailureException e = catchThrowableOfType(PeerFailureException.class,
+        PeerFailureException e = catchThrowableOfType(
+                PeerFailureException.class,
                 () -> Session.open("127.0.0.1", silent.getLocalPort(), "token-token-token-token", t));
-        assertThat(e).hasMessage("the target agent at 127.0.0.1:" + silent.getLocalPort() + " did not answer HELLO within 400 ms");
+        assertThat(e)
+                .hasMessage("the target agent at 127.0.0.1:" + silent.getLocalPort()
+                        + " did not answer HELLO within 400 ms");
         assertThat(e.deadline()).contains(Deadline.CONTROL);
     }
 
@@ -67,15 +70,29 @@ class ControlDeadlineTest {
     @Test
     void aRequestTheAgentWaitsOnFirstSaysWhatTheTimeWasFor() throws Exception {
         try (ControlChannel c = ControlChannel.connect("127.0.0.1", silent.getLocalPort(), Duration.ofSeconds(5))) {
-            PeerFailureException e = catchThrowableOfType(PeerFailureException.class, () -> c.call(MessageType.CHECKSUM,
-                    new Messages.Checksum("p", 1), MessageType.CHECKSUMS, Messages.Checksums.class, Duration.ofMillis(300),
-                    Duration.ofMillis(200), "waiting for its receive completions"));
-            assertThat(e).hasMessage("the target agent at 127.0.0.1:" + silent.getLocalPort() + " did not answer CHECKSUM "
-                    + "within 500 ms (200 ms waiting for its receive completions, then 300 ms to answer)");
+            PeerFailureException e = catchThrowableOfType(
+                    PeerFailureException.class,
+                    () -> c.call(
+                            MessageType.CHECKSUM,
+                            new Messages.Checksum("p", 1),
+                            MessageType.CHECKSUMS,
+                            Messages.Checksums.class,
+                            Duration.ofMillis(300),
+                            Duration.ofMillis(200),
+                            "waiting for its receive completions"));
+            assertThat(e)
+                    .hasMessage("the target agent at 127.0.0.1:" + silent.getLocalPort() + " did not answer CHECKSUM "
+                            + "within 500 ms (200 ms waiting for its receive completions, then 300 ms to answer)");
             assertThat(e.deadline()).contains(Deadline.CONTROL);
             // The connection is given up: the next request fails at once, and did not wait out a deadline.
-            TransferException next = catchThrowableOfType(TransferException.class, () -> c.call(MessageType.PING,
-                    new Messages.Ping(1), MessageType.PONG, Messages.Pong.class, Duration.ofSeconds(5)));
+            TransferException next = catchThrowableOfType(
+                    TransferException.class,
+                    () -> c.call(
+                            MessageType.PING,
+                            new Messages.Ping(1),
+                            MessageType.PONG,
+                            Messages.Pong.class,
+                            Duration.ofSeconds(5)));
             assertThat(next.deadline()).isEmpty();
         }
     }
@@ -86,6 +103,7 @@ class ControlDeadlineTest {
         TransferException repeated = new TransferException("not retried for every point: silent", first);
         assertThat(repeated.deadline()).isEmpty();
         assertThat(Deadline.thatExpired(repeated)).contains(Deadline.CONTROL);
-        assertThat(Deadline.thatExpired(new TransferException("refused", new RuntimeException("x")))).isEmpty();
+        assertThat(Deadline.thatExpired(new TransferException("refused", new RuntimeException("x"))))
+                .isEmpty();
     }
 }

@@ -56,7 +56,9 @@ class FrameCodecTest {
 
     @Test
     void framesRoundTripInOrder() throws Exception {
-        DataInputStream in = in(frame(MessageType.HELLO, "{\"a\":1}"), frame(MessageType.ERROR, ""),
+        DataInputStream in = in(
+                frame(MessageType.HELLO, "{\"a\":1}"),
+                frame(MessageType.ERROR, ""),
                 frame(MessageType.PONG, "ünïcode"));
         Frame a = FrameCodec.read(in);
         assertThat(a.type()).isEqualTo(MessageType.HELLO);
@@ -93,16 +95,18 @@ class FrameCodecTest {
 
     @Test
     void writingAnOversizeBodyIsRefused() {
-        assertThatThrownBy(() -> FrameCodec.write(new DataOutputStream(new ByteArrayOutputStream()), MessageType.PING,
-                new byte[FrameCodec.MAX_BODY + 1]))
+        assertThatThrownBy(() -> FrameCodec.write(
+                        new DataOutputStream(new ByteArrayOutputStream()),
+                        MessageType.PING,
+                        new byte[FrameCodec.MAX_BODY + 1]))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(Integer.toString(FrameCodec.MAX_BODY + 1));
     }
 
     @Test
     void badMagicIsFatal() throws IOException {
-        ProtocolException e = catchThrowableOfType(ProtocolException.class,
-                () -> FrameCodec.read(in(raw(0x48545450, 1, 13, 0, new byte[0]))));
+        ProtocolException e = catchThrowableOfType(
+                ProtocolException.class, () -> FrameCodec.read(in(raw(0x48545450, 1, 13, 0, new byte[0]))));
         assertThat(e.fatal()).isTrue();
         assertThat(e.code()).isEqualTo("bad-magic");
         assertThat(e.getMessage()).contains("0x48545450").contains("LKPF");
@@ -110,8 +114,10 @@ class FrameCodecTest {
 
     @Test
     void oversizeLengthIsFatal() throws IOException {
-        ProtocolException e = catchThrowableOfType(ProtocolException.class,
-                () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 13, FrameCodec.MAX_BODY + 1, new byte[0]))));
+        ProtocolException e = catchThrowableOfType(
+                ProtocolException.class,
+                () -> FrameCodec.read(
+                        in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 13, FrameCodec.MAX_BODY + 1, new byte[0]))));
         assertThat(e.fatal()).isTrue();
         assertThat(e.code()).isEqualTo("bad-length");
         assertThat(e.getMessage()).contains(Integer.toString(FrameCodec.MAX_BODY + 1));
@@ -119,7 +125,8 @@ class FrameCodecTest {
 
     @Test
     void negativeLengthIsFatal() throws IOException {
-        ProtocolException e = catchThrowableOfType(ProtocolException.class,
+        ProtocolException e = catchThrowableOfType(
+                ProtocolException.class,
                 () -> FrameCodec.read(in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 13, -1, new byte[0]))));
         assertThat(e.fatal()).isTrue();
         assertThat(e.code()).isEqualTo("bad-length");
@@ -128,12 +135,15 @@ class FrameCodecTest {
     @Test
     void badVersionIsNonFatalAndTheNextFrameStillReads() throws Exception {
         byte[] body = "{\"nonce\":1}".getBytes(StandardCharsets.UTF_8);
-        DataInputStream in = in(raw(FrameCodec.MAGIC, FrameCodec.VERSION + 1, MessageType.PING.code, body.length, body),
+        DataInputStream in = in(
+                raw(FrameCodec.MAGIC, FrameCodec.VERSION + 1, MessageType.PING.code, body.length, body),
                 frame(MessageType.PING, "{\"nonce\":2}"));
         ProtocolException e = catchThrowableOfType(ProtocolException.class, () -> FrameCodec.read(in));
         assertThat(e.fatal()).isFalse();
         assertThat(e.code()).isEqualTo("bad-version");
-        assertThat(e.getMessage()).contains("version " + (FrameCodec.VERSION + 1)).contains("speaks " + FrameCodec.VERSION);
+        assertThat(e.getMessage())
+                .contains("version " + (FrameCodec.VERSION + 1))
+                .contains("speaks " + FrameCodec.VERSION);
         Frame next = FrameCodec.read(in);
         assertThat(next.type()).isEqualTo(MessageType.PING);
         assertThat(new String(next.body(), StandardCharsets.UTF_8)).isEqualTo("{\"nonce\":2}");
@@ -142,7 +152,8 @@ class FrameCodecTest {
     @Test
     void unknownTypeIsNonFatalAndTheNextFrameStillReads() throws Exception {
         byte[] body = "{\"some\":\"thing\"}".getBytes(StandardCharsets.UTF_8);
-        DataInputStream in = in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 777, body.length, body), frame(MessageType.BYE, "{}"));
+        DataInputStream in =
+                in(raw(FrameCodec.MAGIC, FrameCodec.VERSION, 777, body.length, body), frame(MessageType.BYE, "{}"));
         ProtocolException e = catchThrowableOfType(ProtocolException.class, () -> FrameCodec.read(in));
         assertThat(e.fatal()).isFalse();
         assertThat(e.code()).isEqualTo("bad-type");
@@ -154,7 +165,8 @@ class FrameCodecTest {
     void streamEndingInsideAFrameIsAnEofNotACleanEnd() throws IOException {
         byte[] whole = frame(MessageType.PING, "{\"nonce\":12345}");
         byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 3);
-        assertThatThrownBy(() -> FrameCodec.read(in(cut))).isInstanceOf(EOFException.class)
+        assertThatThrownBy(() -> FrameCodec.read(in(cut)))
+                .isInstanceOf(EOFException.class)
                 .hasMessageContaining("inside a frame");
         byte[] headerOnly = java.util.Arrays.copyOf(whole, 6);
         assertThatThrownBy(() -> FrameCodec.read(in(headerOnly))).isInstanceOf(EOFException.class);
@@ -162,8 +174,8 @@ class FrameCodecTest {
 
     @Test
     void aStreamEndingInsideTheMagicIsATruncatedFrameNotACleanEnd() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FrameCodec.read(new java.io.DataInputStream(
-                        new java.io.ByteArrayInputStream(new byte[] {0x4C, 0x4B}))))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FrameCodec.read(
+                        new java.io.DataInputStream(new java.io.ByteArrayInputStream(new byte[] {0x4C, 0x4B}))))
                 .isInstanceOf(java.io.EOFException.class);
     }
 }

@@ -20,8 +20,8 @@ class HostPortTest {
     void theDefaultPortOnlyWhereTheCallerHasOne() {
         assertThat(HostPort.parse("node2", OptionalInt.of(7471), 1)).isEqualTo(new HostPort("node2", 7471));
         assertThat(HostPort.parse("[fe80::1]", OptionalInt.of(7470), 1)).isEqualTo(new HostPort("fe80::1", 7470));
-        assertThatThrownBy(() -> HostPort.parse("node2")).hasMessage(
-                "'node2' is not HOST:PORT: no port (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471)");
+        assertThatThrownBy(() -> HostPort.parse("node2"))
+                .hasMessage("'node2' is not HOST:PORT: no port (e.g. node2:7471, 10.0.0.2:7471 or [fe80::1]:7471)");
     }
 
     @Test

@@ -27,10 +27,9 @@ public final class JsonMutator {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** A mutated body and what was done to it (for the failure message). */
-    public record Mutation(byte[] body, String description) { }
+    public record Mutation(byte[] body, String description) {}
 
-    private JsonMutator() {
-    }
+    private JsonMutator() {}
 
     public static Mutation mutate(byte[] valid, Random random) throws IOException {
         return mutate(valid, random, path -> true);
@@ -86,8 +85,8 @@ public final class JsonMutator {
         return "'" + paths.get(k) + "' = " + preview(value.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void collect(JsonNode node, String path, List<String> paths, List<ContainerNode<?>> parents,
-                                List<Object> keys) {
+    private static void collect(
+            JsonNode node, String path, List<String> paths, List<ContainerNode<?>> parents, List<Object> keys) {
         if (node instanceof ObjectNode o) {
             for (Map.Entry<String, JsonNode> e : o.properties()) {
                 String p = path.isEmpty() ? e.getKey() : path + "." + e.getKey();

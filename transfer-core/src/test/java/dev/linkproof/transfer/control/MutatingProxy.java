@@ -113,7 +113,9 @@ public final class MutatingProxy implements AutoCloseable {
             work.run(port());
             return "ok";
         } catch (TransferException e) {
-            assertThat(e.getMessage()).as(what + " with " + mutation).isNotBlank()
+            assertThat(e.getMessage())
+                    .as(what + " with " + mutation)
+                    .isNotBlank()
                     .doesNotContain("Cannot invoke", "NullPointerException", "is null");
             return "refused";
         } catch (RuntimeException e) {

@@ -28,8 +28,7 @@ public final class FakeGpu {
     private static final AtomicInteger COPIES = new AtomicInteger();
     private static Path built;
 
-    private FakeGpu() {
-    }
+    private FakeGpu() {}
 
     /** A fresh copy of the fake library named {@code fileName}, in a directory of its own. */
     public static synchronized Path library(String fileName) throws IOException, InterruptedException {
@@ -38,14 +37,27 @@ public final class FakeGpu {
             assertThat(source).exists();
             Files.createDirectories(DIR);
             Path out = DIR.resolve("libfakegpu.so");
-            Process p = new ProcessBuilder(List.of("gcc", "-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror",
-                    "-o", out.toString(), source.toString(), "-lpthread")).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(List.of(
+                            "gcc",
+                            "-shared",
+                            "-fPIC",
+                            "-O1",
+                            "-Wall",
+                            "-Wextra",
+                            "-Werror",
+                            "-o",
+                            out.toString(),
+                            source.toString(),
+                            "-lpthread"))
+                    .redirectErrorStream(true)
+                    .start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("gcc finished").isTrue();
             assertThat(p.exitValue()).as("gcc: " + log).isZero();
             built = out;
         }
-        Path dir = Files.createDirectories(DIR.resolve("copy-" + ProcessHandle.current().pid() + "-" + COPIES.incrementAndGet()));
+        Path dir = Files.createDirectories(
+                DIR.resolve("copy-" + ProcessHandle.current().pid() + "-" + COPIES.incrementAndGet()));
         return Files.copy(built, dir.resolve(fileName), StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -62,12 +74,14 @@ public final class FakeGpu {
         Linker linker = Linker.nativeLinker();
         try (Arena a = Arena.ofConfined()) {
             if (value == null) {
-                MethodHandle unsetenv = linker.downcallHandle(linker.defaultLookup().find("unsetenv").orElseThrow(),
+                MethodHandle unsetenv = linker.downcallHandle(
+                        linker.defaultLookup().find("unsetenv").orElseThrow(),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS));
                 int rc = (int) unsetenv.invokeExact(a.allocateFrom(name));
                 assertThat(rc).isZero();
             } else {
-                MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                MethodHandle setenv = linker.downcallHandle(
+                        linker.defaultLookup().find("setenv").orElseThrow(),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
                 int rc = (int) setenv.invokeExact(a.allocateFrom(name), a.allocateFrom(value), 1);
                 assertThat(rc).isZero();

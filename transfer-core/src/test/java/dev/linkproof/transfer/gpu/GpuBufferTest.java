@@ -42,14 +42,16 @@ class GpuBufferTest {
     @Test
     void rangesOutsideTheBufferAndUseAfterCloseAreRefused() throws Exception {
         GpuBuffer b = GpuBuffer.allocate(rt, 0, 4096);
-        assertThatThrownBy(() -> b.pushHostView(4000, 200)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> b.pushHostView(4000, 200))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessageContaining("outside the buffer of 4096 bytes");
         assertThatThrownBy(() -> b.pullHostView(-1, 2)).isInstanceOf(IndexOutOfBoundsException.class);
         b.close();
         b.close();
         assertThatThrownBy(b::pushHostView).hasMessageContaining("already freed");
         assertThatThrownBy(() -> GpuBuffer.allocate(rt, 0, 0)).hasMessageContaining("must be positive");
-        assertThatThrownBy(() -> GpuBuffer.allocate(rt, 0, 64L << 30)).isInstanceOf(GpuException.class)
+        assertThatThrownBy(() -> GpuBuffer.allocate(rt, 0, 64L << 30))
+                .isInstanceOf(GpuException.class)
                 .hasMessageContaining("cuMemAlloc_v2(68719476736 bytes on device 0): CUDA_ERROR_OUT_OF_MEMORY");
     }
 }

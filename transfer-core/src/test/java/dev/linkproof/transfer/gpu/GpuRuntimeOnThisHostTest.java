@@ -55,7 +55,8 @@ class GpuRuntimeOnThisHostTest {
         long n = 64L << 20;
         long a = rt.allocate(0, n);
         long b = rt.allocate(0, n);
-        try (Arena arena = Arena.ofConfined(); GpuStream s = rt.openStream(0, 2)) {
+        try (Arena arena = Arena.ofConfined();
+                GpuStream s = rt.openStream(0, 2)) {
             MemorySegment src = arena.allocate(n);
             MemorySegment dst = arena.allocate(n);
             for (long i = 0; i < n; i += 8) {
@@ -70,9 +71,14 @@ class GpuRuntimeOnThisHostTest {
             s.await(1, 10_000_000_000L);
             s.copyDeviceToHost(dst.address(), b, n);
             s.synchronize(10_000_000_000L);
-            assertThat(dst.asSlice(7, n - 4099).mismatch(src.asSlice(3, n - 4099))).isEqualTo(-1);
-            assertThat(dst.asSlice(0, 7).mismatch(fill.asSlice(0, 7))).as("before the copy").isEqualTo(-1);
-            assertThat(dst.asSlice(7 + n - 4099).mismatch(fill.asSlice(7 + n - 4099))).as("after the copy").isEqualTo(-1);
+            assertThat(dst.asSlice(7, n - 4099).mismatch(src.asSlice(3, n - 4099)))
+                    .isEqualTo(-1);
+            assertThat(dst.asSlice(0, 7).mismatch(fill.asSlice(0, 7)))
+                    .as("before the copy")
+                    .isEqualTo(-1);
+            assertThat(dst.asSlice(7 + n - 4099).mismatch(fill.asSlice(7 + n - 4099)))
+                    .as("after the copy")
+                    .isEqualTo(-1);
             assertThat(s.idle()).isTrue();
         } finally {
             rt.free(0, a);
@@ -83,10 +89,12 @@ class GpuRuntimeOnThisHostTest {
     @Test
     void anAllocationLargerThanTheDeviceFailsWithTheRuntimesOwnError() {
         long tooMuch = rt.devices().get(0).totalBytes() * 4;
-        assertThatThrownBy(() -> rt.allocate(0, tooMuch)).isInstanceOf(GpuException.class)
+        assertThatThrownBy(() -> rt.allocate(0, tooMuch))
+                .isInstanceOf(GpuException.class)
                 .hasMessageContaining(rt.api().equals("cuda") ? "CUDA_ERROR_OUT_OF_MEMORY" : "hipErrorOutOfMemory")
                 .satisfies(e -> assertThat(((GpuException) e).code()).isNotZero());
-        assertThatThrownBy(() -> rt.allocate(rt.deviceCount(), 4096)).isInstanceOf(GpuException.class)
+        assertThatThrownBy(() -> rt.allocate(rt.deviceCount(), 4096))
+                .isInstanceOf(GpuException.class)
                 .hasMessageContaining("(this process sees " + rt.deviceCount() + ")");
     }
 
@@ -97,7 +105,8 @@ class GpuRuntimeOnThisHostTest {
             byte[] handle = rt.exportIpc(0, a);
             assertThat(handle).hasSize(GpuRuntime.IPC_HANDLE_BYTES).isNotEqualTo(new byte[GpuRuntime.IPC_HANDLE_BYTES]);
             // the drivers refuse a process its own handles; the gpu-ipc suite opens them in the target rank
-            assertThatThrownBy(() -> rt.openIpc(0, handle)).isInstanceOf(GpuException.class)
+            assertThatThrownBy(() -> rt.openIpc(0, handle))
+                    .isInstanceOf(GpuException.class)
                     .hasMessageContaining(rt.api().equals("cuda") ? "cuIpcOpenMemHandle" : "hipIpcOpenMemHandle");
         } finally {
             rt.free(0, a);
@@ -111,8 +120,10 @@ class GpuRuntimeOnThisHostTest {
             if (rt.devices().get(0).dmabufSupported()) {
                 assertThat(rt.exportDmabuf(0, a, 2L << 20)).isGreaterThan(2);
             } else {
-                assertThatThrownBy(() -> rt.exportDmabuf(0, a, 2L << 20)).isInstanceOf(GpuException.class)
-                        .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("dma-buf", "GetHandleForAddressRange"));
+                assertThatThrownBy(() -> rt.exportDmabuf(0, a, 2L << 20))
+                        .isInstanceOf(GpuException.class)
+                        .satisfies(
+                                e -> assertThat(e.getMessage()).containsAnyOf("dma-buf", "GetHandleForAddressRange"));
             }
         } finally {
             rt.free(0, a);

@@ -55,7 +55,8 @@ class GpuRuntimeTest {
     void copiesRoundTripThroughDeviceMemory(String api, GpuRuntime rt) throws Exception {
         long a = rt.allocate(0, 1 << 20);
         long b = rt.allocate(0, 1 << 20);
-        try (Arena arena = Arena.ofConfined(); GpuStream s = rt.openStream(0, 2)) {
+        try (Arena arena = Arena.ofConfined();
+                GpuStream s = rt.openStream(0, 2)) {
             MemorySegment src = arena.allocate(1 << 20);
             MemorySegment dst = arena.allocate(1 << 20);
             for (int i = 0; i < src.byteSize(); i++) {
@@ -79,14 +80,19 @@ class GpuRuntimeTest {
     @MethodSource("runtimes")
     void aCopyOutsideAnAllocationFailsWithTheRuntimesOwnError(String api, GpuRuntime rt) throws Exception {
         long a = rt.allocate(0, 4096);
-        try (Arena arena = Arena.ofConfined(); GpuStream s = rt.openStream(0, 1)) {
+        try (Arena arena = Arena.ofConfined();
+                GpuStream s = rt.openStream(0, 1)) {
             MemorySegment host = arena.allocate(8192);
             assertThatThrownBy(() -> s.copyHostToDevice(a, host.address(), 8192))
                     .isInstanceOf(GpuException.class)
-                    .hasMessageContaining(api.equals("cuda") ? "cuMemcpyHtoDAsync_v2(8192 bytes): CUDA_ERROR_INVALID_VALUE (invalid argument)"
-                            : "hipMemcpyAsync(HostToDevice)(8192 bytes): hipErrorInvalidValue (invalid argument)");
+                    .hasMessageContaining(
+                            api.equals("cuda")
+                                    ? "cuMemcpyHtoDAsync_v2(8192 bytes): CUDA_ERROR_INVALID_VALUE (invalid argument)"
+                                    : "hipMemcpyAsync(HostToDevice)(8192 bytes): hipErrorInvalidValue (invalid"
+                                            + " argument)");
             // A host address is no device pointer.
-            assertThatThrownBy(() -> s.copyDeviceToDevice(host.address(), a, 16)).isInstanceOf(GpuException.class)
+            assertThatThrownBy(() -> s.copyDeviceToDevice(host.address(), a, 16))
+                    .isInstanceOf(GpuException.class)
                     .satisfies(e -> assertThat(((GpuException) e).code()).isEqualTo(1));
         } finally {
             rt.free(0, a);
@@ -96,7 +102,8 @@ class GpuRuntimeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("runtimes")
     void aMissingDeviceIsRefusedBeforeAnyCall(String api, GpuRuntime rt) {
-        assertThatThrownBy(() -> rt.allocate(3, 4096)).isInstanceOf(GpuException.class)
+        assertThatThrownBy(() -> rt.allocate(3, 4096))
+                .isInstanceOf(GpuException.class)
                 .hasMessage("no " + (api.equals("cuda") ? "CUDA" : "HIP") + " device 3 (this process sees 1)");
         assertThatThrownBy(() -> rt.openStream(0, 0)).hasMessageContaining("at least one marker");
     }
@@ -108,9 +115,11 @@ class GpuRuntimeTest {
         try {
             byte[] handle = rt.exportIpc(0, a);
             assertThat(handle).hasSize(GpuRuntime.IPC_HANDLE_BYTES);
-            assertThatThrownBy(() -> rt.exportIpc(0, a + 64)).isInstanceOf(GpuException.class)
+            assertThatThrownBy(() -> rt.exportIpc(0, a + 64))
+                    .isInstanceOf(GpuException.class)
                     .hasMessageContaining(api.equals("cuda") ? "cuIpcGetMemHandle" : "hipIpcGetMemHandle");
-            assertThatThrownBy(() -> rt.openIpc(0, handle)).isInstanceOf(GpuException.class)
+            assertThatThrownBy(() -> rt.openIpc(0, handle))
+                    .isInstanceOf(GpuException.class)
                     .hasMessageContaining(api.equals("cuda") ? "CUDA_ERROR_INVALID_CONTEXT" : "hipErrorInvalidContext");
             assertThatThrownBy(() -> rt.openIpc(0, new byte[12])).hasMessageContaining("has 64 bytes, this one 12");
         } finally {
@@ -138,7 +147,8 @@ class GpuRuntimeTest {
             s.mark(0);
             FakeGpu.setenv("FAKE_GPU_HANG", "1");
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> s.await(0, 200_000_000L)).isInstanceOf(GpuException.class)
+            assertThatThrownBy(() -> s.await(0, 200_000_000L))
+                    .isInstanceOf(GpuException.class)
                     .hasMessageContaining("did not finish its queued copies within 200 ms");
             assertThat(System.nanoTime() - t0).isBetween(190_000_000L, 5_000_000_000L);
             assertThatThrownBy(() -> s.synchronize(50_000_000L)).hasMessageContaining("within 50 ms");

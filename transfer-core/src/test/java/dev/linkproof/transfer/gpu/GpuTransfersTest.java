@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(120)
 class GpuTransfersTest {
-    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(15), Duration.ofSeconds(30),
+    private static final Timeouts TIMEOUTS = new Timeouts(
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(30),
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
 
@@ -50,8 +52,12 @@ class GpuTransfersTest {
     }
 
     private static TransferSpec.Builder spec(String id) {
-        return TransferSpec.builder().pointId("GpuTransfersTest#" + id).iterations(20).warmup(2)
-                .initiatorMemory(GPU).targetMemory(GPU);
+        return TransferSpec.builder()
+                .pointId("GpuTransfersTest#" + id)
+                .iterations(20)
+                .warmup(2)
+                .initiatorMemory(GPU)
+                .targetMemory(GPU);
     }
 
     @ParameterizedTest
@@ -61,16 +67,31 @@ class GpuTransfersTest {
         assertThat(session.agent().gpus().available()).isTrue();
         assertThat(session.agent().gpus().detail()).contains(api.equals("cuda") ? "CUDA driver API" : "HIP");
         for (Op op : new Op[] {Op.WRITE, Op.READ}) {
-            TransferSpec s = spec("ipc-" + op.label()).transport("gpu-ipc").op(op).size(4097).batch(6).connections(2)
-                    .pipelineDepth(3).offset(7).layout(Layout.STRIDED).build();
-            assertThat(session.supports(s).available()).as(session.supports(s).reason()).isTrue();
+            TransferSpec s = spec("ipc-" + op.label())
+                    .transport("gpu-ipc")
+                    .op(op)
+                    .size(4097)
+                    .batch(6)
+                    .connections(2)
+                    .pipelineDepth(3)
+                    .offset(7)
+                    .layout(Layout.STRIDED)
+                    .build();
+            assertThat(session.supports(s).available())
+                    .as(session.supports(s).reason())
+                    .isTrue();
             Measurement m = session.run(s);
             assertThat(m.validation().passed()).as(m.validation().toString()).isTrue();
             assertThat(m.validation().slots()).isEqualTo(6);
             assertThat(m.environment()).containsKey("gpu.runtime").containsEntry("transport", "gpu-ipc");
             assertThat(m.bandwidthGBps()).isPositive();
         }
-        Measurement lat = session.run(spec("ipc-lat").transport("gpu-ipc").size(8).mode(Mode.LATENCY).iterations(200).build());
+        Measurement lat = session.run(spec("ipc-lat")
+                .transport("gpu-ipc")
+                .size(8)
+                .mode(Mode.LATENCY)
+                .iterations(200)
+                .build());
         assertThat(lat.validation().passed()).isTrue();
         assertThat(lat.latency().hasPercentiles()).isTrue();
     }
@@ -82,12 +103,21 @@ class GpuTransfersTest {
         for (String memory : new String[] {"host->gpu", "gpu->host", "gpu->gpu"}) {
             String[] sides = memory.split("->");
             for (Op op : new Op[] {Op.WRITE, Op.READ}) {
-                TransferSpec s = spec("tcp-" + memory + "-" + op.label()).transport("tcp").op(op).size(65_537).batch(3)
-                        .connections(2).initiatorMemory(MemoryPlacement.parse(sides[0]))
-                        .targetMemory(MemoryPlacement.parse(sides[1])).build();
+                TransferSpec s = spec("tcp-" + memory + "-" + op.label())
+                        .transport("tcp")
+                        .op(op)
+                        .size(65_537)
+                        .batch(3)
+                        .connections(2)
+                        .initiatorMemory(MemoryPlacement.parse(sides[0]))
+                        .targetMemory(MemoryPlacement.parse(sides[1]))
+                        .build();
                 Measurement m = session.run(s);
-                assertThat(m.validation().passed()).as(memory + " " + op + ": " + m.validation()).isTrue();
-                assertThat(m.environment()).containsEntry("tcp.gpu", "GPU memory staged through host memory per transfer");
+                assertThat(m.validation().passed())
+                        .as(memory + " " + op + ": " + m.validation())
+                        .isTrue();
+                assertThat(m.environment())
+                        .containsEntry("tcp.gpu", "GPU memory staged through host memory per transfer");
             }
         }
     }
@@ -96,7 +126,8 @@ class GpuTransfersTest {
     @ValueSource(strings = {"cuda"})
     void aTruncatingCopyFailsValidationNamingTheSlotAndByte(String api) throws Exception {
         open(api);
-        Measurement m = session.run(spec("short").transport("gpu-ipc-short").size(4096).build());
+        Measurement m =
+                session.run(spec("short").transport("gpu-ipc-short").size(4096).build());
         assertThat(m.validation().passed()).isFalse();
         assertThat(m.validation().badSlots()).isEqualTo(1);
         assertThat(m.validation().firstBad()).hasValueSatisfying(x -> {
@@ -109,11 +140,18 @@ class GpuTransfersTest {
     @ValueSource(strings = {"cuda"})
     void aGpuTheTargetLacksIsSkippedWithTheTargetsReason(String api) throws Exception {
         open(api);
-        TransferSpec s = spec("gpu1").transport("gpu-ipc").targetMemory(MemoryPlacement.parse("gpu:1")).build();
+        TransferSpec s = spec("gpu1")
+                .transport("gpu-ipc")
+                .targetMemory(MemoryPlacement.parse("gpu:1"))
+                .build();
         assertThat(session.supports(s).reason()).startsWith("no GPU 1 on the target: it sees 1");
-        TransferSpec hostSide = spec("host").transport("gpu-ipc").targetMemory(MemoryPlacement.HOST).build();
-        assertThat(session.supports(hostSide).reason()).isEqualTo("gpu-ipc unavailable on the initiator: gpu-ipc moves GPU "
-                + "memory to GPU memory: memory must be gpu->gpu, was gpu->host");
+        TransferSpec hostSide = spec("host")
+                .transport("gpu-ipc")
+                .targetMemory(MemoryPlacement.HOST)
+                .build();
+        assertThat(session.supports(hostSide).reason())
+                .isEqualTo("gpu-ipc unavailable on the initiator: gpu-ipc moves GPU "
+                        + "memory to GPU memory: memory must be gpu->gpu, was gpu->host");
         assertThatThrownBy(() -> session.run(s)).hasMessageContaining("no GPU 1");
     }
 }

@@ -4,7 +4,6 @@ import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
 import dev.linkproof.transfer.memory.Buffer;
-import dev.linkproof.transfer.spi.DataPath;
 import dev.linkproof.transfer.spi.InitiatorPoint;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TransportDecorator;
@@ -23,9 +22,22 @@ public final class ShortCopyTransport extends TransportDecorator {
     @Override
     public InitiatorPoint open(TransferSpec spec, Buffer local, Map<String, String> endpoint, IoSettings io)
             throws TransferException {
-        TransferSpec shorter = new TransferSpec(spec.pointId(), spec.transport(), spec.op(), spec.mode(), spec.size() - 1,
-                spec.batch(), spec.connections(), spec.pipelineDepth(), spec.iterations(), spec.warmup(), spec.layout(),
-                spec.offset(), spec.initiatorMemory(), spec.targetMemory(), spec.settings());
+        TransferSpec shorter = new TransferSpec(
+                spec.pointId(),
+                spec.transport(),
+                spec.op(),
+                spec.mode(),
+                spec.size() - 1,
+                spec.batch(),
+                spec.connections(),
+                spec.pipelineDepth(),
+                spec.iterations(),
+                spec.warmup(),
+                spec.layout(),
+                spec.offset(),
+                spec.initiatorMemory(),
+                spec.targetMemory(),
+                spec.settings());
         return InitiatorPoint.direct(() -> delegate.connect(shorter, local, endpoint, io));
     }
 }

@@ -22,8 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class GpuIpcEndpointTest {
     private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
-    private static final TransferSpec SPEC = TransferSpec.builder().pointId("GpuIpcEndpointTest").transport(GpuIpcTransport.ID)
-            .initiatorMemory(GPU).targetMemory(GPU).size(4096).build();
+    private static final TransferSpec SPEC = TransferSpec.builder()
+            .pointId("GpuIpcEndpointTest")
+            .transport(GpuIpcTransport.ID)
+            .initiatorMemory(GPU)
+            .targetMemory(GPU)
+            .size(4096)
+            .build();
     private static GpuBuffer local;
 
     @BeforeAll
@@ -38,8 +43,8 @@ class GpuIpcEndpointTest {
     }
 
     private static Map<String, String> endpoint(String key, String value) {
-        Map<String, String> e = new HashMap<>(Map.of(GpuIpcTransport.HANDLE, "00".repeat(64), GpuIpcTransport.API, "cuda",
-                GpuIpcTransport.PID, "1"));
+        Map<String, String> e = new HashMap<>(
+                Map.of(GpuIpcTransport.HANDLE, "00".repeat(64), GpuIpcTransport.API, "cuda", GpuIpcTransport.PID, "1"));
         if (value == null) {
             e.remove(key);
         } else {
@@ -54,7 +59,8 @@ class GpuIpcEndpointTest {
 
     @Test
     void aMissingApiIsNamedNotReportedAsANullRuntime() {
-        assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.API, null))).isInstanceOf(TransferException.class)
+        assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.API, null)))
+                .isInstanceOf(TransferException.class)
                 .hasMessageStartingWith("gpu-ipc endpoint from the peer lacks 'gpu.ipc.api'");
         assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.API, "hip")))
                 .hasMessageStartingWith("the target exported a hip IPC handle; this initiator runs cuda");
@@ -63,11 +69,15 @@ class GpuIpcEndpointTest {
     @Test
     void aPidThatIsNoPidIsNamedNotTakenForAnotherProcess() {
         for (String pid : new String[] {"", "x", "true", "0", "-1", "2147483648", "1.0E300"}) {
-            assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.PID, pid))).as(pid).isInstanceOf(TransferException.class)
+            assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.PID, pid)))
+                    .as(pid)
+                    .isInstanceOf(TransferException.class)
                     .hasMessage("gpu-ipc endpoint from the peer has gpu.ipc.pid='" + pid
                             + "': expected a whole number in 1..2147483647");
         }
-        assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.PID, Long.toString(ProcessHandle.current().pid()))))
+        assertThatThrownBy(() -> connect(endpoint(
+                        GpuIpcTransport.PID,
+                        Long.toString(ProcessHandle.current().pid()))))
                 .hasMessageStartingWith("gpu-ipc needs the target in another process");
     }
 
@@ -76,6 +86,8 @@ class GpuIpcEndpointTest {
         assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.HANDLE, "2147483648")))
                 .hasMessageContaining("a cuda IPC handle has 64 bytes, this one 5");
         assertThatThrownBy(() -> connect(endpoint(GpuIpcTransport.HANDLE, "x")))
-                .hasMessage("gpu-ipc endpoint from the peer has gpu.ipc.handle='x': expected hexadecimal bytes, at least one");
+                .hasMessage(
+                        "gpu-ipc endpoint from the peer has gpu.ipc.handle='x': expected hexadecimal bytes, at least"
+                                + " one");
     }
 }

@@ -17,8 +17,10 @@ public final class DetachedBusyLoop implements AutoCloseable {
     }
 
     public static DetachedBusyLoop start() throws IOException, InterruptedException {
-        Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
-        long pid = Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+        Process starter =
+                new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").start();
+        long pid =
+                Long.parseLong(new String(starter.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
         starter.waitFor(10, TimeUnit.SECONDS);
         return new DetachedBusyLoop(pid);
     }

@@ -27,6 +27,7 @@ class MeasurementLoopTest {
         boolean closed;
         /** Posts with index below this sleep {@link #slowPostMillis} (the warmup, when set to the warmup count). */
         int slowPosts;
+
         long slowPostMillis;
         /** Every await spins this long. */
         long awaitNanos;
@@ -68,8 +69,14 @@ class MeasurementLoopTest {
     }
 
     private static TransferSpec spec(Mode mode, int iterations, int warmup, int depth, int batch) {
-        return TransferSpec.builder().mode(mode).size(1000).batch(batch).iterations(iterations).warmup(warmup)
-                .pipelineDepth(depth).build();
+        return TransferSpec.builder()
+                .mode(mode)
+                .size(1000)
+                .batch(batch)
+                .iterations(iterations)
+                .warmup(warmup)
+                .pipelineDepth(depth)
+                .build();
     }
 
     @ParameterizedTest(name = "iterations {0}, warmup {1}, depth {2}")
@@ -81,7 +88,9 @@ class MeasurementLoopTest {
         assertThat(path.awaits).isEqualTo(iterations + warmup);
         assertThat(path.inFlight).as("everything completed").isZero();
         assertThat(path.maxInFlight).isLessThanOrEqualTo(depth);
-        assertThat(path.maxInFlight).as("the pipeline is actually filled").isEqualTo(Math.min(depth, Math.max(iterations, warmup)));
+        assertThat(path.maxInFlight)
+                .as("the pipeline is actually filled")
+                .isEqualTo(Math.min(depth, Math.max(iterations, warmup)));
         assertThat(t.iterations()).isEqualTo(iterations);
         assertThat(t.latency().hasPercentiles()).isFalse();
         assertThat(path.closed).as("the loop does not own the path").isFalse();
@@ -90,7 +99,8 @@ class MeasurementLoopTest {
     @Test
     void stopAndWaitByDefault() throws Exception {
         FakePath path = new FakePath();
-        MeasurementLoop.run(path, TransferSpec.builder().iterations(10).warmup(3).build());
+        MeasurementLoop.run(
+                path, TransferSpec.builder().iterations(10).warmup(3).build());
         assertThat(path.maxInFlight).isEqualTo(1);
     }
 
@@ -101,7 +111,9 @@ class MeasurementLoopTest {
         path.slowPostMillis = 50;
         Timing t = MeasurementLoop.run(path, spec(Mode.BANDWIDTH, 10, 4, 1, 1));
         assertThat(path.posts).isEqualTo(14);
-        assertThat(t.totalNanos()).as("200 ms of warmup must not be on the clock").isLessThan(50_000_000L);
+        assertThat(t.totalNanos())
+                .as("200 ms of warmup must not be on the clock")
+                .isLessThan(50_000_000L);
     }
 
     @Test
@@ -122,7 +134,8 @@ class MeasurementLoopTest {
         path.awaitNanos = 2_000_000;
         Timing t = MeasurementLoop.run(path, spec(Mode.BANDWIDTH, 10, 0, 1, 4));
         assertThat(t.totalNanos()).isGreaterThanOrEqualTo(20_000_000L);
-        assertThat(t.latency().averageNanos()).as("total / (iterations × batch)")
+        assertThat(t.latency().averageNanos())
+                .as("total / (iterations × batch)")
                 .isEqualTo(t.totalNanos() / 40.0, org.assertj.core.data.Offset.offset(1e-6));
     }
 
@@ -149,10 +162,12 @@ class MeasurementLoopTest {
     @Test
     void bandwidthModeHasNoPercentiles() throws Exception {
         Timing t = MeasurementLoop.run(new FakePath(), spec(Mode.BANDWIDTH, 5, 1, 1, 1));
-        assertThatThrownBy(() -> t.latency().p99()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> t.latency().p99())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("LATENCY");
         // Five iterations of one transfer: the average is the whole loop's time over the five.
-        assertThat(t.latency().averageNanos()).isEqualTo(t.totalNanos() / 5.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(t.latency().averageNanos())
+                .isEqualTo(t.totalNanos() / 5.0, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test
@@ -169,13 +184,15 @@ class MeasurementLoopTest {
         FakePath path = new FakePath();
         path.failAwait = 7;
         assertThatThrownBy(() -> MeasurementLoop.run(path, spec(Mode.BANDWIDTH, 20, 2, 2, 1)))
-                .isInstanceOf(PeerFailureException.class).hasMessageContaining("await 7");
+                .isInstanceOf(PeerFailureException.class)
+                .hasMessageContaining("await 7");
         assertThat(path.posts).isLessThan(22);
     }
 
     @Test
     void measurementDerivesBytesAndDecimalBandwidth() {
-        TransferSpec s = TransferSpec.builder().size(1000).batch(2).iterations(10).build();
+        TransferSpec s =
+                TransferSpec.builder().size(1000).batch(2).iterations(10).build();
         Timing t = new Timing(1_000_000, 10, LatencyStats.averageOnly(50_000));
         Measurement m = Measurement.of(s, t, new Validation(2, 2000, 0, Optional.empty()), Map.of("k", "v"));
         assertThat(m.bytes()).isEqualTo(20_000);
@@ -186,12 +203,21 @@ class MeasurementLoopTest {
         assertThat(m.summary()).isEqualTo("0.0200 GB/s · 20.0 kops/s · 50.0 µs");
         assertThat(m.environment()).containsEntry("k", "v");
         // connections share a batch: four of them carry the same 20 transfers, not 80
-        TransferSpec four = TransferSpec.builder().size(1000).batch(2).connections(4).iterations(10).build();
-        assertThat(Measurement.of(four, t, new Validation(2, 2000, 0, Optional.empty()), Map.of()).opsPerSecond())
+        TransferSpec four = TransferSpec.builder()
+                .size(1000)
+                .batch(2)
+                .connections(4)
+                .iterations(10)
+                .build();
+        assertThat(Measurement.of(four, t, new Validation(2, 2000, 0, Optional.empty()), Map.of())
+                        .opsPerSecond())
                 .isEqualTo(20_000, org.assertj.core.data.Offset.offset(1e-6));
 
-        Measurement zero = Measurement.of(s, new Timing(0, 10, LatencyStats.averageOnly(0)),
-                new Validation(2, 2000, 1, Optional.empty()), Map.of());
+        Measurement zero = Measurement.of(
+                s,
+                new Timing(0, 10, LatencyStats.averageOnly(0)),
+                new Validation(2, 2000, 1, Optional.empty()),
+                Map.of());
         assertThat(zero.bandwidthGBps()).isZero();
         assertThat(zero.isValid()).isFalse();
     }
@@ -200,7 +226,8 @@ class MeasurementLoopTest {
     void latencySummaryQuotesPercentiles() {
         TransferSpec s = TransferSpec.builder().mode(Mode.LATENCY).iterations(3).build();
         LatencyStats l = new LatencyStats(12_000, 3, 10_000, 12_100, 30_200, 30_200, 45_000);
-        Measurement m = Measurement.of(s, new Timing(36_000, 3, l), new Validation(1, 1, 0, Optional.empty()), Map.of());
+        Measurement m =
+                Measurement.of(s, new Timing(36_000, 3, l), new Validation(1, 1, 0, Optional.empty()), Map.of());
         assertThat(m.summary()).isEqualTo("p50 12.1 µs · p99 30.2 µs · max 45.0 µs");
     }
 }

@@ -21,7 +21,9 @@ class HostMemoryTest {
             assertThat(b.segment().address() % HostMemory.PAGE).isZero();
             assertThat(b.size()).isEqualTo(bytes);
             assertThat(b.placement()).isEqualTo(MemoryPlacement.HOST);
-            assertThat(b.segment().get(ValueLayout.JAVA_BYTE, 0)).as("arena memory starts zeroed").isZero();
+            assertThat(b.segment().get(ValueLayout.JAVA_BYTE, 0))
+                    .as("arena memory starts zeroed")
+                    .isZero();
             b.segment().set(ValueLayout.JAVA_BYTE, bytes - 1, (byte) 9);
             assertThat(b.segment().get(ValueLayout.JAVA_BYTE, bytes - 1)).isEqualTo((byte) 9);
         }
@@ -37,7 +39,8 @@ class HostMemoryTest {
 
     @Test
     void nonPositiveSizesAreRefused() {
-        assertThatThrownBy(() -> HostMemory.pageAligned(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> HostMemory.pageAligned(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("was 0");
         assertThatThrownBy(() -> HostMemory.pageAligned(-4)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -22,27 +22,33 @@ class DowncallsTest {
             return s.get(ValueLayout.JAVA_INT, 0);
         });
         assertThat(v).isEqualTo(42);
-        assertThat(kept.get().scope().isAlive()).as("the arena is closed once the body returns").isFalse();
+        assertThat(kept.get().scope().isAlive())
+                .as("the arena is closed once the body returns")
+                .isFalse();
     }
 
     @Test
     void aTransferExceptionPassesThroughUnchanged() {
         PeerFailureException thrown = new PeerFailureException("the peer is gone");
         assertThatThrownBy(() -> Downcalls.inArena("test downcall", arena -> {
-            throw thrown;
-        })).isSameAs(thrown);
+                    throw thrown;
+                }))
+                .isSameAs(thrown);
     }
 
     @Test
     void anythingElseBecomesATransferExceptionNamingTheCall() {
         assertThatThrownBy(() -> Downcalls.inArena("ibv_alloc_pd downcall", arena -> {
-            throw new Throwable("linkage");
-        })).isExactlyInstanceOf(TransferException.class)
+                    throw new Throwable("linkage");
+                }))
+                .isExactlyInstanceOf(TransferException.class)
                 .hasMessage("ibv_alloc_pd downcall failed: java.lang.Throwable: linkage")
                 .hasCauseInstanceOf(Throwable.class);
         assertThatThrownBy(() -> Downcalls.inArena("ucp_worker_create downcall", arena -> {
-            throw new IllegalStateException("ucx unavailable");
-        })).isExactlyInstanceOf(TransferException.class)
-                .hasMessageContaining("ucp_worker_create downcall failed").hasMessageContaining("ucx unavailable");
+                    throw new IllegalStateException("ucx unavailable");
+                }))
+                .isExactlyInstanceOf(TransferException.class)
+                .hasMessageContaining("ucp_worker_create downcall failed")
+                .hasMessageContaining("ucx unavailable");
     }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HardwareProbeTest {
     @TempDir
     static Path root;
+
     static ProbeReport report;
 
     @BeforeAll
@@ -66,7 +67,9 @@ class HardwareProbeTest {
         for (int i = 0; i < 4; i++) {
             file(port.resolve("gid_attrs/ndevs/" + i), "ens1f0np0");
         }
-        link(Path.of("sys/class/infiniband/mlx5_0"), "../../devices/pci0000:80/0000:80:01.0/0000:81:00.0/infiniband/mlx5_0");
+        link(
+                Path.of("sys/class/infiniband/mlx5_0"),
+                "../../devices/pci0000:80/0000:80:01.0/0000:81:00.0/infiniband/mlx5_0");
 
         Path net = pci.resolve("net/ens1f0np0");
         file(net.resolve("speed"), "400000");
@@ -107,26 +110,30 @@ class HardwareProbeTest {
 
         file(Path.of("sys/devices/system/cpu/online"), "0-191");
         file(Path.of("sys/devices/system/node/node0/cpulist"), "0-47,96-143");
-        file(Path.of("sys/devices/system/node/node0/meminfo"), "Node 0 MemTotal:       792237000 kB\nNode 0 MemFree: 1 kB");
+        file(
+                Path.of("sys/devices/system/node/node0/meminfo"),
+                "Node 0 MemTotal:       792237000 kB\nNode 0 MemFree: 1 kB");
         file(Path.of("sys/devices/system/node/node1/cpulist"), "48-95,144-191");
         file(Path.of("proc/cpuinfo"), "processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core Processor\n");
-        file(Path.of("proc/meminfo"), "MemTotal: 1584474000 kB\nHugePages_Total:    1024\nHugePages_Free:      1000\n"
-                + "Hugepagesize:       2048 kB\n");
+        file(
+                Path.of("proc/meminfo"),
+                "MemTotal: 1584474000 kB\nHugePages_Total:    1024\nHugePages_Free:      1000\n"
+                        + "Hugepagesize:       2048 kB\n");
         file(Path.of("proc/sys/kernel/osrelease"), "6.8.0-51-generic");
         file(Path.of("proc/sys/kernel/hostname"), "node1");
         file(Path.of("var/lib/dpkg/status"), """
-                Package: libibverbs1
-                Status: install ok installed
-                Version: 50.0-2ubuntu0.2
+            Package: libibverbs1
+            Status: install ok installed
+            Version: 50.0-2ubuntu0.2
 
-                Package: rdma-core
-                Status: deinstall ok config-files
-                Version: 48.0-1
+            Package: rdma-core
+            Status: deinstall ok config-files
+            Version: 48.0-1
 
-                Package: libucx0
-                Status: install ok installed
-                Version: 1.16.0+ds-5ubuntu1
-                """);
+            Package: libucx0
+            Status: install ok installed
+            Version: 1.16.0+ds-5ubuntu1
+            """);
         file(Path.of("usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.50.0"), "");
 
         report = new HardwareProbe(root).probe();
@@ -152,8 +159,12 @@ class HardwareProbeTest {
         assertThat(p.physState()).isEqualTo("LinkUp");
         assertThat(p.rateGbps()).isEqualTo(400.0);
         assertThat(p.linkLayer()).isEqualTo("Ethernet");
-        assertThat(p.gids()).hasSize(4).extracting(Gid::type).containsExactly("IB/RoCE v1", "RoCE v2", "IB/RoCE v1", "RoCE v2");
-        assertThat(p.gids().get(3)).isEqualTo(new Gid(3, "0000:0000:0000:0000:0000:ffff:c0a8:0101", "RoCE v2", "ens1f0np0"));
+        assertThat(p.gids())
+                .hasSize(4)
+                .extracting(Gid::type)
+                .containsExactly("IB/RoCE v1", "RoCE v2", "IB/RoCE v1", "RoCE v2");
+        assertThat(p.gids().get(3))
+                .isEqualTo(new Gid(3, "0000:0000:0000:0000:0000:ffff:c0a8:0101", "RoCE v2", "ens1f0np0"));
         assertThat(d.activeRateGbps()).hasValue(400.0);
     }
 
@@ -202,30 +213,62 @@ class HardwareProbeTest {
         assertThat(onBus.index()).isEqualTo(1);
         assertThat(onBus.model()).as("sysfs's model, which profiles match").isEqualTo("H200 SXM 141GB");
         assertThat(onBus.numaNode()).isZero();
-        assertThat(onBus.runtime()).hasValue(new GpuDevice.RuntimeView("stub runtime 1.0", "NVIDIA H200", 141L << 30, true));
+        assertThat(onBus.runtime())
+                .hasValue(new GpuDevice.RuntimeView("stub runtime 1.0", "NVIDIA H200", 141L << 30, true));
         GpuDevice runtimeOnly = r.gpus().getFirst();
         assertThat(runtimeOnly.model()).isEqualTo("NVIDIA H200");
         assertThat(runtimeOnly.pci().address()).isEqualTo("0000:99:00.0");
         assertThat(runtimeOnly.driver()).isEqualTo("stub");
-        assertThat(ProbeFormatter.format(r)).contains("GPUs (/sys/class/drm, /sys/bus/pci/devices; stub runtime 1.0)")
+        assertThat(ProbeFormatter.format(r))
+                .contains("GPUs (/sys/class/drm, /sys/bus/pci/devices; stub runtime 1.0)")
                 .containsPattern("1 +nvidia +H200 SXM 141GB +0000:18:00.0 .* 141 GiB +yes");
         assertThat(r.environment()).containsEntry("gpu.1", "nvidia H200 SXM 141GB @0000:18:00.0 · stub runtime 1.0");
-        assertThat(new HardwareProbe(root).probe().gpus()).as("a tree of files is probed without a runtime").hasSize(1);
+        assertThat(new HardwareProbe(root).probe().gpus())
+                .as("a tree of files is probed without a runtime")
+                .hasSize(1);
     }
 
     /** A runtime that lists devices and does nothing else: the probe only asks for the list. */
     private record StubRuntime(List<GpuDeviceInfo> devices) implements GpuRuntime {
-        public String api() { return "stub"; }
-        public String vendor() { return "nvidia"; }
-        public String describe() { return "stub runtime 1.0"; }
-        public long allocate(int device, long bytes) { throw new UnsupportedOperationException(); }
-        public void free(int device, long pointer) { }
-        public GpuStream openStream(int device, int markers) { throw new UnsupportedOperationException(); }
-        public byte[] exportIpc(int device, long pointer) { throw new UnsupportedOperationException(); }
-        public long openIpc(int device, byte[] handle) { throw new UnsupportedOperationException(); }
-        public void closeIpc(int device, long pointer) { }
-        public int exportDmabuf(int device, long pointer, long bytes) { throw new UnsupportedOperationException(); }
-        public int ucxMemoryType() { return 1; }
+        public String api() {
+            return "stub";
+        }
+
+        public String vendor() {
+            return "nvidia";
+        }
+
+        public String describe() {
+            return "stub runtime 1.0";
+        }
+
+        public long allocate(int device, long bytes) {
+            throw new UnsupportedOperationException();
+        }
+
+        public void free(int device, long pointer) {}
+
+        public GpuStream openStream(int device, int markers) {
+            throw new UnsupportedOperationException();
+        }
+
+        public byte[] exportIpc(int device, long pointer) {
+            throw new UnsupportedOperationException();
+        }
+
+        public long openIpc(int device, byte[] handle) {
+            throw new UnsupportedOperationException();
+        }
+
+        public void closeIpc(int device, long pointer) {}
+
+        public int exportDmabuf(int device, long pointer, long bytes) {
+            throw new UnsupportedOperationException();
+        }
+
+        public int ucxMemoryType() {
+            return 1;
+        }
     }
 
     @Test
@@ -249,13 +292,15 @@ class HardwareProbeTest {
     @Test
     void formatsLikeIbvDevinfo() {
         String text = ProbeFormatter.format(report);
-        assertThat(text).contains("hca_id: mlx5_0  ConnectX-7 (15b3:1021) @0000:81:00.0")
+        assertThat(text)
+                .contains("hca_id: mlx5_0  ConnectX-7 (15b3:1021) @0000:81:00.0")
                 .contains("fw_ver:     28.39.1002")
                 .contains("port 1:     ACTIVE (LinkUp), 400 Gb/sec (4X NDR), Ethernet")
                 .contains("GID[  3]: 0000:0000:0000:0000:0000:ffff:c0a8:0101, RoCE v2, ens1f0np0")
                 .containsPattern("ens1f0np0 +mlx5_core +0000:81:00.0 +15b3:1021 +ConnectX-7 +400 Gb/s +1 +4200 +up")
                 .containsPattern("0 +nvidia +H200 SXM 141GB +0000:18:00.0");
-        assertThat(report.environment()).containsEntry("gpu.0", "nvidia H200 SXM 141GB @0000:18:00.0")
+        assertThat(report.environment())
+                .containsEntry("gpu.0", "nvidia H200 SXM 141GB @0000:18:00.0")
                 .containsKey("rdma.mlx5_0");
     }
 

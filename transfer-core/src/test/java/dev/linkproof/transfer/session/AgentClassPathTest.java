@@ -19,9 +19,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,8 +44,11 @@ class AgentClassPathTest {
     /** This JVM's own class path, as Surefire's fork has it: java.class.path, then the transports' code sources if apart. */
     @Test
     void theApplicationClassLoaderGivesJavaClassPath() {
-        List<String> javaClassPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(e -> Path.of(e).toAbsolutePath().toString()).distinct().toList();
+        List<String> javaClassPath = Arrays.stream(
+                        System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(e -> Path.of(e).toAbsolutePath().toString())
+                .distinct()
+                .toList();
         assertThat(AgentClassPath.entries(ClassLoader.getSystemClassLoader())).containsExactlyElementsOf(javaClassPath);
     }
 
@@ -53,7 +56,8 @@ class AgentClassPathTest {
     @Test
     void anIsolatedLoaderGivesItsOwnEntriesAndNothingOfJavaClassPath() throws Exception {
         List<URL> urls = agentUrls();
-        try (URLClassLoader isolated = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader isolated =
+                new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             assertThat(AgentClassPath.entries(isolated)).containsExactlyElementsOf(paths(urls));
         }
     }
@@ -79,9 +83,11 @@ class AgentClassPathTest {
         try (NonUrlLoader loader = new NonUrlLoader(agentUrls())) {
             List<String> entries = AgentClassPath.entries(loader);
             assertThat(entries).containsExactlyInAnyOrderElementsOf(paths(agentUrls()));
-            // every library transfer-core's pom names for run time is among them (a new one needs a class in AgentClassPath)
+            // every library transfer-core's pom names for run time is among them (a new one needs a class in
+            // AgentClassPath)
             String pom = Files.readString(Path.of("pom.xml"));
-            Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL).matcher(pom);
+            Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL)
+                    .matcher(pom);
             List<String> runtime = new ArrayList<>();
             while (dependency.find()) {
                 if (!dependency.group(1).contains("<scope>test</scope>")) {
@@ -90,7 +96,9 @@ class AgentClassPathTest {
             }
             assertThat(runtime).as("transfer-core's run-time dependencies").isNotEmpty();
             for (String artifact : runtime) {
-                assertThat(entries).as("an entry for %s", artifact).anyMatch(e -> Path.of(e).getFileName().toString().startsWith(artifact + "-"));
+                assertThat(entries)
+                        .as("an entry for %s", artifact)
+                        .anyMatch(e -> Path.of(e).getFileName().toString().startsWith(artifact + "-"));
             }
         }
     }
@@ -113,15 +121,24 @@ class AgentClassPathTest {
             ClassLoader loader = (ClassLoader) loaderToClose;
             Class<?> localAgent = Class.forName(LocalAgent.class.getName(), true, loader);
             assertThat(localAgent).isNotSameAs(LocalAgent.class);
-            Object agent = localAgent.getMethod("start", List.class, Path.class, Duration.class)
+            Object agent = localAgent
+                    .getMethod("start", List.class, Path.class, Duration.class)
                     .invoke(null, List.of("-Xmx64m"), dir.resolve("agent.log"), Duration.ofSeconds(30));
             try (AutoCloseable closing = (AutoCloseable) agent) {
                 String host = (String) localAgent.getMethod("host").invoke(agent);
                 int port = (int) localAgent.getMethod("port").invoke(agent);
                 String token = (String) localAgent.getMethod("token").invoke(agent);
                 try (Session s = Session.open(host, port, token, Timeouts.DEFAULT)) {
-                    assertThat(s.run(TransferSpec.builder().pointId("AgentClassPathTest#isolated").op(Op.WRITE).size(4097)
-                            .batch(2).iterations(5).warmup(1).build()).isValid()).isTrue();
+                    assertThat(s.run(TransferSpec.builder()
+                                            .pointId("AgentClassPathTest#isolated")
+                                            .op(Op.WRITE)
+                                            .size(4097)
+                                            .batch(2)
+                                            .iterations(5)
+                                            .warmup(1)
+                                            .build())
+                                    .isValid())
+                            .isTrue();
                 }
             }
         } finally {
@@ -153,8 +170,14 @@ class AgentClassPathTest {
                 String url = u.toString();
                 URL location = url.startsWith("jar:")
                         ? URI.create(url.substring(4, url.indexOf("!/"))).toURL()
-                        : URI.create(url.substring(0, url.length() - resource.length())).toURL();
-                return defineClass(name, b, 0, b.length, new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null));
+                        : URI.create(url.substring(0, url.length() - resource.length()))
+                                .toURL();
+                return defineClass(
+                        name,
+                        b,
+                        0,
+                        b.length,
+                        new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null));
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);
             }
@@ -179,8 +202,12 @@ class AgentClassPathTest {
     /** transfer-core's classes and the libraries it runs on, as this JVM loaded them. */
     private static List<URL> agentUrls() throws Exception {
         List<URL> urls = new ArrayList<>();
-        for (Class<?> c : List.of(LocalAgent.class, picocli.CommandLine.class, org.HdrHistogram.Histogram.class,
-                com.fasterxml.jackson.databind.ObjectMapper.class, com.fasterxml.jackson.core.JsonFactory.class,
+        for (Class<?> c : List.of(
+                LocalAgent.class,
+                picocli.CommandLine.class,
+                org.HdrHistogram.Histogram.class,
+                com.fasterxml.jackson.databind.ObjectMapper.class,
+                com.fasterxml.jackson.core.JsonFactory.class,
                 com.fasterxml.jackson.annotation.JsonCreator.class)) {
             URL u = c.getProtectionDomain().getCodeSource().getLocation();
             if (!urls.contains(u)) {

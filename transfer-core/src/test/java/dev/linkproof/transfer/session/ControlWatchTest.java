@@ -27,9 +27,10 @@ class ControlWatchTest {
     @Test
     void quietAgentIsNotGoneAndAClosedOneIs() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-             Socket agent = server.accept();
-             ControlWatch watch = ControlWatch.start(control)) {
+                ControlChannel control =
+                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+                Socket agent = server.accept();
+                ControlWatch watch = ControlWatch.start(control)) {
             Thread.sleep(3 * ControlWatch.INTERVAL_NANOS / 1_000_000);
             assertThat(watch.goneBecause()).as("a quiet agent").isNull();
             assertThat(control.broken()).isFalse();
@@ -39,22 +40,30 @@ class ControlWatchTest {
             while (watch.goneBecause() == null && System.nanoTime() - t0 < 5_000_000_000L) {
                 Thread.sleep(5);
             }
-            assertThat(watch.goneBecause()).as("an agent that closed the connection")
-                    .contains("closed the control connection").contains("did the target agent die?");
+            assertThat(watch.goneBecause())
+                    .as("an agent that closed the connection")
+                    .contains("closed the control connection")
+                    .contains("did the target agent die?");
             assertThat((System.nanoTime() - t0) / 1e6).as("ms to notice").isLessThan(1000);
             assertThat(control.broken()).isTrue();
             // The requests that come after say why, too.
-            assertThatThrownBy(() -> control.call(MessageType.CHECKSUM, java.util.Map.of(), MessageType.CHECKSUMS,
-                    Object.class, Duration.ofSeconds(1)))
-                    .isInstanceOf(PeerFailureException.class).hasMessageContaining("closed the control connection");
+            assertThatThrownBy(() -> control.call(
+                            MessageType.CHECKSUM,
+                            java.util.Map.of(),
+                            MessageType.CHECKSUMS,
+                            Object.class,
+                            Duration.ofSeconds(1)))
+                    .isInstanceOf(PeerFailureException.class)
+                    .hasMessageContaining("closed the control connection");
         }
     }
 
     @Test
     void aByteThatArrivesIsLeftForTheNextRead() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-             Socket agent = server.accept()) {
+                ControlChannel control =
+                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+                Socket agent = server.accept()) {
             agent.getOutputStream().write(new byte[] {'L', 'K'});
             agent.getOutputStream().flush();
             Thread.sleep(50);
@@ -62,8 +71,8 @@ class ControlWatchTest {
             assertThat(control.peerGone()).isNull();
             agent.close();
             // The two bytes are still there (a truncated frame), then the end of the stream.
-            assertThatThrownBy(() -> control.readRaw(Duration.ofSeconds(1))).isInstanceOfAny(IOException.class,
-                    dev.linkproof.transfer.control.ProtocolException.class);
+            assertThatThrownBy(() -> control.readRaw(Duration.ofSeconds(1)))
+                    .isInstanceOfAny(IOException.class, dev.linkproof.transfer.control.ProtocolException.class);
         }
     }
 
@@ -77,32 +86,35 @@ class ControlWatchTest {
             }
 
             @Override
-            public void awaitOldest() {
-            }
+            public void awaitOldest() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             ControlChannel control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-             Socket agent = server.accept();
-             ControlWatch watch = ControlWatch.start(control);
-             DataPath path = new WatchedDataPath(counting, watch)) {
+                ControlChannel control =
+                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+                Socket agent = server.accept();
+                ControlWatch watch = ControlWatch.start(control);
+                DataPath path = new WatchedDataPath(counting, watch)) {
             path.post();
             path.awaitOldest();
             agent.close();
             long t0 = System.nanoTime();
             assertThatThrownBy(() -> {
-                while (System.nanoTime() - t0 < 5_000_000_000L) {
-                    path.post();
-                    path.awaitOldest();
-                }
-            }).isInstanceOf(PeerFailureException.class).hasMessageContaining("the data transfer stopped")
+                        while (System.nanoTime() - t0 < 5_000_000_000L) {
+                            path.post();
+                            path.awaitOldest();
+                        }
+                    })
+                    .isInstanceOf(PeerFailureException.class)
+                    .hasMessageContaining("the data transfer stopped")
                     .hasMessageContaining("did the target agent die?");
             int before = posts.get();
             assertThatThrownBy(path::post).isInstanceOf(PeerFailureException.class);
-            assertThat(posts.get()).as("nothing posted once the agent is known gone").isEqualTo(before);
+            assertThat(posts.get())
+                    .as("nothing posted once the agent is known gone")
+                    .isEqualTo(before);
         }
     }
 }

@@ -28,8 +28,7 @@ public final class InitiatorDeathCheck {
     /** How far into the point the initiator is killed: past PREPARE and CONNECT, in the timed loop. */
     static final long INTO_THE_POINT_MILLIS = 3000;
 
-    private InitiatorDeathCheck() {
-    }
+    private InitiatorDeathCheck() {}
 
     /**
      * Kills an initiator of {@code transport} with {@code signal} in its point, and asserts its agent
@@ -37,8 +36,8 @@ public final class InitiatorDeathCheck {
      *
      * @param jvmFlags more flags for the initiator's JVM and its agent's (the VM's guest flags)
      */
-    public static void localAgentExitsWithItsInitiator(Path dir, String transport, String signal, List<String> jvmFlags,
-                                                       Duration agentExit) throws Exception {
+    public static void localAgentExitsWithItsInitiator(
+            Path dir, String transport, String signal, List<String> jvmFlags, Duration agentExit) throws Exception {
         Path agentLog = dir.resolve("agent.log");
         Initiator initiator = Initiator.start(dir, jvmFlags, List.of("local", transport, agentLog.toString()));
         long agentPid = -1;
@@ -47,23 +46,30 @@ public final class InitiatorDeathCheck {
             agentPid = Long.parseLong(ready.replaceAll(".*pid=(\\d+).*", "$1"));
             int port = Integer.parseInt(ready.replaceAll(".*port=(\\d+).*", "$1"));
             assertThat(Procs.commandLine(agentPid)).contains("dev.linkproof.transfer.agent.AgentMain");
-            assertThat(Procs.listening(port)).as("the agent listens on %d", port).isTrue();
+            assertThat(Procs.listening(port))
+                    .as("the agent listens on %d", port)
+                    .isTrue();
             initiator.awaitLine("point started", Duration.ofSeconds(60));
             Thread.sleep(INTO_THE_POINT_MILLIS);
-            assertThat(initiator.process().isAlive()).as("the initiator is still in its point").isTrue();
+            assertThat(initiator.process().isAlive())
+                    .as("the initiator is still in its point")
+                    .isTrue();
 
             long deadAt = initiator.kill(signal);
             // Long enough past the bound to tell "late" from "never".
             Duration wait = agentExit.plusSeconds(13);
             long goneAt = awaitGone(agentPid, port, wait);
             double seconds = (goneAt - deadAt) / 1e9;
-            System.out.printf("%s, initiator %s: agent %d gone and port %d closed %.3f s after the initiator died%n",
+            System.out.printf(
+                    "%s, initiator %s: agent %d gone and port %d closed %.3f s after the initiator died%n",
                     transport, signal, agentPid, port, seconds);
             assertThat(Procs.gone(agentPid) && !Procs.listening(port))
-                    .as("agent %d (port %d) still there %d s after its initiator's %s; its log:%n%s", agentPid, port,
-                            wait.toSeconds(), signal, read(agentLog))
+                    .as(
+                            "agent %d (port %d) still there %d s after its initiator's %s; its log:%n%s",
+                            agentPid, port, wait.toSeconds(), signal, read(agentLog))
                     .isTrue();
-            assertThat(seconds).as("seconds from the initiator's death to its agent's; agent log:%n%s", read(agentLog))
+            assertThat(seconds)
+                    .as("seconds from the initiator's death to its agent's; agent log:%n%s", read(agentLog))
                     .isLessThan(agentExit.toMillis() / 1000.0);
             // The pipe to the initiator went with it: the agent's own log has its last lines, and the
             // last says why it stopped.
@@ -71,8 +77,10 @@ public final class InitiatorDeathCheck {
             assertThat(own).as("the agent's own log").exists();
             List<String> lines = Files.readAllLines(own);
             assertThat(lines).as("the agent's own log").isNotEmpty();
-            assertThat(lines.getLast()).as("the last line of the agent's own log %s", own)
-                    .startsWith("linkproof-agent: stopped (the initiator (pid " + initiator.process().pid() + ") is gone: ")
+            assertThat(lines.getLast())
+                    .as("the last line of the agent's own log %s", own)
+                    .startsWith("linkproof-agent: stopped (the initiator (pid "
+                            + initiator.process().pid() + ") is gone: ")
                     // The initiator's socket and its end of stdin close together: the session may
                     // have ended on its own (0) or be closed by the shutdown (1); none may be stuck.
                     .containsPattern("; [01] session\\(s\\) closed$");
@@ -112,19 +120,26 @@ public final class InitiatorDeathCheck {
     record Initiator(Process process, BlockingQueue<String> lines, List<String> seen) {
         /** @param jvmFlags flags for the initiator's JVM and, through {@code linkproof.agent.jvmArgs}, its agent's */
         static Initiator start(Path dir, List<String> jvmFlags, List<String> args) throws IOException {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC"));
+            List<String> cmd = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-Xmx256m",
+                    "-XX:+UseSerialGC"));
             cmd.addAll(jvmFlags);
             if (!jvmFlags.isEmpty()) {
                 cmd.add("-D" + InitiatorMain.AGENT_JVM_ARGS + "=" + String.join(" ", jvmFlags));
             }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), InitiatorMain.class.getName()));
             cmd.addAll(args);
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
             Thread.ofPlatform().daemon().name("initiator-output").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BufferedReader r =
+                        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     for (String line; (line = r.readLine()) != null; ) {
                         seen.add(line);
                         lines.add(line);
@@ -141,8 +156,9 @@ public final class InitiatorDeathCheck {
             while (true) {
                 String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (line == null) {
-                    throw new AssertionError("the initiator did not print '" + prefix + "' within " + max + "; it said:\n"
-                            + String.join("\n", seen) + (process.isAlive() ? "" : "\n(exited with " + process.exitValue() + ")"));
+                    throw new AssertionError("the initiator did not print '" + prefix + "' within " + max
+                            + "; it said:\n" + String.join("\n", seen)
+                            + (process.isAlive() ? "" : "\n(exited with " + process.exitValue() + ")"));
                 }
                 if (line.startsWith(prefix)) {
                     return line;
@@ -157,7 +173,9 @@ public final class InitiatorDeathCheck {
                 case "SIGKILL" -> process.destroyForcibly();
                 default -> throw new IllegalArgumentException(signal);
             }
-            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the initiator ends on " + signal).isTrue();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS))
+                    .as("the initiator ends on " + signal)
+                    .isTrue();
             return System.nanoTime();
         }
     }

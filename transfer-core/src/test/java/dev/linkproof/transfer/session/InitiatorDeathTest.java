@@ -53,12 +53,16 @@ class InitiatorDeathTest {
             run(agent, transport, "warm-up");
             List<String> idle = awaitSettled(agent.pid(), Duration.ofSeconds(5));
 
-            InitiatorDeathCheck.Initiator initiator = InitiatorDeathCheck.Initiator.start(dir, List.of(), List.of("peer", transport, agent.host(),
-                    Integer.toString(agent.port()), agent.token()));
+            InitiatorDeathCheck.Initiator initiator = InitiatorDeathCheck.Initiator.start(
+                    dir,
+                    List.of(),
+                    List.of("peer", transport, agent.host(), Integer.toString(agent.port()), agent.token()));
             try {
                 initiator.awaitLine("point started", Duration.ofSeconds(60));
                 Thread.sleep(InitiatorDeathCheck.INTO_THE_POINT_MILLIS);
-                assertThat(Procs.fds(agent.pid()).size()).as("the agent holds the point's resources").isGreaterThan(idle.size());
+                assertThat(Procs.fds(agent.pid()).size())
+                        .as("the agent holds the point's resources")
+                        .isGreaterThan(idle.size());
                 initiator.kill("SIGKILL");
             } finally {
                 initiator.process().destroyForcibly();
@@ -69,15 +73,26 @@ class InitiatorDeathTest {
                 Thread.sleep(50);
                 now = Procs.fds(agent.pid());
             }
-            assertThat(agent.alive()).as("the agent outlives a vanished initiator").isTrue();
-            assertThat(now).as("the agent's descriptors 10 s after its initiator vanished, against those it held idle; log:%n%s",
-                    read(agentLog)).isEqualTo(idle);
+            assertThat(agent.alive())
+                    .as("the agent outlives a vanished initiator")
+                    .isTrue();
+            assertThat(now)
+                    .as(
+                            "the agent's descriptors 10 s after its initiator vanished, against those it held idle;"
+                                    + " log:%n%s",
+                            read(agentLog))
+                    .isEqualTo(idle);
             String released = "the session from /127.0.0.1:\\d+ ended holding 1 point\\(s\\): released";
-            while (!java.util.regex.Pattern.compile(released).matcher(read(agentLog)).find() && System.nanoTime() < deadline) {
+            while (!java.util.regex.Pattern.compile(released)
+                            .matcher(read(agentLog))
+                            .find()
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(50); // logged after the release, then through the pipe into the log
             }
             assertThat(read(agentLog)).containsPattern(released);
-            assertThat(run(agent, transport, "after").isValid()).as("the next initiator's point").isTrue();
+            assertThat(run(agent, transport, "after").isValid())
+                    .as("the next initiator's point")
+                    .isTrue();
         }
     }
 

@@ -23,15 +23,22 @@ public final class InitiatorMain {
     /** System property: the JVM flags of the agent a {@code local} initiator starts (the VM's guest flags), space-separated. */
     static final String AGENT_JVM_ARGS = "linkproof.agent.jvmArgs";
 
-    private InitiatorMain() {
-    }
+    private InitiatorMain() {}
 
     /** A point that runs for minutes: a TB over shared memory (ucx), or over loopback tcp. */
     static TransferSpec longPoint(String transport) {
-        TransferSpec.Builder b = TransferSpec.builder().pointId("InitiatorMain#long-" + transport).transport(transport)
-                .op(Op.WRITE).batch(1);
+        TransferSpec.Builder b = TransferSpec.builder()
+                .pointId("InitiatorMain#long-" + transport)
+                .transport(transport)
+                .op(Op.WRITE)
+                .batch(1);
         return switch (transport) {
-            case "ucx" -> b.settings(Map.of("UCX_TLS", "shm")).size(2L << 20).iterations(500_000).warmup(10).build();
+            case "ucx" ->
+                b.settings(Map.of("UCX_TLS", "shm"))
+                        .size(2L << 20)
+                        .iterations(500_000)
+                        .warmup(10)
+                        .build();
             case "tcp" -> b.size(1L << 20).iterations(1_000_000).warmup(10).build();
             // Soft-RoCE under TCG moves a 64 KiB write in about a millisecond: this runs for many minutes.
             case "verbs" -> b.size(64L << 10).iterations(1_000_000).warmup(10).build();
@@ -41,8 +48,14 @@ public final class InitiatorMain {
 
     /** A short validated point of the same kind, for the run after a vanished initiator's. */
     static TransferSpec shortPoint(String transport, String id) {
-        TransferSpec.Builder b = TransferSpec.builder().pointId(id).transport(transport).op(Op.WRITE).size(64 << 10)
-                .batch(2).iterations(20).warmup(2);
+        TransferSpec.Builder b = TransferSpec.builder()
+                .pointId(id)
+                .transport(transport)
+                .op(Op.WRITE)
+                .size(64 << 10)
+                .batch(2)
+                .iterations(20)
+                .warmup(2);
         if (transport.equals("ucx")) {
             b.settings(Map.of("UCX_TLS", "shm"));
         }

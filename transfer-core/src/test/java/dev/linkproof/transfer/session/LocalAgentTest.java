@@ -41,8 +41,14 @@ class LocalAgentTest {
             assertThat(agent.pid()).isNotEqualTo(ProcessHandle.current().pid());
             try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
                 assertThat(s.agent().pid()).isEqualTo(agent.pid());
-                Measurement m = s.run(TransferSpec.builder().pointId("LocalAgentTest#read").op(Op.READ).size(4097).batch(2)
-                        .iterations(5).warmup(1).build());
+                Measurement m = s.run(TransferSpec.builder()
+                        .pointId("LocalAgentTest#read")
+                        .op(Op.READ)
+                        .size(4097)
+                        .batch(2)
+                        .iterations(5)
+                        .warmup(1)
+                        .build());
                 assertThat(m.isValid()).isTrue();
             }
             assertThat(log).content().contains("linkproof-agent ready").doesNotContain(agent.token());
@@ -64,14 +70,23 @@ class LocalAgentTest {
             cp.append(java.io.File.pathSeparator).append(dir.resolve("absent").resolve("dummy-entry-" + i + ".jar"));
         }
         System.setProperty("java.class.path", cp.toString());
-        try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), dir.resolve("agent.log"), Duration.ofSeconds(30))) {
+        try (LocalAgent agent =
+                LocalAgent.start(List.of("-Xmx64m"), dir.resolve("agent.log"), Duration.ofSeconds(30))) {
             String cmd = Procs.commandLine(agent.pid());
             assertThat(cmd).doesNotContain("dummy-entry-").contains(" @");
             Path argFile = Path.of(cmd.replaceAll(".* @(\\S+) .*", "$1"));
             assertThat(argFile).as("the argument file, once the agent is ready").doesNotExist();
             try (Session s = Session.open(agent.host(), agent.port(), agent.token(), Timeouts.DEFAULT)) {
-                assertThat(s.run(TransferSpec.builder().pointId("LocalAgentTest#long-class-path").op(Op.WRITE).size(4097)
-                        .batch(2).iterations(5).warmup(1).build()).isValid()).isTrue();
+                assertThat(s.run(TransferSpec.builder()
+                                        .pointId("LocalAgentTest#long-class-path")
+                                        .op(Op.WRITE)
+                                        .size(4097)
+                                        .batch(2)
+                                        .iterations(5)
+                                        .warmup(1)
+                                        .build())
+                                .isValid())
+                        .isTrue();
             }
         } finally {
             System.setProperty("java.class.path", saved);
@@ -89,9 +104,13 @@ class LocalAgentTest {
         try (LocalAgent agent = LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofSeconds(30))) {
             Path own = dir.resolve("agent-" + agent.pid() + ".log");
             assertThat(LocalAgent.ownLog(log, agent.pid())).isEqualTo(own);
-            assertThat(own).content().startsWith("linkproof-agent ready host=127.0.0.1").doesNotContain(agent.token());
+            assertThat(own)
+                    .content()
+                    .startsWith("linkproof-agent ready host=127.0.0.1")
+                    .doesNotContain(agent.token());
             assertThat(java.nio.file.Files.getPosixFilePermissions(own))
-                    .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                    .containsExactlyInAnyOrder(
+                            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
                             java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
             agent.close();
             assertThat(own).doesNotExist();
@@ -117,6 +136,7 @@ class LocalAgentTest {
         assertThatThrownBy(() -> LocalAgent.start(List.of("-Xmx64m"), log, Duration.ofMillis(50)))
                 .isInstanceOf(PeerFailureException.class)
                 .hasMessageStartingWith("the target agent did not get ready within 50 ms")
-                .satisfies(e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.AGENT_START));
+                .satisfies(
+                        e -> assertThat(((PeerFailureException) e).deadline()).contains(Deadline.AGENT_START));
     }
 }

@@ -22,21 +22,27 @@ class TimedRunTest {
 
     /** A session whose every run takes {@code nanosPerIteration} per iteration, its data valid unless {@code corrupt}. */
     private TransferSession session(long nanosPerIteration, boolean corrupt) {
-        return (TransferSession) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {TransferSession.class},
-                (proxy, method, args) -> {
+        return (TransferSession) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {TransferSession.class}, (proxy, method, args) -> {
                     if (!method.getName().equals("run")) {
                         throw new UnsupportedOperationException(method.getName());
                     }
                     TransferSpec spec = (TransferSpec) args[0];
                     runs.add(spec);
                     long total = nanosPerIteration * spec.iterations();
-                    Validation v = corrupt ? new Validation(1, spec.size(), 1, Optional.of(new Mismatch(0, 7, 1, 2)))
+                    Validation v = corrupt
+                            ? new Validation(1, spec.size(), 1, Optional.of(new Mismatch(0, 7, 1, 2)))
                             : new Validation(1, spec.size(), 0, Optional.empty());
-                    return Measurement.of(spec, new Timing(total, spec.iterations(), LatencyStats.averageOnly(nanosPerIteration)), v, Map.of());
+                    return Measurement.of(
+                            spec,
+                            new Timing(total, spec.iterations(), LatencyStats.averageOnly(nanosPerIteration)),
+                            v,
+                            Map.of());
                 });
     }
 
-    private static final TransferSpec SPEC = TransferSpec.builder().iterations(100).warmup(10).build();
+    private static final TransferSpec SPEC =
+            TransferSpec.builder().iterations(100).warmup(10).build();
 
     /** 100 × 10 µs = 1 ms, under a twentieth of 2 s: a tenth of it (200 ms) for the pace, then 2 s. */
     @Test
@@ -63,13 +69,19 @@ class TimedRunTest {
     @Test
     void aSizedRunFarQuickerThanItsProbesRunsOnceMoreAtItsOwnPace() throws Exception {
         int[] calls = {0};
-        TransferSession warming = (TransferSession) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {TransferSession.class}, (proxy, method, args) -> {
+        TransferSession warming = (TransferSession) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {TransferSession.class}, (proxy, method, args) -> {
                     TransferSpec spec = (TransferSpec) args[0];
                     runs.add(spec);
                     long perIteration = calls[0]++ == 0 ? 2_000_000 : 500_000;
-                    return Measurement.of(spec, new Timing(perIteration * spec.iterations(), spec.iterations(),
-                            LatencyStats.averageOnly(perIteration)), new Validation(1, spec.size(), 0, Optional.empty()), Map.of());
+                    return Measurement.of(
+                            spec,
+                            new Timing(
+                                    perIteration * spec.iterations(),
+                                    spec.iterations(),
+                                    LatencyStats.averageOnly(perIteration)),
+                            new Validation(1, spec.size(), 0, Optional.empty()),
+                            Map.of());
                 });
         Measurement m = TimedRun.run(warming, SPEC, Duration.ofSeconds(2));
         assertThat(runs).extracting(TransferSpec::iterations).containsExactly(100, 1000, 4000);
@@ -93,6 +105,7 @@ class TimedRunTest {
     @Test
     void theSizedCountStaysWithinTheSpecsLimitAndNeverBelowItsOwn() {
         assertThat(TimedRun.sized(SPEC, 1, Duration.ofHours(1)).iterations()).isEqualTo(TimedRun.MAX_ITERATIONS);
-        assertThat(TimedRun.sized(SPEC, 100_000_000, Duration.ofSeconds(1)).iterations()).isEqualTo(100);
+        assertThat(TimedRun.sized(SPEC, 100_000_000, Duration.ofSeconds(1)).iterations())
+                .isEqualTo(100);
     }
 }

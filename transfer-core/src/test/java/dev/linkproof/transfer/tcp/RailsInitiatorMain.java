@@ -33,16 +33,25 @@ import java.util.Map;
 public final class RailsInitiatorMain {
     /** Connections per rail: more than one, so a rail's pinning holds for all of its connections. */
     static final int CONNECTIONS = 2;
+
     static final int WARMUP = 2;
     static final String DONE = "rails done";
     static final String FAILED = "rails failed: ";
 
-    private RailsInitiatorMain() {
-    }
+    private RailsInitiatorMain() {}
 
     static TransferSpec railSpec(int rail, long size, int iterations, Map<String, String> settings) {
-        return TransferSpec.builder().pointId("TcpRailsNetnsTest/rail" + rail).transport(TcpTransport.ID).op(Op.WRITE)
-                .size(size).batch(1).connections(CONNECTIONS).iterations(iterations).warmup(WARMUP).settings(settings).build();
+        return TransferSpec.builder()
+                .pointId("TcpRailsNetnsTest/rail" + rail)
+                .transport(TcpTransport.ID)
+                .op(Op.WRITE)
+                .size(size)
+                .batch(1)
+                .connections(CONNECTIONS)
+                .iterations(iterations)
+                .warmup(WARMUP)
+                .settings(settings)
+                .build();
     }
 
     static Map<String, String> parseSettings(String arg) {
@@ -71,7 +80,8 @@ public final class RailsInitiatorMain {
                 Map<String, String> settings = parseSettings(args[i]);
                 Session s = Session.open(host, port, token, Timeouts.DEFAULT);
                 sessions.add(s);
-                String label = settings.getOrDefault(TcpSettings.SOURCE, "?") + "->" + settings.getOrDefault(TcpSettings.ADDRESS, host);
+                String label = settings.getOrDefault(TcpSettings.SOURCE, "?") + "->"
+                        + settings.getOrDefault(TcpSettings.ADDRESS, host);
                 rails.add(new Rails.Rail(label, s, railSpec(rail, size, iterations, settings)));
             }
             TransferSpec point = railSpec(0, size, iterations, Map.of()).withPointId("TcpRailsNetnsTest");
@@ -79,8 +89,15 @@ public final class RailsInitiatorMain {
             for (RailResult r : m.rails()) {
                 TransferSpec spec = r.measurement().spec();
                 long moved = MeasurementLoop.batchesPerPoint(spec) * spec.batch() * spec.size();
-                System.out.printf(Locale.ROOT, "rail index=%d label=%s valid=%b GBps=%.6f start=%d end=%d moved=%d%n", r.index(),
-                        r.label(), r.measurement().isValid(), r.measurement().bandwidthGBps(), r.loopStartNanos(), r.loopEndNanos(),
+                System.out.printf(
+                        Locale.ROOT,
+                        "rail index=%d label=%s valid=%b GBps=%.6f start=%d end=%d moved=%d%n",
+                        r.index(),
+                        r.label(),
+                        r.measurement().isValid(),
+                        r.measurement().bandwidthGBps(),
+                        r.loopStartNanos(),
+                        r.loopEndNanos(),
                         moved);
             }
             System.out.println(DONE);

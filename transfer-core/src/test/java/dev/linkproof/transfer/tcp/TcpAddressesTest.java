@@ -39,11 +39,19 @@ class TcpAddressesTest {
     private static final IoSettings FAST = new IoSettings(Duration.ofMillis(500), Duration.ofSeconds(2));
     /** What the agent would pass: the address the initiator reached it on. */
     private static final TargetContext AGENT_ON_127_0_0_1 = new TargetContext("127.0.0.1", IoSettings.DEFAULT);
+
     private final TcpTransport tcp = new TcpTransport();
 
     private static TransferSpec spec(Map<String, String> settings) {
-        return TransferSpec.builder().pointId("tcp-addresses").transport("tcp").op(Op.WRITE).size(64 << 10).batch(3)
-                .connections(3).settings(settings).build();
+        return TransferSpec.builder()
+                .pointId("tcp-addresses")
+                .transport("tcp")
+                .op(Op.WRITE)
+                .size(64 << 10)
+                .batch(3)
+                .connections(3)
+                .settings(settings)
+                .build();
     }
 
     /** The endpoint as the session hands it to the transport: the target's, plus the agent's address. */
@@ -57,18 +65,21 @@ class TcpAddressesTest {
     void theListenerBindsToTcpAddressAndPublishesItAsTcpHost() throws Exception {
         TransferSpec spec = spec(Map.of(TcpSettings.ADDRESS, "127.0.0.2"));
         try (Buffer region = HostMemory.pageAligned(spec.slots().regionBytes());
-             TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
+                TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
             int port = Integer.parseInt(served.endpoint().get("tcp.port"));
             assertThat(served.endpoint()).containsEntry("tcp.host", "127.0.0.2");
-            assertThat(Procs.tcpSockets()).as("the kernel's listening sockets")
-                    .filteredOn(s -> s.state().equals("LISTEN") && s.local().equals(new InetSocketAddress("127.0.0.2", port)))
+            assertThat(Procs.tcpSockets())
+                    .as("the kernel's listening sockets")
+                    .filteredOn(s ->
+                            s.state().equals("LISTEN") && s.local().equals(new InetSocketAddress("127.0.0.2", port)))
                     .hasSize(1);
             // Not on the agent's address any more: nothing answers there.
             assertThatThrownBy(() -> {
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-                }
-            }).isInstanceOf(ConnectException.class);
+                        try (Socket s = new Socket()) {
+                            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+                        }
+                    })
+                    .isInstanceOf(ConnectException.class);
         }
     }
 
@@ -76,16 +87,22 @@ class TcpAddressesTest {
     void theDataConnectionsGoToTcpAddressFromTcpSource() throws Exception {
         TransferSpec spec = spec(Map.of(TcpSettings.ADDRESS, "127.0.0.2", TcpSettings.SOURCE, "127.0.0.3"));
         List<TcpSocket> accepted = runOnePoint(spec);
-        assertThat(accepted).as("the target's accepted data connections").hasSize(3)
-                .allSatisfy(s -> assertThat(s.remote().getAddress().getHostAddress()).as(s.toString()).isEqualTo("127.0.0.3"));
+        assertThat(accepted)
+                .as("the target's accepted data connections")
+                .hasSize(3)
+                .allSatisfy(s -> assertThat(s.remote().getAddress().getHostAddress())
+                        .as(s.toString())
+                        .isEqualTo("127.0.0.3"));
     }
 
     /** The check above can fail: without tcp.source the kernel picks the source, 127.0.0.1 on lo. */
     @Test
     void withoutTcpSourceTheKernelPicksTheSource() throws Exception {
         List<TcpSocket> accepted = runOnePoint(spec(Map.of(TcpSettings.ADDRESS, "127.0.0.2")));
-        assertThat(accepted).hasSize(3)
-                .noneSatisfy(s -> assertThat(s.remote().getAddress().getHostAddress()).isEqualTo("127.0.0.3"));
+        assertThat(accepted)
+                .hasSize(3)
+                .noneSatisfy(s ->
+                        assertThat(s.remote().getAddress().getHostAddress()).isEqualTo("127.0.0.3"));
     }
 
     /**
@@ -94,17 +111,19 @@ class TcpAddressesTest {
      */
     private List<TcpSocket> runOnePoint(TransferSpec spec) throws Exception {
         try (Buffer region = HostMemory.pageAligned(spec.slots().regionBytes());
-             Buffer local = HostMemory.pageAligned(spec.slots().regionBytes());
-             TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
+                Buffer local = HostMemory.pageAligned(spec.slots().regionBytes());
+                TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
             int port = Integer.parseInt(served.endpoint().get("tcp.port"));
             SlotPatterns.fill(local.segment(), spec, Ranks.INITIATOR, 0);
             try (DataPath path = tcp.connect(spec, local, reachedOn127001(served.endpoint()), FAST)) {
                 path.post();
                 path.awaitOldest();
-                assertThat(Checksums.ofSlots(region.segment(), spec.slots())).isEqualTo(Checksums.ofSlots(local.segment(), spec.slots()));
+                assertThat(Checksums.ofSlots(region.segment(), spec.slots()))
+                        .isEqualTo(Checksums.ofSlots(local.segment(), spec.slots()));
                 InetSocketAddress listener = new InetSocketAddress("127.0.0.2", port);
                 return Procs.tcpSockets().stream()
-                        .filter(s -> s.state().equals("ESTABLISHED") && s.local().equals(listener))
+                        .filter(s ->
+                                s.state().equals("ESTABLISHED") && s.local().equals(listener))
                         .toList();
             }
         }
@@ -118,7 +137,8 @@ class TcpAddressesTest {
                     .isInstanceOf(TransferException.class)
                     .hasMessageStartingWith("tcp.address=10.9.9.9: cannot listen: ")
                     .hasMessageContaining("Cannot assign requested address");
-            assertThatThrownBy(() -> tcp.serve(spec(Map.of(TcpSettings.ADDRESS, "no-such-host.invalid")), region, AGENT_ON_127_0_0_1))
+            assertThatThrownBy(() -> tcp.serve(
+                            spec(Map.of(TcpSettings.ADDRESS, "no-such-host.invalid")), region, AGENT_ON_127_0_0_1))
                     .hasMessage("tcp.address=no-such-host.invalid: cannot listen: unknown host");
         }
     }
@@ -128,8 +148,8 @@ class TcpAddressesTest {
     void aTcpSourceThatIsNotThisHostsFailsThePointNamingIt() throws Exception {
         TransferSpec spec = spec(Map.of(TcpSettings.ADDRESS, "127.0.0.2", TcpSettings.SOURCE, "10.9.9.9"));
         try (Buffer region = HostMemory.pageAligned(spec.slots().regionBytes());
-             Buffer local = HostMemory.pageAligned(spec.slots().regionBytes());
-             TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
+                Buffer local = HostMemory.pageAligned(spec.slots().regionBytes());
+                TargetPoint served = tcp.serve(spec, region, AGENT_ON_127_0_0_1)) {
             assertThatThrownBy(() -> tcp.connect(spec, local, reachedOn127001(served.endpoint()), FAST))
                     .isInstanceOf(TransferException.class)
                     .isNotInstanceOf(PeerFailureException.class)
@@ -144,8 +164,8 @@ class TcpAddressesTest {
         TransferSpec plain = spec(Map.of());
         TransferSpec pinned = spec(Map.of(TcpSettings.ADDRESS, "127.0.0.2"));
         try (Buffer region = HostMemory.pageAligned(plain.slots().regionBytes());
-             Buffer local = HostMemory.pageAligned(plain.slots().regionBytes());
-             TargetPoint served = tcp.serve(plain, region, AGENT_ON_127_0_0_1)) {
+                Buffer local = HostMemory.pageAligned(plain.slots().regionBytes());
+                TargetPoint served = tcp.serve(plain, region, AGENT_ON_127_0_0_1)) {
             assertThatThrownBy(() -> tcp.connect(pinned, local, reachedOn127001(served.endpoint()), FAST))
                     .isInstanceOf(TransferException.class)
                     .hasMessage("tcp.address=127.0.0.2, but the target listens on 127.0.0.1 (it published no tcp.host: "

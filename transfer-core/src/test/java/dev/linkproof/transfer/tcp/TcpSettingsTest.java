@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 class TcpSettingsTest {
     private static TcpSettings of(Map<String, String> s) {
-        return TcpSettings.of(TransferSpec.builder().transport("tcp").settings(s).build());
+        return TcpSettings.of(
+                TransferSpec.builder().transport("tcp").settings(s).build());
     }
 
     @Test
@@ -33,8 +34,11 @@ class TcpSettingsTest {
     void badKeysAndBlankValuesNameTheKey() {
         assertThatThrownBy(() -> of(Map.of("tcp.adress", "10.77.1.2")))
                 .hasMessage("unknown tcp setting 'tcp.adress' (known: tcp.address, tcp.source)");
-        assertThatThrownBy(() -> of(Map.of("tcp.source", " "))).hasMessageContaining("tcp.source= : expected an IP address");
-        assertThatThrownBy(() -> TcpSettings.require(TransferSpec.builder().settings(Map.of("tcp.host", "x")).build()))
-                .isInstanceOf(TransferException.class).hasMessageStartingWith("bad tcp setting: unknown tcp setting 'tcp.host'");
+        assertThatThrownBy(() -> of(Map.of("tcp.source", " ")))
+                .hasMessageContaining("tcp.source= : expected an IP address");
+        assertThatThrownBy(() -> TcpSettings.require(
+                        TransferSpec.builder().settings(Map.of("tcp.host", "x")).build()))
+                .isInstanceOf(TransferException.class)
+                .hasMessageStartingWith("bad tcp setting: unknown tcp setting 'tcp.host'");
     }
 }

@@ -18,20 +18,23 @@ import java.util.concurrent.TimeUnit;
  * those with the Java side, so an offset or constant that drifts from the header fails a test.
  */
 public final class CProgram {
-    private CProgram() {
-    }
+    private CProgram() {}
 
-    public record Output(int exitCode, String text) { }
+    public record Output(int exitCode, String text) {}
 
     /** Compiles {@code src/test/c/<source>} with {@code flags} and runs it; fails with gcc's own output. */
     public static Output compileAndRun(String source, List<String> flags) throws IOException, InterruptedException {
         Path src = Path.of("src/test/c", source).toAbsolutePath();
         assertThat(src).exists();
-        Path exe = Files.createDirectories(Path.of("target/c-programs")).resolve(source.replace(".c", "")).toAbsolutePath();
+        Path exe = Files.createDirectories(Path.of("target/c-programs"))
+                .resolve(source.replace(".c", ""))
+                .toAbsolutePath();
         List<String> cc = new ArrayList<>(List.of("gcc", "-Wall", "-Werror", "-o", exe.toString(), src.toString()));
         cc.addAll(flags);
         Output compiled = run(cc);
-        assertThat(compiled.exitCode()).as("gcc %s:%n%s", source, compiled.text()).isZero();
+        assertThat(compiled.exitCode())
+                .as("gcc %s:%n%s", source, compiled.text())
+                .isZero();
         Output ran = run(List.of(exe.toString()));
         assertThat(ran.exitCode()).as("%s:%n%s", exe, ran.text()).isZero();
         return ran;

@@ -17,8 +17,7 @@ import java.util.stream.Stream;
  * and about the TCP sockets of a network namespace, for the tests of which addresses a point used.
  */
 public final class Procs {
-    private Procs() {
-    }
+    private Procs() {}
 
     /** True when no process {@code pid} runs: none at all, or only its zombie waiting to be reaped. */
     public static boolean gone(long pid) {
@@ -39,7 +38,9 @@ public final class Procs {
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             try (Stream<String> lines = Files.lines(Path.of(table))) {
                 // sl local_address rem_address st ...; st 0A is LISTEN
-                if (lines.skip(1).map(String::trim).map(l -> l.split("\\s+"))
+                if (lines.skip(1)
+                        .map(String::trim)
+                        .map(l -> l.split("\\s+"))
                         .anyMatch(f -> f.length > 3 && f[1].endsWith(hexPort) && f[3].equals("0A"))) {
                     return true;
                 }
@@ -61,8 +62,21 @@ public final class Procs {
         }
     }
 
-    private static final String[] TCP_STATES = {"?", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2",
-            "TIME_WAIT", "CLOSE", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING", "NEW_SYN_RECV"};
+    private static final String[] TCP_STATES = {
+        "?",
+        "ESTABLISHED",
+        "SYN_SENT",
+        "SYN_RECV",
+        "FIN_WAIT1",
+        "FIN_WAIT2",
+        "TIME_WAIT",
+        "CLOSE",
+        "CLOSE_WAIT",
+        "LAST_ACK",
+        "LISTEN",
+        "CLOSING",
+        "NEW_SYN_RECV"
+    };
 
     /** The TCP sockets of this process's network namespace, v4 and v6 ({@code /proc/net/tcp} and {@code tcp6}). */
     public static List<TcpSocket> tcpSockets() {
@@ -93,7 +107,8 @@ public final class Procs {
                 continue;
             }
             int st = Integer.parseInt(f[3], 16);
-            sockets.add(new TcpSocket(endpoint(f[1]), endpoint(f[2]), st < TCP_STATES.length ? TCP_STATES[st] : "state " + st));
+            sockets.add(new TcpSocket(
+                    endpoint(f[1]), endpoint(f[2]), st < TCP_STATES.length ? TCP_STATES[st] : "state " + st));
         }
         return sockets;
     }
@@ -105,12 +120,14 @@ public final class Procs {
         byte[] raw = new byte[hex.length() / 2];
         for (int word = 0; word < raw.length / 4; word++) {
             for (int b = 0; b < 4; b++) {
-                raw[word * 4 + b] = (byte) Integer.parseInt(hex.substring(word * 8 + (3 - b) * 2, word * 8 + (3 - b) * 2 + 2), 16);
+                raw[word * 4 + b] =
+                        (byte) Integer.parseInt(hex.substring(word * 8 + (3 - b) * 2, word * 8 + (3 - b) * 2 + 2), 16);
             }
         }
         try {
             // getByAddress turns ::ffff:a.b.c.d into an Inet4Address itself
-            return new InetSocketAddress(InetAddress.getByAddress(raw), Integer.parseInt(field.substring(colon + 1), 16));
+            return new InetSocketAddress(
+                    InetAddress.getByAddress(raw), Integer.parseInt(field.substring(colon + 1), 16));
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("not an address: " + field, e);
         }
@@ -120,12 +137,14 @@ public final class Procs {
     public static List<String> fds(long pid) {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.map(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    return "?"; // closed while we looked
-                }
-            }).sorted().toList();
+                        try {
+                            return Files.readSymbolicLink(fd).toString();
+                        } catch (IOException e) {
+                            return "?"; // closed while we looked
+                        }
+                    })
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -139,7 +158,9 @@ public final class Procs {
     /** The process's command line, arguments joined by spaces; empty when it is gone. */
     public static String commandLine(long pid) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"))).replace('\0', ' ').trim();
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")))
+                    .replace('\0', ' ')
+                    .trim();
         } catch (IOException e) {
             return "";
         }

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 public final class RailsNetns implements AutoCloseable {
     /** Prefix of the namespaces tests make; the process id follows. */
     private static final String TEST_PREFIX = "lp-rt";
+
     private static final long COMMAND_SECONDS = 30;
 
     private final Path script;
@@ -36,15 +37,19 @@ public final class RailsNetns implements AutoCloseable {
 
     /** Brings up {@code rails} rails in namespaces of this JVM's own, or skips the test with the reason. */
     public static RailsNetns up(int rails) throws IOException, InterruptedException {
-        assumeTrue("root".equals(System.getProperty("user.name")),
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")),
                 () -> "needs root to create network namespaces (running as " + System.getProperty("user.name") + ")");
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
+        assumeTrue(
+                Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
                 "needs iproute2's ip command");
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/tc")) || Files.isExecutable(Path.of("/sbin/tc")),
+        assumeTrue(
+                Files.isExecutable(Path.of("/usr/sbin/tc")) || Files.isExecutable(Path.of("/sbin/tc")),
                 "needs iproute2's tc command");
         Path script = findScript();
         deleteLeftovers(script);
-        RailsNetns net = new RailsNetns(script, TEST_PREFIX + ProcessHandle.current().pid());
+        RailsNetns net =
+                new RailsNetns(script, TEST_PREFIX + ProcessHandle.current().pid());
         Result r = net.run("up", Integer.toString(rails));
         if (r.code() != 0) {
             net.close();
@@ -61,7 +66,8 @@ public final class RailsNetns implements AutoCloseable {
                 return s;
             }
         }
-        throw new IllegalStateException("scripts/lib/rails-netns.sh not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "scripts/lib/rails-netns.sh not found above " + Path.of("").toAbsolutePath());
     }
 
     /** Namespaces of test JVMs that are gone (killed before their clean-up). */
@@ -116,8 +122,7 @@ public final class RailsNetns implements AutoCloseable {
     }
 
     /** A rail's initiator end: bytes sent and received on it, and whether it is throttled. */
-    public record LinkStats(long txBytes, long rxBytes, boolean throttled) {
-    }
+    public record LinkStats(long txBytes, long rxBytes, boolean throttled) {}
 
     /** Every rail's initiator-end counters, by rail. */
     public Map<Integer, LinkStats> stats() throws IOException, InterruptedException {
@@ -127,8 +132,12 @@ public final class RailsNetns implements AutoCloseable {
         for (String l : r.output().split("\n")) {
             Matcher m = line.matcher(l.trim());
             if (m.matches()) {
-                stats.put(Integer.parseInt(m.group(1)), new LinkStats(Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-                        m.group(4).equals("tbf")));
+                stats.put(
+                        Integer.parseInt(m.group(1)),
+                        new LinkStats(
+                                Long.parseLong(m.group(2)),
+                                Long.parseLong(m.group(3)),
+                                m.group(4).equals("tbf")));
             }
         }
         return stats;
@@ -136,7 +145,8 @@ public final class RailsNetns implements AutoCloseable {
 
     /** The TCP sockets of the initiator's namespace, as its kernel lists them (TIME_WAIT ones included). */
     public List<Procs.TcpSocket> initiatorSockets() throws IOException, InterruptedException {
-        Result r = check(command(List.of("ip", "netns", "exec", initiatorNs(), "cat", "/proc/net/tcp", "/proc/net/tcp6")),
+        Result r = check(
+                command(List.of("ip", "netns", "exec", initiatorNs(), "cat", "/proc/net/tcp", "/proc/net/tcp6")),
                 "reading the initiator namespace's sockets");
         return Procs.tcpSockets(r.output());
     }
@@ -179,11 +189,11 @@ public final class RailsNetns implements AutoCloseable {
 
     private static Result check(Result r, String what) {
         if (r.code() != 0) {
-            throw new IllegalStateException("rails-netns.sh " + what + " failed (exit " + r.code() + "): " + r.output().strip());
+            throw new IllegalStateException("rails-netns.sh " + what + " failed (exit " + r.code() + "): "
+                    + r.output().strip());
         }
         return r;
     }
 
-    private record Result(int code, String output) {
-    }
+    private record Result(int code, String output) {}
 }

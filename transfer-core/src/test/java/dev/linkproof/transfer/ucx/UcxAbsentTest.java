@@ -26,10 +26,15 @@ class UcxAbsentTest {
     }
 
     private static String availabilityWith(String library) throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-D" + Ucx.LIBRARY_PROPERTY + "=" + library,
-                "-cp", System.getProperty("java.class.path"), UcxAbsentTest.class.getName())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-D" + Ucx.LIBRARY_PROPERTY + "=" + library,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        UcxAbsentTest.class.getName())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
@@ -39,30 +44,45 @@ class UcxAbsentTest {
 
     @Test
     void aMissingLibraryMakesTheTransportUnavailableWithTheReason() throws Exception {
-        assertThat(availabilityWith("libucp-absent.so.0")).isEqualTo("false|libucp-absent.so.0 cannot be loaded: "
-                + "libucp-absent.so.0: cannot open shared object file: No such file or directory (apt-get install libucx0)|{}");
+        assertThat(availabilityWith("libucp-absent.so.0"))
+                .isEqualTo("false|libucp-absent.so.0 cannot be loaded: libucp-absent.so.0: cannot open shared object"
+                        + " file: No such file or directory (apt-get install libucx0)|{}");
     }
 
     /** It said "libucp.so.0 not found" of a file that was there: the loader's own error was dropped. */
     @Test
     void aFileThatIsNotALibrarySaysWhatTheLoaderSaid() throws Exception {
         Path notALibrary = Files.writeString(dir.resolve("libucp.so.0"), "not a shared object, only text. ".repeat(8));
-        assertThat(availabilityWith(notALibrary.toString())).isEqualTo("false|" + notALibrary + " cannot be loaded: "
-                + notALibrary + ": invalid ELF header (apt-get install libucx0)|{}");
+        assertThat(availabilityWith(notALibrary.toString()))
+                .isEqualTo("false|" + notALibrary + " cannot be loaded: " + notALibrary
+                        + ": invalid ELF header (apt-get install libucx0)|{}");
     }
 
     /** A library whose own dependency is gone: the loader names the dependency. */
     @Test
     void aLibraryWhoseDependencyIsMissingNamesTheDependency() throws Exception {
         Path c = Files.writeString(dir.resolve("dep.c"), "int lp_dep(void) { return 1; }\n");
-        Path user = Files.writeString(dir.resolve("user.c"), "int lp_dep(void);\nint lp_user(void) { return lp_dep(); }\n");
+        Path user =
+                Files.writeString(dir.resolve("user.c"), "int lp_dep(void);\nint lp_user(void) { return lp_dep(); }\n");
         Path dep = dir.resolve("liblpdep.so");
         Path lib = dir.resolve("libucp-broken.so.0");
-        assertThat(CProgram.run(List.of("gcc", "-shared", "-fPIC", "-o", dep.toString(), c.toString())).exitCode()).isZero();
-        assertThat(CProgram.run(List.of("gcc", "-shared", "-fPIC", "-o", lib.toString(), user.toString(),
-                "-L" + dir, "-llpdep")).exitCode()).isZero();
+        assertThat(CProgram.run(List.of("gcc", "-shared", "-fPIC", "-o", dep.toString(), c.toString()))
+                        .exitCode())
+                .isZero();
+        assertThat(CProgram.run(List.of(
+                                "gcc",
+                                "-shared",
+                                "-fPIC",
+                                "-o",
+                                lib.toString(),
+                                user.toString(),
+                                "-L" + dir,
+                                "-llpdep"))
+                        .exitCode())
+                .isZero();
         Files.delete(dep);
-        assertThat(availabilityWith(lib.toString())).isEqualTo("false|" + lib + " cannot be loaded: liblpdep.so: cannot open "
-                + "shared object file: No such file or directory (apt-get install libucx0)|{}");
+        assertThat(availabilityWith(lib.toString()))
+                .isEqualTo("false|" + lib + " cannot be loaded: liblpdep.so: cannot open "
+                        + "shared object file: No such file or directory (apt-get install libucx0)|{}");
     }
 }

@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(120)
 class UcxAtomicsTest {
     private static final String TOKEN = "0123456789abcdef-ucx-atomics-token";
-    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(10),
+    private static final Timeouts TIMEOUTS = new Timeouts(
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     private static AgentServer agent;
     private static Session session;
@@ -50,20 +52,31 @@ class UcxAtomicsTest {
     }
 
     static Stream<Arguments> points() {
-        return Stream.of(Op.FETCH_ADD, Op.COMPARE_SWAP).flatMap(op -> Stream.of(
-                Arguments.of("shm", op, 1, 1, 1),
-                Arguments.of("shm", op, 16, 4, 8),
-                Arguments.of("tcp", op, 4, 2, 1)));
+        return Stream.of(Op.FETCH_ADD, Op.COMPARE_SWAP)
+                .flatMap(op -> Stream.of(
+                        Arguments.of("shm", op, 1, 1, 1),
+                        Arguments.of("shm", op, 16, 4, 8),
+                        Arguments.of("tcp", op, 4, 2, 1)));
     }
 
     @ParameterizedTest(name = "{0} {1} ×{2} · {3} ep · depth {4}")
     @MethodSource("points")
     void countsEveryAtomic(String tls, Op op, int batch, int eps, int depth) throws Exception {
-        TransferSpec spec = TransferSpec.builder().transport("ucx")
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
                 .pointId("UcxAtomicsTest#" + tls + "-" + op.label() + "-" + batch + "-" + eps + "-" + depth)
-                .op(op).size(8).batch(batch).connections(eps).pipelineDepth(depth).iterations(200).warmup(20)
-                .settings(Map.of("UCX_TLS", tls)).build();
-        assertThat(session.supports(spec).available()).as(session.supports(spec).reason()).isTrue();
+                .op(op)
+                .size(8)
+                .batch(batch)
+                .connections(eps)
+                .pipelineDepth(depth)
+                .iterations(200)
+                .warmup(20)
+                .settings(Map.of("UCX_TLS", tls))
+                .build();
+        assertThat(session.supports(spec).available())
+                .as(session.supports(spec).reason())
+                .isTrue();
         Measurement m = session.run(spec);
         assertThat(m.isValid()).as(m.validation().describe()).isTrue();
         assertThat(m.validation().atomics().counters()).isEqualTo(batch);
@@ -73,9 +86,16 @@ class UcxAtomicsTest {
 
     @Test
     void latencyMode() throws Exception {
-        Measurement m = session.run(TransferSpec.builder().transport("ucx").pointId("UcxAtomicsTest#lat")
-                .op(Op.FETCH_ADD).mode(Mode.LATENCY).size(8).iterations(500).warmup(50)
-                .settings(Map.of("UCX_TLS", "shm")).build());
+        Measurement m = session.run(TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxAtomicsTest#lat")
+                .op(Op.FETCH_ADD)
+                .mode(Mode.LATENCY)
+                .size(8)
+                .iterations(500)
+                .warmup(50)
+                .settings(Map.of("UCX_TLS", "shm"))
+                .build());
         assertThat(m.isValid()).as(m.validation().describe()).isTrue();
         assertThat(m.latency().samples()).isEqualTo(500);
     }

@@ -47,24 +47,29 @@ public final class UcxCostProbe {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    private UcxCostProbe() {
-    }
+    private UcxCostProbe() {}
 
     public static void main(String[] args) throws Throwable {
         Op op = Op.valueOf(args[0].toUpperCase(Locale.ROOT));
-        long[] sizes = Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
+        long[] sizes =
+                Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
         long bytesPerRound = Long.parseLong(args[2]);
         int rounds = Integer.parseInt(args[3]);
         String tls = args[4];
         long max = Arrays.stream(sizes).max().orElseThrow();
-        TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("probe").op(op).size(max)
-                .settings(Map.of("UCX_TLS", tls)).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
+                .pointId("probe")
+                .op(op)
+                .size(max)
+                .settings(Map.of("UCX_TLS", tls))
+                .build();
         UcxTransport t = new UcxTransport();
         try (Buffer target = t.allocate(spec, MemoryPlacement.HOST, max);
-             TargetPoint served = t.serve(spec, target, new TargetContext("127.0.0.1", IoSettings.DEFAULT));
-             Buffer local = t.allocate(spec, MemoryPlacement.HOST, max);
-             Arena a = Arena.ofConfined();
-             UcxWorker w = UcxWorker.create(((UcxBuffer) local).context)) {
+                TargetPoint served = t.serve(spec, target, new TargetContext("127.0.0.1", IoSettings.DEFAULT));
+                Buffer local = t.allocate(spec, MemoryPlacement.HOST, max);
+                Arena a = Arena.ofConfined();
+                UcxWorker w = UcxWorker.create(((UcxBuffer) local).context)) {
             Map<String, String> e = served.endpoint();
             MemorySegment ep = w.connect(HexFormat.of().parseHex(e.get("ucx.address")), a.allocate(1), false);
             byte[] rkeyBytes = HexFormat.of().parseHex(e.get("ucx.rkey"));
@@ -72,8 +77,18 @@ public final class UcxCostProbe {
             packed.copyFrom(MemorySegment.ofArray(rkeyBytes));
             MemorySegment out = a.allocate(ADDRESS);
             Ucx.check((byte) Ucx.lib().rkeyUnpack.invokeExact(ep, packed, out), "ucp_ep_rkey_unpack");
-            Probe p = new Probe(w, ep, out.get(ADDRESS, 0), ((UcxBuffer) local).memory.segment,
-                    Long.parseUnsignedLong(e.get("ucx.base")), op, tls, t, local, e, new MemorySegment[DEPTH]);
+            Probe p = new Probe(
+                    w,
+                    ep,
+                    out.get(ADDRESS, 0),
+                    ((UcxBuffer) local).memory.segment,
+                    Long.parseUnsignedLong(e.get("ucx.base")),
+                    op,
+                    tls,
+                    t,
+                    local,
+                    e,
+                    new MemorySegment[DEPTH]);
             for (long size : sizes) {
                 measure(p, size, (int) Math.max(256, Math.min(2_000_000, bytesPerRound / size)) / 32 * 32, rounds);
             }
@@ -107,17 +122,36 @@ public final class UcxCostProbe {
             double[] c = cpu[pol].clone();
             Arrays.sort(s);
             Arrays.sort(c);
-            System.out.printf(Locale.ROOT, "PROBE %s %d %-8s wall best %9.1f median %9.1f ns/op | cpu best %9.1f median %9.1f"
-                            + " max %9.1f ns/op (%6.2f GB/s at the cpu median) | heap %.1f B/op%n", p.op().label(), size,
-                    POLICIES[pol], s[0], s[s.length / 2], c[0], c[c.length / 2], c[c.length - 1], size / c[c.length / 2],
+            System.out.printf(
+                    Locale.ROOT,
+                    "PROBE %s %d %-8s wall best %9.1f median %9.1f ns/op | cpu best %9.1f median %9.1f"
+                            + " max %9.1f ns/op (%6.2f GB/s at the cpu median) | heap %.1f B/op%n",
+                    p.op().label(),
+                    size,
+                    POLICIES[pol],
+                    s[0],
+                    s[s.length / 2],
+                    c[0],
+                    c[c.length / 2],
+                    c[c.length - 1],
+                    size / c[c.length / 2],
                     allocated[pol]);
         }
     }
 
     /** The policies' loops, each small so the JIT compiles it on its own. */
-    private record Probe(UcxWorker w, MemorySegment ep, MemorySegment rkey, MemorySegment localSegment, long remote,
-                         Op op, String tls, UcxTransport transport, Buffer local, Map<String, String> endpoint,
-                         MemorySegment[] ring) {
+    private record Probe(
+            UcxWorker w,
+            MemorySegment ep,
+            MemorySegment rkey,
+            MemorySegment localSegment,
+            long remote,
+            Op op,
+            String tls,
+            UcxTransport transport,
+            Buffer local,
+            Map<String, String> endpoint,
+            MemorySegment[] ring) {
         /** Runs {@code n} ops under {@code policy}; the CPU nanoseconds of the measured part when it knows them, else -1. */
         long run(int policy, long size, int n) throws Throwable {
             switch (policy) {
@@ -185,13 +219,32 @@ public final class UcxCostProbe {
         }
 
         private long path(long size, int n) throws Throwable {
-            TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("probe-path").op(op).size(size)
-                    .batch(1).pipelineDepth(DEPTH).iterations(n).warmup(0).settings(Map.of("UCX_TLS", tls)).build();
+            TransferSpec spec = TransferSpec.builder()
+                    .transport("ucx")
+                    .pointId("probe-path")
+                    .op(op)
+                    .size(size)
+                    .batch(1)
+                    .pipelineDepth(DEPTH)
+                    .iterations(n)
+                    .warmup(0)
+                    .settings(Map.of("UCX_TLS", tls))
+                    .build();
             try (var path = transport.connect(spec, local, endpoint, IoSettings.DEFAULT)) {
                 // A fresh endpoint maps the remote region anew: fault it in first, as a point's warmup does.
-                MeasurementLoop.run(path, TransferSpec.builder().transport("ucx").pointId("probe-path-warmup").op(op)
-                        .size(size).batch(1).pipelineDepth(DEPTH).iterations(Math.max(32, n / 4)).warmup(0)
-                        .settings(Map.of("UCX_TLS", tls)).build());
+                MeasurementLoop.run(
+                        path,
+                        TransferSpec.builder()
+                                .transport("ucx")
+                                .pointId("probe-path-warmup")
+                                .op(op)
+                                .size(size)
+                                .batch(1)
+                                .pipelineDepth(DEPTH)
+                                .iterations(Math.max(32, n / 4))
+                                .warmup(0)
+                                .settings(Map.of("UCX_TLS", tls))
+                                .build());
                 long c0 = THREADS.getCurrentThreadCpuTime();
                 MeasurementLoop.run(path, spec);
                 return THREADS.getCurrentThreadCpuTime() - c0;

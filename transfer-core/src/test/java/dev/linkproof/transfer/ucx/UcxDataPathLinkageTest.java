@@ -28,20 +28,27 @@ class UcxDataPathLinkageTest {
 
     @ParameterizedTest(name = "{0} {1} {2} B: critical {3}")
     @CsvSource({
-            "shm, WRITE, 8, true",
-            "shm, READ, 8, true",
-            "shm, WRITE, 65536, true",
-            "shm, READ, 65537, false",
-            "tcp, WRITE, 8, false",
-            "tcp, READ, 64, false"})
-    void criticalOnlyWithoutErrorHandlersAndForShortOps(String tls, Op op, long size, boolean critical) throws Exception {
+        "shm, WRITE, 8, true",
+        "shm, READ, 8, true",
+        "shm, WRITE, 65536, true",
+        "shm, READ, 65537, false",
+        "tcp, WRITE, 8, false",
+        "tcp, READ, 64, false"
+    })
+    void criticalOnlyWithoutErrorHandlersAndForShortOps(String tls, Op op, long size, boolean critical)
+            throws Exception {
         assumeTrue(Ucx.unavailableReason() == null, () -> "libucp absent: " + Ucx.unavailableReason());
-        TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("UcxDataPathLinkageTest").op(op).size(size)
-                .settings(Map.of("UCX_TLS", tls)).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxDataPathLinkageTest")
+                .op(op)
+                .size(size)
+                .settings(Map.of("UCX_TLS", tls))
+                .build();
         UcxTransport t = new UcxTransport();
         try (Buffer target = t.allocate(spec, MemoryPlacement.HOST, size);
-             TargetPoint served = t.serve(spec, target, new TargetContext("127.0.0.1", IoSettings.DEFAULT));
-             Buffer local = t.allocate(spec, MemoryPlacement.HOST, size)) {
+                TargetPoint served = t.serve(spec, target, new TargetContext("127.0.0.1", IoSettings.DEFAULT));
+                Buffer local = t.allocate(spec, MemoryPlacement.HOST, size)) {
             Buffer from = op == Op.WRITE ? local : target;
             Buffer to = op == Op.WRITE ? target : local;
             from.segment().fill((byte) 0x5a);

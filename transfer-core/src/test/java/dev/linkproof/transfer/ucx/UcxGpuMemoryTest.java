@@ -44,13 +44,20 @@ class UcxGpuMemoryTest {
         System.setProperty(GpuRuntimes.RUNTIME, "cuda");
         System.setProperty(GpuRuntimes.CUDA_LIBRARY, FakeGpu.cuda().toString());
         UcxTransport ucx = new UcxTransport();
-        TransferSpec hostToGpu = TransferSpec.builder().transport("ucx").targetMemory(MemoryPlacement.parse("gpu"))
-                .settings(Map.of("UCX_TLS", "shm")).build();
+        TransferSpec hostToGpu = TransferSpec.builder()
+                .transport("ucx")
+                .targetMemory(MemoryPlacement.parse("gpu"))
+                .settings(Map.of("UCX_TLS", "shm"))
+                .build();
         Availability a = ucx.supports(hostToGpu);
         assertThat(a.available()).isFalse();
-        assertThat(a.reason()).startsWith("UCX 1.").contains("has no transport for cuda memory: its context supports host")
-                .doesNotContain("cuda,").contains("a UCX built with CUDA support is needed");
-        assertThat(ucx.supports(TransferSpec.builder().transport("ucx").build()).available()).isTrue();
+        assertThat(a.reason())
+                .startsWith("UCX 1.")
+                .contains("has no transport for cuda memory: its context supports host")
+                .doesNotContain("cuda,")
+                .contains("a UCX built with CUDA support is needed");
+        assertThat(ucx.supports(TransferSpec.builder().transport("ucx").build()).available())
+                .isTrue();
     }
 
     @Test
@@ -59,8 +66,11 @@ class UcxGpuMemoryTest {
         savedRuntime = System.getProperty(GpuRuntimes.RUNTIME);
         savedLibrary = System.getProperty(GpuRuntimes.CUDA_LIBRARY);
         System.setProperty(GpuRuntimes.RUNTIME, "none");
-        Availability a = new UcxTransport().supports(TransferSpec.builder().transport("ucx")
-                .initiatorMemory(MemoryPlacement.parse("gpu")).build());
+        Availability a = new UcxTransport()
+                .supports(TransferSpec.builder()
+                        .transport("ucx")
+                        .initiatorMemory(MemoryPlacement.parse("gpu"))
+                        .build());
         assertThat(a.reason()).isEqualTo("GPU unavailable: linkproof.gpu.runtime=none");
     }
 

@@ -33,7 +33,13 @@ class UcxLayoutTest {
         Path exe = dir.resolve("ucx_layout");
         Run cc;
         try {
-            cc = run(List.of("gcc", "-Wall", "-Werror", "-o", exe.toString(), SOURCE.toAbsolutePath().toString()));
+            cc = run(List.of(
+                    "gcc",
+                    "-Wall",
+                    "-Werror",
+                    "-o",
+                    exe.toString(),
+                    SOURCE.toAbsolutePath().toString()));
         } catch (IOException e) {
             assumeTrue(false, "gcc absent: " + e.getMessage());
             return;
@@ -51,9 +57,10 @@ class UcxLayoutTest {
         Map<String, Long> c = new LinkedHashMap<>(java);
         c.put("offsetof ucp_ep_params_t.err_mode", 20L);
         c.remove("const UCP_FEATURE_RMA");
-        assertThat(differences(java, c)).containsExactly(
-                "offsetof ucp_ep_params_t.err_mode: Java 16, C 20",
-                "const UCP_FEATURE_RMA: Java 2, C (missing)");
+        assertThat(differences(java, c))
+                .containsExactly(
+                        "offsetof ucp_ep_params_t.err_mode: Java 16, C 20",
+                        "const UCP_FEATURE_RMA: Java 2, C (missing)");
     }
 
     static List<String> differences(Map<String, Long> java, Map<String, Long> c) {
@@ -83,8 +90,7 @@ class UcxLayoutTest {
         return m;
     }
 
-    private record Run(int exit, String output) {
-    }
+    private record Run(int exit, String output) {}
 
     private static Run run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

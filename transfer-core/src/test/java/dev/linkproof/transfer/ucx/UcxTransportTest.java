@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(120)
 class UcxTransportTest {
     private static final String TOKEN = "0123456789abcdef-ucx-test-token";
-    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(10),
+    private static final Timeouts TIMEOUTS = new Timeouts(
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     private static AgentServer agent;
     private static Session session;
@@ -50,23 +52,36 @@ class UcxTransportTest {
     }
 
     static Stream<Arguments> points() {
-        return Stream.of("shm", "tcp").flatMap(tls -> Stream.of(
-                Arguments.of(tls, Op.WRITE, 1L, 1, 1, 1),
-                Arguments.of(tls, Op.READ, 3L, 1, 1, 1),
-                Arguments.of(tls, Op.WRITE, 4097L, 3, 2, 4),
-                Arguments.of(tls, Op.READ, 65537L, 4, 3, 2),
-                Arguments.of(tls, Op.WRITE, 1L << 20, 1, 4, 8),
-                Arguments.of(tls, Op.READ, 1L << 20, 2, 1, 1)));
+        return Stream.of("shm", "tcp")
+                .flatMap(tls -> Stream.of(
+                        Arguments.of(tls, Op.WRITE, 1L, 1, 1, 1),
+                        Arguments.of(tls, Op.READ, 3L, 1, 1, 1),
+                        Arguments.of(tls, Op.WRITE, 4097L, 3, 2, 4),
+                        Arguments.of(tls, Op.READ, 65537L, 4, 3, 2),
+                        Arguments.of(tls, Op.WRITE, 1L << 20, 1, 4, 8),
+                        Arguments.of(tls, Op.READ, 1L << 20, 2, 1, 1)));
     }
 
     @ParameterizedTest(name = "{0} {1} {2} B ×{3} · {4} ep · depth {5}")
     @MethodSource("points")
     void movesAndValidates(String tls, Op op, long size, int batch, int eps, int depth) throws Exception {
-        TransferSpec spec = TransferSpec.builder().transport("ucx")
-                .pointId("UcxTransportTest#" + tls + "-" + op.label() + "-" + size + "-" + batch + "-" + eps + "-" + depth)
-                .op(op).size(size).batch(batch).connections(eps).pipelineDepth(depth).iterations(20).warmup(5)
-                .offset(size > 4096 ? 7 : 0).settings(Map.of("UCX_TLS", tls)).build();
-        assertThat(session.supports(spec).available()).as(session.supports(spec).reason()).isTrue();
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxTransportTest#" + tls + "-" + op.label() + "-" + size + "-" + batch + "-" + eps + "-"
+                        + depth)
+                .op(op)
+                .size(size)
+                .batch(batch)
+                .connections(eps)
+                .pipelineDepth(depth)
+                .iterations(20)
+                .warmup(5)
+                .offset(size > 4096 ? 7 : 0)
+                .settings(Map.of("UCX_TLS", tls))
+                .build();
+        assertThat(session.supports(spec).available())
+                .as(session.supports(spec).reason())
+                .isTrue();
         Measurement m = session.run(spec);
         assertThat(m.isValid()).as(m.toString()).isTrue();
         assertThat(m.environment()).containsEntry("transport", "ucx").containsKey("ucx.version");
@@ -74,25 +89,39 @@ class UcxTransportTest {
 
     @Test
     void latencyModeOverSharedMemory() throws Exception {
-        Measurement m = session.run(TransferSpec.builder().transport("ucx").pointId("UcxTransportTest#lat")
-                .op(Op.WRITE).mode(Mode.LATENCY).size(8).iterations(200).warmup(50)
-                .settings(Map.of("UCX_TLS", "shm")).build());
+        Measurement m = session.run(TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxTransportTest#lat")
+                .op(Op.WRITE)
+                .mode(Mode.LATENCY)
+                .size(8)
+                .iterations(200)
+                .warmup(50)
+                .settings(Map.of("UCX_TLS", "shm"))
+                .build());
         assertThat(m.isValid()).isTrue();
         assertThat(m.latency().p50Nanos()).isPositive();
     }
 
     @Test
     void aBadSettingFailsWithUcxsOwnMessage() {
-        TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("UcxTransportTest#bad")
-                .settings(Map.of("UCX_RNDV_THRESH", "lots")).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxTransportTest#bad")
+                .settings(Map.of("UCX_RNDV_THRESH", "lots"))
+                .build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.run(spec))
-                .hasMessageContaining("UCX_RNDV_THRESH=lots").hasMessageContaining("ucp_config_modify");
+                .hasMessageContaining("UCX_RNDV_THRESH=lots")
+                .hasMessageContaining("ucp_config_modify");
     }
 
     @Test
     void settingsReachUcx() {
-        TransferSpec spec = TransferSpec.builder().transport("ucx").pointId("UcxTransportTest#tls")
-                .settings(Map.of("UCX_TLS", "no_such_transport")).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport("ucx")
+                .pointId("UcxTransportTest#tls")
+                .settings(Map.of("UCX_TLS", "no_such_transport"))
+                .build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.run(spec))
                 .hasMessageContaining("ucp_init");
     }

@@ -47,7 +47,9 @@ class ChecksumsTest {
         for (long i : new long[] {0, 1, 7, 8, 2048, 4095, 4096, 4097, 4098}) {
             for (int mask : new int[] {0x01, 0x80, 0xFF}) {
                 flip(s, 1 + i, mask);
-                assertThat(Checksums.of(s, 1, length)).as("byte %d mask %x", i, mask).isNotEqualTo(clean);
+                assertThat(Checksums.of(s, 1, length))
+                        .as("byte %d mask %x", i, mask)
+                        .isNotEqualTo(clean);
                 flip(s, 1 + i, mask);
             }
         }

@@ -43,10 +43,10 @@ class PatternTest {
         long hash = Pattern.pointHash("point-a");
         long base = Pattern.seed(0, hash, 0, 0);
         long[] others = {
-                Pattern.seed(1, hash, 0, 0),                        // rank
-                Pattern.seed(0, Pattern.pointHash("point-b"), 0, 0), // point
-                Pattern.seed(0, hash, 1, 0),                        // slot
-                Pattern.seed(0, hash, 0, 1),                        // generation
+            Pattern.seed(1, hash, 0, 0), // rank
+            Pattern.seed(0, Pattern.pointHash("point-b"), 0, 0), // point
+            Pattern.seed(0, hash, 1, 0), // slot
+            Pattern.seed(0, hash, 0, 1), // generation
         };
         byte[] baseBytes = bytes(filled(64, 0, base), 0, 64);
         for (long other : others) {
@@ -96,7 +96,8 @@ class PatternTest {
         for (long offset = 0; offset < 8; offset++) {
             MemorySegment s = filled(length, offset, seed);
             for (long i = 0; i < length; i++) {
-                assertThat(s.get(ValueLayout.JAVA_BYTE, offset + i)).as("offset %d, byte %d", offset, i)
+                assertThat(s.get(ValueLayout.JAVA_BYTE, offset + i))
+                        .as("offset %d, byte %d", offset, i)
                         .isEqualTo(Pattern.byteAt(seed, i));
             }
             assertThat(Pattern.firstMismatch(s, offset, length, seed)).isEqualTo(-1);
@@ -143,7 +144,9 @@ class PatternTest {
             long step = Math.max(1, length / 37);
             for (long i = 0; i < length; i += step) {
                 flip(s, offset + i, 0xFF);
-                assertThat(Pattern.firstMismatch(s, offset, length, seed)).as("offset %d, flipped %d", offset, i).isEqualTo(i);
+                assertThat(Pattern.firstMismatch(s, offset, length, seed))
+                        .as("offset %d, flipped %d", offset, i)
+                        .isEqualTo(i);
                 flip(s, offset + i, 0xFF);
             }
             // the very last byte, which for most lengths is a tail byte

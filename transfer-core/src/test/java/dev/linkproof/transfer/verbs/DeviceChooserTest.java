@@ -21,7 +21,8 @@ class DeviceChooserTest {
     }
 
     private static VerbsSettings settings(Map<String, String> s) {
-        return VerbsSettings.of(TransferSpec.builder().transport("verbs").settings(s).build());
+        return VerbsSettings.of(
+                TransferSpec.builder().transport("verbs").settings(s).build());
     }
 
     @Test

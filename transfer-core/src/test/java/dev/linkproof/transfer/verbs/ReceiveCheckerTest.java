@@ -21,8 +21,16 @@ class ReceiveCheckerTest {
 
     /** 4 slots of 4097 bytes, one WR each, over 2 QPs: QP 0 has slots 0-1, QP 1 slots 2-3. */
     private static TransferSpec spec(Op op) {
-        return TransferSpec.builder().pointId("imm-point").transport("verbs").op(op).size(4097).batch(4).connections(2)
-                .layout(Layout.CONTIGUOUS).settings(Map.of("verbs.merge", "false")).build();
+        return TransferSpec.builder()
+                .pointId("imm-point")
+                .transport("verbs")
+                .op(op)
+                .size(4097)
+                .batch(4)
+                .connections(2)
+                .layout(Layout.CONTIGUOUS)
+                .settings(Map.of("verbs.merge", "false"))
+                .build();
     }
 
     private static WorkPlan plan(TransferSpec s) {
@@ -38,7 +46,11 @@ class ReceiveCheckerTest {
                 for (int k = 0; k < pieces.size(); k++) {
                     WorkPlan.Piece piece = pieces.get(k);
                     boolean withImm = s.op() == Op.WRITE_WITH_IMM;
-                    c.accept(q, withImm ? RECV_IMM : RECV, piece.length(), withImm,
+                    c.accept(
+                            q,
+                            withImm ? RECV_IMM : RECV,
+                            piece.length(),
+                            withImm,
                             withImm ? imm.immediate(b, p.firstWorkRequest(q) + k, piece.slot()) : 0);
                 }
             }
@@ -62,7 +74,8 @@ class ReceiveCheckerTest {
     void aWrongImmediateIsCaughtNamingSlotBatchQueuePairAndBothValues() {
         TransferSpec s = spec(Op.WRITE_WITH_IMM);
         Immediates right = Immediates.forPoint(s);
-        Immediates wrong = (b, w, slot) -> b == 11 && slot == 3 ? right.immediate(b, w, slot) ^ 0x10000 : right.immediate(b, w, slot);
+        Immediates wrong = (b, w, slot) ->
+                b == 11 && slot == 3 ? right.immediate(b, w, slot) ^ 0x10000 : right.immediate(b, w, slot);
         ReceiveChecker c = new ReceiveChecker(s, plan(s), right);
         feedCorrect(c, s, 12, wrong);
         CompletionCheck r = c.report(12);
@@ -75,8 +88,9 @@ class ReceiveCheckerTest {
         assertThat(m.queuePair()).isEqualTo(1);
         assertThat(m.workRequest()).isEqualTo(3);
         assertThat(m.expected() ^ m.found()).isEqualTo(0x10000);
-        assertThat(r.describe()).startsWith("completion mismatch: 1 of 48 receive completion(s) wrong; first at "
-                + "slot 3 (batch 11, QP 1, work request 3): immediate expected 0x");
+        assertThat(r.describe())
+                .startsWith("completion mismatch: 1 of 48 receive completion(s) wrong; first at "
+                        + "slot 3 (batch 11, QP 1, work request 3): immediate expected 0x");
     }
 
     @Test
@@ -88,8 +102,10 @@ class ReceiveCheckerTest {
 
         ReceiveChecker none = new ReceiveChecker(s, plan(s), Immediates.forPoint(s));
         none.accept(0, RECV_IMM, 4097, false, 0);
-        assertThat(none.report(1).first().describe()).endsWith("immediate expected 0x"
-                + String.format("%08x", Immediates.forPoint(s).immediate(0, 0, 0)) + ", found none (the completion carries no immediate)");
+        assertThat(none.report(1).first().describe())
+                .endsWith("immediate expected 0x"
+                        + String.format("%08x", Immediates.forPoint(s).immediate(0, 0, 0))
+                        + ", found none (the completion carries no immediate)");
     }
 
     @Test
@@ -127,22 +143,29 @@ class ReceiveCheckerTest {
     void oneSidedOpsHaveNoReceivesToCheck() {
         TransferSpec s = spec(Op.WRITE);
         assertThatThrownBy(() -> new ReceiveChecker(s, plan(s), Immediates.forPoint(s)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("write has no receive completions");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("write has no receive completions");
     }
 
     @Test
     void immediatesDependOnPointBatchAndWorkRequest() {
         Immediates a = Immediates.forPoint(spec(Op.WRITE_WITH_IMM));
-        Immediates b = Immediates.forPoint(TransferSpec.builder().pointId("other-point").transport("verbs")
-                .op(Op.WRITE_WITH_IMM).build());
+        Immediates b = Immediates.forPoint(TransferSpec.builder()
+                .pointId("other-point")
+                .transport("verbs")
+                .op(Op.WRITE_WITH_IMM)
+                .build());
         Set<Integer> seen = new HashSet<>();
         for (long batch = 0; batch < 64; batch++) {
             for (int wr = 0; wr < 64; wr++) {
                 seen.add(a.immediate(batch, wr, wr));
             }
         }
-        assertThat(seen).as("distinct immediates over 64 batches x 64 work requests").hasSizeGreaterThan(4090);
-        assertThat(a.immediate(5, 1, 1)).isEqualTo(Immediates.forPoint(spec(Op.WRITE_WITH_IMM)).immediate(5, 1, 1));
+        assertThat(seen)
+                .as("distinct immediates over 64 batches x 64 work requests")
+                .hasSizeGreaterThan(4090);
+        assertThat(a.immediate(5, 1, 1))
+                .isEqualTo(Immediates.forPoint(spec(Op.WRITE_WITH_IMM)).immediate(5, 1, 1));
         assertThat(a.immediate(5, 1, 1)).isNotEqualTo(b.immediate(5, 1, 1));
     }
 }

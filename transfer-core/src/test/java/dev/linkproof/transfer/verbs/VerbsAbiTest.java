@@ -70,8 +70,10 @@ class VerbsAbiTest {
             assumeTrue(false, "gcc is not installed: " + e.getMessage());
             throw e;
         }
-        assumeTrue(!(cc.rc != 0 && cc.output.contains("infiniband/verbs.h")),
-                "the libibverbs headers are missing (Debian's libibverbs-dev; scripts/setup.sh --test installs it): " + cc.output);
+        assumeTrue(
+                !(cc.rc != 0 && cc.output.contains("infiniband/verbs.h")),
+                "the libibverbs headers are missing (Debian's libibverbs-dev; scripts/setup.sh --test installs it): "
+                        + cc.output);
         assertThat(cc.rc).as("gcc output: " + cc.output).isZero();
         Run layout = run(List.of(exe.toString()));
         assertThat(layout.rc).as(layout.output).isZero();
@@ -85,7 +87,7 @@ class VerbsAbiTest {
         return out;
     }
 
-    private record Run(int rc, String output) { }
+    private record Run(int rc, String output) {}
 
     private static Run run(List<String> cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

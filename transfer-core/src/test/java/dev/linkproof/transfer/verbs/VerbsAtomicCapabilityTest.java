@@ -25,8 +25,9 @@ class VerbsAtomicCapabilityTest {
         Availability a = VerbsTransport.atomics("mlx5_3", withAtomicCap((int) VerbsAbi.ATOMIC_NONE));
         assertThat(a.available()).isFalse();
         assertThat(a.kind()).isEqualTo(Availability.Kind.DEVICE_LACKS_CAPABILITY);
-        assertThat(a.reason()).isEqualTo("mlx5_3 reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics "
-                + "(fetch-and-add, compare-and-swap)");
+        assertThat(a.reason())
+                .isEqualTo("mlx5_3 reports atomic_cap IBV_ATOMIC_NONE: it does no RDMA atomics "
+                        + "(fetch-and-add, compare-and-swap)");
     }
 
     @Test
@@ -44,12 +45,19 @@ class VerbsAtomicCapabilityTest {
     void atomicsOnGpuMemoryAreNotSupportedWhateverTheDevice() {
         MemoryPlacement gpu = new MemoryPlacement(MemoryKind.GPU, 0);
         for (TransferSpec.Builder b : new TransferSpec.Builder[] {
-                TransferSpec.builder().initiatorMemory(gpu), TransferSpec.builder().targetMemory(gpu)}) {
-            Availability a = VerbsTransport.atomicMemory(b.transport(VerbsTransport.ID).op(Op.FETCH_ADD).size(8).build());
+            TransferSpec.builder().initiatorMemory(gpu), TransferSpec.builder().targetMemory(gpu)
+        }) {
+            Availability a = VerbsTransport.atomicMemory(
+                    b.transport(VerbsTransport.ID).op(Op.FETCH_ADD).size(8).build());
             assertThat(a.kind()).isEqualTo(Availability.Kind.NOT_SUPPORTED);
             assertThat(a.reason()).startsWith("verbs atomics run on host memory here");
         }
-        assertThat(VerbsTransport.atomicMemory(TransferSpec.builder().transport(VerbsTransport.ID).op(Op.COMPARE_SWAP).size(8)
-                .build()).available()).isTrue();
+        assertThat(VerbsTransport.atomicMemory(TransferSpec.builder()
+                                .transport(VerbsTransport.ID)
+                                .op(Op.COMPARE_SWAP)
+                                .size(8)
+                                .build())
+                        .available())
+                .isTrue();
     }
 }

@@ -53,8 +53,10 @@ class VerbsGpuMemoryTest {
         useFake();
         Availability a = VerbsTransport.dmabufCapable(0);
         assertThat(a.available()).isFalse();
-        assertThat(a.reason()).isEqualTo("GPU 0 (Linkproof fake GPU 0 (test double)) cannot export its memory as a dma-buf, "
-                + "which RDMA to GPU memory needs here (CUDA: driver 515+ with the open kernel module; ROCm 6.2+)");
+        assertThat(a.reason())
+                .isEqualTo(
+                        "GPU 0 (Linkproof fake GPU 0 (test double)) cannot export its memory as a dma-buf, which RDMA"
+                            + " to GPU memory needs here (CUDA: driver 515+ with the open kernel module; ROCm 6.2+)");
     }
 
     @Test

@@ -39,7 +39,8 @@ class VerbsTransportTest {
     @Test
     void aLibraryThatCannotBeLoadedIsTheWholeReason() throws Exception {
         Files.createDirectories(dir.resolve("sys/class/infiniband/rxe0"));
-        var a = VerbsTransport.probe(new DeviceChooser(dir), () -> Optional.of("libibverbs.so.1 cannot be loaded: why"));
+        var a = VerbsTransport.probe(
+                new DeviceChooser(dir), () -> Optional.of("libibverbs.so.1 cannot be loaded: why"));
         assertThat(a.available()).isFalse();
         assertThat(a.reason()).isEqualTo("libibverbs.so.1 cannot be loaded: why");
     }
@@ -47,7 +48,9 @@ class VerbsTransportTest {
     /** Prints what {@link LibIbverbs} says of the library, and the transport's reason with a sysfs device at args[0]; run in a child JVM. */
     public static void main(String[] args) {
         System.out.println("library|" + LibIbverbs.unavailable().orElse("loaded"));
-        System.out.println("transport|" + VerbsTransport.probe(new DeviceChooser(Path.of(args[0])), LibIbverbs::unavailable).reason());
+        System.out.println("transport|"
+                + VerbsTransport.probe(new DeviceChooser(Path.of(args[0])), LibIbverbs::unavailable)
+                        .reason());
     }
 
     /**
@@ -60,16 +63,21 @@ class VerbsTransportTest {
         Path bogus = Files.writeString(libs.resolve(LibIbverbs.LIBRARY), "not a shared object, only text. ".repeat(8));
         Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("sys/class/infiniband/rxe0"));
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                VerbsTransportTest.class.getName(), root.toString()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        VerbsTransportTest.class.getName(),
+                        root.toString())
+                .redirectErrorStream(true);
         pb.environment().put("LD_LIBRARY_PATH", libs.toString());
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
-        String why = "libibverbs.so.1 cannot be loaded: " + bogus + ": invalid ELF header (install Debian's libibverbs1 "
-                + "and ibverbs-providers)";
+        String why = "libibverbs.so.1 cannot be loaded: " + bogus
+                + ": invalid ELF header (install Debian's libibverbs1 " + "and ibverbs-providers)";
         assertThat(out).contains("library|" + why + "\n").contains("transport|" + why + "\n");
     }
 }

@@ -12,8 +12,14 @@ import org.junit.jupiter.api.Test;
 
 class WorkPlanTest {
     private static TransferSpec spec(long size, int batch, int qps, Layout layout, Map<String, String> settings) {
-        return TransferSpec.builder().transport("verbs").size(size).batch(batch).connections(qps).layout(layout)
-                .settings(settings).build();
+        return TransferSpec.builder()
+                .transport("verbs")
+                .size(size)
+                .batch(batch)
+                .connections(qps)
+                .layout(layout)
+                .settings(settings)
+                .build();
     }
 
     private static WorkPlan plan(TransferSpec s) {
@@ -34,7 +40,9 @@ class WorkPlanTest {
         for (int slot = 0; slot < s.batch(); slot++) {
             long start = s.slots().slotOffset(slot);
             for (long b = start; b < start + s.size(); b++) {
-                assertThat(hits[(int) b]).as("byte %d of slot %d", b - start, slot).isEqualTo(1);
+                assertThat(hits[(int) b])
+                        .as("byte %d of slot %d", b - start, slot)
+                        .isEqualTo(1);
             }
         }
         assertThat(java.util.Arrays.stream(hits).sum()).isEqualTo(s.bytesPerIteration());
@@ -72,7 +80,8 @@ class WorkPlanTest {
     void chunkingAndMaxChunks() {
         TransferSpec s = spec(1 << 20, 1, 1, Layout.CONTIGUOUS, Map.of("verbs.chunkBytes", "64KiB"));
         assertThat(plan(s).workRequests()).isEqualTo(16);
-        TransferSpec capped = spec(1 << 20, 1, 1, Layout.CONTIGUOUS, Map.of("verbs.chunkBytes", "64KiB", "verbs.maxChunks", "4"));
+        TransferSpec capped =
+                spec(1 << 20, 1, 1, Layout.CONTIGUOUS, Map.of("verbs.chunkBytes", "64KiB", "verbs.maxChunks", "4"));
         assertThat(plan(capped).workRequests()).isEqualTo(4);
         assertThat(plan(capped).largest()).isEqualTo(256 * 1024);
         coversEverySlotOnce(capped, plan(capped));
@@ -97,7 +106,8 @@ class WorkPlanTest {
         WorkPlan p = WorkPlan.of(s, settings);
         assertThatThrownBy(() -> p.checkMaxMessage(8 << 20, "rxe0 port 1", s, settings))
                 .isInstanceOf(TransferException.class)
-                .hasMessageContaining("merged work request of 16777216 bytes (16 MiB: 16 contiguous transfers of 1 MiB)")
+                .hasMessageContaining(
+                        "merged work request of 16777216 bytes (16 MiB: 16 contiguous transfers of 1 MiB)")
                 .hasMessageContaining("exceeds max_msg_sz 8388608 bytes (8 MiB) of rxe0 port 1")
                 .hasMessageContaining("verbs.chunkBytes=8388608")
                 .hasMessageContaining("verbs.merge=false");

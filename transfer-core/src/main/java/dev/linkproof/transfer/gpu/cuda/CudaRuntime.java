@@ -40,8 +40,10 @@ public final class CudaRuntime extends VendorRuntime {
 
     /** The cuda.h values only CUDA's own calls use; those the shared code uses are in {@link #VENDOR}. */
     static final Defined CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = new Defined("CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", 1);
+
     static final Defined CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = new Defined("CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD", 1);
-    static final Defined CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = new Defined("CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", 124);
+    static final Defined CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED =
+            new Defined("CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", 124);
     static final int CUDA_SUCCESS = 0;
     // ucs_memory_type_t of CUDA device memory
     public static final int UCS_MEMORY_TYPE_CUDA = 1;
@@ -82,12 +84,15 @@ public final class CudaRuntime extends VendorRuntime {
 
     /** {@code CUipcMemHandle}: 64 opaque bytes, passed by value to cuIpcOpenMemHandle. */
     static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
-            MemoryLayout.sequenceLayout(IPC_HANDLE_BYTES, JAVA_BYTE).withName("reserved")).withName("CUipcMemHandle");
+                    MemoryLayout.sequenceLayout(IPC_HANDLE_BYTES, JAVA_BYTE).withName("reserved"))
+            .withName("CUipcMemHandle");
 
     /** The constants and sizes the binding depends on, as {@code CudaAbiTest} compares them with cuda.h. */
     static Map<String, Long> abiFacts() {
         Map<String, Long> f = new LinkedHashMap<>(VENDOR.abiFacts());
-        for (Defined d : List.of(CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+        for (Defined d : List.of(
+                CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS,
+                CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
                 CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED)) {
             f.put("const." + d.name(), (long) d.value());
         }
@@ -95,20 +100,52 @@ public final class CudaRuntime extends VendorRuntime {
     }
 
     /** The {@link Call}s' symbols: the versioned ones of {@link #SYMBOLS}. */
-    private static final Map<Call, String> CALLS = Call.named(Stream.of("cuInit", "cuDriverGetVersion", "cuDeviceGetCount",
-            "cuDeviceGet", "cuDeviceGetName", "cuDeviceGetPCIBusId", "cuDeviceTotalMem", "cuMemAlloc", "cuMemFree", "cuStreamCreate",
-            "cuStreamDestroy", "cuStreamQuery", "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuEventQuery",
-            "cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuIpcCloseMemHandle", "cuMemGetHandleForAddressRange")
-            .map(SYMBOLS::get).toArray(String[]::new));
+    private static final Map<Call, String> CALLS = Call.named(Stream.of(
+                    "cuInit",
+                    "cuDriverGetVersion",
+                    "cuDeviceGetCount",
+                    "cuDeviceGet",
+                    "cuDeviceGetName",
+                    "cuDeviceGetPCIBusId",
+                    "cuDeviceTotalMem",
+                    "cuMemAlloc",
+                    "cuMemFree",
+                    "cuStreamCreate",
+                    "cuStreamDestroy",
+                    "cuStreamQuery",
+                    "cuEventCreate",
+                    "cuEventDestroy",
+                    "cuEventRecord",
+                    "cuEventQuery",
+                    "cuIpcGetMemHandle",
+                    "cuIpcOpenMemHandle",
+                    "cuIpcCloseMemHandle",
+                    "cuMemGetHandleForAddressRange")
+            .map(SYMBOLS::get)
+            .toArray(String[]::new));
 
     /** CUDA as the shared code sees it; {@code CudaAbiTest} checks its values against cuda.h. */
-    static final Vendor VENDOR = new Vendor(API, "nvidia", "CUDA device", CALLS, IPC_HANDLE,
-            new Defined("CUDA_SUCCESS", CUDA_SUCCESS), new Defined("CUDA_ERROR_NOT_READY", 600),
-            new Defined("CU_STREAM_NON_BLOCKING", 1), new Defined("CU_EVENT_DISABLE_TIMING", 2),
-            new Defined("CU_IPC_HANDLE_SIZE", IPC_HANDLE_BYTES), CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD.value(), "DMA_BUF_FD",
-            List.of("", SYMBOLS.get("cuMemcpyHtoDAsync"), SYMBOLS.get("cuMemcpyDtoHAsync"), SYMBOLS.get("cuMemcpyDtoDAsync")),
+    static final Vendor VENDOR = new Vendor(
+            API,
+            "nvidia",
+            "CUDA device",
+            CALLS,
+            IPC_HANDLE,
+            new Defined("CUDA_SUCCESS", CUDA_SUCCESS),
+            new Defined("CUDA_ERROR_NOT_READY", 600),
+            new Defined("CU_STREAM_NON_BLOCKING", 1),
+            new Defined("CU_EVENT_DISABLE_TIMING", 2),
+            new Defined("CU_IPC_HANDLE_SIZE", IPC_HANDLE_BYTES),
+            CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD.value(),
+            "DMA_BUF_FD",
+            List.of(
+                    "",
+                    SYMBOLS.get("cuMemcpyHtoDAsync"),
+                    SYMBOLS.get("cuMemcpyDtoHAsync"),
+                    SYMBOLS.get("cuMemcpyDtoDAsync")),
             // Passed as JAVA_LONG (pointers, device pointers, handles) and JAVA_INT (CUdevice, CUresult).
-            List.of("CUdeviceptr", "CUstream", "CUevent", "CUcontext"), List.of("CUdevice", "CUresult"));
+            List.of("CUdeviceptr", "CUstream", "CUevent", "CUcontext"),
+            List.of("CUdevice", "CUresult"));
 
     private final String library;
     private final Cuda cu;
@@ -134,8 +171,11 @@ public final class CudaRuntime extends VendorRuntime {
         try (Arena a = Arena.ofConfined()) {
             cu.check(call(calls.get(Call.INIT), 0), "cuInit");
             MemorySegment attr = a.allocate(JAVA_INT);
-            Found found = calls.find(cu::error, handle -> call(cu.deviceGetAttribute, attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED.value(),
-                    handle) == CUDA_SUCCESS && attr.get(JAVA_INT, 0) != 0);
+            Found found = calls.find(
+                    cu::error,
+                    handle -> call(cu.deviceGetAttribute, attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED.value(), handle)
+                                    == CUDA_SUCCESS
+                            && attr.get(JAVA_INT, 0) != 0);
             return new CudaRuntime(lib.name(), calls, cu, found);
         } catch (GpuException e) {
             throw new IllegalStateException(e.getMessage(), e);
@@ -165,18 +205,25 @@ public final class CudaRuntime extends VendorRuntime {
 
     @Override
     protected EventRingStream.Copy copy() {
-        return (direction, dst, src, bytes, stream) -> call(switch (direction) {
-            case EventRingStream.HOST_TO_DEVICE -> cu.memcpyHtoDAsync;
-            case EventRingStream.DEVICE_TO_HOST -> cu.memcpyDtoHAsync;
-            default -> cu.memcpyDtoDAsync;
-        }, dst, src, bytes, stream);
+        return (direction, dst, src, bytes, stream) -> call(
+                switch (direction) {
+                    case EventRingStream.HOST_TO_DEVICE -> cu.memcpyHtoDAsync;
+                    case EventRingStream.DEVICE_TO_HOST -> cu.memcpyDtoHAsync;
+                    default -> cu.memcpyDtoDAsync;
+                },
+                dst,
+                src,
+                bytes,
+                stream);
     }
 
     @Override
     protected String whyNoDmabuf(int device, boolean symbolMissing) {
-        return symbolMissing ? library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer"
+        return symbolMissing
+                ? library + " lacks cuMemGetHandleForAddressRange: dma-buf export needs CUDA driver 515 or newer"
                 : "device " + device + " (" + devices().get(device).name()
-                + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open, is needed for dma-buf)";
+                        + ") reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0 (the open kernel module, nvidia-open,"
+                        + " is needed for dma-buf)";
     }
 
     @Override
@@ -213,8 +260,10 @@ public final class CudaRuntime extends VendorRuntime {
 
         Cuda(NativeLibrary lib, Calls calls) {
             deviceGet = calls.get(Call.DEVICE_GET);
-            deviceGetAttribute = lib.require(SYMBOLS.get("cuDeviceGetAttribute"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-            primaryCtxRetain = lib.require(SYMBOLS.get("cuDevicePrimaryCtxRetain"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+            deviceGetAttribute = lib.require(
+                    SYMBOLS.get("cuDeviceGetAttribute"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            primaryCtxRetain = lib.require(
+                    SYMBOLS.get("cuDevicePrimaryCtxRetain"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
             ctxSetCurrent = lib.require(SYMBOLS.get("cuCtxSetCurrent"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
             FunctionDescriptor copy = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
             memcpyHtoDAsync = lib.require(SYMBOLS.get("cuMemcpyHtoDAsync"), copy);
@@ -232,7 +281,11 @@ public final class CudaRuntime extends VendorRuntime {
         }
 
         GpuException error(int result, String call) {
-            return new GpuException(API, call, result, text(getErrorName, result, "CUDA_ERROR_" + result),
+            return new GpuException(
+                    API,
+                    call,
+                    result,
+                    text(getErrorName, result, "CUDA_ERROR_" + result),
                     text(getErrorString, result, "no description"));
         }
 
@@ -242,7 +295,9 @@ public final class CudaRuntime extends VendorRuntime {
                 MemorySegment out = a.allocate(ADDRESS);
                 int rc = (int) lookup.invokeExact(result, out);
                 MemorySegment s = out.get(ADDRESS, 0);
-                return rc == CUDA_SUCCESS && !s.equals(MemorySegment.NULL) ? s.reinterpret(512).getString(0) : fallback;
+                return rc == CUDA_SUCCESS && !s.equals(MemorySegment.NULL)
+                        ? s.reinterpret(512).getString(0)
+                        : fallback;
             } catch (Throwable t) {
                 return fallback;
             }

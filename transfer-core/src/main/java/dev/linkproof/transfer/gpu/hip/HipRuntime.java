@@ -51,7 +51,8 @@ public final class HipRuntime extends VendorRuntime {
 
     /** {@code hipIpcMemHandle_t}: 64 opaque bytes, passed by value to hipIpcOpenMemHandle. */
     static final StructLayout IPC_HANDLE = MemoryLayout.structLayout(
-            MemoryLayout.sequenceLayout(IPC_HANDLE_BYTES, JAVA_BYTE).withName("reserved")).withName("hipIpcMemHandle_t");
+                    MemoryLayout.sequenceLayout(IPC_HANDLE_BYTES, JAVA_BYTE).withName("reserved"))
+            .withName("hipIpcMemHandle_t");
 
     /** The constants and sizes the binding depends on, as {@code HipAbiTest} compares them with hip_runtime_api.h. */
     static Map<String, Long> abiFacts(int headerVersion) {
@@ -63,19 +64,50 @@ public final class HipRuntime extends VendorRuntime {
         return f;
     }
 
-    private static final Map<Call, String> CALLS = Call.named("hipInit", "hipRuntimeGetVersion", "hipGetDeviceCount",
-            "hipDeviceGet", "hipDeviceGetName", "hipDeviceGetPCIBusId", "hipDeviceTotalMem", "hipMalloc", "hipFree",
-            "hipStreamCreateWithFlags", "hipStreamDestroy", "hipStreamQuery", "hipEventCreateWithFlags", "hipEventDestroy",
-            "hipEventRecord", "hipEventQuery", "hipIpcGetMemHandle", "hipIpcOpenMemHandle", "hipIpcCloseMemHandle",
+    private static final Map<Call, String> CALLS = Call.named(
+            "hipInit",
+            "hipRuntimeGetVersion",
+            "hipGetDeviceCount",
+            "hipDeviceGet",
+            "hipDeviceGetName",
+            "hipDeviceGetPCIBusId",
+            "hipDeviceTotalMem",
+            "hipMalloc",
+            "hipFree",
+            "hipStreamCreateWithFlags",
+            "hipStreamDestroy",
+            "hipStreamQuery",
+            "hipEventCreateWithFlags",
+            "hipEventDestroy",
+            "hipEventRecord",
+            "hipEventQuery",
+            "hipIpcGetMemHandle",
+            "hipIpcOpenMemHandle",
+            "hipIpcCloseMemHandle",
             "hipMemGetHandleForAddressRange");
 
     /** HIP as the shared code sees it; {@code HipAbiTest} checks its values against hip_runtime_api.h. */
-    static final Vendor VENDOR = new Vendor(API, "amd", "HIP device", CALLS, IPC_HANDLE, new Defined("hipSuccess", HIP_SUCCESS),
-            new Defined("hipErrorNotReady", 600), new Defined("hipStreamNonBlocking", 1), new Defined("hipEventDisableTiming", 2),
-            new Defined("HIP_IPC_HANDLE_SIZE", IPC_HANDLE_BYTES), HIP_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, "DmaBufFd",
-            List.of("", "hipMemcpyAsync(HostToDevice)", "hipMemcpyAsync(DeviceToHost)", "hipMemcpyAsync(DeviceToDevice)"),
+    static final Vendor VENDOR = new Vendor(
+            API,
+            "amd",
+            "HIP device",
+            CALLS,
+            IPC_HANDLE,
+            new Defined("hipSuccess", HIP_SUCCESS),
+            new Defined("hipErrorNotReady", 600),
+            new Defined("hipStreamNonBlocking", 1),
+            new Defined("hipEventDisableTiming", 2),
+            new Defined("HIP_IPC_HANDLE_SIZE", IPC_HANDLE_BYTES),
+            HIP_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+            "DmaBufFd",
+            List.of(
+                    "",
+                    "hipMemcpyAsync(HostToDevice)",
+                    "hipMemcpyAsync(DeviceToHost)",
+                    "hipMemcpyAsync(DeviceToDevice)"),
             // Passed as JAVA_LONG (pointers, streams, events) and JAVA_INT (hipError_t, hipDevice_t).
-            List.of("hipStream_t", "hipEvent_t"), List.of("hipError_t", "hipDevice_t"));
+            List.of("hipStream_t", "hipEvent_t"),
+            List.of("hipError_t", "hipDevice_t"));
 
     private final String library;
     private final Hip hip;
@@ -98,7 +130,8 @@ public final class HipRuntime extends VendorRuntime {
             // hipInit reports a missing GPU as an invalid device; the count says it plainly.
             try (Arena a = Arena.ofConfined()) {
                 int rc = call(calls.get(Call.DEVICE_COUNT), a.allocate(JAVA_INT));
-                String count = rc == HIP_SUCCESS ? "" : "; hipGetDeviceCount: " + hip.name(rc) + " (" + hip.text(rc) + ")";
+                String count =
+                        rc == HIP_SUCCESS ? "" : "; hipGetDeviceCount: " + hip.name(rc) + " (" + hip.text(rc) + ")";
                 throw new IllegalStateException("hipInit: " + hip.name(init) + " (" + hip.text(init) + ")" + count);
             }
         }
@@ -137,12 +170,14 @@ public final class HipRuntime extends VendorRuntime {
 
     @Override
     protected EventRingStream.Copy copy() {
-        return (direction, dst, src, bytes, stream) -> call(hip.memcpyAsync, dst, src, bytes, KIND[direction].value(), stream);
+        return (direction, dst, src, bytes, stream) ->
+                call(hip.memcpyAsync, dst, src, bytes, KIND[direction].value(), stream);
     }
 
     @Override
     protected String whyNoDmabuf(int device, boolean symbolMissing) {
-        return library + " (" + describe() + ") lacks hipMemGetHandleForAddressRange: dma-buf export needs ROCm 6.2 or newer";
+        return library + " (" + describe()
+                + ") lacks hipMemGetHandleForAddressRange: dma-buf export needs ROCm 6.2 or newer";
     }
 
     @Override
@@ -159,7 +194,8 @@ public final class HipRuntime extends VendorRuntime {
 
         Hip(NativeLibrary lib) {
             setDevice = lib.require("hipSetDevice", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-            memcpyAsync = lib.require("hipMemcpyAsync",
+            memcpyAsync = lib.require(
+                    "hipMemcpyAsync",
                     FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
             getErrorName = lib.require("hipGetErrorName", FunctionDescriptor.of(ADDRESS, JAVA_INT));
             getErrorString = lib.require("hipGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));

@@ -34,8 +34,7 @@ public final class GpuRuntimes {
     /** One resolution per configuration: tests may point a later lookup at another library. */
     private static final Map<Config, Resolution> RESOLVED = new ConcurrentHashMap<>();
 
-    private GpuRuntimes() {
-    }
+    private GpuRuntimes() {}
 
     /** What the configuration selects, from system properties, then the environment. */
     record Config(String runtime, String cudaLibrary, List<String> hipLibraries) {
@@ -48,7 +47,7 @@ public final class GpuRuntimes {
     }
 
     /** Either a runtime or why there is none. */
-    record Resolution(Optional<GpuRuntime> runtime, String reason) { }
+    record Resolution(Optional<GpuRuntime> runtime, String reason) {}
 
     /**
      * What is wrong with this process's GPU settings: a runtime that is none of auto, cuda, hip and
@@ -57,7 +56,8 @@ public final class GpuRuntimes {
      */
     public static Optional<String> configurationProblem() {
         String runtime = Config.current().runtime();
-        return List.of("auto", "cuda", "hip", "none").contains(runtime) ? Optional.empty()
+        return List.of("auto", "cuda", "hip", "none").contains(runtime)
+                ? Optional.empty()
                 : Optional.of(RUNTIME + "=" + runtime + " (system property, else $" + envName(RUNTIME)
                         + ") is not a GPU runtime: expected auto, cuda, hip or none");
     }
@@ -84,7 +84,8 @@ public final class GpuRuntimes {
     /** Whether GPU memory can be used in this process, and if not, why. */
     public static Availability availability() {
         Resolution r = resolve();
-        return r.runtime().map(rt -> Availability.yes(rt.describe() + ", " + rt.deviceCount() + " device(s)"))
+        return r.runtime()
+                .map(rt -> Availability.yes(rt.describe() + ", " + rt.deviceCount() + " device(s)"))
                 .orElseGet(() -> Availability.no("GPU unavailable: " + r.reason()));
     }
 
@@ -96,7 +97,8 @@ public final class GpuRuntimes {
         }
         GpuRuntime rt = r.runtime().get();
         if (device >= rt.deviceCount()) {
-            return Availability.no("no GPU " + device + ": " + rt.describe() + " sees " + rt.deviceCount() + " device(s)");
+            return Availability.no(
+                    "no GPU " + device + ": " + rt.describe() + " sees " + rt.deviceCount() + " device(s)");
         }
         return Availability.yes(rt.describe() + ": " + rt.devices().get(device).name());
     }
@@ -141,8 +143,9 @@ public final class GpuRuntimes {
                 return rt.map(GpuRuntimes::found).orElseGet(() -> missing(reasons));
             }
             default -> {
-                return new Resolution(Optional.empty(), "unknown " + RUNTIME + " '" + config.runtime()
-                        + "' (expected auto, cuda, hip or none)");
+                return new Resolution(
+                        Optional.empty(),
+                        "unknown " + RUNTIME + " '" + config.runtime() + "' (expected auto, cuda, hip or none)");
             }
         }
     }

@@ -22,14 +22,20 @@ class CudaAbiTest {
 
     @Test
     void constantsSizesAndSymbolsMatchCudaH() throws Exception {
-        assumeTrue(Files.isRegularFile(INCLUDE.resolve("cuda.h")),
-                "cuda.h not found under " + INCLUDE + " (the CUDA toolkit; -Dlinkproof.cuda.include=<dir> names another)");
+        assumeTrue(
+                Files.isRegularFile(INCLUDE.resolve("cuda.h")),
+                "cuda.h not found under " + INCLUDE
+                        + " (the CUDA toolkit; -Dlinkproof.cuda.include=<dir> names another)");
         Map<String, String> c = CProgram.facts(CProgram.compileAndRun("cuda_abi.c", List.of("-I" + INCLUDE)));
         List<String> problems = new ArrayList<>();
         Map<String, Long> facts = CudaRuntime.abiFacts();
         facts.forEach((k, v) -> CProgram.compare(problems, "cuda.h", k, Long.toString(v), c.get(k)));
-        CudaRuntime.SYMBOLS.forEach((api, symbol) -> CProgram.compare(problems, "cuda.h", "symbol." + api, symbol, c.get("symbol." + api)));
-        c.keySet().stream().filter(k -> k.startsWith("symbol.") ? !CudaRuntime.SYMBOLS.containsKey(k.substring(7)) : !facts.containsKey(k))
+        CudaRuntime.SYMBOLS.forEach(
+                (api, symbol) -> CProgram.compare(problems, "cuda.h", "symbol." + api, symbol, c.get("symbol." + api)));
+        c.keySet().stream()
+                .filter(k -> k.startsWith("symbol.")
+                        ? !CudaRuntime.SYMBOLS.containsKey(k.substring(7))
+                        : !facts.containsKey(k))
                 .forEach(k -> problems.add(k + ": printed by cuda_abi.c but not checked on the Java side"));
         assertThat(problems).as("CUDA ABI differences").isEmpty();
     }

@@ -20,16 +20,22 @@ import org.junit.jupiter.api.Test;
 class HipAbiTest {
     @Test
     void constantsAndSizesMatchHipRuntimeApiH() throws Exception {
-        assumeTrue(Files.isRegularFile(Path.of("/usr/include/hip/hip_runtime_api.h")),
+        assumeTrue(
+                Files.isRegularFile(Path.of("/usr/include/hip/hip_runtime_api.h")),
                 "hip_runtime_api.h not found (apt-get install libamdhip64-dev; scripts/setup.sh --test does)");
         Map<String, String> c = CProgram.facts(CProgram.compileAndRun("hip_abi.c", List.of()));
         int headerVersion = Integer.parseInt(c.get("const.HIP_VERSION"));
         List<String> problems = new ArrayList<>();
         Map<String, Long> facts = HipRuntime.abiFacts(headerVersion);
         facts.forEach((k, v) -> CProgram.compare(problems, "hip_runtime_api.h", k, Long.toString(v), c.get(k)));
-        c.keySet().stream().filter(k -> !facts.containsKey(k) && !k.equals("const.HIP_VERSION"))
+        c.keySet().stream()
+                .filter(k -> !facts.containsKey(k) && !k.equals("const.HIP_VERSION"))
                 .forEach(k -> problems.add(k + ": printed by hip_abi.c but not checked on the Java side"));
-        assertThat(problems).as("HIP ABI differences (headers of HIP_VERSION " + headerVersion + ")").isEmpty();
-        assertThat(HipRuntime.lazyPeerAccessFlag(HipRuntime.ROCM6)).as("ROCm 6's value").isEqualTo(1);
+        assertThat(problems)
+                .as("HIP ABI differences (headers of HIP_VERSION " + headerVersion + ")")
+                .isEmpty();
+        assertThat(HipRuntime.lazyPeerAccessFlag(HipRuntime.ROCM6))
+                .as("ROCm 6's value")
+                .isEqualTo(1);
     }
 }

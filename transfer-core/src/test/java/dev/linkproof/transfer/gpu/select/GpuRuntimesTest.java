@@ -46,12 +46,17 @@ class GpuRuntimesTest {
         set(GpuRuntimes.HIP_LIBRARY, "/nonexistent/libamdhip64.so");
         Availability a = GpuRuntimes.availability();
         assertThat(a.available()).isFalse();
-        assertThat(a.reason()).isEqualTo("GPU unavailable: cuda: /nonexistent/libcuda.so.1 cannot be loaded: "
-                + "/nonexistent/libcuda.so.1: cannot open shared object file: No such file or directory (the NVIDIA driver "
-                + "provides it); hip: /nonexistent/libamdhip64.so cannot be loaded: /nonexistent/libamdhip64.so: cannot open "
-                + "shared object file: No such file or directory (ROCm provides it; Debian: apt-get install libamdhip64-5)");
+        assertThat(a.reason())
+                .isEqualTo(
+                        "GPU unavailable: cuda: /nonexistent/libcuda.so.1 cannot be loaded: /nonexistent/libcuda.so.1:"
+                            + " cannot open shared object file: No such file or directory (the NVIDIA driver provides"
+                            + " it); hip: /nonexistent/libamdhip64.so cannot be loaded: /nonexistent/libamdhip64.so:"
+                            + " cannot open shared object file: No such file or directory (ROCm provides it; Debian:"
+                            + " apt-get install libamdhip64-5)");
         assertThat(GpuRuntimes.find()).isEmpty();
-        assertThatThrownBy(GpuRuntimes::require).isInstanceOf(GpuException.class).hasMessage(a.reason());
+        assertThatThrownBy(GpuRuntimes::require)
+                .isInstanceOf(GpuException.class)
+                .hasMessage(a.reason());
         assertThat(GpuRuntimes.availability(0).reason()).isEqualTo(a.reason());
     }
 
@@ -65,9 +70,11 @@ class GpuRuntimesTest {
         Path hip = Files.writeString(dir.resolve("libamdhip64.so"), "not a shared object either. ".repeat(8));
         set(GpuRuntimes.CUDA_LIBRARY, cuda.toString());
         set(GpuRuntimes.HIP_LIBRARY, hip.toString());
-        assertThat(GpuRuntimes.availability().reason()).isEqualTo("GPU unavailable: cuda: " + cuda + " cannot be loaded: "
-                + cuda + ": invalid ELF header (the NVIDIA driver provides it); hip: " + hip + " cannot be loaded: " + hip
-                + ": invalid ELF header (ROCm provides it; Debian: apt-get install libamdhip64-5)");
+        assertThat(GpuRuntimes.availability().reason())
+                .isEqualTo("GPU unavailable: cuda: " + cuda + " cannot be loaded: "
+                        + cuda + ": invalid ELF header (the NVIDIA driver provides it); hip: " + hip
+                        + " cannot be loaded: " + hip
+                        + ": invalid ELF header (ROCm provides it; Debian: apt-get install libamdhip64-5)");
     }
 
     @Test
@@ -79,11 +86,14 @@ class GpuRuntimesTest {
                 || Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libamdhip64.so"));
         if (installed) {
             // Debian's libamdhip64-5 (scripts/setup.sh --test installs it): ROCm itself reports the missing GPU.
-            assertThat(a.reason()).startsWith("GPU unavailable: hip: hipInit: hipErrorInvalidDevice")
+            assertThat(a.reason())
+                    .startsWith("GPU unavailable: hip: hipInit: hipErrorInvalidDevice")
                     .contains("hipGetDeviceCount: hipErrorNoDevice");
         } else {
-            assertThat(a.reason()).startsWith("GPU unavailable: hip: libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5 cannot "
-                    + "be loaded: libamdhip64.so: cannot open shared object file: No such file or directory / libamdhip64.so.6: ");
+            assertThat(a.reason())
+                    .startsWith("GPU unavailable: hip: libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5 cannot be"
+                            + " loaded: libamdhip64.so: cannot open shared object file: No such file or directory"
+                            + " / libamdhip64.so.6: ");
         }
     }
 
@@ -93,19 +103,22 @@ class GpuRuntimesTest {
         set(GpuRuntimes.CUDA_LIBRARY, FakeGpu.cuda().toString());
         FakeGpu.setenv("FAKE_GPU_INIT_ERROR", "100");
         assertThat(GpuRuntimes.availability().reason())
-                .isEqualTo("GPU unavailable: cuda: cuInit: CUDA_ERROR_NO_DEVICE (no GPU device is detected (fake runtime)) [cuda error 100]");
+                .isEqualTo("GPU unavailable: cuda: cuInit: CUDA_ERROR_NO_DEVICE (no GPU device is detected (fake"
+                        + " runtime)) [cuda error 100]");
     }
 
     @Test
     void autoTakesCudaFirstThenHip() throws Exception {
         set(GpuRuntimes.CUDA_LIBRARY, "/nonexistent/libcuda.so.1");
         set(GpuRuntimes.HIP_LIBRARY, FakeGpu.hip().toString());
-        assertThat(GpuRuntimes.find()).hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("hip"));
+        assertThat(GpuRuntimes.find())
+                .hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("hip"));
         assertThat(GpuRuntimes.availability().reason()).startsWith("HIP 6.2 (").endsWith("1 device(s)");
         set(GpuRuntimes.CUDA_LIBRARY, FakeGpu.cuda().toString());
-        assertThat(GpuRuntimes.find()).hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("cuda"));
-        assertThat(GpuRuntimes.availability(1).reason()).isEqualTo("no GPU 1: " + GpuRuntimes.find().get().describe()
-                + " sees 1 device(s)");
+        assertThat(GpuRuntimes.find())
+                .hasValueSatisfying(rt -> assertThat(rt.api()).isEqualTo("cuda"));
+        assertThat(GpuRuntimes.availability(1).reason())
+                .isEqualTo("no GPU 1: " + GpuRuntimes.find().get().describe() + " sees 1 device(s)");
         assertThat(GpuRuntimes.availability(0).reason()).endsWith(": Linkproof fake GPU 0 (test double)");
     }
 
@@ -115,6 +128,7 @@ class GpuRuntimesTest {
         assertThat(GpuRuntimes.availability().reason()).isEqualTo("GPU unavailable: linkproof.gpu.runtime=none");
         set(GpuRuntimes.RUNTIME, "opencl");
         assertThat(GpuRuntimes.availability().reason())
-                .isEqualTo("GPU unavailable: unknown linkproof.gpu.runtime 'opencl' (expected auto, cuda, hip or none)");
+                .isEqualTo(
+                        "GPU unavailable: unknown linkproof.gpu.runtime 'opencl' (expected auto, cuda, hip or none)");
     }
 }
