@@ -24,6 +24,10 @@
 #                       the ucx transport's libucp.so.0 and UCX's RDMA transport (Debian's libucx0
 #                       has it in; RHEL packages it as ucx-ib): the loopback default runs ucx points
 #                       over this host, a hardware runner's over the NIC. Missing: a warning, ucx skips
+#   libfabric1 (RHEL: libfabric)
+#                       the libfabric transport's libfabric.so.1 with its providers (shm, tcp, verbs,
+#                       efa ...): AWS EFA's and Ultra Ethernet NICs' API; here the libfabric points run
+#                       over shm and tcp;ofi_rxm. Missing: a warning, libfabric skips
 #   with --gpu          the GPU runtime (NVIDIA's libcuda.so.1 or ROCm's libamdhip64): checked, never
 #                       installed (the vendor's). Missing: error
 # Not the main job's: iproute2 (network namespaces: only the end-to-end tests and the Slurm and
@@ -33,14 +37,17 @@
 # The test infrastructure (--test; Debian packages, installed with apt-get):
 #   iproute2                  network namespaces: the two-host and partition end-to-end tests, the
 #                             rails and Slurm clusters of namespaces (scripts/lib/*-netns.sh)
-#   gcc, libibverbs-dev, libucx-dev
-#                             the layout checks: VerbsAbiTest and UcxLayoutTest compile C programs
-#                             against <infiniband/verbs.h> and <ucp/api/ucp.h>
+#   gcc, libibverbs-dev, libucx-dev, libfabric-dev
+#                             the layout checks: VerbsAbiTest, UcxLayoutTest and LibfabricLayoutTest
+#                             compile C programs against <infiniband/verbs.h>, <ucp/api/ucp.h> and
+#                             <rdma/fabric.h>
 #   libamdhip64-dev           HIP's headers for HipAbiTest, and with them Debian's ROCm runtime
 #                             (libamdhip64-5), whose own "no device" error GpuRuntimesTest checks
 #   chromium                  the headless browser ReportTest opens the Allure report in
-#   iperf3, ucx-utils         the peer tools bench/tcp-vs-iperf3.sh and bench/ucx-vs-perftest.sh
-#                             compare against (iperf3, ucx_perftest)
+#   iperf3, ucx-utils, libfabric-bin
+#                             the peer tools bench/tcp-vs-iperf3.sh, bench/ucx-vs-perftest.sh and
+#                             bench/libfabric-vs-pingpong.sh compare against (iperf3, ucx_perftest,
+#                             fi_pingpong), and fi_info, which lists libfabric's providers
 #   qemu-system-x86, busybox-static, cpio, zstd, kmod
 #                             scripts/softroce-vm.sh: a QEMU/TCG VM with Soft-RoCE (rdma_rxe), where the
 #                             verbs suite runs (these machines have no RDMA NIC and no RDMA in their
@@ -76,7 +83,7 @@ done
 bash scripts/lib/prereq.sh ${check[@]+"${check[@]}"} || { echo "setup: the prerequisites above are missing" >&2; exit 1; }
 [ "$mode" = test ] || exit 0
 
-packages=(iproute2 gcc libibverbs-dev libucx-dev libamdhip64-dev chromium iperf3 ucx-utils
+packages=(iproute2 gcc libibverbs-dev libucx-dev libfabric-dev libamdhip64-dev chromium iperf3 ucx-utils libfabric-bin
           qemu-system-x86 busybox-static cpio zstd kmod slurm-wlm munge mmdebstrap buildah jq
           prometheus prometheus-pushgateway)
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then

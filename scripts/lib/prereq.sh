@@ -21,6 +21,7 @@
 #     libibverbs/lib*-rdmav*.so beside the library)                                  warning: verbs points skip
 #   UCX, libucp.so.0                                                                  warning: ucx points skip
 #     and, where there is verbs, its RDMA transport ucx/libuct_ib.so.0 beside it     warning: ucx without RDMA
+#   libfabric, libfabric.so.1 (the API of AWS EFA and of Ultra Ethernet NICs)         warning: libfabric points skip
 #   with --gpu: libcuda.so.1 (NVIDIA's driver) or libamdhip64.so (ROCm)               error if missing
 #   RDMA devices under /sys/class/infiniband                                          a note only
 # tcp needs nothing, so a machine with warnings only is ready (exit 0); exit 1 when something
@@ -32,13 +33,16 @@
 # provides verbs, its providers and UCX: with it nothing is installed over it (no distribution
 # rdma-core, libibverbs or UCX), and what it lacks is named as MOFED's. HPC-X ($HPCX_UCX_DIR,
 # $HPCX_DIR, /opt/hpcx*) provides UCX (not verbs: it runs on the system's or MOFED's): its
-# ucx/lib/libucp.so.0 counts, with how to put it on the loader's path when it is not there.
+# ucx/lib/libucp.so.0 counts, with how to put it on the loader's path when it is not there. AWS's EFA
+# installer provides libfabric in /opt/amazon/efa/lib (or lib64), outside the loader's path: it counts
+# the same way. MOFED/DOCA-OFED ship no libfabric, but the distribution's links the distribution's
+# libibverbs, so none is installed over MOFED either.
 #
 # Installing: only when root or --install, never with --no-install, with apt-get (Debian, Ubuntu)
 # or dnf (RHEL, Rocky, Alma, Fedora; yum where there is no dnf), and only these packages:
-#   Debian/Ubuntu: maven, libibverbs1, ibverbs-providers, libucx0
+#   Debian/Ubuntu: maven, libibverbs1, ibverbs-providers, libucx0, libfabric1
 #   RHEL/Rocky:    maven, rdma-core, libibverbs, ucx, ucx-ib (UCX's RDMA transports, which Debian's
-#                  libucx0 has in it: its libuct_ib.so.0 beside libucp is checked)
+#                  libucx0 has in it: its libuct_ib.so.0 beside libucp is checked), libfabric
 # Never a JDK (Debian 12 has no JDK 25 package; Temurin's comes from Adoptium's repository), never a
 # GPU runtime (the vendor's), never a scheduler, a browser or a test tool, never over MOFED/DOCA.
 #
@@ -273,6 +277,20 @@ probe() {
       warn "UCX: no RDMA transport beside $ucp (${ucp%/*}/ucx/libuct_ib.so.0): the ucx points cannot use RDMA; install it: $(hint libucx0 ucx-ib)"
       pkgs '' ucx-ib
     fi
+  fi
+
+  # libfabric: the libfabric transport's library, with its providers built in (shm, tcp, verbs, efa ...).
+  local efa=()
+  for d in "$R"/opt/amazon/efa/lib "$R"/opt/amazon/efa/lib64; do [ -d "$d" ] && efa+=("${d#"$R"}"); done
+  if find_lib libfabric.so.1; then
+    ok "libfabric: $found ($found_where)"
+  elif ((${#efa[@]})) && find_in libfabric.so.1 "${efa[@]}"; then
+    ok "libfabric: AWS EFA's $found, which the dynamic loader does not search: add ${found%/*} to LD_LIBRARY_PATH (or -Dlinkproof.libfabric.library=$found)"
+  elif [ -n "$mofed" ]; then
+    warn "libfabric: libfabric.so.1 is not found; $mofed is installed, so no distribution libfabric (which links the distribution's libibverbs) is installed over it: install your vendor's (AWS EFA's installer, your NIC vendor's); libfabric $skipped"
+  else
+    warn "libfabric: libfabric.so.1 is not found; libfabric $skipped; install it: $(hint libfabric1 libfabric)"
+    pkgs libfabric1 libfabric
   fi
 
   if ((gpu)); then

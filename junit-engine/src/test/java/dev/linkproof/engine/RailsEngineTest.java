@@ -158,6 +158,11 @@ class RailsEngineTest {
         assertThat(ucx.spots())
                 .extracting(s -> s.settings().get("UCX_NET_DEVICES"))
                 .containsExactly("mlx5_0:1", "mlx5_1:1");
+        RailPlan.Plan libfabric = RailPlan.of(
+                cx7.placement(), List.of(), new SweepPoint(verbs2.spec().withTransport("libfabric"), "lf", "seg", 2));
+        assertThat(libfabric.spots())
+                .extracting(s -> s.settings().get("libfabric.domain"))
+                .containsExactly("mlx5_0", "mlx5_1");
         // gpu-ipc's rails are pairs of GPUs (GpuRailPlanTest): a point of host memory has none.
         assertThat(RailPlan.of(
                                 cx7.placement(),

@@ -85,7 +85,11 @@ class PrerequisiteCheckTest extends SimulatedSystem {
                         "prereq: warning: UCX: libucp.so.0 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is installed,"
                                 + " so no distribution UCX is installed over it: install MOFED's ucx package, or HPC-X;"
                                 + " ucx points skip with their reason; tcp still runs",
-                        "prereq: ready (1 warning(s))");
+                        "prereq: warning: libfabric: libfabric.so.1 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is"
+                                + " installed, so no distribution libfabric (which links the distribution's libibverbs)"
+                                + " is installed over it: install your vendor's (AWS EFA's installer, your NIC vendor's);"
+                                + " libfabric points skip with their reason; tcp still runs",
+                        "prereq: ready (2 warning(s))");
         assertThat(r.out)
                 .doesNotContain("apt-get")
                 .doesNotContain("dnf install")
@@ -109,7 +113,8 @@ class PrerequisiteCheckTest extends SimulatedSystem {
                         + " (/opt/mellanox/doca) is installed; nothing is installed over MOFED/DOCA")
                 .doesNotContain("libibverbs1")
                 .doesNotContain("ibverbs-providers")
-                .doesNotContain("libucx0");
+                .doesNotContain("libucx0")
+                .doesNotContain("libfabric1");
         assertThat(calls).doesNotExist();
     }
 
@@ -125,19 +130,20 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         stub(
                 "dnf",
                 "echo \"dnf $*\" >> " + calls + "\nfor f in libibverbs.so.1 libibverbs/libmlx5-rdmav34.so libucp.so.0 "
-                        + "ucx/libuct_ib.so.0; do : > "
+                        + "ucx/libuct_ib.so.0 libfabric.so.1; do : > "
                         + sys.resolve("usr/lib64") + "/$f; done");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib");
+        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib libfabric");
         assertThat(r.out.lines())
                 .contains(
-                        "prereq: installing rdma-core libibverbs ucx ucx-ib with dnf",
+                        "prereq: installing rdma-core libibverbs ucx ucx-ib libfabric with dnf",
                         "prereq: ok: libibverbs: /usr/lib64/libibverbs.so.1 (/usr/lib64)",
                         "prereq: ok: verbs providers: mlx5",
                         "prereq: ok: UCX: /usr/lib64/libucp.so.0 (/usr/lib64)",
-                        "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib)");
+                        "prereq: ok: libfabric: /usr/lib64/libfabric.so.1 (/usr/lib64)",
+                        "prereq: ready (installed: rdma-core libibverbs ucx ucx-ib libfabric)");
         assertThat(r.out).doesNotContain("apt-get");
     }
 
@@ -257,6 +263,7 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         file("usr/lib64/libibverbs.so.1");
         file("usr/lib64/libibverbs/libmlx5-rdmav34.so");
         file("usr/lib64/libucp.so.0");
+        file("usr/lib64/libfabric.so.1");
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
@@ -280,6 +287,7 @@ class PrerequisiteCheckTest extends SimulatedSystem {
         maven();
         file("usr/lib64/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
+        file("usr/lib64/libfabric.so.1");
         ucx("opt/hpcx/ucx/lib");
 
         Run r = prereq();
@@ -394,6 +402,8 @@ class PrerequisiteCheckTest extends SimulatedSystem {
                         " iperf3 ",
                         " libibverbs-dev ",
                         " mmdebstrap ",
+                        " libfabric-dev ",
+                        " libfabric-bin ",
                         " buildah ",
                         " jq ",
                         " prometheus ")

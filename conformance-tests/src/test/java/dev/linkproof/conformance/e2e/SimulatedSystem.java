@@ -41,7 +41,7 @@ abstract class SimulatedSystem {
         }
     }
 
-    /** Debian 12 with rdma-core's libibverbs and two providers, a JDK 25 and Maven: all but UCX. */
+    /** Debian 12 with rdma-core's libibverbs and two providers, libfabric, a JDK 25 and Maven: all but UCX. */
     void debianWithVerbs() throws IOException {
         debian();
         Files.writeString(
@@ -51,6 +51,7 @@ abstract class SimulatedSystem {
         file("usr/lib/x86_64-linux-gnu/libibverbs.so.1");
         file("etc/libibverbs.d/mlx5.driver");
         file("etc/libibverbs.d/rxe.driver");
+        file("usr/lib/x86_64-linux-gnu/libfabric.so.1");
         jdk(sys.resolve("usr/lib/jvm/temurin-25-jdk-amd64"), "25", true);
         maven();
     }

@@ -248,6 +248,20 @@ public final class ConfigurationKeys {
             "`libucp.so.0`",
             "the UCX library to load; system property only (a local agent started by the engine inherits it, "
                     + "one started by hand does not)");
+    public static final Key<String> LIBFABRIC_LIBRARY = new Key<>(
+            Constants.LIBFABRIC_LIBRARY,
+            Value.text("a library"),
+            "`libfabric.so.1`",
+            "the libfabric library to load (AWS EFA's: `/opt/amazon/efa/lib/libfabric.so.1`); system property only (a "
+                    + "local agent started by the engine inherits it, one started by hand does not)");
+    public static final Key<String> LIBFABRIC_PROVIDER = new Key<>(
+            Constants.LIBFABRIC_PROVIDER,
+            Value.text("a provider"),
+            "libfabric's first match",
+            "the provider libfabric points use when their settings name none (`libfabric.provider`): `shm`, "
+                    + "`tcp;ofi_rxm`, `verbs;ofi_rxm`, `efa`; system property, else `LINKPROOF_LIBFABRIC_PROVIDER`, on "
+                    + "each rank (a local agent inherits it); a target on another provider than the initiator names "
+                    + "fails the point naming both ([transports/libfabric.md](transports/libfabric.md))");
     public static final Key<String> FLEET = new Key<>(
             Constants.FLEET,
             Value.text("a launcher"),
@@ -414,6 +428,8 @@ public final class ConfigurationKeys {
             GPU_CUDA_LIBRARY,
             GPU_HIP_LIBRARY,
             UCX_LIBRARY,
+            LIBFABRIC_LIBRARY,
+            LIBFABRIC_PROVIDER,
             FLEET,
             FLEET_REGISTRY,
             FLEET_PATTERN,

@@ -9,6 +9,8 @@ import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
+import dev.linkproof.transfer.libfabric.LibfabricSettings;
+import dev.linkproof.transfer.libfabric.LibfabricTransport;
 import dev.linkproof.transfer.probe.GpuDevice;
 import dev.linkproof.transfer.probe.ProbeReport;
 import dev.linkproof.transfer.probe.RdmaDevice;
@@ -83,7 +85,8 @@ public final class RailPlan {
         List<Spot> available = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         String none;
-        if (ResourcePlan.RDMA_TRANSPORTS.contains(transport) || transport.equals("ucx")) {
+        boolean libfabric = transport.equals(LibfabricTransport.ID);
+        if (ResourcePlan.RDMA_TRANSPORTS.contains(transport) || transport.equals("ucx") || libfabric) {
             boolean ucx = transport.equals("ucx");
             // UCX over the profile's NICs: each rail's context on its own device (ucp_config_modify per point).
             List<String> nics = placement.nicsForEach();
@@ -94,16 +97,17 @@ public final class RailPlan {
                 String nic = nics.get(k);
                 Optional<Rails.Placement> memory = gpus.get(k);
                 String label = memory.map(m -> nic + " · " + gpuOf(m)).orElse(nic);
+                // libfabric: the NIC's domain (verbs;ofi_rxm names it as the device, efa after it).
                 available.add(new Spot(
                         label,
                         ucx
                                 ? Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(nic))
-                                : Map.of(VerbsSettings.DEVICE, nic),
+                                : libfabric ? Map.of(LibfabricSettings.DOMAIN, nic) : Map.of(VerbsSettings.DEVICE, nic),
                         false,
                         memory));
             }
-            none = ucx
-                    ? "the profile resolves no RDMA device on this host for ucx's rails"
+            none = ucx || libfabric
+                    ? "the profile resolves no RDMA device on this host for " + transport + "'s rails"
                     : "the profile resolves no RDMA device on this host";
         } else if (transport.equals("tcp")) {
             for (TcpRail r : tcpRails) {
@@ -116,7 +120,7 @@ public final class RailPlan {
                     + "=SOURCE->TARGET,… (one per rail, each its own link)";
         } else {
             none = "the " + transport
-                    + " transport has no rails to run on here (rails are RDMA devices for verbs and ucx, "
+                    + " transport has no rails to run on here (rails are RDMA devices for verbs, ucx and libfabric, "
                     + "links for tcp, GPU pairs for gpu-ipc)";
         }
         int wanted = point.rails();

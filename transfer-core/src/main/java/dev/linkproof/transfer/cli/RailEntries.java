@@ -3,6 +3,8 @@ package dev.linkproof.transfer.cli;
 import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.gpuipc.GpuIpcTransport;
+import dev.linkproof.transfer.libfabric.LibfabricSettings;
+import dev.linkproof.transfer.libfabric.LibfabricTransport;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.tcp.TcpTransport;
 import dev.linkproof.transfer.ucx.UcxSettings;
@@ -123,10 +125,11 @@ final class RailEntries {
                 case TcpTransport.ID -> tcp(entry);
                 case UcxTransport.ID -> ucx(entry);
                 case GpuIpcTransport.ID -> gpuPair(entry);
+                case LibfabricTransport.ID -> libfabric(entry);
                 default ->
                     throw new IllegalArgumentException("--rails is for the verbs (a device per rail), ucx (a UCX"
-                            + " device per rail), tcp (an address pair per rail) and gpu-ipc (a GPU pair per rail)"
-                            + " transports; transport "
+                            + " device per rail), tcp (an address pair per rail), gpu-ipc (a GPU pair per rail) and"
+                            + " libfabric (a domain per rail) transports; transport "
                             + transport + " has no per-rail setting yet");
             };
             String earlier = seen.putIfAbsent(List.of(rail.settings(), rail.memory()), entry);
@@ -139,6 +142,7 @@ final class RailEntries {
                             case VerbsTransport.ID -> "device";
                             case UcxTransport.ID -> "device (a bare name is port " + UcxSettings.DEFAULT_PORT + ")";
                             case GpuIpcTransport.ID -> "pair of GPUs";
+                            case LibfabricTransport.ID -> "domain";
                             default -> "pair of addresses";
                         });
             }
@@ -170,6 +174,16 @@ final class RailEntries {
                     + UcxSettings.DEFAULT_PORT + "; e.g. --rails mlx5_0,mlx5_1 or mlx5_0:1,mlx5_1:1)");
         }
         return new Entry(entry, Map.of(UcxSettings.NET_DEVICES, UcxSettings.netDevice(entry)));
+    }
+
+    /** A libfabric rail: a domain of the point's provider (a NIC, for tcp an interface), used on both ranks. */
+    private static Entry libfabric(String entry) {
+        if (!DEVICE.matcher(entry).matches()) {
+            throw new IllegalArgumentException("--rails: '" + entry + "' is not a libfabric domain name: a libfabric rail is a"
+                    + " domain of the provider (fi_info's domain: a NIC such as rdmap16s27 or rxe0, for tcp an interface),"
+                    + " used on both ranks (e.g. --rails lo,eth0)");
+        }
+        return new Entry(entry, Map.of(LibfabricSettings.DOMAIN, entry));
     }
 
     /** A gpu-ipc rail: GPU I (the initiator's side) to GPU J, as the rail's memory; labelled as the engine labels it. */

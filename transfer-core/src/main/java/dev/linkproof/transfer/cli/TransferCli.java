@@ -228,6 +228,9 @@ public final class TransferCli implements Callable<Integer> {
                         + "'10.1.0.1->10.1.0.2,10.2.0.1->10.2.0.2'.",
                 "  gpu-ipc: a GPU pair I->J per rail, runtime ordinals (rail k copies between the GPUs of entry k, "
                         + "in place of --initiator-mem/--target-mem, which it excludes): '0->1,1->0'.",
+                "  libfabric: a domain of the point's provider per rail, used on both ranks (rail k runs with"
+                        + " libfabric.domain = entry k; fi_info lists them): --set libfabric.provider='tcp;ofi_rxm'"
+                        + " --rails lo,eth0.",
                 "One entry runs one rail the same way, to compare it alone with several."
             })
     List<String> railNames;

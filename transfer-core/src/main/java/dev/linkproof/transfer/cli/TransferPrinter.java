@@ -183,6 +183,7 @@ final class TransferPrinter {
                     Map<String, String> set = r.measurement().spec().settings();
                     putIfPresent(one, "device", set.get(dev.linkproof.transfer.verbs.VerbsSettings.DEVICE));
                     putIfPresent(one, "device", set.get(dev.linkproof.transfer.ucx.UcxSettings.NET_DEVICES));
+                    putIfPresent(one, "device", set.get(dev.linkproof.transfer.libfabric.LibfabricSettings.DOMAIN));
                     putIfPresent(one, "source", set.get(RailEntries.TCP_SOURCE));
                     putIfPresent(one, "address", set.get(RailEntries.TCP_ADDRESS));
                     TransferSpec ran = r.measurement().spec();

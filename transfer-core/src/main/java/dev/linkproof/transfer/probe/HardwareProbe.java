@@ -2,6 +2,7 @@ package dev.linkproof.transfer.probe;
 
 import dev.linkproof.transfer.gpu.GpuRuntime;
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
+import dev.linkproof.transfer.libfabric.FabricProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,6 +46,8 @@ public final class HardwareProbe {
     private final Sysfs fs;
     private final PciNames names;
     private final Supplier<Optional<GpuRuntime>> gpuRuntime;
+    /** libfabric's providers: asked of the library on this machine only (a tree of files has none). */
+    private final Supplier<List<FabricProvider>> fabrics;
 
     /**
      * A probe of the directory tree at {@code root}: {@code /} is this machine, and its GPUs are
@@ -59,6 +62,7 @@ public final class HardwareProbe {
         this.fs = new Sysfs(root);
         this.names = new PciNames(fs);
         this.gpuRuntime = gpuRuntime;
+        this.fabrics = root.toAbsolutePath().normalize().equals(Path.of("/")) ? FabricProvider::discover : List::of;
     }
 
     /** A probe of this machine. */
@@ -75,7 +79,8 @@ public final class HardwareProbe {
                 GpuInventory.merge(gpus(), gpuRuntime.get()),
                 cpu(),
                 hugePages(),
-                stack());
+                stack(),
+                fabrics.get());
     }
 
     // ---- RDMA ------------------------------------------------------------------------------
@@ -319,13 +324,18 @@ public final class HardwareProbe {
             ucx = ucxPkgConfig();
         }
         String jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")";
+        Optional<String> libfabric = first(dpkg, "libfabric1", "libfabric");
+        if (libfabric.isEmpty() && fs.root().toAbsolutePath().normalize().equals(Path.of("/"))) {
+            libfabric = FabricProvider.libraryVersion();
+        }
         return new StackVersions(
                 fs.readOr(fs.at("/proc/sys/kernel"), "osrelease", "unknown"),
                 rdmaCore,
                 libibverbsFile(),
                 ucx,
                 gpuDriver(),
-                jdk);
+                jdk,
+                libfabric);
     }
 
     private static Optional<String> first(Map<String, String> versions, String... packages) {

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.probe;
 
+import dev.linkproof.transfer.libfabric.FabricProvider;
 import java.util.Locale;
 import java.util.Map;
 
@@ -119,6 +120,13 @@ public final class ProbeFormatter {
                 .append(h.total())
                 .append(h.pageSizeKiB() > 0 ? " × " + h.pageSizeKiB() + " KiB" : "")
                 .append('\n');
+
+        sb.append("\nlibfabric providers (fi_getinfo, reliable-datagram endpoints)\n");
+        TextTable fabric = new TextTable("PROVIDER", "DOMAIN", "CAPS", "MR MODES");
+        for (FabricProvider f : r.fabrics()) {
+            fabric.row(f.provider(), f.domain(), f.caps(), f.mrModes());
+        }
+        sb.append(fabric.size() == 0 ? "  none\n" : fabric.render("  "));
 
         sb.append("\nStack\n");
         TextTable stack = new TextTable("COMPONENT", "VERSION");

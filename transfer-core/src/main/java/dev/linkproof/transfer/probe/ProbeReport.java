@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.probe;
 
+import dev.linkproof.transfer.libfabric.FabricProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * @param cpu            processors and NUMA nodes
  * @param hugePages      the default huge page pool
  * @param stack          software versions
+ * @param fabrics        libfabric's providers and domains with reliable-datagram endpoints (this machine's
+ *                       only: a tree of files has none), their capabilities and MR modes
  */
 public record ProbeReport(
         String root,
@@ -26,11 +29,19 @@ public record ProbeReport(
         List<GpuDevice> gpus,
         CpuLayout cpu,
         HugePages hugePages,
-        StackVersions stack) {
+        StackVersions stack,
+        List<FabricProvider> fabrics) {
     public ProbeReport {
         rdmaDevices = List.copyOf(rdmaDevices);
         netInterfaces = List.copyOf(netInterfaces);
         gpus = List.copyOf(gpus);
+        fabrics = List.copyOf(fabrics);
+    }
+
+    /** A report without libfabric's providers. */
+    public ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDevices, List<NetInterface> netInterfaces,
+                       List<GpuDevice> gpus, CpuLayout cpu, HugePages hugePages, StackVersions stack) {
+        this(root, hostname, rdmaDevices, netInterfaces, gpus, cpu, hugePages, stack, List.of());
     }
 
     public Optional<RdmaDevice> rdmaDevice(String name) {
@@ -76,6 +87,9 @@ public record ProbeReport(
         m.put(
                 "hugepages",
                 hugePages.free() + " free of " + hugePages.total() + " × " + hugePages.pageSizeKiB() + " KiB");
+        for (FabricProvider f : fabrics) {
+            m.put("libfabric." + f.provider() + "." + f.domain(), f.caps() + " · MR " + f.mrModes());
+        }
         stack.asMap().forEach((k, v) -> m.put("stack." + k, v));
         return m;
     }

@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param ucx         UCX's package version (dpkg, or {@code ucx.pc}), when installed
  * @param gpuDriver   the GPU kernel driver and its version ({@code nvidia 550.54.15}), when loaded
  * @param jdk         the running JDK
+ * @param libfabric   libfabric's package version (dpkg), else the loaded library's API version, when found
  */
 public record StackVersions(
         String kernel,
@@ -20,7 +21,18 @@ public record StackVersions(
         Optional<String> libibverbs,
         Optional<String> ucx,
         Optional<String> gpuDriver,
-        String jdk) {
+        String jdk,
+        Optional<String> libfabric) {
+    /** Without libfabric (the stack before the libfabric transport; a report that does not look for it). */
+    public StackVersions(
+            String kernel,
+            Optional<String> rdmaCore,
+            Optional<String> libibverbs,
+            Optional<String> ucx,
+            Optional<String> gpuDriver,
+            String jdk) {
+        this(kernel, rdmaCore, libibverbs, ucx, gpuDriver, jdk, Optional.empty());
+    }
 
     /** Name → version for reports; absent software reads {@code not found}. */
     public Map<String, String> asMap() {
@@ -29,6 +41,7 @@ public record StackVersions(
         m.put("rdma-core", rdmaCore.orElse("not found"));
         m.put("libibverbs", libibverbs.orElse("not found"));
         m.put("ucx", ucx.orElse("not found"));
+        m.put("libfabric", libfabric.orElse("not found"));
         m.put("gpu driver", gpuDriver.orElse("not found"));
         m.put("jdk", jdk);
         return m;

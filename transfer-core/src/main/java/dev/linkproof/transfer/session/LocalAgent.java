@@ -107,12 +107,16 @@ public final class LocalAgent implements AutoCloseable {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Xshare:auto");
-        // The agent runs on this host: it loads the GPU runtime and the UCX library this JVM was told to
-        // (its own options win).
+        // The agent runs on this host: it loads the GPU runtime, the UCX and libfabric libraries and the
+        // libfabric provider this JVM was told to (its own options win).
         List<String> inherited = new ArrayList<>(GpuRuntimes.jvmOptions());
-        String ucx = System.getProperty(dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY);
-        if (ucx != null && !ucx.isBlank()) {
-            inherited.add("-D" + dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY + "=" + ucx);
+        for (String key : List.of(dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY,
+                dev.linkproof.transfer.libfabric.Libfabric.LIBRARY_PROPERTY,
+                dev.linkproof.transfer.libfabric.LibfabricSettings.PROVIDER_PROPERTY)) {
+            String value = System.getProperty(key);
+            if (value != null && !value.isBlank()) {
+                inherited.add("-D" + key + "=" + value);
+            }
         }
         for (String option : inherited) {
             String key = option.substring(0, option.indexOf('=') + 1);

@@ -1,0 +1,65 @@
+package dev.linkproof.transfer.libfabric;
+
+import dev.linkproof.transfer.Op;
+import dev.linkproof.transfer.TransferSpec;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The libfabric transport's settings, read from a point's {@link TransferSpec#settings()} (so both
+ * ranks see the same values), each rank falling back to its own system property and environment:
+ *
+ * <table>
+ * <caption>libfabric settings</caption>
+ * <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>{@code libfabric.provider}</td><td>system property {@code linkproof.libfabric.provider}, env
+ *     {@code LINKPROOF_LIBFABRIC_PROVIDER}, else libfabric's first match</td><td>the provider, as
+ *     {@code fi_info -l} names it ({@code shm}, {@code tcp;ofi_rxm}, {@code verbs;ofi_rxm}, {@code efa})</td></tr>
+ * <tr><td>{@code libfabric.domain}</td><td>any</td><td>the domain (for most providers a NIC or an
+ *     interface: {@code rxe0}, {@code eth0}, {@code rdmap16s27}): a rail's</td></tr>
+ * </table>
+ *
+ * The target publishes the provider it opened, and the initiator opens the same one: a target whose
+ * own fallback chose another than the initiator's named one fails the point naming both.
+ */
+public record LibfabricSettings(Optional<String> provider, Optional<String> domain) {
+    public static final String PROVIDER = "libfabric.provider";
+    public static final String DOMAIN = "libfabric.domain";
+    /** Per-rank fallback for {@link #PROVIDER}; a local agent inherits it from the engine's JVM. */
+    public static final String PROVIDER_PROPERTY = "linkproof.libfabric.provider";
+    public static final String PROVIDER_ENV = "LINKPROOF_LIBFABRIC_PROVIDER";
+
+    static final Set<String> KEYS = Set.of(PROVIDER, DOMAIN);
+
+    /** Parses the {@code libfabric.*} keys; an unknown {@code libfabric.} key is named. */
+    public static LibfabricSettings of(TransferSpec spec) {
+        return of(spec.settings());
+    }
+
+    static LibfabricSettings of(Map<String, String> s) {
+        for (String k : s.keySet()) {
+            if (k.startsWith("libfabric.") && !KEYS.contains(k)) {
+                throw new IllegalArgumentException("unknown libfabric setting '" + k + "' (known: "
+                        + String.join(", ", new TreeSet<>(KEYS)) + ")");
+            }
+        }
+        Optional<String> provider = Optional.ofNullable(s.get(PROVIDER))
+                .or(() -> Optional.ofNullable(System.getProperty(PROVIDER_PROPERTY)))
+                .or(() -> Optional.ofNullable(System.getenv(PROVIDER_ENV)))
+                .map(String::strip).filter(p -> !p.isEmpty());
+        Optional<String> domain = Optional.ofNullable(s.get(DOMAIN)).map(String::strip).filter(d -> !d.isEmpty());
+        return new LibfabricSettings(provider, domain);
+    }
+
+    /** The capabilities a point of {@code op} needs of its provider. */
+    static long caps(Op op) {
+        return switch (op) {
+            case WRITE, READ -> LibfabricAbi.FI_RMA;
+            case SEND -> LibfabricAbi.FI_MSG;
+            case FETCH_ADD, COMPARE_SWAP -> LibfabricAbi.FI_ATOMIC;
+            default -> throw new IllegalArgumentException("libfabric has no " + op.label() + " here");
+        };
+    }
+}
