@@ -22,52 +22,93 @@ class LibfabricCorrectness {
     private static final String SHM = "libfabric.provider=shm";
     private static final String TCP = "libfabric.provider=tcp;ofi_rxm";
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ, Op.SEND},
+    @TransferTest(
+            transport = "libfabric",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ, Op.SEND},
             sizes = @Sweep(values = {"1", "4097", "1MiB"}))
     void sharedMemory(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ, Op.SEND},
-            sizes = @Sweep(values = {"1", "4097", "1MiB"}), iterations = 200)
+    @TransferTest(
+            transport = "libfabric",
+            settings = TCP,
+            op = {Op.WRITE, Op.READ, Op.SEND},
+            sizes = @Sweep(values = {"1", "4097", "1MiB"}),
+            iterations = 200)
     void tcp(Measurement m) {
         assertThat(m).isValid().movedBytes(m.spec().size() * m.spec().iterations());
     }
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = "4KiB"),
-            batch = {16, 256}, qps = 4, pipeline = {1, 8})
+    @TransferTest(
+            transport = "libfabric",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = "4KiB"),
+            batch = {16, 256},
+            qps = 4,
+            pipeline = {1, 8})
     void sharedMemoryBatches(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.validation().slots()).isEqualTo(m.spec().batch());
     }
 
-    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.WRITE, Op.READ, Op.SEND}, sizes = @Sweep(values = "4KiB"),
-            batch = 16, qps = {1, 4}, iterations = 100)
+    @TransferTest(
+            transport = "libfabric",
+            settings = TCP,
+            op = {Op.WRITE, Op.READ, Op.SEND},
+            sizes = @Sweep(values = "4KiB"),
+            batch = 16,
+            qps = {1, 4},
+            iterations = 100)
     void tcpBatches(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"3", "4097"}),
-            offset = 7, batch = 4, layout = Layout.STRIDED)
+    @TransferTest(
+            transport = "libfabric",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"3", "4097"}),
+            offset = 7,
+            batch = 4,
+            layout = Layout.STRIDED)
     void sharedMemoryUnaligned(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.FETCH_ADD, Op.COMPARE_SWAP}, batch = {1, 64}, qps = {1, 4},
+    @TransferTest(
+            transport = "libfabric",
+            settings = SHM,
+            op = {Op.FETCH_ADD, Op.COMPARE_SWAP},
+            batch = {1, 64},
+            qps = {1, 4},
             pipeline = {1, 8})
     void sharedMemoryAtomics(Measurement m) {
         assertThat(m).isValid();
         assertThat(m).hasOpsPerSecondAtLeast(1);
     }
 
-    @TransferTest(transport = "libfabric", settings = TCP, op = {Op.FETCH_ADD, Op.COMPARE_SWAP}, batch = 16, qps = 2,
+    @TransferTest(
+            transport = "libfabric",
+            settings = TCP,
+            op = {Op.FETCH_ADD, Op.COMPARE_SWAP},
+            batch = 16,
+            qps = 2,
             iterations = 200)
     void tcpAtomics(Measurement m) {
         assertThat(m).isValid();
     }
 
-    @TransferTest(transport = "libfabric", settings = SHM, op = {Op.WRITE, Op.READ}, sizes = @Sweep(values = {"8", "4KiB"}),
-            mode = Mode.LATENCY, iterations = 1000, warmup = 200)
+    @TransferTest(
+            transport = "libfabric",
+            settings = SHM,
+            op = {Op.WRITE, Op.READ},
+            sizes = @Sweep(values = {"8", "4KiB"}),
+            mode = Mode.LATENCY,
+            iterations = 1000,
+            warmup = 200)
     void sharedMemoryLatency(Measurement m) {
         assertThat(m).isValid();
         assertThat(m.latency().samples()).isEqualTo(m.spec().iterations());

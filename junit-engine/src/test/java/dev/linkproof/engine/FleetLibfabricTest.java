@@ -42,20 +42,31 @@ class FleetLibfabricTest {
         assumeTrue(Libfabric.unavailableReason() == null, () -> "libfabric absent: " + Libfabric.unavailableReason());
         int port = LoopbackFleet.freePort();
         fleet.start(port, "n1", "n2", "n3");
-        EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID).selectors(selectClass(FleetLibfabricFixture.class))
-                .configurationParameters(fleet.config(port, "n1,n2,n3", dir, "10s")).execute();
+        EngineExecutionResults r = EngineTestKit.engine(Constants.ENGINE_ID)
+                .selectors(selectClass(FleetLibfabricFixture.class))
+                .configurationParameters(fleet.config(port, "n1,n2,n3", dir, "10s"))
+                .execute();
         List<String> failed = r.testEvents().failed().stream()
-                .map(e -> e.getTestDescriptor().getDisplayName() + ": " + e.getRequiredPayload(TestExecutionResult.class)
-                        .getThrowable().map(Throwable::getMessage).orElse(""))
+                .map(e -> e.getTestDescriptor().getDisplayName() + ": "
+                        + e.getRequiredPayload(TestExecutionResult.class)
+                                .getThrowable()
+                                .map(Throwable::getMessage)
+                                .orElse(""))
                 .toList();
         assertThat(failed).isEmpty();
         List<Event> pairs = r.testEvents().finished().stream()
-                .filter(e -> e.getTestDescriptor().getUniqueId().getLastSegment().getType().equals(FleetPairDescriptor.SEGMENT))
+                .filter(e -> e.getTestDescriptor()
+                        .getUniqueId()
+                        .getLastSegment()
+                        .getType()
+                        .equals(FleetPairDescriptor.SEGMENT))
                 .toList();
         // Pairwise over three nodes, both ways: six directed pairs, for each of the two points.
         assertThat(pairs).hasSize(12);
-        assertThat(pairs).extracting(e -> e.getTestDescriptor().getDisplayName())
+        assertThat(pairs)
+                .extracting(e -> e.getTestDescriptor().getDisplayName())
                 .contains("write 64 KiB ×2 · 2 ep · libfabric · n1→n2", "fetch-add 8 B ×4 · 1 ep · libfabric · n3→n1");
-        assertThat(java.nio.file.Files.readString(dir.resolve("fleet-verdict.json"))).contains("\"verdicts\" : [ ]");
+        assertThat(java.nio.file.Files.readString(dir.resolve("fleet-verdict.json")))
+                .contains("\"verdicts\" : [ ]");
     }
 }

@@ -43,21 +43,28 @@ class KilledLibfabricTargetTest {
     }
 
     private static void check(KillDuringPoint.Outcome run, String killedPoint) {
-        System.out.printf("%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
+        System.out.printf(
+                "%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
         assertThat(run.killedPids()).as("an agent process was found and killed").hasSize(1);
         assertThat(run.order()).as("every point finished").hasSize(4);
         assertThat(run.order().get(1)).startsWith(killedPoint);
         assertThat(run.result(0).getStatus()).as(run.order().get(0)).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
         assertThat(run.result(1).getStatus()).as(run.order().get(1)).isEqualTo(TestExecutionResult.Status.FAILED);
         assertThat(run.message(1)).contains("peer failure");
-        assertThat(run.secondsToFail()).as("seconds from SIGKILL to the point's failure: " + run.message(1))
+        assertThat(run.secondsToFail())
+                .as("seconds from SIGKILL to the point's failure: " + run.message(1))
                 .isLessThan(PROGRESS_DEADLINE_SECONDS);
         for (int i : new int[] {2, 3}) {
-            assertThat(run.result(i).getStatus()).as(run.order().get(i) + ": " + run.message(i))
+            assertThat(run.result(i).getStatus())
+                    .as(run.order().get(i) + ": " + run.message(i))
                     .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
-            assertThat(run.agentAfter().get(run.order().get(i))).as("the agent that served " + run.order().get(i))
-                    .isNotNull().isNotEqualTo(run.killedPids().getFirst());
+            assertThat(run.agentAfter().get(run.order().get(i)))
+                    .as("the agent that served " + run.order().get(i))
+                    .isNotNull()
+                    .isNotEqualTo(run.killedPids().getFirst());
         }
-        assertThat(KillDuringPoint.agentProcess()).as("the re-provisioned agent is stopped at the end of the run").isEmpty();
+        assertThat(KillDuringPoint.agentProcess())
+                .as("the re-provisioned agent is stopped at the end of the run")
+                .isEmpty();
     }
 }

@@ -35,10 +35,12 @@ class LibfabricFaultInjectionTest {
         Events events = run(selectClass(LibfabricFaults.Flipped.class));
         events.assertStatistics(s -> s.started(6).failed(6).succeeded(0));
         List<String> messages = messages(events, FailureKind.DATA_CORRUPTION);
-        assertThat(messages).hasSize(6).allSatisfy(m -> assertThat(m)
-                .contains("data corruption")
-                .contains("1 of 3 slot(s) differ")
-                .contains("slot 2, byte offset 2048"));
+        assertThat(messages)
+                .hasSize(6)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("data corruption")
+                        .contains("1 of 3 slot(s) differ")
+                        .contains("slot 2, byte offset 2048"));
         assertThat(messages).filteredOn(m -> m.startsWith("write 4097 B ×3")).hasSize(2);
         assertThat(messages).filteredOn(m -> m.startsWith("read 4097 B ×3")).hasSize(2);
         assertThat(messages).filteredOn(m -> m.startsWith("send 4097 B ×3")).hasSize(2);
@@ -48,20 +50,24 @@ class LibfabricFaultInjectionTest {
     void aLostAtomicFailsNamingItsCounter() {
         Events events = run(selectMethod(LibfabricFaults.Atomics.class, "lost"));
         events.assertStatistics(s -> s.started(2).failed(2).succeeded(0));
-        assertThat(messages(events, FailureKind.ATOMIC_MISMATCH)).hasSize(2).allSatisfy(m -> assertThat(m)
-                .contains("atomic mismatch: 1 of 4 counter(s) wrong")
-                .contains("counter 2 (slot 2): final value")
-                .contains("short by 1 op of step"));
+        assertThat(messages(events, FailureKind.ATOMIC_MISMATCH))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("atomic mismatch: 1 of 4 counter(s) wrong")
+                        .contains("counter 2 (slot 2): final value")
+                        .contains("short by 1 op of step"));
     }
 
     @Test
     void aDoubledAtomicInTheTimedLoopFailsNamingItsCounter() {
         Events events = run(selectMethod(LibfabricFaults.Atomics.class, "doubled"));
         events.assertStatistics(s -> s.started(2).failed(2).succeeded(0));
-        assertThat(messages(events, FailureKind.ATOMIC_MISMATCH)).hasSize(2).allSatisfy(m -> assertThat(m)
-                .contains("atomic mismatch: 1 of 4 counter(s) wrong")
-                .contains("counter 3 (slot 3): final value")
-                .contains("over by 1 op of step"));
+        assertThat(messages(events, FailureKind.ATOMIC_MISMATCH))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("atomic mismatch: 1 of 4 counter(s) wrong")
+                        .contains("counter 3 (slot 3): final value")
+                        .contains("over by 1 op of step"));
     }
 
     private static Events run(org.junit.platform.engine.DiscoverySelector selector) {
@@ -73,12 +79,17 @@ class LibfabricFaultInjectionTest {
     }
 
     private static List<String> messages(Events events, FailureKind kind) {
-        events.filter(e -> e.getType() == EventType.FINISHED).forEach(e -> Kinds.assertKind(
-                e.getRequiredPayload(TestExecutionResult.class), kind));
-        return events.filter(e -> e.getType() == EventType.FINISHED).map(LibfabricFaultInjectionTest::message).toList();
+        events.filter(e -> e.getType() == EventType.FINISHED)
+                .forEach(e -> Kinds.assertKind(e.getRequiredPayload(TestExecutionResult.class), kind));
+        return events.filter(e -> e.getType() == EventType.FINISHED)
+                .map(LibfabricFaultInjectionTest::message)
+                .toList();
     }
 
     private static String message(Event e) {
-        return e.getRequiredPayload(TestExecutionResult.class).getThrowable().map(Throwable::getMessage).orElse("");
+        return e.getRequiredPayload(TestExecutionResult.class)
+                .getThrowable()
+                .map(Throwable::getMessage)
+                .orElse("");
     }
 }

@@ -24,27 +24,36 @@ class LibfabricPrerequisiteTest extends SimulatedSystem {
         root(false);
         Run r = prereq();
         assertThat(r.rc).as("a warning only: ready; %s", r.out).isZero();
-        assertThat(r.out.lines()).contains(
-                "prereq: warning: libfabric: libfabric.so.1 is not found; libfabric points skip with their reason; tcp still runs; "
-                        + "install it: apt-get install libfabric1",
-                "prereq: to install what is missing: sudo apt-get install libfabric1", "prereq: ready (1 warning(s))");
+        assertThat(r.out.lines())
+                .contains(
+                        "prereq: warning: libfabric: libfabric.so.1 is not found; libfabric points skip with their"
+                                + " reason; tcp still runs; install it: apt-get install libfabric1",
+                        "prereq: to install what is missing: sudo apt-get install libfabric1",
+                        "prereq: ready (1 warning(s))");
         assertThat(calls).doesNotExist();
 
         root(true);
         prereq();
-        assertThat(Files.readAllLines(calls)).last().asString().endsWith("apt-get install -y -qq --no-install-recommends libfabric1");
+        assertThat(Files.readAllLines(calls))
+                .last()
+                .asString()
+                .endsWith("apt-get install -y -qq --no-install-recommends libfabric1");
 
         Files.delete(calls);
         file("opt/amazon/efa/lib/libfabric.so.1");
         Run efa = prereq();
-        assertThat(efa.out).contains("prereq: ok: libfabric: AWS EFA's /opt/amazon/efa/lib/libfabric.so.1, which the dynamic loader "
-                + "does not search: add /opt/amazon/efa/lib to LD_LIBRARY_PATH (or -Dlinkproof.libfabric.library="
-                + "/opt/amazon/efa/lib/libfabric.so.1)").contains("prereq: ready\n");
+        assertThat(efa.out)
+                .contains(
+                        "prereq: ok: libfabric: AWS EFA's /opt/amazon/efa/lib/libfabric.so.1, which the dynamic loader"
+                                + " does not search: add /opt/amazon/efa/lib to LD_LIBRARY_PATH (or"
+                                + " -Dlinkproof.libfabric.library=/opt/amazon/efa/lib/libfabric.so.1)")
+                .contains("prereq: ready\n");
         assertThat(calls).as("no distribution libfabric beside EFA's").doesNotExist();
     }
 
     private Run prereq(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("/bin/bash", ROOT.resolve("scripts/lib/prereq.sh").toString()));
+        List<String> command = new ArrayList<>(
+                List.of("/bin/bash", ROOT.resolve("scripts/lib/prereq.sh").toString()));
         command.addAll(List.of(args));
         return run(command, Map.of());
     }

@@ -86,9 +86,9 @@ class PrerequisiteCheckTest extends SimulatedSystem {
                                 + " so no distribution UCX is installed over it: install MOFED's ucx package, or HPC-X;"
                                 + " ucx points skip with their reason; tcp still runs",
                         "prereq: warning: libfabric: libfabric.so.1 is not found; MLNX_OFED_LINUX-24.04-0.7.0.0 is"
-                                + " installed, so no distribution libfabric (which links the distribution's libibverbs)"
-                                + " is installed over it: install your vendor's (AWS EFA's installer, your NIC vendor's);"
-                                + " libfabric points skip with their reason; tcp still runs",
+                            + " installed, so no distribution libfabric (which links the distribution's libibverbs) is"
+                            + " installed over it: install your vendor's (AWS EFA's installer, your NIC vendor's);"
+                            + " libfabric points skip with their reason; tcp still runs",
                         "prereq: ready (2 warning(s))");
         assertThat(r.out)
                 .doesNotContain("apt-get")
@@ -135,7 +135,8 @@ class PrerequisiteCheckTest extends SimulatedSystem {
 
         Run r = prereq();
         assertThat(r.rc).as(r.out).isZero();
-        assertThat(Files.readAllLines(calls)).containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib libfabric");
+        assertThat(Files.readAllLines(calls))
+                .containsExactly("dnf install -y -q rdma-core libibverbs ucx ucx-ib libfabric");
         assertThat(r.out.lines())
                 .contains(
                         "prereq: installing rdma-core libibverbs ucx ucx-ib libfabric with dnf",

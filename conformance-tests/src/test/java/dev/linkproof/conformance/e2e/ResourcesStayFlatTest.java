@@ -51,12 +51,15 @@ class ResourcesStayFlatTest {
     /** libfabric's objects (fabric, domain, endpoints, connections, shared-memory regions) are closed with each point. */
     @Test
     void libfabricPointsLeaveBothRanksAsTheyWere() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.linkproof.transfer.libfabric.Libfabric.unavailableReason() == null,
-                "libfabric absent");
-        assertThat(run("libfabricTcp", 150, 600, LIBFABRIC_FD_SLACK)).as("what grew between point 150 and 600 over tcp;ofi_rxm")
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.linkproof.transfer.libfabric.Libfabric.unavailableReason() == null, "libfabric absent");
+        assertThat(run("libfabricTcp", 150, 600, LIBFABRIC_FD_SLACK))
+                .as("what grew between point 150 and 600 over tcp;ofi_rxm")
                 .isEmpty();
         ManyPoints.SAMPLES.clear();
-        assertThat(run("libfabricShm", 150, 600, LIBFABRIC_FD_SLACK)).as("what grew between point 150 and 600 over shm").isEmpty();
+        assertThat(run("libfabricShm", 150, 600, LIBFABRIC_FD_SLACK))
+                .as("what grew between point 150 and 600 over shm")
+                .isEmpty();
     }
 
     @Test
@@ -85,11 +88,12 @@ class ResourcesStayFlatTest {
                 .testEvents();
         // A point that failed says why here (the progress lines are off).
         events.failed().stream()
-                .forEach(e -> System.out.println("failed: " + e.getTestDescriptor().getDisplayName() + ": "
-                        + e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class)
-                                .getThrowable()
-                                .map(Throwable::toString)
-                                .orElse("")));
+                .forEach(e ->
+                        System.out.println("failed: " + e.getTestDescriptor().getDisplayName() + ": "
+                                + e.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class)
+                                        .getThrowable()
+                                        .map(Throwable::toString)
+                                        .orElse("")));
         events.assertStatistics(s -> s.failed(0).succeeded(to));
         ProcessCounts[] first = ManyPoints.SAMPLES.get(from);
         ProcessCounts[] last = ManyPoints.SAMPLES.get(to);

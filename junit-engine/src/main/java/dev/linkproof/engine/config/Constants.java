@@ -38,7 +38,8 @@ public final class Constants {
     public static final String GPU_HIP_LIBRARY = dev.linkproof.transfer.gpu.select.GpuRuntimes.HIP_LIBRARY;
     public static final String UCX_LIBRARY = dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY;
     public static final String LIBFABRIC_LIBRARY = dev.linkproof.transfer.libfabric.Libfabric.LIBRARY_PROPERTY;
-    public static final String LIBFABRIC_PROVIDER = dev.linkproof.transfer.libfabric.LibfabricSettings.PROVIDER_PROPERTY;
+    public static final String LIBFABRIC_PROVIDER =
+            dev.linkproof.transfer.libfabric.LibfabricSettings.PROVIDER_PROPERTY;
     public static final String BUSY_HOST_RERUNS = "linkproof.busyHost.reruns";
     public static final String BASELINE_RERUNS = "linkproof.baseline.reruns";
     public static final String REQUIRE_PROFILE_MATCH = "linkproof.requireProfileMatch";

@@ -179,9 +179,10 @@ final class RailEntries {
     /** A libfabric rail: a domain of the point's provider (a NIC, for tcp an interface), used on both ranks. */
     private static Entry libfabric(String entry) {
         if (!DEVICE.matcher(entry).matches()) {
-            throw new IllegalArgumentException("--rails: '" + entry + "' is not a libfabric domain name: a libfabric rail is a"
-                    + " domain of the provider (fi_info's domain: a NIC such as rdmap16s27 or rxe0, for tcp an interface),"
-                    + " used on both ranks (e.g. --rails lo,eth0)");
+            throw new IllegalArgumentException(
+                    "--rails: '" + entry + "' is not a libfabric domain name: a libfabric rail is a domain of the"
+                            + " provider (fi_info's domain: a NIC such as rdmap16s27 or rxe0, for tcp an"
+                            + " interface), used on both ranks (e.g. --rails lo,eth0)");
         }
         return new Entry(entry, Map.of(LibfabricSettings.DOMAIN, entry));
     }

@@ -1,7 +1,7 @@
 package dev.linkproof.transfer.libfabric;
 
-import static dev.linkproof.transfer.libfabric.LibfabricAbi.FI_CQ_ERR_ENTRY;
 import static dev.linkproof.transfer.libfabric.LibfabricAbi.FID_CQ;
+import static dev.linkproof.transfer.libfabric.LibfabricAbi.FI_CQ_ERR_ENTRY;
 import static dev.linkproof.transfer.libfabric.LibfabricAbi.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -21,13 +21,21 @@ import java.util.Set;
  */
 final class FabricCq {
     /** errno values that say the peer is gone or unreachable: a peer failure, not a local error. */
-    private static final Set<Integer> PEER_GONE = Set.of(103 /* ECONNABORTED */, 104 /* ECONNRESET */, 107 /* ENOTCONN */,
-            110 /* ETIMEDOUT */, 111 /* ECONNREFUSED */, 112 /* EHOSTDOWN */, 113 /* EHOSTUNREACH */, 32 /* EPIPE */);
+    private static final Set<Integer> PEER_GONE = Set.of(
+            103 /* ECONNABORTED */,
+            104 /* ECONNRESET */,
+            107 /* ENOTCONN */,
+            110 /* ETIMEDOUT */,
+            111 /* ECONNREFUSED */,
+            112 /* EHOSTDOWN */,
+            113 /* EHOSTUNREACH */,
+            32 /* EPIPE */);
 
     final MemorySegment cq;
     final int format;
     /** Bytes of one entry of this queue's format. */
     final long entryBytes;
+
     private final MemorySegment read;
     private final long cqAddress;
 
@@ -59,32 +67,43 @@ final class FabricCq {
         if (n == -LibfabricAbi.FI_EAVAIL) {
             throw errorEntry(what);
         }
-        throw new TransferException(what + ": fi_cq_read failed: " + Libfabric.lib().strerror((int) -n) + " (" + -n + ")");
+        throw new TransferException(
+                what + ": fi_cq_read failed: " + Libfabric.lib().strerror((int) -n) + " (" + -n + ")");
     }
 
     /** The waiting error entry, read and described: its error, the provider's error and its words. */
     private TransferException errorEntry(String what) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment e = a.allocate(FI_CQ_ERR_ENTRY);
-            long rc = (long) Libfabric.CQ_READERR.invokeExact(Libfabric.function(cq, offset(FID_CQ, "ops"), LibfabricAbi.FI_OPS_CQ,
-                    "readerr"), cq, e, 0L);
+            long rc = (long) Libfabric.CQ_READERR.invokeExact(
+                    Libfabric.function(cq, offset(FID_CQ, "ops"), LibfabricAbi.FI_OPS_CQ, "readerr"), cq, e, 0L);
             if (rc < 0) {
                 return new TransferException(what + ": an error completion could not be read: fi_cq_readerr: "
                         + Libfabric.lib().strerror((int) -rc));
             }
             int err = e.get(JAVA_INT, offset(FI_CQ_ERR_ENTRY, "err"));
             int provErrno = e.get(JAVA_INT, offset(FI_CQ_ERR_ENTRY, "prov_errno"));
-            MemorySegment words = (MemorySegment) Libfabric.CQ_STRERROR.invokeExact(Libfabric.function(cq, offset(FID_CQ, "ops"),
-                    LibfabricAbi.FI_OPS_CQ, "strerror"), cq, provErrno, e.get(ADDRESS, offset(FI_CQ_ERR_ENTRY, "err_data")),
-                    MemorySegment.NULL, 0L);
-            String provider = words.equals(MemorySegment.NULL) ? "" : words.reinterpret(1024).getString(0);
-            String message = what + ": an operation completed in error: " + Libfabric.lib().strerror(err) + " (" + err
-                    + "); the provider says: " + (provider.isEmpty() ? "nothing" : provider) + " (prov_errno " + provErrno
+            MemorySegment words = (MemorySegment) Libfabric.CQ_STRERROR.invokeExact(
+                    Libfabric.function(cq, offset(FID_CQ, "ops"), LibfabricAbi.FI_OPS_CQ, "strerror"),
+                    cq,
+                    provErrno,
+                    e.get(ADDRESS, offset(FI_CQ_ERR_ENTRY, "err_data")),
+                    MemorySegment.NULL,
+                    0L);
+            String provider = words.equals(MemorySegment.NULL)
+                    ? ""
+                    : words.reinterpret(1024).getString(0);
+            String message = what + ": an operation completed in error: "
+                    + Libfabric.lib().strerror(err) + " (" + err
+                    + "); the provider says: " + (provider.isEmpty() ? "nothing" : provider) + " (prov_errno "
+                    + provErrno
                     + ", " + e.get(JAVA_LONG, offset(FI_CQ_ERR_ENTRY, "len")) + " bytes)";
             // The provider's own errno says why where err is only "canceled" (ofi_rxm over tcp: ECANCELED, ENOTCONN).
-            boolean peerGone = PEER_GONE.contains(err) || (err == LibfabricAbi.FI_ECANCELED || err == 5 /* EIO */)
-                    && PEER_GONE.contains(Math.abs(provErrno));
-            return peerGone ? new PeerFailureException(message + ": the peer is gone (did the target rank die?)")
+            boolean peerGone = PEER_GONE.contains(err)
+                    || (err == LibfabricAbi.FI_ECANCELED || err == 5 /* EIO */)
+                            && PEER_GONE.contains(Math.abs(provErrno));
+            return peerGone
+                    ? new PeerFailureException(message + ": the peer is gone (did the target rank die?)")
                     : new TransferException(message);
         } catch (Throwable t) {
             return new TransferException(what + ": fi_cq_readerr downcall failed: " + t, t);

@@ -29,6 +29,7 @@ final class FabricDomain implements AutoCloseable {
     final FabricCq cq;
     /** Whatever was opened here, newest first: closed in that order. */
     private final Deque<MemorySegment> opened = new ArrayDeque<>();
+
     private boolean closed;
 
     private FabricDomain(FabricInfo info, MemorySegment fabric, MemorySegment domain, MemorySegment av, FabricCq cq) {
@@ -53,8 +54,18 @@ final class FabricDomain implements AutoCloseable {
                 check((int) Libfabric.lib().fabric.invokeExact(fabricAttr, out, MemorySegment.NULL), "fi_fabric");
                 MemorySegment fabric = object(out, LibfabricAbi.FID_FABRIC.byteSize());
                 made.push(fabric);
-                check((int) Libfabric.OPEN.invokeExact(Libfabric.function(fabric, offset(LibfabricAbi.FID_FABRIC, "ops"),
-                        LibfabricAbi.FI_OPS_FABRIC, "domain"), fabric, info.info, out, MemorySegment.NULL), "fi_domain");
+                check(
+                        (int) Libfabric.OPEN.invokeExact(
+                                Libfabric.function(
+                                        fabric,
+                                        offset(LibfabricAbi.FID_FABRIC, "ops"),
+                                        LibfabricAbi.FI_OPS_FABRIC,
+                                        "domain"),
+                                fabric,
+                                info.info,
+                                out,
+                                MemorySegment.NULL),
+                        "fi_domain");
                 MemorySegment domain = object(out, LibfabricAbi.FID_DOMAIN.byteSize());
                 made.push(domain);
                 long domainOps = offset(LibfabricAbi.FID_DOMAIN, "ops");
@@ -62,8 +73,14 @@ final class FabricDomain implements AutoCloseable {
                 MemorySegment avAttr = a.allocate(FI_AV_ATTR);
                 avAttr.set(JAVA_INT, offset(FI_AV_ATTR, "type"), LibfabricAbi.FI_AV_TABLE);
                 avAttr.set(JAVA_LONG, offset(FI_AV_ATTR, "count"), Math.max(1, peers));
-                check((int) Libfabric.OPEN.invokeExact(Libfabric.function(domain, domainOps, LibfabricAbi.FI_OPS_DOMAIN, "av_open"),
-                        domain, avAttr, out, MemorySegment.NULL), "fi_av_open");
+                check(
+                        (int) Libfabric.OPEN.invokeExact(
+                                Libfabric.function(domain, domainOps, LibfabricAbi.FI_OPS_DOMAIN, "av_open"),
+                                domain,
+                                avAttr,
+                                out,
+                                MemorySegment.NULL),
+                        "fi_av_open");
                 MemorySegment av = object(out, LibfabricAbi.FID_AV.byteSize());
                 made.push(av);
 
@@ -71,8 +88,14 @@ final class FabricDomain implements AutoCloseable {
                 cqAttr.set(JAVA_LONG, offset(FI_CQ_ATTR, "size"), cqSize);
                 cqAttr.set(JAVA_INT, offset(FI_CQ_ATTR, "format"), cqFormat);
                 cqAttr.set(JAVA_INT, offset(FI_CQ_ATTR, "wait_obj"), LibfabricAbi.FI_WAIT_NONE);
-                check((int) Libfabric.OPEN.invokeExact(Libfabric.function(domain, domainOps, LibfabricAbi.FI_OPS_DOMAIN, "cq_open"),
-                        domain, cqAttr, out, MemorySegment.NULL), "fi_cq_open");
+                check(
+                        (int) Libfabric.OPEN.invokeExact(
+                                Libfabric.function(domain, domainOps, LibfabricAbi.FI_OPS_DOMAIN, "cq_open"),
+                                domain,
+                                cqAttr,
+                                out,
+                                MemorySegment.NULL),
+                        "fi_cq_open");
                 MemorySegment cq = object(out, LibfabricAbi.FID_CQ.byteSize());
                 made.push(cq);
                 FabricDomain d = new FabricDomain(info, fabric, domain, av, new FabricCq(cq, cqFormat));
@@ -110,8 +133,14 @@ final class FabricDomain implements AutoCloseable {
             MemorySegment addr = a.allocate(name.length);
             addr.copyFrom(MemorySegment.ofArray(name));
             MemorySegment fiAddr = a.allocate(JAVA_LONG);
-            int n = (int) Libfabric.AV_INSERT.invokeExact(Libfabric.function(av, offset(LibfabricAbi.FID_AV, "ops"),
-                    LibfabricAbi.FI_OPS_AV, "insert"), av, addr, 1L, fiAddr, 0L, MemorySegment.NULL);
+            int n = (int) Libfabric.AV_INSERT.invokeExact(
+                    Libfabric.function(av, offset(LibfabricAbi.FID_AV, "ops"), LibfabricAbi.FI_OPS_AV, "insert"),
+                    av,
+                    addr,
+                    1L,
+                    fiAddr,
+                    0L,
+                    MemorySegment.NULL);
             if (n != 1) {
                 check(n < 0 ? n : -LibfabricAbi.FI_ENODATA, "fi_av_insert of the peer's address");
             }
@@ -142,7 +171,8 @@ final class FabricDomain implements AutoCloseable {
             try {
                 int rc = (int) Libfabric.CLOSE.invokeExact(Libfabric.fidFunction(fid, "close"), fid);
                 if (rc < 0 && first == null) {
-                    first = new IllegalStateException("fi_close failed: " + Libfabric.lib().strerror(-rc));
+                    first = new IllegalStateException(
+                            "fi_close failed: " + Libfabric.lib().strerror(-rc));
                 }
             } catch (Throwable t) {
                 if (first == null) {

@@ -28,22 +28,39 @@ final class FabricEndpoint {
     static FabricEndpoint open(FabricDomain d) throws TransferException {
         return Downcalls.inArena("libfabric endpoint setup", a -> {
             MemorySegment out = a.allocate(ADDRESS);
-            check((int) Libfabric.OPEN.invokeExact(Libfabric.function(d.domain, offset(LibfabricAbi.FID_DOMAIN, "ops"),
-                    LibfabricAbi.FI_OPS_DOMAIN, "endpoint"), d.domain, d.info.info, out, MemorySegment.NULL), "fi_endpoint");
+            check(
+                    (int) Libfabric.OPEN.invokeExact(
+                            Libfabric.function(
+                                    d.domain,
+                                    offset(LibfabricAbi.FID_DOMAIN, "ops"),
+                                    LibfabricAbi.FI_OPS_DOMAIN,
+                                    "endpoint"),
+                            d.domain,
+                            d.info.info,
+                            out,
+                            MemorySegment.NULL),
+                    "fi_endpoint");
             MemorySegment ep = out.get(ADDRESS, 0).reinterpret(FID_EP.byteSize());
             try {
                 MemorySegment bind = Libfabric.fidFunction(ep, "bind");
                 check((int) Libfabric.BIND.invokeExact(bind, ep, d.av, 0L), "fi_ep_bind (address vector)");
-                check((int) Libfabric.BIND.invokeExact(bind, ep, d.cq.cq, LibfabricAbi.FI_TRANSMIT | LibfabricAbi.FI_RECV),
+                check(
+                        (int) Libfabric.BIND.invokeExact(
+                                bind, ep, d.cq.cq, LibfabricAbi.FI_TRANSMIT | LibfabricAbi.FI_RECV),
                         "fi_ep_bind (completion queue)");
-                check((int) Libfabric.CONTROL.invokeExact(Libfabric.fidFunction(ep, "control"), ep, LibfabricAbi.FI_ENABLE,
-                        MemorySegment.NULL), "fi_enable");
+                check(
+                        (int) Libfabric.CONTROL.invokeExact(
+                                Libfabric.fidFunction(ep, "control"), ep, LibfabricAbi.FI_ENABLE, MemorySegment.NULL),
+                        "fi_enable");
                 MemorySegment len = a.allocate(JAVA_LONG);
                 len.set(JAVA_LONG, 0, 256);
                 MemorySegment addr = a.allocate(256);
-                check((int) Libfabric.GETNAME.invokeExact(function(ep, "cm", LibfabricAbi.FI_OPS_CM, "getname"), ep, addr, len),
+                check(
+                        (int) Libfabric.GETNAME.invokeExact(
+                                function(ep, "cm", LibfabricAbi.FI_OPS_CM, "getname"), ep, addr, len),
                         "fi_getname");
-                return new FabricEndpoint(ep, addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                return new FabricEndpoint(
+                        ep, addr.asSlice(0, len.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
             } catch (TransferException | RuntimeException e) {
                 java.util.ArrayDeque<MemorySegment> one = new java.util.ArrayDeque<>();
                 one.push(ep);

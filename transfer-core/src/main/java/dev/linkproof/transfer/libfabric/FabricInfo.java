@@ -27,16 +27,22 @@ import java.util.List;
  */
 final class FabricInfo implements AutoCloseable {
     /** The MR modes this binding honours (FI_MR_HMEM only where FI_HMEM is asked for). */
-    static final int MR_MODES = LibfabricAbi.FI_MR_LOCAL | LibfabricAbi.FI_MR_VIRT_ADDR | LibfabricAbi.FI_MR_ALLOCATED
-            | LibfabricAbi.FI_MR_PROV_KEY | LibfabricAbi.FI_MR_ENDPOINT;
+    static final int MR_MODES = LibfabricAbi.FI_MR_LOCAL
+            | LibfabricAbi.FI_MR_VIRT_ADDR
+            | LibfabricAbi.FI_MR_ALLOCATED
+            | LibfabricAbi.FI_MR_PROV_KEY
+            | LibfabricAbi.FI_MR_ENDPOINT;
 
-    private static final MethodHandle STRDUP = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("strdup").orElseThrow(), FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle STRDUP = Linker.nativeLinker()
+            .downcallHandle(
+                    Linker.nativeLinker().defaultLookup().find("strdup").orElseThrow(),
+                    FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     private final MemorySegment list;
     final MemorySegment info;
     /** Whether this object frees the list (a {@link #view} does not). */
     private final boolean owner;
+
     private boolean freed;
 
     private FabricInfo(MemorySegment list, MemorySegment entry, boolean owner) {
@@ -59,7 +65,8 @@ final class FabricInfo implements AutoCloseable {
     static FabricInfo query(String provider, long caps, String domain) throws TransferException {
         Libfabric lib = Libfabric.lib();
         return Downcalls.inArena("fi_getinfo downcall", a -> {
-            MemorySegment hints = ((MemorySegment) lib.dupinfo.invokeExact(MemorySegment.NULL)).reinterpret(FI_INFO.byteSize());
+            MemorySegment hints =
+                    ((MemorySegment) lib.dupinfo.invokeExact(MemorySegment.NULL)).reinterpret(FI_INFO.byteSize());
             if (hints.equals(MemorySegment.NULL)) {
                 throw new TransferException("fi_allocinfo (fi_dupinfo(NULL)) returned NULL");
             }
@@ -82,12 +89,15 @@ final class FabricInfo implements AutoCloseable {
                 // chosen from the answer instead (inDomain): a NIC's name is not always its domain's.
                 if (provider != null) {
                     MemorySegment fab = attr(hints, "fabric_attr", FI_FABRIC_ATTR.byteSize());
-                    fab.set(ADDRESS, offset(FI_FABRIC_ATTR, "prov_name"), (MemorySegment) STRDUP.invokeExact(a.allocateFrom(provider)));
+                    fab.set(ADDRESS, offset(FI_FABRIC_ATTR, "prov_name"), (MemorySegment)
+                            STRDUP.invokeExact(a.allocateFrom(provider)));
                 }
                 MemorySegment out = a.allocate(ADDRESS);
-                int rc = (int) lib.getinfo.invokeExact(LibfabricAbi.API_VERSION, MemorySegment.NULL, MemorySegment.NULL, 0L, hints, out);
+                int rc = (int) lib.getinfo.invokeExact(
+                        LibfabricAbi.API_VERSION, MemorySegment.NULL, MemorySegment.NULL, 0L, hints, out);
                 if (rc == -LibfabricAbi.FI_ENODATA) {
-                    throw new NoMatch("libfabric " + lib.version() + " has no " + (provider == null ? "provider" : "provider " + provider)
+                    throw new NoMatch("libfabric " + lib.version() + " has no "
+                            + (provider == null ? "provider" : "provider " + provider)
                             + (domain == null ? "" : " on domain " + domain) + " offering " + capsText(caps)
                             + ((caps & LibfabricAbi.FI_MSG) != 0 ? " in send-after-send order (FI_ORDER_SAS)" : "")
                             + " on reliable-datagram endpoints (FI_EP_RDM) with the MR modes this binding honours");
@@ -152,8 +162,20 @@ final class FabricInfo implements AutoCloseable {
     }
 
     static String mrModeText(int mode) {
-        String[] names = {"FI_MR_BASIC", "FI_MR_SCALABLE", "FI_MR_LOCAL", "FI_MR_RAW", "FI_MR_VIRT_ADDR", "FI_MR_ALLOCATED",
-                "FI_MR_PROV_KEY", "FI_MR_MMU_NOTIFY", "FI_MR_RMA_EVENT", "FI_MR_ENDPOINT", "FI_MR_HMEM", "FI_MR_COLLECTIVE"};
+        String[] names = {
+            "FI_MR_BASIC",
+            "FI_MR_SCALABLE",
+            "FI_MR_LOCAL",
+            "FI_MR_RAW",
+            "FI_MR_VIRT_ADDR",
+            "FI_MR_ALLOCATED",
+            "FI_MR_PROV_KEY",
+            "FI_MR_MMU_NOTIFY",
+            "FI_MR_RMA_EVENT",
+            "FI_MR_ENDPOINT",
+            "FI_MR_HMEM",
+            "FI_MR_COLLECTIVE"
+        };
         List<String> on = new ArrayList<>();
         for (int b = 0; b < names.length; b++) {
             if ((mode & (1 << b)) != 0) {
@@ -180,15 +202,18 @@ final class FabricInfo implements AutoCloseable {
     }
 
     String provider() {
-        return string(attr(info, "fabric_attr", FI_FABRIC_ATTR.byteSize()).get(ADDRESS, offset(FI_FABRIC_ATTR, "prov_name")));
+        return string(
+                attr(info, "fabric_attr", FI_FABRIC_ATTR.byteSize()).get(ADDRESS, offset(FI_FABRIC_ATTR, "prov_name")));
     }
 
     String fabricName() {
-        return string(attr(info, "fabric_attr", FI_FABRIC_ATTR.byteSize()).get(ADDRESS, offset(FI_FABRIC_ATTR, "name")));
+        return string(
+                attr(info, "fabric_attr", FI_FABRIC_ATTR.byteSize()).get(ADDRESS, offset(FI_FABRIC_ATTR, "name")));
     }
 
     String domainName() {
-        return string(attr(info, "domain_attr", FI_DOMAIN_ATTR.byteSize()).get(ADDRESS, offset(FI_DOMAIN_ATTR, "name")));
+        return string(
+                attr(info, "domain_attr", FI_DOMAIN_ATTR.byteSize()).get(ADDRESS, offset(FI_DOMAIN_ATTR, "name")));
     }
 
     private static String string(MemorySegment s) {
@@ -198,7 +223,8 @@ final class FabricInfo implements AutoCloseable {
     /** Every entry of the answer (the probe lists them), as views of this object's list. */
     List<MemorySegment> entries() {
         List<MemorySegment> all = new ArrayList<>();
-        for (MemorySegment e = info; !e.equals(MemorySegment.NULL);
+        for (MemorySegment e = info;
+                !e.equals(MemorySegment.NULL);
                 e = e.get(ADDRESS, offset(FI_INFO, "next")).reinterpret(FI_INFO.byteSize())) {
             all.add(e);
         }

@@ -24,8 +24,12 @@ import java.lang.foreign.MemorySegment;
  */
 final class FabricMemory {
     /** Every access a point may need of a region, on either rank. */
-    static final long ACCESS = LibfabricAbi.FI_READ | LibfabricAbi.FI_WRITE | LibfabricAbi.FI_REMOTE_READ
-            | LibfabricAbi.FI_REMOTE_WRITE | LibfabricAbi.FI_SEND | LibfabricAbi.FI_RECV;
+    static final long ACCESS = LibfabricAbi.FI_READ
+            | LibfabricAbi.FI_WRITE
+            | LibfabricAbi.FI_REMOTE_READ
+            | LibfabricAbi.FI_REMOTE_WRITE
+            | LibfabricAbi.FI_SEND
+            | LibfabricAbi.FI_RECV;
 
     final MemorySegment mr;
     /** fi_mr_desc: what a local op passes as {@code desc}. */
@@ -47,18 +51,36 @@ final class FabricMemory {
         int modes = d.info.mrMode();
         return Downcalls.inArena("fi_mr_reg downcall", a -> {
             MemorySegment out = a.allocate(ADDRESS);
-            check((int) Libfabric.MR_REG.invokeExact(Libfabric.function(d.domain, offset(LibfabricAbi.FID_DOMAIN, "mr"),
-                    LibfabricAbi.FI_OPS_MR, "reg"), d.domain, region.address(), region.byteSize(), ACCESS, 0L, requestedKey, 0L,
-                    out, MemorySegment.NULL), "fi_mr_reg of " + region.byteSize() + " bytes");
+            check(
+                    (int) Libfabric.MR_REG.invokeExact(
+                            Libfabric.function(
+                                    d.domain, offset(LibfabricAbi.FID_DOMAIN, "mr"), LibfabricAbi.FI_OPS_MR, "reg"),
+                            d.domain,
+                            region.address(),
+                            region.byteSize(),
+                            ACCESS,
+                            0L,
+                            requestedKey,
+                            0L,
+                            out,
+                            MemorySegment.NULL),
+                    "fi_mr_reg of " + region.byteSize() + " bytes");
             MemorySegment mr = out.get(ADDRESS, 0).reinterpret(FID_MR.byteSize());
             try {
                 if ((modes & LibfabricAbi.FI_MR_ENDPOINT) != 0) {
                     if (boundTo == null) {
                         throw new IllegalStateException("FI_MR_ENDPOINT: a registration needs its endpoint");
                     }
-                    check((int) Libfabric.BIND.invokeExact(Libfabric.fidFunction(mr, "bind"), mr, boundTo.ep, 0L), "fi_mr_bind");
-                    check((int) Libfabric.CONTROL.invokeExact(Libfabric.fidFunction(mr, "control"), mr, LibfabricAbi.FI_ENABLE,
-                            MemorySegment.NULL), "fi_mr_enable");
+                    check(
+                            (int) Libfabric.BIND.invokeExact(Libfabric.fidFunction(mr, "bind"), mr, boundTo.ep, 0L),
+                            "fi_mr_bind");
+                    check(
+                            (int) Libfabric.CONTROL.invokeExact(
+                                    Libfabric.fidFunction(mr, "control"),
+                                    mr,
+                                    LibfabricAbi.FI_ENABLE,
+                                    MemorySegment.NULL),
+                            "fi_mr_enable");
                 }
                 long desc = mr.get(ADDRESS, offset(FID_MR, "mem_desc")).address();
                 long key = mr.get(JAVA_LONG, offset(FID_MR, "key"));

@@ -30,7 +30,8 @@ public record FabricProvider(String provider, String domain, String caps, String
         // offers FI_ATOMIC when asked, and omits it otherwise).
         Map<String, long[]> caps = new LinkedHashMap<>();
         Map<String, String> modes = new LinkedHashMap<>();
-        for (long cap : new long[] {LibfabricAbi.FI_MSG, LibfabricAbi.FI_RMA, LibfabricAbi.FI_ATOMIC, LibfabricAbi.FI_HMEM}) {
+        for (long cap :
+                new long[] {LibfabricAbi.FI_MSG, LibfabricAbi.FI_RMA, LibfabricAbi.FI_ATOMIC, LibfabricAbi.FI_HMEM}) {
             try (FabricInfo all = FabricInfo.query(null, cap, null)) {
                 for (var entry : all.entries()) {
                     FabricInfo e = all.view(entry);
@@ -48,15 +49,16 @@ public record FabricProvider(String provider, String domain, String caps, String
         caps.forEach((key, c) -> {
             int bar = key.indexOf('|');
             String text = FabricInfo.capsText(c[0]);
-            found.add(new FabricProvider(key.substring(0, bar), key.substring(bar + 1), text.isEmpty() ? "none" : text,
-                    modes.get(key)));
+            found.add(new FabricProvider(
+                    key.substring(0, bar), key.substring(bar + 1), text.isEmpty() ? "none" : text, modes.get(key)));
         });
         return found;
     }
 
     /** The libfabric library's version, when it loads. */
     public static java.util.Optional<String> libraryVersion() {
-        return Libfabric.unavailableReason() == null ? java.util.Optional.of(Libfabric.lib().version() + " (" + Libfabric.LIBRARY + ")")
+        return Libfabric.unavailableReason() == null
+                ? java.util.Optional.of(Libfabric.lib().version() + " (" + Libfabric.LIBRARY + ")")
                 : java.util.Optional.empty();
     }
 }

@@ -30,6 +30,7 @@ public final class Libfabric {
     public static final String LIBRARY = "libfabric.so.1";
     /** Overrides the library (a vendor's build, AWS EFA's /opt/amazon/efa/lib/libfabric.so.1; tests: an absent one). */
     public static final String LIBRARY_PROPERTY = "linkproof.libfabric.library";
+
     static final String HINT = "apt-get install libfabric1 (RHEL: dnf install libfabric)";
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -46,33 +47,37 @@ public final class Libfabric {
     /** fi_ops_cm.getname(fid, addr, &addrlen) -> int. */
     static final MethodHandle GETNAME = table(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     /** fi_ops_av.insert(av, addr, count, fi_addr, flags, ctx) -> int. */
-    static final MethodHandle AV_INSERT = table(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
-            ADDRESS));
+    static final MethodHandle AV_INSERT =
+            table(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
     /** fi_ops_mr.reg(fid, buf, len, access, offset, requested_key, flags, &mr, ctx) -> int. */
-    static final MethodHandle MR_REG = table(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+    static final MethodHandle MR_REG = table(FunctionDescriptor.of(
+            JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
     /** fi_ops_cq.read(cq, buf, count) -> ssize_t; raw addresses: the completion loop makes no segment. */
     static final MethodHandle CQ_READ = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /** fi_ops_cq.readerr(cq, err_entry, flags) -> ssize_t. */
     static final MethodHandle CQ_READERR = table(FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
     /** fi_ops_cq.strerror(cq, prov_errno, err_data, buf, len) -> const char *. */
-    static final MethodHandle CQ_STRERROR = table(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    static final MethodHandle CQ_STRERROR =
+            table(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
     /** fi_ops_rma.read/write(ep, buf, len, desc, peer, addr, key, ctx) -> ssize_t. */
-    static final MethodHandle RMA = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle RMA = table(FunctionDescriptor.of(
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /** fi_ops_rma.writemsg(ep, msg, flags) -> ssize_t. */
     static final MethodHandle RMA_MSG = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /** fi_ops_msg.send/recv(ep, buf, len, desc, peer, ctx) -> ssize_t. */
-    static final MethodHandle MSG = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-            JAVA_LONG));
+    static final MethodHandle MSG =
+            table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /** fi_ops_atomic.readwrite(ep, buf, count, desc, result, result_desc, peer, addr, key, datatype, op, ctx) -> ssize_t. */
-    static final MethodHandle FETCH_ATOMIC = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
+    static final MethodHandle FETCH_ATOMIC = table(FunctionDescriptor.of(
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
     /** fi_ops_atomic.compwrite(ep, buf, count, desc, compare, compare_desc, result, result_desc, peer, addr, key, datatype, op, ctx). */
-    static final MethodHandle COMPARE_ATOMIC = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
+    static final MethodHandle COMPARE_ATOMIC = table(FunctionDescriptor.of(
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
     /** fi_ops_atomic.readwritevalid/compwritevalid(ep, datatype, op, &count) -> int. */
-    static final MethodHandle ATOMIC_VALID = table(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    static final MethodHandle ATOMIC_VALID =
+            table(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
 
     private static MethodHandle table(FunctionDescriptor fd) {
         return LINKER.downcallHandle(fd);
@@ -85,12 +90,14 @@ public final class Libfabric {
      * or a null entry is the provider not implementing it.
      */
     static MemorySegment function(MemorySegment object, long tableOffset, StructLayout table, String name) {
-        MemorySegment ops = object.reinterpret(tableOffset + 8).get(ADDRESS, tableOffset).reinterpret(table.byteSize());
+        MemorySegment ops =
+                object.reinterpret(tableOffset + 8).get(ADDRESS, tableOffset).reinterpret(table.byteSize());
         long at = LibfabricAbi.offset(table, name);
         long size = ops.get(JAVA_LONG, 0);
         MemorySegment f = size < at + 8 ? MemorySegment.NULL : ops.get(ADDRESS, at);
         if (f.equals(MemorySegment.NULL)) {
-            throw new UnsupportedOperationException(table.name().orElseThrow() + "." + name + " is not implemented by the provider");
+            throw new UnsupportedOperationException(
+                    table.name().orElseThrow() + "." + name + " is not implemented by the provider");
         }
         return f;
     }
@@ -142,8 +149,10 @@ public final class Libfabric {
         keepJvmSignalHandlers();
         Dl dl = Dl.open(name);
         // fi_getinfo(version, node, service, flags, hints, &info) -> int
-        getinfo = dl.downcall("fi_getinfo", "FABRIC_1.3", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-                ADDRESS, ADDRESS));
+        getinfo = dl.downcall(
+                "fi_getinfo",
+                "FABRIC_1.3",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
         freeinfo = dl.downcall("fi_freeinfo", "FABRIC_1.3", FunctionDescriptor.ofVoid(ADDRESS));
         dupinfo = dl.downcall("fi_dupinfo", "FABRIC_1.3", FunctionDescriptor.of(ADDRESS, ADDRESS));
         fabric = dl.downcall("fi_fabric", "FABRIC_1.1", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -156,8 +165,9 @@ public final class Libfabric {
             throw new IllegalStateException("fi_version downcall failed: " + t, t);
         }
         if (runtimeVersion >>> 16 != LibfabricAbi.API_MAJOR || (runtimeVersion & 0xFFFF) < LibfabricAbi.API_MINOR) {
-            throw new IllegalStateException(name + " is libfabric " + version(runtimeVersion) + "; these bindings use API "
-                    + LibfabricAbi.API_MAJOR + "." + LibfabricAbi.API_MINOR + " and need a 1.x library at least that new");
+            throw new IllegalStateException(name + " is libfabric " + version(runtimeVersion)
+                    + "; these bindings use API " + LibfabricAbi.API_MAJOR + "." + LibfabricAbi.API_MINOR
+                    + " and need a 1.x library at least that new");
         }
     }
 
@@ -170,7 +180,8 @@ public final class Libfabric {
      */
     private static void keepJvmSignalHandlers() {
         try (Arena a = Arena.ofConfined()) {
-            MethodHandle setenv = LINKER.downcallHandle(LINKER.defaultLookup().find("setenv").orElseThrow(),
+            MethodHandle setenv = LINKER.downcallHandle(
+                    LINKER.defaultLookup().find("setenv").orElseThrow(),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
             int rc = (int) setenv.invokeExact(a.allocateFrom("IPATH_NO_BACKTRACE"), a.allocateFrom("1"), 0);
             if (rc != 0) {
@@ -195,7 +206,9 @@ public final class Libfabric {
     /** fi_strerror(errno): libfabric's words for a (positive) error number. */
     public String strerror(int errno) {
         try {
-            return ((MemorySegment) strerror.invokeExact(Math.abs(errno))).reinterpret(256).getString(0);
+            return ((MemorySegment) strerror.invokeExact(Math.abs(errno)))
+                    .reinterpret(256)
+                    .getString(0);
         } catch (Throwable t) {
             return "libfabric error " + errno;
         }
@@ -208,10 +221,10 @@ public final class Libfabric {
         static Dl open(String name) {
             try (Arena a = Arena.ofConfined()) {
                 var libc = LINKER.defaultLookup();
-                MethodHandle dlopen = LINKER.downcallHandle(libc.find("dlopen").orElseThrow(),
-                        FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-                MethodHandle dlvsym = LINKER.downcallHandle(libc.find("dlvsym").orElseThrow(),
-                        FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+                MethodHandle dlopen = LINKER.downcallHandle(
+                        libc.find("dlopen").orElseThrow(), FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+                MethodHandle dlvsym = LINKER.downcallHandle(
+                        libc.find("dlvsym").orElseThrow(), FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
                 MemorySegment h = (MemorySegment) dlopen.invokeExact(a.allocateFrom(name), RTLD_NOW);
                 if (h.equals(MemorySegment.NULL)) {
                     String why = NativeLibrary.loaderError(name).orElse("the dynamic loader cannot open it");
@@ -227,10 +240,12 @@ public final class Libfabric {
 
         MethodHandle downcall(String symbol, String version, FunctionDescriptor fd) {
             try (Arena a = Arena.ofConfined()) {
-                MemorySegment f = (MemorySegment) dlvsym.invokeExact(handle, a.allocateFrom(symbol), a.allocateFrom(version));
+                MemorySegment f =
+                        (MemorySegment) dlvsym.invokeExact(handle, a.allocateFrom(symbol), a.allocateFrom(version));
                 if (f.equals(MemorySegment.NULL)) {
-                    throw new IllegalStateException(name + " lacks " + symbol + "@" + version + ", the ABI of libfabric API "
-                            + LibfabricAbi.API_MAJOR + "." + LibfabricAbi.API_MINOR + " these bindings use");
+                    throw new IllegalStateException(
+                            name + " lacks " + symbol + "@" + version + ", the ABI of libfabric API "
+                                    + LibfabricAbi.API_MAJOR + "." + LibfabricAbi.API_MINOR + " these bindings use");
                 }
                 return LINKER.downcallHandle(f, fd);
             } catch (RuntimeException e) {

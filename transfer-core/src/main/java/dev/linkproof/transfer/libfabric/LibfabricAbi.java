@@ -21,11 +21,11 @@ import java.util.Map;
  * symbol versions, and {@link Libfabric} binds the versioned symbols of this one.
  */
 public final class LibfabricAbi {
-    private LibfabricAbi() {
-    }
+    private LibfabricAbi() {}
 
     /** FI_VERSION(1, 17): the API these layouts are. */
     public static final int API_MAJOR = 1;
+
     public static final int API_MINOR = 17;
     public static final int API_VERSION = API_MAJOR << 16 | API_MINOR;
 
@@ -80,103 +80,234 @@ public final class LibfabricAbi {
     public static final long CONTEXT2_BYTES = 64;
 
     public static final StructLayout FI_INFO = MemoryLayout.structLayout(
-            ADDRESS.withName("next"), JAVA_LONG.withName("caps"), JAVA_LONG.withName("mode"),
-            JAVA_INT.withName("addr_format"), MemoryLayout.paddingLayout(4),
-            JAVA_LONG.withName("src_addrlen"), JAVA_LONG.withName("dest_addrlen"),
-            ADDRESS.withName("src_addr"), ADDRESS.withName("dest_addr"), ADDRESS.withName("handle"),
-            ADDRESS.withName("tx_attr"), ADDRESS.withName("rx_attr"), ADDRESS.withName("ep_attr"),
-            ADDRESS.withName("domain_attr"), ADDRESS.withName("fabric_attr"), ADDRESS.withName("nic")).withName("fi_info");
+                    ADDRESS.withName("next"),
+                    JAVA_LONG.withName("caps"),
+                    JAVA_LONG.withName("mode"),
+                    JAVA_INT.withName("addr_format"),
+                    MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("src_addrlen"),
+                    JAVA_LONG.withName("dest_addrlen"),
+                    ADDRESS.withName("src_addr"),
+                    ADDRESS.withName("dest_addr"),
+                    ADDRESS.withName("handle"),
+                    ADDRESS.withName("tx_attr"),
+                    ADDRESS.withName("rx_attr"),
+                    ADDRESS.withName("ep_attr"),
+                    ADDRESS.withName("domain_attr"),
+                    ADDRESS.withName("fabric_attr"),
+                    ADDRESS.withName("nic"))
+            .withName("fi_info");
     public static final StructLayout FI_TX_ATTR = MemoryLayout.structLayout(
-            JAVA_LONG.withName("caps"), JAVA_LONG.withName("mode"), JAVA_LONG.withName("op_flags"),
-            JAVA_LONG.withName("msg_order"), JAVA_LONG.withName("comp_order"), JAVA_LONG.withName("inject_size"),
-            JAVA_LONG.withName("size"), JAVA_LONG.withName("iov_limit"), JAVA_LONG.withName("rma_iov_limit"),
-            JAVA_INT.withName("tclass"), MemoryLayout.paddingLayout(4)).withName("fi_tx_attr");
+                    JAVA_LONG.withName("caps"),
+                    JAVA_LONG.withName("mode"),
+                    JAVA_LONG.withName("op_flags"),
+                    JAVA_LONG.withName("msg_order"),
+                    JAVA_LONG.withName("comp_order"),
+                    JAVA_LONG.withName("inject_size"),
+                    JAVA_LONG.withName("size"),
+                    JAVA_LONG.withName("iov_limit"),
+                    JAVA_LONG.withName("rma_iov_limit"),
+                    JAVA_INT.withName("tclass"),
+                    MemoryLayout.paddingLayout(4))
+            .withName("fi_tx_attr");
     public static final StructLayout FI_RX_ATTR = MemoryLayout.structLayout(
-            JAVA_LONG.withName("caps"), JAVA_LONG.withName("mode"), JAVA_LONG.withName("op_flags"),
-            JAVA_LONG.withName("msg_order"), JAVA_LONG.withName("comp_order"), JAVA_LONG.withName("total_buffered_recv"),
-            JAVA_LONG.withName("size"), JAVA_LONG.withName("iov_limit")).withName("fi_rx_attr");
+                    JAVA_LONG.withName("caps"),
+                    JAVA_LONG.withName("mode"),
+                    JAVA_LONG.withName("op_flags"),
+                    JAVA_LONG.withName("msg_order"),
+                    JAVA_LONG.withName("comp_order"),
+                    JAVA_LONG.withName("total_buffered_recv"),
+                    JAVA_LONG.withName("size"),
+                    JAVA_LONG.withName("iov_limit"))
+            .withName("fi_rx_attr");
     public static final StructLayout FI_EP_ATTR = MemoryLayout.structLayout(
-            JAVA_INT.withName("type"), JAVA_INT.withName("protocol"), JAVA_INT.withName("protocol_version"),
-            MemoryLayout.paddingLayout(4), JAVA_LONG.withName("max_msg_size"), JAVA_LONG.withName("msg_prefix_size"),
-            JAVA_LONG.withName("max_order_raw_size"), JAVA_LONG.withName("max_order_war_size"),
-            JAVA_LONG.withName("max_order_waw_size"), JAVA_LONG.withName("mem_tag_format"),
-            JAVA_LONG.withName("tx_ctx_cnt"), JAVA_LONG.withName("rx_ctx_cnt"), JAVA_LONG.withName("auth_key_size"),
-            ADDRESS.withName("auth_key")).withName("fi_ep_attr");
+                    JAVA_INT.withName("type"),
+                    JAVA_INT.withName("protocol"),
+                    JAVA_INT.withName("protocol_version"),
+                    MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("max_msg_size"),
+                    JAVA_LONG.withName("msg_prefix_size"),
+                    JAVA_LONG.withName("max_order_raw_size"),
+                    JAVA_LONG.withName("max_order_war_size"),
+                    JAVA_LONG.withName("max_order_waw_size"),
+                    JAVA_LONG.withName("mem_tag_format"),
+                    JAVA_LONG.withName("tx_ctx_cnt"),
+                    JAVA_LONG.withName("rx_ctx_cnt"),
+                    JAVA_LONG.withName("auth_key_size"),
+                    ADDRESS.withName("auth_key"))
+            .withName("fi_ep_attr");
     public static final StructLayout FI_DOMAIN_ATTR = MemoryLayout.structLayout(
-            ADDRESS.withName("domain"), ADDRESS.withName("name"), JAVA_INT.withName("threading"),
-            JAVA_INT.withName("control_progress"), JAVA_INT.withName("data_progress"), JAVA_INT.withName("resource_mgmt"),
-            JAVA_INT.withName("av_type"), JAVA_INT.withName("mr_mode"), JAVA_LONG.withName("mr_key_size"),
-            JAVA_LONG.withName("cq_data_size"), JAVA_LONG.withName("cq_cnt"), JAVA_LONG.withName("ep_cnt"),
-            JAVA_LONG.withName("tx_ctx_cnt"), JAVA_LONG.withName("rx_ctx_cnt"), JAVA_LONG.withName("max_ep_tx_ctx"),
-            JAVA_LONG.withName("max_ep_rx_ctx"), JAVA_LONG.withName("max_ep_stx_ctx"), JAVA_LONG.withName("max_ep_srx_ctx"),
-            JAVA_LONG.withName("cntr_cnt"), JAVA_LONG.withName("mr_iov_limit"), JAVA_LONG.withName("caps"),
-            JAVA_LONG.withName("mode"), ADDRESS.withName("auth_key"), JAVA_LONG.withName("auth_key_size"),
-            JAVA_LONG.withName("max_err_data"), JAVA_LONG.withName("mr_cnt"), JAVA_INT.withName("tclass"),
-            MemoryLayout.paddingLayout(4)).withName("fi_domain_attr");
+                    ADDRESS.withName("domain"),
+                    ADDRESS.withName("name"),
+                    JAVA_INT.withName("threading"),
+                    JAVA_INT.withName("control_progress"),
+                    JAVA_INT.withName("data_progress"),
+                    JAVA_INT.withName("resource_mgmt"),
+                    JAVA_INT.withName("av_type"),
+                    JAVA_INT.withName("mr_mode"),
+                    JAVA_LONG.withName("mr_key_size"),
+                    JAVA_LONG.withName("cq_data_size"),
+                    JAVA_LONG.withName("cq_cnt"),
+                    JAVA_LONG.withName("ep_cnt"),
+                    JAVA_LONG.withName("tx_ctx_cnt"),
+                    JAVA_LONG.withName("rx_ctx_cnt"),
+                    JAVA_LONG.withName("max_ep_tx_ctx"),
+                    JAVA_LONG.withName("max_ep_rx_ctx"),
+                    JAVA_LONG.withName("max_ep_stx_ctx"),
+                    JAVA_LONG.withName("max_ep_srx_ctx"),
+                    JAVA_LONG.withName("cntr_cnt"),
+                    JAVA_LONG.withName("mr_iov_limit"),
+                    JAVA_LONG.withName("caps"),
+                    JAVA_LONG.withName("mode"),
+                    ADDRESS.withName("auth_key"),
+                    JAVA_LONG.withName("auth_key_size"),
+                    JAVA_LONG.withName("max_err_data"),
+                    JAVA_LONG.withName("mr_cnt"),
+                    JAVA_INT.withName("tclass"),
+                    MemoryLayout.paddingLayout(4))
+            .withName("fi_domain_attr");
     public static final StructLayout FI_FABRIC_ATTR = MemoryLayout.structLayout(
-            ADDRESS.withName("fabric"), ADDRESS.withName("name"), ADDRESS.withName("prov_name"),
-            JAVA_INT.withName("prov_version"), JAVA_INT.withName("api_version")).withName("fi_fabric_attr");
+                    ADDRESS.withName("fabric"),
+                    ADDRESS.withName("name"),
+                    ADDRESS.withName("prov_name"),
+                    JAVA_INT.withName("prov_version"),
+                    JAVA_INT.withName("api_version"))
+            .withName("fi_fabric_attr");
     public static final StructLayout FI_CQ_ATTR = MemoryLayout.structLayout(
-            JAVA_LONG.withName("size"), JAVA_LONG.withName("flags"), JAVA_INT.withName("format"),
-            JAVA_INT.withName("wait_obj"), JAVA_INT.withName("signaling_vector"), JAVA_INT.withName("wait_cond"),
-            ADDRESS.withName("wait_set")).withName("fi_cq_attr");
+                    JAVA_LONG.withName("size"),
+                    JAVA_LONG.withName("flags"),
+                    JAVA_INT.withName("format"),
+                    JAVA_INT.withName("wait_obj"),
+                    JAVA_INT.withName("signaling_vector"),
+                    JAVA_INT.withName("wait_cond"),
+                    ADDRESS.withName("wait_set"))
+            .withName("fi_cq_attr");
     public static final StructLayout FI_AV_ATTR = MemoryLayout.structLayout(
-            JAVA_INT.withName("type"), JAVA_INT.withName("rx_ctx_bits"), JAVA_LONG.withName("count"),
-            JAVA_LONG.withName("ep_per_node"), ADDRESS.withName("name"), ADDRESS.withName("map_addr"),
-            JAVA_LONG.withName("flags")).withName("fi_av_attr");
+                    JAVA_INT.withName("type"),
+                    JAVA_INT.withName("rx_ctx_bits"),
+                    JAVA_LONG.withName("count"),
+                    JAVA_LONG.withName("ep_per_node"),
+                    ADDRESS.withName("name"),
+                    ADDRESS.withName("map_addr"),
+                    JAVA_LONG.withName("flags"))
+            .withName("fi_av_attr");
     public static final StructLayout FI_CQ_MSG_ENTRY = MemoryLayout.structLayout(
-            ADDRESS.withName("op_context"), JAVA_LONG.withName("flags"), JAVA_LONG.withName("len")).withName("fi_cq_msg_entry");
+                    ADDRESS.withName("op_context"), JAVA_LONG.withName("flags"), JAVA_LONG.withName("len"))
+            .withName("fi_cq_msg_entry");
     public static final StructLayout FI_CQ_ERR_ENTRY = MemoryLayout.structLayout(
-            ADDRESS.withName("op_context"), JAVA_LONG.withName("flags"), JAVA_LONG.withName("len"), ADDRESS.withName("buf"),
-            JAVA_LONG.withName("data"), JAVA_LONG.withName("tag"), JAVA_LONG.withName("olen"), JAVA_INT.withName("err"),
-            JAVA_INT.withName("prov_errno"), ADDRESS.withName("err_data"), JAVA_LONG.withName("err_data_size"))
+                    ADDRESS.withName("op_context"),
+                    JAVA_LONG.withName("flags"),
+                    JAVA_LONG.withName("len"),
+                    ADDRESS.withName("buf"),
+                    JAVA_LONG.withName("data"),
+                    JAVA_LONG.withName("tag"),
+                    JAVA_LONG.withName("olen"),
+                    JAVA_INT.withName("err"),
+                    JAVA_INT.withName("prov_errno"),
+                    ADDRESS.withName("err_data"),
+                    JAVA_LONG.withName("err_data_size"))
             .withName("fi_cq_err_entry");
     public static final StructLayout FI_MSG_RMA = MemoryLayout.structLayout(
-            ADDRESS.withName("msg_iov"), ADDRESS.withName("desc"), JAVA_LONG.withName("iov_count"), JAVA_LONG.withName("addr"),
-            ADDRESS.withName("rma_iov"), JAVA_LONG.withName("rma_iov_count"), ADDRESS.withName("context"),
-            JAVA_LONG.withName("data")).withName("fi_msg_rma");
+                    ADDRESS.withName("msg_iov"),
+                    ADDRESS.withName("desc"),
+                    JAVA_LONG.withName("iov_count"),
+                    JAVA_LONG.withName("addr"),
+                    ADDRESS.withName("rma_iov"),
+                    JAVA_LONG.withName("rma_iov_count"),
+                    ADDRESS.withName("context"),
+                    JAVA_LONG.withName("data"))
+            .withName("fi_msg_rma");
     public static final StructLayout FI_RMA_IOV = MemoryLayout.structLayout(
-            JAVA_LONG.withName("addr"), JAVA_LONG.withName("len"), JAVA_LONG.withName("key")).withName("fi_rma_iov");
+                    JAVA_LONG.withName("addr"), JAVA_LONG.withName("len"), JAVA_LONG.withName("key"))
+            .withName("fi_rma_iov");
     public static final StructLayout IOVEC = MemoryLayout.structLayout(
-            ADDRESS.withName("iov_base"), JAVA_LONG.withName("iov_len")).withName("iovec");
+                    ADDRESS.withName("iov_base"), JAVA_LONG.withName("iov_len"))
+            .withName("iovec");
 
     // The objects: each starts with struct fid, then its operation tables.
     public static final StructLayout FID = MemoryLayout.structLayout(
-            JAVA_LONG.withName("fclass"), ADDRESS.withName("context"), ADDRESS.withName("ops")).withName("fid");
+                    JAVA_LONG.withName("fclass"), ADDRESS.withName("context"), ADDRESS.withName("ops"))
+            .withName("fid");
     public static final StructLayout FID_FABRIC = MemoryLayout.structLayout(
-            FID.withName("fid"), ADDRESS.withName("ops"), JAVA_INT.withName("api_version"), MemoryLayout.paddingLayout(4))
+                    FID.withName("fid"),
+                    ADDRESS.withName("ops"),
+                    JAVA_INT.withName("api_version"),
+                    MemoryLayout.paddingLayout(4))
             .withName("fid_fabric");
     public static final StructLayout FID_DOMAIN = MemoryLayout.structLayout(
-            FID.withName("fid"), ADDRESS.withName("ops"), ADDRESS.withName("mr")).withName("fid_domain");
+                    FID.withName("fid"), ADDRESS.withName("ops"), ADDRESS.withName("mr"))
+            .withName("fid_domain");
     public static final StructLayout FID_EP = MemoryLayout.structLayout(
-            FID.withName("fid"), ADDRESS.withName("ops"), ADDRESS.withName("cm"), ADDRESS.withName("msg"),
-            ADDRESS.withName("rma"), ADDRESS.withName("tagged"), ADDRESS.withName("atomic"), ADDRESS.withName("collective"))
+                    FID.withName("fid"),
+                    ADDRESS.withName("ops"),
+                    ADDRESS.withName("cm"),
+                    ADDRESS.withName("msg"),
+                    ADDRESS.withName("rma"),
+                    ADDRESS.withName("tagged"),
+                    ADDRESS.withName("atomic"),
+                    ADDRESS.withName("collective"))
             .withName("fid_ep");
-    public static final StructLayout FID_AV = MemoryLayout.structLayout(FID.withName("fid"), ADDRESS.withName("ops")).withName("fid_av");
-    public static final StructLayout FID_CQ = MemoryLayout.structLayout(FID.withName("fid"), ADDRESS.withName("ops")).withName("fid_cq");
+    public static final StructLayout FID_AV = MemoryLayout.structLayout(FID.withName("fid"), ADDRESS.withName("ops"))
+            .withName("fid_av");
+    public static final StructLayout FID_CQ = MemoryLayout.structLayout(FID.withName("fid"), ADDRESS.withName("ops"))
+            .withName("fid_cq");
     public static final StructLayout FID_MR = MemoryLayout.structLayout(
-            FID.withName("fid"), ADDRESS.withName("mem_desc"), JAVA_LONG.withName("key")).withName("fid_mr");
+                    FID.withName("fid"), ADDRESS.withName("mem_desc"), JAVA_LONG.withName("key"))
+            .withName("fid_mr");
 
     // The operation tables: a size, then function pointers.
-    public static final StructLayout FI_OPS = table("fi_ops", "close", "bind", "control", "ops_open", "tostr", "ops_set");
-    public static final StructLayout FI_OPS_FABRIC = table("fi_ops_fabric", "domain", "passive_ep", "eq_open", "wait_open",
-            "trywait", "domain2");
-    public static final StructLayout FI_OPS_DOMAIN = table("fi_ops_domain", "av_open", "cq_open", "endpoint", "scalable_ep",
-            "cntr_open", "poll_open", "stx_ctx", "srx_ctx", "query_atomic", "query_collective", "endpoint2");
+    public static final StructLayout FI_OPS =
+            table("fi_ops", "close", "bind", "control", "ops_open", "tostr", "ops_set");
+    public static final StructLayout FI_OPS_FABRIC =
+            table("fi_ops_fabric", "domain", "passive_ep", "eq_open", "wait_open", "trywait", "domain2");
+    public static final StructLayout FI_OPS_DOMAIN = table(
+            "fi_ops_domain",
+            "av_open",
+            "cq_open",
+            "endpoint",
+            "scalable_ep",
+            "cntr_open",
+            "poll_open",
+            "stx_ctx",
+            "srx_ctx",
+            "query_atomic",
+            "query_collective",
+            "endpoint2");
     public static final StructLayout FI_OPS_MR = table("fi_ops_mr", "reg", "regv", "regattr");
-    public static final StructLayout FI_OPS_CM = table("fi_ops_cm", "setname", "getname", "getpeer", "connect", "listen",
-            "accept", "reject", "shutdown", "join");
-    public static final StructLayout FI_OPS_MSG = table("fi_ops_msg", "recv", "recvv", "recvmsg", "send", "sendv", "sendmsg",
-            "inject", "senddata", "injectdata");
-    public static final StructLayout FI_OPS_RMA = table("fi_ops_rma", "read", "readv", "readmsg", "write", "writev",
-            "writemsg", "inject", "writedata", "injectdata");
-    public static final StructLayout FI_OPS_ATOMIC = table("fi_ops_atomic", "write", "writev", "writemsg", "inject",
-            "readwrite", "readwritev", "readwritemsg", "compwrite", "compwritev", "compwritemsg", "writevalid",
-            "readwritevalid", "compwritevalid");
-    public static final StructLayout FI_OPS_AV = table("fi_ops_av", "insert", "insertsvc", "insertsym", "remove", "lookup",
-            "straddr", "av_set");
-    public static final StructLayout FI_OPS_CQ = table("fi_ops_cq", "read", "readfrom", "readerr", "sread", "sreadfrom",
-            "signal", "strerror");
+    public static final StructLayout FI_OPS_CM = table(
+            "fi_ops_cm", "setname", "getname", "getpeer", "connect", "listen", "accept", "reject", "shutdown", "join");
+    public static final StructLayout FI_OPS_MSG = table(
+            "fi_ops_msg", "recv", "recvv", "recvmsg", "send", "sendv", "sendmsg", "inject", "senddata", "injectdata");
+    public static final StructLayout FI_OPS_RMA = table(
+            "fi_ops_rma",
+            "read",
+            "readv",
+            "readmsg",
+            "write",
+            "writev",
+            "writemsg",
+            "inject",
+            "writedata",
+            "injectdata");
+    public static final StructLayout FI_OPS_ATOMIC = table(
+            "fi_ops_atomic",
+            "write",
+            "writev",
+            "writemsg",
+            "inject",
+            "readwrite",
+            "readwritev",
+            "readwritemsg",
+            "compwrite",
+            "compwritev",
+            "compwritemsg",
+            "writevalid",
+            "readwritevalid",
+            "compwritevalid");
+    public static final StructLayout FI_OPS_AV =
+            table("fi_ops_av", "insert", "insertsvc", "insertsym", "remove", "lookup", "straddr", "av_set");
+    public static final StructLayout FI_OPS_CQ =
+            table("fi_ops_cq", "read", "readfrom", "readerr", "sread", "sreadfrom", "signal", "strerror");
 
     private static StructLayout table(String name, String... functions) {
         MemoryLayout[] members = new MemoryLayout[functions.length + 1];
@@ -196,10 +327,37 @@ public final class LibfabricAbi {
         return struct.byteOffset(path);
     }
 
-    static final List<StructLayout> STRUCTS = List.of(FI_INFO, FI_TX_ATTR, FI_RX_ATTR, FI_EP_ATTR, FI_DOMAIN_ATTR, FI_FABRIC_ATTR,
-            FI_CQ_ATTR, FI_AV_ATTR, FI_CQ_MSG_ENTRY, FI_CQ_ERR_ENTRY, FI_MSG_RMA, FI_RMA_IOV, IOVEC, FID, FID_FABRIC,
-            FID_DOMAIN, FID_EP, FID_AV, FID_CQ, FID_MR, FI_OPS, FI_OPS_FABRIC, FI_OPS_DOMAIN, FI_OPS_MR, FI_OPS_CM,
-            FI_OPS_MSG, FI_OPS_RMA, FI_OPS_ATOMIC, FI_OPS_AV, FI_OPS_CQ);
+    static final List<StructLayout> STRUCTS = List.of(
+            FI_INFO,
+            FI_TX_ATTR,
+            FI_RX_ATTR,
+            FI_EP_ATTR,
+            FI_DOMAIN_ATTR,
+            FI_FABRIC_ATTR,
+            FI_CQ_ATTR,
+            FI_AV_ATTR,
+            FI_CQ_MSG_ENTRY,
+            FI_CQ_ERR_ENTRY,
+            FI_MSG_RMA,
+            FI_RMA_IOV,
+            IOVEC,
+            FID,
+            FID_FABRIC,
+            FID_DOMAIN,
+            FID_EP,
+            FID_AV,
+            FID_CQ,
+            FID_MR,
+            FI_OPS,
+            FI_OPS_FABRIC,
+            FI_OPS_DOMAIN,
+            FI_OPS_MR,
+            FI_OPS_CM,
+            FI_OPS_MSG,
+            FI_OPS_RMA,
+            FI_OPS_ATOMIC,
+            FI_OPS_AV,
+            FI_OPS_CQ);
 
     /**
      * "sizeof S", "offsetof S.member" for every named member of every structure above (the fid inside

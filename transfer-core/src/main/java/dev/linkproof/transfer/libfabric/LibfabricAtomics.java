@@ -37,8 +37,15 @@ final class LibfabricAtomics {
     private final long[] opRemote;
     private final long[] opKey;
 
-    LibfabricAtomics(TransferSpec spec, Buffer buffer, FabricEndpoint[] eps, FabricMemory[] mrs, long[] peers,
-                     TargetEndpoint target, String provider) throws TransferException {
+    LibfabricAtomics(
+            TransferSpec spec,
+            Buffer buffer,
+            FabricEndpoint[] eps,
+            FabricMemory[] mrs,
+            long[] peers,
+            TargetEndpoint target,
+            String provider)
+            throws TransferException {
         this.swap = spec.op() == Op.COMPARE_SWAP;
         this.fiOp = swap ? LibfabricAbi.FI_CSWAP : LibfabricAbi.FI_SUM;
         this.layout = AtomicLayout.of(spec);
@@ -73,11 +80,16 @@ final class LibfabricAtomics {
         String valid = swap ? "compwritevalid" : "readwritevalid";
         Downcalls.inArena("fi_" + (swap ? "compare" : "fetch") + "_atomicvalid downcall", a -> {
             MemorySegment count = a.allocate(JAVA_LONG);
-            int rc = (int) Libfabric.ATOMIC_VALID.invokeExact(ep.function("atomic", LibfabricAbi.FI_OPS_ATOMIC, valid), ep.ep,
-                    LibfabricAbi.FI_UINT64, fiOp, count);
+            int rc = (int) Libfabric.ATOMIC_VALID.invokeExact(
+                    ep.function("atomic", LibfabricAbi.FI_OPS_ATOMIC, valid),
+                    ep.ep,
+                    LibfabricAbi.FI_UINT64,
+                    fiOp,
+                    count);
             if (rc != 0 || count.get(JAVA_LONG, 0) < 1) {
-                throw new TransferException("libfabric provider " + provider + " does not do " + (swap ? "FI_CSWAP" : "FI_SUM")
-                        + " on FI_UINT64" + (rc != 0 ? ": " + Libfabric.lib().strerror(-rc) : ""));
+                throw new TransferException("libfabric provider " + provider + " does not do "
+                        + (swap ? "FI_CSWAP" : "FI_SUM") + " on FI_UINT64"
+                        + (rc != 0 ? ": " + Libfabric.lib().strerror(-rc) : ""));
             }
             return null;
         });
@@ -107,11 +119,36 @@ final class LibfabricAtomics {
         long argument = layout.argument(ring, s);
         long result = layout.result(ring, s);
         if (swap) {
-            return (long) Libfabric.COMPARE_ATOMIC.invokeExact(opFn[s], opEp[s], localAddress + result, 1L, opDesc[s],
-                    localAddress + argument, opDesc[s], localAddress + result, opDesc[s], opPeer[s], opRemote[s], opKey[s],
-                    LibfabricAbi.FI_UINT64, fiOp, context);
+            return (long) Libfabric.COMPARE_ATOMIC.invokeExact(
+                    opFn[s],
+                    opEp[s],
+                    localAddress + result,
+                    1L,
+                    opDesc[s],
+                    localAddress + argument,
+                    opDesc[s],
+                    localAddress + result,
+                    opDesc[s],
+                    opPeer[s],
+                    opRemote[s],
+                    opKey[s],
+                    LibfabricAbi.FI_UINT64,
+                    fiOp,
+                    context);
         }
-        return (long) Libfabric.FETCH_ATOMIC.invokeExact(opFn[s], opEp[s], localAddress + argument, 1L, opDesc[s],
-                localAddress + result, opDesc[s], opPeer[s], opRemote[s], opKey[s], LibfabricAbi.FI_UINT64, fiOp, context);
+        return (long) Libfabric.FETCH_ATOMIC.invokeExact(
+                opFn[s],
+                opEp[s],
+                localAddress + argument,
+                1L,
+                opDesc[s],
+                localAddress + result,
+                opDesc[s],
+                opPeer[s],
+                opRemote[s],
+                opKey[s],
+                LibfabricAbi.FI_UINT64,
+                fiOp,
+                context);
     }
 }

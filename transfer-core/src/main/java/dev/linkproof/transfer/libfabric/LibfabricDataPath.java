@@ -49,9 +49,11 @@ final class LibfabricDataPath implements DataPath {
     private final int depth;
     /** Per op of a batch: its endpoint's address and the function it posts through. */
     private final long[] opEp;
+
     private final MemorySegment[] opFn;
     /** Per op: local address, length, local descriptor, peer, remote address, key (reads). */
     private final long[] opLocal;
+
     private final long[] opLength;
     private final long[] opDesc;
     private final long[] opPeer;
@@ -59,6 +61,7 @@ final class LibfabricDataPath implements DataPath {
     private final long[] opKey;
     /** Per (ring, op): its context (reads, atomics) or its prepared struct fi_msg_rma (writes). */
     private final long contexts;
+
     private final long messages;
     private LibfabricAtomics atomics;
     private final long entries;
@@ -92,7 +95,8 @@ final class LibfabricDataPath implements DataPath {
         opRemote = new long[ops];
         opKey = new long[ops];
         contexts = arena.allocate(LibfabricAbi.CONTEXT2_BYTES * ops * depth, 64).address();
-        messages = op == Op.WRITE ? arena.allocate(MESSAGE_BYTES * ops * depth, 64).address() : 0;
+        messages =
+                op == Op.WRITE ? arena.allocate(MESSAGE_BYTES * ops * depth, 64).address() : 0;
         MemorySegment e = arena.allocate(cq.entryBytes * ENTRIES, 8);
         entries = e.address();
         entryView = MemorySegment.ofAddress(entries).reinterpret(e.byteSize());
@@ -108,10 +112,12 @@ final class LibfabricDataPath implements DataPath {
         BatchPlan plan = BatchPlan.of(spec, Math.min(spec.connections(), target.names().length));
         int ops = plan.ops();
         int endpoints = plan.endpoints();
-        FabricInfo info = FabricInfo.query(target.provider(), LibfabricSettings.caps(spec.op()),
+        FabricInfo info = FabricInfo.query(
+                target.provider(),
+                LibfabricSettings.caps(spec.op()),
                 LibfabricSettings.of(spec).domain().orElse(null));
-        FabricDomain d = FabricDomain.open(info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, (long) ops * spec.pipelineDepth() + ENTRIES,
-                endpoints);
+        FabricDomain d = FabricDomain.open(
+                info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, (long) ops * spec.pipelineDepth() + ENTRIES, endpoints);
         LibfabricDataPath path = new LibfabricDataPath(spec, d, ops, io);
         try {
             path.build(spec, local, target, plan);
@@ -123,7 +129,8 @@ final class LibfabricDataPath implements DataPath {
         }
     }
 
-    private void build(TransferSpec spec, Buffer local, TargetEndpoint target, BatchPlan plan) throws TransferException {
+    private void build(TransferSpec spec, Buffer local, TargetEndpoint target, BatchPlan plan)
+            throws TransferException {
         boolean perEndpoint = FabricMemory.perEndpoint(domain.info);
         int endpoints = plan.endpoints();
         FabricEndpoint[] eps = new FabricEndpoint[endpoints];
@@ -143,7 +150,9 @@ final class LibfabricDataPath implements DataPath {
         for (int k = 0; k < perBatch; k++) {
             int e = plan.endpoint(k);
             opEp[k] = eps[e].ep.address();
-            opFn[k] = send ? eps[e].function("msg", LibfabricAbi.FI_OPS_MSG, fn) : eps[e].function("rma", LibfabricAbi.FI_OPS_RMA, fn);
+            opFn[k] = send
+                    ? eps[e].function("msg", LibfabricAbi.FI_OPS_MSG, fn)
+                    : eps[e].function("rma", LibfabricAbi.FI_OPS_RMA, fn);
             opLocal[k] = local.segment().address() + plan.offset(k);
             opLength[k] = plan.length(k);
             opDesc[k] = mrs[e].desc;
@@ -201,12 +210,13 @@ final class LibfabricDataPath implements DataPath {
                     atomics.prepare(ring, k);
                 }
                 while ((rc = postOne(ring, k)) == -LibfabricAbi.FI_EAGAIN) {
-                    // Refused for now (no connection yet, a queue full): reading completions is the provider's progress.
+                    // Refused for now (no connection yet, a queue full): reading completions is the provider's
+                    // progress.
                     since = drain() > 0 ? 0 : stalled(since);
                 }
                 if (rc < 0) {
-                    throw new TransferException(what + ": " + opName() + " failed: " + Libfabric.lib().strerror((int) -rc)
-                            + " (" + -rc + ")");
+                    throw new TransferException(what + ": " + opName() + " failed: "
+                            + Libfabric.lib().strerror((int) -rc) + " (" + -rc + ")");
                 }
             }
             head = ring + 1 == depth ? 0 : ring + 1;
@@ -223,15 +233,23 @@ final class LibfabricDataPath implements DataPath {
                 return atomics.post(ring, k, context(ring, k));
             }
             if (op == Op.WRITE) {
-                return (long) Libfabric.RMA_MSG.invokeExact(opFn[k], opEp[k], messages + MESSAGE_BYTES * ((long) ring * perBatch + k),
-                        WRITE_FLAGS);
+                return (long) Libfabric.RMA_MSG.invokeExact(
+                        opFn[k], opEp[k], messages + MESSAGE_BYTES * ((long) ring * perBatch + k), WRITE_FLAGS);
             }
             if (op == Op.SEND) {
-                return (long) Libfabric.MSG.invokeExact(opFn[k], opEp[k], opLocal[k], opLength[k], opDesc[k], opPeer[k],
-                        context(ring, k));
+                return (long) Libfabric.MSG.invokeExact(
+                        opFn[k], opEp[k], opLocal[k], opLength[k], opDesc[k], opPeer[k], context(ring, k));
             }
-            return (long) Libfabric.RMA.invokeExact(opFn[k], opEp[k], opLocal[k], opLength[k], opDesc[k], opPeer[k], opRemote[k],
-                    opKey[k], context(ring, k));
+            return (long) Libfabric.RMA.invokeExact(
+                    opFn[k],
+                    opEp[k],
+                    opLocal[k],
+                    opLength[k],
+                    opDesc[k],
+                    opPeer[k],
+                    opRemote[k],
+                    opKey[k],
+                    context(ring, k));
         } catch (TransferException | RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -295,8 +313,9 @@ final class LibfabricDataPath implements DataPath {
         }
         if (now - since > timeoutNanos) {
             throw new PeerFailureException("no completion on the libfabric endpoints of " + what + " for "
-                    + timeoutNanos / 1_000_000 + " ms (" + posted + " batches posted, " + completed
-                    + " complete): the target rank is hung or unreachable").expired(Deadline.PROGRESS);
+                            + timeoutNanos / 1_000_000 + " ms (" + posted + " batches posted, " + completed
+                            + " complete): the target rank is hung or unreachable")
+                    .expired(Deadline.PROGRESS);
         }
         Thread.onSpinWait();
         return since;

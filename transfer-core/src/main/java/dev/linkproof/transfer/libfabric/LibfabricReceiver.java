@@ -29,14 +29,17 @@ final class LibfabricReceiver {
     private final long contexts;
     /** Receives refused for now (-FI_EAGAIN), reposted on the next progress round; a stack of receive indices. */
     private final int[] backlog;
+
     private int backlogSize;
     /** Completions per op, written by the progress thread only. */
     private final long[] perOp;
+
     private volatile long received;
     private volatile long bad;
     private volatile CompletionMismatch first;
 
-    LibfabricReceiver(BatchPlan plan, int depth, FabricEndpoint[] eps, FabricMemory[] mrs, MemorySegment region, Arena arena) {
+    LibfabricReceiver(
+            BatchPlan plan, int depth, FabricEndpoint[] eps, FabricMemory[] mrs, MemorySegment region, Arena arena) {
         this.plan = plan;
         this.depth = depth;
         this.epAddress = new long[plan.endpoints()];
@@ -49,7 +52,8 @@ final class LibfabricReceiver {
         }
         this.regionAddress = region.address();
         int receives = plan.ops() * depth;
-        this.contexts = arena.allocate(LibfabricAbi.CONTEXT2_BYTES * receives, 64).address();
+        this.contexts =
+                arena.allocate(LibfabricAbi.CONTEXT2_BYTES * receives, 64).address();
         this.backlog = new int[receives];
         this.perOp = new long[plan.ops()];
     }
@@ -66,8 +70,14 @@ final class LibfabricReceiver {
         int e = plan.endpoint(k);
         long rc;
         try {
-            rc = (long) Libfabric.MSG.invokeExact(recv[e], epAddress[e], regionAddress + plan.offset(k), plan.length(k), desc[e],
-                    LibfabricAbi.FI_ADDR_UNSPEC, context(i));
+            rc = (long) Libfabric.MSG.invokeExact(
+                    recv[e],
+                    epAddress[e],
+                    regionAddress + plan.offset(k),
+                    plan.length(k),
+                    desc[e],
+                    LibfabricAbi.FI_ADDR_UNSPEC,
+                    context(i));
         } catch (Throwable t) {
             throw new TransferException("fi_recv downcall failed: " + t, t);
         }
@@ -98,8 +108,8 @@ final class LibfabricReceiver {
         int k = i % plan.ops();
         long batch = perOp[k]++;
         if (length != plan.length(k)) {
-            mismatch(new CompletionMismatch(plan.slot(k), batch,
-                    plan.endpoint(k), k, CompletionMismatch.BYTE_LEN, plan.length(k), length));
+            mismatch(new CompletionMismatch(
+                    plan.slot(k), batch, plan.endpoint(k), k, CompletionMismatch.BYTE_LEN, plan.length(k), length));
         }
         received++;
         post(i);
@@ -129,8 +139,11 @@ final class LibfabricReceiver {
         long expected = expected(batches);
         long got = received;
         long wrong = bad + (got < expected ? 1 : 0);
-        CompletionMismatch f = first != null ? first : got < expected
-                ? new CompletionMismatch(-1, -1, -1, -1, CompletionMismatch.COUNT, expected, got) : null;
+        CompletionMismatch f = first != null
+                ? first
+                : got < expected
+                        ? new CompletionMismatch(-1, -1, -1, -1, CompletionMismatch.COUNT, expected, got)
+                        : null;
         return new CompletionCheck(Math.max(got, expected), wrong, f);
     }
 }

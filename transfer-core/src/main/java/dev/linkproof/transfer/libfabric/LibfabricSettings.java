@@ -29,6 +29,7 @@ public record LibfabricSettings(Optional<String> provider, Optional<String> doma
     public static final String DOMAIN = "libfabric.domain";
     /** Per-rank fallback for {@link #PROVIDER}; a local agent inherits it from the engine's JVM. */
     public static final String PROVIDER_PROPERTY = "linkproof.libfabric.provider";
+
     public static final String PROVIDER_ENV = "LINKPROOF_LIBFABRIC_PROVIDER";
 
     static final Set<String> KEYS = Set.of(PROVIDER, DOMAIN);
@@ -48,8 +49,10 @@ public record LibfabricSettings(Optional<String> provider, Optional<String> doma
         Optional<String> provider = Optional.ofNullable(s.get(PROVIDER))
                 .or(() -> Optional.ofNullable(System.getProperty(PROVIDER_PROPERTY)))
                 .or(() -> Optional.ofNullable(System.getenv(PROVIDER_ENV)))
-                .map(String::strip).filter(p -> !p.isEmpty());
-        Optional<String> domain = Optional.ofNullable(s.get(DOMAIN)).map(String::strip).filter(d -> !d.isEmpty());
+                .map(String::strip)
+                .filter(p -> !p.isEmpty());
+        Optional<String> domain =
+                Optional.ofNullable(s.get(DOMAIN)).map(String::strip).filter(d -> !d.isEmpty());
         return new LibfabricSettings(provider, domain);
     }
 

@@ -34,14 +34,20 @@ final class LibfabricTargetPoint implements TargetPoint {
     private final FabricDomain domain;
     /** A SEND point's receives; null for one-sided ops. */
     private final LibfabricReceiver receiver;
+
     private final Arena arena;
     private final Thread thread;
     private final AtomicBoolean stop;
     private final Map<String, String> endpoint;
     private boolean released;
 
-    private LibfabricTargetPoint(FabricDomain domain, LibfabricReceiver receiver, Arena arena, Thread thread, AtomicBoolean stop,
-                                 Map<String, String> endpoint) {
+    private LibfabricTargetPoint(
+            FabricDomain domain,
+            LibfabricReceiver receiver,
+            Arena arena,
+            Thread thread,
+            AtomicBoolean stop,
+            Map<String, String> endpoint) {
         this.domain = domain;
         this.receiver = receiver;
         this.arena = arena;
@@ -52,13 +58,18 @@ final class LibfabricTargetPoint implements TargetPoint {
 
     static LibfabricTargetPoint open(TransferSpec spec, Buffer region, TargetContext context) throws TransferException {
         LibfabricSettings settings = LibfabricSettings.of(spec);
-        FabricInfo info = FabricInfo.query(settings.provider().orElse(null), LibfabricSettings.caps(spec.op()),
+        FabricInfo info = FabricInfo.query(
+                settings.provider().orElse(null),
+                LibfabricSettings.caps(spec.op()),
                 settings.domain().orElse(null));
         int endpoints = spec.connections();
         boolean send = spec.op() == Op.SEND;
         BatchPlan plan = BatchPlan.of(spec, endpoints);
-        FabricDomain d = FabricDomain.open(info, send ? LibfabricAbi.FI_CQ_FORMAT_MSG : LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
-                send ? (long) plan.ops() * spec.pipelineDepth() + 64 : 256, endpoints);
+        FabricDomain d = FabricDomain.open(
+                info,
+                send ? LibfabricAbi.FI_CQ_FORMAT_MSG : LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
+                send ? (long) plan.ops() * spec.pipelineDepth() + 64 : 256,
+                endpoints);
         Arena arena = Arena.ofShared();
         try {
             FabricEndpoint[] eps = new FabricEndpoint[endpoints];
@@ -98,7 +109,9 @@ final class LibfabricTargetPoint implements TargetPoint {
             }
             AtomicBoolean stop = new AtomicBoolean();
             LibfabricReceiver r = receiver;
-            Thread t = Thread.ofPlatform().daemon().name("libfabric-target-" + spec.pointId())
+            Thread t = Thread.ofPlatform()
+                    .daemon()
+                    .name("libfabric-target-" + spec.pointId())
                     .unstarted(() -> progress(d.cq, r, stop, "libfabric target of point " + spec.pointId()));
             t.start();
             return new LibfabricTargetPoint(d, receiver, arena, t, stop, Map.copyOf(published));
@@ -128,7 +141,8 @@ final class LibfabricTargetPoint implements TargetPoint {
                     if (receiver != null) {
                         for (int i = 0; i < n; i++) {
                             long base = i * cq.entryBytes;
-                            receiver.accept(entries.get(JAVA_LONG, base + offset(FI_CQ_MSG_ENTRY, "op_context")),
+                            receiver.accept(
+                                    entries.get(JAVA_LONG, base + offset(FI_CQ_MSG_ENTRY, "op_context")),
                                     entries.get(JAVA_LONG, base + offset(FI_CQ_MSG_ENTRY, "len")));
                         }
                         receiver.retryBacklog();
@@ -157,7 +171,9 @@ final class LibfabricTargetPoint implements TargetPoint {
         }
         long end = System.nanoTime() + deadline.toNanos();
         try {
-            while (receiver.received() < receiver.expected(batches) && thread.isAlive() && System.nanoTime() - end < 0) {
+            while (receiver.received() < receiver.expected(batches)
+                    && thread.isAlive()
+                    && System.nanoTime() - end < 0) {
                 Thread.sleep(1);
             }
         } catch (InterruptedException e) {

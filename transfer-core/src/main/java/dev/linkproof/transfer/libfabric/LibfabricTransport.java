@@ -41,7 +41,8 @@ public final class LibfabricTransport implements Transport {
     @Override
     public Availability availability() {
         String why = Libfabric.unavailableReason();
-        return why == null ? Availability.yes("libfabric " + Libfabric.lib().version() + " (" + Libfabric.LIBRARY + ")")
+        return why == null
+                ? Availability.yes("libfabric " + Libfabric.lib().version() + " (" + Libfabric.LIBRARY + ")")
                 : Availability.no(why);
     }
 
@@ -53,8 +54,9 @@ public final class LibfabricTransport implements Transport {
         }
         Op op = spec.op();
         if (op != Op.WRITE && op != Op.READ && op != Op.SEND && !op.atomic()) {
-            return Availability.notSupported("libfabric supports write (fi_writemsg), read (fi_read), send (fi_send), fetch-add "
-                    + "(fi_fetch_atomic) and compare-swap (fi_compare_atomic) here, not " + op.label());
+            return Availability.notSupported(
+                    "libfabric supports write (fi_writemsg), read (fi_read), send (fi_send), fetch-add "
+                            + "(fi_fetch_atomic) and compare-swap (fi_compare_atomic) here, not " + op.label());
         }
         LibfabricSettings settings;
         try {
@@ -62,7 +64,8 @@ public final class LibfabricTransport implements Transport {
         } catch (IllegalArgumentException e) {
             return Availability.notSupported(e.getMessage());
         }
-        if (spec.initiatorMemory().kind() == MemoryKind.GPU || spec.targetMemory().kind() == MemoryKind.GPU) {
+        if (spec.initiatorMemory().kind() == MemoryKind.GPU
+                || spec.targetMemory().kind() == MemoryKind.GPU) {
             Availability gpu = GpuRuntimes.availability();
             if (!gpu.available()) {
                 return Availability.no("libfabric GPU memory moves through FI_HMEM, and this host has no GPU runtime: "
@@ -72,8 +75,9 @@ public final class LibfabricTransport implements Transport {
             if (!hmem.available()) {
                 return hmem;
             }
-            return Availability.notSupported("libfabric GPU memory (FI_HMEM registration with fi_mr_regattr) is not implemented "
-                    + "yet: the provider offers FI_HMEM, the transport does not use it");
+            return Availability.notSupported(
+                    "libfabric GPU memory (FI_HMEM registration with fi_mr_regattr) is not implemented "
+                            + "yet: the provider offers FI_HMEM, the transport does not use it");
         }
         return offer(settings, LibfabricSettings.caps(op));
     }
@@ -83,9 +87,10 @@ public final class LibfabricTransport implements Transport {
         String domain = settings.domain().orElse(null);
         return offers.computeIfAbsent(provider + "|" + domain + "|" + caps, k -> {
             try (FabricInfo info = FabricInfo.query(provider, caps, domain)) {
-                return Availability.yes("libfabric " + Libfabric.lib().version() + " provider " + info.provider() + " on "
-                        + info.domainName() + " offers " + FabricInfo.capsText(caps) + " (MR modes "
-                        + FabricInfo.mrModeText(info.mrMode()) + ")");
+                return Availability.yes(
+                        "libfabric " + Libfabric.lib().version() + " provider " + info.provider() + " on "
+                                + info.domainName() + " offers " + FabricInfo.capsText(caps) + " (MR modes "
+                                + FabricInfo.mrModeText(info.mrMode()) + ")");
             } catch (FabricInfo.NoMatch e) {
                 return Availability.deviceLacks(e.getMessage());
             } catch (TransferException | RuntimeException e) {

@@ -23,15 +23,16 @@ record TargetEndpoint(String provider, byte[][] names, long[] keys, long base, l
         String provider = peer.string("libfabric.provider");
         java.util.Optional<String> own = LibfabricSettings.of(spec).provider();
         if (own.isPresent() && !own.get().equals(provider)) {
-            throw new TransferException("the target opened libfabric provider " + provider + ", this side names " + own.get()
-                    + ": name the same on both ranks (libfabric.provider in the point's settings, or "
-                    + LibfabricSettings.PROVIDER_PROPERTY + " on each)");
+            throw new TransferException(
+                    "the target opened libfabric provider " + provider + ", this side names " + own.get()
+                            + ": name the same on both ranks (libfabric.provider in the point's settings, or "
+                            + LibfabricSettings.PROVIDER_PROPERTY + " on each)");
         }
         String[] hex = peer.string("libfabric.names").split(",");
         String[] keyText = peer.string("libfabric.keys").split(",");
         if (keyText.length != hex.length && keyText.length != 1) {
-            throw new TransferException("the target's libfabric endpoint has " + hex.length + " names and " + keyText.length
-                    + " keys (libfabric.keys: one, or one per name)");
+            throw new TransferException("the target's libfabric endpoint has " + hex.length + " names and "
+                    + keyText.length + " keys (libfabric.keys: one, or one per name)");
         }
         byte[][] names = new byte[hex.length][];
         long[] keys = new long[hex.length];
@@ -40,8 +41,9 @@ record TargetEndpoint(String provider, byte[][] names, long[] keys, long base, l
                 names[e] = HexFormat.of().parseHex(hex[e]);
                 keys[e] = Long.parseUnsignedLong(keyText[keyText.length == 1 ? 0 : e]);
             } catch (IllegalArgumentException ex) {
-                throw new TransferException("the target's libfabric endpoint is malformed: libfabric.names or libfabric.keys entry "
-                        + e + ": " + ex.getMessage());
+                throw new TransferException(
+                        "the target's libfabric endpoint is malformed: libfabric.names or libfabric.keys entry " + e
+                                + ": " + ex.getMessage());
             }
         }
         long length = peer.number("libfabric.length", 0, Long.MAX_VALUE);

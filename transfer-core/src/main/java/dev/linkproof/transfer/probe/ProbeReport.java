@@ -39,8 +39,15 @@ public record ProbeReport(
     }
 
     /** A report without libfabric's providers. */
-    public ProbeReport(String root, String hostname, List<RdmaDevice> rdmaDevices, List<NetInterface> netInterfaces,
-                       List<GpuDevice> gpus, CpuLayout cpu, HugePages hugePages, StackVersions stack) {
+    public ProbeReport(
+            String root,
+            String hostname,
+            List<RdmaDevice> rdmaDevices,
+            List<NetInterface> netInterfaces,
+            List<GpuDevice> gpus,
+            CpuLayout cpu,
+            HugePages hugePages,
+            StackVersions stack) {
         this(root, hostname, rdmaDevices, netInterfaces, gpus, cpu, hugePages, stack, List.of());
     }
 

@@ -110,7 +110,8 @@ public final class LocalAgent implements AutoCloseable {
         // The agent runs on this host: it loads the GPU runtime, the UCX and libfabric libraries and the
         // libfabric provider this JVM was told to (its own options win).
         List<String> inherited = new ArrayList<>(GpuRuntimes.jvmOptions());
-        for (String key : List.of(dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY,
+        for (String key : List.of(
+                dev.linkproof.transfer.ucx.Ucx.LIBRARY_PROPERTY,
                 dev.linkproof.transfer.libfabric.Libfabric.LIBRARY_PROPERTY,
                 dev.linkproof.transfer.libfabric.LibfabricSettings.PROVIDER_PROPERTY)) {
             String value = System.getProperty(key);

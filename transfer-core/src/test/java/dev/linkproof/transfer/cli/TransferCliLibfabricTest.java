@@ -29,7 +29,7 @@ class TransferCliLibfabricTest {
     private static final int ITERS = 50;
     private static AgentServer agent;
 
-    private record Run(int rc, String out, String err) { }
+    private record Run(int rc, String out, String err) {}
 
     @BeforeAll
     static void start() throws Exception {
@@ -45,9 +45,25 @@ class TransferCliLibfabricTest {
     }
 
     private static Run run(String... extra) {
-        List<String> args = new ArrayList<>(List.of("--peer", agent.host() + ":" + agent.port(), "--token", TOKEN,
-                "--transport", "libfabric", "--size", Integer.toString(SIZE), "--batch", Integer.toString(BATCH),
-                "--iters", Integer.toString(ITERS), "--warmup", "2", "--depth", "2", "--format", "json"));
+        List<String> args = new ArrayList<>(List.of(
+                "--peer",
+                agent.host() + ":" + agent.port(),
+                "--token",
+                TOKEN,
+                "--transport",
+                "libfabric",
+                "--size",
+                Integer.toString(SIZE),
+                "--batch",
+                Integer.toString(BATCH),
+                "--iters",
+                Integer.toString(ITERS),
+                "--warmup",
+                "2",
+                "--depth",
+                "2",
+                "--format",
+                "json"));
         args.addAll(List.of(extra));
         CommandLine cl = TransferCli.commandLine();
         StringWriter out = new StringWriter();
@@ -69,7 +85,9 @@ class TransferCliLibfabricTest {
 
     @Test
     void twoRailsOnTwoDomainsOfTcpRxm() throws Exception {
-        assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net/eth0")), "no eth0: its domain is rail 2");
+        assumeTrue(
+                java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net/eth0")),
+                "no eth0: its domain is rail 2");
         Run r = run("--set", "libfabric.provider=tcp;ofi_rxm", "--rails", "lo,eth0");
         assertThat(r.rc()).as(r.err() + r.out()).isZero();
         JsonNode point = new ObjectMapper().readTree(r.out().lines().toList().getFirst());

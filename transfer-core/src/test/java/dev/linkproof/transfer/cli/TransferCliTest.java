@@ -215,8 +215,8 @@ class TransferCliTest {
                 "verbs | rxe0,rxe0 | --rails names rxe0 twice: every rail is its own device",
                 "verbs | rxe0,,rxe9 | entry 1 is empty",
                 "nosuch | a,b | --rails is for the verbs (a device per rail), ucx (a UCX device per rail), tcp (an"
-                    + " address pair per rail), gpu-ipc (a GPU pair per rail) and libfabric (a domain per rail)"
-                    + " transports; transport nosuch has no per-rail setting yet",
+                        + " address pair per rail), gpu-ipc (a GPU pair per rail) and libfabric (a domain per rail)"
+                        + " transports; transport nosuch has no per-rail setting yet",
                 "libfabric | lo,lo | --rails names lo twice: every rail is its own domain",
                 "libfabric | 10.0.0.1->10.0.0.2 | --rails: '10.0.0.1->10.0.0.2' is not a libfabric domain name",
                 "ucx | 10.0.0.1->10.0.0.2 | --rails: '10.0.0.1->10.0.0.2' is not a UCX device: a ucx rail is DEVICE or"

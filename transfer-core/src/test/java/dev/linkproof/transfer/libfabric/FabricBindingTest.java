@@ -8,9 +8,9 @@ import dev.linkproof.transfer.TransferException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The bindings on their own, both sides in this process: fi_getinfo to fi_write and fi_read through
@@ -23,10 +23,16 @@ class FabricBindingTest {
     void aWriteAndAReadThroughTheOperationTablesMoveTheBytes(String provider) throws Throwable {
         assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
         try (Arena arena = Arena.ofShared();
-             FabricDomain target = FabricDomain.open(FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
-                     LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 64, 1);
-             FabricDomain initiator = FabricDomain.open(FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
-                     LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 64, 1)) {
+                FabricDomain target = FabricDomain.open(
+                        FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
+                        LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
+                        64,
+                        1);
+                FabricDomain initiator = FabricDomain.open(
+                        FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
+                        LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
+                        64,
+                        1)) {
             MemorySegment region = arena.allocate(4096, 4096);
             MemorySegment local = arena.allocate(4096, 4096);
             FabricEndpoint tep = target.endpoint();
@@ -42,24 +48,44 @@ class FabricBindingTest {
             // The first op may find no connection yet (-FI_EAGAIN): progress both sides and post again.
             long rc;
             long deadline = System.nanoTime() + 10_000_000_000L;
-            while ((rc = (long) Libfabric.RMA.invokeExact(iep.function("rma", LibfabricAbi.FI_OPS_RMA, "write"), iep.ep.address(),
-                    local.address() + 100, 1000L, lmr.desc, peer, tmr.remoteBase + 200, tmr.key, ctx.address()))
-                    == -LibfabricAbi.FI_EAGAIN && System.nanoTime() < deadline) {
+            while ((rc = (long) Libfabric.RMA.invokeExact(
+                                    iep.function("rma", LibfabricAbi.FI_OPS_RMA, "write"),
+                                    iep.ep.address(),
+                                    local.address() + 100,
+                                    1000L,
+                                    lmr.desc,
+                                    peer,
+                                    tmr.remoteBase + 200,
+                                    tmr.key,
+                                    ctx.address()))
+                            == -LibfabricAbi.FI_EAGAIN
+                    && System.nanoTime() < deadline) {
                 target.cq.read(entries.address(), 64, "target");
-                assertThat(initiator.cq.read(entries.address(), 64, "initiator")).isZero();
+                assertThat(initiator.cq.read(entries.address(), 64, "initiator"))
+                        .isZero();
             }
             assertThat(rc).isZero();
             awaitOne(initiator, target, entries, ctx);
             // Only the write's bytes landed, where they were sent.
             for (int i = 0; i < 1000; i++) {
-                assertThat(region.get(ValueLayout.JAVA_BYTE, 200 + i)).as("byte %d", i).isEqualTo(local.get(ValueLayout.JAVA_BYTE, 100 + i));
+                assertThat(region.get(ValueLayout.JAVA_BYTE, 200 + i))
+                        .as("byte %d", i)
+                        .isEqualTo(local.get(ValueLayout.JAVA_BYTE, 100 + i));
             }
             assertThat(region.get(ValueLayout.JAVA_BYTE, 199)).isZero();
             assertThat(region.get(ValueLayout.JAVA_BYTE, 1200)).isZero();
 
             region.set(ValueLayout.JAVA_LONG, 3000, 0x1122334455667788L);
-            rc = (long) Libfabric.RMA.invokeExact(iep.function("rma", LibfabricAbi.FI_OPS_RMA, "read"), iep.ep.address(),
-                    local.address() + 8, 8L, lmr.desc, peer, tmr.remoteBase + 3000, tmr.key, ctx.address());
+            rc = (long) Libfabric.RMA.invokeExact(
+                    iep.function("rma", LibfabricAbi.FI_OPS_RMA, "read"),
+                    iep.ep.address(),
+                    local.address() + 8,
+                    8L,
+                    lmr.desc,
+                    peer,
+                    tmr.remoteBase + 3000,
+                    tmr.key,
+                    ctx.address());
             assertThat(rc).isZero();
             awaitOne(initiator, target, entries, ctx);
             assertThat(local.get(ValueLayout.JAVA_LONG, 8)).isEqualTo(0x1122334455667788L);
@@ -75,7 +101,9 @@ class FabricBindingTest {
             int n = initiator.cq.read(entries.address(), 64, "initiator");
             if (n > 0) {
                 assertThat(n).isEqualTo(1);
-                assertThat(entries.get(ValueLayout.JAVA_LONG, 0)).as("the op's context").isEqualTo(ctx.address());
+                assertThat(entries.get(ValueLayout.JAVA_LONG, 0))
+                        .as("the op's context")
+                        .isEqualTo(ctx.address());
                 return;
             }
             assertThat(System.nanoTime()).as("a completion within 10 s").isLessThan(deadline);
@@ -87,7 +115,8 @@ class FabricBindingTest {
         assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
         assertThatThrownBy(() -> FabricInfo.query("nosuchprovider", LibfabricAbi.FI_RMA | LibfabricAbi.FI_ATOMIC, null))
                 .isInstanceOf(FabricInfo.NoMatch.class)
-                .hasMessageContaining("has no provider nosuchprovider offering FI_RMA | FI_ATOMIC on reliable-datagram endpoints");
+                .hasMessageContaining(
+                        "has no provider nosuchprovider offering FI_RMA | FI_ATOMIC on reliable-datagram endpoints");
     }
 
     /** A domain is chosen by its name, or by the device it is named after (efa's rdmap16s27-rdm for rdmap16s27). */
@@ -109,7 +138,9 @@ class FabricBindingTest {
         try (FabricInfo info = FabricInfo.query("tcp;ofi_rxm", LibfabricAbi.FI_RMA, null)) {
             assertThat(info.provider()).isEqualTo("tcp;ofi_rxm");
             assertThat(info.caps() & LibfabricAbi.FI_RMA).isNotZero();
-            assertThat(info.mrMode() & ~FabricInfo.MR_MODES).as("only modes this binding honours").isZero();
+            assertThat(info.mrMode() & ~FabricInfo.MR_MODES)
+                    .as("only modes this binding honours")
+                    .isZero();
             assertThat(info.maxMessageSize()).as("size_t: SIZE_MAX is -1").isNotZero();
         }
     }

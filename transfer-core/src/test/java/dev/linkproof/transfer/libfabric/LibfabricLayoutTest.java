@@ -23,7 +23,9 @@ class LibfabricLayoutTest {
 
     @Test
     void javaLayoutsMatchTheHeaders() throws Exception {
-        assumeTrue(Files.isRegularFile(HEADER), "libfabric headers absent: " + HEADER + " (apt-get install libfabric-dev)");
+        assumeTrue(
+                Files.isRegularFile(HEADER),
+                "libfabric headers absent: " + HEADER + " (apt-get install libfabric-dev)");
         CProgram.Output out = CProgram.compileAndRun("libfabric_layout.c", List.of());
         assertThat(differences(LibfabricAbi.layoutFacts(), parse(out.text()))).isEmpty();
     }
@@ -35,10 +37,11 @@ class LibfabricLayoutTest {
         c.put("offsetof fi_ops_rma.write", 40L);
         c.remove("const FI_MR_ENDPOINT");
         c.put("offsetof fid_ep.extra", 72L);
-        assertThat(differences(java, c)).containsExactly(
-                "offsetof fi_ops_rma.write: Java 32, C 40",
-                "const FI_MR_ENDPOINT: Java 512, C (missing)",
-                "offsetof fid_ep.extra: Java (missing), C 72");
+        assertThat(differences(java, c))
+                .containsExactly(
+                        "offsetof fi_ops_rma.write: Java 32, C 40",
+                        "const FI_MR_ENDPOINT: Java 512, C (missing)",
+                        "offsetof fid_ep.extra: Java (missing), C 72");
     }
 
     static List<String> differences(Map<String, Long> java, Map<String, Long> c) {
@@ -61,7 +64,9 @@ class LibfabricLayoutTest {
         for (String line : text.split("\n")) {
             if (!line.isBlank()) {
                 int sp = line.lastIndexOf(' ');
-                m.put(line.substring(0, sp), Long.parseLong(line.substring(sp + 1).trim()));
+                m.put(
+                        line.substring(0, sp),
+                        Long.parseLong(line.substring(sp + 1).trim()));
             }
         }
         return m;

@@ -20,16 +20,23 @@ class LibfabricReceiverTest {
     @Test
     void aShortCountAndAWrongLengthAreCompletionMismatches() throws Exception {
         assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
-        TransferSpec spec = TransferSpec.builder().transport(LibfabricTransport.ID).pointId("LibfabricReceiverTest").op(Op.SEND)
-                .size(100).batch(2).connections(1).build();
+        TransferSpec spec = TransferSpec.builder()
+                .transport(LibfabricTransport.ID)
+                .pointId("LibfabricReceiverTest")
+                .op(Op.SEND)
+                .size(100)
+                .batch(2)
+                .connections(1)
+                .build();
         BatchPlan plan = BatchPlan.of(spec, 1);
         try (Arena arena = Arena.ofShared();
-             FabricDomain d = FabricDomain.open(FabricInfo.query("shm", LibfabricAbi.FI_MSG, null), LibfabricAbi.FI_CQ_FORMAT_MSG,
-                     64, 1)) {
+                FabricDomain d = FabricDomain.open(
+                        FabricInfo.query("shm", LibfabricAbi.FI_MSG, null), LibfabricAbi.FI_CQ_FORMAT_MSG, 64, 1)) {
             MemorySegment region = arena.allocate(spec.slots().regionBytes(), 4096);
             FabricEndpoint ep = d.endpoint();
             FabricMemory mr = d.register(region, 1, ep);
-            LibfabricReceiver receiver = new LibfabricReceiver(plan, 1, new FabricEndpoint[] {ep}, new FabricMemory[] {mr}, region, arena);
+            LibfabricReceiver receiver =
+                    new LibfabricReceiver(plan, 1, new FabricEndpoint[] {ep}, new FabricMemory[] {mr}, region, arena);
             receiver.postAll();
 
             CompletionCheck none = receiver.report(1);
@@ -42,7 +49,8 @@ class LibfabricReceiverTest {
             CompletionCheck wrong = receiver.report(1);
             assertThat(wrong.passed()).isFalse();
             assertThat(wrong.first().field()).isEqualTo(CompletionMismatch.BYTE_LEN);
-            assertThat(wrong.describe()).contains("slot 1 (batch 0, QP 0, work request 1): byte_len expected 100, found 99");
+            assertThat(wrong.describe())
+                    .contains("slot 1 (batch 0, QP 0, work request 1): byte_len expected 100, found 99");
         }
     }
 }

@@ -35,7 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(180)
 class LibfabricTransportTest {
     private static final String TOKEN = "0123456789abcdef-libfabric-token";
-    private static final Timeouts TIMEOUTS = new Timeouts(Duration.ofSeconds(10), Duration.ofSeconds(10),
+    private static final Timeouts TIMEOUTS = new Timeouts(
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
             new IoSettings(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     static final String[] PROVIDERS = {"shm", "tcp;ofi_rxm"};
     private static AgentServer agent;
@@ -59,32 +61,43 @@ class LibfabricTransportTest {
     }
 
     static TransferSpec.Builder point(String provider, Op op, String name) {
-        return TransferSpec.builder().transport(LibfabricTransport.ID).op(op)
+        return TransferSpec.builder()
+                .transport(LibfabricTransport.ID)
+                .op(op)
                 .pointId("LibfabricTransportTest#" + provider + "-" + name)
                 .settings(Map.of(LibfabricSettings.PROVIDER, provider));
     }
 
     static Stream<Arguments> rma() {
-        return Stream.of(PROVIDERS).flatMap(p -> Stream.of(
-                Arguments.of(p, Op.WRITE, 1L, 1, 1, 1),
-                Arguments.of(p, Op.READ, 3L, 1, 1, 1),
-                Arguments.of(p, Op.WRITE, 4097L, 3, 2, 4),
-                Arguments.of(p, Op.READ, 65537L, 4, 3, 2),
-                Arguments.of(p, Op.WRITE, 1L << 20, 1, 4, 8),
-                Arguments.of(p, Op.READ, 1L << 20, 2, 1, 1),
-                Arguments.of(p, Op.SEND, 1L, 1, 1, 1),
-                Arguments.of(p, Op.SEND, 4097L, 3, 2, 4),
-                Arguments.of(p, Op.SEND, 65537L, 1, 4, 2),
-                Arguments.of(p, Op.SEND, 1L << 20, 8, 2, 8)));
+        return Stream.of(PROVIDERS)
+                .flatMap(p -> Stream.of(
+                        Arguments.of(p, Op.WRITE, 1L, 1, 1, 1),
+                        Arguments.of(p, Op.READ, 3L, 1, 1, 1),
+                        Arguments.of(p, Op.WRITE, 4097L, 3, 2, 4),
+                        Arguments.of(p, Op.READ, 65537L, 4, 3, 2),
+                        Arguments.of(p, Op.WRITE, 1L << 20, 1, 4, 8),
+                        Arguments.of(p, Op.READ, 1L << 20, 2, 1, 1),
+                        Arguments.of(p, Op.SEND, 1L, 1, 1, 1),
+                        Arguments.of(p, Op.SEND, 4097L, 3, 2, 4),
+                        Arguments.of(p, Op.SEND, 65537L, 1, 4, 2),
+                        Arguments.of(p, Op.SEND, 1L << 20, 8, 2, 8)));
     }
 
     @ParameterizedTest(name = "{0} {1} {2} B ×{3} · {4} ep · depth {5}")
     @MethodSource("rma")
     void movesAndValidates(String provider, Op op, long size, int batch, int eps, int depth) throws Exception {
         TransferSpec spec = point(provider, op, op.label() + "-" + size + "-" + batch + "-" + eps + "-" + depth)
-                .size(size).batch(batch).connections(eps).pipelineDepth(depth).iterations(20).warmup(5)
-                .offset(size > 4096 ? 7 : 0).build();
-        assertThat(session.supports(spec).available()).as(session.supports(spec).reason()).isTrue();
+                .size(size)
+                .batch(batch)
+                .connections(eps)
+                .pipelineDepth(depth)
+                .iterations(20)
+                .warmup(5)
+                .offset(size > 4096 ? 7 : 0)
+                .build();
+        assertThat(session.supports(spec).available())
+                .as(session.supports(spec).reason())
+                .isTrue();
         Measurement m = session.run(spec);
         assertThat(m.isValid()).as(m.validation().describe()).isTrue();
         assertThat(m.environment()).containsEntry("transport", "libfabric").containsKey("libfabric.version");
@@ -95,16 +108,22 @@ class LibfabricTransportTest {
     }
 
     static Stream<Arguments> atomics() {
-        return Stream.of(PROVIDERS).flatMap(p -> Stream.of(Op.FETCH_ADD, Op.COMPARE_SWAP).flatMap(op -> Stream.of(
-                Arguments.of(p, op, 1, 1, 1),
-                Arguments.of(p, op, 16, 4, 8))));
+        return Stream.of(PROVIDERS)
+                .flatMap(p -> Stream.of(Op.FETCH_ADD, Op.COMPARE_SWAP)
+                        .flatMap(op -> Stream.of(Arguments.of(p, op, 1, 1, 1), Arguments.of(p, op, 16, 4, 8))));
     }
 
     @ParameterizedTest(name = "{0} {1} ×{2} · {3} ep · depth {4}")
     @MethodSource("atomics")
     void countsEveryAtomic(String provider, Op op, int batch, int eps, int depth) throws Exception {
         TransferSpec spec = point(provider, op, op.label() + "-" + batch + "-" + eps + "-" + depth)
-                .size(8).batch(batch).connections(eps).pipelineDepth(depth).iterations(200).warmup(20).build();
+                .size(8)
+                .batch(batch)
+                .connections(eps)
+                .pipelineDepth(depth)
+                .iterations(200)
+                .warmup(20)
+                .build();
         Availability offered = session.supports(spec);
         assumeTrue(offered.available(), offered.reason());
         Measurement m = session.run(spec);
@@ -115,7 +134,12 @@ class LibfabricTransportTest {
 
     @Test
     void latencyModeOverSharedMemory() throws Exception {
-        Measurement m = session.run(point("shm", Op.WRITE, "lat").mode(Mode.LATENCY).size(8).iterations(200).warmup(50).build());
+        Measurement m = session.run(point("shm", Op.WRITE, "lat")
+                .mode(Mode.LATENCY)
+                .size(8)
+                .iterations(200)
+                .warmup(50)
+                .build());
         assertThat(m.isValid()).isTrue();
         assertThat(m.latency().p50Nanos()).isPositive();
     }
@@ -126,19 +150,32 @@ class LibfabricTransportTest {
         Availability send = t.supports(point("shm", Op.WRITE_WITH_IMM, "imm").build());
         assertThat(send.kind()).isEqualTo(Availability.Kind.NOT_SUPPORTED);
         assertThat(send.reason()).contains("not write-with-imm");
-        Availability absent = t.supports(point("nosuchprovider", Op.WRITE, "none").build());
+        Availability absent =
+                t.supports(point("nosuchprovider", Op.WRITE, "none").build());
         assertThat(absent.kind()).isEqualTo(Availability.Kind.DEVICE_LACKS_CAPABILITY);
         assertThat(absent.reason()).contains("no provider nosuchprovider offering FI_RMA");
-        Availability gpu = t.supports(point("shm", Op.WRITE, "gpu").targetMemory(MemoryPlacement.parse("gpu:0")).build());
+        Availability gpu = t.supports(point("shm", Op.WRITE, "gpu")
+                .targetMemory(MemoryPlacement.parse("gpu:0"))
+                .build());
         assertThat(gpu.available()).isFalse();
         assertThat(gpu.reason()).contains("FI_HMEM");
     }
 
     @Test
     void aTargetOnAnotherProviderFailsNamingBoth() {
-        assertThatThrownBy(() -> TargetEndpoint.read(point("shm", Op.WRITE, "mismatch").build(), Map.of(
-                "libfabric.provider", "tcp;ofi_rxm", "libfabric.names", "00", "libfabric.keys", "1", "libfabric.base", "0",
-                "libfabric.length", "1048576")))
+        assertThatThrownBy(() -> TargetEndpoint.read(
+                        point("shm", Op.WRITE, "mismatch").build(),
+                        Map.of(
+                                "libfabric.provider",
+                                "tcp;ofi_rxm",
+                                "libfabric.names",
+                                "00",
+                                "libfabric.keys",
+                                "1",
+                                "libfabric.base",
+                                "0",
+                                "libfabric.length",
+                                "1048576")))
                 .hasMessageContaining("the target opened libfabric provider tcp;ofi_rxm, this side names shm");
     }
 

@@ -325,14 +325,21 @@ class HardwareProbeTest {
     /** libfabric's providers are asked of the library on this machine: shm and tcp;ofi_rxm with their caps and MR modes. */
     @Test
     void probesThisMachinesLibfabricProviders() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.linkproof.transfer.libfabric.Libfabric.unavailableReason() == null,
-                "libfabric absent");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.linkproof.transfer.libfabric.Libfabric.unavailableReason() == null, "libfabric absent");
         ProbeReport r = HardwareProbe.system().probe();
-        assertThat(r.fabrics()).extracting(dev.linkproof.transfer.libfabric.FabricProvider::provider).contains("shm", "tcp;ofi_rxm");
-        var shm = r.fabrics().stream().filter(f -> f.provider().equals("shm")).findFirst().orElseThrow();
+        assertThat(r.fabrics())
+                .extracting(dev.linkproof.transfer.libfabric.FabricProvider::provider)
+                .contains("shm", "tcp;ofi_rxm");
+        var shm = r.fabrics().stream()
+                .filter(f -> f.provider().equals("shm"))
+                .findFirst()
+                .orElseThrow();
         assertThat(shm.caps()).contains("FI_RMA", "FI_ATOMIC");
         assertThat(shm.domain()).isEqualTo("shm");
-        assertThat(ProbeFormatter.format(r)).contains("libfabric providers").containsPattern("tcp;ofi_rxm +lo +FI_MSG \\| FI_RMA");
+        assertThat(ProbeFormatter.format(r))
+                .contains("libfabric providers")
+                .containsPattern("tcp;ofi_rxm +lo +FI_MSG \\| FI_RMA");
         assertThat(r.stack().asMap().get("libfabric")).startsWith("1.");
         assertThat(r.environment()).containsKey("libfabric.shm.shm").containsKey("stack.libfabric");
         // A tree of files is no machine to ask.
