@@ -29,6 +29,10 @@ class BuiltinProfilesTest {
                         "cx6dx-100g",
                         "mi300x-thor2-gpu",
                         "h100-cx7-gpu",
+                        "aws-p5-efa",
+                        "aws-p5en-efa",
+                        "aws-p6-b200-efa",
+                        "libfabric",
                         "softroce",
                         "loopback");
         for (String id : BUILTINS.ids()) {
@@ -77,6 +81,59 @@ class BuiltinProfilesTest {
         }
         assertThat(BUILTINS.profile("softroce").transport().required()).containsExactly("verbs");
         assertThat(BUILTINS.profile("loopback").transport().required()).isEmpty();
+    }
+
+    /**
+     * The EFA instance families: libfabric's efa provider required, their device count and link rate
+     * in the match (32 x 100, 16 x 200, 8 x 400 Gb/s: 3,200 Gb/s each), and floors that a healthy
+     * device clears and half its link does not. The generic libfabric profile requires the transport
+     * and judges nothing.
+     */
+    @Test
+    void efaProfilesRequireLibfabricsEfaProviderAndJudgeAgainstTheirLink() {
+        record Family(String id, int devices, int gbps) {}
+        for (Family f : List.of(
+                new Family("aws-p5-efa", 32, 100),
+                new Family("aws-p5en-efa", 16, 200),
+                new Family("aws-p6-b200-efa", 8, 400))) {
+            HardwareProfile p = BUILTINS.profile(f.id());
+            assertThat(p.transport().required()).as(f.id()).containsExactly("libfabric");
+            assertThat(p.transport().settings()).as(f.id()).containsEntry("libfabric.provider", "efa");
+            assertThat(p.linkRateGbps()).as(f.id()).hasValue(f.gbps());
+            assertThat(p.match().nic().orElseThrow().minCount()).as(f.id()).isEqualTo(f.devices());
+            assertThat(f.devices() * f.gbps())
+                    .as(f.id() + ": the instance's published 3,200 Gb/s")
+                    .isEqualTo(3200);
+            double link = f.gbps() / 8.0;
+            assertThat(passes(f.id(), libfabric(point(Op.WRITE, 16 << 20, 1, 0.85 * link, 100, HOST))))
+                    .as(f.id())
+                    .isTrue();
+            assertThat(passes(f.id(), libfabric(point(Op.WRITE, 16 << 20, 1, 0.5 * link, 100, HOST))))
+                    .as(f.id())
+                    .isFalse();
+            assertThat(passes(f.id(), libfabric(point(Op.READ, 16 << 20, 1, 0.5 * link, 100, HOST))))
+                    .as(f.id())
+                    .isFalse();
+        }
+        HardwareProfile generic = BUILTINS.profile("libfabric");
+        assertThat(generic.transport().required()).containsExactly("libfabric");
+        assertThat(generic.criteria()).isEmpty();
+        assertThat(generic.match().explicit()).isTrue();
+    }
+
+    /** {@code m} as a libfabric point. */
+    private static Measurement libfabric(Measurement m) {
+        return new Measurement(
+                m.spec().withTransport("libfabric"),
+                m.bytes(),
+                m.totalNanos(),
+                m.bandwidthGBps(),
+                m.latency(),
+                m.validation(),
+                m.environment(),
+                m.phases(),
+                m.targetHost(),
+                m.rails());
     }
 
     static boolean passes(String profile, Measurement m) {
