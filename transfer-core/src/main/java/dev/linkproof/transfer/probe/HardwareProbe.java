@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * that stands for {@code /}, so a test can hand it a fake tree. The one native library it may use
  * is a GPU runtime: probing the machine itself ({@link #system()}), GPUs are listed as the loaded
  * runtime enumerates them (see {@link GpuInventory}); a fake tree is probed without one unless a
- * test hands one in.
+ * test hands one in. The software stack's versions are read by {@link StackProbe}.
  *
  * <p>Attribute names follow the kernel's ABI documents: {@code Documentation/ABI/stable/sysfs-class-infiniband}
  * ({@code node_type}, {@code fw_ver}, {@code ports/N/state}, {@code rate}, {@code gids/I},
@@ -35,13 +35,6 @@ import java.util.regex.Pattern;
 public final class HardwareProbe {
     private static final Pattern RATE = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Gb/sec.*");
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
-    private static final List<String> LIB_DIRS = List.of(
-            "/usr/lib/x86_64-linux-gnu",
-            "/usr/lib/aarch64-linux-gnu",
-            "/usr/lib64",
-            "/usr/lib",
-            "/lib/x86_64-linux-gnu",
-            "/lib64");
 
     private final Sysfs fs;
     private final PciNames names;
@@ -79,7 +72,7 @@ public final class HardwareProbe {
                 GpuInventory.merge(gpus(), gpuRuntime.get()),
                 cpu(),
                 hugePages(),
-                stack(),
+                new StackProbe(fs).read(),
                 fabrics.get());
     }
 
@@ -312,116 +305,6 @@ public final class HardwareProbe {
             }
         }
         return out;
-    }
-
-    // ---- software stack ----------------------------------------------------------------------
-
-    StackVersions stack() {
-        Map<String, String> dpkg = dpkgVersions();
-        Optional<String> rdmaCore = first(dpkg, "rdma-core", "ibverbs-providers", "libibverbs1");
-        Optional<String> ucx = first(dpkg, "ucx", "libucx0", "libucx-dev");
-        if (ucx.isEmpty()) {
-            ucx = ucxPkgConfig();
-        }
-        String jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")";
-        Optional<String> libfabric = first(dpkg, "libfabric1", "libfabric");
-        if (libfabric.isEmpty() && fs.root().toAbsolutePath().normalize().equals(Path.of("/"))) {
-            libfabric = FabricProvider.libraryVersion();
-        }
-        return new StackVersions(
-                fs.readOr(fs.at("/proc/sys/kernel"), "osrelease", "unknown"),
-                rdmaCore,
-                libibverbsFile(),
-                ucx,
-                gpuDriver(),
-                jdk,
-                libfabric);
-    }
-
-    private static Optional<String> first(Map<String, String> versions, String... packages) {
-        for (String p : packages) {
-            String v = versions.get(p);
-            if (v != null) {
-                return Optional.of(v + " (" + p + ")");
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Installed packages' versions from dpkg's status file (Debian, Ubuntu). */
-    private Map<String, String> dpkgVersions() {
-        Map<String, String> out = new HashMap<>();
-        String status = fs.read(fs.at("/var/lib/dpkg/status")).orElse("");
-        String pkg = null;
-        String version = null;
-        boolean installed = false;
-        for (String line : (status + "\n\n").split("\n", -1)) {
-            if (line.isEmpty()) {
-                if (pkg != null && version != null && installed) {
-                    out.putIfAbsent(pkg, version);
-                }
-                pkg = null;
-                version = null;
-                installed = false;
-            } else if (line.startsWith("Package: ")) {
-                pkg = line.substring(9).strip();
-            } else if (line.startsWith("Version: ")) {
-                version = line.substring(9).strip();
-            } else if (line.startsWith("Status: ")) {
-                installed = line.endsWith(" installed");
-            }
-        }
-        return out;
-    }
-
-    private Optional<String> ucxPkgConfig() {
-        for (String dir : List.of(
-                "/usr/lib/x86_64-linux-gnu/pkgconfig",
-                "/usr/lib/aarch64-linux-gnu/pkgconfig",
-                "/usr/lib64/pkgconfig",
-                "/usr/lib/pkgconfig",
-                "/usr/local/lib/pkgconfig",
-                "/opt/ucx/lib/pkgconfig")) {
-            for (String line : fs.read(fs.at(dir + "/ucx.pc")).orElse("").split("\n")) {
-                if (line.startsWith("Version:")) {
-                    return Optional.of(line.substring(8).strip() + " (ucx.pc)");
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** rdma-core installs {@code libibverbs.so.1.<abi>.<rdma-core>.0}; the name is the version. */
-    private Optional<String> libibverbsFile() {
-        for (String dir : LIB_DIRS) {
-            for (Path p : fs.list(fs.at(dir))) {
-                String n = p.getFileName().toString();
-                if (n.startsWith("libibverbs.so.1.") && n.length() > "libibverbs.so.".length()) {
-                    return Optional.of(n.substring("libibverbs.so.".length()));
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    private Optional<String> gpuDriver() {
-        List<String> found = new ArrayList<>();
-        Optional<String> nv = fs.read(fs.at("/sys/module/nvidia/version"));
-        if (nv.isEmpty()) {
-            // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024"
-            nv = fs.read(fs.at("/proc/driver/nvidia/version")).flatMap(t -> {
-                Matcher m = Pattern.compile("Kernel Module\\s+([0-9][0-9.]*)").matcher(t);
-                return m.find() ? Optional.of(m.group(1)) : Optional.empty();
-            });
-        }
-        nv.ifPresent(v -> found.add("nvidia " + v));
-        if (fs.isDirectory(fs.at("/sys/module/amdgpu"))) {
-            found.add("amdgpu "
-                    + fs.read(fs.at("/sys/module/amdgpu/version"))
-                            .filter(s -> !s.isEmpty())
-                            .orElse("(in-tree)"));
-        }
-        return found.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", found));
     }
 
     // ---- PCI ---------------------------------------------------------------------------------
