@@ -1,31 +1,22 @@
 package dev.linkproof.transfer.cli;
 
-import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.Deadline;
 import dev.linkproof.transfer.Layout;
 import dev.linkproof.transfer.MemoryPlacement;
 import dev.linkproof.transfer.Mode;
 import dev.linkproof.transfer.Op;
-import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.TransferSpec;
-import dev.linkproof.transfer.Units;
 import dev.linkproof.transfer.agent.AgentMain;
-import dev.linkproof.transfer.measure.Measurement;
-import dev.linkproof.transfer.session.LocalAgent;
 import dev.linkproof.transfer.session.Rails;
 import dev.linkproof.transfer.session.Session;
-import dev.linkproof.transfer.session.TimedRun;
 import dev.linkproof.transfer.session.Timeouts;
-import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.spi.IoSettings;
-import dev.linkproof.transfer.spi.Transports;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -55,6 +46,10 @@ import picocli.CommandLine.ParameterException;
  *
  * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
  * could not run, 2 for bad arguments.
+ *
+ * <p>This class is the command: its options and what they mean together (the checks that make a bad
+ * combination a usage error). {@link TransferPoints} makes the points from them, {@link TransferRun}
+ * starts or reaches the agent, holds the sessions and runs the points, {@link TransferPrinter} prints.
  */
 @Command(
         name = "linkproof-transfer",
@@ -125,27 +120,6 @@ public final class TransferCli implements Callable<Integer> {
             description = "Iterations in flight; 1 = stop-and-wait; auto = enough to keep about 4 MiB in flight"
                     + " per point (default ${DEFAULT-VALUE}).")
     List<String> depths;
-
-    /**
-     * What {@code --depth auto} keeps in flight. A fixed depth that suits 1 MiB (16 × 1 MiB) leaves a
-     * 64 KiB point with 1 MiB outstanding, too little to cover the round trip of a loaded host; iperf3
-     * keeps its socket buffer (several MiB) full whatever the write size.
-     */
-    static final long AUTO_DEPTH_BYTES = 4L << 20;
-
-    static int depthFor(String depth, long bytesPerIteration, Mode mode) {
-        if ("auto".equalsIgnoreCase(depth.trim())) {
-            if (mode == Mode.LATENCY) {
-                return 1;
-            }
-            return Math.clamp(AUTO_DEPTH_BYTES / bytesPerIteration, 1, TransferSpec.MAX_PIPELINE);
-        }
-        try {
-            return Integer.parseInt(depth.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--depth takes a number or 'auto', not '" + depth + "'");
-        }
-    }
 
     @Option(
             names = {"-n", "--iters"},
@@ -297,8 +271,6 @@ public final class TransferCli implements Callable<Integer> {
     CommandSpec commandSpec;
 
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-    /** Bytes a calibration probe moves at least, so its rate is not all start-up. */
-    private static final long PROBE_BYTES = 128L << 20;
     /** The longest --duration, as the engine's linkproof.duration. */
     private static final Duration MAX_DURATION = Duration.ofHours(1);
 
@@ -328,115 +300,7 @@ public final class TransferCli implements Callable<Integer> {
         List<RailEntries.Entry> rails = rails();
         List<TransferSpec> points = points();
         checkTarget();
-        PrintWriter out = commandSpec.commandLine().getOut();
-        PrintWriter err = commandSpec.commandLine().getErr();
-        Timeouts timeouts = timeouts();
-        Path log = agentLog != null
-                ? agentLog
-                : Path.of(
-                        System.getProperty("java.io.tmpdir"),
-                        "linkproof-agent-" + ProcessHandle.current().pid() + ".log");
-        LocalAgent local = null;
-        dev.linkproof.transfer.agent.AgentServer home = null;
-        // One session per rail (one when there are no rails), all to the same agent.
-        List<Session> sessions = new ArrayList<>();
-        int rc = 0;
-        try {
-            if (peer == null) {
-                local = agentCpus != null
-                        ? LocalAgent.start(
-                                List.of("taskset", "-c", agentCpus),
-                                agentJvmArgs,
-                                java.util.Map.of(),
-                                log,
-                                timeouts.agentStart())
-                        : LocalAgent.start(agentJvmArgs, log, timeouts.agentStart());
-            }
-            // Discovered once for the run: every rail's session and the agent for the ways back run on them.
-            Transports transports = Transports.discover();
-            for (int i = 0; i < Math.max(1, rails.size()); i++) {
-                sessions.add(
-                        peer != null
-                                ? Session.open(peer.host(), peer.port(), resolvedToken(), timeouts, transports)
-                                : Session.open(local.host(), local.port(), local.token(), timeouts, transports));
-            }
-            Session session = sessions.getFirst();
-            if (rails.stream().anyMatch(RailEntries.Entry::back)) {
-                home = homeAgent(session, transports);
-            }
-            TransferPrinter printer = new TransferPrinter(
-                    format,
-                    out,
-                    err,
-                    repeat > 1,
-                    rails.stream().map(RailEntries.Entry::label).toList(),
-                    rails.stream().anyMatch(e -> e.memory().isPresent()));
-            printer.banner(
-                    points.getFirst(),
-                    session,
-                    peer != null
-                            ? peer.toString()
-                            : agentCpus != null ? "local agent on CPU(s) " + agentCpus : "local agent");
-            // The rails as one session (Rails.asSession): what it supports names the rail that cannot run a point.
-            TransferSession each = rails.isEmpty()
-                    ? session
-                    : Rails.asSession(lanes(rails, sessions, home, timeouts), timeouts.control());
-            TimedRun.Runner runner = each::run;
-            for (TransferSpec point : points) {
-                Availability can = each.supports(point);
-                if (!can.available()) {
-                    printer.skipped(point, can.reason());
-                    continue;
-                }
-                for (int r = 0; r < repeat; r++) {
-                    TransferSpec spec = point.withPointId(point.pointId() + "/rep=" + r);
-                    try {
-                        Measurement m =
-                                duration == null ? runner.run(spec) : TimedRun.run(runner, probe(spec), duration);
-                        printer.result(m, r);
-                        if (!m.isValid()) {
-                            rc = 1;
-                        }
-                    } catch (TransferException e) {
-                        rc = 1;
-                        String why = e.getMessage() + deadlineNote(e);
-                        printer.failed(spec, r, why);
-                        List<String> gone = new ArrayList<>();
-                        for (int i = 0; i < sessions.size(); i++) {
-                            if (!sessions.get(i).usable()) {
-                                gone.add(
-                                        rails.isEmpty()
-                                                ? "the target"
-                                                : "rail " + i + " ("
-                                                        + rails.get(i).label() + ")'s session");
-                            }
-                        }
-                        if (!gone.isEmpty()) {
-                            err.println("linkproof-transfer: " + String.join(", ", gone)
-                                    + (gone.size() == 1 ? " is" : " are") + " gone; stopping (" + why + ")");
-                            err.flush();
-                            return 1;
-                        }
-                    }
-                }
-            }
-        } catch (TransferException e) {
-            err.println("linkproof-transfer: " + e.getMessage() + deadlineNote(e));
-            err.flush();
-            return 1;
-        } finally {
-            for (Session s : sessions) {
-                s.close();
-            }
-            if (home != null) {
-                home.close();
-            }
-            if (local != null) {
-                local.close();
-            }
-            out.flush();
-        }
-        return rc;
+        return new TransferRun(this).run(rails, points);
     }
 
     /**
@@ -468,46 +332,13 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    /** The token of this process's agent for the ways back: random, given only to the agent that drives them. */
-    private static final String HOME_TOKEN = dev.linkproof.transfer.control.AgentProcess.newToken();
-
-    /** This process's agent for the ways back: on loopback for a local agent, else on the address the peer was reached from. */
-    private dev.linkproof.transfer.agent.AgentServer homeAgent(Session toPeer, Transports transports)
-            throws TransferException {
-        String bind = peer == null ? "127.0.0.1" : toPeer.control().localAddress();
-        try {
-            return dev.linkproof.transfer.agent.AgentServer.start(
-                    bind, 0, HOME_TOKEN, timeouts().io(), transports);
-        } catch (java.io.IOException e) {
-            throw new TransferException(
-                    "cannot start this process's agent for the ways back (on " + bind + "): " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Each rail as a lane: rail k on session k with its settings (a --set that clashes with them was
-     * refused) and, for a gpu-ipc rail, its GPUs in place of the point's memory; a way back on its own
-     * session driven toward {@code home}.
-     */
+    /** {@link TransferRun#lanes}: each rail as a lane, a way back driven toward {@code home}. */
     static List<Rails.Lane> lanes(
             List<RailEntries.Entry> rails,
             List<Session> sessions,
             dev.linkproof.transfer.agent.AgentServer home,
             Timeouts timeouts) {
-        List<Rails.Lane> out = new ArrayList<>();
-        for (int k = 0; k < rails.size(); k++) {
-            RailEntries.Entry e = rails.get(k);
-            out.add(Rails.lane(
-                    e.label(),
-                    sessions.get(k),
-                    e.settings(),
-                    e.memory(),
-                    e.back()
-                            ? java.util.Optional.of(new Rails.Home(home.host(), home.port(), HOME_TOKEN))
-                            : java.util.Optional.empty(),
-                    timeouts));
-        }
-        return out;
+        return TransferRun.lanes(rails, sessions, home, timeouts);
     }
 
     /**
@@ -527,58 +358,7 @@ public final class TransferCli implements Callable<Integer> {
         Rails.Placement memory = transport.equals(dev.linkproof.transfer.gpuipc.GpuIpcTransport.ID) && railNames != null
                 ? rails().getFirst().memory().orElseThrow()
                 : new Rails.Placement(initiatorMemory, targetMemory);
-        List<TransferSpec> points = new ArrayList<>();
-        for (long size : sizes) {
-            for (int batch : batches) {
-                for (int qps : connections) {
-                    for (String depthText : depths) {
-                        int depth;
-                        try {
-                            depth = depthFor(depthText, size * batch, mode);
-                        } catch (IllegalArgumentException e) {
-                            throw new ParameterException(commandSpec.commandLine(), e.getMessage(), e);
-                        }
-                        String id = String.format(
-                                Locale.ROOT,
-                                "cli/%s/%s/size=%d,batch=%d,qps=%d,depth=%d%s",
-                                transport,
-                                op.label(),
-                                size,
-                                batch,
-                                qps,
-                                depth,
-                                railNames == null ? "" : ",rails=" + railNames.size());
-                        try {
-                            points.add(new TransferSpec(
-                                    id,
-                                    transport,
-                                    op,
-                                    mode,
-                                    size,
-                                    batch,
-                                    qps,
-                                    depth,
-                                    iterations,
-                                    warmup,
-                                    layout,
-                                    offset,
-                                    memory.initiator(),
-                                    memory.target(),
-                                    settings));
-                        } catch (IllegalArgumentException e) {
-                            throw new ParameterException(
-                                    commandSpec.commandLine(),
-                                    "invalid point (size "
-                                            + Units.formatSize(size) + ", batch " + batch + ", qps " + qps + ", depth "
-                                            + depth
-                                            + "): " + e.getMessage(),
-                                    e);
-                        }
-                    }
-                }
-            }
-        }
-        return points;
+        return TransferPoints.of(this, memory, commandSpec.commandLine());
     }
 
     private void checkTarget() {
@@ -616,20 +396,9 @@ public final class TransferCli implements Callable<Integer> {
                 d -> d == Deadline.PROGRESS ? java.util.Optional.of("--progress-timeout") : java.util.Optional.empty());
     }
 
-    private String resolvedToken() {
+    String resolvedToken() {
         String t = token != null ? token : System.getenv(AgentMain.TOKEN_ENV);
         return t == null || t.isEmpty() ? null : t;
-    }
-
-    /**
-     * {@code spec} cut down to a probe for {@link TimedRun}: about {@value #PROBE_BYTES} bytes, at most
-     * its own iterations, at least two pipelines' worth; the run it sizes replaces --iters.
-     */
-    private static TransferSpec probe(TransferSpec spec) {
-        long perIteration = spec.bytesPerIteration();
-        long byBytes = (PROBE_BYTES + perIteration - 1) / perIteration;
-        long iterations = Math.max(2L * spec.pipelineDepth(), Math.min(spec.iterations(), byBytes));
-        return spec.withIterations((int) iterations, spec.warmup());
     }
 
     private void requireArg(boolean ok, String message) {
