@@ -70,8 +70,8 @@ public class RunProfileTest {
 
     /**
      * A GPU node without an RDMA NIC (the H100 tree less its ConnectX-7, as the lent H200 machines
-     * are): the GPU profile is for its GPUs but also needs the NIC, and the warning says so rather
-     * than guessing at ports and firmware.
+     * are): the GPU profiles for its GPUs (h100-cx7-gpu, aws-p5-efa) also need their NICs, and the
+     * warning says so rather than guessing at ports and firmware.
      */
     @Test
     void aGpuNodeWithoutTheNicItsProfileNeedsIsWarnedAboutWithTheReason(@TempDir Path dir) throws Exception {
@@ -85,7 +85,10 @@ public class RunProfileTest {
                 .hasValueSatisfying(w -> assertThat(w)
                         .startsWith("profile 'loopback' is the fallback, although this host has GPU H100 SXM5 80GB: no"
                                 + " built-in profile matched them (h100-cx7-gpu: nic: no RDMA devices"
-                                + " (/sys/class/infiniband is empty or absent); gpu: 2 × nvidia H100 SXM5 80GB)")
+                                + " (/sys/class/infiniband is empty or absent); gpu: 2 × nvidia H100 SXM5"
+                                + " 80GB; aws-p5-efa: nic: no RDMA devices")
+                        // The EFA instance profile names H100s too, and says it wants eight.
+                        .contains("gpu: needs 8 × nvidia GPU (model H100 or H200), 2 match")
                         .doesNotContain("mi300x")
                         .doesNotContain("cx7-400g:"));
     }
