@@ -47,6 +47,12 @@ class TcpRailsThrottleTest {
                         dir.resolve("agent.log"),
                         Duration.ofSeconds(60))) {
             JsonNode clear = run(net, agent, "clear");
+            if (!clear.path("status").asText().equals("passed")) {
+                // The control is a timing judgement over 8 batches on 2 shared CPUs: a neighbour's burst
+                // can leave one clear rail short once (seen once in a full build). It gets one more
+                // run; the throttled case below, what this test is for, gets none.
+                clear = run(net, agent, "clear-again");
+            }
             assertThat(clear.path("status").asText()).as(clear.toString()).isEqualTo("passed");
             assertThat(clear.path("rails")).hasSize(2);
             assertThat(clear.path("rails").get(1).path("label").asText()).isEqualTo("10.77.1.1->10.77.1.2");
