@@ -1,5 +1,6 @@
 package dev.linkproof.conformance.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.launcher.EngineFilter.includeEngines;
 
@@ -20,7 +21,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * Runs a fixture sweep through the launcher and SIGKILLs the local target agent a fixed time after
  * its second point starts; records every point's result, when the kill happened, when the point
  * failed, and which agent served each later point. The end-to-end tests of a dead target rank
- * (tcp, ucx) judge the {@link Outcome}.
+ * (tcp, ucx, libfabric) judge the {@link Outcome}.
  */
 final class KillDuringPoint {
     private KillDuringPoint() {}
@@ -117,6 +118,37 @@ final class KillDuringPoint {
                 killedAt.get(),
                 failedAt.get(),
                 Map.copyOf(agentAfter));
+    }
+
+    /**
+     * What every dead-target test holds a run to: the point before the kill passed, the killed point
+     * ({@code killedPoint}, the start of its name) failed as a peer failure within {@code deadlineSeconds}
+     * of the SIGKILL, the two after it passed on a freshly started agent, and no agent is left.
+     */
+    static void assertFailedAndRecovered(Outcome run, String killedPoint, double deadlineSeconds) {
+        System.out.printf(
+                "%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
+        assertThat(run.killedPids()).as("an agent process was found and killed").hasSize(1);
+        assertThat(run.order()).as("every point finished").hasSize(4);
+        assertThat(run.order().get(1)).startsWith(killedPoint);
+        assertThat(run.result(0).getStatus()).as(run.order().get(0)).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+        assertThat(run.result(1).getStatus()).as(run.order().get(1)).isEqualTo(TestExecutionResult.Status.FAILED);
+        assertThat(run.message(1)).contains("peer failure");
+        assertThat(run.secondsToFail())
+                .as("seconds from SIGKILL to the point's failure: " + run.message(1))
+                .isLessThan(deadlineSeconds);
+        for (int i : new int[] {2, 3}) {
+            assertThat(run.result(i).getStatus())
+                    .as(run.order().get(i) + ": " + run.message(i))
+                    .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+            assertThat(run.agentAfter().get(run.order().get(i)))
+                    .as("the agent that served " + run.order().get(i))
+                    .isNotNull()
+                    .isNotEqualTo(run.killedPids().getFirst());
+        }
+        assertThat(agentProcess())
+                .as("the re-provisioned agent is stopped at the end of the run")
+                .isEmpty();
     }
 
     /** The live local agent this JVM started, if any. */
