@@ -1,6 +1,7 @@
 package dev.linkproof.engine.config;
 
 import dev.linkproof.engine.config.Value.Choice;
+import dev.linkproof.transfer.control.HostPort;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,9 +30,9 @@ public final class ConfigurationKeys {
     private static final Value<Boolean> BOTH_WAYS =
             Value.oneOf(new Choice<>("one-way", false, ""), new Choice<>("both-ways", true, ""));
 
-    public static final Key<dev.linkproof.transfer.control.HostPort> PEER = new Key<>(
+    public static final Key<HostPort> PEER = new Key<>(
             Constants.PEER,
-            Value.of("`host:port`", LinkproofConfiguration::peer),
+            Value.hostPort(HostPort.AGENT_PORT, 1, "; the agent prints its port when it starts"),
             "none (local pair)",
             "`host:port` of a target agent already running ([two-hosts.md](two-hosts.md)); unset, the engine "
                     + "starts a local agent. The port may be left out (the agent's default, 7471); an IPv6 address "
@@ -269,9 +270,9 @@ public final class ConfigurationKeys {
             "a fleet run: who is expected (`slurm`, `kubernetes`, `torchrun`, `mpi`, `hostfile:PATH`, "
                     + "`nodes:a,b,c`, `auto`); every point runs on every pair of the plan between the agents "
                     + "registered ([fleet.md](fleet.md#running-a-fleet)); not with `linkproof.peer`");
-    public static final Key<String> FLEET_REGISTRY = new Key<>(
+    public static final Key<HostPort> FLEET_REGISTRY = new Key<>(
             Constants.FLEET_REGISTRY,
-            Value.text("`host:port`"),
+            Value.hostPort(HostPort.REGISTRY_PORT, 0, ""),
             "`0.0.0.0:7470`",
             "`host:port` the fleet's registry listens on for its agents' `--register` (port left out: 7470; "
                     + "0: any free port; IPv6 in brackets)");

@@ -7,6 +7,7 @@ import dev.linkproof.fleet.campaign.CampaignSettings;
 import dev.linkproof.fleet.campaign.FleetPlan;
 import dev.linkproof.profiles.FleetCriteria;
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.control.HostPort;
 import dev.linkproof.transfer.session.Timeouts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,14 +51,9 @@ public record FleetSettings(
         if (launcher.isEmpty()) {
             return Optional.empty();
         }
-        String registry = ConfigurationKeys.FLEET_REGISTRY.read(p).orElse(Constants.DEFAULT_FLEET_REGISTRY);
-        dev.linkproof.transfer.control.HostPort listen;
-        try {
-            listen = dev.linkproof.transfer.control.HostPort.parse(
-                    registry, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.REGISTRY_PORT), 0);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(Constants.FLEET_REGISTRY + "=" + e.getMessage(), e);
-        }
+        HostPort listen = ConfigurationKeys.FLEET_REGISTRY
+                .read(p)
+                .orElseGet(() -> HostPort.parse(Constants.DEFAULT_FLEET_REGISTRY));
         Duration within = ConfigurationKeys.FLEET_REGISTER_WITHIN.read(p).orElse(DEFAULT_REGISTER_WITHIN);
         Optional<String> act = ConfigurationKeys.FLEET_ACT.read(p);
         Path verdict = ConfigurationKeys.FLEET_VERDICT.read(p).orElse(outputRoot.resolve("fleet-verdict.json"));

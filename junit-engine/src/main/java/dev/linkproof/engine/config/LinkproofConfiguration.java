@@ -196,24 +196,6 @@ public record LinkproofConfiguration(
         }
     }
 
-    /** {@link ConfigurationKeys#PEER}'s type: without a port, the agent's default port. */
-    static dev.linkproof.transfer.control.HostPort peer(String value) {
-        try {
-            return dev.linkproof.transfer.control.HostPort.parse(
-                    value, java.util.OptionalInt.of(dev.linkproof.transfer.control.HostPort.AGENT_PORT), 1);
-        } catch (IllegalArgumentException e) {
-            // HostPort's message begins with the value; the key's reader puts "key=value " before ours.
-            throw new IllegalArgumentException(
-                    stripValue(value, e.getMessage()) + "; the agent prints its port when it starts", e);
-        }
-    }
-
-    /** HostPort's message without the quoted value it begins with, which the key's reader already gives. */
-    static String stripValue(String value, String message) {
-        String quoted = "'" + value + "' ";
-        return message.startsWith(quoted) ? message.substring(quoted.length()) : message;
-    }
-
     /**
      * The allowed regression against a baseline, by precedence: built-in default
      * ({@value #DEFAULT_BASELINE_TOLERANCE}) &lt; the profile's {@code baseline.tolerance} &lt;

@@ -1,6 +1,7 @@
 package dev.linkproof.engine.config;
 
 import dev.linkproof.transfer.Units;
+import dev.linkproof.transfer.control.HostPort;
 import dev.linkproof.transfer.control.Messages;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -38,6 +40,24 @@ public record Value<T>(String form, Function<String, T> parser) {
                 return Path.of(v);
             } catch (InvalidPathException e) {
                 throw new IllegalArgumentException("is not a path: " + e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * {@code host:port} ({@link HostPort}: IPv6 in brackets), {@code defaultPort} where the port is left
+     * out, a port from {@code minPort}; {@code hint} ends the error ("; the agent prints its port ...").
+     */
+    public static Value<HostPort> hostPort(int defaultPort, int minPort, String hint) {
+        return new Value<>("`host:port`", v -> {
+            try {
+                return HostPort.parse(v, OptionalInt.of(defaultPort), minPort);
+            } catch (IllegalArgumentException e) {
+                // HostPort's message begins with the quoted value, which the key's reader already gives.
+                String quoted = "'" + v + "' ";
+                String why =
+                        e.getMessage().startsWith(quoted) ? e.getMessage().substring(quoted.length()) : e.getMessage();
+                throw new IllegalArgumentException(why + hint, e);
             }
         });
     }

@@ -80,8 +80,8 @@ class FleetSettingsTest {
                         .errors())
                 .singleElement()
                 .asString()
-                .startsWith("linkproof.fleet.registry='fe80::1:7470' is not HOST:PORT: an IPv6 "
-                        + "address needs brackets");
+                .startsWith(
+                        "linkproof.fleet.registry=fe80::1:7470 is not HOST:PORT: an IPv6 " + "address needs brackets");
         assertThat(parse(Map.of(Constants.FLEET, "slurm", Constants.FLEET_REGISTRY, "h:70000"))
                         .errors())
                 .singleElement()
