@@ -61,10 +61,6 @@ public final class RunSetup {
         this.problems = List.copyOf(problems);
     }
 
-    public static RunSetup load(ConfigurationParameters parameters) {
-        return load(parameters, LinkproofConfiguration.fallbackOutputRoot());
-    }
-
     /** The run's setup, its files that no key names under {@code outputRoot} (the platform's output directory). */
     public static RunSetup load(ConfigurationParameters parameters, Path outputRoot) {
         Problems issues = new Problems();
