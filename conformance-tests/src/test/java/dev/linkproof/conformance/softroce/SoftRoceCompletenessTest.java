@@ -25,7 +25,7 @@ class SoftRoceCompletenessTest {
     @Test
     void aCompleteRunPasses() throws Exception {
         report(SoftRoceSuite.CLASSES);
-        for (DynamicTest t : SoftRoceSuite.completeness(reports, 1, Path.of("vm.log"))) {
+        for (DynamicTest t : SoftRoceSuite.completeness(SoftRoceSuite.testCases(reports), 1, Path.of("vm.log"))) {
             assertThatCode(() -> t.getExecutable().execute())
                     .as(t.getDisplayName())
                     .doesNotThrowAnyException();
@@ -35,7 +35,8 @@ class SoftRoceCompletenessTest {
     @Test
     void aClassWithNoResultFails() throws Exception {
         report(SoftRoceSuite.CLASSES.subList(0, 3));
-        Map<String, DynamicTest> tests = byName(SoftRoceSuite.completeness(reports, 0, Path.of("vm.log")));
+        Map<String, DynamicTest> tests =
+                byName(SoftRoceSuite.completeness(SoftRoceSuite.testCases(reports), 0, Path.of("vm.log")));
         String missing = SoftRoceSuite.CLASSES.get(3);
         assertThatThrownBy(() -> tests.get(missing.substring(missing.lastIndexOf('.') + 1) + " ran in the VM")
                         .getExecutable()
@@ -57,7 +58,7 @@ class SoftRoceCompletenessTest {
     }
 
     private org.junit.jupiter.api.function.Executable finished(int rc) throws Exception {
-        DynamicTest t = byName(SoftRoceSuite.completeness(reports, rc, Path.of("vm.log")))
+        DynamicTest t = byName(SoftRoceSuite.completeness(SoftRoceSuite.testCases(reports), rc, Path.of("vm.log")))
                 .get("the VM finished on its own");
         assertThat(t).isNotNull();
         return t.getExecutable();

@@ -96,12 +96,13 @@ class SoftRoceSuite {
         }
         System.out.printf("[softroce] VM part took %d s, guest rc=%d%n", (System.nanoTime() - t0) / 1_000_000_000L, rc);
         Path reports = share.resolve("reports");
-        List<DynamicTest> tests = readReports(reports);
+        List<Element> cases = testCases(reports);
+        List<DynamicTest> tests = readReports(cases);
         copyOut(share, work);
         if (tests.isEmpty()) {
             fail("the Soft-RoCE VM ran no test (guest rc " + rc + "); see " + log);
         }
-        tests.addAll(completeness(reports, rc, log));
+        tests.addAll(completeness(cases, rc, log));
         return tests.stream();
     }
 
@@ -113,22 +114,9 @@ class SoftRoceSuite {
      * (the suite's 0 or 1, not the timeout's 124 or a crash's status). Without them a VM that ran
      * out of time after writing some reports, or never ran a class, would pass on what it did report.
      */
-    static List<DynamicTest> completeness(Path reports, int rc, Path log) throws Exception {
+    static List<DynamicTest> completeness(List<Element> cases, int rc, Path log) {
         Set<String> reported = new TreeSet<>();
-        if (Files.isDirectory(reports)) {
-            try (Stream<Path> s = Files.list(reports)) {
-                for (Path f : s.filter(x -> x.getFileName().toString().endsWith(".xml"))
-                        .toList()) {
-                    NodeList cases = DocumentBuilderFactory.newInstance()
-                            .newDocumentBuilder()
-                            .parse(f.toFile())
-                            .getElementsByTagName("testcase");
-                    for (int i = 0; i < cases.getLength(); i++) {
-                        reported.add(((Element) cases.item(i)).getAttribute("classname"));
-                    }
-                }
-            }
-        }
+        cases.forEach(c -> reported.add(c.getAttribute("classname")));
         List<DynamicTest> out = new ArrayList<>();
         for (String cls : CLASSES) {
             boolean ran = reported.stream().anyMatch(c -> c.equals(cls) || c.startsWith(cls + "$"));
@@ -249,10 +237,11 @@ class SoftRoceSuite {
                         "no host figure from /proc/stat: the agent could not report one either"));
     }
 
-    private static List<DynamicTest> readReports(Path reports) throws Exception {
-        List<DynamicTest> tests = new ArrayList<>();
+    /** Every test case of the VM's reports (Surefire-style XML files, in name order). */
+    static List<Element> testCases(Path reports) throws Exception {
+        List<Element> cases = new ArrayList<>();
         if (!Files.isDirectory(reports)) {
-            return tests;
+            return cases;
         }
         List<Path> files;
         try (Stream<Path> s = Files.list(reports)) {
@@ -262,23 +251,30 @@ class SoftRoceSuite {
         }
         var factory = DocumentBuilderFactory.newInstance();
         for (Path f : files) {
-            var doc = factory.newDocumentBuilder().parse(f.toFile());
-            NodeList cases = doc.getElementsByTagName("testcase");
-            for (int i = 0; i < cases.getLength(); i++) {
-                Element c = (Element) cases.item(i);
-                String cls = c.getAttribute("classname");
-                String name = cls.substring(cls.lastIndexOf('.') + 1) + " › " + c.getAttribute("name");
-                String failure = firstText(c, "failure", "error");
-                String skipped = firstText(c, "skipped");
-                tests.add(DynamicTest.dynamicTest(name, () -> {
-                    if (failure != null) {
-                        fail("in the Soft-RoCE VM: " + failure);
-                    }
-                    if (skipped != null) {
-                        throw new TestAbortedException("skipped in the Soft-RoCE VM: " + skipped);
-                    }
-                }));
+            NodeList nodes = factory.newDocumentBuilder().parse(f.toFile()).getElementsByTagName("testcase");
+            for (int i = 0; i < nodes.getLength(); i++) {
+                cases.add((Element) nodes.item(i));
             }
+        }
+        return cases;
+    }
+
+    /** A dynamic test per test case: failed, skipped or passed as it did in the VM. */
+    private static List<DynamicTest> readReports(List<Element> cases) {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Element c : cases) {
+            String cls = c.getAttribute("classname");
+            String name = cls.substring(cls.lastIndexOf('.') + 1) + " › " + c.getAttribute("name");
+            String failure = firstText(c, "failure", "error");
+            String skipped = firstText(c, "skipped");
+            tests.add(DynamicTest.dynamicTest(name, () -> {
+                if (failure != null) {
+                    fail("in the Soft-RoCE VM: " + failure);
+                }
+                if (skipped != null) {
+                    throw new TestAbortedException("skipped in the Soft-RoCE VM: " + skipped);
+                }
+            }));
         }
         return tests;
     }
