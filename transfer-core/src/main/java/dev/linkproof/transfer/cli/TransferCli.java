@@ -332,15 +332,6 @@ public final class TransferCli implements Callable<Integer> {
         }
     }
 
-    /** {@link TransferRun#lanes}: each rail as a lane, a way back driven toward {@code home}. */
-    static List<Rails.Lane> lanes(
-            List<RailEntries.Entry> rails,
-            List<Session> sessions,
-            dev.linkproof.transfer.agent.AgentServer home,
-            Timeouts timeouts) {
-        return TransferRun.lanes(rails, sessions, home, timeouts);
-    }
-
     /**
      * Every point of the cross product, in the order they run (size outermost), validated here so a
      * bad combination is a usage error before any agent is started.

@@ -179,7 +179,7 @@ class TransferCliTest {
         List<RailEntries.Entry> rails = cli.rails();
         assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("rxe0", "rxe9");
         List<dev.linkproof.transfer.session.Rails.Lane> lanes =
-                TransferCli.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
+                TransferRun.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
         List<TransferSpec> each =
                 List.of(lanes.get(0).specFor(point, 0), lanes.get(1).specFor(point, 1));
         assertThat(each)
@@ -254,7 +254,7 @@ class TransferCliTest {
         assertThat(rails).extracting(RailEntries.Entry::label).containsExactly("mlx5_0", "mlx5_1:2");
         assertThat(rails).allSatisfy(e -> assertThat(e.memory()).isEmpty());
         List<dev.linkproof.transfer.session.Rails.Lane> lanes =
-                TransferCli.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
+                TransferRun.lanes(rails, java.util.Collections.nCopies(2, null), null, null);
         assertThat(List.of(lanes.get(0).specFor(point, 0), lanes.get(1).specFor(point, 1)))
                 .extracting(TransferSpec::settings)
                 .containsExactly(
@@ -289,7 +289,7 @@ class TransferCliTest {
                 .containsExactly("GPU 0→GPU 1", "GPU 1→GPU 0", "GPU 2→GPU 2");
         assertThat(rails).allSatisfy(e -> assertThat(e.settings()).isEmpty()).noneMatch(RailEntries.Entry::back);
         List<dev.linkproof.transfer.session.Rails.Lane> lanes =
-                TransferCli.lanes(rails, java.util.Collections.nCopies(3, null), null, null);
+                TransferRun.lanes(rails, java.util.Collections.nCopies(3, null), null, null);
         List<TransferSpec> each = List.of(
                 lanes.get(0).specFor(point, 0),
                 lanes.get(1).specFor(point, 1),
