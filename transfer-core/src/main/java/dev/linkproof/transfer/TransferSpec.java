@@ -4,17 +4,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything both ranks need to run one sweep point. The initiator builds it and sends it to the
- * target, so the two can never run different parameters; the target validates it again.
+ * Everything both ranks need to run one sweep point: the initiator builds it and sends it to the
+ * target, which validates it again, so the two never run different parameters. {@code connections}
+ * counts queue pairs, connections or endpoints; each transfer of a batch has its own slot.
  *
- * @param pointId         stable identity of the point; it seeds the validation pattern
- * @param transport       transport id, e.g. {@code tcp}
- * @param size            bytes per transfer; for an atomic op (fetch-add, compare-swap) always 8, the counter's width
- * @param batch           transfers per iteration, each into its own slot
- * @param connections     queue pairs / connections / endpoints used in parallel
- * @param pipelineDepth   iterations in flight; 1 = stop-and-wait
- * @param offset          misalignment of every slot's start, in bytes (0..4095)
- * @param settings        transport-specific settings (e.g. {@code UCX_TLS}), given to both ranks
+ * @param pointId  stable identity of the point; it seeds the validation pattern
+ * @param size     bytes per transfer; for an atomic op 8, the counter's width
+ * @param offset   misalignment of every slot's start, in bytes (0..4095)
  */
 public record TransferSpec(
         String pointId,

@@ -17,18 +17,13 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The points one coordinator's session asked this agent to drive: this agent as the initiator of a
- * point against another agent (DRIVE), as the engine is for its own points, so that a point can run
- * from the far side of a node pair (the way back of a both-ways rail) or between two nodes the
- * coordinator is neither of (a fleet's pairs). Each drive runs on its own thread with its own
- * session to its target; a gated drive stops before its timed loop (ARMED) until GO, so that it
- * starts together with the point's other rails. The coordinator learns where a drive is from
- * DRIVE_STATE replies, each given as soon as the state moves or within
- * {@link Messages.Drive#STATE_WAIT_MILLIS}, so no request waits out a whole point.
- *
- * <p>When the coordinator's session ends, every drive still running is cancelled: an ARMED one is
- * released from its gate and fails, a running one is cut off by closing its session, whose target
- * then frees the point as for any vanished initiator.
+ * The points one coordinator's session asked this agent to drive (DRIVE) as the initiator against
+ * another agent, so that a point can run from the far side of a node pair (a both-ways rail's way
+ * back) or between two nodes the coordinator is neither of (a fleet's pairs). Each drive has its own
+ * thread and session to its target; a gated one waits before its timed loop (ARMED) until GO, to
+ * start with the point's other rails. DRIVE_STATE replies come as soon as the state moves or within
+ * {@link Messages.Drive#STATE_WAIT_MILLIS}, so no request waits out a point. When the session ends,
+ * every drive still running is cancelled: an ARMED one fails, a running one loses its session.
  */
 final class Drives {
     private static final Logger LOG = Logger.getLogger(Drives.class.getName());

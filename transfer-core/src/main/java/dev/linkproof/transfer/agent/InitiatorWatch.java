@@ -10,22 +10,12 @@ import java.util.function.Consumer;
 
 /**
  * Watches the initiator that started this agent, so the agent never outlives it however it dies
- * (SIGTERM, SIGKILL, an OOM kill, a Surefire fork timeout). Two watches, either enough:
- * <ol>
- *   <li><b>the pipe</b>: the initiator holds the write end of the agent's standard input and never
- *       writes to it. The kernel closes it when the initiator's process ends, by whatever cause,
- *       and the agent's read returns end-of-file at once;</li>
- *   <li><b>the process</b>: every {@link #POLL} the agent checks the initiator's pid: when the
- *       initiator is its parent, that its parent is still that process (the kernel reparents the
- *       agent the moment the initiator exits, before anyone reaps it); otherwise that a process of
- *       that pid and start time still runs. It covers a pipe whose write end some other process
- *       inherited and keeps open.</li>
- * </ol>
- * Not {@code prctl(PR_SET_PDEATHSIG)}: Linux sends that signal when the <em>thread</em> that forked
- * the child ends, and in a JVM that is whichever thread called {@code ProcessBuilder.start()} (a
- * JUnit or ForkJoin worker, a re-provisioning thread) and may end while the initiator runs on,
- * which would kill a healthy agent mid-run; and a thread that ends before the child's
- * {@code prctl} call leaves the child with no watch at all.
+ * (SIGTERM, SIGKILL, an OOM kill, a Surefire fork timeout). Two watches, either enough: the pipe of
+ * the agent's standard input, whose write end the kernel closes when the initiator ends; and every
+ * {@link #POLL} the process, for a write end another process inherited (while the initiator is the
+ * agent's parent, that it still is; otherwise that a process of its pid and start time still runs).
+ * Not {@code prctl(PR_SET_PDEATHSIG)}: Linux sends it when the forking <em>thread</em> ends, in a JVM
+ * whichever thread called {@code ProcessBuilder.start()}, which may end while the initiator runs on.
  */
 final class InitiatorWatch {
     /** How often the process watch looks. */

@@ -18,15 +18,12 @@ import java.util.function.Consumer;
 
 /**
  * A fleet agent's side of the rendezvous: it dials the coordinator's registry, says which node it is
- * and where it serves, and holds the connection for as long as the run lasts. Agents are started by
- * the launcher (srun, a Kubernetes Job) at about the same time as the coordinator, so the dial is
- * retried until its deadline: a coordinator not listening yet is the normal case, not an error.
- *
- * <p>Afterwards the connection is how each side knows the other is alive: the registry sends a PING
- * every {@link #HEARTBEAT}, the agent answers PONG, and an agent that hears nothing for
- * {@link #SILENCE_LIMIT} (the coordinator's host died without closing, or the network between them
- * did) takes the coordinator for gone, as it does on BYE or end of stream, and stops: an agent of a
- * fleet never outlives its run.
+ * and where it serves, and holds the connection for the run. The launcher (srun, a Kubernetes Job)
+ * starts agents about when it starts the coordinator, so the dial is retried until its deadline: a
+ * coordinator not listening yet is the normal case. The registry then PINGs every
+ * {@link #HEARTBEAT} and the agent answers PONG; an agent that hears nothing for
+ * {@link #SILENCE_LIMIT} (a host or the network died without closing) takes the coordinator for
+ * gone, as on BYE or end of stream, and stops: a fleet's agent never outlives its run.
  */
 public final class Registration implements AutoCloseable {
     /** How often the registry pings each registered agent. */

@@ -9,19 +9,12 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * What every atomic of a point does, a pure function of the spec, so the session can check the
- * counters without being told anything by the transport.
- *
- * <p>Counter s starts at the target's pattern word for slot s (the target fills its slots as the
- * data owner does for every op; the value is seeded by point, slot and generation, never a constant).
- * Every op of counter s steps it by the same odd {@code step(s)}: a fetch-add adds it, the k-th
- * compare-and-swap compares with {@code start + k·step} and swaps in {@code start + (k+1)·step}.
- * After n ops the counter holds {@code start + n·step} either way; the step is odd, so no two
- * distinct op counts give the same value modulo 2^64 within a point, and a lost or doubled op always
- * shows. Arithmetic is modulo 2^64, as the hardware's is.
- *
- * <p>Ops per counter: warmup + timed iterations + {@link #VERIFY_BATCHES} verification batches,
- * one op per counter per batch. The verification batches run stop-and-wait and the session records
- * every value they fetch; the warmup and timed batches are accounted for by the final value.
+ * counters without being told anything by the transport (the checks: docs/writing-tests.md,
+ * "Atomics"). Counter s starts at the target's pattern word for slot s and every op steps it by the
+ * same odd {@code step(s)}, so after n ops it holds {@code start + n·step} (modulo 2^64, as the
+ * hardware counts) whether the ops added or compared-and-swapped; the step being odd, no two op
+ * counts give the same value within a point, and a lost or doubled op always shows. Ops per counter:
+ * warmup + timed iterations + {@link #VERIFY_BATCHES}, one per batch.
  */
 public final class AtomicPlan {
     /**

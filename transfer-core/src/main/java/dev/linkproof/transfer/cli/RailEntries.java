@@ -21,14 +21,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code --rails}: what each rail of a point runs on, as the settings its spec gets on both ranks, or
- * the memory it runs on. verbs: a device name per rail ({@code verbs.device}); ucx: a device per rail,
- * {@code DEVICE} or {@code DEVICE:PORT} ({@code UCX_NET_DEVICES}, a bare name on port 1, by the rule the
- * engine's ucx rails use, {@link UcxSettings#netDevice}); tcp: {@code SOURCE->TARGET} or {@code TARGET}
- * ({@code tcp.source}, {@code tcp.address}); gpu-ipc: a GPU pair {@code I->J} per rail (runtime
- * ordinals), the rail's memory in place of the point's ({@link Rails.Placement}, as the engine's
- * gpu-ipc rails). Another transport's rails are a usage error rather than rails that would all run on
- * one path.
+ * {@code --rails}: what each rail of a point runs on, as the settings its spec gets on both ranks or
+ * the memory it runs on: verbs {@code DEVICE} ({@code verbs.device}); ucx {@code DEVICE[:PORT]}
+ * ({@code UCX_NET_DEVICES} by the engine's rule, {@link UcxSettings#netDevice}); tcp
+ * {@code [SOURCE->]TARGET} ({@code tcp.source}, {@code tcp.address}); gpu-ipc a GPU pair {@code I->J}
+ * by runtime ordinal, in place of the point's memory ({@link Rails.Placement}). Another transport's
+ * rails are a usage error rather than rails that would all run on one path.
  */
 final class RailEntries {
     /** The initiator-side address of a tcp rail. */

@@ -8,7 +8,6 @@ import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import dev.linkproof.transfer.agent.AgentMain;
 import dev.linkproof.transfer.session.Rails;
-import dev.linkproof.transfer.session.Session;
 import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import java.io.PrintWriter;
@@ -28,28 +27,12 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * Runs transfer points against a target agent from the command line and prints one line per point,
- * in the spirit of perftest's {@code ib_write_bw}: size, batch, connections, pipeline depth,
- * iterations, bandwidth (GB = 10^9 bytes), average latency per transfer and the validation outcome.
- * A thin layer over {@link Session} and {@link TransferSpec}: each point is a spec, run exactly as
- * the engine runs it (warmup, one whole-loop timer, a fresh-pattern verification pass).
- *
- * <p>It connects to a running agent ({@code --peer host:port --token T}) or starts a local one;
- * {@code --agent-cpus} starts that local agent under {@code taskset -c}, so a benchmark on one host
- * keeps the two ranks on different CPUs (pin this process itself by starting it under taskset).
- *
- * <p>{@code --rails} runs every point on several rails at once ({@link Rails}): one session to the
- * agent per rail, each rail's spec with its own device ({@code verbs.device}; ucx's
- * {@code UCX_NET_DEVICES}, set as the engine's ucx rails set it), addresses ({@code tcp.source},
- * {@code tcp.address}) or, for gpu-ipc, GPU pair (the rail's memory, as the engine's gpu-ipc rails),
- * their timed loops started together; each point prints the aggregate (all bytes over the first start
- * to the last end) and then every rail.
- *
- * <p>Exit status: 0 when every point ran and validated, 1 when a point failed, was corrupt or
- * could not run, 2 for bad arguments.
- *
- * <p>This class is the command: its options and what they mean together (the checks that make a bad
- * combination a usage error). {@link TransferPoints} makes the points from them, {@link TransferRun}
- * starts or reaches the agent, holds the sessions and runs the points, {@link TransferPrinter} prints.
+ * in the spirit of perftest's {@code ib_write_bw}, each run exactly as the engine runs it (warmup,
+ * one whole-loop timer, a fresh-pattern verification pass); the options: docs/benchmarks.md,
+ * "Running points outside JUnit". {@code --agent-cpus} starts the local agent under
+ * {@code taskset -c}, so a benchmark on one host keeps the two ranks on different CPUs. Exit status:
+ * 0 when every point ran and validated, 1 when one did not, 2 for bad arguments. {@link TransferPoints}
+ * makes the points, {@link TransferRun} runs them, {@link TransferPrinter} prints them.
  */
 @Command(
         name = "linkproof-transfer",

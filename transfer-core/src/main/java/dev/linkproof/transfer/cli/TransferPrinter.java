@@ -15,16 +15,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The result lines, in the chosen format. Banners and notes go to stderr in csv and json. With
- * rails, a point is its aggregate ({@code all}) and then every rail: in the table and csv a row each
- * (csv adds the columns rail, label, start_ms, end_ms: when each timed loop ran, from the first
- * rail's start), in json one object whose {@code rails} array holds the rails.
- *
- * <p>Every row gives the point's message rate beside its bandwidth: operations (transfers of
- * {@code size} bytes) per second, {@link Measurement#opsPerSecond()}. The table shows it as
- * perftest does, {@code MsgRate[Mpps]} after the bandwidth; json as {@code ops_per_s}; csv as
- * {@code ops_per_s} after {@code validation}, before the rail columns, so scripts that read the
- * earlier columns by position, and the rail columns from the end (bench/), read them where they were.
+ * The result lines, in the chosen format; banners and notes go to stderr in csv and json. With rails,
+ * a point is its aggregate ({@code all}) and then every rail: a row each in the table and csv (csv
+ * adds rail, label, start_ms, end_ms, from the first rail's start), one object with a {@code rails}
+ * array in json. The message rate ({@link Measurement#opsPerSecond()}) is {@code MsgRate[Mpps]} in
+ * the table, as perftest's, and {@code ops_per_s} in json and csv, where it comes after
+ * {@code validation} and before the rail columns, so scripts that read the earlier columns by
+ * position and the rail columns from the end (bench/) still find them.
  */
 final class TransferPrinter {
     private static final ObjectMapper JSON = new ObjectMapper();

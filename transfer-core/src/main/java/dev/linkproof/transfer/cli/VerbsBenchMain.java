@@ -17,39 +17,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Our verbs WRITE bandwidth and latency, measured the way bench/verbs-vs-perftest.sh compares them
- * with perftest on the same device in the same run: a local target agent, one session, one point per
- * size, one machine-readable line per point.
- *
- * <pre>VerbsBenchMain [bw SIZE:TRANSFERS[:QPS][,SIZE:TRANSFERS[:QPS]...]] [lat SIZE:ITERATIONS[,...]] [rlat SIZE:ITERATIONS[,...]]
- *               [fadd 8:OPS[,...]] [cswap 8:OPS[,...]] [fadd-lat 8:ITERATIONS[,...]] [cswap-lat 8:ITERATIONS[,...]]
- * e.g. VerbsBenchMain bw 4096:20000,64:160000:8 lat 8:2000 rlat 8:2000</pre>
- *
- * Bandwidth mirrors ib_write_bw's defaults: 128 WRs outstanding per QP (a batch of 32 separate WRs
- * per QP, four batches in flight), one signaled completion per 32 WRs (perftest's CQ moderation is
- * 100), one WR per {@code ibv_post_send} (perftest's default: no --post_list); QPS QPs (default 1,
- * perftest's -q), TRANSFERS over all of them (perftest's -n is per QP: pass n x QPS); GB = 10^9. Latency ({@code lat}) is stop-and-wait, one 8-byte-class WRITE per sample, inline as
- * perftest does, timed from post to its completion; {@code rlat} does the same with an RDMA READ, which
- * is what ib_read_lat times too (ib_write_lat is a ping-pong through memory, not a completion).
- * Agent JVM options come from {@code -Dlinkproof.agent.jvmArgs} (space-separated).
- *
- * <p>Atomics, as bench/verbs-atomics-vs-perftest.sh compares them with ib_atomic_bw / ib_atomic_lat:
- * {@code fadd} and {@code cswap} are {@code FETCH_ADD} / {@code COMPARE_SWAP} points in bandwidth mode
- * with ib_atomic_bw's shape: per QP 128 atomics outstanding (32 counters a QP, one WR each per batch,
- * four batches in flight, send queue 128), one signaled completion per 32, one WR per
- * {@code ibv_post_send}; OPS is the total number of atomics (over all QPs, as perftest's -n is per QP:
- * the script passes OPS = n x QPs). {@code fadd-lat} and {@code cswap-lat} are one counter, stop and wait,
- * each atomic timed from post to its completion, as ib_atomic_lat times it. {@code $LINKPROOF_BENCH_QPS}
- * (default 1) is the QP count of atomic points (perftest's -q), {@code $LINKPROOF_BENCH_RD_ATOMIC} their
- * {@code verbs.rdAtomic} (perftest's -o; default the device's max_qp_rd_atom, as perftest's). Every
- * atomic point is validated (each counter's final value, the fetched values, the swap chain). The
- * output line adds {@code ops_per_s}.
- *
- * <p>Before the measured points, every point runs once at a quarter of its transfers (at least 20,000
- * ops where that is under 64 MiB), and again (up to four passes) while a pass saw this JVM's JIT
- * finish a compilation; none of that is reported: perftest is compiled C, while both of our JVMs start interpreted, and under TCG their
- * JIT compilers take the two vCPUs from Soft-RoCE's kernel work for seconds. Without that pass the
- * first size measured pays for compiling the session, the control protocol and the data path.
+ * Our verbs WRITE, READ and atomic figures, measured the way bench/verbs-vs-perftest.sh and
+ * bench/verbs-atomics-vs-perftest.sh compare them with perftest on the same device in the same run:
+ * a local target agent, one session, one point per size, one machine-readable line per point. Each
+ * mode takes its perftest tool's shape (128 WRs outstanding per QP, one signaled completion per 32);
+ * the modes, arguments and settings: docs/benchmarks.md, "verbs against perftest". Every point first
+ * runs unreported until a pass saw no JIT compilation finish: perftest is compiled C, our JVMs start
+ * interpreted, and under TCG the JIT takes the VM's two vCPUs from Soft-RoCE's kernel for seconds.
  */
 public final class VerbsBenchMain {
     private VerbsBenchMain() {}

@@ -4,12 +4,10 @@ import java.util.OptionalInt;
 
 /**
  * A {@code host:port} as every address Linkproof reads is written: a target agent
- * ({@code linkproof.peer}, the transfer command's {@code --peer}), a fleet's registry
- * ({@code linkproof.fleet.registry}, an agent's {@code --register}). An IPv6 address is written in
- * brackets ({@code [fe80::1]:7471}, RFC 3986's form); the host is held without them. Where the
- * caller has a default port, the port may be left out ({@code node2}).
+ * ({@code linkproof.peer}, {@code --peer}), a fleet's registry ({@code linkproof.fleet.registry},
+ * {@code --register}). An IPv6 address is written in brackets ({@code [fe80::1]:7471}, RFC 3986's
+ * form) and held without them; where the caller has a default port, the port may be left out.
  *
- * @param host a host name or an address, without brackets
  * @param port 0..65535; 0 only where the caller allows it (a port to listen on)
  */
 public record HostPort(String host, int port) {

@@ -90,17 +90,13 @@ public abstract class VendorRuntime implements GpuRuntime {
     public record Defined(String name, int value) {}
 
     /**
-     * What one vendor's runtime is called and the values its header defines, as the shared code needs
-     * them.
+     * What one vendor's runtime is called and the values its header defines, for the shared code.
      *
-     * @param symbols          the exported symbol of every {@link Call}
-     * @param ipcHandle        the by-value IPC handle layout, named as the header names its type
-     *                         ({@code CUipcMemHandle}, {@code hipIpcMemHandle_t})
-     * @param notReady         the status of a stream or event still running
-     * @param dmabufHandleType the handle type that asks {@link Call#DMABUF_EXPORT} for a dma-buf fd, and its name
-     * @param copyCalls        the vendor call behind each copy direction, indexed by it, for error messages
-     * @param wordTypes        the header's types the binding passes as {@code JAVA_LONG} (pointers, handles)
-     * @param intTypes         those it passes as {@code JAVA_INT} (statuses, device handles)
+     * @param ipcHandle         the by-value IPC handle layout, named as the header names its type
+     * @param notReady          the status of a stream or event still running
+     * @param dmabufHandleType  the handle type that asks {@link Call#DMABUF_EXPORT} for a dma-buf fd
+     * @param copyCalls         the vendor call behind each copy direction, indexed by it, for errors
+     * @param wordTypes         the header's types passed as {@code JAVA_LONG} (pointers, handles)
      */
     public record Vendor(
             String api,

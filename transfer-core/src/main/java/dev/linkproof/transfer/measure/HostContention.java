@@ -3,21 +3,13 @@ package dev.linkproof.transfer.measure;
 import java.util.Locale;
 
 /**
- * How much CPU processes other than ours took on a host while a point ran, and whether that made the
- * host busy for the point ({@link #busy()}); measured by {@link HostCpuMeter} from Linux's
- * {@code /proc}.
+ * How much CPU processes other than ours took on a host while a point ran, and whether that made it
+ * busy ({@link #busy()}), as {@link HostCpuMeter} measures it. A loopback point is paced by system
+ * calls and wake-ups, so another build on a 2-core host can halve it while the memory-copy baseline
+ * hardly moves (best of 5 × 64 MiB: 23-26 GB/s beside two busy loops, 26-28 without).
  *
- * <p>Why: a loopback point is paced by system calls and wake-ups, so another build on a 2-core host
- * can halve it while a memory-copy baseline, which needs one core for a few milliseconds, hardly
- * moves (measured: best of 5 × 64 MiB copies 23-26 GB/s with two busy loops beside it, 26-28
- * without). A criterion cannot tell that apart from a slow transport; this figure can, and the
- * engine reports it with every point that lasts {@link HostCpuMeter#MIN_WINDOW_NANOS} or more, and
- * reruns a point that fell short of a performance criterion while a host was busy.
- *
- * @param otherCpus CPUs' worth of time other processes (and the hypervisor, as steal) took, on average
- * @param ownCpus   CPUs' worth of time this JVM, its descendants and the processes named ours took
- * @param cpus      CPUs the host has ({@code /proc/stat} lines)
- * @param wallNanos the window
+ * @param otherCpus  CPUs' worth of time other processes (and the hypervisor, as steal) took, on average
+ * @param ownCpus    CPUs' worth of time this JVM, its descendants and the processes named ours took
  */
 public record HostContention(double otherCpus, double ownCpus, int cpus, long wallNanos) {
     /** Other processes taking less than half a CPU never make a host busy. */

@@ -23,23 +23,13 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Measures {@link HostContention} over a window, from Linux's {@code /proc}: the host's busy time
- * ({@code /proc/stat}: user, nice, system and steal of all CPUs) minus the CPU time of this JVM, its
- * descendants (the local agent) and any other process named ours (an agent started by hand on this
- * host), over the wall time between two snapshots.
- *
- * <p>Interrupt time (irq, softirq) is left out: where the kernel accounts it apart
- * ({@code CONFIG_IRQ_TIME_ACCOUNTING}, Debian's and Ubuntu's default) a tcp point's own loopback
- * receive path runs in softirq and would count as someone else's. Where it does not (tick
- * accounting, as on the project's CI VM) that time is inside our processes' system time, and
- * leaving it out makes "other" smaller, never larger: the error falls on the side of fewer reruns.
- *
- * <p>Resolution is the kernel's accounting tick ({@code USER_HZ}, 100 per second on every Linux
- * architecture the project runs on): each figure is a difference of two tick counts, so a window
- * of a few milliseconds can be charged a whole 10 ms tick (measured: an agent's PREPARE-to-RELEASE
- * window of a fuzz case gave ours 4.5 of 2 CPUs). A window under {@link #MIN_WINDOW_NANOS} (where a
- * tick is 0.1 CPU or more) gives no figure, and figures are clamped to 0..cpus. CPU time of a
- * descendant that exits inside the window is lost from "ours" and counted as other.
+ * Measures {@link HostContention} over a window from {@code /proc}: the host's user, nice, system and
+ * steal time less that of this JVM, its descendants (the local agent) and any process named ours; a
+ * descendant that exits inside the window counts as other. Interrupt time is left out: where the
+ * kernel accounts it apart ({@code CONFIG_IRQ_TIME_ACCOUNTING}) a tcp point's own loopback receive
+ * runs in softirq and would count as other, and elsewhere leaving it out errs toward fewer reruns.
+ * Figures are differences of 10 ms ticks ({@code USER_HZ} 100), so a window under
+ * {@link #MIN_WINDOW_NANOS} gives none (a few ms once gave ours 4.5 of 2 CPUs); all clamp to 0..cpus.
  */
 public final class HostCpuMeter {
     /** Shorter windows give no figure: a few ticks of rounding would be too much of them. */
@@ -55,21 +45,13 @@ public final class HostCpuMeter {
     }
 
     /**
-     * As {@link #start()}, with {@code alsoOurs} (pids) counted as ours: an agent on this host that is no child of ours.
-     *
-     * <p>The start takes this JVM's process tree as walked up to {@link #TREE_REUSE_NANOS} before: the
-     * walk reads every thread's {@code children} (~0.3 ms for a JVM of 40 threads), and the engine and
-     * the agent open a window for every point, of a few milliseconds for small ones. A descendant
-     * started within that time counts from zero, as one started inside the window does. The end,
-     * which only a window of {@link #MIN_WINDOW_NANOS} or more reads, walks afresh.
-     *
-     * <p>The start's reading is taken on a daemon thread, so the caller goes on with its point (a
-     * reading of {@code /proc} takes 0.1-0.3 ms, all of it on the point's way otherwise), and only
-     * {@link #START_DELAY_NANOS} after this call: a window closed before then (a small point's, most
-     * of a sweep's) could give no figure anyway, and reads nothing at all. Measured
-     * (bench/engine-overhead.sh, per-thread CPU): the readings of windows opened for every point cost
-     * 0.2-0.3 ms of CPU a point on each side, the engine's and the agent's, and a quarter of the
-     * engine's allocation. The window begins when the reading is taken.
+     * As {@link #start()}, with {@code alsoOurs} (pids: an agent on this host that is no child of ours)
+     * counted as ours. The engine and the agent open a window for every point, whose readings cost
+     * 0.2-0.3 ms of CPU a point on each side and a quarter of the engine's allocation
+     * (bench/engine-overhead.sh). So the start reuses the process tree walked up to
+     * {@link #TREE_REUSE_NANOS} before (a descendant started since counts from zero), and reads
+     * {@code /proc} on a daemon thread {@link #START_DELAY_NANOS} later, where the window begins: a small
+     * point's window, which could give no figure anyway, reads nothing. The end walks the tree afresh.
      */
     public static Window start(Set<Long> alsoOurs) {
         return start(Path.of("/proc"), alsoOurs, START_DELAY_NANOS);

@@ -8,19 +8,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What one sweep point measured: the exact spec it ran, the timing, the validation outcome, and the
- * stack it ran on (both ranks).
+ * What one sweep point measured: the exact spec it ran, the timing, the validation, both ranks' stack.
  *
- * @param bytes           bytes moved in the timed loop (size × batch × iterations)
- * @param totalNanos      whole-loop time of the timed iterations
- * @param bandwidthGBps   bytes / total, GB = 10^9
- * @param environment     facts about both ranks (hosts, JDK, transport details), for reports
- * @param phases          when provisioning, connecting, warmup, the timed loop and verification ran
- * @param targetHost      how busy other processes kept the target's host over the point, as its agent
- *                        measured it (empty where it could not); on a local pair it is this host, seen
- *                        from the agent, so the initiator is among the "others"
- * @param rails           a point that ran several rails at once: each rail's own result, in rail order;
- *                        this measurement is then their aggregate ({@link #ofRails}). Empty for one pair
+ * @param bytes       bytes moved in the timed loop (size × batch × iterations); a GB is 10^9 of them
+ * @param targetHost  how busy other processes kept the target's host, as its agent measured it (empty
+ *                    where it could not); on a local pair that is this host, the initiator an "other"
+ * @param rails       each rail's own result, in rail order, for a point that ran several at once; this
+ *                    measurement is then their aggregate ({@link #ofRails}). Empty for one pair
  */
 public record Measurement(
         TransferSpec spec,
@@ -164,18 +158,13 @@ public record Measurement(
     }
 
     /**
-     * Operations (messages) per second over the timed loop, for every op: {@code bytes / size / time},
-     * that is iterations × batch transfers over the loop's time. An operation is one transfer of
-     * {@code size} bytes into its own slot: one put or get of ucx, one work request of verbs as
-     * perftest posts them (its Mpps, messages per second), one atomic. Connections (QPs, endpoints)
-     * share a batch between them, so they do not multiply it; a transport that merges contiguous
-     * slots into one work request, or chunks or stripes one over QPs, still counts the transfers
-     * the spec names, not its work requests. For a point of rails it is the aggregate's: all rails'
-     * transfers over the first start to the last end.
-     *
-     * <p>For an atomic point it is the point's figure, atomics per second, as ib_atomic_bw and
-     * ucx_perftest report them; bandwidth (8 bytes an op) says little there. For small messages it is
-     * the figure a NIC's vendor publishes (message rate), beside which bandwidth is small.
+     * Operations (messages) per second over the timed loop, for every op: iterations × batch transfers
+     * of {@code size} bytes over the loop's time, as perftest's Mpps, ib_atomic_bw and ucx_perftest
+     * count them. Connections share a batch, so they do not multiply it; a transport that merges,
+     * chunks or stripes transfers into other work requests still counts the transfers the spec names.
+     * For a point of rails it is the aggregate's: all rails' transfers over the first start to the last
+     * end. It is an atomic point's figure, where bandwidth (8 bytes an op) says little, and the one a
+     * NIC's vendor publishes for small messages.
      */
     public double opsPerSecond() {
         return totalNanos == 0 ? 0 : (double) bytes / spec.size() / totalNanos * 1e9;

@@ -8,16 +8,13 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The host's limits on memory a transport pins or shares, read as they are when a registration
- * fails, with how to raise them: the locked-memory limit ({@code RLIMIT_MEMLOCK}), which bounds what
- * RDMA registration ({@code ibv_reg_mr}, UCX's RDMA transports) may pin unless the process holds
- * {@code CAP_IPC_LOCK}, and the space left in {@code /dev/shm}, where UCX's shared-memory transports
- * keep their buffers and receive queues. Host memory over tcp, and over UCX's tcp and shared-memory
- * transports, is never pinned: the locked-memory limit does not bind there.
- *
- * <p>Each check decides from the figures alone (the limit, the capability, the free space), never
- * from an error's text; a caller asks only after a registration failed with a status that a limit
- * can cause (ENOMEM or EPERM from the kernel, UCX's no-memory and no-resource).
+ * The host's limits on memory a transport pins or shares, read when a registration fails, with how
+ * to raise them: {@code RLIMIT_MEMLOCK}, which bounds what RDMA registration ({@code ibv_reg_mr},
+ * UCX's RDMA transports) may pin without {@code CAP_IPC_LOCK}, and the space left in
+ * {@code /dev/shm}, where UCX's shared-memory transports keep their buffers and receive queues.
+ * Host memory over tcp, or UCX's tcp and shared-memory transports, is never pinned. Each check decides
+ * from the figures (limit, capability, free space), never from an error's text, and is asked only
+ * after a failure a limit can cause (ENOMEM or EPERM, UCX's no-memory and no-resource).
  */
 public final class HostLimits {
     /** CAP_IPC_LOCK's bit in the capability sets of {@code /proc/.../status}. */

@@ -4,15 +4,12 @@ import dev.linkproof.transfer.TransferException;
 import java.lang.foreign.Arena;
 
 /**
- * What every hand-written FFM binding (verbs, ucx) does around its setup-path downcalls: a
- * confined arena for the arguments and out-parameters, closed when the calls return, and one
- * translation of failures. A {@link TransferException} the body throws (a call that failed and said
- * why) passes through; anything else it throws ({@code invokeExact} declares {@code Throwable}, and
- * a bug in the body is as much a failure of the call) becomes a {@code TransferException} naming the
- * call, with the cause attached.
- *
- * <p>The body is a lambda, allocated per call: for provisioning and teardown, never for a measured
- * loop, whose downcalls keep their own try/catch.
+ * What every hand-written FFM binding (verbs, ucx) does around its setup-path downcalls: a confined
+ * arena for the arguments and out-parameters, closed when the calls return, and one translation of
+ * failures. A {@link TransferException} the body throws passes through; anything else
+ * ({@code invokeExact} declares {@code Throwable}, and a bug in the body is as much a failure of the
+ * call) becomes a {@code TransferException} naming the call, with the cause. The body is a lambda,
+ * allocated per call: for provisioning and teardown, never for a measured loop.
  */
 public final class Downcalls {
     private Downcalls() {}

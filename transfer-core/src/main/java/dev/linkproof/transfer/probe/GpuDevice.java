@@ -3,16 +3,13 @@ package dev.linkproof.transfer.probe;
 import java.util.Optional;
 
 /**
- * A GPU or accelerator: found on the PCI bus, and — where a GPU runtime loads — as the runtime
- * enumerates it.
+ * A GPU or accelerator: found on the PCI bus, and, where a GPU runtime loads, as the runtime
+ * enumerates it ({@link GpuInventory}).
  *
- * @param index     0-based: the runtime's device ordinal (what a point's {@code gpu:k} becomes once the profile places it) where a
- *                  runtime is loaded, else PCI address order (the order CUDA_DEVICE_ORDER=PCI_BUS_ID and ROCm use)
- * @param vendor    {@code amd}, {@code nvidia} or {@code intel}
- * @param model     short model name, e.g. {@code MI300X}, {@code H100 SXM5 80GB}; {@code unknown} when not in the tables
- * @param pci       its PCI function
- * @param drmCard   the {@code /sys/class/drm} card bound to it, e.g. {@code card1}, when any
- * @param runtime   what the vendor runtime reports of it, when a runtime is loaded
+ * @param index   the runtime's device ordinal (what a placed {@code gpu:k} becomes) where a runtime
+ *                is loaded, else PCI address order (as CUDA_DEVICE_ORDER=PCI_BUS_ID and ROCm count)
+ * @param vendor  {@code amd}, {@code nvidia} or {@code intel}
+ * @param model   e.g. {@code MI300X}, {@code H100 SXM5 80GB}; {@code unknown} when not in the tables
  */
 public record GpuDevice(
         int index,

@@ -18,19 +18,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads what a host has from sysfs and procfs, the way {@code ibv_devinfo}, {@code lspci} and
- * {@code numactl -H} would, without running any of them. Everything is read below a root directory
- * that stands for {@code /}, so a test can hand it a fake tree. The one native library it may use
- * is a GPU runtime: probing the machine itself ({@link #system()}), GPUs are listed as the loaded
- * runtime enumerates them (see {@link GpuInventory}); a fake tree is probed without one unless a
- * test hands one in. The software stack's versions are read by {@link StackProbe}.
- *
- * <p>Attribute names follow the kernel's ABI documents: {@code Documentation/ABI/stable/sysfs-class-infiniband}
- * ({@code node_type}, {@code fw_ver}, {@code ports/N/state}, {@code rate}, {@code gids/I},
- * {@code gid_attrs/types/I}), {@code sysfs-class-net} ({@code speed}, {@code operstate}, {@code mtu})
- * and {@code sysfs-bus-pci} ({@code vendor}, {@code device}, {@code class}, {@code numa_node},
- * {@code local_cpulist}). A driver is read from the {@code driver} link and, where that is not a
- * link, from {@code DRIVER=} in the device's {@code uevent}.
+ * Reads what a host has from sysfs and procfs, as {@code ibv_devinfo}, {@code lspci} and
+ * {@code numactl -H} would, without running them. Everything is read below a root that stands for
+ * {@code /}, so a test can hand it a fake tree. The one native library it may use is a GPU runtime,
+ * whose enumeration {@link GpuInventory} joins to sysfs's; a fake tree is probed without one unless
+ * a test hands one in. Attribute names follow the kernel's {@code Documentation/ABI} files
+ * ({@code sysfs-class-infiniband}, {@code sysfs-class-net}, {@code sysfs-bus-pci}); a driver is
+ * read from the {@code driver} link, else from {@code DRIVER=} in {@code uevent}.
  */
 public final class HardwareProbe {
     private static final Pattern RATE = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Gb/sec.*");

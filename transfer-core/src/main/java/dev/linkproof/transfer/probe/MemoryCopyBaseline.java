@@ -8,15 +8,12 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * How fast this host copies memory to memory, measured the way a transfer's bytes are counted
- * (bytes copied / time, GB = 10^9). Loopback profiles state their bandwidth criteria as fractions
- * of it, so a criterion means the same on a quiet workstation and on a shared CI runner: when the
- * machine is slow, the baseline and the transfer are slow together.
+ * How fast this host copies memory to memory, counted as a transfer's bytes are (GB = 10^9).
+ * Loopback profiles state their bandwidth criteria as fractions of it, so a criterion means the same
+ * on a quiet workstation and on a shared CI runner: a slow machine slows both alike.
  *
- * @param bytes       bytes copied per round
- * @param rounds      timed rounds (one untimed round before them faults every page in)
- * @param bestGBps    the fastest round
- * @param medianGBps  the median round
+ * @param bytes   bytes copied per round
+ * @param rounds  timed rounds (one untimed round before them faults every page in)
  */
 public record MemoryCopyBaseline(long bytes, int rounds, double bestGBps, double medianGBps) {
     public static final long DEFAULT_BYTES = 64L << 20;

@@ -3,15 +3,13 @@ package dev.linkproof.transfer.probe;
 import java.util.Optional;
 
 /**
- * One entry of {@code /sys/class/net}.
+ * One entry of {@code /sys/class/net}: its name, and its attributes {@code speed}, {@code operstate}
+ * ({@code unknown} when absent), {@code mtu} and {@code address} (the MAC).
  *
- * @param name        interface name
- * @param driver      kernel driver of the underlying device ({@code device/driver} link, else {@code uevent}); empty for virtual interfaces
- * @param pci         the PCI function, when the device is one (virtio devices sit below one)
- * @param speedMbps   {@code speed} in Mb/s, -1 when unknown (down, or a virtual interface)
- * @param operState   {@code operstate}, e.g. {@code up}
- * @param mtu         {@code mtu}, -1 when unknown
- * @param address     {@code address} (MAC)
+ * @param driver     the underlying device's kernel driver; empty for virtual interfaces
+ * @param pci        the PCI function, when the device is one (virtio devices sit below one)
+ * @param speedMbps  -1 when unknown (down, or a virtual interface)
+ * @param mtu        -1 when unknown
  */
 public record NetInterface(
         String name,

@@ -3,18 +3,13 @@ package dev.linkproof.transfer.probe;
 import java.util.Locale;
 
 /**
- * One PCI function as sysfs shows it under {@code /sys/bus/pci/devices/<address>}.
+ * One PCI function as sysfs shows it under {@code /sys/bus/pci/devices/<address>}: each number is
+ * its attribute of that name ({@code vendor}, {@code subsystem_device}, {@code class},
+ * {@code numa_node}), -1 when unknown; each string is empty when unknown.
  *
- * @param address            domain:bus:device.function, e.g. {@code 0000:81:00.0}; empty when unknown
- * @param vendorId           {@code vendor}, e.g. 0x15b3; -1 when unknown
- * @param deviceId           {@code device}, e.g. 0x1021; -1 when unknown
- * @param subsystemVendorId  {@code subsystem_vendor}; -1 when unknown
- * @param subsystemDeviceId  {@code subsystem_device}; -1 when unknown
- * @param classCode          {@code class}, e.g. 0x020000 (Ethernet) or 0x030200 (3D controller); -1 when unknown
- * @param driver             the bound kernel driver ({@code driver} link, else {@code DRIVER=} in {@code uevent}); empty when none
- * @param numaNode           {@code numa_node}; -1 when the platform reports none
- * @param localCpus          {@code local_cpulist}; empty when unknown
- * @param name               a human name from the built-in table or {@code pci.ids}; empty when unknown
+ * @param address  domain:bus:device.function, e.g. {@code 0000:81:00.0}
+ * @param driver   the bound kernel driver: the {@code driver} link, else {@code DRIVER=} in uevent
+ * @param name     a human name from the built-in table or {@code pci.ids}
  */
 public record PciFunction(
         String address,

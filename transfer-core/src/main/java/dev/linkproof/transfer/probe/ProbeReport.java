@@ -8,18 +8,12 @@ import java.util.Optional;
 
 /**
  * What {@link HardwareProbe} found on one host. Plain data: a profile matcher, a report writer or a
- * person can read it without touching the machine again.
+ * person can read it without touching the machine again. RDMA devices and network interfaces are in
+ * name order, GPUs in {@link GpuDevice#index()} order.
  *
- * @param root           the directory that stood for {@code /} (not {@code /} only in tests)
- * @param hostname       the host's name ({@code /proc/sys/kernel/hostname}), or empty
- * @param rdmaDevices    {@code /sys/class/infiniband}, in name order
- * @param netInterfaces  {@code /sys/class/net}, in name order
- * @param gpus           GPUs and accelerators on the PCI bus, in address order
- * @param cpu            processors and NUMA nodes
- * @param hugePages      the default huge page pool
- * @param stack          software versions
- * @param fabrics        libfabric's providers and domains with reliable-datagram endpoints (this machine's
- *                       only: a tree of files has none), their capabilities and MR modes
+ * @param root     the directory that stood for {@code /} (not {@code /} only in tests)
+ * @param fabrics  libfabric's providers and domains with reliable-datagram endpoints, their
+ *                 capabilities and MR modes: this machine's only, a tree of files has none
  */
 public record ProbeReport(
         String root,

@@ -5,21 +5,13 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * One device under {@code /sys/class/infiniband}.
+ * One device under {@code /sys/class/infiniband}; the strings are its attributes ({@code node_type},
+ * {@code fw_ver}, {@code hca_type}, {@code board_id}, {@code node_guid}), empty when absent.
  *
- * @param name       the verbs device name, e.g. {@code mlx5_0}, {@code rocep81s0f0}, {@code rxe0}
- * @param nodeType   {@code node_type}, e.g. {@code CA}
- * @param firmware   {@code fw_ver}; empty for software devices
- * @param hcaType    {@code hca_type}, e.g. {@code MT4129}; empty when absent
- * @param boardId    {@code board_id}; empty when absent
- * @param nodeGuid   {@code node_guid}
- * @param pci        the PCI function behind the device ({@code device} link); empty for software devices
- * @param driver     kernel driver of the PCI function ({@code mlx5_core}, {@code bnxt_en}); for software
- *                   devices the RDMA driver ({@code rdma_rxe}, {@code siw})
- * @param netdevs    network interfaces of the same PCI function ({@code device/net}), or the software
- *                   device's {@code parent}
- * @param ports      the device's ports
- * @param software   true for Soft-RoCE (rxe) and soft-iWARP (siw): no PCI function of its own
+ * @param pci       the PCI function behind it ({@code device} link); empty for a software device
+ * @param driver    the PCI function's kernel driver, or a software device's RDMA driver ({@code rdma_rxe})
+ * @param netdevs   the PCI function's interfaces ({@code device/net}), or a software device's parent
+ * @param software  Soft-RoCE (rxe) or soft-iWARP (siw): no PCI function of its own
  */
 public record RdmaDevice(
         String name,

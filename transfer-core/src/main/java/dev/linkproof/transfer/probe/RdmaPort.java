@@ -6,13 +6,11 @@ import java.util.Locale;
 /**
  * One port of an RDMA device, from {@code /sys/class/infiniband/<dev>/ports/<n>}.
  *
- * @param number      port number (1-based, as verbs counts)
- * @param state       {@code state} without its number, e.g. {@code ACTIVE}, {@code DOWN}
- * @param physState   {@code phys_state} without its number, e.g. {@code LinkUp}
- * @param rateGbps    the rate's Gb/s figure ({@code rate} reads "400 Gb/sec (4X NDR)"); 0 when unknown
- * @param rate        the {@code rate} attribute as written
- * @param linkLayer   {@code link_layer}: {@code InfiniBand} or {@code Ethernet}
- * @param gids        the populated GID table entries (all-zero entries are left out)
+ * @param number     1-based, as verbs counts
+ * @param state      {@code state} without its number, e.g. {@code ACTIVE}; {@code physState} likewise
+ * @param rateGbps   the Gb/s figure of {@code rate} ("400 Gb/sec (4X NDR)"); 0 when unknown
+ * @param linkLayer  {@code InfiniBand} or {@code Ethernet}
+ * @param gids       the populated GID table entries (all-zero entries are left out)
  */
 public record RdmaPort(
         int number, String state, String physState, double rateGbps, String rate, String linkLayer, List<Gid> gids) {

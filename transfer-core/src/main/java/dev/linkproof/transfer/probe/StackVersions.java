@@ -5,15 +5,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Versions of the software a transfer goes through.
+ * Versions of the software a transfer goes through; a package version is dpkg's.
  *
  * @param kernel      {@code /proc/sys/kernel/osrelease}
- * @param rdmaCore    rdma-core's package version (dpkg), when installed
- * @param libibverbs  the version in libibverbs' file name ({@code libibverbs.so.1.14.50.0}), when found
- * @param ucx         UCX's package version (dpkg, or {@code ucx.pc}), when installed
+ * @param libibverbs  the version in libibverbs' file name ({@code libibverbs.so.1.14.50.0})
+ * @param ucx         the package version, else {@code ucx.pc}'s
  * @param gpuDriver   the GPU kernel driver and its version ({@code nvidia 550.54.15}), when loaded
- * @param jdk         the running JDK
- * @param libfabric   libfabric's package version (dpkg), else the loaded library's API version, when found
+ * @param libfabric   the package version, else the loaded library's API version
  */
 public record StackVersions(
         String kernel,

@@ -15,21 +15,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The class path a local agent's JVM gets: what the loader of transfer-core's classes sees, not
- * this JVM's {@code java.class.path}, which names only the launcher under the JUnit
- * ConsoleLauncher's {@code --class-path} (its own jar), Surefire without a fork (Maven's boot jar)
- * or any harness that loads the engine into a class loader of its own.
- * <ol>
- *   <li>The loader that loaded transfer-core and its parents, outermost first as they delegate: a
- *       {@link URLClassLoader}'s URLs (the ConsoleLauncher's, Surefire's isolated one, most IDEs'),
- *       and for the application class loader {@code java.class.path} (Surefire's fork, the class
- *       path on the JVM, an {@code @argfile} as expanded; a manifest-only class-path jar stays one
- *       entry, and the agent's JVM follows its manifest as this one did).</li>
- *   <li>Then the code source of every class the agent must load, should a loader in between be of
- *       a kind that lists nothing: transfer-core's, its libraries' (picocli, HdrHistogram,
- *       Jackson), and every {@link Transport} that loader finds, the tests' fault-injecting ones
- *       included.</li>
- * </ol>
+ * The class path a local agent's JVM gets: what the loader of transfer-core's classes sees, not this
+ * JVM's {@code java.class.path}, which names only the launcher under the JUnit ConsoleLauncher (its
+ * own jar), Surefire without a fork (Maven's boot jar) or any harness with a loader of its own.
+ * First the URLs of that loader and its parents, outermost first ({@code java.class.path} for the
+ * application loader; a manifest-only class-path jar stays one entry); then the code source of every
+ * class the agent must load, for a loader in between that lists nothing: transfer-core's, its
+ * libraries', and every {@link Transport} the loader finds, the tests' fault injectors included.
  */
 final class AgentClassPath {
     /** One class of transfer-core and of each library it runs on (transfer-core's pom). */

@@ -7,17 +7,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Watches the control connection while one point's data path runs, when the connection is otherwise
- * idle: every {@link #INTERVAL_NANOS} it asks {@link ControlChannel#peerGone()} and remembers the
- * first answer that says the agent is gone. A killed agent's socket is closed by its kernel, so this
- * notices a dead target within tens of milliseconds whatever the transport does; one-sided
- * transports rely on it (see {@link PeerLiveness}).
- *
- * <p>The first look comes one interval after the start, and the looks run on one daemon thread that
- * every watch in the JVM shares. A point of a few milliseconds is then never looked at: it starts no
- * thread, and its CONNECT and CHECKSUM never wait behind a look, which holds the connection for up to
- * {@link ControlChannel#peerGone() a millisecond}. (Measured on 1,000 points of 1..1000 B: a thread
- * started per point, looking at once, cost them 0.3-0.5 ms each, the looks colliding with CONNECT.)
+ * Watches the control connection while one point's data path runs: every {@link #INTERVAL_NANOS} it
+ * asks {@link ControlChannel#peerGone()} and remembers the first answer that says the agent is gone.
+ * A killed agent's kernel closes its socket, so this notices a dead target within tens of
+ * milliseconds whatever the transport does; one-sided transports rely on it ({@link PeerLiveness}).
+ * The first look comes one interval in, on a daemon thread every watch shares, so a point of a few
+ * milliseconds starts no thread and its CONNECT and CHECKSUM never wait behind a look: a thread per
+ * point, looking at once, cost points of 1..1000 B 0.3-0.5 ms each (1,000 points measured).
  */
 final class ControlWatch implements PeerLiveness, AutoCloseable {
     /** Between two looks, and before the first; also bounds how long a dead target goes unnoticed. */

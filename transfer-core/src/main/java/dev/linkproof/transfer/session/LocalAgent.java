@@ -20,14 +20,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A target agent in its own JVM on this host, started from this JVM's runtime and from the class
- * path transfer-core was loaded from, under whatever launcher ({@link AgentClassPath}: so
- * transports on the test class path, fault injectors included, are there too; in an argument file,
- * as one argument could pass Linux's 128 KiB limit). Its output goes to a log file, and the agent
- * writes its own copy beside it ({@code --log}), which keeps its last lines when this JVM dies with
- * the pipe they come through; the token travels in its environment, not on its command line. It
- * never outlives this JVM: this JVM holds the agent's standard input open, and the agent stops when
- * that pipe ends or this process is gone ({@code --initiator-pid}), however this JVM dies.
+ * A target agent in its own JVM on this host, started from this JVM's runtime and the class path of
+ * {@link AgentClassPath} (in an argument file, as one argument could pass Linux's 128 KiB limit).
+ * Its output goes to a log file, and the agent writes its own copy beside it ({@code --log}), which
+ * keeps its last lines when this JVM dies with the pipe; the token travels in its environment, not
+ * on its command line. It never outlives this JVM: it stops when its standard input, which this JVM
+ * holds open, ends or this process is gone ({@code --initiator-pid}).
  */
 public final class LocalAgent implements AutoCloseable {
     private final Process process;

@@ -13,19 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs the rails of one point at once: every rail its own session (its own control connection and
- * data path) and its own spec (its device, its addresses), each on its own thread. Each provisions,
- * connects and warms up on its own; then all wait at a start barrier and start their timed loops
- * together, so what the point measures is the node under the load of every rail (PCIe switch and
- * host-bridge limits, NUMA crossings, a rail that lags only when its neighbours are busy), not rails
- * one after the other. Each rail then validates its own data.
- *
- * <p>The barrier is on this side, the one that drives every transfer: a rail arrives only after its
- * target has provisioned, registered and connected the rail (PREPARE and CONNECT answered), so when
- * the barrier opens both ranks of every rail are ready. A rail that fails before it arrives breaks
- * the barrier: the others stop waiting at once, run no timed loop, and release their points. The
- * barrier also has a deadline ({@code startDeadline}): a rail that hangs in provisioning cannot keep
- * the others waiting for ever.
+ * Runs the rails of one point at once, each with its own session, spec (device, addresses) and
+ * thread. Each provisions, connects and warms up on its own; then all start their timed loops
+ * together at a barrier, so the point measures the node under the load of every rail (PCIe switch
+ * and host-bridge limits, NUMA crossings), not rails one after the other. The barrier is on the
+ * driving side, reached after the rail's target answered PREPARE and CONNECT, so both ranks of every
+ * rail are ready when it opens. A rail that fails before it arrives breaks it: the others run no
+ * timed loop and release their points; {@code startDeadline} bounds a rail hung in provisioning.
  */
 public final class Rails {
     /** One rail: what it runs on (as reports name it), its session and its spec. */

@@ -6,15 +6,13 @@ import dev.linkproof.transfer.measure.Measurement;
 import java.time.Duration;
 
 /**
- * A point run for about a given time rather than a fixed count of iterations, as perftest's
- * {@code -D} and a burn-in soak do: the spec runs once as written; when that was shorter than a
- * twentieth of the duration, once more sized to a tenth of it (a point of a few milliseconds is a
- * poor measure of the pace over a minute: cold caches, a JIT still compiling); then once with its
- * iterations sized from the last run's pace to fill the duration, and when that run took under half
- * of it (its probes ran cold, or on a busier host), once more sized from its own pace. That last run is the measurement
- * (timed, validated, judged like any other); the others only give its pace. Sizing from runs of the
- * point itself, not a fixed probe, keeps the probes as short as the point already was, however slow
- * the path (Soft-RoCE under TCG moves a 1-byte write in half a millisecond).
+ * A point run for about a given time rather than a count of iterations, as perftest's {@code -D} and
+ * a burn-in soak do. The spec runs once as written, and once more sized to a tenth of the duration if
+ * that took under a twentieth (a few milliseconds is a poor measure of a minute's pace: cold caches,
+ * a JIT still compiling); then, unless it filled the duration, once sized from that pace, and again
+ * from its own pace if it took under half. The last run is the measurement; the others give its
+ * pace. Sizing from the point itself keeps the probes as short as the point already was, however
+ * slow the path (Soft-RoCE under TCG moves a 1-byte write in half a millisecond).
  */
 public final class TimedRun {
     /** The most iterations a point may have ({@link TransferSpec}'s limit). */

@@ -25,15 +25,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The initiator's side of a tcp point: non-blocking channels driven by one thread. {@link #post()}
- * queues a batch; {@link #awaitOldest()} pumps every connection (writes what fits, reads what has
- * arrived) and sleeps in the selector only when nothing moved, so reads and writes on all
- * connections interleave and no direction can deadlock the other. All buffers are built in
- * {@link #connect}; the loop allocates nothing.
- *
- * <p>Transfers are spread over the connections round-robin. When the batch is smaller than the
- * connection count, each transfer is striped into {@code connections / batch} pieces so every
- * connection carries data, the way multi-QP RDMA tools stripe one message.
+ * The initiator's side of a tcp point: non-blocking channels driven by one thread.
+ * {@link #awaitOldest()} pumps every connection (writes what fits, reads what has arrived) and sleeps
+ * in the selector only when nothing moved, so reads and writes on all connections interleave and no
+ * direction can deadlock the other; the loop allocates nothing. Transfers go round-robin over the
+ * connections; a batch smaller than the connection count has each transfer striped into
+ * {@code connections / batch} pieces, so every connection carries data, as multi-QP RDMA tools do.
  */
 final class TcpDataPath implements DataPath {
     private static final Consumer<SelectionKey> IGNORE = k -> {};

@@ -8,27 +8,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The tcp transport's knobs, read from a point's {@link TransferSpec#settings()} (so both ranks see
- * the same values). Both pin a point's data connections to one link, which is what a rail is: with
- * several rails of one point at once ({@link dev.linkproof.transfer.session.Rails}), rail k names its
- * own pair of addresses and the kernel routes its bytes over its own NIC.
+ * The tcp transport's knobs, read from a point's {@link TransferSpec#settings()} so both ranks see
+ * the same values. Both pin a point's data connections to one link, which is what a rail is
+ * ({@link dev.linkproof.transfer.session.Rails}). The keys and their defaults:
+ * docs/transports/tcp.md, "Settings". The control connection stays on the address the session opened.
  *
- * <table>
- * <caption>tcp settings</caption>
- * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@code tcp.address}</td><td>the address the initiator reached the agent on</td><td>the target
- *     binds the point's data listener to this address and publishes it ({@code tcp.host}); the
- *     initiator connects there</td></tr>
- * <tr><td>{@code tcp.source}</td><td>none: the kernel picks the source from its route to the target</td>
- *     <td>the initiator binds each data connection to this local address before connecting (iperf3's
- *     {@code -B}, ib_write_bw's {@code --source_ip})</td></tr>
- * </table>
- *
- * Values are IP addresses or host names; one that cannot be bound fails the point naming the key and
- * the value. The control connection is not affected: it stays on the address the session opened.
- *
- * @param address where the target listens for this point's data connections
- * @param source  where the initiator's data connections come from
+ * @param address {@code tcp.address}: where the target listens for this point's data connections
+ * @param source  {@code tcp.source}: the local address the initiator's data connections are bound to
  */
 public record TcpSettings(Optional<String> address, Optional<String> source) {
     public static final String ADDRESS = "tcp.address";

@@ -34,15 +34,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The target's side of a tcp point: a listener on an ephemeral port and one platform thread per
- * data connection, serving requests straight into and out of the registered region. A request
- * outside the region is refused with a message and the connection keeps serving.
- *
- * <p>The threads come from a pool of daemon threads the agent's points share: a point of a few
- * milliseconds would otherwise spend a fair part of them starting two threads, and, at its release,
- * waiting for its listener's thread to wake from {@code accept} and exit. Its release waits for the
- * threads that serve its connections only, the ones that touch its region; the listener's thread
- * cannot start one once the point is closed.
+ * The target's side of a tcp point: a listener on an ephemeral port and one platform thread per data
+ * connection, serving requests straight into and out of the registered region; a request outside the
+ * region is refused with a message and the connection keeps serving. The threads come from a daemon
+ * pool the agent's points share: a point of a few milliseconds would otherwise spend a fair part of
+ * them starting two threads and waiting for its listener's to leave {@code accept}. A point's release
+ * waits only for the threads serving its connections, the ones that touch its region.
  */
 final class TcpTargetPoint implements TargetPoint {
     private static final Logger LOG = Logger.getLogger(TcpTargetPoint.class.getName());

@@ -21,14 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Hand-written FFM bindings to the part of libucp (UCX ≥ 1.13) the ucx transport uses: context,
- * worker, endpoints, memory mapping, remote keys, put/get, flush and requests. Nothing is loaded
- * until {@link #lib()} is first called; a missing library is reported by {@link #availability()}.
- *
- * <p>Facts this binding depends on (see the layout test, which checks them against the headers):
- * {@code ucs_status_t} is packed into one byte; status pointers are errors when, as unsigned,
- * they are at or above {@code UCS_ERR_LAST}; libucs installs SIGSEGV handlers on load unless
- * {@code UCX_ERROR_SIGNALS} is empty, which would abort the JVM on its first implicit null check.
+ * Hand-written FFM bindings to the part of libucp (UCX ≥ 1.13) the ucx transport uses, loaded at
+ * first use ({@link #unavailableReason()} says why they cannot be). The layout test checks what they
+ * rely on (a one-byte {@code ucs_status_t}, struct layouts); they empty {@code UCX_ERROR_SIGNALS}
+ * before libucs loads, whose SIGSEGV handlers would abort the JVM at its first implicit null check.
  *
  * <p>Longer than 400 lines because it is a binding table: one constant, layout or downcall per
  * header item, kept together so that the layout test checks them in one place.

@@ -15,16 +15,12 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The atomics of one batch of a {@link UcxDataPath} ({@code ucp_atomic_op_nbx}, 64-bit): one op per
- * counter (slot), counters spread over the endpoints round-robin, so every op of a counter goes over
- * the same endpoint. FETCH_ADD is {@code UCP_ATOMIC_OP_ADD} with a reply buffer (UCX has no separate
- * fetching opcode in the nbx API: the reply buffer makes it fetch); COMPARE_SWAP is
- * {@code UCP_ATOMIC_OP_CSWAP}, whose {@code buffer} is the compare value and whose reply buffer holds
- * the swap value going out and the old value coming back (ucp.h's table of atomic semantics).
- *
- * <p>Operands, arguments and replies live in the local buffer as {@link AtomicLayout} says: each
- * batch in flight has its own argument and reply words (UCX requires them untouched until the op
- * completes) and its own request params, pre-built, whose reply buffer points at them. An op's
- * reply is valid once its request completes, so a batch is complete when each of its requests is.
+ * counter (slot), the counters spread over the endpoints round-robin so every op of a counter goes
+ * over the same endpoint. FETCH_ADD is {@code UCP_ATOMIC_OP_ADD} with a reply buffer, which makes it
+ * fetch; COMPARE_SWAP is {@code UCP_ATOMIC_OP_CSWAP}, whose reply buffer holds the swap value going
+ * out and the old value coming back. Each batch in flight has its own argument and reply words
+ * ({@link AtomicLayout}) and pre-built request params, because UCX requires them untouched until the
+ * op completes; a batch is complete when each of its requests is.
  */
 final class UcxAtomics {
     private static final VarHandle R_MASK = Ucx.REQUEST_PARAM.varHandle(groupElement("op_attr_mask"));

@@ -19,28 +19,13 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
- * The initiator's side of a ucx point, for every op: one worker, endpoints to the target's worker,
- * each with the target region's rkey unpacked; a batch is its puts (WRITE), gets (READ) or atomics
- * ({@link UcxAtomics} makes those), spread over the endpoints round-robin; up to
- * {@code pipelineDepth} batches are in flight. This class is the post path every op shares: the
- * ring of batches in flight, the requests each leaves to wait for, the failure handling and the
- * teardown.
- *
- * <p>A batch is complete when each request it left is. A WRITE batch leaves one
- * {@code ucp_worker_flush_nbx}, whose request completes when every put of the batch (and of earlier
- * batches) is remotely complete (a put's own completion only says its source may be reused). A READ
- * batch needs no flush: a get is complete when its data is in local memory, so it leaves its gets
- * that did not complete at once (over shared memory none: a flush per batch would cost a downcall and
- * a walk of every interface, 16 ns a batch, 19 % of a 4 KiB get, measured); an atomic batch likewise
- * its ops. When the batch is smaller than the endpoint count, each transfer is striped so every
- * endpoint carries data, as the tcp transport does. Everything is built here; {@link #post()} and
- * {@link #awaitOldest()} allocate nothing, and ring positions wrap by comparison, not division.
- *
- * <p>The puts and gets are posted by this class's own loops, each storing its batch's count itself,
- * as before the atomics joined: variants that handed the ring to the loops as an argument, or stored
- * the count the loop returned straight into {@code pendingCount[ring]} (Java loads that array before
- * the call, and it stays live across every downcall of the batch), ran an 8 B get batch of 32 over
- * shared memory 5-10 % slower on the 2-CPU VM (bench/history/2026-12-06.md).
+ * The initiator's side of a ucx point: the post path every op shares (the ring of batches in flight,
+ * the requests each leaves, failures, teardown), which allocates nothing per batch; atomics come from
+ * {@link UcxAtomics}. A WRITE batch leaves one {@code ucp_worker_flush_nbx}, as a put's own
+ * completion only says its source may be reused; a READ batch only its gets not complete at once, as
+ * a flush per batch cost 16 ns, 19 % of a 4 KiB get over shared memory. The put and get loops store
+ * their batch's count themselves: passing them the ring, or writing
+ * {@code pendingCount[ring] = loop(...)}, ran 8 B gets 5-10 % slower (bench/history/2026-12-06.md).
  */
 final class UcxDataPath implements DataPath {
     private final UcxRegion region;

@@ -4,14 +4,13 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * What the checks of an atomic point's counters found ({@link AtomicMismatch.Check}): every counter's
- * final value, the values its fetch-adds returned, the old values its compare-and-swaps returned.
- * Points of other ops report {@link #NONE}.
+ * What the checks of an atomic point's counters found ({@link AtomicMismatch.Check}); points of
+ * other ops report {@link #NONE}.
  *
- * @param counters counters checked
- * @param ops      atomics per counter the final values account for (every op of the point)
- * @param bad      counters found wrong by at least one check
- * @param first    every failed check of the first wrong counter (lowest slot), in check order; empty when none
+ * @param ops    atomics per counter the final values account for (every op of the point)
+ * @param bad    counters found wrong by at least one check
+ * @param first  every failed check of the first wrong counter (lowest slot), in check order; empty
+ *               when none
  */
 public record AtomicCheck(int counters, long ops, int bad, List<AtomicMismatch> first) {
     public static final AtomicCheck NONE = new AtomicCheck(0, 0, 0, List.of());

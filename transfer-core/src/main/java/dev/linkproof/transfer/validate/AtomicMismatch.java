@@ -5,13 +5,11 @@ import java.util.Locale;
 /**
  * The first counter of an atomic point found wrong, and by which check.
  *
- * @param slot     the counter's slot index in the batch
- * @param check    which check failed
- * @param expected what the plan says (the counter's value, or the value an op should have fetched)
- * @param found    what the target's counter holds, or what the op fetched
- * @param op       for {@link Check#FETCHED} and {@link Check#SWAP_OLD_VALUE}: the op's index among the
- *                 counter's verification ops (0-based); -1 for {@link Check#FINAL_VALUE}
- * @param step     what one op moves the counter by, so a difference reads as a number of ops
+ * @param expected  what the plan says (the counter's value, or the value an op should have fetched)
+ * @param found     what the target's counter holds, or what the op fetched
+ * @param op        the op's index among the counter's verification ops (0-based) for
+ *                  {@link Check#FETCHED} and {@link Check#SWAP_OLD_VALUE}; -1 for {@link Check#FINAL_VALUE}
+ * @param step      what one op moves the counter by, so a difference reads as a number of ops
  */
 public record AtomicMismatch(int slot, Check check, long expected, long found, int op, long step) {
     /** The checks an atomic point's counters go through. */

@@ -3,17 +3,13 @@ package dev.linkproof.transfer.validate;
 import java.util.Locale;
 
 /**
- * The first completion the receiving rank found wrong: a field of one work completion (the
- * immediate of a WRITE_WITH_IMM, its opcode, its byte count) that differs from what the plan says
- * that completion must carry, or the completions that never came.
+ * The first completion the receiving rank found wrong: a field of one work completion that differs
+ * from what the plan says it must carry, or the completions that never came ({@link #COUNT}).
  *
- * @param slot        the slot the work request's data starts in; -1 when no single completion is meant
- * @param batch       the batch it belongs to, 0-based over the whole point (warmup, timed loop, verification pass)
- * @param queuePair   index of the queue pair within the point
- * @param workRequest index of the work request within the batch, queue pair by queue pair
- * @param field       what differs: {@link #IMMEDIATE}, {@link #OPCODE}, {@link #BYTE_LEN}, {@link #STATUS}, {@link #COUNT}
- * @param expected    what the plan says
- * @param found       what the completion said; for {@link #IMMEDIATE}, -1 when it carried none
+ * @param slot         the slot the work request's data starts in; -1 when no single completion is meant
+ * @param batch        0-based over the whole point (warmup, timed loop, verification pass)
+ * @param workRequest  index within the batch, counted queue pair by queue pair
+ * @param found        what the completion said; for {@link #IMMEDIATE}, -1 when it carried none
  */
 public record CompletionMismatch(
         int slot, long batch, int queuePair, int workRequest, String field, long expected, long found) {

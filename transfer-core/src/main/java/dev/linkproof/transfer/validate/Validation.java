@@ -5,15 +5,11 @@ import java.util.Optional;
 /**
  * Outcome of a point's verification pass: the receiver's per-slot checksums against the owner's,
  * and what the receiver found checking its completions ({@link CompletionCheck}; none for most
- * transports).
+ * transports) and an atomic point's counters ({@link AtomicCheck}).
  *
- * @param slots       slots compared
- * @param bytes       bytes covered by the comparison
- * @param badSlots    number of slots whose checksums differ
- * @param firstBad    the first bad byte, when any slot differs
- * @param completions the receiving rank's completion check
- * @param where       which rail(s) of a point that ran several failed ("rail 1 (rxe9)"); empty for one pair
- * @param atomics     an atomic point's counter checks ({@link AtomicCheck#NONE} for other ops)
+ * @param bytes     bytes covered by the comparison
+ * @param firstBad  the first bad byte, when any slot differs
+ * @param where     which rail(s) of a point that ran several failed ("rail 1 (rxe9)"); empty for one pair
  */
 public record Validation(
         int slots,

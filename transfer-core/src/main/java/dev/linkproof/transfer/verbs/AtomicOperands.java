@@ -11,17 +11,12 @@ import dev.linkproof.transfer.memory.Buffer;
 import java.lang.foreign.MemorySegment;
 
 /**
- * What an atomic point's verbs WRs carry beyond the chain {@link VerbsDataPath} builds for every op:
- * one {@code IBV_WR_ATOMIC_FETCH_AND_ADD} or {@code IBV_WR_ATOMIC_CMP_AND_SWP} per counter per batch,
- * 8 bytes, the counters spread over the plan's QPs (every op of a counter on one QP, which executes
- * them in order: the compare-and-swap chain relies on it). How many atomics a QP has at the responder
- * at once is the QP's {@code max_rd_atomic}, set from the device's {@code max_qp_rd_atom} (or
- * {@code verbs.rdAtomic}) when the QPs were connected.
- *
- * <p>Before each batch is posted, every WR gets that batch's operands from the local buffer
- * ({@link AtomicLayout}): the addend into {@code compare_add}, or the chain's compare value and the
- * next link into {@code compare_add} and {@code swap}; and its SGE the batch's result word, where the
- * responder's reply (the counter's prior value) lands.
+ * What an atomic point's verbs WRs carry beyond the chain {@link VerbsDataPath} builds: one 8-byte
+ * {@code IBV_WR_ATOMIC_FETCH_AND_ADD} or {@code IBV_WR_ATOMIC_CMP_AND_SWP} per counter per batch,
+ * every op of a counter on one QP, because RC executes a QP's ops in order and the compare-and-swap
+ * chain relies on it. Before each batch is posted, every WR gets that batch's operands from the
+ * local buffer ({@link AtomicLayout}) and its SGE the batch's result word, where the responder's
+ * reply (the counter's prior value) lands.
  */
 final class AtomicOperands implements VerbsDataPath.BatchFields {
     private final boolean swap;

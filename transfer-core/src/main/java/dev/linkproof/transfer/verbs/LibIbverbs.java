@@ -19,17 +19,12 @@ import java.lang.invoke.VarHandle;
 import java.util.Optional;
 
 /**
- * Downcall handles for the exported functions of {@code libibverbs.so.1}, hand-written with
- * {@code java.lang.foreign}. Nothing is loaded until {@link #get()} is first called, so a machine
- * without the library sees a reason from {@link #unavailable()} and never a link error.
- *
- * <p>{@code dlsym} (which {@link SymbolLookup#libraryLookup} uses) returns the default version of a
- * versioned symbol ({@code ibv_create_qp@@IBVERBS_1.1}, not the 1.0 compat one) — the version the
- * C headers bind to. The data-path calls ({@code ibv_post_send}, {@code ibv_post_recv},
- * {@code ibv_poll_cq}, {@code ibv_req_notify_cq}) are {@code static inline} in {@code verbs.h}; they
- * are not here but in {@link VerbsDevice}, made from the context's ops table.
- *
- * <p>Functions that return a pointer and set {@code errno} on failure capture {@code errno}
+ * Downcall handles for the exported functions of {@code libibverbs.so.1}, loaded at the first
+ * {@link #get()}, so a machine without the library sees a reason from {@link #unavailable()} and
+ * never a link error. {@code dlsym} ({@link SymbolLookup#libraryLookup}) binds the default version
+ * of a versioned symbol ({@code ibv_create_qp@@IBVERBS_1.1}), as the C headers do. The data-path
+ * calls are {@code static inline} in {@code verbs.h}: {@link VerbsDevice} makes them from the
+ * context's ops table. Functions that set {@code errno} on failure capture it
  * ({@link Linker.Option#captureCallState}): their handles take the capture segment first.
  */
 public final class LibIbverbs {

@@ -9,14 +9,12 @@ import java.util.stream.IntStream;
 
 /**
  * The target's check of its receive completions (SEND and WRITE_WITH_IMM) against the plan both
- * ranks computed. Receives complete in order on an RC queue pair, so the n-th completion on QP q
- * is work request {@code n mod W} of batch {@code n / W} (W: the QP's share of a batch). Its opcode
- * must be RECV (SEND) or RECV_RDMA_WITH_IMM (WRITE_WITH_IMM), its byte count that work request's
- * length, and a WRITE_WITH_IMM's immediate what {@link Immediates} gives for that batch and work
- * request. Wrong completions are counted and the first is kept.
- *
- * <p>One thread (the target's receive loop) calls {@link #accept} and {@link #failed}; any thread
- * may read {@link #received} and {@link #report}.
+ * ranks computed. Receives complete in order on an RC queue pair, so the n-th completion on QP q is
+ * work request {@code n mod W} of batch {@code n / W} (W: the QP's share of a batch): its opcode
+ * must be RECV or RECV_RDMA_WITH_IMM, its byte count that work request's length, and its immediate
+ * what {@link Immediates} gives. Wrong completions are counted and the first is kept. One thread
+ * (the target's receive loop) calls {@link #accept} and {@link #failed}; any thread may read
+ * {@link #received} and {@link #report}.
  */
 final class ReceiveChecker {
     private final long[][] length;

@@ -1,16 +1,12 @@
 package dev.linkproof.transfer.verbs;
 
 /**
- * The libibverbs ABI the bindings rely on (rdma-core, x86_64/aarch64 LP64): byte offsets and sizes
- * of the struct fields they read or write, and the enum and flag values they pass. Every constant
- * here is compared with what {@code src/test/c/verbs_layout.c}, compiled against the real
- * {@code <infiniband/verbs.h>}, prints ({@code VerbsAbiTest}): a constant the C program does not
- * print, or prints differently, fails the build. Add a constant here only together with its line
- * there.
- *
- * <p>Plain {@code long} offsets rather than {@code StructLayout}s: the bindings touch a few fields
- * of large structs (ibv_qp_attr is 144 bytes with nested unions), and offsets read like the
- * header, which is what they are checked against.
+ * The libibverbs ABI the bindings rely on (rdma-core, x86_64/aarch64 LP64): offsets and sizes of the
+ * struct fields they touch, and the enum and flag values they pass. {@code VerbsAbiTest} compares
+ * every constant with what {@code src/test/c/verbs_layout.c} prints, compiled against the real
+ * {@code <infiniband/verbs.h>}, so add a constant only together with its line there. Plain
+ * {@code long} offsets rather than {@code StructLayout}s: the bindings touch a few fields of large
+ * structs ({@code ibv_qp_attr} is 144 bytes with nested unions), and offsets read like the header.
  */
 public final class VerbsAbi {
     // struct ibv_context: the inline data-path calls (post_send, poll_cq, ...) go through its embedded ops table

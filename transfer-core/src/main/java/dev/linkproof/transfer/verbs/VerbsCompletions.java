@@ -12,18 +12,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The send completions of a {@link VerbsDataPath}'s QPs, whatever the op. A WR's id carries its QP (low 16
- * bits), how many WRs its completion accounts for (high 32) and whether it ends its QP's share of a
- * batch ({@link #LAST_OF_BATCH}); the CQ is polled {@code verbs.cqBatch} completions at a time, or in
- * event mode slept on, all under the progress deadline.
+ * The send completions of a {@link VerbsDataPath}'s QPs, whatever the op. A WR's id carries its QP
+ * (low 16 bits), how many WRs its completion accounts for (high 32) and {@link #LAST_OF_BATCH}.
  *
- * <p>The deadline's clock is read only when there is nothing to take: progress (a post, a completion)
- * marks the last reading stale instead of reading the clock, and the first empty poll after it reads
- * it and starts the count. On rxe a READ or a small WRITE has completed by the time its post returns
- * (the kernel runs it inside the doorbell), so a latency sample found its completion at the first poll
- * and used to read the clock three times for nothing (post, wait, completion); under TCG every such
- * read is emulated. The deadline still counts "so long without progress": from the first moment the
- * path waited, which is at most one poll after the progress itself.
+ * <p>The progress deadline's clock is read at the first empty poll after progress, not at each post
+ * or completion: on rxe a READ or a small WRITE has completed by the time its post returns, and under
+ * TCG every clock read is emulated. The deadline still counts "so long without progress", from at
+ * most one poll after the progress.
  */
 final class VerbsCompletions {
     /** The bit of a WR id that marks the last signaled WR of its QP's share of a batch. */

@@ -14,22 +14,13 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * The initiator's verbs data path, for every op: WRITE, READ, SEND, WRITE_WITH_IMM and the atomics.
- * As perftest builds every verb's requests in one place ({@code ctx_set_send_wqes}), the chain is
- * built here once and the op only fills in its own fields ({@link PieceFields}, and for ops whose
- * WRs change from batch to batch, {@link BatchFields}).
- *
- * <p>Every work request of a batch is pre-built in native memory when the path is made: per QP, the
- * plan's pieces as {@code ibv_send_wr}s with their SGEs, chained through {@code next} into post lists
- * of {@code verbs.postList} WRs, one WR in {@code verbs.signalEvery} signaled and always the last of
- * the batch on that QP. {@link #post()} hands the lists to the provider through the context's
- * {@code post_send} op, never more than the send-queue depth outstanding on a QP;
- * {@link #awaitOldest()} polls the shared CQ ({@code verbs.cqBatch} completions per call) or, in event
- * mode, sleeps on the completion channel. Nothing is allocated per batch, and an op without
- * {@link BatchFields} costs nothing per batch beyond the posts.
- *
- * <p>A signaled WR's {@code wr_id} says which QP it belongs to, how many WRs its completion
- * retires (the unsignaled ones before it), and whether it ends that QP's share of a batch.
+ * The initiator's verbs data path, for every op. As perftest ({@code ctx_set_send_wqes}), every WR
+ * of a batch is built once in native memory when the path is made, and the op fills in only its own
+ * fields ({@link PieceFields}; {@link BatchFields} for WRs that change per batch), so nothing is
+ * allocated per batch. Per QP the WRs are chained into post lists of {@code verbs.postList}, one in
+ * {@code verbs.signalEvery} signaled and always the last of the QP's share of a batch;
+ * {@link #post()} never has more than the send-queue depth outstanding on a QP. What a signaled
+ * WR's {@code wr_id} carries: {@link VerbsCompletions}.
  */
 final class VerbsDataPath implements DataPath {
     private static final long LAST_OF_BATCH = VerbsCompletions.LAST_OF_BATCH;

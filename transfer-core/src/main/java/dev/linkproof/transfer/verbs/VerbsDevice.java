@@ -17,19 +17,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An opened verbs device ({@code struct ibv_context}) and the resources made on it: protection
- * domain, memory regions, completion channels and queues, RC queue pairs. Each resource is a small
- * owner of one native object, closed in reverse order of creation by its user.
- *
- * <p>The data-path calls are {@code static inline} in {@code verbs.h}: they read a function
- * pointer from {@code context->ops} and call it. This class does the same, once per context:
- * it reads {@code post_send}, {@code post_recv}, {@code poll_cq} and {@code req_notify_cq} from the
- * ops table at the offsets {@link VerbsAbi} checks against the headers, and keeps a downcall handle
- * for each, so the measured loop calls straight into the provider (librxe, libmlx5).
+ * An opened verbs device ({@code struct ibv_context}) and the resources made on it, each closed in
+ * reverse order of creation by its user. The data-path calls are {@code static inline} in
+ * {@code verbs.h}; like the header, this reads them from {@code context->ops} (offsets in
+ * {@link VerbsAbi}) once per context, so the measured loop calls straight into the provider.
  *
  * <p>Longer than 400 lines because each resource is an inner class bound to its context: it posts
- * and polls through the context's ops handles and is closed before it. Apart, they would need
- * those handles exposed to the whole package.
+ * and polls through the context's ops handles, which apart would be exposed to the whole package.
  */
 public final class VerbsDevice implements AutoCloseable {
     /** errno values (Linux): out of memory, and not permitted, both what pinning past RLIMIT_MEMLOCK gives. */

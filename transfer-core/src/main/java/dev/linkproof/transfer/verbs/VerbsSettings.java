@@ -9,31 +9,11 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The verbs transport's knobs, read from a point's {@link TransferSpec#settings()} (so both ranks
- * see the same values) — the perftest and MORI-IO tuning parameters under Linkproof names:
- *
- * <table>
- * <caption>verbs settings</caption>
- * <tr><th>key</th><th>default</th><th>meaning (perftest / MORI-IO analogue)</th></tr>
- * <tr><td>{@code verbs.device}</td><td>system property {@code linkproof.verbs.device}, env
- *     {@code LINKPROOF_VERBS_DEVICE}, else the NUMA-local device with an active port</td><td>device name ({@code -d})</td></tr>
- * <tr><td>{@code verbs.port}</td><td>1</td><td>port number ({@code -i})</td></tr>
- * <tr><td>{@code verbs.gidIndex}</td><td>the first RoCE v2 GID with an IPv4 address, else the first RoCE v2, else 0</td><td>GID index ({@code -x})</td></tr>
- * <tr><td>{@code verbs.mtu}</td><td>the port's active MTU</td><td>path MTU, 256..4096 ({@code -m})</td></tr>
- * <tr><td>{@code verbs.completion}</td><td>{@code poll}</td><td>{@code poll} (busy-poll the CQ) or {@code event} (completion channel, {@code -e})</td></tr>
- * <tr><td>{@code verbs.signalEvery}</td><td>16</td><td>CQ moderation: signal one WR in N; the last WR of a batch on a QP is always signaled ({@code -Q})</td></tr>
- * <tr><td>{@code verbs.postList}</td><td>16</td><td>WRs chained into one {@code ibv_post_send} call ({@code -l})</td></tr>
- * <tr><td>{@code verbs.txDepth}</td><td>128</td><td>send-queue depth: WRs outstanding per QP ({@code -t})</td></tr>
- * <tr><td>{@code verbs.cqBatch}</td><td>16</td><td>completions taken per {@code ibv_poll_cq} call</td></tr>
- * <tr><td>{@code verbs.inline}</td><td>0 in bandwidth mode, 220 in latency mode (perftest's defaults)</td><td>send data inline up to N bytes, capped by what the device grants; {@code max} = the device's maximum ({@code -I})</td></tr>
- * <tr><td>{@code verbs.chunkBytes}</td><td>0 (none)</td><td>split every WR into pieces of at most N bytes (MORI-IO chunking)</td></tr>
- * <tr><td>{@code verbs.maxChunks}</td><td>0 (no limit)</td><td>at most N pieces per transfer: pieces grow past {@code chunkBytes} to respect it</td></tr>
- * <tr><td>{@code verbs.merge}</td><td>true</td><td>merge transfers of a batch that are contiguous on both ranks into one WR (MORI-IO)</td></tr>
- * <tr><td>{@code verbs.rdAtomic}</td><td>the device's {@code max_qp_rd_atom}</td><td>RDMA reads outstanding per QP ({@code -o})</td></tr>
- * </table>
- *
- * A merged or unchunked WR larger than the port's {@code max_msg_sz} fails the point before
- * anything is posted, naming the sizes and these ways out.
+ * The verbs transport's knobs, read from a point's {@link TransferSpec#settings()} so both ranks see
+ * the same values: the perftest and MORI-IO tuning parameters under Linkproof names. Every key with
+ * its default and its perftest flag: docs/transports/verbs.md, "Settings". A merged or unchunked WR
+ * larger than the port's {@code max_msg_sz} fails the point before anything is posted, naming the
+ * sizes and the settings that avoid it ({@code verbs.chunkBytes}, {@code verbs.merge=false}).
  */
 public record VerbsSettings(
         Optional<String> device,

@@ -23,17 +23,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The target's side of a verbs point: the region registered, the QPs in INIT with their numbers
- * published in PREPARED; {@link #accept} takes them to RTR/RTS. For one-sided ops (WRITE, READ) the
- * target then does nothing at all — the NIC serves. For SEND and WRITE_WITH_IMM it keeps receives
- * posted: the same plan the initiator posts from ({@link WorkPlan}), {@code pipeline + 1} rounds or more
- * of it per QP (at least 16 rounds where the receive queue holds them), each completed receive re-posted at once by one thread that sleeps on the
- * completion channel (never busy-polls, so it cannot starve the initiator or Soft-RoCE's kernel
- * work of a CPU).
- *
- * <p>That thread also hands every receive completion to a {@link ReceiveChecker} (opcode, byte
- * count, WRITE_WITH_IMM's immediate, against the plan); {@link #completions} reports what it found
- * when the initiator asks for the checksums after the verification pass.
+ * The target's side of a verbs point: the QPs in INIT with their numbers published in PREPARED;
+ * {@link #accept} takes them to RTR/RTS. For WRITE and READ the target then does nothing: the NIC
+ * serves. For SEND and WRITE_WITH_IMM one thread keeps the initiator's plan ({@link WorkPlan}) of
+ * receives posted, re-posting each as it completes and checking it ({@link ReceiveChecker}); it
+ * sleeps on the completion channel rather than busy-polls, so it cannot starve the initiator or
+ * Soft-RoCE's kernel work of a CPU. {@link #completions} reports what the checker found.
  */
 final class VerbsTargetPoint implements TargetPoint {
     private static final Logger LOG = Logger.getLogger(VerbsTargetPoint.class.getName());

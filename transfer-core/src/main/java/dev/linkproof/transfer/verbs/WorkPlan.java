@@ -10,16 +10,10 @@ import java.util.List;
 /**
  * Which work requests one batch becomes, on which queue pair: a pure function of the spec and the
  * settings, so the target (which must post matching receives for SEND and WRITE_WITH_IMM) computes
- * exactly what the initiator will post without being told.
- *
- * <ol>
- * <li>one transfer per slot; slot i of the initiator pairs with slot i of the target, and both
- *     ranks use the same layout, so a transfer's local and remote offsets are equal;</li>
- * <li>merge (MORI-IO): transfers contiguous on both ranks become one WR;</li>
- * <li>chunk: pieces of at most {@code chunkBytes}, but at most {@code maxChunks} pieces per WR;</li>
- * <li>stripe: with fewer pieces than QPs, pieces are split so every QP carries data;</li>
- * <li>spread: QP q takes a contiguous block of the pieces, in order.</li>
- * </ol>
+ * what the initiator will post without being told. Both ranks use one slot layout, so a transfer's
+ * local and remote offsets are equal. Transfers contiguous on both ranks merge into one WR
+ * (MORI-IO), WRs are chunked ({@code chunkBytes}, at most {@code maxChunks} pieces), fewer pieces
+ * than QPs are split so every QP carries data, and QP q takes a contiguous block of the pieces.
  */
 public record WorkPlan(List<List<Piece>> perQp, int mergedTransfers) {
     /**

@@ -92,7 +92,10 @@ class AgentLifeTest {
         point.join();
     }
 
-    /** Without {@code --initiator-pid} an agent's standard input means nothing: one started by hand under nohup or a service manager keeps serving. */
+    /**
+     * Without {@code --initiator-pid} an agent's standard input means nothing: one started by hand
+     * under nohup or a service manager keeps serving.
+     */
     @Test
     void anAgentStartedByHandIgnoresItsStandardInput() throws Exception {
         Agent agent = Agent.start();

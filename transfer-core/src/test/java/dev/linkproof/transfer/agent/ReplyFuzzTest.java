@@ -49,15 +49,12 @@ class ReplyFuzzTest {
 
     private static final MemoryPlacement GPU = MemoryPlacement.parse("gpu");
     /**
-     * What no receiver can check, so the fuzz leaves it well-formed: the remote base address and
-     * UCX's own packed blobs (worker address, rkey), which only the library or the NIC can verify.
-     * A false but well-formed base is written through by UCX's software transports (measured: a
-     * base of 0x80000000 crashed the target's worker in a memcpy), as perftest or any one-sided
-     * tool would; the peer that published it is the one at fault.
-     * gpu-ipc's handle is as opaque (only the runtime can tell a forged one), yet it stays mutable:
-     * every value JsonMutator writes is malformed as a 64-byte handle (null, short or odd-length or
-     * non-hex text, a container), so PeerEndpoint or the runtime binding's length check refuses it
-     * before the runtime sees it. Its api and pid are plain values the initiator checks by name.
+     * What no receiver can check, so the fuzz leaves it well-formed: the remote base address and UCX's
+     * packed worker address and rkey, which only the library or the NIC can verify. UCX's software
+     * transports write through a false but well-formed base (0x80000000 crashed the target's worker in
+     * a memcpy), as any one-sided tool would; the peer that published it is at fault. gpu-ipc's handle
+     * is as opaque, yet stays mutable: every value JsonMutator writes is malformed as a 64-byte handle,
+     * so PeerEndpoint or the runtime binding's length check refuses it before the runtime sees it.
      */
     private static final java.util.Set<String> TRUSTED =
             java.util.Set.of("endpoint.ucx.base", "endpoint.ucx.rkey", "endpoint.ucx.address");

@@ -15,16 +15,12 @@ import java.util.Map;
 
 /**
  * The initiator side of the benches that set our transports beside a peer tool
- * (bench/ucx-vs-perftest.sh, bench/atomics-vs-peers.sh, bench/libfabric-vs-pingpong.sh): starts a
- * local target agent, pins it (all its threads) to {@code agentCpu} with taskset, and runs one point
- * per size exactly as the engine does (warmup, one whole-loop timer, verification pass). Prints one
- * line per point: {@code RESULT op mode size GB/s avg_us p50_us valid ops/s}. Run this JVM itself
- * under taskset.
- *
- * <p>Arguments: {@code transport settings op(write|read|send|fetch_add|compare_swap) mode(bw|lat)
- * sizes(comma-separated bytes; 8 for atomics) depth agentCpu [batch]}; {@code settings} is the point's
- * settings, {@code key=value} comma-separated ({@code UCX_TLS=shm}, {@code libfabric.provider=tcp;ofi_rxm}),
- * or {@code -} for none.
+ * (bench/ucx-vs-perftest.sh, bench/atomics-vs-peers.sh, bench/libfabric-vs-pingpong.sh): a local
+ * target agent pinned (all its threads) to {@code agentCpu} with taskset, one point per size run as
+ * the engine runs it, one line per point, {@code RESULT op mode size GB/s avg_us p50_us valid ops/s}.
+ * Run this JVM itself under taskset. Arguments: {@code transport settings op mode(bw|lat) sizes depth
+ * agentCpu [batch]}; {@code sizes} comma-separated bytes (8 for atomics), {@code settings} the point's
+ * as comma-separated {@code key=value} ({@code UCX_TLS=shm}) or {@code -} for none.
  */
 public final class PointBench {
     /** Batches per measured point, where a script sets it (the peer tool's -n); else sized by the message. */

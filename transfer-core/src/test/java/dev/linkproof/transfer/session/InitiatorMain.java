@@ -9,15 +9,12 @@ import java.util.Map;
 
 /**
  * An initiator in a JVM of its own, for the tests that kill it in the middle of a point
- * ({@link InitiatorDeathTest}). It runs one point that would take minutes:
- * <ul>
- *   <li>{@code local <tcp|ucx|verbs> <agent log>}: starts its own target agent as the engine does
- *       ({@link LocalAgent}) and prints {@code agent pid=<pid> port=<port>};</li>
- *   <li>{@code peer <tcp|ucx> <host> <port> <token>}: uses an agent someone else started, as an
- *       initiator given {@code linkproof.peer} does.</li>
- * </ul>
- * Then it prints {@code point started} and runs the point. {@code peer-once} in place of
- * {@code peer} runs a short validated point instead and prints {@code point passed}.
+ * ({@link InitiatorDeathTest}). It runs one point that would take minutes, against an agent of its
+ * own ({@code local <tcp|ucx|verbs> <agent log>}, started as the engine does with {@link LocalAgent};
+ * it prints {@code agent pid=<pid> port=<port>}) or one someone else started
+ * ({@code peer <tcp|ucx> <host> <port> <token>}, as with {@code linkproof.peer}); then it prints
+ * {@code point started}. {@code peer-once} in place of {@code peer} runs a short validated point
+ * instead and prints {@code point passed}.
  */
 public final class InitiatorMain {
     /** System property: the JVM flags of the agent a {@code local} initiator starts (the VM's guest flags), space-separated. */

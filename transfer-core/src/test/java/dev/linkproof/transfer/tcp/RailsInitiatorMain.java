@@ -19,16 +19,12 @@ import java.util.Map;
 
 /**
  * The initiator of {@link TcpRailsNetnsTest}, in a JVM of its own so that it can run inside the
- * initiator's network namespace ({@code ip netns exec}): one tcp WRITE point over several rails at
- * once ({@link Rails#run}), each rail its own session to the agent and its own settings.
- *
- * <p>{@code RailsInitiatorMain HOST PORT SIZE ITERATIONS RAIL0 RAIL1 ...}, the token in
- * {@code $LINKPROOF_TOKEN}; each RAIL is the rail's settings as {@code key=value,key=value}, or
- * {@code -} for none. It prints one line per rail and then {@code rails done}:
- * <pre>rail index=0 label=10.77.0.1->10.77.0.2 valid=true GBps=1.234567 start=… end=… moved=…</pre>
- * ({@code start}/{@code end}: the rail's timed loop on this JVM's {@link System#nanoTime()};
- * {@code moved}: the payload bytes the rail sent, warmup and verification included). A failure
- * prints {@code rails failed: <why>} and exits 1.
+ * initiator's network namespace: one tcp WRITE point over several rails at once ({@link Rails#run}).
+ * Arguments {@code HOST PORT SIZE ITERATIONS RAIL0 RAIL1 ...}, each RAIL the rail's settings as
+ * {@code key=value,key=value} or {@code -}; the token in {@code $LINKPROOF_TOKEN}. It prints a line
+ * per rail, {@code rail index=0 label=… valid=true GBps=… start=… end=… moved=…} (its timed loop on
+ * {@link System#nanoTime()}; the payload bytes, warmup and verification included), then
+ * {@code rails done}; a failure prints {@code rails failed: <why>} and exits 1.
  */
 public final class RailsInitiatorMain {
     /** Connections per rail: more than one, so a rail's pinning holds for all of its connections. */

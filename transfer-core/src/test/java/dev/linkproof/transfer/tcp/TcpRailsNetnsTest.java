@@ -23,14 +23,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two tcp rails of one point, each over a link of its own: an initiator's and a target's network
- * namespace joined by two veth pairs ({@code scripts/lib/rails-netns.sh}, {@link RailsNetns}), rail k
- * being {@code 10.77.k.1 -> 10.77.k.2}. The agent runs in the target's namespace, reached on rail 0's
- * address as one given to {@code linkproof.peer} would be; the initiator ({@link RailsInitiatorMain})
- * runs in the initiator's and drives both rails at once ({@code Rails.run}), rail k with
- * {@code tcp.address=10.77.k.2} and {@code tcp.source=10.77.k.1}. The links' own byte counters and
- * the initiator's socket table show where each rail's bytes went; a tbf on rail 1's link shows that
- * its rail, and only its rail, is the one slowed. Needs root and iproute2; skips otherwise.
+ * Two tcp rails of one point, each over a link of its own: the namespaces and veth pairs of
+ * {@link RailsNetns}, rail k being {@code 10.77.k.1 -> 10.77.k.2}. The agent runs in the target's
+ * namespace on rail 0's address; {@link RailsInitiatorMain} runs in the initiator's and drives both
+ * rails at once, rail k pinned by {@code tcp.address} and {@code tcp.source}. The links' byte
+ * counters and the initiator's socket table show where each rail's bytes went; a tbf on rail 1's
+ * link shows that its rail, and only its rail, is the one slowed. Needs root and iproute2; skips
+ * otherwise.
  */
 @Timeout(120)
 class TcpRailsNetnsTest {

@@ -21,24 +21,12 @@ import java.util.Map;
 
 /**
  * A profiling probe, not a benchmark of record: the initiator's cost per operation of a ucx put or
- * get under different completion policies, in one JVM against an in-process target (whose thread
- * sleeps once idle), the policies taking turns round by round so machine noise hits them alike.
- * Prints wall-clock and thread-CPU nanoseconds per operation: on a shared machine the CPU time,
- * which the scheduler does not charge for other processes' turns, is the steadier figure; and the
- * heap bytes allocated per operation (the path's include connecting it: divide by the op count).
- *
- * <p>Policies: {@code window}: one op, its request (if any) kept in a ring of 32 and waited for when
- * its place comes round (ucx_perftest's put_bw and get with -O 32); {@code wflush}: op, then
- * ucp_worker_flush_nbx, 32 flushes in flight (the transport's WRITE at batch 1, depth 32);
- * {@code batch32}: 32 ops, then one worker flush, stop-and-wait; {@code path}: the transport's own
- * data path (batch 1, depth 32) under the measurement loop, connected anew each round and warmed
- * up with a quarter of the ops first, its CPU time the timed loop's alone.
- * (ucp_ep_flush_nbx per op instead of the worker flush measured 20-25 ns more per op at 8 B and
- * 4 KiB over shm: it allocates a request; the transport keeps the worker flush.)
- *
- * <p>Arguments: {@code op(write|read) sizes(comma-separated bytes) bytesPerRound rounds tls}.
- * Run: {@code taskset -c 0,1 java --enable-native-access=ALL-UNNAMED -cp <test classpath>
- * dev.linkproof.transfer.ucx.UcxCostProbe read 8,4096,65536 300000000 7 shm}
+ * get under four completion policies ({@code window}, {@code wflush}, {@code batch32}, {@code path}),
+ * in one JVM against an in-process target (whose thread sleeps once idle), the policies taking turns
+ * round by round so machine noise hits them alike. Prints wall-clock and thread-CPU nanoseconds and
+ * heap bytes per operation; on a shared machine the CPU time, which the scheduler does not charge
+ * for other processes' turns, is the steadier figure. What each policy does, the arguments and how
+ * to run it: docs/benchmarks.md, "Running points outside JUnit".
  */
 public final class UcxCostProbe {
     private static final int DEPTH = 32;

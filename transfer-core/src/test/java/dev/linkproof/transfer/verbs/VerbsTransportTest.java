@@ -45,7 +45,10 @@ class VerbsTransportTest {
         assertThat(a.reason()).isEqualTo("libibverbs.so.1 cannot be loaded: why");
     }
 
-    /** Prints what {@link LibIbverbs} says of the library, and the transport's reason with a sysfs device at args[0]; run in a child JVM. */
+    /**
+     * Prints what {@link LibIbverbs} says of the library, and the transport's reason with a sysfs
+     * device at args[0]; run in a child JVM.
+     */
     public static void main(String[] args) {
         System.out.println("library|" + LibIbverbs.unavailable().orElse("loaded"));
         System.out.println("transport|"

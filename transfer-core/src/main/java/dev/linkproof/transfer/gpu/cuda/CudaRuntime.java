@@ -23,16 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The CUDA driver API ({@code libcuda.so.1}) through hand-written FFM bindings: no CUDA toolkit,
- * no runtime library, nothing compiled. Each device is used through its primary context, made
- * current on the calling thread before every call, so any thread may use any device.
- *
- * <p>Symbols are the versioned ones {@code cuda.h} maps its names to ({@code cuMemAlloc} is
- * {@code cuMemAlloc_v2}, {@code cuIpcOpenMemHandle} is {@code cuIpcOpenMemHandle_v2}); the
- * constants are checked against {@code cuda.h} by {@code CudaAbiTest}. Device pointers, host
- * addresses, streams and events travel as {@code long}: on the x86-64 and AArch64 calling
- * conventions a pointer and a 64-bit integer are passed alike, and a {@code long} needs no
- * {@code MemorySegment} wrapper, so the copy path allocates nothing.
+ * The CUDA driver API ({@code libcuda.so.1}) through hand-written FFM bindings: no CUDA toolkit, no
+ * runtime library, nothing compiled. Each device is used through its primary context, made current
+ * on the calling thread before every call, so any thread may use any device. Symbols are the
+ * versioned ones {@code cuda.h} maps its names to ({@code cuMemAlloc_v2}); {@code CudaAbiTest} checks
+ * the constants against {@code cuda.h}. Device pointers, streams and events travel as {@code long}:
+ * the x86-64 and AArch64 calling conventions pass a pointer and a 64-bit integer alike, and a
+ * {@code long} needs no {@code MemorySegment}, so the copy path allocates nothing.
  */
 public final class CudaRuntime extends VendorRuntime {
     public static final String API = "cuda";

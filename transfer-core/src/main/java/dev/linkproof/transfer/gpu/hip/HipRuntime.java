@@ -23,12 +23,9 @@ import java.util.Map;
 /**
  * HIP ({@code libamdhip64.so}, ROCm 5 and 6) through hand-written FFM bindings: the same operations
  * as the CUDA binding, so the transports above cannot tell them apart. HIP keeps a current device
- * per thread; every call sets it first.
- *
- * <p>One difference between ROCm releases matters: {@code hipIpcMemLazyEnablePeerAccess} is 0 in
- * ROCm 5's headers and 1 in ROCm 6's, and ROCm 6 refuses any other flag, so the flag follows the
- * loaded runtime's version. Constants are checked against Debian's {@code libamdhip64-dev}
- * headers by {@code HipAbiTest}.
+ * per thread; every call sets it first. {@code hipIpcMemLazyEnablePeerAccess} is 0 in ROCm 5's
+ * headers and 1 in ROCm 6's, which refuses any other flag, so the flag follows the loaded runtime's
+ * version. {@code HipAbiTest} checks the constants against Debian's {@code libamdhip64-dev} headers.
  */
 public final class HipRuntime extends VendorRuntime {
     public static final String API = "hip";

@@ -13,16 +13,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Picks this process's GPU runtime once, by configuration: {@code linkproof.gpu.runtime} is
- * {@code auto} (CUDA, then HIP: the first that loads and finds a device), {@code cuda}, {@code hip}
- * or {@code none}; {@code linkproof.gpu.cuda.library} and {@code linkproof.gpu.hip.library} name the
- * libraries (defaults {@code libcuda.so.1}, and {@code libamdhip64.so} with its ROCm 6 and 5
- * sonames). The same keys work as environment variables ({@code LINKPROOF_GPU_RUNTIME}, ...), so a
- * target agent started by hand picks the same runtime. A runtime that cannot be used is reported
- * with every reason, the dynamic loader's own words for a library it cannot open, e.g.
- * {@code GPU unavailable: cuda: libcuda.so.1 cannot be loaded: libcuda.so.1: cannot open shared
- * object file: No such file or directory (...); hip: hipInit: hipErrorNoDevice (...)} — never a
- * crash, never a link error.
+ * Picks this process's GPU runtime once, by configuration: {@link #RUNTIME} and the library keys,
+ * each also read as an environment variable so that a target agent started by hand picks the same
+ * runtime (values and defaults: docs/transports/gpu.md, "The runtime"). A runtime that cannot be
+ * used is reported with every reason, in the dynamic loader's own words for a library it cannot
+ * open, never as a crash or a link error.
  */
 public final class GpuRuntimes {
     public static final String RUNTIME = "linkproof.gpu.runtime";
