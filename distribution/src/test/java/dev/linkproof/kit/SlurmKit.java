@@ -21,15 +21,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Slurm fleet suite's cluster and its jobs, submitted the way a user submits them: the cluster
- * is scripts/lib/slurm-netns.sh's (slurmctld on a bridge, one slurmd per network namespace), and each
- * job is {@code examples/fleet/slurm/submit.sh --bundle <this build's tarball> -N 4 ... -- <linkproof
- * run arguments>}, whose batch script checks every node, starts the bundle's {@code linkproof agent}
- * on each with srun and runs {@code linkproof run} as the coordinator on the batch host. What a run
- * varies goes through the kit's own doors: options before {@code --}, {@code linkproof run}'s
- * arguments after it, the environment sbatch passes on (LINKPROOF_CLASSPATH, LINKPROOF_FAULT_NODE),
- * a setup file sourced on every node ({@code --setup}); faults are made from outside, as they happen
- * to a cluster: tc in a node's namespace, a node drained, an agent killed.
+ * The Slurm fleet suite's cluster and its jobs, submitted the way a user submits them: the cluster is
+ * scripts/lib/slurm-netns.sh's (slurmctld on a bridge, one slurmd per network namespace), and each job is
+ * {@code examples/fleet/slurm/submit.sh --bundle <this build's tarball> -N 4 ... -- <linkproof run arguments>}.
+ * What a run varies goes through the kit's own doors: options before {@code --}, {@code linkproof run}'s arguments
+ * after it, the environment sbatch passes on (LINKPROOF_CLASSPATH, LINKPROOF_FAULT_NODE), a setup file sourced on
+ * every node ({@code --setup}); faults are made from outside, as they happen to a cluster: tc in a node's
+ * namespace, a node drained, an agent killed.
  */
 final class SlurmKit {
     /** The repository: failsafe runs in distribution/. */
@@ -149,7 +147,10 @@ final class SlurmKit {
         sh("bash", NETNS.toString(), "down");
     }
 
-    /** slurm-netns.sh's faults: {@code slow-node NODE RATE}, {@code slow-link FROM TO RATE}, {@code kill-agent NODE}, {@code clear NODE}, … */
+    /**
+     * slurm-netns.sh's faults: {@code slow-node NODE RATE}, {@code slow-link FROM TO RATE}, {@code kill-agent NODE},
+     * {@code clear NODE}, …
+     */
     static String fault(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("bash", NETNS.toString()));
         cmd.addAll(List.of(args));

@@ -22,27 +22,13 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Judges measurements against a profile's criteria ("measured vs criterion", TransferBench style).
- * Build one per run, after the profile is loaded and (if it needs it) the memory-copy baseline is
- * measured; it holds no state between calls.
- *
- * Every verdict names the criterion that gave it, in brackets after the threshold
- * ("… ≥ criterion 0.87 GB/s (bulk: 0.10 × memcpy baseline 8.74 GB/s)"), and in {@link Verdict#criterion()}.
- *
- * <ul>
- *   <li>{@link #evaluate(Measurement)}: one point. The list starts with the point's validation
- *       verdict, then one verdict per threshold of every criterion that covers the point; when none
- *       judges it, a {@link Kind#NO_CRITERION} verdict says it passes on data validation alone.</li>
- *   <li>{@link #evaluateSweep(List)}: curve rules ({@code max-drop}) over a sweep's points, one
- *       verdict per step between neighbouring sizes of points that differ only in size.</li>
- * </ul>
- *
- * <p>A point that ran several rails ({@link Measurement#rails()} not empty) is judged as
- * {@link Criterion} says: criteria are chosen by its rail count too ({@code rails}); the thresholds of
- * one pair ({@code min-bandwidth}, the latency ceilings, {@code max-drop}) give one verdict per rail,
- * on that rail's own measurement, with {@link Verdict#rail()} and the rail's name in the text
- * ("write 1 MiB ×1 · 8 rails: rail 3 (mlx5_3) 21.0 GB/s &lt; criterion 44.0 GB/s (…)");
- * {@code min-aggregate-bandwidth} and {@code min-rail-balance} one verdict on the point.
+ * Judges measurements against a profile's criteria ("measured vs criterion", TransferBench style); built once per
+ * run, after the profile is loaded and any memory-copy baseline measured, and stateless between calls. Every verdict
+ * names its criterion, in {@link Verdict#criterion()} and in brackets after the threshold ("… ≥ criterion 0.87 GB/s
+ * (bulk: 0.10 × memcpy baseline 8.74 GB/s)"). {@link #evaluate(Measurement)} gives the point's validation verdict,
+ * then one per threshold covering it, or a {@link Kind#NO_CRITERION} verdict (passed on validation alone);
+ * {@link #evaluateSweep(List)} one per {@code max-drop} step between neighbouring sizes of otherwise equal points.
+ * A point of several rails gets a per-pair threshold's verdict per rail ({@link Verdict#rail()}), as {@link Criterion} says.
  */
 public final class CriteriaEvaluator {
     private final HardwareProfile profile;

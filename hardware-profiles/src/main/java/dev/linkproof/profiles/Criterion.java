@@ -18,43 +18,13 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * What points a criterion covers (op × memory × mode × message-size range × batch range × rails ×
- * transport × transport settings) and the thresholds it sets for them. At most one criterion may set
- * a given threshold for any point; the parser rejects overlaps.
+ * What points a criterion covers (op × memory × mode × size range × batch range × rails × transport × settings) and
+ * the thresholds it sets for them (docs/profiles.md, "Criteria"); the parser rejects two criteria setting one
+ * threshold for a point. On a point of several rails the per-pair thresholds judge each rail, not the aggregate: a
+ * per-pair figure says what one NIC must do, and 8 rails' aggregate held to it would pass a node whose rails mostly
+ * idle (docs/profiles.md, "Points that ran several rails").
  *
- * <p><b>Points that ran several rails.</b> Such a point's {@code Measurement} is the aggregate of its
- * rails, and lists each rail's own. The thresholds written for one pair of ranks ({@code min-bandwidth},
- * {@code max-avg-latency}, {@code max-p99-latency}, {@code max-drop}) judge <em>each rail</em> of it, not
- * the aggregate: a profile's per-pair figures ("≥ 45 GB/s at 1 MiB", from a benchmark of one NIC) say
- * what one NIC must do, and each rail is one NIC doing it, now with its neighbours busy; the aggregate
- * of 8 rails is 8 times that, and judging it against a per-pair floor would pass a node whose rails
- * mostly idle. The aggregate has its own threshold ({@code min-aggregate-bandwidth}), and the spread
- * between rails another ({@code min-rail-balance}); both judge points of at least two rails only, and
- * the parser makes a criterion that sets them say so with {@code rails}.
- *
- * @param name                  unique within the profile; {@code linkproof.criteria.<name>.<key>} overrides it
- * @param ops                   ops covered
- * @param memory                memory pairs covered (any one matching is enough)
- * @param mode                  timing mode covered, empty for both
- * @param sizes                 message sizes covered, bytes
- * @param batch                 batch sizes covered
- * @param rails                 how many rails a point ran at once (1 for one pair), {@link Range#ANY} by default
- * @param transports            transport ids covered ({@code tcp}, {@code ucx}, {@code verbs}); empty for any
- * @param settings              what the point's transport settings must hold, by key ({@code UCX_TLS}); empty for anything
- * @param minBandwidth          bandwidth floor of one pair; of each rail of a rails point
- * @param minAggregateBandwidth floor of a rails point's aggregate (all bytes over the first start to the last end)
- * @param minRailBalance        the slowest rail's bandwidth must be at least this fraction (0..1] of the median rail's
- * @param maxAverageLatency     ceiling on average latency per transfer (total / (iterations × batch)); per rail
- * @param maxP99Latency         ceiling on the 99th percentile of per-iteration samples (a sample covers a whole
- *                              batch; latency-mode points only measure it); per rail
- * @param maxDropPercent        curve rule: from one swept size to the next, bandwidth may fall by at most this many
- *                              percent; per rail
- * @param minOpsPerSecond       floor on operations (transfers of {@code size} bytes) per second over the timed loop
- *                              ({@link dev.linkproof.transfer.measure.Measurement#opsPerSecond()}): the figure of
- *                              atomic points (fetch-add, compare-swap), where 8 bytes an op make bandwidth
- *                              meaningless, and the message rate of small writes, reads and sends (select them
- *                              with op and sizes); per rail
- * @param location              where the criterion was written
+ * @param rails how many rails a point ran at once (1 for one pair), {@link Range#ANY} by default
  */
 public record Criterion(
         String name,

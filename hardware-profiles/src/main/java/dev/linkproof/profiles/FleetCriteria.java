@@ -5,17 +5,12 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * A profile's {@code fleet} section: how a fleet run reaches its verdicts. Each field empty: the
- * engine's default; the matching {@code -Dlinkproof.fleet.*} key still overrides it.
+ * A profile's {@code fleet} section: how a fleet run reaches its verdicts. Each field is written in kebab case
+ * ({@code min-of-median-bandwidth}) and empty for the engine's default; the {@code linkproof.fleet.*} key of the same
+ * name ({@code linkproof.fleet.minOfMedianBandwidth}) still overrides it. docs/configuration.md gives each key's
+ * meaning and default.
  *
- * @param minOfMedianBandwidth a pair below this × its point's median bandwidth may be an outlier (default 0.93)
- * @param maxOfLowestLatency   a pair above this × its point's lowest latency may be an outlier (latency points; default 2.1)
- * @param maxDeviations        …and only when also this many robust standard deviations from the median (default 3)
- * @param minNodes             fewer registered nodes: no point is judged against the fleet (default 4)
- * @param minPairs             fewer pairs measured at a point: it is not judged against the fleet (default 6)
- * @param confirmations        runs of a failing pair, each way, before it counts (default 3)
- * @param maxBlamedFraction    the circuit breaker: more of the fleet singled out and no node is (default 0.25)
- * @param actAfter             with a history: blamed in COUNT of the last WINDOW runs before acting (default 2/3)
+ * @param actAfter with a history: blamed in COUNT of the last WINDOW runs before a node is acted on ({@code 2/3})
  */
 public record FleetCriteria(
         OptionalDouble minOfMedianBandwidth,

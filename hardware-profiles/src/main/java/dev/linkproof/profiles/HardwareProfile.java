@@ -5,20 +5,12 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * A class of hardware, what a run on it may use, and the criteria its points must meet.
+ * A class of hardware, what a run on it may use, and the criteria its points must meet (docs/profiles.md).
  *
- * @param id           short name, e.g. {@code cx7-400g}; what {@code linkproof.profile} takes
- * @param vendor       who makes the hardware
- * @param description  one line for people
- * @param sources      where its figures come from
- * @param match        when it applies to a host
- * @param resources    NICs, GPUs, cores and huge pages a run may use
- * @param transport    transport settings and environment
- * @param defaults     sweep defaults
- * @param baseline     how points compare with a baseline run (its tolerance)
- * @param criteria     thresholds, by op × memory × mode × size × batch × transport (and its settings)
- * @param layers       where it was assembled from, lowest precedence first
- *                     ({@code built-in cx7-400g}, {@code file ...}, {@code overlay ...}, {@code property ...})
+ * @param id       short name, e.g. {@code cx7-400g}; what {@code linkproof.profile} takes
+ * @param criteria thresholds, by op × memory × mode × size × batch × transport (and its settings)
+ * @param layers   where it was assembled from, lowest precedence first
+ *                 ({@code built-in cx7-400g}, {@code file ...}, {@code overlay ...}, {@code property ...})
  */
 public record HardwareProfile(
         String id,

@@ -5,12 +5,10 @@ import java.util.List;
 /**
  * How one profile fared against a probe.
  *
- * @param profileId    the profile
- * @param matched      whether every rule held (a fallback profile always "matches")
- * @param fallback     whether it is a fallback profile
- * @param specificity  how many rules it set; among matches, the most specific is chosen
- * @param reasons      why it matched, or why not: one line per rule; a line starting with two spaces
- *                     details the rule line above it (one rejected device each)
+ * @param matched     whether every rule held (a fallback profile always "matches")
+ * @param specificity how many rules it set; among matches, the most specific is chosen
+ * @param reasons     why it matched, or why not: one line per rule; a line starting with two spaces details the
+ *                    rule line above it (one rejected device each)
  */
 public record MatchResult(String profileId, boolean matched, boolean fallback, int specificity, List<String> reasons) {
     public MatchResult {

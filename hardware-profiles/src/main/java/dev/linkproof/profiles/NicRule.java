@@ -6,16 +6,13 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * What an RDMA device must be for a profile to match. Every rule that is set must hold for the same
- * device, and at least {@code minCount} devices must pass.
+ * What an RDMA device must be for a profile to match: every rule that is set must hold for the same device, and at
+ * least {@code minCount} devices (default 1) must pass.
  *
- * @param pciVendor     PCI vendor id ({@code 0x15b3} Mellanox/NVIDIA, {@code 0x14e4} Broadcom)
- * @param pciDevices    PCI device ids, any of them ({@code 0x1021} ConnectX-7)
- * @param drivers       kernel drivers of the PCI function, any of them ({@code mlx5_core}, {@code bnxt_en}, {@code rdma_rxe})
- * @param linkRateGbps  the rate an ACTIVE port must run at, Gb/s; also what "× link" criteria multiply
- * @param linkLayer     {@code Ethernet} or {@code InfiniBand}
- * @param minFirmware   the oldest {@code fw_ver} accepted, compared number by number
- * @param minCount      how many devices must pass (default 1)
+ * @param pciVendor    PCI vendor id ({@code 0x15b3} Mellanox/NVIDIA, {@code 0x14e4} Broadcom)
+ * @param drivers      kernel drivers of the PCI function, any of them ({@code mlx5_core}, {@code bnxt_en}, {@code rdma_rxe})
+ * @param linkRateGbps the rate an ACTIVE port must run at, Gb/s; also what "× link" criteria multiply
+ * @param minFirmware  the oldest {@code fw_ver} accepted, compared number by number
  */
 public record NicRule(
         OptionalInt pciVendor,

@@ -21,17 +21,12 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Assembles the run's profile with DCGM-diagnostics-style precedence, lowest first:
- * <ol>
- *   <li>a built-in profile (by id, or matched against the probe when {@code linkproof.profile=auto});</li>
- *   <li>a profile file given by path ({@code linkproof.profile=path}); with {@code extends: <id>} it is laid
- *       over that built-in, without it stands alone;</li>
- *   <li>overlay files ({@code linkproof.profile.overlay=a.yaml,b.yaml}), in order;</li>
- *   <li>properties {@code linkproof.criteria.<name>.<key>=<value>}.</li>
- * </ol>
- * Each layer is merged as a YAML tree (see {@link TreeMerge}) and the result is parsed once, so an
- * error names the file, line and column (or the property) that wrote the bad value. Call it once per
- * run; nothing here depends on JUnit.
+ * Assembles the run's profile with DCGM-diagnostics-style precedence, lowest first: a built-in profile (by id, or
+ * matched against the probe with {@code linkproof.profile=auto}); a profile file ({@code linkproof.profile=path}),
+ * laid over the built-in it {@code extends:}, else alone; overlay files ({@code linkproof.profile.overlay}), in
+ * order; properties {@code linkproof.criteria.<name>.<key>=<value>}. Each layer is merged as a YAML tree
+ * ({@link TreeMerge}) and the result parsed once, so an error names the file, line and column (or the property)
+ * that wrote the bad value. Call it once per run; nothing here depends on JUnit.
  */
 public final class ProfileLoader {
     private final Map<String, String> properties;

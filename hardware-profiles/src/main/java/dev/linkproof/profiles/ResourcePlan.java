@@ -18,22 +18,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What a run may use on this host: the profile's {@code resources} resolved against the probe. It
- * also says why a point cannot run here ({@link #unavailable}), so the engine can skip it with the
- * reason instead of failing it.
+ * What a run may use on this host: the profile's {@code resources} resolved against the probe. It also says why a
+ * point cannot run here ({@link #unavailable}), so the engine can skip it with the reason instead of failing it.
  *
- * @param profileId   the profile the plan is for
- * @param nics        RDMA devices to use, NUMA-local first ({@code auto}) or as named
- * @param gpus        GPUs to use
- * @param cpuCores    cores to pin to; empty = no pinning
- * @param hugePages   the host's huge page pool
- * @param hugepages   free huge pages the profile asks a hugepage point to find, at least
- * @param notes       what could not be resolved as the profile asked (a named NIC that is absent, ...)
- * @param unfitNics   the devices of the kind the profile's NIC rule is for (its PCI ids or driver) that
- *                    it leaves out for their state under {@code nics: auto} (NUMA-local ones where the
- *                    plan is), and named ones in such a state, by name, with why ("no ACTIVE port (port 1
- *                    DOWN)", "link 200 Gb/s, not 400 Gb/s"): a broken NIC of the node, which
- *                    {@code linkproof.nics=each} runs, and fails, under its own name
+ * @param nics      RDMA devices to use, NUMA-local first ({@code auto}) or as named
+ * @param hugepages free huge pages the profile asks a hugepage point to find, at least
+ * @param unfitNics devices of the NIC rule's kind not fit for it (left out under {@code auto}, or named), with why
+ *                  ("no ACTIVE port (port 1 DOWN)"): a broken NIC, which {@code linkproof.nics=each} runs and fails
  */
 public record ResourcePlan(
         String profileId,

@@ -5,12 +5,11 @@ import java.util.List;
 /**
  * What a run on this profile may use.
  *
- * @param nics          RDMA device names; empty = {@code auto}: the matching devices with an ACTIVE
- *                      port, NUMA-local to the GPUs or pinned cores where that can be told
- * @param gpus          GPU indices; empty with {@code gpusAuto} = every matching GPU; empty without it = none
- * @param gpusAuto      whether {@code gpus: auto}
- * @param cpuCores      cores to pin the ranks to; empty = {@code auto} (no pinning)
- * @param hugepages     free huge pages a hugepage-memory point needs; fewer and such points are skipped
+ * @param nics      RDMA device names; empty = {@code auto}: the matching devices with an ACTIVE port, NUMA-local to
+ *                  the GPUs or pinned cores where that can be told
+ * @param gpus      GPU indices; empty with {@code gpusAuto} ({@code gpus: auto}) = every matching GPU, without it = none
+ * @param cpuCores  cores to pin the ranks to; empty = {@code auto} (no pinning)
+ * @param hugepages free huge pages a hugepage-memory point needs; fewer and such points are skipped
  */
 public record ResourceSpec(
         List<String> nics, List<Integer> gpus, boolean gpusAuto, List<Integer> cpuCores, long hugepages) {

@@ -6,17 +6,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a criterion asks of one entry of a point's transport settings ({@code TransferSpec.settings},
- * the point's own over the profile's {@code transport.settings}). Values compare as exact strings.
- * Written {@code UCX_TLS: tcp} (equal to it), {@code UCX_TLS: [shm, posix]} (equal to one of them),
- * or {@code UCX_TLS: {not: tcp}} / {@code {not: [shm, posix]}} (anything else, or not set at all).
+ * What a criterion asks of one entry of a point's transport settings (the point's own over the profile's
+ * {@code transport.settings}), compared as exact strings: {@code UCX_TLS: tcp} (equal), {@code UCX_TLS: [shm, posix]}
+ * (one of them), or {@code UCX_TLS: {not: tcp}} / {@code {not: [shm, posix]}} (anything else, or unset). The negated
+ * form lets two criteria split a transport's points without overlapping: {@code UCX_TLS: shm} for one,
+ * {@code UCX_TLS: {not: shm}} for every other point, those that leave {@code UCX_TLS} unset included.
  *
- * <p>The negated form exists so that two criteria can split a transport's points without
- * overlapping: {@code UCX_TLS: shm} for one, {@code UCX_TLS: {not: shm}} for every other point of
- * that transport, including those that leave {@code UCX_TLS} unset.
- *
- * @param values  the values named, at least one
- * @param negated whether the point's value must be none of them (an unset entry then matches)
+ * @param values the values named, at least one
  */
 public record SettingMatch(Set<String> values, boolean negated) {
     public SettingMatch {

@@ -8,12 +8,10 @@ import java.util.TreeSet;
 /**
  * Transport tuning a profile carries, and the transports a host it matches must have.
  *
- * @param settings     given to both ranks in every {@code TransferSpec.settings} (e.g. {@code UCX_TLS: rc_x})
- * @param environment  environment variables a launched agent gets (e.g. {@code UCX_NET_DEVICES: mlx5_0:1})
- * @param required     transports that must be available on both ranks of a host this profile matches
- *                     ({@code [verbs]} for a NIC profile): a point of one that is unavailable there
- *                     (no library, no device, no provider) fails instead of being skipped, so a run
- *                     on a misconfigured runner is red, not green with its RDMA points skipped
+ * @param settings    given to both ranks in every {@code TransferSpec.settings} (e.g. {@code UCX_TLS: rc_x})
+ * @param environment environment variables a launched agent gets (e.g. {@code UCX_NET_DEVICES: mlx5_0:1})
+ * @param required    transports that must be available on both ranks ({@code [verbs]} for a NIC profile): a point of
+ *                    one unavailable there fails instead of being skipped, so a misconfigured runner is red, not green
  */
 public record TransportConfig(Map<String, String> settings, Map<String, String> environment, Set<String> required) {
     public static final TransportConfig NONE = new TransportConfig(Map.of(), Map.of(), Set.of());

@@ -5,17 +5,11 @@ import java.util.Optional;
 /**
  * One judgement on a point (or, for a curve rule, on a step between two points of a sweep).
  *
- * @param pointId    the point judged ({@code TransferSpec.pointId}); for a curve step, the larger size's point
- * @param kind       what was judged
- * @param outcome    pass, fail, or not applicable
- * @param criterion  the criterion's name; empty for validation and for "no criterion"
- * @param measured   the measured value in {@code unit}; NaN when there is none
- * @param threshold  the criterion's value in {@code unit}; NaN when there is none
- * @param unit       {@code GB/s}, {@code µs}, {@code ops/s} or {@code %}; empty for validation
- * @param text       for people: "write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (0.90 × 400 Gb/s link)"
- * @param rail       the rail it judged ("rail 3 (mlx5_3)"), for a per-pair threshold on one rail of a point that
- *                   ran several; empty for a verdict on the whole point (one pair, or a rails point's aggregate
- *                   and balance)
+ * @param pointId   the point judged ({@code TransferSpec.pointId}); for a curve step, the larger size's point
+ * @param criterion the criterion's name; empty for validation and for "no criterion"
+ * @param measured  the measured value, as {@code threshold} the criterion's, in {@code unit}; NaN when there is none
+ * @param text      for people: "write 1 MiB ×1: 47.9 GB/s ≥ criterion 45.0 GB/s (0.90 × 400 Gb/s link)"
+ * @param rail      the rail a per-pair threshold judged ("rail 3 (mlx5_3)"); empty for a verdict on the whole point
  */
 public record Verdict(
         String pointId,

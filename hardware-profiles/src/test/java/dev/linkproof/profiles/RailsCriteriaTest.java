@@ -76,7 +76,10 @@ class RailsCriteriaTest {
 
     final CriteriaEvaluator node = new CriteriaEvaluator(NODE, EvaluationContext.none());
 
-    /** One rail's measurement: {@code gbps} over a loop from {@code start} to {@code end} (nanoseconds), average latency {@code avgMicros}. */
+    /**
+     * One rail's measurement: {@code gbps} over a loop from {@code start} to {@code end} (nanoseconds), average
+     * latency {@code avgMicros}.
+     */
     static RailResult rail(
             int index, String label, TransferSpec spec, double gbps, double avgMicros, long start, long end) {
         long bytes = Math.round(gbps * (end - start));

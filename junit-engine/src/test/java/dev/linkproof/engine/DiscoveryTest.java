@@ -350,9 +350,9 @@ class DiscoveryTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(inherited.getUniqueId().toString())
-                .isEqualTo(
-                        "[engine:linkproof]/[class:" + pkg + "ConcreteChild]"
-                                                           + "/[method:inherited()]/[point:op=write,size=65536,batch=1,qps=1,depth=1,mem=host->host,transport=tcp]");
+                .isEqualTo("[engine:linkproof]/[class:" + pkg + "ConcreteChild]"
+                        + "/[method:inherited()]"
+                        + "/[point:op=write,size=65536,batch=1,qps=1,depth=1,mem=host->host,transport=tcp]");
         assertThat(((MethodSource) inherited.getSource().orElseThrow()).getClassName())
                 .isEqualTo(pkg + "ConcreteChild");
     }

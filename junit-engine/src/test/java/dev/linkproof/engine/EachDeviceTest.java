@@ -21,16 +21,12 @@ import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
- * {@code linkproof.nics=each} and {@code linkproof.gpus=each} at discovery.
- *
- * <p>{@code nics} on the ConnectX-7 fake sysfs tree (mlx5_0 and mlx5_1, both ACTIVE at
- * 400 Gb/s, so cx7-400g matches and its plan holds both): every verbs point is made once per device,
- * named and identified by it, with the device in its settings and its results record; tcp points
- * and a point that names its own device stay one. The default ({@code first}) makes one point each.
- *
- * <p>{@code gpus} on the H100 fake sysfs tree (two H100s, which a profile with {@code gpus: auto}
- * provides): every GPU placement is shifted by 0 and 1, so each GPU and each neighbouring pair gets
- * its point; a placement beyond the GPUs there are stays as written (and skips at run time).
+ * {@code linkproof.nics=each} and {@code linkproof.gpus=each} at discovery. {@code nics} on the ConnectX-7 fake
+ * sysfs tree (mlx5_0 and mlx5_1, both ACTIVE at 400 Gb/s, so cx7-400g's plan holds both): every verbs point is
+ * made once per device, named and identified by it, with the device in its settings and results record; tcp
+ * points and a point that names its own device stay one, as does every point by default ({@code first}).
+ * {@code gpus} on the H100 tree (two H100s, which {@code gpus: auto} provides): every GPU placement is shifted
+ * by 0 and 1; a placement beyond the GPUs there are stays as written (and skips at run time).
  */
 class EachDeviceTest {
     static final String CX7 = FakeHosts.path("cx7-host");

@@ -5,7 +5,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.platform.engine.ConfigurationParameters;
 
-/** Configuration parameters from a map, for tests that build a {@link LinkproofConfiguration} without a launcher. */
+/**
+ * Configuration parameters from a map, for tests that build a
+ * {@link dev.linkproof.engine.config.LinkproofConfiguration} without a launcher.
+ */
 public record MapParameters(Map<String, String> map) implements ConfigurationParameters {
     @Override
     public Optional<String> get(String key) {

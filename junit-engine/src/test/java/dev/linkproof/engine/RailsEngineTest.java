@@ -87,7 +87,10 @@ class RailsEngineTest {
         }
     }
 
-    /** {@code linkproof.rails} sets every verbs point's rails, whatever its annotation; tcp points keep theirs; nics=each does not multiply them. */
+    /**
+     * {@code linkproof.rails} sets every verbs point's rails, whatever its annotation; tcp points keep theirs;
+     * nics=each does not multiply them.
+     */
     @Test
     void theRailsKeySetsEveryVerbsPointsRails() {
         List<SweepPointDescriptor> points = points(Map.of(Constants.RAILS, "all", Constants.NICS, "each"), "oneAndTwo");

@@ -278,9 +278,9 @@ class ReportsTest {
         assertThat(lines.get(1)).as("one pair: no rails").doesNotContain("\"rails\"");
         assertThat(lines.get(2))
                 .contains("\"validation\":\"rail 1 (rxe9): data corruption: 1 of 2 slot(s) differ;")
-                .contains(
-                        "\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"data"
-                            + " corruption: 1 of 1 slot(s) differ; first at slot 0, byte offset 7");
+                .contains("\"label\":\"rxe9\",\"bandwidthGBps\":5.0,\"avgLatencyUs\":100.0,\"bytes\":500000000,"
+                        + "\"startMs\":2.0,\"durationMs\":100.0,\"validation\":\"data"
+                        + " corruption: 1 of 1 slot(s) differ; first at slot 0, byte offset 7");
 
         List<PointRecord> back = ResultsFile.read(f);
         PointRecord rails = back.get(0);

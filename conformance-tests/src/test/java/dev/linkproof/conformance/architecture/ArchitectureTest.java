@@ -163,7 +163,10 @@ class ArchitectureTest {
                 .check(product);
     }
 
-    /** The engine's descriptors print nothing themselves: every line goes through the progress printer, which linkproof.progress=false silences. */
+    /**
+     * The engine's descriptors print nothing themselves: every line goes through the progress printer, which
+     * linkproof.progress=false silences.
+     */
     @Test
     void noDescriptorPrintsToTheConsole() {
         noClasses()

@@ -35,28 +35,13 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The three measurements of {@code bench/engine-overhead.sh}, one per subcommand:
- * <ul>
- *   <li>{@code engine <fixture class> <allure-results dir> <out prefix>}: runs the fixture's points on the
- *   JUnit Platform in this JVM (the engine, and Allure's listener as a user's run has it), timing each
- *   point from a launcher listener; its transfer phases come from the Allure result's
- *   {@code measurement.json} ({@code phases}, to the nanosecond). Each pass writes its Allure results
- *   into a folder of its own under the one given ({@code cold/}, {@code warm/});</li>
- *   <li>{@code floor <count> <out prefix>}: the floor, the same points (1..count B, one timed iteration,
- *   no warmup, tcp) through transfer-core alone: a local agent, one {@link Session}, {@code run} in a
- *   bare loop: the same control requests (for a tcp WRITE: PREPARE, CHECKSUM, RELEASE), data connection
- *   and verification;</li>
- *   <li>{@code discover <fixture class>}: discovery only, its time and the heap it took.</li>
- * </ul>
- * Both run their points once per {@link #PASSES pass}, writing {@code <out prefix>-<pass>.tsv}.
- * Per point the TSV holds: {@code name status wall cadence provision connect warmup loop verify transfer allure cpu}
- * (nanoseconds): wall from the point's start to its end; cadence from the previous point's end to
- * this one's (all the run spends per point, the engine's work between points included; the first
- * point has none); transfer, the sum of its phases; allure, the time Allure's JUnit Platform
- * listener spent on the point (its start and end events; outside wall, inside cadence; 0 in the
- * floor, -1 when Allure is not on the class path); cpu, the CPU time of the thread that runs the
- * points over the cadence (the engine's thread: its own work, Allure's listener, and the initiator's
- * side of the transfer; the floor's loop: the initiator's side alone).
+ * The runner of {@code bench/engine-overhead.sh}, whose header says what each measurement is and defines the TSV's
+ * figures. {@code engine <fixture class> <allure-results dir> <out prefix>} runs the fixture's points on the JUnit
+ * Platform in this JVM with Allure's listener (each pass's results in a folder of its own, {@code cold/} or
+ * {@code warm/}); {@code floor <count> <out prefix>} runs the same points through transfer-core alone, one
+ * {@link Session} in a bare loop; {@code discover <fixture class>} only discovers. The first two run their points once
+ * per {@link #PASSES pass}, writing {@code <out prefix>-<pass>.tsv}: per point, in nanoseconds, {@code name status
+ * wall cadence provision connect warmup loop verify transfer allure cpu} (allure 0 in the floor, -1 without Allure).
  */
 public final class EngineOverhead {
     /** The phases a point's measurement records, in order, as the TSV names them. */

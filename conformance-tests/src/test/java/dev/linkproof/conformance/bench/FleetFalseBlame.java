@@ -16,35 +16,12 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * bench/fleet-false-blame.sh's runner (issue #31, item 6): the fleet's false-verdict rate. Clean
- * fleets — the Slurm cluster of network namespaces ({@code --nodes}, default 8) and
- * {@code --loopback-agents} (16) agents on 127.0.0.1 — where every verdict is a false one; then
- * faulty Slurm fleets, each with a known fault, where the expected verdicts must all be found and
- * nothing else blamed:
- *
- * <ul>
- *   <li>{@code half-node}: lpn3 sends at half the line rate (or the clean per-pair bandwidth) — bad-node lpn3;
- *   <li>{@code half-link}: lpn1 → lpn2 at half — bad-link lpn1&lt;-&gt;lpn2;
- *   <li>{@code corrupting}: lpn2's agent flips a bit of what it writes — corrupting-node lpn2;
- *   <li>{@code two-bad}: lpn3 and lpn6 at half — bad-node lpn3 and bad-node lpn6;
- *   <li>{@code breaker}: lpn2, lpn4 and lpn6 at half (three of eight), with {@code linkproof.fleet.act=slurm}
- *       — one fleet-degraded verdict, and no node drained.
- * </ul>
- *
- * <p>Every run is judged by the project's shipped fleet criteria: SlurmFleet's relaxed figures for the
- * suite are set back to the defaults (minOfMedianBandwidth 0.93, maxOfLowestLatency 2.1), and no other
- * fleet key is set except where a case needs it.
- *
- * <p>With {@code --link-mbit B} (the script's default, 100), every node's egress is held to B Mbit/s
- * for every Slurm run, clean or faulty: the fleet's line rate, so that a pair's bandwidth is set by
- * its links as on a fabric, and "half" is B/2, a node or link at half its line rate. Without it, the
- * pairs run as fast as two shared cores let eight namespaces run (clean pairs then spread over 10×:
- * 0.12 to 4 GB/s in one bench), and "half" is half the median, over the clean Slurm runs of this
- * invocation, of each run's point median ({@code points[].medianGBps}); without clean Slurm runs,
- * one calibration run (not counted) measures it, or {@code --half-rate-mbit} gives it. Prints one
- * line per run and a table per case, and exits 1 when a target is missed.
- *
- * <p>Needs the Slurm cluster (root, slurm-wlm, munge) for every case but {@code clean-loopback}; run
+ * bench/fleet-false-blame.sh's runner (issue #31, item 6): the fleet's false-verdict rate. The script's header gives
+ * the cases, their expected verdicts, the line rate ({@code --link-mbit}) and the targets. Every run is judged by the
+ * shipped fleet criteria ({@link #SHIPPED} over SlurmFleet's relaxed suite figures); no other fleet key is set except
+ * where a case needs it. Unshaped, "half" is half the median over this invocation's clean Slurm runs of each run's
+ * point median ({@code points[].medianGBps}); without clean Slurm runs, one calibration run (not counted) measures
+ * it, or {@code --half-rate-mbit} gives it. Needs the Slurm cluster for every case but {@code clean-loopback}; run
  * from conformance-tests with the test class path and {@code -Dlinkproof.consoleLauncher}.
  */
 public final class FleetFalseBlame {

@@ -7,12 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 
 /**
- * bench/fleet-false-blame.sh's loopback fleet: one fleet agent per node name given, all in this JVM,
- * each a whole {@link AgentMain} as a node would run it ({@code --register HOST:PORT --node NAME
- * --port 0}): it dials the coordinator's registry, registers under its name, serves on its own port
- * of the address that reached the registry (127.0.0.1), initiates the pairs it is told to, and ends
- * when the coordinator ends the run. The token is {@code $LINKPROOF_TOKEN}. Exits 0 when every agent
- * ended well, else 1.
+ * bench/fleet-false-blame.sh's loopback fleet: one fleet agent per node name given, all in this JVM, each a whole
+ * {@link AgentMain} as a node would run it ({@code --register HOST:PORT --node NAME --port 0}): it registers with the
+ * coordinator's registry under its name, serves on its own port of the address that reached the registry
+ * (127.0.0.1), initiates the pairs it is told to, and ends with the run. The token is {@code $LINKPROOF_TOKEN}.
+ * Exits 0 when every agent ended well, else 1.
  *
  * <p>Usage: {@code LoopbackAgents HOST:PORT REGISTER_WITHIN NODE...}
  */

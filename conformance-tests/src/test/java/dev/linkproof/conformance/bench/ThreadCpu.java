@@ -14,16 +14,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Per-thread CPU of a process, from {@code /proc/<pid>/task/<tid>/stat} (user + system clock ticks),
- * so that a pass's CPU per point can be split by the thread that spent it: the points' thread, the JIT
- * compilers, the GC, Allure's or the engine's helper threads, and (in the agent) its control and data
- * threads. JVM-internal threads (compiler, GC) are invisible to the ThreadMXBean, so {@code /proc} it
- * is. A snapshot is taken at the pass's first point's end and at its last's; threads are grouped by
- * name with digits dropped ({@code GC Thread#0} and {@code #1} are one group); threads that ended
- * between the snapshots are not in either, so their CPU shows as the process's total less the
- * threads seen ("threads gone"), and the count of threads started in between is given too: a thread
- * per point shows there. A group's kernel share (stime) is given where it is 0.05 ms a point or more:
- * file and socket work shows there, and a user-space fix does not reach it. Linux only; anywhere else a snapshot is empty and the report says so.
+ * Per-thread CPU of a process, from {@code /proc/<pid>/task/<tid>/stat}, so a pass's CPU per point can be split by
+ * the thread that spent it (the points' thread, JIT compilers, GC, helpers, an agent's control and data threads):
+ * JVM-internal threads are invisible to the ThreadMXBean, so {@code /proc} it is. Snapshots are taken at the pass's
+ * first point's end and its last's; threads are grouped by name less digits ({@code GC Thread#0} and {@code #1} are
+ * one group). Threads that ended in between show as "threads gone" (the process's total less the threads seen),
+ * with a count of threads started: a thread per point shows there. A group's kernel share is given from 0.05 ms a
+ * point (file and socket work, which a user-space fix does not reach). Linux only; elsewhere snapshots are empty.
  */
 final class ThreadCpu {
     /** USER_HZ: the unit of utime and stime in /proc; 100 on every Linux the project runs on. */

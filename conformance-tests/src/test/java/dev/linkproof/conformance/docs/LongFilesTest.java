@@ -59,7 +59,8 @@ class LongFilesTest {
         return lines + " lines of code, and its opening comment does not say \"" + MARKER + " …\"";
     }
 
-    private static List<Path> javaFiles() throws IOException {
+    /** Every Java file of the repository, main and test, every module; none under target/ or a dot folder. */
+    static List<Path> javaFiles() throws IOException {
         try (Stream<Path> s = Files.walk(RepositoryPathsTest.ROOT)) {
             return s.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> {

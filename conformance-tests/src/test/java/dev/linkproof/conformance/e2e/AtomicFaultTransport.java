@@ -16,18 +16,13 @@ import java.lang.foreign.ValueLayout;
 import java.util.Map;
 
 /**
- * A fault-injecting decorator for atomic points: in one batch it changes one counter's op, so that
- * counter gets one atomic fewer ({@code fault.kind=lost}) or one more ({@code doubled}) than the plan,
- * while every other counter and every other batch runs as planned. It does so the way a transport
- * reads an op's step, through the initiator's operand word ({@link AtomicLayout#operand}): a
- * fetch-add of 0 or of twice the step, a compare-and-swap whose swap value is the compare value (no
- * change) or two steps on. The operand is restored as soon as that batch is posted: data paths read
- * it when they post an op ({@link AtomicLayout}), so later batches in flight get the plan's step.
- *
- * <p>Settings: {@code fault.slot} (the counter, default 0), {@code fault.kind} ({@code lost} or
- * {@code doubled}), {@code fault.batch} (1-based over the point; default the first verification
- * batch). The target side is the plain delegate. Registered as {@value #ID} over ucx;
- * {@link VerbsAtomicFaultTransport} is the same over verbs.
+ * A fault-injecting decorator for atomic points: in one batch it changes one counter's op, so that counter gets one
+ * atomic fewer ({@code fault.kind=lost}) or one more ({@code doubled}) than the plan, while every other counter and
+ * batch runs as planned. It changes the initiator's operand word ({@link AtomicLayout#operand}), where a transport
+ * reads an op's step: a fetch-add of 0 or twice the step, a compare-and-swap to the same value or two steps on; it is
+ * restored once that batch is posted, since data paths read it when they post. Settings: {@code fault.slot} (default
+ * 0), {@code fault.kind}, {@code fault.batch} (1-based over the point; default the first verification batch). The
+ * target side is the plain delegate. Registered as {@value #ID} over ucx; {@link VerbsAtomicFaultTransport} is verbs'.
  */
 public class AtomicFaultTransport extends TransportDecorator {
     public static final String ID = "ucx-atomic-fault";

@@ -99,7 +99,10 @@ class ConsoleLauncherTest {
         passesOnePoint(cmd);
     }
 
-    /** {@code java -cp junit-platform-console-standalone.jar:<cp> org.junit.platform.console.ConsoleLauncher execute --select-unique-id <point>} */
+    /**
+     * {@code java -cp junit-platform-console-standalone.jar:<cp> org.junit.platform.console.ConsoleLauncher execute
+     * --select-unique-id <point>}
+     */
     @Test
     void withClassPathOnTheJvm() throws Exception {
         List<String> cmd = java();

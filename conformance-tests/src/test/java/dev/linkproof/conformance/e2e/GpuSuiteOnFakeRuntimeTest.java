@@ -129,8 +129,9 @@ class GpuSuiteOnFakeRuntimeTest {
     /**
      * A profile that provides GPU 1 alone ({@code resources.gpus: [1]}) puts the point's {@code gpu}
      * on runtime ordinal 1 in the spec both ranks are sent (the results record says where it ran; the
-     * name stays the point's; the fake does not report which device each rank allocated on), and {@code gpu:1} is then beyond what it provides: skipped. With
-     * {@code [1, 0]} the peer points run from GPU 1 to GPU 0.
+     * name stays the point's; the fake does not report which device each rank allocated on), and
+     * {@code gpu:1} is then beyond what it provides: skipped. With {@code [1, 0]} the peer points run
+     * from GPU 1 to GPU 0.
      */
     @Test
     void aPointsGpuIsTheOneTheProfileProvides(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {

@@ -15,17 +15,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault matrix's registration limits, for the transports this host has (tcp, ucx over tcp and
- * shared memory; verbs registration under RLIMIT_MEMLOCK is in the Soft-RoCE VM's suite). The engine
- * and its local agent run as one command under the limit:
- * <ul>
- * <li>a full {@code /dev/shm} (a 1 MiB tmpfs, filled, over it in a private mount namespace): the ucx
- * point fails naming {@code /dev/shm}, its figures and how to make room; the tcp point passes;
- * <li>a locked-memory limit of 64 KiB without CAP_IPC_LOCK: both pass, since host memory over tcp and
- * over UCX's tcp and shared-memory transports is never pinned.
- * </ul>
- * Needs root (a mount namespace, dropping a capability), util-linux's unshare, prlimit and setpriv,
- * and UCX; skips with the reason otherwise.
+ * The fault matrix's registration limits, for the transports this host has (verbs under RLIMIT_MEMLOCK is the
+ * Soft-RoCE VM's suite), the engine and its local agent run as one command under the limit. A full {@code /dev/shm}
+ * (a filled 1 MiB tmpfs over it, in a private mount namespace): the ucx point fails naming {@code /dev/shm}, its
+ * figures and how to make room; the tcp point passes. A locked-memory limit of 64 KiB without CAP_IPC_LOCK: both
+ * pass, since host memory over tcp and over UCX's tcp and shared-memory transports is never pinned. Needs root,
+ * util-linux's unshare, prlimit and setpriv, and UCX; skips with the reason otherwise.
  */
 @Tag("e2e")
 class RegistrationLimitsTest {

@@ -17,15 +17,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Two "hosts" for the end-to-end tests: two network namespaces joined by a veth pair, each end with
- * its own address (from TEST-NET-2, existing only inside these namespaces), an agent started in the
- * target's and the engine in the initiator's. Needs root and iproute2; {@link #create} skips the
- * test with the reason otherwise. The target's end of the link can be taken down and up again: a
- * partition, with no RST or FIN to tell either side.
+ * Two "hosts" for the end-to-end tests: two network namespaces joined by a veth pair, each end with its own address
+ * (from TEST-NET-2, existing only inside these namespaces), an agent started in the target's and the engine in the
+ * initiator's. Needs root and iproute2; {@link #create} skips the test with the reason otherwise. The target's end of
+ * the link can be taken down and up again: a partition, with no RST or FIN to tell either side.
  *
- * @param name          a short prefix for the namespaces and interfaces (interface names have at most 15 characters)
- * @param targetAddr    the target's address
- * @param initiatorAddr the initiator's address
+ * @param name a short prefix for the namespaces and interfaces (interface names have at most 15 characters)
  */
 record TwoNamespaces(String name, String targetAddr, String initiatorAddr) implements AutoCloseable {
     String targetNs() {
@@ -121,7 +118,10 @@ record TwoNamespaces(String name, String targetAddr, String initiatorAddr) imple
         return new Agent(agent, Integer.parseInt(ready.replaceAll(".* port=(\\d+).*", "$1")));
     }
 
-    /** The command that runs {@code fixture} on the engine in the initiator's namespace ({@link RemoteSweepMain}), with {@code properties}. */
+    /**
+     * The command that runs {@code fixture} on the engine in the initiator's namespace ({@link RemoteSweepMain}),
+     * with {@code properties}.
+     */
     List<String> initiatorCommand(Class<?> fixture, List<String> properties) {
         List<String> cmd = new ArrayList<>(List.of(
                 "ip", "netns", "exec", initiatorNs(), java(), "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));

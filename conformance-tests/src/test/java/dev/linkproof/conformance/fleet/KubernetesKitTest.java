@@ -33,16 +33,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every manifest of every overlay of the Kubernetes kit (examples/fleet/kubernetes), rendered by
- * kustomize's rules ({@link KustomizeSubset}) and checked ({@link KubernetesKitRules}): each
- * container Guaranteed (requests = limits for cpu and memory), running the bundle from the overlay's
- * one image knob, never mvn or kubectl, hardened (no privilege, ALL dropped, non-root unless it needs
- * IPC_LOCK); the RDMA overlays give the agents a device-plugin resource, GPUs and IPC_LOCK on Multus
- * or host networking, the tcp demo none of it; RBAC only with the act component, exactly nodes get,
- * list, patch, and the coordinator its only user. Every overlay launches as tcp-demo does (which
- * FleetKitsTest checks against AgentMain, the roster and the engine's keys). Where kubectl is on the
- * PATH, {@code kubectl kustomize} renders each the same. And the checks can fail: a broken overlay
- * draws the right complaints. Tagged e2e, as FleetKitsTest.
+ * Every overlay of the Kubernetes kit (examples/fleet/kubernetes), rendered by kustomize's rules
+ * ({@link KustomizeSubset}) and checked ({@link KubernetesKitRules}) as docs/fleet.md ("Kubernetes", "Checked in
+ * CI") lists; every overlay launches as tcp-demo does, which FleetKitsTest checks against AgentMain, the roster and
+ * the engine's keys. Where kubectl is on the PATH, {@code kubectl kustomize} must render each the same. A broken
+ * overlay draws the right complaints, so the checks can fail. Tagged e2e, as FleetKitsTest.
  */
 @Tag("e2e")
 class KubernetesKitTest {

@@ -18,33 +18,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Renders a kustomization by kustomize's rules (kustomize v5, as {@code kubectl kustomize} runs it),
- * for the subset of them the Kubernetes launch kit keeps to (examples/fleet/kubernetes), so the kit
- * is checked in CI without kustomize:
- * <ul>
- * <li>{@code resources}: files (every YAML document in them) and directories (a Kustomization, built
- *     first), in order; two objects with one id (group, kind, namespace, name) are an error;</li>
- * <li>{@code components}: directories with a Component, applied in order to what has been accumulated
- *     so far: their resources added, their own components applied, then their transformers run over
- *     everything — so a component's patch sees the base's objects;</li>
- * <li>then the kustomization's own transformers in kustomize's order: {@code patches}, then
- *     {@code namespace}, then {@code images};</li>
- * <li>{@code patches}: JSON 6902 operations (a file's or an inline {@code patch:}'s YAML list) with a
- *     {@code target} of group, version, kind, name (kustomize reads kind and name as anchored regular
- *     expressions) and labelSelector ({@code key=value,…}), applied with zjsonpatch to every object the
- *     target selects; a target that selects nothing is no error (kustomize's rule) but is recorded
- *     ({@link Rendered#unmatched}), for the kit's checks to refuse;</li>
- * <li>{@code namespace}: set on every namespaced object, and on a (Cluster)RoleBinding's subject whose
- *     name is a ServiceAccount of the build and whose namespace is unset or {@code default} (kustomize's
- *     rule for subjects, whatever their kind);</li>
- * <li>{@code images}: {@code name} matched against the name of every {@code image} of a
- *     {@code containers} or {@code initContainers} list, anywhere in an object; {@code newName},
- *     {@code newTag} and {@code digest} replace their parts.</li>
- * </ul>
- * Anything else — another field of a kustomization, a strategic-merge patch, a patch without a target,
- * a remote resource — is refused with {@link OutsideSubset}, naming the file: the kit must stay in
- * the subset, and KubernetesKitTest compares this renderer's output with {@code kubectl kustomize}'s
- * wherever kubectl is installed, which proves the subset follows kustomize's rules.
+ * Renders a kustomization by kustomize v5's rules for the subset the Kubernetes kit keeps to, so CI checks the kit
+ * without kustomize: {@code resources} (in order; one id twice is an error), then {@code components} applied in order
+ * to what has accumulated (so a component's patch sees the base's objects), then {@code patches} (JSON 6902 with a
+ * {@code target} whose kind and name are anchored regular expressions; a target selecting nothing is legal but kept in
+ * {@link Rendered#unmatched} for the kit's checks to refuse), {@code namespace} (also on a (Cluster)RoleBinding
+ * subject that is one of the build's ServiceAccounts) and {@code images}. Anything else is refused
+ * ({@link OutsideSubset}, naming the file); KubernetesKitTest compares the output with {@code kubectl kustomize}'s.
  */
 final class KustomizeSubset {
     static final Set<String> FIELDS =

@@ -18,13 +18,11 @@ import java.util.stream.Collectors;
 
 /**
  * The fleet benches' cluster and jobs (bench/fleet-cost.sh's FleetCost, bench/fleet-false-blame.sh's
- * FleetFalseBlame): scripts/lib/slurm-netns.sh's Slurm cluster of network namespaces, and one batch
- * job per run that measures the engine, not the launch: {@code srun --ntasks-per-node=1} starts an
- * agent on every node (AgentMain on this build's test class path), each registering with the
- * coordinator, which runs on the batch host (the job's first node, in its own namespace) as JUnit's
- * ConsoleLauncher over the same class path, with {@code linkproof.fleet=slurm} reading
- * {@code SLURM_JOB_NODELIST}. The fleet suite itself (distribution's FleetSlurmSuite) runs through
- * the launch kit, examples/fleet/slurm/submit.sh, on the release bundle, as a user does.
+ * FleetFalseBlame): scripts/lib/slurm-netns.sh's cluster of network namespaces, and one batch job per run that
+ * measures the engine, not the launch: {@code srun --ntasks-per-node=1} starts an agent (AgentMain on this build's
+ * test class path) on every node, and the coordinator runs on the batch host as JUnit's ConsoleLauncher over the
+ * same class path, {@code linkproof.fleet=slurm} reading {@code SLURM_JOB_NODELIST}. The fleet suite itself
+ * (distribution's FleetSlurmSuite) runs through the launch kit on the release bundle, as a user does.
  */
 public final class SlurmFleet {
     static final Path SCRIPT =
@@ -230,7 +228,8 @@ public final class SlurmFleet {
             %12$s
             srun --ntasks-per-node=1 --kill-on-bad-exit=0 bash %3$s/agent.sh &
             agents=$!
-            "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results -jar "%8$s" execute --disable-banner \\
+            "%7$s" -Xmx384m --enable-native-access=ALL-UNNAMED -Dallure.results.directory=%3$s/allure-results \\
+                -jar "%8$s" execute --disable-banner \\
                 --details=none --class-path "%9$s" --select-class %10$s %11$s > %3$s/coordinator.out 2>&1
             rc=$?
             # The coordinator's end is the agents' (the registry said BYE): srun ends with them.

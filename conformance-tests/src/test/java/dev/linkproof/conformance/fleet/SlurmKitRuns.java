@@ -20,7 +20,10 @@ final class SlurmKitRuns {
 
     private SlurmKitRuns() {}
 
-    /** An unpacked bundle whose bin/linkproof logs "COMMAND NODE TOKEN ARGS..." and, as an agent, runs until stopped; as run, fails with 5. */
+    /**
+     * An unpacked bundle whose bin/linkproof logs "COMMAND NODE TOKEN ARGS..." and, as an agent, runs until stopped;
+     * as run, fails with 5.
+     */
     static Path fakeBundle(Path home, Path log) throws IOException {
         fake(
                 Files.createDirectories(home.resolve("bin")),

@@ -26,13 +26,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
 /**
- * The fleet's Slurm launch kit (examples/fleet/slurm, docs/fleet.md "Launch kits") agrees with the
- * code it launches: the batch script parses, runs the bundle and nothing of Maven's, starts the
- * agents with options AgentMain accepts and points them at the port the coordinator listens on,
- * checks every node's locked-memory limit and keeps its files in the job's folder. The submit
- * wrapper is SlurmSubmitTest's. No cluster is needed: the script runs with bash against stand-in
- * srun and scontrol and a stand-in bundle. The kit on a real Slurm cluster and the real bundle is
- * distribution's FleetSlurmSuite.
+ * The fleet's Slurm launch kit (examples/fleet/slurm, docs/fleet.md "Launch kits") agrees with the code it
+ * launches: the batch script parses, runs the bundle and nothing of Maven's, starts the agents with options
+ * AgentMain accepts pointed at the port the coordinator listens on, checks every node's locked-memory limit and
+ * keeps its files in the job's folder. The submit wrapper is SlurmSubmitTest's. No cluster is needed: bash runs the
+ * script against stand-in srun, scontrol and bundle; the real cluster and bundle are distribution's FleetSlurmSuite.
  * Tagged e2e: a test of the product, not of the hardware, so a conformance run leaves it out.
  */
 @Tag("e2e")

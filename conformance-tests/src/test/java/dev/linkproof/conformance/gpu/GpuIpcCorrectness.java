@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Tag;
  * Device-to-device through IPC handles ({@code gpu-ipc}): the target exports its GPU buffer, the
  * initiator opens it and copies into it (write) or out of it (read) — the node's GPU-to-GPU path
  * (NVLink, XGMI, or one GPU's HBM when both ranks share it: every method but {@link #peerToPeer}
- * runs on the profile's first GPU alone, unless {@code linkproof.gpus=each} spreads it over every GPU). Every point validates by copying the
- * receiver's slots back to host and comparing checksums. Without a GPU runtime and device every
- * point is skipped with the runtime's reason.
+ * runs on the profile's first GPU alone, unless {@code linkproof.gpus=each} spreads it over every GPU).
+ * Every point validates by copying the receiver's slots back to host and comparing checksums. Without
+ * a GPU runtime and device every point is skipped with the runtime's reason.
  */
 @Tag("gpu")
 class GpuIpcCorrectness {

@@ -29,18 +29,13 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The verbs part of the conformance suite for real, on Soft-RoCE: boots scripts/softroce-vm.sh
- * (QEMU/TCG, 2 vCPUs, Debian's kernel with rdma_rxe, rxe0 on a dummy netdev inside the VM), runs
- * {@link #CLASSES} there with {@link dev.linkproof.conformance.runner.SuiteMain} on this build's test class path and a jlinked
- * JDK 25, reads back the Surefire-style XML it wrote, and turns each of its test cases into a
- * dynamic test here — so the VM's results land in this module's Surefire report and fail the
- * build when one failed. The VM also gets QEMU's user network, and an agent on this host serves
- * {@link TargetOnAnotherKernel}'s pair across the two kernels.
- *
- * <p>It runs when asked ({@code -Dlinkproof.softroce=true}, which scripts/test.sh passes, so CI runs
- * it) and qemu-system-x86_64 is there (scripts/setup.sh --test installs it); otherwise it is skipped with
- * the reason. It takes minutes (everything is about ten times slower under TCG), hence opt-in for
- * a developer's plain {@code mvn test}. The VM's reports stay in {@code target/softroce/}.
+ * The verbs part of the conformance suite for real, on Soft-RoCE: boots scripts/softroce-vm.sh (QEMU/TCG, 2 vCPUs,
+ * Debian's kernel with rdma_rxe), runs {@link #CLASSES} there with {@link dev.linkproof.conformance.runner.SuiteMain}
+ * on this build's test class path and a jlinked JDK 25, and turns each test case of the XML it wrote into a dynamic
+ * test here, so the VM's results land in this module's Surefire report and fail the build. An agent on this host
+ * serves {@link TargetOnAnotherKernel}'s pair across the two kernels. It runs with {@code -Dlinkproof.softroce=true}
+ * (scripts/test.sh passes it, so CI runs it) and qemu-system-x86_64 present, else skips with the reason: it takes
+ * minutes, everything being about ten times slower under TCG. The VM's reports stay in {@code target/softroce/}.
  */
 @Tag("softroce")
 class SoftRoceSuite {

@@ -28,14 +28,12 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.EventType;
 
 /**
- * A pair on two kernels, for real: this side (the initiator) runs inside the Soft-RoCE VM, the
- * target is an agent SoftRoceSuite started on the VM's host, reached over QEMU's user network
- * (control and data to 10.0.2.2, the host's loopback). Every other pair in the build shares one
- * kernel; here the engine must place the target on another host by its boot id, report that host's
- * load as the agent measured it there, and, before a busy-host rerun, ask that agent for a fresh
- * look ({@code LOAD}) — the paths a two-host hardware runner takes.
- *
- * <p>On the host build (no {@value #PEER}) it skips with the reason.
+ * A pair on two kernels, for real: this side (the initiator) runs inside the Soft-RoCE VM, the target is an agent
+ * SoftRoceSuite started on the VM's host, reached over QEMU's user network (control and data to 10.0.2.2, the host's
+ * loopback). Every other pair in the build shares one kernel; here the engine must place the target on another host
+ * by its boot id, report that host's load as the agent measured it there, and, before a busy-host rerun, ask that
+ * agent for a fresh look ({@code LOAD}): the paths a two-host hardware runner takes. On the host build (no
+ * {@value #PEER}) it skips with the reason.
  */
 @Tag("softroce")
 class TargetOnAnotherKernel {

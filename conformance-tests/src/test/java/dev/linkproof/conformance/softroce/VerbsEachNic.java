@@ -18,14 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
- * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe9 on a second dummy interface,
- * dummy9) beside the VM's rxe0, both matched by the softroce profile. By default a verbs point runs
- * on the first device alone — rxe9's own packet counter does not move; with {@code each} the point runs on
- * each device, named by it, and each device's counter shows the traffic went through it. With rxe9's
- * interface down, its point is still made, and fails naming the port.
- *
- * <p>It adds a network interface and an RDMA link and removes them again: only inside the Soft-RoCE
- * VM (SoftRoceSuite's guest script sets {@value Guest#GUEST}). Elsewhere it is skipped with the reason.
+ * {@code linkproof.nics=each} for real: a second Soft-RoCE device (rxe9 on dummy9) beside the VM's rxe0, both
+ * matched by the softroce profile. By default a verbs point runs on the first device alone (rxe9's packet counter
+ * does not move); with {@code each} the point runs on each device, named by it, and each device's counter shows the
+ * traffic went through it. With rxe9's interface down, its point is still made, and fails naming the port. It adds
+ * a network interface and an RDMA link and removes them again: only inside the Soft-RoCE VM (SoftRoceSuite's guest
+ * script sets {@value Guest#GUEST}); elsewhere it is skipped with the reason.
  */
 @Tag("softroce")
 class VerbsEachNic {

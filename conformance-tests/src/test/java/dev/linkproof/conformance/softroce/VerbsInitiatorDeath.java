@@ -16,15 +16,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue #22's initiator death for verbs, where verbs runs: an initiator JVM in the middle of a verbs
- * point on rxe0 (its QPs connected, its memory registered, its agent's too) is SIGTERMed or SIGKILLed,
- * and its agent must exit, deregistering and closing its port, as it does for tcp and ucx on the host
- * (transfer-core's InitiatorDeathTest, whose check this runs), within the same 2 s: the agent notices
- * the end of its standard input at once, and exits in 0.10-0.14 s here even under TCG (CI, 2026-12-05).
- * Its own log (beside the initiator's log of it, written by the agent itself) must end with why it
- * stopped: the pipe to the initiator, and the lines in it, went with the initiator. The time it took is
- * printed into the suite's report. With the agent's initiator watch turned off it fails: "agent 188 (port
- * 37811) still there 15 s after its initiator's SIGKILL" (and the same for SIGTERM), 2026-12-05.
+ * Issue #22's initiator death for verbs: an initiator JVM in the middle of a verbs point on rxe0 (QPs connected,
+ * memory registered on both sides) is SIGTERMed or SIGKILLed, and its agent must exit, deregistering and closing its
+ * port, within the 2 s of transfer-core's InitiatorDeathTest, whose check this runs: it sees the end of its standard
+ * input at once, and exits in 0.10-0.14 s even under TCG (CI, 2026-12-05). Its own log must end with why it stopped,
+ * since the pipe to the initiator, and the lines in it, went with the initiator; the time it took goes into the
+ * suite's report. With the initiator watch turned off it fails: "agent 188 (port 37811) still there 15 s after its
+ * initiator's SIGKILL" (and the same for SIGTERM), 2026-12-05.
  */
 @Tag("softroce")
 @Timeout(600)

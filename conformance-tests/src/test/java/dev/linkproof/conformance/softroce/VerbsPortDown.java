@@ -15,18 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
- * A port that goes down, for real: rxe follows its netdev, so with the dummy interface under rxe0
- * down the kernel reports the port DOWN while libibverbs still lists the device — what a runner
- * with a NIC cable pulled or a switch port disabled looks like. The verbs transport is then
- * available, but the softroce profile resolves no device: pinned, its required verbs point must
- * fail naming the profile and why (not skip and leave the run green); picked automatically, the
- * run falls back to loopback, and with {@code linkproof.requireProfileMatch=true} stops before any
- * point naming rxe0. With the interface up again the same pinned point passes, so the failure was
- * the port's.
- *
- * <p>It takes a network interface down, which no test may do to a real NIC: it runs only inside
- * the Soft-RoCE VM (SoftRoceSuite's guest script sets {@value Guest#GUEST}), as root there, and only
- * for an rxe device on a dummy interface. Elsewhere it is skipped with the reason.
+ * A port that goes down, for real: rxe follows its netdev, so with the dummy interface under rxe0 down the kernel
+ * reports the port DOWN while libibverbs still lists the device, as on a runner with a cable pulled. The verbs
+ * transport is then available, but the softroce profile resolves no device: pinned, its required verbs point must
+ * fail naming the profile and why (not skip and leave the run green); picked automatically, the run falls back to
+ * loopback, and with {@code linkproof.requireProfileMatch=true} stops before any point naming rxe0. With the
+ * interface up again the same pinned point passes. No test may take a real NIC down: this runs only inside the
+ * Soft-RoCE VM ({@value Guest#GUEST}), as root, for an rxe device on a dummy interface, and skips elsewhere.
  */
 @Tag("softroce")
 class VerbsPortDown {

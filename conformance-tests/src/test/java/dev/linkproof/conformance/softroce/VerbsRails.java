@@ -18,14 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
- * Rails on verbs for real: a second Soft-RoCE device (rxe9 on a second dummy interface) beside the
- * VM's rxe0, both resolved by the softroce profile. A point of two rails runs rxe0 and rxe9 at once,
- * each validated, their timed loops overlapping, and both devices' packet counters move; a point both
- * ways runs out (this JVM to the local agent) and back (the agent driving toward this JVM's agent) at
- * once; every rail both ways runs four: rxe0, rxe9, and each back.
- *
- * <p>Only inside the Soft-RoCE VM (it adds an interface and an RDMA link, and removes them again);
- * elsewhere skipped with the reason.
+ * Rails on verbs for real: a second Soft-RoCE device (rxe8 on dummy8) beside the VM's rxe0, both resolved by the
+ * softroce profile. A point of two rails runs both at once, each validated, their timed loops overlapping, and both
+ * devices' packet counters move; a point both ways runs out (this JVM to the local agent) and back (the agent
+ * driving toward this JVM's agent) at once; every rail both ways runs four: each device, and each back. Only inside
+ * the Soft-RoCE VM (it adds an interface and an RDMA link, and removes them again); elsewhere skipped with the reason.
  */
 @Tag("softroce")
 class VerbsRails {

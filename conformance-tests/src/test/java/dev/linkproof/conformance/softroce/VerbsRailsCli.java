@@ -35,14 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Rails on two real RDMA devices at once (issue #23, item 5): the VM's rxe device and a second one
- * (rxe9 on dummy9, added here and removed after), rail k on device k on both ranks. Through the command
- * line ({@code TransferCli --rails}): both rails run, overlap, validate, and each device's own packet
- * counter shows its rail went through it. Through {@link Rails} directly: a byte flipped in one rail's
- * verification pass ({@link VerbsBitFlipTransport}) fails the point naming that rail, the other rail valid.
- *
- * <p>It adds a network interface and an RDMA link: only inside the Soft-RoCE VM (SoftRoceSuite's guest
- * script sets {@value Guest#GUEST}); elsewhere it is skipped with the reason.
+ * Rails on two real RDMA devices at once (issue #23, item 5): the VM's rxe device and rxe9 on dummy9, added here and
+ * removed after, rail k on device k on both ranks. Through the command line ({@code TransferCli --rails}): both rails
+ * run, overlap, validate, and each device's packet counter shows its rail went through it. Through {@link Rails}
+ * directly: a byte flipped in one rail's verification pass ({@link VerbsBitFlipTransport}) fails the point naming
+ * that rail, the other rail valid. It adds a network interface and an RDMA link: only inside the Soft-RoCE VM
+ * (SoftRoceSuite's guest script sets {@value Guest#GUEST}); elsewhere it is skipped with the reason.
  */
 @Tag("softroce")
 class VerbsRailsCli {

@@ -20,14 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The verbs endpoint crossing the control channel, malformed: a proxy between a session and an
- * agent in this JVM mutates the target's PREPARED or CONNECTED reply (QP numbers, PSNs, GID, LID,
- * MTU, rd_atomic, the region's address and rkey, max_msg_sz) for seeded WRITE and READ points.
- * Each must pass, or fail with a {@code TransferException} that says what broke — a malformed
- * entry named by {@code PeerEndpoint}, or a false but well-formed one (another QP, another
- * address) caught by the device as a completion error within the progress deadline — never a bare
- * runtime exception, a crash or a hang. Needs an RDMA device: it runs inside the Soft-RoCE VM
- * ({@code SoftRoceSuite}), and skips with the verbs transport's reason elsewhere.
+ * The verbs endpoint crossing the control channel, malformed: a proxy between a session and an agent in this JVM
+ * mutates the target's PREPARED or CONNECTED reply (QP numbers, PSNs, GID, LID, MTU, rd_atomic, the region's address
+ * and rkey, max_msg_sz) for seeded WRITE and READ points. Each must pass, or fail with a {@code TransferException}
+ * that says what broke (a malformed entry named by {@code PeerEndpoint}, or a false but well-formed one caught by the
+ * device as a completion error within the progress deadline), never a bare runtime exception, a crash or a hang.
+ * Needs an RDMA device: it runs inside the Soft-RoCE VM ({@code SoftRoceSuite}), and skips elsewhere.
  */
 @Timeout(600)
 class VerbsEndpointFuzz {

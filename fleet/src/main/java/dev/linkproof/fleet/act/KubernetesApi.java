@@ -28,20 +28,13 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Carries out {@link KubernetesMark}'s commands through the Kubernetes API server with fabric8's
- * client — in a pod, as its ServiceAccount (found by the client: the token and CA mounted under
- * {@code /var/run/secrets/kubernetes.io/serviceaccount}); elsewhere as {@code ~/.kube/config}'s
- * current context ({@code $KUBECONFIG}). No kubectl is needed.
- *
- * <p>Every edit reads the node (RBAC verb {@code get}), then writes only what changes as a JSON patch
- * (RFC 6902) guarded by the resourceVersion it read ({@code patch}); a node changed in between is
- * read again, as kubectl's label and taint do. A label or taint that is there already, or one to
- * remove that is not, needs no patch. The marks are listed with a label selector ({@code list}). So
- * the coordinator's account needs exactly get, list and patch on nodes (the kit's act component).
- *
- * <p>Each call under the deadline; how each ended is a {@link CommandOutcome}: {@code Refused} with
- * the HTTP status when the server said no (403 names the RBAC verb that is missing, 404 the node
- * that does not exist), {@code NotStarted} when no server answered, {@code TimedOut} past the deadline.
+ * Carries out {@link KubernetesMark}'s commands through the API server with fabric8's client, no kubectl: in a pod
+ * as its ServiceAccount, elsewhere as {@code ~/.kube/config}'s current context. Every edit reads the node
+ * ({@code get}) and writes only what changes as a JSON patch guarded by the resourceVersion it read ({@code patch}),
+ * reading again when the node changed in between, as kubectl does; the marks are listed with a label selector
+ * ({@code list}). So the coordinator's account needs exactly get, list and patch on nodes (the kit's act component).
+ * Each call ends as a {@link CommandOutcome}: {@code Refused} with the HTTP status (403 names the missing RBAC verb,
+ * 404 the missing node), {@code NotStarted} or {@code TimedOut}.
  */
 public final class KubernetesApi implements Runner, AutoCloseable {
     /** How often a taint is read and patched again when the node changed between the two. */
@@ -66,7 +59,10 @@ public final class KubernetesApi implements Runner, AutoCloseable {
         this.deadline = deadline;
     }
 
-    /** The client as the coordinator uses it: configured from the pod's ServiceAccount or ~/.kube/config, each request under {@code deadline}. */
+    /**
+     * The client as the coordinator uses it: configured from the pod's ServiceAccount or ~/.kube/config, each
+     * request under {@code deadline}.
+     */
     public static KubernetesClient defaultClient(Duration deadline) {
         int ms = (int) Math.min(Integer.MAX_VALUE, deadline.toMillis());
         Config config = new ConfigBuilder(Config.autoConfigure(null))
@@ -216,7 +212,10 @@ public final class KubernetesApi implements Runner, AutoCloseable {
         }
     }
 
-    /** The node's taints less those with {@code key} and {@code effect}, plus {@code taint} when one is given: the operation, or none if nothing changes. */
+    /**
+     * The node's taints less those with {@code key} and {@code effect}, plus {@code taint} when one is given: the
+     * operation, or none if nothing changes.
+     */
     private static List<Map<String, Object>> taints(Node n, String key, String effect, Taint taint) {
         List<Taint> now = n.getSpec() == null || n.getSpec().getTaints() == null
                 ? List.of()

@@ -5,18 +5,13 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * Marking blamed nodes in Kubernetes, as Google's cluster-health-scanner does: per bad, corrupting
- * or unreachable node, a label saying the verdict ({@code linkproof.dev/verdict=<kind>}, for
- * selectors and dashboards) and a NoSchedule taint ({@code linkproof.dev/<kind>=true}, so new pods
- * stay off it while running ones carry on; the node is not cordoned). Both replace what an
- * earlier run set: a second run on a node the first marked must not fail. Bad links mark nothing.
+ * Marking blamed nodes in Kubernetes, as Google's cluster-health-scanner does: per bad, corrupting or unreachable
+ * node, a label {@code linkproof.dev/verdict=<kind>} for selectors and dashboards, and a NoSchedule taint
+ * {@code linkproof.dev/<kind>=true}, so new pods stay off it while running ones carry on (no cordon). Both replace
+ * what an earlier run set: a second run on a node the first marked must not fail. Bad links mark nothing. The
+ * commands are {@link NodeEdit}s for {@link KubernetesApi}; {@code print} shows their argv, kubectl's line.
  *
- * <p>The commands are {@link NodeEdit}s that {@link KubernetesApi} carries out through the API
- * server (no kubectl in the image); their argv is kubectl's line for the same, which {@code print}
- * shows an operator.
- *
- * @param machineOf a blamed fleet node's Kubernetes node (an agent pod's name to its node's, as the
- *                  agents registered them); the identity where the fleet's nodes are Kubernetes nodes
+ * @param machineOf a blamed fleet node's Kubernetes node: an agent pod's name to its node's; else the identity
  */
 public record KubernetesMark(UnaryOperator<String> machineOf) {
     public static final KubernetesMark DEFAULT = new KubernetesMark(UnaryOperator.identity());

@@ -5,16 +5,12 @@ import java.util.List;
 
 /**
  * Draining blamed nodes in Slurm, as LBNL NHC does: per bad, corrupting or unreachable node,
- * {@code scontrol update nodename=<n> state=drain reason="linkproof: <kind>: <reason>"}. Running
- * jobs finish; the node takes no new ones until an operator resumes it, and {@code sinfo -R} shows
- * why. Bad links drain nothing: both their nodes are fine with every other partner.
+ * {@code scontrol update nodename=<n> state=drain reason="linkproof: <kind>: <reason>"}. Running jobs finish, the
+ * node takes no new ones, and {@code sinfo -R} shows why. Bad links drain nothing: both their nodes are fine with
+ * every other partner. Undo resumes a node whose drain reason starts with {@code linkproof:} and that passes again;
+ * a node an operator drained for another reason is never touched.
  *
- * <p>Undo: a node whose drain reason starts with {@code linkproof:} and that passes again is
- * resumed ({@code state=resume}); a node an operator drained for another reason is never touched.
- *
- * @param scontrol   the program to run ({@code scontrol} on the PATH, or a path)
- * @param sinfo      the program that lists drained nodes and their reasons
- * @param reasonMax  the drain reason's length limit, {@code linkproof: } included
+ * @param reasonMax the drain reason's length limit, {@code linkproof: } included
  */
 public record SlurmDrain(String scontrol, String sinfo, int reasonMax) {
     public static final SlurmDrain DEFAULT = new SlurmDrain("scontrol", "sinfo", ReasonText.DEFAULT_MAX);

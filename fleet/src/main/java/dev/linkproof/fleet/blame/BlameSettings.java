@@ -1,15 +1,12 @@
 package dev.linkproof.fleet.blame;
 
 /**
- * What the profile and the run set for the blame.
+ * What the profile and the run set for the blame (docs/fleet.md, "How a verdict is reached").
  *
- * @param thresholds        the fleet-relative criteria
- * @param confirmations     how many more times a failing pair runs, itself and both ways, before it
- *                          counts: it fails when it failed in a majority of all its runs, so no
- *                          verdict rests on one sample (at least 1)
- * @param maxBlamedFraction the circuit breaker: when the verdicts would single out more than this
- *                          share of the fleet's nodes, the run names none of them and gives one
- *                          {@link VerdictKind#FLEET_DEGRADED} verdict instead
+ * @param confirmations     how many more times a failing pair runs, itself and both ways, before it counts (1 to
+ *                          20): it fails when it failed in a majority of all its runs, so no verdict rests on one run
+ * @param maxBlamedFraction the circuit breaker: when the verdicts would single out more than this share of the
+ *                          fleet's nodes, the run names none and gives one {@link VerdictKind#FLEET_DEGRADED} verdict
  * @param evidenceLimit     how many runs a verdict lists as evidence (the rest are counted)
  */
 public record BlameSettings(Thresholds thresholds, int confirmations, double maxBlamedFraction, int evidenceLimit) {

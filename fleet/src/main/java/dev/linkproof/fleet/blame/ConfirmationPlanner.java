@@ -9,19 +9,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which runs confirm or clear what failed, before any verdict (as ByteRobust acts on an alert only
- * when it fires again, and ClusterKit retests suspect pairs): every (directed pair, point) that
- * failed and has fewer runs than {@link BlameSettings#runsPerPair}, and its reverse, run again until
- * both have that many. Asked again after the retests, it confirms the retests that failed too.
- *
- * <p>A node that failed with more than {@link #PER_NODE} partners has that many of its pairs
- * confirmed, spread over its partners, not all of them: a bad node of a 1,024-node fleet fails
- * 2,000 pairs, all through the one node, and confirming each would take longer than the run. Its
- * other pairs count once the sample confirms it (the ledger's vouching).
- *
- * <p>Left out: pairs with a node that never registered (nothing to run) or that no run ever reached
- * (each try would wait out a connect deadline to learn nothing new; the node's verdict rests on
- * every one of its pairs already).
+ * Which runs confirm or clear what failed, before any verdict (as ByteRobust acts on an alert only when it fires
+ * again): every (directed pair, point) that failed with fewer runs than {@link BlameSettings#runsPerPair}, and its
+ * reverse, runs again until both have that many. A node failing with more than {@link #PER_NODE} partners has only
+ * that many of its pairs confirmed, spread over its partners: a bad node of a 1,024-node fleet fails 2,000 pairs,
+ * and confirming each would take longer than the run ({@link Ledger} says when the rest count). Pairs with a node
+ * that never registered, or that no run reached, are left out: each try would wait out a connect deadline to learn
+ * nothing new.
  */
 public final class ConfirmationPlanner {
     /** How many of one node's failing pairs are confirmed when it has more. */

@@ -10,19 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcomes of a fleet run tallied by node, by run of a (directed pair, point) and by (unordered)
- * pair, once, so each rule of the blame is a walk over nodes or failing pairs rather than over every
- * outcome again. Nodes are numbered (the expected ones in the launcher's order, then any other an
- * outcome names) and partners kept as bit sets: a 1,024-node pairwise run has half a million pairs,
- * and a set of names per node would hold each of them twice.
+ * The outcomes of a fleet run tallied once by node, by run of a (directed pair, point) and by (unordered) pair, so
+ * each rule of the blame walks nodes or failing pairs, not every outcome again. Nodes are numbered and partners kept
+ * as bit sets: a 1,024-node pairwise run has half a million pairs, and a set of names per node would hold each twice.
  *
- * <p>A (directed pair, point) <em>fails</em> when it ran at least twice and failed in a majority of
- * its runs: the first round's one sample makes it a candidate for confirmation, never a failure on
- * its own. A node that fails with hundreds of partners has a sample of its pairs confirmed, not
- * every one ({@link ConfirmationPlanner#PER_NODE}); its other candidates count once the node
- * <em>vouches</em> for them: at least two of its pairs failed by majority, and more of them failed
- * than were cleared. Every rule downstream sees only failing pairs, so no verdict rests on one
- * sample, nor on one confirmed pair.
+ * <p>A (directed pair, point) <em>fails</em> when it ran at least twice and failed in a majority of its runs; a
+ * sampled node's other candidates ({@link ConfirmationPlanner#PER_NODE}) count once it vouches for them
+ * ({@link #vouches}). Rules downstream see only failing pairs, so no verdict rests on one sample or one confirmed pair.
  */
 final class Ledger {
     final List<String> names;
@@ -184,7 +178,10 @@ final class Ledger {
         return l;
     }
 
-    /** A node vouches for its unconfirmed candidates when at least two of its pairs failed by majority, and more failed than were cleared. */
+    /**
+     * A node vouches for its unconfirmed candidates when at least two of its pairs failed by majority, and more
+     * failed than were cleared.
+     */
     private static boolean vouches(int confirmed, int cleared) {
         return confirmed >= 2 && confirmed > cleared;
     }

@@ -4,13 +4,12 @@ import dev.linkproof.fleet.plan.Pair;
 import java.util.Objects;
 
 /**
- * How one directed pair did at one point, in one run of it. The figures are primitives with
- * {@link Double#NaN} for "not measured" rather than optionals: a 1,024-node pairwise run has a
- * million of these per point, and a boxed figure would double their footprint.
+ * How one directed pair did at one point, in one run of it. The figures are primitives with {@link Double#NaN}
+ * for "not measured" rather than optionals: a 1,024-node pairwise run has a million of these per point, and a
+ * boxed figure would double their footprint.
  *
- * @param bandwidthGBps GB/s (10^9 B/s), or NaN when the point measured none
- * @param latencyUs     microseconds (the point's p50), or NaN when the point measured none
- * @param stage         which part of the run it came from
+ * @param bandwidthGBps GB/s (10^9 B/s)
+ * @param latencyUs     microseconds (the point's p50)
  * @param atMillis      when it ended (epoch milliseconds), 0 when not known
  */
 public record PairOutcome(

@@ -8,20 +8,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which retests tell the two sides of a failing pair apart, as Google's cluster-health-scanner
- * does: a node of a failing pair is paired again with a node that passed. If the suspect fails
- * again it is the node; if it passes, and so does its old partner, it was the link.
- *
- * <p>"Passed" means passed everything except with nodes the first round already blames: in a
- * pairwise run every node meets a bad node once, and taken literally no node would be left to
- * retest with. The suspects are the nodes the first round blames as bad or corrupting (a retest
- * confirms it, or clears a node whose partners were few), and both nodes of every failing pair no
- * blamed node explains. One retest per suspect, not per failing pair: a bad node fails with every
- * partner, and one more partner that passed says as much as a thousand. Nodes that never
- * registered, or that nobody reached, are not retested: each try would wait out a connect deadline
- * to learn nothing new. Partners are taken in the launcher's order from a cursor that moves on with
- * each retest, so the plan is deterministic and spreads the retests over the good nodes; a round
- * holds each node once.
+ * Which retests tell the two sides of a failing pair apart, as Google's cluster-health-scanner does: a suspect is
+ * paired again with a node that passed; failing again, it is the node; passing, with its old partner passing too,
+ * it was the link. "Passed" leaves out pairs with nodes the first round already blames: in a pairwise run every
+ * node meets a bad node once. The suspects are the nodes the first round blames as bad or corrupting, and both
+ * nodes of every failing pair no blamed node explains; one retest each, since one more passing partner says as much
+ * as a thousand. Nodes never registered or never reached are not retested. Partners come in the launcher's order
+ * from a cursor that moves on with each retest, so the plan is deterministic and spread over the good nodes.
  */
 public final class RetestPlanner {
     private RetestPlanner() {}

@@ -1,19 +1,13 @@
 package dev.linkproof.fleet.blame;
 
 /**
- * The fleet-relative criteria. At a bandwidth point a pair is an outlier when its bandwidth is
- * below {@code bandwidthFraction} × the fleet's reference <em>and</em> more than
- * {@code maxDeviations} robust standard deviations below it, in ratio terms (σ of the logarithm,
- * estimated from the median absolute deviation of the healthy side: see {@link FleetRelative}); at a
- * latency point, when its latency is above {@code latencyMultiple} × the fleet's lowest and more than
- * {@code maxDeviations} robust deviations above the reference. Both rules must hold: the fraction
- * keeps a tight fleet from blaming a pair 1 % off, the spread keeps a noisy fleet (shared hosts, an
- * oversubscribed switch) from blaming its own noise.
- *
- * <p>A point is judged against the fleet only with at least {@code minNodes} registered nodes and
- * {@code minPairs} pairs measured at it: a median of three pairs is not a reference. The fraction
- * and multiple default to ClusterKit's (93 % of the reference, 2.1 × the lowest latency), whose
- * users will compare.
+ * The fleet-relative criteria ({@link FleetRelative}). At a bandwidth point a pair is an outlier when its bandwidth
+ * is below {@code bandwidthFraction} × the fleet's reference <em>and</em> more than {@code maxDeviations} robust
+ * standard deviations (of the logarithm) below it; at a latency point, when its latency is above
+ * {@code latencyMultiple} × the fleet's lowest and more than {@code maxDeviations} deviations above the reference.
+ * The fraction keeps a tight fleet from blaming a pair 1 % off, the spread a noisy fleet from blaming its own noise.
+ * A point is judged against the fleet only with {@code minNodes} registered nodes and {@code minPairs} pairs measured
+ * at it. The fraction and multiple default to ClusterKit's (93 %, 2.1 ×), whose users will compare.
  */
 public record Thresholds(
         double bandwidthFraction, double latencyMultiple, double maxDeviations, int minNodes, int minPairs) {

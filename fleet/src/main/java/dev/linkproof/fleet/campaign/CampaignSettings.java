@@ -7,15 +7,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What a campaign needs besides its plan: where its registry listens and how long it waits, the
- * token every agent was given, the transfers' deadlines, how verdicts are reached, and what to do
- * about them.
+ * What a campaign needs besides its plan: where its registry listens and how long it waits, the token every agent
+ * was given, the transfers' deadlines, how verdicts are reached, and what to do about them.
  *
- * @param registryHost   where the registry listens
- * @param registryPort   its port (0: any free one)
- * @param registerWithin how long the registry waits for the expected nodes
- * @param act            what to do about blamed nodes
- * @param actAfter       how many of the last runs must blame a node before it is acted on (with a history)
+ * @param registryPort 0: any free one
+ * @param actAfter     how many of the last runs must blame a node before it is acted on (with a history)
  */
 public record CampaignSettings(
         String registryHost,

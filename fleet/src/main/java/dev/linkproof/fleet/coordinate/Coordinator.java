@@ -21,16 +21,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs rounds of pairs through the fleet's agents. For each pair the coordinator asks the initiator's
- * agent to drive the point against the target's agent ({@link DrivenSession}): the spec goes from here
- * to both ranks, and both validate. All pairs of a round provision on their own and then start their
- * timed loops together, so a round measures the fabric under the load of every pair at once, as
- * ClusterKit's rounds do.
- *
- * <p>Unlike the rails of one point, the pairs of a round are independent findings: a pair that fails
- * (or is slow to provision) must not fail the others. The start barrier therefore lets a failed pair
- * leave, and after {@code startDeadline} opens for whoever has arrived; the pairs that started late
- * say so ({@link PairRun#startedTogether}).
+ * Runs rounds of pairs through the fleet's agents: the initiator's agent drives each point against the target's
+ * ({@link DrivenSession}), the spec going from here to both ranks, both validating. All pairs of a round provision
+ * on their own, then start their timed loops together, so a round measures the fabric under the load of every pair
+ * at once, as ClusterKit's rounds do. Unlike the rails of one point, the pairs of a round are independent findings:
+ * a pair that fails (or is slow to provision) must not fail the others. So the start barrier lets a failed pair
+ * leave, and after {@code startDeadline} opens for whoever has arrived; the late pairs say so
+ * ({@link PairRun#startedTogether}).
  */
 public final class Coordinator implements AutoCloseable {
     private final Nodes nodes;

@@ -9,13 +9,10 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The value of {@code linkproof.fleet.pattern}: a name, then its arguments after colons.
+ * The value of {@code linkproof.fleet.pattern}: a name, then its arguments after colons ({@link #VALID} lists every
+ * form; docs/fleet.md, "Patterns", says what each does).
  * <pre>
- *   pairwise
- *   ring
- *   random-k:3            random-k:3:seed=7
- *   incast                incast:lpn1            incast:lpn1:batch=8      incast:batch=8
- *   fan-out               fan-out:lpn1           fan-out:lpn1:batch=8
+ *   pairwise    ring    random-k:3:seed=7    incast:lpn1:batch=8    fan-out:batch=8
  *   file:/path/pairs.txt  (the rest of the value is the path, colons and all)
  * </pre>
  * A bad value is an error that quotes it, says what is wrong and lists the valid forms.

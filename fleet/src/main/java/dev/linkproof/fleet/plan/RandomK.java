@@ -8,15 +8,13 @@ import java.util.Random;
 import java.util.stream.IntStream;
 
 /**
- * {@code random-k:k[:seed=s]}: each node meets k random partners, each pair both ways at once, in k
- * rounds of disjoint pairs. The nodes are shuffled, the round robin of the shuffled list is built,
- * and k of its rounds are drawn: rounds of a round robin never repeat a partner, so k of them give
- * every node k distinct partners. With an odd node count each round leaves one node out, so k nodes
- * get k−1 partners and the rest k.
+ * {@code random-k:k[:seed=s]}: each node meets k random partners, each pair both ways at once, in k rounds of
+ * disjoint pairs: k rounds drawn from the round robin of the shuffled nodes, whose rounds never repeat a partner.
+ * With an odd node count each round leaves one node out, so k nodes get k−1 partners and the rest k.
  *
- * <p>{@link Random} because its algorithm (and {@link Collections#shuffle(List, Random)}'s) is fixed
- * by its specification: the same seed gives the same plan on any JDK, so a run can be repeated. The
- * seed defaults to {@link #DEFAULT_SEED} for the same reason; {@link #spec()} always prints it.
+ * <p>{@link Random} because its algorithm (and {@link Collections#shuffle(List, Random)}'s) is fixed by its
+ * specification: the same seed gives the same plan on any JDK, so a run can be repeated. The seed defaults to
+ * {@link #DEFAULT_SEED} for the same reason; {@link #spec()} always prints it.
  */
 public record RandomK(int k, long seed) implements Pattern {
     public static final long DEFAULT_SEED = 1;

@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * An Indexed Job behind a headless Service: its pods are {@code <job>-0} … {@code <job>-(n−1)},
- * each reachable as {@code <job>-<index>.<service>}. Kubernetes puts neither the Job's name, the
- * Service nor the completion count in a pod's environment, so they come from configuration or from
- * variables the manifest sets ({@link KubernetesRoster}).
+ * An Indexed Job behind a headless Service: its pods are {@code <job>-0} … {@code <job>-(n−1)}, each reachable as
+ * {@code <job>-<index>.<service>}. Kubernetes puts neither the Job's name, the Service nor the completion count in a
+ * pod's environment, so they come from configuration or from variables the manifest sets ({@link KubernetesRoster}).
  *
  * @param job         the Job's name, the pods' hostname prefix
  * @param service     the headless Service, the pods' {@code subdomain}

@@ -5,15 +5,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Who is expected, from the environment a launcher gave this process (handed in as a map, so the
- * caller decides whether it is {@code System.getenv()}).
- *
- * <p>Detection looks for, in this order: {@code JOB_COMPLETION_INDEX} (a Kubernetes Indexed Job),
- * {@code WORLD_SIZE} with {@code MASTER_ADDR} (torchrun), {@code OMPI_COMM_WORLD_SIZE} (Open MPI),
- * {@code SLURM_JOB_NODELIST} or {@code SLURM_NODELIST} (Slurm). The innermost launcher comes first:
- * torchrun or mpirun run inside a Slurm allocation inherit its variables, and it is they, not
- * Slurm, that started this process. A host file is never detected; it is named
- * ({@link HostFile}).
+ * Who is expected, from the environment a launcher gave this process (a map, so the caller decides whether it is
+ * {@code System.getenv()}). Detection looks for, in this order: {@code JOB_COMPLETION_INDEX} (a Kubernetes Indexed
+ * Job), {@code WORLD_SIZE} with {@code MASTER_ADDR} (torchrun), {@code OMPI_COMM_WORLD_SIZE} (Open MPI),
+ * {@code SLURM_JOB_NODELIST} or {@code SLURM_NODELIST} (Slurm). The innermost launcher comes first: torchrun or
+ * mpirun run inside a Slurm allocation inherit its variables, and it is they, not Slurm, that started this process.
+ * A host file is never detected; it is named ({@link HostFile}).
  */
 public final class LauncherEnvironment {
     private LauncherEnvironment() {}

@@ -33,15 +33,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The coordinator's end of the rendezvous: agents placed by the launcher dial in, say which node they
- * are and where they serve, and stay connected for the run. The registry checks each against the
- * run's token and roster (a node the run does not expect, or one already registered, is refused with
- * the reason, which the agent prints), pings every registered agent each {@link Registration#HEARTBEAT}
- * so that it notices a node lost mid-run, and on {@link #close} says BYE to every agent: they stop, and
- * the launcher's step (srun, the Job's pods) ends with the run.
- *
- * <p>Nothing here needs a shared file system: the agents learn the registry's address and the token
- * from their environment (the batch script, the Job's manifest).
+ * The coordinator's end of the rendezvous: agents placed by the launcher dial in, say which node they are and where
+ * they serve, and stay connected for the run. Each is checked against the run's token and roster (an unexpected or
+ * already registered node is refused with the reason, which the agent prints); every registered agent is pinged each
+ * {@link Registration#HEARTBEAT} so a node lost mid-run is noticed; {@link #close} says BYE to every agent, so they
+ * stop and the launcher's step (srun, the Job's pods) ends with the run. No shared file system is needed: agents
+ * learn the registry's address and the token from their environment (the batch script, the Job's manifest).
  */
 public final class Registry implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(Registry.class.getName());

@@ -10,20 +10,13 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Who is expected in a fleet run, read from the launcher: the nodes in the launcher's order, and
- * for an agent, which of them it is.
+ * Who is expected in a fleet run, read from the launcher: the nodes in the launcher's order, each once, and for an
+ * agent, which of them it is.
  *
- * @param launcher    what started the agents
- * @param origin      where the list came from, for the printed plan and for errors
- *                    ({@code SLURM_JOB_NODELIST=lpn[1-4]})
- * @param nodes       the expected node names, in order, each once
- * @param self        this process's node, when the launcher says (an agent's view; the
- *                    coordinator's process may have none)
- * @param rank        this process's index as the launcher counts it, when it says
- * @param coordinator the coordinator's address and port, when the launcher gives one
- *                    (torchrun's MASTER_ADDR and MASTER_PORT); unresolved, as written
- * @param subdomain   what makes a node name resolvable, when the name alone is not: the headless
- *                    Service of a Kubernetes Indexed Job ({@link #address})
+ * @param origin      where the list came from, for the printed plan and errors ({@code SLURM_JOB_NODELIST=lpn[1-4]})
+ * @param self        this process's node, when the launcher says (the coordinator's process may have none)
+ * @param coordinator the coordinator's address, unresolved, when the launcher gives one (torchrun's MASTER_ADDR, MASTER_PORT)
+ * @param subdomain   what makes a node name resolvable: a Kubernetes Indexed Job's headless Service ({@link #address})
  */
 public record Roster(
         Launcher launcher,

@@ -7,21 +7,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A Slurm hostlist expanded as {@code scontrol show hostnames} expands it (Slurm's
- * {@code src/common/hostlist.c}, checked against 22.05's scontrol):
- * <ul>
- * <li>entries are separated by commas, spaces, tabs or newlines outside brackets;</li>
- * <li>{@code [1-4,7]} is a comma list of numbers and ranges; a number is padded with zeros to the
- *     width of the range's low end as written ({@code [08-10]} gives 08 09 10, {@code [9-10]} gives 9 10);</li>
- * <li>several bracket groups in one entry give every combination, the first group turning slowest
- *     ({@code a[1-2]b[3-4]}: a1b3 a1b4 a2b3 a2b4); text after the last group is a suffix for all
- *     (Slurm since 23.11; 22.05 refuses it);</li>
- * <li>order and repeats are kept, as scontrol keeps them.</li>
- * </ul>
- * Stricter than Slurm where Slurm guesses: an unclosed {@code [} or a stray {@code ]} anywhere,
- * and {@code [1-]} (Slurm reads it as {@code [1]}), are errors. Slurm's limit of 65,536 hosts in a
- * range is kept, and applied to the whole list: no job has more nodes. Hostlist functions
- * ({@code {...}}) are expanded by slurmctld, not by clients, and are refused here.
+ * A Slurm hostlist expanded as {@code scontrol show hostnames} expands it (Slurm's {@code src/common/hostlist.c},
+ * checked against 22.05's scontrol): entries separated by commas or whitespace outside brackets; {@code [1-4,7]} a
+ * list of numbers and ranges, each padded to the width of the range's low end as written ({@code [08-10]}: 08 09 10,
+ * {@code [9-10]}: 9 10); several groups give every combination, the first turning slowest, and text after the last
+ * is a suffix for all (Slurm 23.11 on); order and repeats kept. Stricter where Slurm guesses: an unclosed {@code [},
+ * a stray {@code ]} and {@code [1-]} (Slurm's {@code [1]}) are errors. Slurm's limit of 65,536 hosts in a range
+ * applies to the whole list; hostlist functions ({@code {...}}), which slurmctld expands, are refused.
  */
 public final class SlurmHostlist {
     /** Slurm's MAX_SLURM_NODES, its limit on one range. */

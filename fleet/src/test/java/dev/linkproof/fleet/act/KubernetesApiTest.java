@@ -331,7 +331,8 @@ class KubernetesApiTest {
             assertThat(patch)
                     .isEqualTo(
                             "[{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\"7\"},{\"op\":\"add\","
-                                + "\"path\":\"/spec/taints\",\"value\":[{\"effect\":\"NoSchedule\",\"key\":\"nvidia.com/gpu\",\"value\":\"present\"},"
+                                + "\"path\":\"/spec/taints\",\"value\":["
+                                + "{\"effect\":\"NoSchedule\",\"key\":\"nvidia.com/gpu\",\"value\":\"present\"},"
                                 + "{\"effect\":\"NoSchedule\",\"key\":\"linkproof.dev/bad-node\",\"value\":\"true\"}]}]");
         } finally {
             racing.destroy();

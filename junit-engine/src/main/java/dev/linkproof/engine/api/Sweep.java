@@ -7,7 +7,6 @@ import java.lang.annotation.Target;
 /**
  * A list of message sizes: either {@link #values()}, or a range {@link #from()}..{@link #to()}
  * walked by {@link #step()}. Sizes take binary suffixes: {@code "4KiB"}, {@code "1MiB"}, {@code "4097"}.
- *
  * <pre>{@code
  * @Sweep(from = "4KiB", to = "8MiB")              // 4 KiB, 8 KiB, ... 8 MiB (×2 by default)
  * @Sweep(from = "4KiB", to = "64KiB", step = "+4KiB") // linear

@@ -7,15 +7,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The registry of configuration keys: every {@code linkproof.*} key, its type, its default and what
- * it does, once. The engine parses its keys through these entries ({@link LinkproofConfiguration},
- * {@link FleetSettings}, {@link PrometheusSettings}); the unknown-key check and its "did you mean"
- * ({@link KnownKeys}) take the names from {@link #ALL}; the table in docs/configuration.md is
- * {@link #markdownTable()}, which a test holds it to. The names themselves are {@link Constants}'
- * (declared where they are read: the profile loader's, the transports' and the fleet's in their
- * modules). Keys that another module parses (the profile's, the native libraries', the fleet
- * launcher's and pattern) have their type here for the reference and the check; their module parses
- * them, and its errors name the key as these do.
+ * The registry of configuration keys: every {@code linkproof.*} key, its type, its default and what it does,
+ * once. The engine parses its keys through these entries, {@link KnownKeys} takes the names for the unknown-key
+ * check from {@link #ALL}, and docs/configuration.md's table is {@link #markdownTable()}, which a test holds it to.
+ * Keys another module parses (the profile's, the libraries', the fleet's) are here for the reference and the check.
  *
  * <p>Longer than 400 lines because it is the registry itself: one entry per key, each a row of the
  * reference's table, and a registry split in two would be two places to look for a key.

@@ -18,20 +18,13 @@ import java.util.function.Function;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
- * A fleet run's keys ({@code linkproof.fleet.*}), read with the rest of the configuration; present
- * only when {@code linkproof.fleet} is set. How verdicts are reached comes in three layers, each
- * field on its own: the key when given, else the profile's {@code fleet} section, else the default
- * ({@link BlameSettings#DEFAULTS}, {@link ActAfter#DEFAULT}).
+ * A fleet run's keys, present only when {@code linkproof.fleet} is set. Each verdict setting ({@code keys}) is the
+ * key when given, else the profile's {@code fleet} section, else {@link BlameSettings#DEFAULTS} or {@link ActAfter#DEFAULT}.
  *
- * @param launcher       who is expected, as {@link Constants#FLEET} gives it ({@code slurm}, {@code hostfile:PATH}, …)
- * @param registryHost   where the registry listens
- * @param registryPort   its port (0: any free one, for tests that give agents the port afterwards)
- * @param pattern        {@link Constants#FLEET_PATTERN}'s value, parsed at discovery
- * @param registerWithin how long the registry waits for the expected nodes
- * @param act            what to do about blamed nodes: empty (nothing), {@code slurm}, {@code kubernetes}, {@code print}
- * @param verdictFile    where fleet-verdict.json goes
- * @param history        where earlier verdict documents are kept (and this run's goes), when given
- * @param keys           the verdict settings the keys give, over the profile's
+ * @param launcher     who is expected, as {@link Constants#FLEET} gives it ({@code slurm}, {@code hostfile:PATH}, …)
+ * @param registryPort 0: any free one, for tests that give agents the port afterwards
+ * @param act          what to do about blamed nodes: empty (nothing), {@code slurm}, {@code kubernetes}, {@code print}
+ * @param history      where earlier verdict documents are kept and this run's goes, when given
  */
 public record FleetSettings(
         String launcher,

@@ -4,10 +4,8 @@ import java.util.Optional;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
- * One entry of the registry of keys ({@link ConfigurationKeys}): the key's name, the type of its
- * value, its default as the reference states it, and what it does. The configuration reference's
- * table is this record rendered ({@link ConfigurationKeys#markdownTable()}), the unknown-key check and
- * its "did you mean" read the names from here, and the engine parses each value through it.
+ * One entry of the registry of keys ({@link ConfigurationKeys}): the reference's table is these records rendered,
+ * the unknown-key check reads the names from here, and the engine parses each value through it.
  *
  * @param name        {@code linkproof.…}; a family of keys ends with a dot ({@code linkproof.criteria.})
  * @param value       the type: how the value is written and parsed

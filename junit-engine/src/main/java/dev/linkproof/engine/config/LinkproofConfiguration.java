@@ -17,28 +17,13 @@ import java.util.function.Supplier;
 import org.junit.platform.engine.ConfigurationParameters;
 
 /**
- * The engine's settings, read once from the configuration parameters (see {@link Constants}).
+ * The engine's settings, read once from the configuration parameters: each component is its key's value
+ * ({@link ConfigurationKeys} says what each key does), empty when the key is not given.
  *
- * @param baselineTolerance {@code linkproof.baseline.tolerance} when given; see {@link #baselineTolerance(OptionalDouble)}
- * @param verbsDevice       {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
- * @param busyHostReruns    {@code linkproof.busyHost.reruns}: reruns of a point that fell below a performance
- *                          criterion while other processes kept a host busy
- * @param baselineReruns    {@code linkproof.baseline.reruns}: reruns of a point whose only failure is a
- *                          regression against the baseline
- * @param requireProfileMatch {@code linkproof.requireProfileMatch}: a fallback profile on a host with RDMA
- *                          devices or GPUs stops the run
- * @param eachNic           {@code linkproof.nics=each}: a verbs point runs once per RDMA device the profile
- *                          resolves, not only on the first
- * @param eachGpu           {@code linkproof.gpus=each}: a GPU-memory point runs once per GPU the profile
- *                          provides, its GPU indices shifted, not only on the GPUs it names
- * @param duration          {@code linkproof.duration}: how long each point runs, when not for its count of iterations
- * @param rails             {@code linkproof.rails}: the rails every RDMA point runs at once, whatever its
- *                          annotation says (0 = every rail the profile resolves); empty: as annotated
- * @param tcpRails          {@code linkproof.tcp.rails}: the address pairs tcp rails run on, one per rail
- * @param bothWays          {@code linkproof.direction}: every RDMA point both ways (true) or one way (false),
- *                          whatever its annotation says; empty: as annotated
- * @param fleet             {@code linkproof.fleet.*}: a fleet run's settings; empty for a run of one pair
- * @param prometheus        {@code linkproof.prometheus.*}: where the run's metrics go besides fleet.prom
+ * @param verbsDevice {@code linkproof.verbs.device}, else the {@code LINKPROOF_VERBS_DEVICE} environment variable
+ * @param eachNic     {@code linkproof.nics=each}; {@code eachGpu} is {@code linkproof.gpus=each}
+ * @param rails       {@code linkproof.rails} (0: every rail the profile resolves); empty: as annotated
+ * @param bothWays    {@code linkproof.direction}: true both ways, false one way; empty: as annotated
  */
 public record LinkproofConfiguration(
         Optional<dev.linkproof.transfer.control.HostPort> peer,

@@ -1,2 +1,5 @@
-/** The run's configuration: every linkproof.* key (Constants) and the one reader of them (LinkproofConfiguration). It depends on nothing of the engine. */
+/**
+ * The run's configuration: every linkproof.* key (Constants) and the one reader of them (LinkproofConfiguration).
+ * It depends on nothing of the engine.
+ */
 package dev.linkproof.engine.config;

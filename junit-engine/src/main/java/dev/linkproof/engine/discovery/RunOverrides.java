@@ -13,16 +13,13 @@ import java.util.OptionalInt;
 import java.util.function.Predicate;
 
 /**
- * What the run, not the annotation, says about every point: the NICs and GPUs to repeat points
- * over ({@code linkproof.nics=each}, {@code linkproof.gpus=each}), the rails and direction of RDMA
- * points ({@code linkproof.rails}, {@code linkproof.direction}), and which transports stage GPU
- * memory through the host (for names). Immutable; {@link SweepExpander}'s {@code with…} make new ones.
+ * What the run, not the annotation, says about every point: the NICs and GPUs to repeat points over
+ * ({@code linkproof.nics=each}, {@code linkproof.gpus=each}) and the rails and direction of RDMA points
+ * ({@code linkproof.rails}, {@code linkproof.direction}; empty: as annotated). {@link SweepExpander} makes new ones.
  *
  * @param nics            the RDMA devices a verbs point is made once for; empty: once, on the run's choice
  * @param gpus            with {@code linkproof.gpus=each}, how many GPUs the profile provides; 0 or 1: as written
- * @param rails           the rails every RDMA point runs at once; empty: as annotated
- * @param direction       the direction of every RDMA point; empty: as annotated
- * @param stagesGpuMemory which transports move GPU memory through a host copy
+ * @param stagesGpuMemory which transports move GPU memory through a host copy (for names)
  */
 record RunOverrides(
         List<String> nics,

@@ -16,10 +16,9 @@ import java.util.Set;
 import org.junit.platform.engine.TestTag;
 
 /**
- * One {@link TransferTest}'s dimensions, read and checked: every value parsed and in range, the
- * profile's defaults filled in, the run's overrides applied. Everything that is wrong is reported at
- * once ("batch 0 out of range 1..65536; offset 4096 out of range 0..4095"), so a method with several
- * mistakes takes one round to mend.
+ * One {@link TransferTest}'s dimensions, read and checked: values parsed and in range, the profile's defaults
+ * filled in, the run's overrides applied. Every mistake is reported at once ("batch 0 out of range 1..65536;
+ * offset 4096 out of range 0..4095"), so a method with several takes one round to mend.
  *
  * @param placements the memory placements with the run's GPU shifts (one-rail, one-way points repeat over them)
  * @param written    the placements as written (points of several rails or both ways place their GPUs themselves)

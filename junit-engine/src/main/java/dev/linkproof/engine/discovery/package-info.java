@@ -1,2 +1,5 @@
-/** Selectors to descriptors: @TransferTest classes and methods resolved, sweeps expanded into points, mistakes reported as discovery issues. */
+/**
+ * Selectors to descriptors: @TransferTest classes and methods resolved, sweeps expanded into points, mistakes
+ * reported as discovery issues.
+ */
 package dev.linkproof.engine.discovery;

@@ -1,2 +1,5 @@
-/** How a point fails: PointFailure (failed) and PointError (broken), each carrying its FailureKind, and the kind of any outcome. Decides no verdict. */
+/**
+ * How a point fails: PointFailure (failed) and PointError (broken), each carrying its FailureKind, and the kind of
+ * any outcome. Decides no verdict.
+ */
 package dev.linkproof.engine.failure;

@@ -24,15 +24,13 @@ public final class ProfilePlacement {
     private final DeviceChoice devices;
 
     /**
-     * Which RDMA device the engine names in a verbs point's settings when neither the point nor the
-     * profile's {@code transport.settings} does.
+     * Which RDMA device the engine names in a verbs point's settings when neither the point nor the profile's
+     * {@code transport.settings} does. With a remote peer it names none: device names differ between hosts, so
+     * each rank picks its own ({@code linkproof.verbs.device} there, else the device NUMA-local to it).
      *
-     * @param localPair  both ranks run on this host (no {@code linkproof.peer}): the plan, made from this
-     *                   host's probe, holds for both. With a remote peer the engine names none, and each
-     *                   rank picks its own ({@code linkproof.verbs.device} / {@code LINKPROOF_VERBS_DEVICE}
-     *                   on that host, else the device NUMA-local to it): device names differ between hosts.
+     * @param localPair   both ranks run on this host (no {@code linkproof.peer}): this host's plan holds for both
      * @param commandLine {@code linkproof.verbs.device} or {@code LINKPROOF_VERBS_DEVICE} as this JVM sees it;
-     *                   on a local pair it wins over the plan and reaches both ranks
+     *                    on a local pair it wins over the plan and reaches both ranks
      */
     public record DeviceChoice(boolean localPair, Optional<String> commandLine) {
         public static final DeviceChoice REMOTE = new DeviceChoice(false, Optional.empty());

@@ -29,20 +29,13 @@ public sealed interface Admission {
     record Fail(FailureKind kind, String reason) implements Admission {}
 
     /**
-     * The decision, its rules in this order:
-     * <ol>
-     * <li>memory the profile does not provide (GPUs, huge pages): skip, required or not;</li>
-     * <li>a required transport this host lacks (no library, device or provider, or no device the
-     *     profile resolves): fail;</li>
-     * <li>what the transport cannot do for this point: skip — unless the device lacks a capability
-     *     the point needs ({@link Availability.Kind#DEVICE_LACKS_CAPABILITY}) and the profile requires
-     *     the transport: fail (a NIC the profile is for must do what the suite asks of it); what the
-     *     transport itself does not do ({@link Availability.Kind#NOT_SUPPORTED}) stays a skip;</li>
-     * <li>a NIC of the profile's kind that is not fit for the point (a port down): fail;</li>
-     * <li>rails: short of rails, skip, or fail when required; a rail of its own GPUs the runtime
-     *     cannot use, skip; a rail's NIC not fit, fail;</li>
-     * <li>an RDMA device the profile resolves none of (not required): skip.</li>
-     * </ol>
+     * The rules, in this order: (1) memory the profile does not provide (GPUs, huge pages): skip, required or
+     * not; (2) a required transport this host lacks (no library, device or provider, or no device the profile
+     * resolves): fail; (3) what the transport cannot do for this point: skip, unless the device lacks a capability
+     * ({@link Availability.Kind#DEVICE_LACKS_CAPABILITY}) of a required transport: fail, since a NIC the profile
+     * is for must do what the suite asks of it; (4) a NIC of the profile's kind not fit for the point (a port
+     * down): fail; (5) without rails, no RDMA device the profile resolves: skip; with rails, short of rails: skip,
+     * or fail when required; a rail of its own GPUs the runtime cannot use: skip; a rail's NIC not fit: fail.
      */
     static Admission decide(LinkproofExecutionContext context, SweepPoint point) {
         ProfileRequirements required = context.profile().requirements();

@@ -25,16 +25,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which rails a point of several runs on, before any session: for an RDMA transport, the profile's
- * NICs in the probe's order (rail i is NIC i on both ranks: a pair of hosts of one SKU names its NICs
- * alike, the usual rail-by-rail layout); for ucx the same NICs, each rail's UCX context on its own
- * ({@code UCX_NET_DEVICES}); for tcp, the links {@code linkproof.tcp.rails} names; for a transport of
- * one host (gpu-ipc), pairs of GPUs: rail k from the point's GPU shifted by k to its other GPU
- * shifted by k, over the GPUs the profile provides ({@code gpu->gpu:1} on four GPUs: 0→1, 1→2, 2→3,
- * 3→0 at once; every GPU's copies to its neighbour, nvbandwidth's all-pairs matrix a diagonal at a
- * time). A verbs or ucx point with GPU memory puts rail k's GPU sides on the GPU NUMA-local to rail
- * k's NIC ({@link #gpusForNics}), as MORI-IO and DLSlime pair them. A point that asks for more rails
- * than there are, or a transport that has none, is short, and says why.
+ * Which rails a point of several runs on, before any session. RDMA: the profile's NICs in the probe's order, rail
+ * i being NIC i on both ranks (hosts of one SKU name their NICs alike); ucx: the same NICs, each rail's context on
+ * its own ({@code UCX_NET_DEVICES}); tcp: the links {@code linkproof.tcp.rails} names; a transport of one host
+ * (gpu-ipc): rail k from the point's GPU shifted by k to its other GPU shifted by k ({@code gpu->gpu:1} on four
+ * GPUs: 0→1, 1→2, 2→3, 3→0 at once). A verbs or ucx point with GPU memory puts rail k's GPUs on the GPU NUMA-local
+ * to rail k's NIC ({@link #gpusForNics}), as MORI-IO and DLSlime pair them. A point that asks for more rails than
+ * there are, or a transport that has none, is short, and says why.
  */
 public final class RailPlan {
     /**

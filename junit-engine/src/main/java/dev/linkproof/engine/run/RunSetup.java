@@ -25,15 +25,13 @@ import org.junit.platform.engine.support.descriptor.FilePosition;
 import org.junit.platform.engine.support.descriptor.FileSource;
 
 /**
- * What a run loads once, at discovery, before any point: the configuration, the transports on the
- * class path (discovered here only, and handed on to the profile, the sessions and the fleet: each
- * discovery makes new transports, which probe their hardware again), the hardware profile (the host
- * probed once, for the match, the plan and the report) and the judge with its baseline. It is kept
- * on the engine descriptor; execution uses it as it is. Everything wrong here (a bad key, an unknown
- * transport or GPU runtime, a malformed profile, an unmet {@code linkproof.requireProfileMatch}, a
- * baseline that cannot be read, a results file or Allure results folder that cannot be created) is an
- * error-level {@link DiscoveryIssue}, so JUnit stops before any point runs: one channel for what is
- * wrong before a run.
+ * What a run loads once, at discovery, and execution uses as it is: the configuration, the transports on the
+ * class path (discovered here only and handed on, since each discovery makes new transports, which probe their
+ * hardware again), the hardware profile (the host probed once) and the judge with its baseline. Everything wrong
+ * here (a bad key, an unknown transport or GPU runtime, a malformed profile, an unmet
+ * {@code linkproof.requireProfileMatch}, an unreadable baseline, an output that cannot be created) is an
+ * error-level {@link DiscoveryIssue}, so JUnit stops before any point runs: one channel for what is wrong
+ * before a run.
  */
 public final class RunSetup {
     private final LinkproofConfiguration config;

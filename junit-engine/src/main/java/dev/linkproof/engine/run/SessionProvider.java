@@ -11,16 +11,13 @@ import dev.linkproof.transfer.session.TransferSession;
 import dev.linkproof.transfer.spi.Transports;
 
 /**
- * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure.
- * Without {@code linkproof.peer} it starts (and after a failure, restarts) a local agent; with it,
- * it connects to the agent already running there. An agent that cannot be started at all is not
- * retried for every point: the first cause is repeated at once. Nor is a peer that the run never
- * reached or that refused the run (nothing listening, an unknown or silent host, something else on the
- * port; a wrong token or another protocol version, which the agent answers with ERROR):
- * each point would wait out the control deadline again, 30 s by default, which over a suite of a
- * hundred points is most of an hour. A peer reached once is tried again after a failure, since its
- * agent may have been restarted, but only {@link #LOST_PEER_TRIES} times in a row: a target host
- * that went down (or is rebooting) is silent, and would cost every remaining point the deadline.
+ * Owns the pair for a run: one session, reused across points, re-provisioned after a peer failure. Without
+ * {@code linkproof.peer} it starts (and after a failure, restarts) a local agent; with it, it connects to the agent
+ * there. An agent that cannot be started, or a peer never reached or that refused the run (a wrong token, another
+ * protocol version), is not retried: its first cause is repeated at once, since each point would wait out the
+ * control deadline again (30 s by default, most of an hour over a hundred points). A peer reached once is tried
+ * again after a failure, as its agent may have been restarted, but only {@link #LOST_PEER_TRIES} times in a row:
+ * a host that went down is silent, and would cost every remaining point the deadline.
  */
 public final class SessionProvider implements AutoCloseable {
     private final LinkproofConfiguration config;

@@ -36,27 +36,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * Writes what Allure's JUnit Platform listener cannot know: per point the labels (epic = profile,
- * feature = op, story = memory kinds), the parameters (the point's dimensions and its measured
- * figures: parameters do not enter Allure's history id), the phases as steps, the measurement as a
- * JMH-shaped JSON attachment and the verdicts as text; per sweep a container whose tear-down
- * carries the sweep's CSV and SVG chart, so every point of the sweep shows them. Every call runs
- * on the point's own thread and does nothing when no Allure test case is running there (no
- * listener on the class path, or a test kit run).
- *
- * <p>A point's attachment files are serialized and written on one daemon thread, off the point's:
- * creating two files cost every point ~0.35 ms of its thread's time on a loaded host
- * (bench/engine-overhead.sh), time its next point could not start in. The attachments are part of the test case at once (their
- * names are fixed when they are added); their files are all written when the sweep finishes
- * ({@link #sweepFinished} waits for them) or {@link #awaitWrites} returns. A file that could not be
- * written fails the next point or sweep that reports, naming the cause, as it failed its own point
- * when it was written there.
- *
- * <p>A point that ran several rails at once (its measurement the aggregate) adds the parameters
- * "rails" (how many) and "slowest rail" ("rail 1 (rxe9) 11.2 GB/s"), a {@code rails} array in
- * measurement.json (each rail's figures and timed-loop window, as the results file has them) and
- * one attachment per rail ({@code rail 1 (rxe9).json}, that rail's measurement in measurement.json's
- * shape), so the rail that lagged, and its own validation, can be read without the others.
+ * Writes what Allure's JUnit Platform listener cannot know (docs/reports.md, "Allure"): per point labels, parameters
+ * (dimensions and figures: parameters do not enter Allure's history id), phases as steps, the measurement as JSON
+ * (and each rail's, for a point of rails) and the verdicts; per sweep a container whose tear-down carries the CSV and
+ * chart. Each call runs on the point's thread and does nothing when no Allure test case runs there. Attachment files
+ * are written on one daemon thread: writing two cost every point ~0.35 ms of its own thread on a loaded host
+ * (bench/engine-overhead.sh). {@link #sweepFinished} and {@link #awaitWrites} wait for them; a file that could not be
+ * written fails the next point or sweep that reports, naming the cause.
  */
 public final class AllureBridge {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -13,19 +13,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Previous runs' results, by point unique id. A point regresses when its bandwidth falls more than
- * the tolerance below the baseline's (bandwidth mode) or its median latency rises more than the
- * tolerance above it (latency mode).
- *
- * <p>Only a record of a point that was measured and whose data validated serves as a reference
- * ({@link PointRecord#validated()}), whether it passed or failed on performance: a point that fell
- * short of a criterion is still what the hardware did (and the criterion judges the new run on its
- * own), while the figures of a corrupt transfer (bad checksums, wrong receive completions) measure no
- * working data path. Where a folder holds several runs, a point's reference is the median of its
- * references (bandwidth, and p50 latency where recorded, each on its own): one lucky or unlucky run
- * does not set the bar. (Measured on a shared 2-core VM, five main-job runs of one tree, 2026-12-04:
- * at 50 % tolerance each run failed 1-3 points against the median of the other four where it failed
- * 1.8-4.2 against one of them alone, on average; at 5 % the drift of whole runs dominates either way.)
+ * Previous runs' results, by point unique id. A point regresses when its bandwidth falls more than the tolerance
+ * below the baseline's (bandwidth mode) or its median latency rises more than the tolerance above it (latency mode).
+ * Only a measured point whose data validated is a reference ({@link PointRecord#validated()}), passed or not: one
+ * short of a criterion is still what the hardware did, while a corrupt transfer measures no working data path. Over
+ * several runs a point's reference is the median of its references (bandwidth and p50 latency each on its own), so
+ * one lucky or unlucky run does not set the bar: on a shared 2-core VM (five runs, 2026-12-04) at 50 % tolerance
+ * each run failed 1-3 points against the median of the other four, 1.8-4.2 on average against one of them alone.
  */
 public final class Baseline {
     private final Path source;

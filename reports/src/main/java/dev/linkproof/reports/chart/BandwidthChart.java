@@ -13,16 +13,12 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * An SVG chart of one sweep: bandwidth against message size on a log-2 axis (or against batch,
- * QPs or depth when the size does not vary), one line per combination of the other dimensions,
- * the criterion and the link rate as dashed lines, failed points marked with a red cross. Where
- * the points of a line ran several rails at once, that line is their aggregate (so named in the
- * legend) and each rail gets a thinner dashed line of its own beneath it, so a rail that lags
- * shows as the curve that falls away; a rail whose data failed to validate is marked with a red
- * cross like a failed point. A small
- * writer rather than a charting library: the chart is a few dozen elements, and writing them
- * directly keeps the axis exactly as perftest users read it (powers of two). Which axis, which lines
- * and which rails are {@link ChartSeries}'s choice; this class draws them.
+ * An SVG chart of one sweep: bandwidth against message size on a log-2 axis (or batch, QPs or depth when the size
+ * does not vary), one line per combination of the other dimensions, criterion and link rate dashed, failed points a
+ * red cross; a line of rails points is their aggregate, with a thinner dashed line per rail, so a lagging rail shows
+ * as the curve that falls away. A small writer rather than a charting library: the chart is a few dozen elements,
+ * and writing them keeps the axis as perftest users read it (powers of two). Which axis, lines and rails are
+ * {@link ChartSeries}'s choice; this class draws them.
  */
 public final class BandwidthChart {
     private static final int W = 760;

@@ -11,18 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A node × node bandwidth heat map of one point as a standalone SVG: rows are initiators, columns
- * targets, both in the launcher's order; a cell's colour is its bandwidth on a scale from 0 to the
- * point's highest (viridis, which reads in grey print and to colour-blind eyes); a pair not run or
- * not measured is grey; a pair the blame counted against its nodes (failed, or a fleet-relative
- * outlier) is outlined in red; a node's own diagonal is blank. A slow node shows as a dark cross
- * through its row and column, a slow link as two dark cells mirrored across the diagonal.
- *
- * <p>Cells shrink with the fleet (from 24 px down to 2) and the node labels go once a cell is too
- * small to hold them. Beyond {@link #MAX_DRAWN} nodes the map is drawn by blocks of consecutive nodes
- * ({@link #aggregate}): one cell per block pair, its colour the slowest pair in it (so a slow node or
- * link still shows), outlined when any pair in it was counted against its nodes; a 1,024-node map is
- * then 128 × 128 cells rather than a million.
+ * A node × node bandwidth heat map of one point as a standalone SVG: rows initiators, columns targets, in the
+ * launcher's order; colour from 0 to the point's highest bandwidth in viridis (which reads in grey print and to
+ * colour-blind eyes); grey where not measured, red outline where the blame counted the pair against its nodes. A
+ * slow node shows as a dark cross through its row and column, a slow link as two dark cells mirrored across the
+ * diagonal. Beyond {@link #MAX_DRAWN} nodes the map is drawn by blocks ({@link #aggregate}), each cell the slowest
+ * pair in its block, so a slow node or link still shows: a 1,024-node map is 128 × 128 cells, not a million.
  */
 public final class FleetHeatMap {
     private static final int PLOT = 640;

@@ -6,20 +6,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The labels of every point-level series, a run of one pair's and a fleet's pairs' alike: short
- * values a dashboard filters and groups by, never the point's JUnit unique id (some 200 characters).
- * {@code test} and {@code point} keep two points apart that share op, size, transport, memory and
- * rails (a sweep of batch or connections, two methods that run the same point): without them their
- * series would be one.
+ * The labels of every point-level series (docs/reports.md, "Prometheus"), a run of one pair's and a fleet's alike:
+ * short values a dashboard filters and groups by, never the point's JUnit unique id (some 200 characters).
+ * {@code test} and {@code point} keep apart two points that share op, size, transport, memory and rails (a sweep of
+ * batch or connections, two methods that run the same point): without them their series would be one.
  *
- * @param test      the test method, {@code SimpleClassName.method} ({@code WriteBandwidth.meetsProfile})
- * @param point     the point's display name ({@code write 4 KiB ×8 · 4 conn · tcp}), which names every
- *                  dimension that is not the default
- * @param op        {@code write}, {@code read}, {@code send}, {@code fetch-add}, …
- * @param sizeBytes bytes per transfer
- * @param transport {@code tcp}, {@code ucx}, {@code verbs}, …
- * @param memory    initiator-&gt;target memory as it ran ({@code host->host}, {@code host->gpu:0})
- * @param rails     rails run at once: {@code 1}, a count, or {@code all} (every rail the profile resolves)
+ * @param test  the test method, {@code SimpleClassName.method} ({@code WriteBandwidth.meetsProfile})
+ * @param point the point's display name ({@code write 4 KiB ×8 · 4 conn · tcp})
  */
 public record PointLabels(
         String test, String point, String op, long sizeBytes, String transport, String memory, String rails) {

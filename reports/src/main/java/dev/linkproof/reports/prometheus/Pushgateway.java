@@ -17,17 +17,13 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Pushes a run's metrics to a Prometheus Pushgateway, as its API asks: {@code PUT} of the text
- * format to {@code /metrics/job/<job>/<label>/<value>…}, which replaces every metric of that group
- * (job and grouping labels), so the group holds the last run's metrics and no stale series of an
- * earlier one. A value that is empty or holds a {@code /} goes base64url-encoded
- * ({@code <label>@base64/<value>}), the others percent-encoded. Prometheus' own client_java has a
- * Pushgateway exporter; this project's builds are not served it, and one request needs no library.
+ * Pushes a run's metrics to a Prometheus Pushgateway: {@code PUT} of the text format to
+ * {@code /metrics/job/<job>/<label>/<value>…}, which replaces every metric of that group, so the group holds the last
+ * run's metrics and no stale series of an earlier one. A value that is empty or holds a {@code /} goes
+ * base64url-encoded ({@code <label>@base64/<value>}), the others percent-encoded. client_java's Pushgateway exporter
+ * is not served to this project's builds, and one request needs no library.
  *
- * @param gateway  the Pushgateway's base URL ({@code http://pushgateway:9091}; a path is a prefix, as
- *                 behind a proxy)
- * @param job      the {@code job} label of the group
- * @param grouping the group's other labels, in order
+ * @param gateway the Pushgateway's base URL ({@code http://pushgateway:9091}; a path is a prefix, as behind a proxy)
  */
 public record Pushgateway(URI gateway, String job, Map<String, String> grouping) {
     private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");

@@ -8,44 +8,13 @@ import dev.linkproof.transfer.validate.Validation;
 import java.util.List;
 
 /**
- * One point's result as machines read it: the line of the JSON-lines results file, a row of the
- * sweep CSV, a dot on the chart, and what a later run's baseline compares with. The schema is
- * versioned ({@link #SCHEMA}); readers refuse lines of another major version.
- *
- * @param uniqueId    the point's JUnit unique id: the key baselines match on
- * @param sweep       the method's unique id: points of one sweep share it
- * @param device      the RDMA device the point ran on ({@code verbs.device} of the spec it was measured
- *                    with: the profile's NIC on a local pair, each in turn with {@code linkproof.nics=each}),
- *                    else the one its own settings named; absent when neither did
- * @param memory      initiator-&gt;target memory as the point ran ({@code host->gpu:0}; a profile's GPUs in place of {@code gpu:k})
- * @param layout      where a batch's slots lie: {@code contiguous} or {@code strided}; absent in
- *                    records written before it was recorded
- * @param offset      the slots' misalignment in bytes; absent in records written before it was recorded
- * @param status      passed, failed, broken (could not run) or skipped
- * @param failureKind the kind of the point's failure or skip ({@link dev.linkproof.transfer.FailureKind}'s name:
- *                    {@code DATA_CORRUPTION}, {@code BELOW_CRITERION}, {@code UNAVAILABLE}, …); absent when it passed
- * @param criteria    names of the profile's criteria that judged the point ({@code tcp-bulk}); empty when none
- *                    did (validation alone), absent when it was not measured
- * @param opsPerSecond operations (messages) per second over the timed loop, of every measured point:
- *                    iterations × batch transfers of {@code size} bytes over its time
- *                    ({@link Measurement#opsPerSecond()}; a point of rails: the aggregate's). An atomic
- *                    point's figure, beside which its bandwidth of 8 bytes an op says little, and a small
- *                    message's (perftest's Mpps); absent when not measured, and for other ops than atomics
- *                    in records written before it was recorded for every op
- * @param criterionGBps the bandwidth criterion the point was judged against, when one applied
- * @param linkGBps    the link rate, when the profile knows it
- * @param hostOtherCpus CPUs' worth of time other processes took on the initiator's host while the
- *                    point's last attempt ran, where {@code /proc} tells and the attempt lasted 100 ms
- *                    or more (see HostContention)
- * @param hostCpus    the CPUs of that host, to read {@code hostOtherCpus} against
- * @param targetOtherCpus the same on the target's host, as its agent reported it; only with a peer on another host
- * @param targetCpus  the CPUs of the target's host
- * @param attempts    how many times the point ran: more than 1 when it fell short on a busy host, or
- *                    of its baseline, and was rerun; absent when it was not measured
- * @param rails       a point that ran several rails at once: each rail's own figures and timed-loop
- *                    window ({@link Rail}), in rail order; its own figures above are then the aggregate.
- *                    Empty (absent from the line) for a point of one pair, and in records written before
- *                    rails were recorded
+ * One point's result as machines read it: the line of the JSON-lines results file, a row of the sweep CSV, a dot on
+ * the chart, and what a later run's baseline compares with, matching on {@code uniqueId}. docs/reports.md ("The
+ * results file") says what each field holds. The schema is versioned ({@link #SCHEMA}); readers refuse lines of
+ * another major version. A null is a field absent from the line: not measured, not applicable, or a record written
+ * before the field was ({@code layout}, {@code offset}, a non-atomic point's {@code opsPerSecond}); an absent
+ * {@code rails} reads as empty. {@code hostOtherCpus} and its kin are
+ * {@link dev.linkproof.transfer.measure.HostContention}'s figures (docs/reports.md, "Host load").
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PointRecord(
@@ -99,24 +68,13 @@ public record PointRecord(
     }
 
     /**
-     * One rail of a point that ran several at once, as the results file, measurement.json and the
-     * sweep CSV give it. Its window is its timed loop's, in milliseconds from the earliest rail's
-     * start: the rails' own clocks ({@link System#nanoTime()}) mean nothing outside the run, while
-     * offsets from a common start show at a glance whether the rails overlapped, which is what makes
-     * the point's aggregate (all bytes over first start to last end) a figure of them running together.
+     * One rail of a point that ran several at once, as the results file, measurement.json and the sweep CSV give it
+     * (docs/reports.md, "The results file"). Its window is in milliseconds from the earliest rail's start: the rails'
+     * own clocks ({@link System#nanoTime()}) mean nothing outside the run, while offsets from a common start show
+     * whether the rails overlapped, which makes the aggregate (all bytes over first start to last end) a figure of
+     * them running together.
      *
-     * @param index         the rail's position, from 0
-     * @param label         what it ran on ({@code rxe9}, {@code 10.77.1.1->10.77.1.2})
-     * @param bandwidthGBps its own bandwidth (GB = 10⁹ B)
-     * @param avgLatencyUs  its own average latency per transfer
-     * @param bytes         bytes it moved in its timed loop
-     * @param startMs       its timed loop's start, in ms after the earliest rail's
-     * @param durationMs    its timed loop's length in ms
-     * @param validation    its own validation outcome ({@code data valid: …} or what failed)
-     * @param memory        initiator-&gt;target memory as the rail ran ({@code gpu:1->gpu}: a rail of GPUs
-     *                      runs on its own, not the point's); absent in records written before it was recorded
-     * @param device        the RDMA device the rail ran on ({@code verbs.device}, or ucx's
-     *                      {@code UCX_NET_DEVICES} without its port); absent for rails of no RDMA device
+     * @param memory initiator-&gt;target memory as the rail ran ({@code gpu:1->gpu}: a rail of GPUs runs on its own)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Rail(

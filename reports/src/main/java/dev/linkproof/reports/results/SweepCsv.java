@@ -4,22 +4,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One sweep as CSV, columns named in the spirit of MORI-IO's bench_engine and perftest output, so a
- * spreadsheet or a plotting script that reads theirs by column name reads it too (the order is
- * Linkproof's own: read it by the header). Every dimension a sweep can vary
- * comes before the figures (the RDMA device, where a point named one; memory as
- * initiator-&gt;target; layout and slot offset, which tell apart points that are otherwise alike).
- *
- * <p>A sweep whose points ran several rails at once gets, after those columns, five per rail (as
- * many as its point with the most rails had): {@code Rail0} (what it ran on), {@code Rail0BW(GB/s)},
- * {@code Rail0Lat(us)}, {@code Rail0Start(ms)} and {@code Rail0Dur(ms)} (its timed loop's window from
- * the earliest rail's start), so a spreadsheet plots each rail beside the aggregate {@code AvgBW(GB/s)}
- * and sees whether they overlapped. They come last, so a reader that takes columns by position reads
- * the others where they always were; a sweep of one pair per point keeps exactly {@link #HEADER}.
+ * One sweep as CSV, columns named in the spirit of MORI-IO's bench_engine and perftest output, so a script that reads
+ * theirs by column name reads it too (the order is Linkproof's own). Every dimension a sweep can vary comes before
+ * the figures. A sweep of rails points gets five more columns per rail ({@code Rail0}, {@code Rail0BW(GB/s)},
+ * {@code Rail0Lat(us)}, {@code Rail0Start(ms)}, {@code Rail0Dur(ms)}, the window from the earliest rail's start), so
+ * a spreadsheet plots each rail beside the aggregate and sees whether they overlapped. They come last, so a reader
+ * by position finds the others where they always were: a sweep of one pair per point keeps exactly {@link #HEADER}.
  */
 public final class SweepCsv {
-    public static final String HEADER =
-            "MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
+    public static final String HEADER = "MsgSize(B),Batch,QPs,Depth,Op,Transport,Device,Memory,Layout,Offset(B),Iters,"
+            + "AvgBW(GB/s),AvgLat(us),p50(us),p99(us),p99.9(us),max(us),verdict";
 
     private SweepCsv() {}
 
