@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One provider and domain that libfabric offers reliable-datagram endpoints on, as the probe reports
- * it: which of the capabilities the transport uses it has, and the memory-registration modes it asks
- * for.
+ * One provider and domain offering reliable-datagram endpoints, as the probe reports it.
  *
  * @param provider as {@code fi_info -l} and {@code libfabric.provider} name it ({@code tcp;ofi_rxm})
  * @param domain   as {@code libfabric.domain} names it (a NIC, an interface, {@code shm})

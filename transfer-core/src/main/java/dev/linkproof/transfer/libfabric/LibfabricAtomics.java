@@ -12,17 +12,12 @@ import dev.linkproof.transfer.nativeaccess.Downcalls;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The atomics of a {@link LibfabricDataPath} batch, 64-bit ({@code FI_UINT64}): one op per counter
- * (slot), counters spread over the endpoints round-robin, so every op of a counter goes over the same
- * endpoint. FETCH_ADD is {@code fi_fetch_atomic} with {@code FI_SUM}; COMPARE_SWAP is
- * {@code fi_compare_atomic} with {@code FI_CSWAP}.
- *
- * <p>Operands and results live in the local buffer as {@link AtomicLayout} says, each batch in flight
- * with its own words (a provider may read them until the op completes), all inside the registered
- * buffer, so the same descriptor covers them. A fetch-add sends its argument word and fetches into its
- * result word. A compare-and-swap compares with its argument word and sends the swap value from its
- * result word, into which the old value comes back: the layout ucx uses, read-before-written since the
- * swap value goes out when the op is posted and the old value can only come back after.
+ * The atomics of a {@link LibfabricDataPath} batch, 64-bit: FETCH_ADD is {@code fi_fetch_atomic} with
+ * {@code FI_SUM}, COMPARE_SWAP {@code fi_compare_atomic} with {@code FI_CSWAP}, one op per counter, a
+ * counter always on the same endpoint. Operands and results live in the registered local buffer as
+ * {@link AtomicLayout} says, each batch in flight with its own words (a provider may read them until
+ * the op completes). A compare-and-swap sends its swap value from its result word, where the old value
+ * then comes back: ucx's layout, safe because the swap value leaves when the op is posted.
  */
 final class LibfabricAtomics {
     private final boolean swap;

@@ -20,22 +20,14 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
- * The initiator's side of a libfabric point, for every op: one endpoint per connection, endpoint e
- * addressing the target's endpoint e; a batch's transfers as {@link BatchPlan} lays them out; up to
- * {@code pipelineDepth} batches in flight.
- *
- * <p>Every op asks for its own completion, with its own {@code struct fi_context2} (which providers
- * that set FI_CONTEXT/FI_CONTEXT2 use as their scratch space) as its context: a completion's context
- * says which batch it belongs to, so a batch is done when each of its ops completed, whatever the
- * order across endpoints. A WRITE goes out with {@code fi_writemsg} and {@code FI_DELIVERY_COMPLETE}:
- * its completion then means the data is in the target's memory (the default, transmit-complete, only
- * that it left), so the checksums that follow the verification batch see it. A READ is complete when
- * its data is here; an atomic when its result is ({@link LibfabricAtomics}); a SEND when it left, the
- * target's receive completions being counted and checked on its side ({@link LibfabricReceiver}).
- *
- * <p>A post that the provider answers with -FI_EAGAIN (no connection yet, or its queue full) is
- * retried after reading the completion queue, within the progress deadline. Everything is built when
- * the path connects; {@link #post()} and {@link #awaitOldest()} allocate nothing.
+ * The initiator's side of a libfabric point: endpoint e of one connection each addressing the target's
+ * endpoint e, a batch laid out by {@link BatchPlan}, up to {@code pipelineDepth} batches in flight.
+ * Every op has its own {@code fi_context2} as context, so each completion is credited to its batch
+ * whatever the order across endpoints. A WRITE asks {@code FI_DELIVERY_COMPLETE} (the data is in the
+ * target's memory, so the checksums see it; transmit-complete would only say it left); a READ completes
+ * when its data is here, an atomic when its result is, a SEND when it left (the target checks its
+ * receives: {@link LibfabricReceiver}). -FI_EAGAIN is retried after reading the completion queue,
+ * within the progress deadline; {@link #post()} and {@link #awaitOldest()} allocate nothing.
  */
 final class LibfabricDataPath implements DataPath {
     private static final int ENTRIES = 64;

@@ -7,16 +7,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The target's receives of a SEND point: each of the batch's transfers ({@link BatchPlan}) lands in
- * its own place of the region, so a receive is posted for each on the endpoint its send comes to,
- * {@code pipelineDepth} times over, and reposted as soon as it completes. Untagged receives match
- * messages in the order they were posted, and the provider was asked for send-after-send order
- * (FI_ORDER_SAS), so the n-th message on an endpoint lands in the n-th receive posted there: where
- * the plan puts it. Every completion's length is checked against its transfer's (a
- * {@link CompletionCheck}, as verbs' receive completions are); the data itself by the checksums.
- *
- * <p>The target's progress thread posts, reads and reposts; any thread may read {@link #received}
- * and {@link #report}.
+ * The target's receives of a SEND point: one per transfer of the batch ({@link BatchPlan}), on the
+ * endpoint its send comes to, {@code pipelineDepth} deep, reposted as each completes. Untagged receives
+ * match in posting order and the provider was asked for FI_ORDER_SAS, so the n-th message on an
+ * endpoint lands where the plan puts it. Each completion's length is checked ({@link CompletionCheck});
+ * the data by the checksums. The progress thread posts and reposts; any thread may read the counts.
  */
 final class LibfabricReceiver {
     private final BatchPlan plan;
