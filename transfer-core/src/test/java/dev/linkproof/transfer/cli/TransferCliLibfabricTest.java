@@ -19,8 +19,9 @@ import picocli.CommandLine;
 
 /**
  * {@code linkproof-transfer --transport libfabric} against a real agent in this JVM: a point over
- * shm, and two rails over tcp;ofi_rxm, one on each of this host's domains of that provider (its
- * interfaces {@code lo} and {@code eth0}), each rail's data path on its own domain on both ranks.
+ * shm; two rails over tcp;ofi_rxm, one on each of this host's domains of that provider (its
+ * interfaces {@code lo} and {@code eth0}), each rail's data path on its own domain on both ranks; and
+ * a rail both ways.
  */
 class TransferCliLibfabricTest {
     private static final String TOKEN = "cli-libfabric-test-token-01";
@@ -99,5 +100,20 @@ class TransferCliLibfabricTest {
             assertThat(rail.path("valid").asBoolean()).isTrue();
             assertThat(rail.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS);
         }
+    }
+
+    /** {@code --both-ways}: each rail out and back at once on its domain, the agent driving the way back toward ours. */
+    @Test
+    void bothWaysRunsEachRailOutAndBack() throws Exception {
+        Run r = run("--set", "libfabric.provider=tcp;ofi_rxm", "--rails", "lo", "--both-ways", "--op", "write");
+        assertThat(r.rc()).as(r.err() + r.out()).isZero();
+        JsonNode point = new ObjectMapper().readTree(r.out().lines().toList().getFirst());
+        JsonNode rails = point.path("rails");
+        assertThat(rails).extracting(n -> n.path("label").asText()).containsExactly("lo", "lo back");
+        for (JsonNode rail : rails) {
+            assertThat(rail.path("valid").asBoolean()).isTrue();
+            assertThat(rail.path("bytes").asLong()).isEqualTo((long) SIZE * BATCH * ITERS);
+        }
+        assertThat(point.path("valid").asBoolean()).isTrue();
     }
 }
