@@ -64,11 +64,14 @@ PKGS="libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1 rdmacm-uti
  libnl-3-200 libnl-route-3-200 libpci3 libudev1 iproute2 libbpf1 libelf1 libmnl0 libcap2 libdb5.3
  libxtables12 libbsd0 libmd0 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0
  libkeyutils1 libcom-err2 libssl3 libselinux1 libpcre2-8-0 zlib1g libzstd1 liblzma5 libc6
- libgcc-s1 libcap-ng0 libaudit1 kmod libkmod2 libcrypt1 ${EXTRA_PKGS:-}"
-if [ ! -f udebs/.ok ]; then
+ libgcc-s1 libcap-ng0 libaudit1 kmod libkmod2 libcrypt1
+ libfabric1 libfabric-bin libatomic1 libpsm-infinipath1 libpsm2-2 libuuid1 libnuma1 ${EXTRA_PKGS:-}"
+# Fetched again when the list changes (udebs/.ok holds the list they were fetched for).
+if [ "$(cat udebs/.ok 2>/dev/null)" != "$(echo $PKGS)" ]; then
   ts "download user-space debs"
   rm -rf udebs && mkdir udebs && (cd udebs && apt-get download $PKGS 2>&1 | grep -v '^W:' | tail -1)
-  touch udebs/.ok
+  echo $PKGS > udebs/.ok
+  rm -f initrd.img initrd-full.img
 fi
 
 # What steps 4 and 5 build depends on this script and the JDK: rebuild when either changed, judged
@@ -82,6 +85,9 @@ if [ ! -f initrd.img ]; then
   R=initrd-root; rm -rf $R && mkdir -p $R/bin
   for d in udebs/*.deb; do dpkg-deb -x "$d" $R; done
   rm -rf $R/usr/share/{doc,man,locale,info,lintian,bug}
+  # libfabric's psm provider links libpsm_infinipath.so.1, an alternatives link its package's
+  # postinst makes (update-alternatives); unpacked .debs run no postinst.
+  ln -sf /usr/lib/libpsm1/libpsm_infinipath.so.1.16 $R/usr/lib/x86_64-linux-gnu/libpsm_infinipath.so.1
   cp /bin/busybox $R/bin/busybox
   MODS="crc32_generic crc32-pclmul rdma_rxe ib_uverbs ib_umad rdma_ucm virtio_pci 9pnet_virtio 9p dummy virtio_net"
   for m in $(modprobe -d "$W/kern" -S "$KVER" --show-depends -a $MODS | awk '/^insmod/{print $2}' | sed "s|^$W/kern/||" | sort -u); do
@@ -98,12 +104,19 @@ mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts; mount -t tmpfs tmpf
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "[vm $(up)s] init"
 ip link set lo up
+# A name the guest resolves without DNS: librdmacm's rdma_getaddrinfo (libfabric's verbs provider
+# asks it for its own name's address) failed with EAGAIN (EAI_AGAIN) when only DNS could answer.
+hostname softroce; mkdir -p /etc
+printf '127.0.0.1 localhost\n10.11.12.13 softroce\n' > /etc/hosts; echo 'hosts: files dns' > /etc/nsswitch.conf
 modprobe -a crc32_generic crc32-pclmul virtio_pci 9pnet_virtio 9p dummy rdma_rxe rdma_ucm ib_umad virtio_net
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=1048576,cache=none share /mnt/share || echo "[vm] no 9p share"
 # RoCEv2 device on a dummy netdev: no QEMU NIC needed, same-host traffic is looped back inside rxe
 ip link show dummy0 >/dev/null 2>&1 || ip link add dummy0 type dummy
 ip addr add 10.11.12.13/24 dev dummy0; ip link set dummy0 up
 ulimit -l unlimited
+# libfabric's verbs;ofi_rxm sizes its verbs completion queue by the universe size: at the default
+# 256 that is more than rxe's max_cqe (32767) and fi_enable fails (EINVAL); at 64 it fits.
+export FI_UNIVERSE_SIZE=64
 rdma link add rxe0 type rxe netdev dummy0 && echo "[vm $(up)s] rxe0 up" || { echo "[vm] rdma link add FAILED"; dmesg | tail; }
 # QEMU's user network (NIC=user,...): fixed addresses, no DHCP client needed; rxe stays on dummy0 only
 if ip link show eth0 >/dev/null 2>&1; then

@@ -23,7 +23,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * failed, and which agent served each later point. The end-to-end tests of a dead target rank
  * (tcp, ucx, libfabric) judge the {@link Outcome}.
  */
-final class KillDuringPoint {
+public final class KillDuringPoint {
     private KillDuringPoint() {}
 
     /**
@@ -34,7 +34,7 @@ final class KillDuringPoint {
      * @param killedPids  the agent processes that were killed (exactly one when all went to plan)
      * @param agentAfter  the pid of the agent alive when each point finished, by display name
      */
-    record Outcome(
+    public record Outcome(
             List<String> order,
             Map<String, TestExecutionResult> results,
             List<Long> killedPids,
@@ -59,7 +59,7 @@ final class KillDuringPoint {
      * Runs {@code fixture} with the validation-only profile and {@code config} as extra configuration
      * parameters, killing the agent {@code delayMillis} after the second point started.
      */
-    static Outcome run(Class<?> fixture, long delayMillis, Map<String, String> config) {
+    public static Outcome run(Class<?> fixture, long delayMillis, Map<String, String> config) {
         return run(fixture, delayMillis, config, ProcessHandle::destroyForcibly);
     }
 
@@ -125,7 +125,7 @@ final class KillDuringPoint {
      * ({@code killedPoint}, the start of its name) failed as a peer failure within {@code deadlineSeconds}
      * of the SIGKILL, the two after it passed on a freshly started agent, and no agent is left.
      */
-    static void assertFailedAndRecovered(Outcome run, String killedPoint, double deadlineSeconds) {
+    public static void assertFailedAndRecovered(Outcome run, String killedPoint, double deadlineSeconds) {
         System.out.printf(
                 "%s: failed %.2f s after the SIGKILL: %s%n", killedPoint, run.secondsToFail(), run.message(1));
         assertThat(run.killedPids()).as("an agent process was found and killed").hasSize(1);

@@ -50,7 +50,10 @@ class SoftRoceSuite {
             "dev.linkproof.conformance.softroce.VerbsInitiatorDeath",
             "dev.linkproof.conformance.softroce.VerbsRails",
             "dev.linkproof.conformance.softroce.VerbsRailsCli",
-            "dev.linkproof.conformance.softroce.VerbsAtomics");
+            "dev.linkproof.conformance.softroce.VerbsAtomics",
+            "dev.linkproof.conformance.softroce.LibfabricOnSoftRoce");
+    /** Runs only these of {@link #CLASSES} (simple names, comma-separated): a developer's shorter VM run. */
+    static final String ONLY = "linkproof.softroce.classes";
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 
@@ -101,6 +104,23 @@ class SoftRoceSuite {
         return tests.stream();
     }
 
+    /** {@link #CLASSES}, or those {@value #ONLY} names; a name that is not one of them is an error. */
+    static List<String> classes() {
+        String only = System.getProperty(ONLY, "").strip();
+        if (only.isEmpty()) {
+            return CLASSES;
+        }
+        List<String> out = new ArrayList<>();
+        for (String name : only.split("\\s*,\\s*")) {
+            out.add(CLASSES.stream()
+                    .filter(c -> c.endsWith("." + name))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            ONLY + ": '" + name + "' is not one of the suite's classes " + CLASSES)));
+        }
+        return List.copyOf(out);
+    }
+
     /** What the script's {@code timeout} returns when QEMU ran past {@link #VM_TIMEOUT_SECONDS}. */
     static final int TIMED_OUT = 124;
 
@@ -113,7 +133,7 @@ class SoftRoceSuite {
         Set<String> reported = new TreeSet<>();
         cases.forEach(c -> reported.add(c.getAttribute("classname")));
         List<DynamicTest> out = new ArrayList<>();
-        for (String cls : CLASSES) {
+        for (String cls : classes()) {
             boolean ran = reported.stream().anyMatch(c -> c.equals(cls) || c.startsWith(cls + "$"));
             out.add(DynamicTest.dynamicTest(cls.substring(cls.lastIndexOf('.') + 1) + " ran in the VM", () -> {
                 if (!ran) {
@@ -218,7 +238,7 @@ class SoftRoceSuite {
                         TargetOnAnotherKernel.BOOT_ID,
                         HostCpuMeter.kernelBootId().orElse("unknown"),
                         classPath,
-                        String.join(" ", CLASSES));
+                        String.join(" ", classes()));
     }
 
     /**
