@@ -69,6 +69,11 @@ int main(void) {
     OFF(fi_msg_rma, rma_iov); OFF(fi_msg_rma, rma_iov_count); OFF(fi_msg_rma, context); OFF(fi_msg_rma, data);
 
     SIZE(fi_rma_iov); OFF(fi_rma_iov, addr); OFF(fi_rma_iov, len); OFF(fi_rma_iov, key);
+    SIZE(fi_mr_attr); OFF(fi_mr_attr, mr_iov); OFF(fi_mr_attr, iov_count); OFF(fi_mr_attr, access);
+    OFF(fi_mr_attr, offset); OFF(fi_mr_attr, requested_key); OFF(fi_mr_attr, context); OFF(fi_mr_attr, auth_key_size);
+    OFF(fi_mr_attr, auth_key); OFF(fi_mr_attr, iface); OFF(fi_mr_attr, device); OFF(fi_mr_attr, device.reserved);
+    OFF(fi_mr_attr, device.cuda); OFF(fi_mr_attr, device.ze); OFF(fi_mr_attr, device.neuron);
+    OFF(fi_mr_attr, device.synapseai);
     SIZE(iovec); OFF(iovec, iov_base); OFF(iovec, iov_len);
 
     SIZE(fid); OFF(fid, fclass); OFF(fid, context); OFF(fid, ops);
@@ -117,6 +122,7 @@ int main(void) {
     CONST(FI_MR_MMU_NOTIFY); CONST(FI_MR_RMA_EVENT); CONST(FI_MR_ENDPOINT); CONST(FI_MR_HMEM);
     CONST(FI_EP_RDM); CONST(FI_AV_TABLE); CONST(FI_CQ_FORMAT_CONTEXT); CONST(FI_CQ_FORMAT_MSG); CONST(FI_WAIT_NONE);
     CONST(FI_UINT64); CONST(FI_SUM); CONST(FI_CSWAP); CONST(FI_ENABLE); CONST(FI_ADDR_UNSPEC);
+    CONST(FI_HMEM_SYSTEM); CONST(FI_HMEM_CUDA); CONST(FI_HMEM_ROCR);
     CONST(FI_EAGAIN); CONST(FI_ENODATA); CONST(FI_ENOSYS); CONST(FI_EAVAIL); CONST(FI_ECANCELED);
     return 0;
 }

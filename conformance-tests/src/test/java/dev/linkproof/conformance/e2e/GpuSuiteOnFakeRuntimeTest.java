@@ -24,12 +24,12 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /**
- * The GPU part of the conformance suite, unchanged, on a machine without a GPU: both ranks load a
- * strict fake of the vendor runtime (transfer-core's src/test/c/fake_gpu.c) instead of libcuda or
- * libamdhip64, once as CUDA and once as HIP. Every gpu-ipc and tcp-staged point must run and
- * validate on both — the suite does not know which vendor it runs on — and the points whose
- * transport cannot move GPU memory here are skipped with their reason. This proves the engine,
- * agent and transports end to end; the speed of real GPUs is scripts/gpu-check.sh's job.
+ * The GPU part of the conformance suite, unchanged, on a machine without a GPU: both ranks load a strict fake of the
+ * vendor runtime (transfer-core's src/test/c/fake_gpu.c) instead of libcuda or libamdhip64, once as CUDA and once as
+ * HIP. Every gpu-ipc and tcp-staged point must run and validate on both — the suite does not know which vendor it runs
+ * on — and the points whose transport cannot move GPU memory here are skipped with their reason (libfabric's: shm
+ * refuses fi_mr_regattr of the runtime's memory, Debian's libfabric having no CUDA or ROCm support). This proves the
+ * engine, agent and transports end to end; the speed of real GPUs is scripts/gpu-check.sh's job.
  */
 @Tag("e2e")
 @Timeout(600)
@@ -92,8 +92,17 @@ class GpuSuiteOnFakeRuntimeTest {
         Map<String, String> skipped = new HashMap<>();
         events.skipped().stream()
                 .forEach(e -> skipped.put(e.getTestDescriptor().getDisplayName(), e.getRequiredPayload(String.class)));
-        assertThat(skipped.keySet()).allSatisfy(n -> assertThat(n).containsAnyOf("· ucx", "· verbs"));
+        assertThat(skipped.keySet()).allSatisfy(n -> assertThat(n).containsAnyOf("· ucx", "· verbs", "· libfabric"));
         assertThat(skipped.values()).allSatisfy(reason -> assertThat(reason).isNotBlank());
+        // shm offers FI_HMEM, and Debian's libfabric (no CUDA, no ROCm) refuses to register the runtime's memory.
+        String iface = api.equals("cuda") ? "FI_HMEM_CUDA" : "FI_HMEM_ROCR";
+        assertThat(skipped.entrySet())
+                .as("every libfabric point of GpuMemoryCorrectness, skipped")
+                .filteredOn(e -> e.getKey().contains("· libfabric"))
+                .hasSize(18)
+                .allSatisfy(e -> assertThat(e.getValue())
+                        .contains("provider shm offers FI_HMEM, yet fi_mr_regattr of 4096 bytes of " + iface
+                                + " memory on device 0 failed: Function not implemented (38)"));
     }
 
     /**
@@ -175,6 +184,40 @@ class GpuSuiteOnFakeRuntimeTest {
                 .filteredOn("gpu:1->gpu"::equals)
                 .as("the peer points, GPU 1 to GPU 0")
                 .hasSize(6);
+    }
+
+    /**
+     * Under a profile that requires libfabric, shm's refusal of the runtime's memory is the provider falling
+     * short: every libfabric GPU point fails as REQUIRED_CAPABILITY_UNAVAILABLE, with the same words.
+     */
+    @Test
+    void aProfileRequiringLibfabricFailsTheRefusedRegistration(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path lib = build("cuda");
+        set("linkproof.gpu.runtime", "cuda");
+        set("linkproof.gpu.cuda.library", lib.toString());
+        Path required = Files.writeString(dir.resolve("required.yaml"), "transport:\n  required: [libfabric]\n");
+        Path results = dir.resolve("required.jsonl");
+        Events events = EngineTestKit.engine("linkproof")
+                .configurationParameter("linkproof.profile", E2e.VALIDATION_ONLY)
+                .configurationParameter("linkproof.profile.overlay", required.toString())
+                .configurationParameter("linkproof.results", results.toString())
+                .selectors(selectMethod(
+                        GPU + "GpuMemoryCorrectness#libfabricShm(dev.linkproof.transfer.measure.Measurement)"))
+                .execute()
+                .testEvents();
+        assertThat(events.failed().stream()
+                        .map(GpuSuiteOnFakeRuntimeTest::describe)
+                        .toList())
+                .hasSize(18)
+                .allSatisfy(f -> assertThat(f)
+                        .contains("profile 'validation-only' requires the libfabric transport (transport.required)")
+                        .contains("provider shm offers FI_HMEM, yet fi_mr_regattr of 4096 bytes of FI_HMEM_CUDA"
+                                + " memory on device 0 failed: Function not implemented (38)"));
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String line : Files.readAllLines(results)) {
+            assertThat(json.readTree(line).get("failureKind").asText()).isEqualTo("REQUIRED_CAPABILITY_UNAVAILABLE");
+        }
     }
 
     /** The two gpu-ipc latency points (gpu->gpu) and the six peer points (gpu->gpu:1), with {@code overlay}. */

@@ -120,8 +120,13 @@ final class FabricDomain implements AutoCloseable {
         return ep;
     }
 
-    /** {@code region} registered for every access a point may need (FabricMemory says how per MR mode). */
+    /** Host memory {@code region}, as {@link #register(FabricRegion, long, FabricEndpoint)}. */
     FabricMemory register(MemorySegment region, long requestedKey, FabricEndpoint boundTo) throws TransferException {
+        return register(FabricRegion.host(region), requestedKey, boundTo);
+    }
+
+    /** {@code region} registered for every access a point may need (FabricMemory says how per MR mode). */
+    FabricMemory register(FabricRegion region, long requestedKey, FabricEndpoint boundTo) throws TransferException {
         FabricMemory mr = FabricMemory.register(this, region, requestedKey, boundTo);
         opened.push(mr.mr);
         return mr;

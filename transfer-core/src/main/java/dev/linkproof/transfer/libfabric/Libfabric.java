@@ -52,6 +52,8 @@ public final class Libfabric {
     /** fi_ops_mr.reg(fid, buf, len, access, offset, requested_key, flags, &mr, ctx) -> int. */
     static final MethodHandle MR_REG = table(FunctionDescriptor.of(
             JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+    /** fi_ops_mr.regattr(fid, attr, flags, &mr) -> int: what the static inline fi_mr_regattr calls. */
+    static final MethodHandle MR_REGATTR = table(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
     /** fi_ops_cq.read(cq, buf, count) -> ssize_t; raw addresses: the completion loop makes no segment. */
     static final MethodHandle CQ_READ = table(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     /** fi_ops_cq.readerr(cq, err_entry, flags) -> ssize_t. */

@@ -6,19 +6,18 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
+import java.lang.foreign.UnionLayout;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Every structure layout, operation-table offset and constant of libfabric's API 1.17 that the
- * bindings use, as the headers declare them. The structures are whole (every member, named as in C),
- * so {@link #layoutFacts()} can list each member's offset for {@code LibfabricLayoutTest}, which
- * compares them with a C program compiled against {@code <rdma/fabric.h>}.
- *
- * <p>Why 1.17: the layouts of {@code struct fi_info} and its attributes are those of the API version
- * passed to {@code fi_getinfo} ({@link #API_VERSION}); the library keeps older layouts behind older
- * symbol versions, and {@link Libfabric} binds the versioned symbols of this one.
+ * Every structure layout, operation-table offset and constant of libfabric's API 1.17 that the bindings
+ * use, whole (every member, named as in C), so {@link #layoutFacts()} lists each member's offset for
+ * {@code LibfabricLayoutTest} to compare with a C program compiled against the headers. Why 1.17:
+ * {@code struct fi_info}'s layouts are those of the version passed to {@code fi_getinfo} ({@link #API_VERSION});
+ * the library keeps older ones behind older symbol versions, and {@link Libfabric} binds this one's.
+ * Longer than 400 lines because it is that one table, kept whole so that the test checks it in one place.
  */
 public final class LibfabricAbi {
     private LibfabricAbi() {}
@@ -69,6 +68,10 @@ public final class LibfabricAbi {
     public static final int FI_CSWAP = 12;
     public static final int FI_ENABLE = 6;
     public static final long FI_ADDR_UNSPEC = -1L;
+    // enum fi_hmem_iface: whose memory a registration is (fi_mr_attr.iface)
+    public static final int FI_HMEM_SYSTEM = 0;
+    public static final int FI_HMEM_CUDA = 1;
+    public static final int FI_HMEM_ROCR = 2;
     // errors (fi_errno.h: negated in return values)
     public static final int FI_EAGAIN = 11;
     public static final int FI_ENODATA = 61;
@@ -220,6 +223,27 @@ public final class LibfabricAbi {
     public static final StructLayout FI_RMA_IOV = MemoryLayout.structLayout(
                     JAVA_LONG.withName("addr"), JAVA_LONG.withName("len"), JAVA_LONG.withName("key"))
             .withName("fi_rma_iov");
+    /** {@code struct fi_mr_attr} of API 1.17, up to its device union (later APIs append members a 1.17 domain never reads). */
+    public static final StructLayout FI_MR_ATTR = MemoryLayout.structLayout(
+                    ADDRESS.withName("mr_iov"),
+                    JAVA_LONG.withName("iov_count"),
+                    JAVA_LONG.withName("access"),
+                    JAVA_LONG.withName("offset"),
+                    JAVA_LONG.withName("requested_key"),
+                    ADDRESS.withName("context"),
+                    JAVA_LONG.withName("auth_key_size"),
+                    ADDRESS.withName("auth_key"),
+                    JAVA_INT.withName("iface"),
+                    MemoryLayout.paddingLayout(4),
+                    MemoryLayout.unionLayout(
+                                    JAVA_LONG.withName("reserved"),
+                                    JAVA_INT.withName("cuda"),
+                                    JAVA_INT.withName("ze"),
+                                    JAVA_INT.withName("neuron"),
+                                    JAVA_INT.withName("synapseai"))
+                            .withName("device"))
+            .withName("fi_mr_attr");
+
     public static final StructLayout IOVEC = MemoryLayout.structLayout(
                     ADDRESS.withName("iov_base"), JAVA_LONG.withName("iov_len"))
             .withName("iovec");
@@ -340,6 +364,7 @@ public final class LibfabricAbi {
             FI_CQ_ERR_ENTRY,
             FI_MSG_RMA,
             FI_RMA_IOV,
+            FI_MR_ATTR,
             IOVEC,
             FID,
             FID_FABRIC,
@@ -361,7 +386,8 @@ public final class LibfabricAbi {
 
     /**
      * "sizeof S", "offsetof S.member" for every named member of every structure above (the fid inside
-     * an object as "S.fid"), and "const NAME" for every constant: the keys the C program prints.
+     * an object as "S.fid", a union's members as "S.union.member"), and "const NAME" for every
+     * constant: the keys the C program prints.
      */
     public static Map<String, Long> layoutFacts() {
         Map<String, Long> facts = new LinkedHashMap<>();
@@ -370,6 +396,13 @@ public final class LibfabricAbi {
             facts.put("sizeof " + name, s.byteSize());
             for (MemoryLayout m : s.memberLayouts()) {
                 m.name().ifPresent(n -> facts.put("offsetof " + name + "." + n, offset(s, n)));
+                if (m instanceof UnionLayout u) {
+                    String union = u.name().orElseThrow();
+                    for (MemoryLayout v : u.memberLayouts()) {
+                        String member = v.name().orElseThrow();
+                        facts.put("offsetof " + name + "." + union + "." + member, offset(s, union, member));
+                    }
+                }
             }
         }
         facts.put("sizeof fi_context2", CONTEXT2_BYTES);
@@ -411,6 +444,9 @@ public final class LibfabricAbi {
         c.put("FI_CSWAP", (long) FI_CSWAP);
         c.put("FI_ENABLE", (long) FI_ENABLE);
         c.put("FI_ADDR_UNSPEC", FI_ADDR_UNSPEC);
+        c.put("FI_HMEM_SYSTEM", (long) FI_HMEM_SYSTEM);
+        c.put("FI_HMEM_CUDA", (long) FI_HMEM_CUDA);
+        c.put("FI_HMEM_ROCR", (long) FI_HMEM_ROCR);
         c.put("FI_EAGAIN", (long) FI_EAGAIN);
         c.put("FI_ENODATA", (long) FI_ENODATA);
         c.put("FI_ENOSYS", (long) FI_ENOSYS);

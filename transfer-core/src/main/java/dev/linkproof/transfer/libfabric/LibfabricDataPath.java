@@ -106,7 +106,7 @@ final class LibfabricDataPath implements DataPath {
         int endpoints = plan.endpoints();
         FabricInfo info = FabricInfo.query(
                 target.provider(),
-                LibfabricSettings.caps(spec.op()),
+                LibfabricSettings.caps(spec),
                 LibfabricSettings.of(spec).domain().orElse(null));
         FabricDomain d = FabricDomain.open(
                 info, LibfabricAbi.FI_CQ_FORMAT_CONTEXT, (long) ops * spec.pipelineDepth() + ENTRIES, endpoints);
@@ -124,13 +124,14 @@ final class LibfabricDataPath implements DataPath {
     private void build(TransferSpec spec, Buffer local, TargetEndpoint target, BatchPlan plan)
             throws TransferException {
         boolean perEndpoint = FabricMemory.perEndpoint(domain.info);
+        FabricRegion memory = FabricRegion.of(local);
         int endpoints = plan.endpoints();
         FabricEndpoint[] eps = new FabricEndpoint[endpoints];
         FabricMemory[] mrs = new FabricMemory[endpoints];
         long[] peers = new long[endpoints];
         for (int e = 0; e < endpoints; e++) {
             eps[e] = domain.endpoint();
-            mrs[e] = perEndpoint || e == 0 ? domain.register(local.segment(), e + 1, eps[e]) : mrs[0];
+            mrs[e] = perEndpoint || e == 0 ? domain.register(memory, e + 1, eps[e]) : mrs[0];
             peers[e] = domain.insert(target.names()[e]);
         }
         if (spec.op().atomic()) {
@@ -145,7 +146,7 @@ final class LibfabricDataPath implements DataPath {
             opFn[k] = send
                     ? eps[e].function("msg", LibfabricAbi.FI_OPS_MSG, fn)
                     : eps[e].function("rma", LibfabricAbi.FI_OPS_RMA, fn);
-            opLocal[k] = local.segment().address() + plan.offset(k);
+            opLocal[k] = memory.address() + plan.offset(k);
             opLength[k] = plan.length(k);
             opDesc[k] = mrs[e].desc;
             opPeer[k] = peers[e];

@@ -34,7 +34,7 @@ final class LibfabricReceiver {
     private volatile CompletionMismatch first;
 
     LibfabricReceiver(
-            BatchPlan plan, int depth, FabricEndpoint[] eps, FabricMemory[] mrs, MemorySegment region, Arena arena) {
+            BatchPlan plan, int depth, FabricEndpoint[] eps, FabricMemory[] mrs, long regionAddress, Arena arena) {
         this.plan = plan;
         this.depth = depth;
         this.epAddress = new long[plan.endpoints()];
@@ -45,7 +45,7 @@ final class LibfabricReceiver {
             recv[e] = eps[e].function("msg", LibfabricAbi.FI_OPS_MSG, "recv");
             desc[e] = mrs[e].desc;
         }
-        this.regionAddress = region.address();
+        this.regionAddress = regionAddress;
         int receives = plan.ops() * depth;
         this.contexts =
                 arena.allocate(LibfabricAbi.CONTEXT2_BYTES * receives, 64).address();

@@ -1,5 +1,6 @@
 package dev.linkproof.transfer.libfabric;
 
+import dev.linkproof.transfer.MemoryKind;
 import dev.linkproof.transfer.Op;
 import dev.linkproof.transfer.TransferSpec;
 import java.util.Map;
@@ -54,6 +55,19 @@ public record LibfabricSettings(Optional<String> provider, Optional<String> doma
         Optional<String> domain =
                 Optional.ofNullable(s.get(DOMAIN)).map(String::strip).filter(d -> !d.isEmpty());
         return new LibfabricSettings(provider, domain);
+    }
+
+    /**
+     * The capabilities {@code spec} needs of its provider: its op's, and FI_HMEM where either rank's
+     * memory is a GPU's. Both ranks ask the same, so both open the provider as it offers FI_HMEM.
+     */
+    static long caps(TransferSpec spec) {
+        return caps(spec.op()) | (gpuMemory(spec) ? LibfabricAbi.FI_HMEM : 0);
+    }
+
+    static boolean gpuMemory(TransferSpec spec) {
+        return spec.initiatorMemory().kind() == MemoryKind.GPU
+                || spec.targetMemory().kind() == MemoryKind.GPU;
     }
 
     /** The capabilities a point of {@code op} needs of its provider. */

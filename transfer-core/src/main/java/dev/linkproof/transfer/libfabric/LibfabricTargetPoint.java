@@ -60,7 +60,7 @@ final class LibfabricTargetPoint implements TargetPoint {
         LibfabricSettings settings = LibfabricSettings.of(spec);
         FabricInfo info = FabricInfo.query(
                 settings.provider().orElse(null),
-                LibfabricSettings.caps(spec.op()),
+                LibfabricSettings.caps(spec),
                 settings.domain().orElse(null));
         int endpoints = spec.connections();
         boolean send = spec.op() == Op.SEND;
@@ -78,14 +78,14 @@ final class LibfabricTargetPoint implements TargetPoint {
             List<String> names = new ArrayList<>();
             List<String> keys = new ArrayList<>();
             boolean perEndpoint = FabricMemory.perEndpoint(info);
-            MemorySegment segment = region.segment();
+            FabricRegion memory = FabricRegion.of(region);
             FabricMemory shared = null;
             long base = 0;
             for (int e = 0; e < endpoints; e++) {
                 FabricEndpoint ep = d.endpoint();
                 eps[e] = ep;
                 names.add(hex.formatHex(ep.name));
-                FabricMemory mr = perEndpoint || shared == null ? d.register(segment, e + 1, ep) : shared;
+                FabricMemory mr = perEndpoint || shared == null ? d.register(memory, e + 1, ep) : shared;
                 mrs[e] = mr;
                 if (!perEndpoint) {
                     shared = mr;
@@ -101,10 +101,10 @@ final class LibfabricTargetPoint implements TargetPoint {
             published.put("libfabric.names", String.join(",", names));
             published.put("libfabric.keys", String.join(",", keys));
             published.put("libfabric.base", Long.toUnsignedString(base));
-            published.put("libfabric.length", Long.toString(segment.byteSize()));
+            published.put("libfabric.length", Long.toString(memory.length()));
             LibfabricReceiver receiver = null;
             if (send) {
-                receiver = new LibfabricReceiver(plan, spec.pipelineDepth(), eps, mrs, segment, arena);
+                receiver = new LibfabricReceiver(plan, spec.pipelineDepth(), eps, mrs, memory.address(), arena);
                 receiver.postAll();
             }
             AtomicBoolean stop = new AtomicBoolean();

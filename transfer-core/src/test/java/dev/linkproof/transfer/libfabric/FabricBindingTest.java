@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The bindings on their own, both sides in this process: fi_getinfo to fi_write and fi_read through
@@ -18,27 +18,32 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the other end; and what fi_getinfo says of a provider there is not.
  */
 class FabricBindingTest {
-    @ParameterizedTest
-    @ValueSource(strings = {"shm", "tcp;ofi_rxm"})
-    void aWriteAndAReadThroughTheOperationTablesMoveTheBytes(String provider) throws Throwable {
+    /**
+     * With {@code hmem}, both domains are opened with FI_HMEM (so under FI_MR_HMEM where the provider asks
+     * it) and both buffers registered through fi_mr_regattr as FI_HMEM_SYSTEM memory: the path GPU memory
+     * takes ({@link FabricRegion#device}), with only the interface differing, since no GPU is here.
+     */
+    @ParameterizedTest(name = "{0}, fi_mr_regattr {1}")
+    @CsvSource({"shm, false", "tcp;ofi_rxm, false", "shm, true"})
+    void aWriteAndAReadThroughTheOperationTablesMoveTheBytes(String provider, boolean hmem) throws Throwable {
         assumeTrue(Libfabric.unavailableReason() == null, Libfabric.unavailableReason());
+        long caps = LibfabricAbi.FI_RMA | (hmem ? LibfabricAbi.FI_HMEM : 0);
         try (Arena arena = Arena.ofShared();
                 FabricDomain target = FabricDomain.open(
-                        FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
-                        LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
-                        64,
-                        1);
+                        FabricInfo.query(provider, caps, null), LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 64, 1);
                 FabricDomain initiator = FabricDomain.open(
-                        FabricInfo.query(provider, LibfabricAbi.FI_RMA, null),
-                        LibfabricAbi.FI_CQ_FORMAT_CONTEXT,
-                        64,
-                        1)) {
+                        FabricInfo.query(provider, caps, null), LibfabricAbi.FI_CQ_FORMAT_CONTEXT, 64, 1)) {
+            if (hmem) {
+                assertThat(initiator.info.mrMode() & LibfabricAbi.FI_MR_HMEM)
+                        .as("shm asks for FI_MR_HMEM with FI_HMEM: " + FabricInfo.mrModeText(initiator.info.mrMode()))
+                        .isNotZero();
+            }
             MemorySegment region = arena.allocate(4096, 4096);
             MemorySegment local = arena.allocate(4096, 4096);
             FabricEndpoint tep = target.endpoint();
             FabricEndpoint iep = initiator.endpoint();
-            FabricMemory tmr = target.register(region, 7, tep);
-            FabricMemory lmr = initiator.register(local, 8, iep);
+            FabricMemory tmr = target.register(registered(region, hmem), 7, tep);
+            FabricMemory lmr = initiator.register(registered(local, hmem), 8, iep);
             long peer = initiator.insert(tep.name);
             for (int i = 0; i < 4096; i++) {
                 local.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
@@ -90,6 +95,12 @@ class FabricBindingTest {
             awaitOne(initiator, target, entries, ctx);
             assertThat(local.get(ValueLayout.JAVA_LONG, 8)).isEqualTo(0x1122334455667788L);
         }
+    }
+
+    private static FabricRegion registered(MemorySegment memory, boolean hmem) {
+        return hmem
+                ? FabricRegion.device(memory.address(), memory.byteSize(), LibfabricAbi.FI_HMEM_SYSTEM, 0)
+                : FabricRegion.host(memory);
     }
 
     /** Polls the initiator's queue (and the target's, which a manual-progress provider needs) for one completion. */

@@ -35,8 +35,8 @@ class LibfabricReceiverTest {
             MemorySegment region = arena.allocate(spec.slots().regionBytes(), 4096);
             FabricEndpoint ep = d.endpoint();
             FabricMemory mr = d.register(region, 1, ep);
-            LibfabricReceiver receiver =
-                    new LibfabricReceiver(plan, 1, new FabricEndpoint[] {ep}, new FabricMemory[] {mr}, region, arena);
+            LibfabricReceiver receiver = new LibfabricReceiver(
+                    plan, 1, new FabricEndpoint[] {ep}, new FabricMemory[] {mr}, region.address(), arena);
             receiver.postAll();
 
             CompletionCheck none = receiver.report(1);
