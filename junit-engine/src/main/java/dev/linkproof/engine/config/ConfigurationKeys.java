@@ -308,6 +308,12 @@ public final class ConfigurationKeys {
             "`false`",
             "this repository's tests only: run the verbs suite on Soft-RoCE in a QEMU VM (`scripts/test.sh` "
                     + "passes `true`)");
+    public static final Key<String> HARNESS_SOFTROCE_CLASSES = new Key<>(
+            Constants.HARNESS_SOFTROCE_CLASSES,
+            Value.text("class names"),
+            "all of the suite's",
+            "this repository's tests only: which of the Soft-RoCE suite's classes run in the VM, by simple "
+                    + "name, comma-separated (`LibfabricOnSoftRoce`): a shorter VM run");
     public static final Key<Boolean> HARNESS_SLURM = new Key<>(
             Constants.HARNESS_SLURM,
             Value.bool(),
@@ -434,6 +440,7 @@ public final class ConfigurationKeys {
             FLEET_VERDICT,
             PROJECT_VERSION,
             HARNESS_SOFTROCE,
+            HARNESS_SOFTROCE_CLASSES,
             HARNESS_SLURM,
             HARNESS_CONSOLE_LAUNCHER,
             HARNESS_ALLURE_HOME,

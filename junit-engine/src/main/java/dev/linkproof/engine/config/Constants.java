@@ -74,6 +74,7 @@ public final class Constants {
     public static final String PROMETHEUS_GROUPING = "linkproof.prometheus.grouping";
     public static final String PROJECT_VERSION = "linkproof.version";
     public static final String HARNESS_SOFTROCE = "linkproof.softroce";
+    public static final String HARNESS_SOFTROCE_CLASSES = "linkproof.softroce.classes";
     public static final String HARNESS_SLURM = "linkproof.slurm";
     public static final String HARNESS_CONSOLE_LAUNCHER = "linkproof.consoleLauncher";
     public static final String HARNESS_ALLURE_HOME = "linkproof.allure.home";

@@ -11,6 +11,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.nativeaccess.Downcalls;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -153,19 +154,55 @@ final class FabricDomain implements AutoCloseable {
         });
     }
 
-    /** fi_close of every object opened here, newest first, then the AV, CQ, domain and fabric, then the info. */
+    /** How long the completion queue must stay empty before the objects close, and the most a close waits for it. */
+    static final long QUIET_NANOS = 2_000_000, QUIESCE_MAX_NANOS = 50_000_000;
+
+    /**
+     * fi_close of every object opened here, newest first, then the AV, CQ, domain and fabric, then the
+     * info; first the queue is read until it stays empty ({@link #quiesce}).
+     */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        quiesce();
         opened.add(av);
         opened.add(cq.cq);
         opened.add(domain);
         opened.add(fabric);
         closeAll(opened);
         info.close();
+    }
+
+    /**
+     * Reads the completion queue until it stays empty for {@link #QUIET_NANOS} (at most
+     * {@link #QUIESCE_MAX_NANOS}): ofi_rxm over verbs handles its own late messages there while every
+     * object is still open. Closed on one, libfabric 1.17 crashed the JVM reposting a receive on a
+     * connection it had already closed (a SIGSEGV in fi_close, Soft-RoCE VM, 2026-12-06).
+     */
+    private void quiesce() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment entries = a.allocate(cq.entryBytes * 16, 8);
+            long start = System.nanoTime();
+            long quietSince = start;
+            for (long now = start;
+                    now - quietSince < QUIET_NANOS && now - start < QUIESCE_MAX_NANOS;
+                    now = System.nanoTime()) {
+                int n;
+                try {
+                    n = cq.read(entries.address(), 16, "closing");
+                } catch (TransferException e) {
+                    n = 1; // an error entry is something that happened: keep reading
+                }
+                if (n > 0) {
+                    quietSince = System.nanoTime();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }
     }
 
     /** fi_close of each, newest first; a failure to close one does not keep the others open. */

@@ -14,17 +14,12 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * Hand-written FFM bindings to libfabric: the exported calls (fi_getinfo, fi_fabric, fi_strerror, ...)
- * and the downcall shapes of the operation-table functions through which every other call goes
- * ({@code fi_domain(f, ...)} is {@code f->ops->domain(f, ...)}, {@code fi_write(ep, ...)} is
- * {@code ep->rma->write(ep, ...)}: static inline in the headers, as verbs' post calls are). Nothing is
- * loaded until {@link #lib()}; a missing library is reported by {@link #unavailableReason()}.
- *
- * <p>The exported calls are bound by symbol version ({@code dlvsym}), never the default: the layouts
- * of {@code struct fi_info} are those of {@link LibfabricAbi#API_VERSION}, and a newer libfabric keeps
- * this ABI behind these versions while its default symbols may take another.
- *
- * <p>Pointers of the data path go in as raw addresses ({@code JAVA_LONG}: the ABI's same 64-bit
- * registers), so a post makes no segment; setup calls take segments.
+ * and the shapes of the operation-table functions every other call goes through ({@code fi_write(ep,
+ * ...)} is {@code ep->rma->write(ep, ...)}, static inline in the headers, as verbs' posts are). The
+ * exported calls are bound by symbol version ({@code dlvsym}): {@code struct fi_info}'s layouts are
+ * {@link LibfabricAbi#API_VERSION}'s whatever a newer library's default symbols take. Data-path
+ * pointers go in as raw addresses ({@code JAVA_LONG}), so a post makes no segment. Nothing loads until
+ * {@link #lib()}; a missing library is {@link #unavailableReason()}.
  */
 public final class Libfabric {
     public static final String LIBRARY = "libfabric.so.1";

@@ -21,13 +21,12 @@ import java.util.Map;
 
 /**
  * The initiator's side of a libfabric point: endpoint e of one connection each addressing the target's
- * endpoint e, a batch laid out by {@link BatchPlan}, up to {@code pipelineDepth} batches in flight.
- * Every op has its own {@code fi_context2} as context, so each completion is credited to its batch
- * whatever the order across endpoints. A WRITE asks {@code FI_DELIVERY_COMPLETE} (the data is in the
- * target's memory, so the checksums see it; transmit-complete would only say it left); a READ completes
- * when its data is here, an atomic when its result is, a SEND when it left (the target checks its
- * receives: {@link LibfabricReceiver}). -FI_EAGAIN is retried after reading the completion queue,
- * within the progress deadline; {@link #post()} and {@link #awaitOldest()} allocate nothing.
+ * endpoint e, a batch laid out by {@link BatchPlan}, up to {@code pipelineDepth} batches in flight,
+ * every op with its own {@code fi_context2} so a completion is credited to its batch in any order. A
+ * WRITE asks {@code FI_DELIVERY_COMPLETE} (the data is in the target's memory for the checksums, not
+ * only sent); a READ completes when its data is here, an atomic when its result is, a SEND when it
+ * left (the target checks its receives: {@link LibfabricReceiver}). -FI_EAGAIN is retried after reading
+ * completions, within the progress deadline; {@link #post()} and {@link #awaitOldest()} allocate nothing.
  */
 final class LibfabricDataPath implements DataPath {
     private static final int ENTRIES = 64;

@@ -11,19 +11,11 @@ import java.util.TreeSet;
 /**
  * The libfabric transport's settings, read from a point's {@link TransferSpec#settings()} (so both
  * ranks see the same values), each rank falling back to its own system property and environment:
- *
- * <table>
- * <caption>libfabric settings</caption>
- * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@code libfabric.provider}</td><td>system property {@code linkproof.libfabric.provider}, env
- *     {@code LINKPROOF_LIBFABRIC_PROVIDER}, else libfabric's first match</td><td>the provider, as
- *     {@code fi_info -l} names it ({@code shm}, {@code tcp;ofi_rxm}, {@code verbs;ofi_rxm}, {@code efa})</td></tr>
- * <tr><td>{@code libfabric.domain}</td><td>any</td><td>the domain (for most providers a NIC or an
- *     interface: {@code rxe0}, {@code eth0}, {@code rdmap16s27}): a rail's</td></tr>
- * </table>
- *
- * The target publishes the provider it opened, and the initiator opens the same one: a target whose
- * own fallback chose another than the initiator's named one fails the point naming both.
+ * {@code libfabric.provider} (else {@code linkproof.libfabric.provider}, {@code
+ * LINKPROOF_LIBFABRIC_PROVIDER}, else libfabric's first match) and {@code libfabric.domain} (a rail's
+ * NIC or interface; else any), as docs/transports/libfabric.md says. The target publishes the
+ * provider it opened and the initiator opens the same: a target whose own fallback chose another than
+ * the initiator's named one fails the point naming both.
  */
 public record LibfabricSettings(Optional<String> provider, Optional<String> domain) {
     public static final String PROVIDER = "libfabric.provider";

@@ -62,6 +62,15 @@ final class ControlWatch implements PeerLiveness, AutoCloseable {
         return gone;
     }
 
+    /** Why the agent is gone, waiting up to {@code nanos} for the looks to find it; null when they did not. */
+    String goneWithin(long nanos) throws InterruptedException {
+        long end = System.nanoTime() + nanos;
+        while (gone == null && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        return gone;
+    }
+
     /** Stops watching: a look under way ends within its millisecond, and none follows. */
     @Override
     public void close() {

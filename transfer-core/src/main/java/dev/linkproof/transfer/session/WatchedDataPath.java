@@ -18,18 +18,52 @@ final class WatchedDataPath implements DataPath {
         this.watch = watch;
     }
 
+    /** How long a transfer error waits for the watch to say whether the agent is gone: two of its looks, and some. */
+    static final long GRACE_NANOS = 3 * ControlWatch.INTERVAL_NANOS;
+
     @Override
     public void post() throws TransferException {
         String gone = watch.goneBecause();
         if (gone != null) {
             throw new PeerFailureException("the data transfer stopped: " + gone);
         }
-        path.post();
+        try {
+            path.post();
+        } catch (PeerFailureException e) {
+            throw e;
+        } catch (TransferException e) {
+            throw peerFailureIfGone(e);
+        }
     }
 
     @Override
     public void awaitOldest() throws TransferException {
-        path.awaitOldest();
+        try {
+            path.awaitOldest();
+        } catch (PeerFailureException e) {
+            throw e;
+        } catch (TransferException e) {
+            throw peerFailureIfGone(e);
+        }
+    }
+
+    /**
+     * A transfer error its transport could not tell from a local one (a verbs work request flushed when
+     * the dead peer's connection went down, say) is a peer failure when the watch finds the agent gone
+     * within {@link #GRACE_NANOS}; otherwise it stays what it was.
+     */
+    private TransferException peerFailureIfGone(TransferException e) {
+        String gone;
+        try {
+            gone = watch.goneWithin(GRACE_NANOS);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+        if (gone == null) {
+            return e;
+        }
+        return new PeerFailureException(e.getMessage() + "; the target agent is gone: " + gone, e);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.linkproof.transfer.PeerFailureException;
+import dev.linkproof.transfer.TransferException;
 import dev.linkproof.transfer.control.ControlChannel;
 import dev.linkproof.transfer.control.MessageType;
 import dev.linkproof.transfer.spi.DataPath;
@@ -115,6 +116,42 @@ class ControlWatchTest {
             assertThat(posts.get())
                     .as("nothing posted once the agent is known gone")
                     .isEqualTo(before);
+        }
+    }
+
+    /** A transfer error the transport could not tell from a local one is a peer failure once the agent is found gone, not before. */
+    @Test
+    void aTransferErrorIsAPeerFailureOnlyWhenTheAgentIsGone() throws Exception {
+        DataPath failing = new DataPath() {
+            @Override
+            public void post() {}
+
+            @Override
+            public void awaitOldest() throws TransferException {
+                throw new TransferException("an operation completed in error: Operation canceled (125)");
+            }
+
+            @Override
+            public void close() {}
+        };
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ControlChannel control =
+                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+                Socket agent = server.accept();
+                ControlWatch watch = ControlWatch.start(control)) {
+            WatchedDataPath path = new WatchedDataPath(failing, watch);
+            assertThatThrownBy(path::awaitOldest)
+                    .as("the agent is still there")
+                    .isExactlyInstanceOf(TransferException.class)
+                    .hasMessage("an operation completed in error: Operation canceled (125)");
+
+            agent.close();
+            assertThatThrownBy(path::awaitOldest)
+                    .isInstanceOf(PeerFailureException.class)
+                    .hasMessageStartingWith("an operation completed in error: Operation canceled (125); the target "
+                            + "agent is gone: ")
+                    .hasMessageContaining("closed the control connection")
+                    .hasCauseExactlyInstanceOf(TransferException.class);
         }
     }
 }
