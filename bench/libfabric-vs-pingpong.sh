@@ -34,6 +34,9 @@
 # Environment knobs (defaults in brackets):
 #   REPS [3]   PROVIDERS ["shm tcp;ofi_rxm"]   SIZES ["64 4096 65536 1048576"]   ITERS [10000]
 #   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [47700]   MVN_FLAGS [none; e.g. -o]
+#   JIT [-XX:-TieredCompilation]: our JVMs' (initiator and agent) JIT mode. Tiered (JIT="") is
+#   bimodal run to run: in 2 of 4 runs the initiator's loop stayed slow (a 4 KiB shm write's p50
+#   2.7 µs instead of 0.77), in none of 4 with C2 only (2026-12-06, bench/history).
 #   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java]   OUT_DIR [a fresh temporary directory]
 #   RESULTS [bench/history/<UTC day>.md]: the section is appended there; APPEND=0 to skip
 set -euo pipefail
@@ -43,6 +46,7 @@ REPS=${REPS:-3}
 read -r -a PROVIDERS_A <<< "${PROVIDERS:-shm tcp;ofi_rxm}"
 read -r -a SIZES_A <<< "${SIZES:-64 4096 65536 1048576}"
 ITERS=${ITERS:-10000}
+JIT=${JIT--XX:-TieredCompilation}
 CPU_I=${CPU_INITIATOR:-0}
 CPU_T=${CPU_TARGET:-1}
 PORT=${PORT:-47700}
@@ -73,7 +77,7 @@ sizes_csv=$(IFS=,; echo "${SIZES_A[*]}")
 
 # ours REP LABEL TRANSPORT SETTINGS OP -> "rep label RESULT op mode size GBps avg_us p50_us valid ops/s" in ours.txt
 ours() {
-  LINKPROOF_BENCH_ITERATIONS=$ITERS timeout 900 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
+  JAVA_TOOL_OPTIONS="$JIT" LINKPROOF_BENCH_ITERATIONS=$ITERS timeout 900 taskset -c "$CPU_I" "$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$CP" \
     dev.linkproof.transfer.bench.PointBench "$3" "$4" "$5" lat "$sizes_csv" 1 "$CPU_T" \
     2>>"$OUT_DIR/ours.err" | tee -a "$OUT_DIR/ours.raw" | grep '^RESULT' | sed "s/^/$1 $2 /" >> "$OUT_DIR/ours.txt" \
     || die "our run ($2 $5) failed; see $OUT_DIR/ours.err"
@@ -119,7 +123,7 @@ points=$(wc -l < "$OUT_DIR/ours.txt")
 {
   echo "## libfabric vs fi_pingpong ($STARTED)"
   echo
-  echo "Command: \`REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
+  echo "Command: \`JIT=\"$JIT\" REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
   echo
   echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; ours SEND: transmit complete):"
   echo
