@@ -2,6 +2,7 @@ package dev.linkproof.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.reports.fleet.FleetVerdictDocument;
 import dev.linkproof.reports.fleet.FleetVerdictFile;
 import java.net.URISyntaxException;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 20, unit = java.util.concurrent.TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FleetSlurmSuite {
-    static final String ENABLE = "linkproof.slurm";
+    static final String ENABLE = Constants.HARNESS_SLURM;
     static final Path WORK = Path.of("target", "fleet").toAbsolutePath();
     static final String POINT = "dev.linkproof.conformance.fleet.fixtures.FleetWrite";
     /** The slow node's and slow link's rate (tc's units): far below the fleet's noise, see {@link #run}. */

@@ -3,6 +3,7 @@ package dev.linkproof.conformance.softroce;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import dev.linkproof.engine.config.Constants;
 import dev.linkproof.transfer.measure.HostContention;
 import dev.linkproof.transfer.measure.HostCpuMeter;
 import dev.linkproof.transfer.session.LocalAgent;
@@ -39,7 +40,7 @@ import org.w3c.dom.NodeList;
  */
 @Tag("softroce")
 class SoftRoceSuite {
-    static final String ENABLE = "linkproof.softroce";
+    static final String ENABLE = Constants.HARNESS_SOFTROCE;
     static final List<String> CLASSES = List.of(
             "dev.linkproof.conformance.verbs.VerbsCorrectness",
             "dev.linkproof.conformance.verbs.VerbsFailureModes",
@@ -53,7 +54,7 @@ class SoftRoceSuite {
             "dev.linkproof.conformance.softroce.VerbsAtomics",
             "dev.linkproof.conformance.softroce.LibfabricOnSoftRoce");
     /** Runs only these of {@link #CLASSES} (simple names, comma-separated): a developer's shorter VM run. */
-    static final String ONLY = "linkproof.softroce.classes";
+    static final String ONLY = Constants.HARNESS_SOFTROCE_CLASSES;
     /** The whole VM part: image build (cached), boot, the suite, power-off. */
     static final long VM_TIMEOUT_SECONDS = 20 * 60;
 

@@ -154,8 +154,10 @@ final class FabricDomain implements AutoCloseable {
         });
     }
 
-    /** How long the completion queue must stay empty before the objects close, and the most a close waits for it. */
-    static final long QUIET_NANOS = 2_000_000, QUIESCE_MAX_NANOS = 50_000_000;
+    /** How long the completion queue must stay empty before the objects close. */
+    static final long QUIET_NANOS = 2_000_000;
+    /** The most a close waits for that (a dead peer's error entries keep coming). */
+    static final long QUIESCE_MAX_NANOS = 50_000_000;
 
     /**
      * fi_close of every object opened here, newest first, then the AV, CQ, domain and fabric, then the
