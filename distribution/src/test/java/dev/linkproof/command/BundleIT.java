@@ -206,6 +206,25 @@ class BundleIT {
         assertThat(noMethod.output()).contains("has no method nope");
     }
 
+    /** A mistyped key on the bundle's command line stops the run before any point, naming the key meant. */
+    @Test
+    void aMistypedKeyOnTheCommandLineStopsTheRunNamingTheKeyMeant() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("typo-run"));
+        Run r = linkproof(
+                work,
+                "run",
+                "--no-report",
+                "-Dlinkproof.profle=cx7-400g",
+                "--select",
+                "dev.linkproof.conformance.WriteCorrectness#oddSizes");
+        assertThat(r.rc()).as(r.output()).isEqualTo(1);
+        assertThat(r.output())
+                .contains("unknown configuration key linkproof.profle (did you mean linkproof.profile?)")
+                .contains("linkproof run: 0 passed")
+                .doesNotContain("[linkproof 1/");
+        assertThat(work.resolve("linkproof-out/linkproof-results.jsonl")).doesNotExist();
+    }
+
     /** The two-host shape on one host: an agent from the bundle, and the bundle's transfer command against it. */
     @Test
     void anAgentAndAnInitiatorFromTheBundleMoveData() throws Exception {
