@@ -19,6 +19,13 @@
 #                 is ours − 2 × fi_pingpong ("per-op overhead"): the JVM's FFM downcalls through the
 #                 ops tables (fi_writemsg, fi_cq_read), the loop's bookkeeping, the completion's
 #                 context lookup. Each point is validated (checksums) after its timed loop.
+#   C floor       bench/c/lf-write-floor.c (built here with cc -O2 -Wall): ours WRITE's libfabric calls
+#                 and attributes in C, one process per rank, the target spinning on fi_cq_read as our
+#                 agent does, the same sizes, ITERS and timer. fi_pingpong's one-way message is not our
+#                 operation (with shm's inject protocol the acknowledgement is on the critical path), so a
+#                 gap to it cannot say whether the operation or our Java path costs it: C floor / ours says
+#                 the latter (>= 1: ours as fast as C making the same calls), fi_pingpong / C floor what the
+#                 operation itself allows against fi_pingpong's figure.
 #   ours (SEND)   the same with fi_send into the target's posted fi_recv, shown beside: its
 #                 completion is the provider's transmit completion (the data has left, not arrived:
 #                 over tcp;ofi_rxm that is a socket write), so it is not a round trip.
@@ -26,10 +33,10 @@
 #                 WRITE latency mode, the same sizes and ITERS: the same engine loop on two native
 #                 libraries.
 #
-# Every repetition runs every tool on every size, alternating which goes first; the tables give each
-# side's median over REPS with its min-max, and the ratio of the medians. The initiator (our JVM,
-# fi_pingpong's client) runs on CPU_INITIATOR, the target (our agent JVM, fi_pingpong's server) on
-# CPU_TARGET.
+# Every repetition runs every tool on every size: ours, the C floor, fi_pingpong in odd repetitions,
+# the reverse in even ones; the tables give each side's median over REPS with its min-max, and the
+# ratio of the medians. The initiator (our JVM, the floor's and fi_pingpong's client) runs on
+# CPU_INITIATOR, the target (our agent JVM, the floor's and fi_pingpong's server) on CPU_TARGET.
 #
 # Environment knobs (defaults in brackets):
 #   REPS [3]   PROVIDERS ["shm tcp;ofi_rxm"]   SIZES ["64 4096 65536 1048576"]   ITERS [10000]
@@ -59,6 +66,7 @@ note() { echo "# $*" >&2; }
 (( $(nproc) >= 2 )) || die "needs 2 CPUs to pin the two ranks apart; nproc says $(nproc)"
 command -v taskset >/dev/null || die "taskset (util-linux) is required"
 command -v fi_pingpong >/dev/null || die "fi_pingpong missing: apt-get install libfabric-bin (scripts/setup.sh --test does)"
+command -v cc >/dev/null || die "cc missing: the C floor (bench/c/lf-write-floor.c) is built here"
 JAVA=${LINKPROOF_JAVA:-}
 if [[ -z "$JAVA" ]]; then
   jdk=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1 || true)
@@ -73,6 +81,9 @@ note "building transfer-core (test classes hold the bench driver)"
 (cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl transfer-core test-compile dependency:build-classpath \
     -Dmdep.outputFile="$OUT_DIR/cp.txt" >"$OUT_DIR/build.log" 2>&1) || { cat "$OUT_DIR/build.log" >&2; die "build failed"; }
 CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$(cat "$OUT_DIR/cp.txt")"
+FLOOR=$OUT_DIR/lf-write-floor
+cc -O2 -Wall -o "$FLOOR" "$ROOT/bench/c/lf-write-floor.c" -lfabric 2>"$OUT_DIR/floor-build.log" \
+  || { cat "$OUT_DIR/floor-build.log" >&2; die "building the C floor failed (libfabric-dev installed?)"; }
 sizes_csv=$(IFS=,; echo "${SIZES_A[*]}")
 
 # ours REP LABEL TRANSPORT SETTINGS OP -> "rep label RESULT op mode size GBps avg_us p50_us valid ops/s" in ours.txt
@@ -96,6 +107,20 @@ pingpong() {
   echo "$1 $2 $3 $line" >> "$OUT_DIR/pingpong.txt"
 }
 
+# floor REP PROVIDER -> "rep provider size avg_us" in floor.txt, one line per size (one process pair, all sizes, as ours)
+floor() {
+  local port=$((PORT++)) server
+  timeout 300 taskset -c "$CPU_T" "$FLOOR" -p "$2" -B "$port" -T 290 >>"$OUT_DIR/floor-server.log" 2>&1 &
+  server=$!
+  if ! timeout 300 taskset -c "$CPU_I" "$FLOOR" -p "$2" -S "$sizes_csv" -I "$ITERS" -P "$port" 127.0.0.1 2>>"$OUT_DIR/floor.err" \
+       | tee -a "$OUT_DIR/floor.raw" | awk -v r="$1" -v p="$2" '$1 == "FLOOR" && NF == 5 {print r, p, $3, $4}' >> "$OUT_DIR/floor.txt"; then
+    wait "$server" || true
+    die "the C floor ($2) failed; see $OUT_DIR/floor.err and floor-server.log"
+  fi
+  wait "$server" || die "the C floor's target ($2) failed; see $OUT_DIR/floor-server.log"
+}
+floor_all() { for p in "${PROVIDERS_A[@]}"; do floor "$1" "$p"; done; }
+
 ucx_tls() { case $1 in shm) echo shm;; *) echo tcp;; esac; }
 ours_all() {
   for p in "${PROVIDERS_A[@]}"; do
@@ -108,13 +133,16 @@ pingpong_all() { for p in "${PROVIDERS_A[@]}"; do for s in "${SIZES_A[@]}"; do p
 
 for rep in $(seq 1 "$REPS"); do
   note "repetition $rep of $REPS ($(load_now))"
-  if (( rep % 2 )); then ours_all "$rep"; pingpong_all "$rep"; else pingpong_all "$rep"; ours_all "$rep"; fi
+  if (( rep % 2 )); then ours_all "$rep"; floor_all "$rep"; pingpong_all "$rep"
+  else pingpong_all "$rep"; floor_all "$rep"; ours_all "$rep"; fi
 done
 LOAD_END=$(load_now)
 
 stats() { sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan nan nan"} else {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}}'; }
 ours_us() { awk -v l="$1" -v s="$2" '$2==l && $6==s {print $8}' "$OUT_DIR/ours.txt"; }
 pp_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $4}' "$OUT_DIR/pingpong.txt"; }
+floor_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $4}' "$OUT_DIR/floor.txt"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 cell() { read -r m lo hi <<< "$1"; printf "%.2f (%.2f–%.2f)" "$m" "$lo" "$hi"; }
 human() { case $1 in 64) echo "64 B";; 4096) echo "4 KiB";; 65536) echo "64 KiB";; 1048576) echo "1 MiB";; *) echo "$1 B";; esac; }
 invalid=$(awk '$10!="true"' "$OUT_DIR/ours.txt" | wc -l)
@@ -123,18 +151,19 @@ points=$(wc -l < "$OUT_DIR/ours.txt")
 {
   echo "## libfabric vs fi_pingpong ($STARTED)"
   echo
-  echo "Command: \`JIT=\"$JIT\" REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
+  echo "Command: \`JIT=\"$JIT\" REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. C floor: \`bench/c/lf-write-floor.c\`, $(cc --version | head -n 1). Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
   echo
-  echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; ours SEND: transmit complete):"
+  echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; C floor: the same WRITE's libfabric calls in C; ours SEND: transmit complete):"
   echo
-  echo "| provider | size | fi_pingpong µs | ours WRITE µs | ratio fi_pingpong / ours WRITE | ours SEND µs | per-op overhead (ours WRITE − 2 × fi_pingpong), µs |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| provider | size | fi_pingpong µs | ours WRITE µs | ratio fi_pingpong / ours WRITE | C floor WRITE µs | C floor / ours WRITE | fi_pingpong / C floor | ours SEND µs | per-op overhead (ours WRITE − 2 × fi_pingpong), µs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   for p in "${PROVIDERS_A[@]}"; do
     for s in "${SIZES_A[@]}"; do
       pp=$(pp_us "$p" "$s" | stats); o=$(ours_us "lf-write-$p" "$s" | stats); snd=$(ours_us "lf-send-$p" "$s" | stats)
-      read -r pm _ <<< "$pp"; read -r om _ <<< "$o"
-      printf "| %s | %s | %s | %s | **%.2f** | %s | %s |\n" "$p" "$(human "$s")" "$(cell "$pp")" "$(cell "$o")" \
-        "$(awk -v a="$pm" -v b="$om" 'BEGIN {print (b > 0) ? a / b : 0}')" "$(cell "$snd")" \
+      f=$(floor_us "$p" "$s" | stats)
+      read -r pm _ <<< "$pp"; read -r om _ <<< "$o"; read -r fm _ <<< "$f"
+      printf "| %s | %s | %s | %s | **%s** | %s | **%s** | %s | %s | %s |\n" "$p" "$(human "$s")" "$(cell "$pp")" "$(cell "$o")" \
+        "$(ratio "$pm" "$om")" "$(cell "$f")" "$(ratio "$fm" "$om")" "$(ratio "$pm" "$fm")" "$(cell "$snd")" \
         "$( (( s < 4096 )) && awk -v a="$pm" -v b="$om" 'BEGIN {printf "%+.2f", b - 2 * a}' || echo –)"
     done
   done
