@@ -40,10 +40,15 @@
 #
 # Environment knobs (defaults in brackets):
 #   REPS [3]   PROVIDERS ["shm tcp;ofi_rxm"]   SIZES ["64 4096 65536 1048576"]   ITERS [10000]
-#   CPU_INITIATOR [0]   CPU_TARGET [1]   PORT [47700]   MVN_FLAGS [none; e.g. -o]
-#   JIT [-XX:-TieredCompilation]: our JVMs' (initiator and agent) JIT mode. Tiered (JIT="") is
-#   bimodal run to run: in 2 of 4 runs the initiator's loop stayed slow (a 4 KiB shm write's p50
-#   2.7 µs instead of 0.77), in none of 4 with C2 only (2026-12-06, bench/history).
+#   CPU_INITIATOR [0]   CPU_TARGET [1]   MVN_FLAGS [none; e.g. -o]
+#   PORT [27700]: the first of the control ports fi_pingpong and the C floor listen on, one more per
+#   run; below Linux's ephemeral range (32768-60999), where an outgoing connection of the run (the
+#   agents', tcp;ofi_rxm's) once held 47738 and the floor's target could not listen there.
+#   JIT [-XX:-TieredCompilation]: our JVMs' (initiator and agent) JIT mode, as the verbs benches.
+#   Runs here are bimodal (a 4 KiB shm write 0.7-0.8 µs or 2.7-3.1 µs for a whole run): the C floor
+#   and fi_pingpong show the same slow mode at the same times, with a cache-line round trip between
+#   the two vCPUs 5 x slower, so it is the host's placement of the vCPUs, not the JIT; the floor
+#   column says which mode a repetition ran in (2026-12-06, bench/history).
 #   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java]   OUT_DIR [a fresh temporary directory]
 #   RESULTS [bench/history/<UTC day>.md]: the section is appended there; APPEND=0 to skip
 set -euo pipefail
@@ -56,7 +61,7 @@ ITERS=${ITERS:-10000}
 JIT=${JIT--XX:-TieredCompilation}
 CPU_I=${CPU_INITIATOR:-0}
 CPU_T=${CPU_TARGET:-1}
-PORT=${PORT:-47700}
+PORT=${PORT:-27700}
 APPEND=${APPEND:-1}
 OUT_DIR=${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/linkproof-libfabric-bench.XXXXXX")}
 mkdir -p "$OUT_DIR"
