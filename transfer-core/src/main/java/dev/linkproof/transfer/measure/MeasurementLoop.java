@@ -13,6 +13,12 @@ import org.HdrHistogram.Histogram;
  */
 public final class MeasurementLoop {
     private static final long HISTOGRAM_MAX_NANOS = 3_600_000_000_000L;
+    /**
+     * Warmup batches per call of the timed loop's method. A loop compiled while its one call had never
+     * left it traps when it leaves (PrintCompilation: made not entrant at the end of a point), and the
+     * next point then ran interpreted; leaving it every 256 batches in the warmup keeps the exit in.
+     */
+    private static final int WARMUP_CHUNK = 256;
 
     private MeasurementLoop() {}
 
@@ -36,7 +42,10 @@ public final class MeasurementLoop {
             // The warmup runs the timed loop's own code, its histogram thrown away: a latency the JIT has
             // not seen yet (the first point of a larger size) deoptimizes the compiled loop here, not in
             // the timed loop, where it cost the first 4 KiB point a third of its average (bench/history).
-            timeEach(path, spec.warmup(), new Histogram(1, HISTOGRAM_MAX_NANOS, 3));
+            Histogram scratch = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
+            for (int done = 0; done < spec.warmup(); done += WARMUP_CHUNK) {
+                timeEach(path, Math.min(WARMUP_CHUNK, spec.warmup() - done), scratch);
+            }
             Histogram histogram = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
             awaitStart(phases, gate);
             phases.begin("timed loop");
@@ -48,7 +57,9 @@ public final class MeasurementLoop {
             double perTransfer = (double) total / ((double) spec.iterations() * spec.batch());
             return new Timing(total, spec.iterations(), LatencyStats.of(histogram, perTransfer));
         }
-        pipelined(path, spec.warmup(), spec.pipelineDepth());
+        for (int done = 0; done < spec.warmup(); done += WARMUP_CHUNK) {
+            pipelined(path, Math.min(WARMUP_CHUNK, spec.warmup() - done), spec.pipelineDepth());
+        }
         awaitStart(phases, gate);
         phases.begin("timed loop");
         long start = System.nanoTime();

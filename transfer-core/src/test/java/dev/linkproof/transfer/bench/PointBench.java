@@ -73,7 +73,11 @@ public final class PointBench {
                             : (int) Math.max(
                                     200,
                                     Math.min(mode == Mode.LATENCY ? 100_000 : 200_000, (2L << 30) / (size * batch)));
-                    int warmup = Math.max(50, iterations / 4);
+                    // At least about 16 ms of warmup where the size allows: a point's first posts meet a
+                    // connection still forming (-FI_EAGAIN), which deoptimizes the compiled post, and its
+                    // recompilation shares the initiator's CPU; 2,500 warmup writes of 64 B were 1.3 ms.
+                    int warmup = (int)
+                            Math.max(Math.max(50, iterations / 4), Math.min(20_000, (256L << 20) / (size * batch)));
                     TransferSpec spec = TransferSpec.builder()
                             .transport(transport)
                             .pointId("bench-" + op.label() + "-" + size)
