@@ -6,13 +6,12 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.linkproof.conformance.e2e.fixtures.GpuRails;
+import dev.linkproof.transfer.testing.SavedProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -36,7 +35,7 @@ import org.junit.platform.testkit.engine.Events;
 @Timeout(600)
 class GpuRailsOnFakeRuntimeTest {
     private static final String FIXTURE = GpuRails.class.getName() + "#";
-    private final Map<String, String> saved = new HashMap<>();
+    private final SavedProperties saved = new SavedProperties();
 
     @TempDir
     Path dir;
@@ -52,13 +51,7 @@ class GpuRailsOnFakeRuntimeTest {
 
     @AfterEach
     void restore() {
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
+        saved.restore();
     }
 
     @Test
@@ -185,10 +178,7 @@ class GpuRailsOnFakeRuntimeTest {
     }
 
     private void set(String key, String value) {
-        if (!saved.containsKey(key)) {
-            saved.put(key, System.getProperty(key));
-        }
-        System.setProperty(key, value);
+        saved.set(key, value);
     }
 
     private static String describe(Event e) {

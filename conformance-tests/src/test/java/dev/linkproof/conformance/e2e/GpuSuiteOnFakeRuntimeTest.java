@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import dev.linkproof.transfer.testing.SavedProperties;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,17 +39,11 @@ class GpuSuiteOnFakeRuntimeTest {
             .toAbsolutePath()
             .normalize();
     private static final String GPU = "dev.linkproof.conformance.gpu.";
-    private final Map<String, String> saved = new HashMap<>();
+    private final SavedProperties saved = new SavedProperties();
 
     @AfterEach
     void restore() {
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
+        saved.restore();
     }
 
     @ParameterizedTest
@@ -251,10 +246,7 @@ class GpuSuiteOnFakeRuntimeTest {
     }
 
     private void set(String key, String value) {
-        if (!saved.containsKey(key)) {
-            saved.put(key, System.getProperty(key));
-        }
-        System.setProperty(key, value);
+        saved.set(key, value);
     }
 
     private static String describe(Event e) {

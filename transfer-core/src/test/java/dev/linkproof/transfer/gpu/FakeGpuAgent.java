@@ -2,11 +2,10 @@ package dev.linkproof.transfer.gpu;
 
 import dev.linkproof.transfer.gpu.select.GpuRuntimes;
 import dev.linkproof.transfer.session.LocalAgent;
+import dev.linkproof.transfer.testing.SavedProperties;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Both ranks on the fake GPU runtime ({@link FakeGpu}) as {@code api} ("cuda" or "hip"): this JVM,
@@ -15,10 +14,10 @@ import java.util.Map;
  * the process that exported it (the real runtimes refuse that, so do the fake and GpuIpcTransport).
  */
 public final class FakeGpuAgent implements AutoCloseable {
-    private final Map<String, String> saved;
+    private final SavedProperties saved;
     private final LocalAgent agent;
 
-    private FakeGpuAgent(Map<String, String> saved, LocalAgent agent) {
+    private FakeGpuAgent(SavedProperties saved, LocalAgent agent) {
         this.saved = saved;
         this.agent = agent;
     }
@@ -26,16 +25,14 @@ public final class FakeGpuAgent implements AutoCloseable {
     public static FakeGpuAgent start(String api, Path log) throws Exception {
         Path lib = api.equals("cuda") ? FakeGpu.cuda() : FakeGpu.hip();
         String libKey = api.equals("cuda") ? GpuRuntimes.CUDA_LIBRARY : GpuRuntimes.HIP_LIBRARY;
-        Map<String, String> saved = new HashMap<>();
-        for (var e : Map.of(GpuRuntimes.RUNTIME, api, libKey, lib.toString()).entrySet()) {
-            saved.put(e.getKey(), System.getProperty(e.getKey()));
-            System.setProperty(e.getKey(), e.getValue());
-        }
+        SavedProperties saved = new SavedProperties();
+        saved.set(GpuRuntimes.RUNTIME, api);
+        saved.set(libKey, lib.toString());
         try {
             // LocalAgent hands the agent this JVM's GPU properties, so it loads the same fake.
             return new FakeGpuAgent(saved, LocalAgent.start(List.of("-Xmx128m"), log, Duration.ofSeconds(30)));
         } catch (Exception | Error e) {
-            restore(saved);
+            saved.restore();
             throw e;
         }
     }
@@ -64,16 +61,6 @@ public final class FakeGpuAgent implements AutoCloseable {
     @Override
     public void close() {
         agent.close();
-        restore(saved);
-    }
-
-    private static void restore(Map<String, String> saved) {
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
+        saved.restore();
     }
 }

@@ -22,11 +22,11 @@ import dev.linkproof.transfer.session.Timeouts;
 import dev.linkproof.transfer.spi.IoSettings;
 import dev.linkproof.transfer.spi.TargetContext;
 import dev.linkproof.transfer.spi.TargetPoint;
+import dev.linkproof.transfer.testing.SavedProperties;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(120)
 class LibfabricGpuMemoryTest {
-    private final Map<String, String> saved = new HashMap<>();
+    private final SavedProperties saved = new SavedProperties();
 
     @BeforeEach
     void libfabric() {
@@ -53,18 +53,11 @@ class LibfabricGpuMemoryTest {
 
     @AfterEach
     void restore() {
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
+        saved.restore();
     }
 
     private void set(String key, String value) {
-        saved.putIfAbsent(key, System.getProperty(key));
-        System.setProperty(key, value);
+        saved.set(key, value);
     }
 
     /** This JVM on the fake runtime as {@code api} ("cuda" or "hip"). */

@@ -6,10 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.linkproof.transfer.Availability;
 import dev.linkproof.transfer.gpu.FakeGpu;
 import dev.linkproof.transfer.gpu.GpuException;
+import dev.linkproof.transfer.testing.SavedProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,24 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
  * the library that is not there to the vendor's own error for a GPU that is not there.
  */
 class GpuRuntimesTest {
-    private final Map<String, String> saved = new HashMap<>();
+    private final SavedProperties saved = new SavedProperties();
 
     private void set(String key, String value) {
-        if (!saved.containsKey(key)) {
-            saved.put(key, System.getProperty(key));
-        }
-        System.setProperty(key, value);
+        saved.set(key, value);
     }
 
     @AfterEach
     void restore() {
-        saved.forEach((k, v) -> {
-            if (v == null) {
-                System.clearProperty(k);
-            } else {
-                System.setProperty(k, v);
-            }
-        });
+        saved.restore();
         FakeGpu.setenv("FAKE_GPU_INIT_ERROR", null);
     }
 
