@@ -25,32 +25,57 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 @SuppressWarnings("try") // the tests close the agent's socket inside the try, to see what the watch notices
 class ControlWatchTest {
+    /** A control connection on loopback: this side's channel and the agent's end of it, closed together. */
+    private record Link(ServerSocket server, ControlChannel control, Socket agent) implements AutoCloseable {
+        static Link open() throws Exception {
+            ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            ControlChannel control = null;
+            try {
+                control = ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
+                return new Link(server, control, server.accept());
+            } catch (Exception e) {
+                if (control != null) {
+                    control.close();
+                }
+                server.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (server;
+                    control;
+                    agent) {
+                // try-with-resources closes all three, the agent's end first, whatever one of them throws
+            }
+        }
+    }
+
     @Test
     void quietAgentIsNotGoneAndAClosedOneIs() throws Exception {
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ControlChannel control =
-                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-                Socket agent = server.accept();
-                ControlWatch watch = ControlWatch.start(control)) {
+        try (Link link = Link.open();
+                ControlWatch watch = ControlWatch.start(link.control())) {
             Thread.sleep(3 * ControlWatch.INTERVAL_NANOS / 1_000_000);
             assertThat(watch.goneBecause()).as("a quiet agent").isNull();
-            assertThat(control.broken()).isFalse();
+            assertThat(link.control().broken()).isFalse();
 
-            agent.close();
+            link.agent().close();
             long t0 = System.nanoTime();
             assertThat(watch.goneWithin(5_000_000_000L))
                     .as("an agent that closed the connection")
                     .contains("closed the control connection")
                     .contains("did the target agent die?");
             assertThat((System.nanoTime() - t0) / 1e6).as("ms to notice").isLessThan(1000);
-            assertThat(control.broken()).isTrue();
+            assertThat(link.control().broken()).isTrue();
             // The requests that come after say why, too.
-            assertThatThrownBy(() -> control.call(
-                            MessageType.CHECKSUM,
-                            java.util.Map.of(),
-                            MessageType.CHECKSUMS,
-                            Object.class,
-                            Duration.ofSeconds(1)))
+            assertThatThrownBy(() -> link.control()
+                            .call(
+                                    MessageType.CHECKSUM,
+                                    java.util.Map.of(),
+                                    MessageType.CHECKSUMS,
+                                    Object.class,
+                                    Duration.ofSeconds(1)))
                     .isInstanceOf(PeerFailureException.class)
                     .hasMessageContaining("closed the control connection");
         }
@@ -58,18 +83,15 @@ class ControlWatchTest {
 
     @Test
     void aByteThatArrivesIsLeftForTheNextRead() throws Exception {
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ControlChannel control =
-                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-                Socket agent = server.accept()) {
-            agent.getOutputStream().write(new byte[] {'L', 'K'});
-            agent.getOutputStream().flush();
+        try (Link link = Link.open()) {
+            link.agent().getOutputStream().write(new byte[] {'L', 'K'});
+            link.agent().getOutputStream().flush();
             Thread.sleep(50);
-            assertThat(control.peerGone()).isNull();
-            assertThat(control.peerGone()).isNull();
-            agent.close();
+            assertThat(link.control().peerGone()).isNull();
+            assertThat(link.control().peerGone()).isNull();
+            link.agent().close();
             // The two bytes are still there (a truncated frame), then the end of the stream.
-            assertThatThrownBy(() -> control.readRaw(Duration.ofSeconds(1)))
+            assertThatThrownBy(() -> link.control().readRaw(Duration.ofSeconds(1)))
                     .isInstanceOfAny(IOException.class, dev.linkproof.transfer.control.ProtocolException.class);
         }
     }
@@ -89,15 +111,12 @@ class ControlWatchTest {
             @Override
             public void close() {}
         };
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ControlChannel control =
-                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-                Socket agent = server.accept();
-                ControlWatch watch = ControlWatch.start(control);
+        try (Link link = Link.open();
+                ControlWatch watch = ControlWatch.start(link.control());
                 DataPath path = new WatchedDataPath(counting, watch)) {
             path.post();
             path.awaitOldest();
-            agent.close();
+            link.agent().close();
             long t0 = System.nanoTime();
             assertThatThrownBy(() -> {
                         while (System.nanoTime() - t0 < 5_000_000_000L) {
@@ -131,18 +150,15 @@ class ControlWatchTest {
             @Override
             public void close() {}
         };
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ControlChannel control =
-                        ControlChannel.connect("127.0.0.1", server.getLocalPort(), Duration.ofSeconds(5));
-                Socket agent = server.accept();
-                ControlWatch watch = ControlWatch.start(control)) {
+        try (Link link = Link.open();
+                ControlWatch watch = ControlWatch.start(link.control())) {
             WatchedDataPath path = new WatchedDataPath(failing, watch);
             assertThatThrownBy(path::awaitOldest)
                     .as("the agent is still there")
                     .isExactlyInstanceOf(TransferException.class)
                     .hasMessage("an operation completed in error: Operation canceled (125)");
 
-            agent.close();
+            link.agent().close();
             assertThatThrownBy(path::awaitOldest)
                     .isInstanceOf(PeerFailureException.class)
                     .hasMessageStartingWith("an operation completed in error: Operation canceled (125); the target "
