@@ -14,18 +14,18 @@
 #                 From 4 KiB the payload's way dominates both, so one of our transfers and one of
 #                 fi_pingpong's messages carry the same bytes the same way: ratio = fi_pingpong's time
 #                 / ours (= ours' bandwidth over fi_pingpong's; >= 1: ours as fast; the target is
-#                 >= 0.9 from 4 KiB). Below 4 KiB ours is a whole round trip (the acknowledgement
-#                 costs what a message does), so the cost of one of our operations beyond libfabric's
-#                 is ours − 2 × fi_pingpong ("per-op overhead"): the JVM's FFM downcalls through the
-#                 ops tables (fi_writemsg, fi_cq_read), the loop's bookkeeping, the completion's
-#                 context lookup. Each point is validated (checksums) after its timed loop.
+#                 >= 0.9 from 4 KiB). Each point is validated (checksums) after its timed loop.
 #   C floor       bench/c/lf-write-floor.c (built here with cc -O2 -Wall): ours WRITE's libfabric calls
 #                 and attributes in C, one process per rank, the target spinning on fi_cq_read as our
 #                 agent does, the same sizes, ITERS and timer. fi_pingpong's one-way message is not our
 #                 operation (with shm's inject protocol the acknowledgement is on the critical path), so a
 #                 gap to it cannot say whether the operation or our Java path costs it: C floor / ours says
 #                 the latter (>= 1: ours as fast as C making the same calls), fi_pingpong / C floor what the
-#                 operation itself allows against fi_pingpong's figure.
+#                 operation itself allows against fi_pingpong's figure. Ours − C floor is the cost of one
+#                 of our operations beyond libfabric's ("per-op overhead"): the JVM's FFM downcalls
+#                 through the ops tables (fi_writemsg, fi_cq_read), the loop's bookkeeping, the
+#                 completion's context lookup, and the one clock read and histogram record per
+#                 transfer that give ours its percentiles (the floor and fi_pingpong time whole loops).
 #   ours (SEND)   the same with fi_send into the target's posted fi_recv, shown beside: its
 #                 completion is the provider's transmit completion (the data has left, not arrived:
 #                 over tcp;ofi_rxm that is a socket write), so it is not a round trip.
@@ -45,10 +45,13 @@
 #   run; below Linux's ephemeral range (32768-60999), where an outgoing connection of the run (the
 #   agents', tcp;ofi_rxm's) once held 47738 and the floor's target could not listen there.
 #   JIT [-XX:-TieredCompilation]: our JVMs' (initiator and agent) JIT mode, as the verbs benches.
-#   Runs here are bimodal (a 4 KiB shm write 0.7-0.8 µs or 2.7-3.1 µs for a whole run): the C floor
-#   and fi_pingpong show the same slow mode at the same times, with a cache-line round trip between
-#   the two vCPUs 5 x slower, so it is the host's placement of the vCPUs, not the JIT; the floor
-#   column says which mode a repetition ran in (2026-12-06, bench/history).
+#   FAST_NS [150]: the host's mode. Runs here are bimodal (a 4 KiB shm write 0.7-0.8 µs or 2.7-3.1 µs
+#   for a whole run): the C floor and fi_pingpong show the same slow mode at the same times, with a
+#   cache-line round trip between the two vCPUs 5 x slower (64-74 ns against 340-365), so it is the
+#   host's placement of the vCPUs, not the JIT (2026-12-06, bench/history). bench/c/cacheline-rtt.c
+#   times that round trip before and after every tool's run; a run is in the fast mode when both
+#   are under FAST_NS. The second table takes each tool's medians over its fast runs only (n of
+#   REPS beside each): the like-for-like figures. The first keeps every run.
 #   LINKPROOF_JAVA [/usr/lib/jvm/*25*/bin/java]   OUT_DIR [a fresh temporary directory]
 #   RESULTS [bench/history/<UTC day>.md]: the section is appended there; APPEND=0 to skip
 set -euo pipefail
@@ -89,7 +92,21 @@ CP="$ROOT/transfer-core/target/test-classes:$ROOT/transfer-core/target/classes:$
 FLOOR=$OUT_DIR/lf-write-floor
 cc -O2 -Wall -o "$FLOOR" "$ROOT/bench/c/lf-write-floor.c" -lfabric 2>"$OUT_DIR/floor-build.log" \
   || { cat "$OUT_DIR/floor-build.log" >&2; die "building the C floor failed (libfabric-dev installed?)"; }
+PROBE=$OUT_DIR/cacheline-rtt
+cc -O2 -Wall -pthread -o "$PROBE" "$ROOT/bench/c/cacheline-rtt.c" 2>"$OUT_DIR/probe-build.log" \
+  || { cat "$OUT_DIR/probe-build.log" >&2; die "building the cache-line probe failed"; }
+FAST_NS=${FAST_NS:-150}
 sizes_csv=$(IFS=,; echo "${SIZES_A[*]}")
+
+# probed REP KEY COMMAND...: COMMAND between two cache-line probes -> "rep key before_ns after_ns" in probe.txt
+probed() {
+  local rep=$1 key=$2 before after
+  shift 2
+  before=$(timeout 60 "$PROBE" "$CPU_I" "$CPU_T") || die "the cache-line probe failed"
+  "$@"
+  after=$(timeout 60 "$PROBE" "$CPU_I" "$CPU_T") || die "the cache-line probe failed"
+  echo "$rep $key $before $after" >> "$OUT_DIR/probe.txt"
+}
 
 # ours REP LABEL TRANSPORT SETTINGS OP -> "rep label RESULT op mode size GBps avg_us p50_us valid ops/s" in ours.txt
 ours() {
@@ -124,17 +141,19 @@ floor() {
   fi
   wait "$server" || die "the C floor's target ($2) failed; see $OUT_DIR/floor-server.log"
 }
-floor_all() { for p in "${PROVIDERS_A[@]}"; do floor "$1" "$p"; done; }
+floor_all() { for p in "${PROVIDERS_A[@]}"; do probed "$1" "floor-$p" floor "$1" "$p"; done; }
 
 ucx_tls() { case $1 in shm) echo shm;; *) echo tcp;; esac; }
 ours_all() {
   for p in "${PROVIDERS_A[@]}"; do
-    ours "$1" "lf-send-$p" libfabric "libfabric.provider=$p" send
-    ours "$1" "lf-write-$p" libfabric "libfabric.provider=$p" write
-    ours "$1" "ucx-write-$p" ucx "UCX_TLS=$(ucx_tls "$p")" write
+    probed "$1" "lf-send-$p" ours "$1" "lf-send-$p" libfabric "libfabric.provider=$p" send
+    probed "$1" "lf-write-$p" ours "$1" "lf-write-$p" libfabric "libfabric.provider=$p" write
+    probed "$1" "ucx-write-$p" ours "$1" "ucx-write-$p" ucx "UCX_TLS=$(ucx_tls "$p")" write
   done
 }
-pingpong_all() { for p in "${PROVIDERS_A[@]}"; do for s in "${SIZES_A[@]}"; do pingpong "$1" "$p" "$s"; done; done; }
+pingpong_all() {
+  for p in "${PROVIDERS_A[@]}"; do for s in "${SIZES_A[@]}"; do probed "$1" "pp-$p-$s" pingpong "$1" "$p" "$s"; done; done
+}
 
 for rep in $(seq 1 "$REPS"); do
   note "repetition $rep of $REPS ($(load_now))"
@@ -144,11 +163,45 @@ done
 LOAD_END=$(load_now)
 
 stats() { sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan nan nan"} else {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}}'; }
-ours_us() { awk -v l="$1" -v s="$2" '$2==l && $6==s {print $8}' "$OUT_DIR/ours.txt"; }
-pp_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $4}' "$OUT_DIR/pingpong.txt"; }
-floor_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $4}' "$OUT_DIR/floor.txt"; }
+# fast_reps KEY: the repetitions whose run KEY both probes called fast, one per line
+fast_reps() { awk -v k="$1" -v f="$FAST_NS" '$2==k && $3 < f && $4 < f {print $1}' "$OUT_DIR/probe.txt"; }
+# only_reps "R1 R2 ..." COLUMN: the lines of stdin whose first field is one of the repetitions
+only_reps() { awk -v r=" $1 " 'index(r, " " $1 " ")'; }
+# X_us ... [FAST]: the figures of every repetition, or with FAST=1 of the fast-mode ones only
+ours_us() { awk -v l="$1" -v s="$2" '$2==l && $6==s {print $1, $8}' "$OUT_DIR/ours.txt" | pick "$1" "${3:-}"; }
+pp_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $1, $4}' "$OUT_DIR/pingpong.txt" | pick "pp-$1-$2" "${3:-}"; }
+floor_us() { awk -v p="$1" -v s="$2" '$2==p && $3==s {print $1, $4}' "$OUT_DIR/floor.txt" | pick "floor-$1" "${3:-}"; }
+pick() { if [[ "$2" == 1 ]]; then only_reps "$(fast_reps "$1" | tr '\n' ' ')"; else cat; fi | awk '{print $2}'; }
+# nfast X_us ARGS... 1: " n=N", how many fast-mode runs a median takes
+nfast() { echo " n=$("$@" | grep -c . || true)"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
-cell() { read -r m lo hi <<< "$1"; printf "%.2f (%.2f–%.2f)" "$m" "$lo" "$hi"; }
+cell() { read -r m lo hi <<< "$1"; [[ "$m" == nan ]] && { printf "–"; return; }; printf "%.2f (%.2f–%.2f)" "$m" "$lo" "$hi"; }
+# ratio_or_dash A B: A / B, or – where either is missing (no fast-mode run)
+ratio_or_dash() { [[ "$1" == nan || "$2" == nan ]] && echo – || ratio "$1" "$2"; }
+diff_or_dash() { [[ "$1" == nan || "$2" == nan ]] && echo – || awk -v a="$1" -v b="$2" 'BEGIN {printf "%+.2f", a - b}'; }
+# table FAST: the WRITE table, over every repetition (FAST empty) or over the fast-mode runs (FAST=1)
+table() {
+  local fast=${1:-} p s pp o f snd pm om fm n
+  echo "| provider | size | fi_pingpong µs | ours WRITE µs | ratio fi_pingpong / ours WRITE | C floor WRITE µs | C floor / ours WRITE | fi_pingpong / C floor | ours SEND µs | per-op overhead (ours WRITE − C floor), µs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for p in "${PROVIDERS_A[@]}"; do
+    for s in "${SIZES_A[@]}"; do
+      pp=$(pp_us "$p" "$s" "$fast" | stats); o=$(ours_us "lf-write-$p" "$s" "$fast" | stats)
+      snd=$(ours_us "lf-send-$p" "$s" "$fast" | stats); f=$(floor_us "$p" "$s" "$fast" | stats)
+      read -r pm _ <<< "$pp"; read -r om _ <<< "$o"; read -r fm _ <<< "$f"
+      if [[ -n "$fast" ]]; then
+        printf "| %s | %s | %s%s | %s%s | **%s** | %s%s | **%s** | %s | %s%s | %s |\n" "$p" "$(human "$s")" \
+          "$(cell "$pp")" "$(nfast pp_us "$p" "$s" 1)" "$(cell "$o")" "$(nfast ours_us "lf-write-$p" "$s" 1)" \
+          "$(ratio_or_dash "$pm" "$om")" "$(cell "$f")" "$(nfast floor_us "$p" "$s" 1)" "$(ratio_or_dash "$fm" "$om")" \
+          "$(ratio_or_dash "$pm" "$fm")" "$(cell "$snd")" "$(nfast ours_us "lf-send-$p" "$s" 1)" "$(diff_or_dash "$om" "$fm")"
+      else
+        printf "| %s | %s | %s | %s | **%s** | %s | **%s** | %s | %s | %s |\n" "$p" "$(human "$s")" "$(cell "$pp")" \
+          "$(cell "$o")" "$(ratio_or_dash "$pm" "$om")" "$(cell "$f")" "$(ratio_or_dash "$fm" "$om")" \
+          "$(ratio_or_dash "$pm" "$fm")" "$(cell "$snd")" "$(diff_or_dash "$om" "$fm")"
+      fi
+    done
+  done
+}
 human() { case $1 in 64) echo "64 B";; 4096) echo "4 KiB";; 65536) echo "64 KiB";; 1048576) echo "1 MiB";; *) echo "$1 B";; esac; }
 invalid=$(awk '$10!="true"' "$OUT_DIR/ours.txt" | wc -l)
 points=$(wc -l < "$OUT_DIR/ours.txt")
@@ -160,18 +213,13 @@ points=$(wc -l < "$OUT_DIR/ours.txt")
   echo
   echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; C floor: the same WRITE's libfabric calls in C; ours SEND: transmit complete):"
   echo
-  echo "| provider | size | fi_pingpong µs | ours WRITE µs | ratio fi_pingpong / ours WRITE | C floor WRITE µs | C floor / ours WRITE | fi_pingpong / C floor | ours SEND µs | per-op overhead (ours WRITE − 2 × fi_pingpong), µs |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
-  for p in "${PROVIDERS_A[@]}"; do
-    for s in "${SIZES_A[@]}"; do
-      pp=$(pp_us "$p" "$s" | stats); o=$(ours_us "lf-write-$p" "$s" | stats); snd=$(ours_us "lf-send-$p" "$s" | stats)
-      f=$(floor_us "$p" "$s" | stats)
-      read -r pm _ <<< "$pp"; read -r om _ <<< "$o"; read -r fm _ <<< "$f"
-      printf "| %s | %s | %s | %s | **%s** | %s | **%s** | %s | %s | %s |\n" "$p" "$(human "$s")" "$(cell "$pp")" "$(cell "$o")" \
-        "$(ratio "$pm" "$om")" "$(cell "$f")" "$(ratio "$fm" "$om")" "$(ratio "$pm" "$fm")" "$(cell "$snd")" \
-        "$( (( s < 4096 )) && awk -v a="$pm" -v b="$om" 'BEGIN {printf "%+.2f", b - 2 * a}' || echo –)"
-    done
-  done
+  table
+  echo
+  echo "The same over the fast-mode runs only (both cache-line probes under $FAST_NS ns; n: how many of the $REPS repetitions each median takes; – where none ran fast):"
+  echo
+  table 1
+  echo
+  echo "The host's mode, cache-line round trip CPU $CPU_I ↔ CPU $CPU_T before / after each run, ns: $(awk -v f="$FAST_NS" '{t++; if ($3 < f && $4 < f) n++; if ($3 >= f || $4 >= f) slow = slow " " $1 ":" $2} END {printf "%d of %d runs fast; slow:%s", n, t, (slow == "" ? " none" : slow)}' "$OUT_DIR/probe.txt") (all figures in probe.txt)."
   echo
   echo "Ours over libfabric next to ours over UCX (WRITE, latency mode, µs per transfer; UCX_TLS=shm beside shm, tcp beside tcp;ofi_rxm):"
   echo

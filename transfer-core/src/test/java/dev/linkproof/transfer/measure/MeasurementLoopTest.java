@@ -33,6 +33,10 @@ class MeasurementLoopTest {
         long awaitNanos;
         /** Fail the n-th await (1-based); 0 = never. */
         int failAwait;
+        /** The n-th await (1-based) spins {@link #slowAwaitNanos}; 0 = none. */
+        int slowAwait;
+
+        long slowAwaitNanos;
 
         @Override
         public void post() {
@@ -53,8 +57,9 @@ class MeasurementLoopTest {
             if (awaits == failAwait) {
                 throw new PeerFailureException("peer gone at await " + awaits);
             }
-            if (awaitNanos > 0) {
-                long until = System.nanoTime() + awaitNanos;
+            long spin = awaits == slowAwait ? slowAwaitNanos : awaitNanos;
+            if (spin > 0) {
+                long until = System.nanoTime() + spin;
                 while (System.nanoTime() < until) {
                     Thread.onSpinWait();
                 }
@@ -157,6 +162,21 @@ class MeasurementLoopTest {
         assertThat(l.minNanos()).isGreaterThanOrEqualTo(199_000);
         // one sample per iteration (a whole batch); the average is per transfer
         assertThat(l.averageNanos()).isEqualTo(t.totalNanos() / 100.0, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void aSlowIterationIsOneSampleAndTheSamplesTileTheLoop() throws Exception {
+        FakePath path = new FakePath();
+        path.slowAwait = 51; // the 41st timed iteration, after 10 of warmup
+        path.slowAwaitNanos = 20_000_000;
+        Timing t = MeasurementLoop.run(path, spec(Mode.LATENCY, 100, 10, 1, 1));
+        LatencyStats l = t.latency();
+        assertThat(l.samples()).isEqualTo(100);
+        assertThat(l.maxNanos()).as("the slow iteration's own sample").isGreaterThanOrEqualTo(20_000_000);
+        assertThat(l.p99Nanos()).as("and only one sample holds it").isLessThan(20_000_000);
+        assertThat(t.totalNanos())
+                .as("one clock read per iteration: the loop's time is its samples', counted once")
+                .isBetween(20_000_000L, 40_000_000L);
     }
 
     @Test
