@@ -209,7 +209,7 @@ points=$(wc -l < "$OUT_DIR/ours.txt")
 {
   echo "## libfabric vs fi_pingpong ($STARTED)"
   echo
-  echo "Command: \`JIT=\"$JIT\" REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. C floor: \`bench/c/lf-write-floor.c\`, $(cc --version | head -n 1). Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
+  echo "Command: \`JIT=\"$JIT\" REPS=$REPS ITERS=$ITERS PROVIDERS=\"${PROVIDERS_A[*]}\" SIZES=\"${SIZES_A[*]}\" FAST_NS=$FAST_NS bench/libfabric-vs-pingpong.sh\` (commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo '+changes')). $(nproc) CPUs, $(uname -r), libfabric $(fi_info --version 2>/dev/null | awk '/libfabric:/ {print $2}'); $LOAD_START at the start, $LOAD_END at the end. Initiator on CPU $CPU_I, target on CPU $CPU_T. C floor: \`bench/c/lf-write-floor.c\`, $(cc --version | head -n 1). Medians over $REPS repetitions (min–max). $points points of ours, $invalid not valid."
   echo
   echo "One transfer's time, µs (fi_pingpong: one message, half a round trip; ours WRITE: delivery complete, stop and wait; C floor: the same WRITE's libfabric calls in C; ours SEND: transmit complete):"
   echo
