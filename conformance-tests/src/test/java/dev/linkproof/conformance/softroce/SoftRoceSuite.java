@@ -284,11 +284,12 @@ class SoftRoceSuite {
             String failure = firstText(c, "failure", "error");
             String skipped = firstText(c, "skipped");
             tests.add(DynamicTest.dynamicTest(name, () -> {
+                // The name again in the message: Surefire's summary names a dynamic test by its lambda.
                 if (failure != null) {
-                    fail("in the Soft-RoCE VM: " + failure);
+                    fail("in the Soft-RoCE VM, " + name + ": " + failure);
                 }
                 if (skipped != null) {
-                    throw new TestAbortedException("skipped in the Soft-RoCE VM: " + skipped);
+                    throw new TestAbortedException("skipped in the Soft-RoCE VM, " + name + ": " + skipped);
                 }
             }));
         }

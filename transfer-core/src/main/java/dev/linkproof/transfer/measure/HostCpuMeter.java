@@ -1,6 +1,7 @@
 package dev.linkproof.transfer.measure;
 
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -171,13 +172,14 @@ public final class HostCpuMeter {
                         String children;
                         try {
                             children = Files.readString(task.resolve("children"));
-                        } catch (NoSuchFileException e) {
+                        } catch (IOException e) {
                             if (Files.isDirectory(task)) {
                                 throw e; // a live thread without the file: no CONFIG_PROC_CHILDREN here
                             }
                             // A thread that exited while we looked (at a point's end its tcp-serve, its
                             // control watch): it had no children of ours left. Not a reason to read every
-                            // process on the host, as the fallback below does.
+                            // process on the host, as the fallback below does. See exited() for why
+                            // this is any IOException, not only a missing file.
                             continue;
                         }
                         for (String child : children.trim().split("\\s+")) {
@@ -186,8 +188,8 @@ public final class HostCpuMeter {
                             }
                         }
                     }
-                } catch (NoSuchFileException e) {
-                    if (p == pid) {
+                } catch (IOException | DirectoryIteratorException e) {
+                    if (p == pid || !exited(proc.resolve(Long.toString(p)))) {
                         throw e;
                     }
                     // A descendant (or one of its threads) that exited while we looked: nothing below it.
@@ -200,6 +202,17 @@ public final class HostCpuMeter {
             ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> all.add(d.pid())));
             return all;
         }
+    }
+
+    /**
+     * Whether the process or thread of {@code dir} ({@code /proc/PID} or {@code /proc/PID/task/TID}) is
+     * gone, asked after a read under it failed. A read that opened its file before the process was
+     * released fails with ESRCH ("No such process"), a plain IOException, not a NoSuchFileException:
+     * polling a process that exits this way hit it one time in four here (2026-12-06). Once released, its
+     * directory is gone too, so that is what tells an exit from a real error.
+     */
+    static boolean exited(Path dir) {
+        return !Files.isDirectory(dir);
     }
 
     /** Two snapshots apart; {@link #stop()} closes it. */
@@ -345,6 +358,11 @@ public final class HostCpuMeter {
                 text = Files.readString(stat);
             } catch (NoSuchFileException e) {
                 return Optional.empty();
+            } catch (IOException e) {
+                if (exited(stat.getParent())) {
+                    return Optional.empty();
+                }
+                throw e;
             }
             // The command name (field 2) is in parentheses and may hold spaces; count from after it.
             String[] f = text.substring(text.lastIndexOf(')') + 2).trim().split("\\s+");
