@@ -173,13 +173,12 @@ public final class HostCpuMeter {
                         try {
                             children = Files.readString(task.resolve("children"));
                         } catch (IOException e) {
-                            if (Files.isDirectory(task)) {
+                            if (!exited(task)) {
                                 throw e; // a live thread without the file: no CONFIG_PROC_CHILDREN here
                             }
                             // A thread that exited while we looked (at a point's end its tcp-serve, its
                             // control watch): it had no children of ours left. Not a reason to read every
-                            // process on the host, as the fallback below does. See exited() for why
-                            // this is any IOException, not only a missing file.
+                            // process on the host, as the fallback below does.
                             continue;
                         }
                         for (String child : children.trim().split("\\s+")) {
